@@ -1,0 +1,32 @@
+#!/usr/bin/env node
+// Runs the test suite with node's own test runner (through tsx, so tests are plain .ts files).
+// Usage: node scripts/run-tests.mjs [unit|integration|e2e|<path fragment>]...
+// With no argument every test under test/ runs. Node 20's runner does not expand globs itself.
+import { readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { spawnSync } from 'node:child_process';
+
+function findTests(dir) {
+  const out = [];
+  for (const name of readdirSync(dir)) {
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) out.push(...findTests(path));
+    else if (name.endsWith('.test.ts')) out.push(path);
+  }
+  return out;
+}
+
+const filters = process.argv.slice(2);
+const all = findTests('test').sort();
+const files = filters.length === 0 ? all : all.filter((f) => filters.some((x) => f.includes(x)));
+if (files.length === 0) {
+  console.error(`no test files match ${filters.join(' ')}`);
+  process.exit(1);
+}
+const concurrency = process.env.TEST_CONCURRENCY ?? '2';
+const result = spawnSync(
+  process.execPath,
+  ['--import', 'tsx', '--test', `--test-concurrency=${concurrency}`, ...files],
+  { stdio: 'inherit' },
+);
+process.exit(result.status ?? 1);

@@ -1,0 +1,10 @@
+/**
+ * The list of CLI commands. Each entry adds one subcommand to the program; `tailor --help` lists
+ * them in this order with their one-line descriptions. Each command lives in its own file.
+ */
+import type { Command } from 'commander';
+
+/** A function that adds one subcommand to the program. */
+export type RegisterCommand = (program: Command) => void;
+
+export const commands: readonly RegisterCommand[] = [];

@@ -1,0 +1,51 @@
+/**
+ * The recommender's shared vocabulary. Units everywhere in the core: CPU in millicores, memory in
+ * bytes, time in milliseconds since the Unix epoch (always passed in, never read from a clock).
+ */
+
+/** CPU (millicores) and memory (bytes). Values may be fractional until policy rounds them. */
+export interface Resources {
+  cpu: number;
+  memory: number;
+}
+
+/** The resource names Tailor manages. */
+export type ResourceName = keyof Resources;
+export const RESOURCE_NAMES: readonly ResourceName[] = ['cpu', 'memory'];
+
+/** One container's estimate before policy: the figures a strategy produces. */
+export interface ResourceEstimate {
+  target: Resources;
+  lowerBound: Resources;
+  upperBound: Resources;
+}
+
+/** What the recommender publishes per container (the VPA status shape, as numbers). */
+export interface ContainerRecommendation extends ResourceEstimate {
+  containerName: string;
+  /** The target before the VPA's policy (min/maxAllowed, LimitRange) capped it. */
+  uncappedTarget: Resources;
+}
+
+/**
+ * The usage history of one container (aggregated over the pods of a workload), fed sample by
+ * sample with the time of each sample. A strategy decides what it keeps.
+ */
+export interface UsageModel {
+  /** A CPU usage sample (cores used, averaged over the sample's interval) at time `at`. */
+  addCpuSample(cores: number, at: number): void;
+  /** A memory working-set sample (bytes) at time `at`. */
+  addMemorySample(bytes: number, at: number): void;
+  /** An OOM kill at time `at`; `memoryUsedBytes` is the larger of the request and the observed peak. */
+  recordOom(memoryUsedBytes: number, at: number): void;
+  /** The estimate at time `now`, or undefined while the strategy has too little data. */
+  estimate(now: number): ResourceEstimate | undefined;
+}
+
+/** A recommendation strategy: history in, recommendation out. Compared side by side by the replay. */
+export interface Strategy {
+  readonly name: string;
+  readonly description: string;
+  /** A fresh, empty usage model for one container. */
+  newModel(): UsageModel;
+}

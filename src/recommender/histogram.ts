@@ -116,7 +116,11 @@ export class Histogram {
     return this.options.bucketStart(bucket < last ? bucket + 1 : bucket);
   }
 
-  /** Multiplies every weight by `factor` (>= 0). Percentiles do not change. */
+  /**
+   * Multiplies every weight by `factor` (>= 0). Percentiles do not change. Meant for shrinking (as
+   * the decaying histogram uses it): a bucket that falls below epsilon leaves the non-empty range
+   * and scaling up does not bring it back.
+   */
   scale(factor: number): void {
     if (!(factor >= 0) || factor === Infinity) throw new RangeError(`scale factor must be a finite number >= 0, got ${factor}`);
     const w = this.weights;

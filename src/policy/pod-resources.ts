@@ -5,7 +5,8 @@
  * For every regular container and restartable (sidecar) init container: the container policy by
  * name or `"*"`; `mode: Off` and containers without a recommendation are left alone; otherwise
  * `planContainer` computes requests and limits (min/maxAllowed, LimitRange, controlledValues).
- * Then the pod-wide rules of the resize API:
+ * Then the pod's totals are fitted into a LimitRange of type Pod (pod-limit-range.ts), and last the
+ * pod-wide rules of the resize API:
  * - a BestEffort pod, or one with pod-level resources, is left alone;
  * - a Guaranteed pod stays Guaranteed (requests == limits, see planContainer);
  * - a Burstable pod never becomes Guaranteed: if the new values would make requests equal limits
@@ -23,7 +24,8 @@ import { describeAmount, type Adjustment } from './adjustments.ts';
 import { planContainer } from './container-plan.ts';
 import { containerPolicyFor, type EffectiveContainerPolicy } from './container-policy.ts';
 import { readResourceValues, sameValues, type ContainerResourceValues } from './container-values.ts';
-import { limitRangeConstraints, type ResourceBounds } from './limit-range.ts';
+import { limitRangeConstraints, type LimitRangeConstraints } from './limit-range.ts';
+import { fitPodLimitRange, podTotalsFit } from './pod-limit-range.ts';
 import { podQosClass, qosClassOf, type QosClass } from './qos.ts';
 import { MINIMUM_REQUEST, REQUEST_STEP, exceedsRatio } from './rounding.ts';
 
@@ -134,7 +136,10 @@ export function planPodResources(input: PodResourcesInput): PodResourcesPlan {
     slot.proposed = result.proposed;
     slot.reasons.push(...result.reasons);
   }
-  keepQosClass(qosClass, slots, others, limitRange.container, podReasons);
+  const fitted = fitPodLimitRange(slots, others, limitRange.pod);
+  fitted.proposed.forEach((proposed, i) => (slots[i]!.proposed = proposed));
+  for (const a of fitted.adjustments) podReasons.push({ code: 'CappedToPodLimitRange', resource: a.resource, message: a.message });
+  keepQosClass(qosClass, slots, others, limitRange, podReasons);
   return finish(qosClass, slots, podReasons);
 }
 
@@ -164,9 +169,10 @@ function keepQosClass(
   qosClass: QosClass,
   slots: Slot[],
   others: ContainerResourceValues[],
-  containerBounds: Readonly<Record<ResourceName, ResourceBounds>>,
+  limitRange: LimitRangeConstraints,
   podReasons: Adjustment[],
 ): void {
+  const containerBounds = limitRange.container;
   const classNow = () => qosClassOf([...slots.map((s) => s.proposed), ...others]);
   if (classNow() === qosClass) return;
   if (qosClass === 'Burstable') {
@@ -181,8 +187,10 @@ function keepQosClass(
         const floor = Math.max(MINIMUM_REQUEST[r], slot.policy?.minAllowed[r] ?? 0, containerBounds[r].min ?? 0);
         const ratio = containerBounds[r].maxRatioMilli;
         const name = slot.container.name;
-        if (lowered >= floor && (ratio === undefined || !exceedsRatio(limit, lowered, ratio))) {
-          slot.proposed = { requests: { ...slot.proposed.requests, [r]: lowered }, limits: slot.proposed.limits };
+        const candidate = { requests: { ...slot.proposed.requests, [r]: lowered }, limits: slot.proposed.limits };
+        const podFits = () => podTotalsFit(slots.map((s) => (s === slot ? candidate : s.proposed)), others, r, limitRange.pod[r]);
+        if (lowered >= floor && (ratio === undefined || !exceedsRatio(limit, lowered, ratio)) && podFits()) {
+          slot.proposed = candidate;
           slot.reasons.push({ code: 'BurstableKept', container: name, resource: r, message: `${r}: request lowered to ${describeAmount(r, lowered)}, one step below the limit ${describeAmount(r, limit)}, so the Burstable pod does not become Guaranteed` });
         } else {
           slot.proposed = revertResource(slot, r);

@@ -90,20 +90,35 @@ function containerPolicy(name: string) {
     });
 }
 
-const limitRanges = fc.option(
-  fc.record({ cpu: bounds('cpu'), memory: bounds('memory'), ratio: fc.option(fc.integer({ min: 1000, max: 8000 }), { nil: undefined }) }).map((lr): V1LimitRange[] => {
-    const min: Record<string, string> = {};
-    const max: Record<string, string> = {};
-    for (const r of RESOURCE_NAMES) {
-      const b = lr[r];
-      if (b) {
-        min[r] = format(r, b[0]);
-        max[r] = format(r, b[1]);
-      }
+function boundsItem(type: 'Container' | 'Pod', b: { cpu?: readonly [number, number]; memory?: readonly [number, number] }) {
+  const min: Record<string, string> = {};
+  const max: Record<string, string> = {};
+  for (const r of RESOURCE_NAMES) {
+    const x = b[r];
+    if (x) {
+      min[r] = format(r, x[0]);
+      max[r] = format(r, x[1]);
     }
-    const maxLimitRequestRatio = lr.ratio === undefined ? undefined : { cpu: `${lr.ratio}m`, memory: `${lr.ratio}m` };
-    return [{ spec: { limits: [{ type: 'Container', min, max, ...(maxLimitRequestRatio ? { maxLimitRequestRatio } : {}) }] } }];
-  }),
+  }
+  return { type, min, max };
+}
+
+/** A Container item (first), maybe with a ratio, and maybe a Pod item (second). */
+const limitRanges = fc.option(
+  fc
+    .record({
+      cpu: bounds('cpu'),
+      memory: bounds('memory'),
+      ratio: fc.option(fc.integer({ min: 1000, max: 8000 }), { nil: undefined }),
+      pod: fc.option(fc.record({ cpu: bounds('cpu'), memory: bounds('memory') }), { nil: undefined }),
+    })
+    .map((lr): V1LimitRange[] => {
+      const container = boundsItem('Container', lr);
+      const maxLimitRequestRatio = lr.ratio === undefined ? undefined : { cpu: `${lr.ratio}m`, memory: `${lr.ratio}m` };
+      const limits = [{ ...container, ...(maxLimitRequestRatio ? { maxLimitRequestRatio } : {}) }];
+      if (lr.pod) limits.push(boundsItem('Pod', lr.pod));
+      return [{ spec: { limits } }];
+    }),
   { nil: undefined },
 );
 
@@ -191,7 +206,8 @@ test('requests follow the target within min/maxAllowed where no LimitRange, limi
 test('changed values under RequestsAndLimits respect the LimitRange', () => {
   check((input) => {
     const lr = input.limitRanges?.[0]?.spec?.limits[0];
-    if (!lr) return;
+    // A Pod item may contradict the Container item (pod max below container min); its own test follows.
+    if (!lr || input.limitRanges?.[0]?.spec?.limits[1]) return;
     for (const c of planPodResources(input).containers) {
       const policy = input.resourcePolicy?.containerPolicies?.find((p) => p.containerName === c.containerName) ?? input.resourcePolicy?.containerPolicies?.find((p) => p.containerName === '*');
       if (policy?.controlledValues === 'RequestsOnly') continue;
@@ -225,9 +241,87 @@ test('RequestsAndLimits keeps at least the original limit-to-request ratio when 
 
 test('planning again from the result changes nothing (no flapping)', () => {
   check((input) => {
+    // Scaled back into a Pod LimitRange, a second plan may still move by a rounding leftover
+    // (towards the target, within the bound: see pod-limit-range.ts); not checked here.
+    if (input.limitRanges?.[0]?.spec?.limits[1]) return;
     const first = planPodResources(input);
     const containers = (input.pod.spec?.containers ?? []).map((c, i) => ({ ...c, resources: applyPlanToRequirements(c.resources, first.containers[i]!) }));
     const again = planPodResources({ ...input, pod: { ...input.pod, spec: { ...input.pod.spec, containers } } });
     assert.deepEqual(again.containers.map((c) => c.proposed), first.containers.map((c) => c.proposed));
   });
+});
+
+test('the pod totals stay within a Pod LimitRange that the current pod meets', () => {
+  check((input) => {
+    const podItem = input.limitRanges?.[0]?.spec?.limits[1];
+    if (!podItem) return;
+    const plan = planPodResources(input);
+    const init = (input.pod.spec?.initContainers ?? []).map((c) => readResourceValues(c.resources));
+    for (const r of RESOURCE_NAMES) {
+      const read = (q: string | undefined) => (q === undefined ? undefined : readResourceValues({ requests: { [r]: q } }).requests[r]);
+      const [min, max] = [read(podItem.min?.[r]), read(podItem.max?.[r])];
+      const totals = (which: 'current' | 'proposed') => {
+        const sum = (side: 'requests' | 'limits') => {
+          const values = plan.containers.map((c) => c[which][side][r]).filter((v): v is number => v !== undefined);
+          return Math.max(values.reduce((a, b) => a + b, 0), ...init.map((v) => v[side][r] ?? 0));
+        };
+        return { requests: sum('requests'), limits: sum('limits') };
+      };
+      const meets = (t: { requests: number; limits: number }) => (max === undefined || (t.requests <= max && t.limits <= max)) && (min === undefined || t.requests >= min);
+      if (meets(totals('current'))) assert.ok(meets(totals('proposed')), `${r}: ${JSON.stringify(totals('proposed'))} outside [${min}, ${max}]`);
+    }
+  }, 'only');
+});
+
+test('a Burstable pod one request away from Guaranteed stays Burstable, whatever the targets', () => {
+  const nearlyGuaranteed = fc
+    .record({
+      containers: fc.tuple(...NAMES.map((n) => fc.tuple(amount('cpu'), amount('memory')).map(([cpu, memory]) => ({ n, cpu, memory })))),
+      count: fc.integer({ min: 1, max: 3 }),
+      resource: fc.constantFrom<ResourceName>('cpu', 'memory'),
+      gap: fc.integer({ min: 1, max: 4 }),
+      controlledValues: fc.constantFrom('RequestsAndLimits', 'RequestsOnly') as fc.Arbitrary<'RequestsAndLimits' | 'RequestsOnly'>,
+      targets: fc.tuple(...NAMES.map(() => fc.record({ cpu: target('cpu'), memory: target('memory') }))),
+      limitRanges,
+    })
+    .map((s): PodResourcesInput => {
+      const containers: V1Container[] = s.containers.slice(0, s.count).map(({ n, cpu, memory }, i) => {
+        const limits = { cpu: formatCpu(cpu * 4), memory: formatMemory(memory * 4) };
+        const requests = { ...limits };
+        // The first container's request is below its limit by `gap` quarters: the pod is Burstable.
+        if (i === 0) requests[s.resource] = format(s.resource, (s.resource === 'cpu' ? cpu : memory) * (4 - s.gap));
+        return { name: n, resources: { requests, limits } };
+      });
+      const input: PodResourcesInput = {
+        pod: { spec: { containers } },
+        resourcePolicy: { containerPolicies: [{ containerName: '*', controlledValues: s.controlledValues }] },
+        recommendations: containers.map((c, i) => ({ containerName: c.name, target: s.targets[i]! })),
+      };
+      if (s.limitRanges) input.limitRanges = s.limitRanges;
+      return input;
+    });
+  fc.assert(
+    fc.property(nearlyGuaranteed, (input) => {
+      const plan = planPodResources(input);
+      assert.equal(plan.qosClass, 'Burstable');
+      assert.equal(qosClassOf(plan.containers.map((c) => c.proposed)), 'Burstable');
+      assert.ok(!plan.reasons.some((r) => r.code === 'QosWouldChange'));
+    }),
+    { numRuns: RUNS },
+  );
+});
+
+test('a BestEffort pod is never changed', () => {
+  const bestEffort = fc.tuple(fc.integer({ min: 1, max: 3 }), fc.tuple(...NAMES.map(() => fc.record({ cpu: target('cpu'), memory: target('memory') }))), limitRanges);
+  fc.assert(
+    fc.property(bestEffort, ([count, targets, lr]) => {
+      const names = NAMES.slice(0, count);
+      const input: PodResourcesInput = { pod: { spec: { containers: names.map((name) => ({ name })) } }, recommendations: names.map((n, i) => ({ containerName: n, target: targets[i]! })) };
+      if (lr) input.limitRanges = lr;
+      const plan = planPodResources(input);
+      assert.equal(plan.qosClass, 'BestEffort');
+      assert.equal(plan.changed, false);
+    }),
+    { numRuns: RUNS },
+  );
 });

@@ -187,13 +187,12 @@ test('LimitRange ratio with RequestsOnly raises the request: limit 1000m, ratio 
   assert.ok(codes.includes('RequestRaisedForLimitRangeRatio'));
 });
 
-test('several LimitRanges: the strictest bound applies', () => {
-  const { first } = plan({
-    pod: pod([c('app', { cpu: '100m' })]),
-    limitRanges: [limitRange('Container', { max: { cpu: '2' } }), limitRange('Container', { max: { cpu: '1500m' } }), limitRange('Pod', { max: { cpu: '1' } })],
-    recommendations: [{ containerName: 'app', target: { cpu: 3000 } }],
-  });
-  assert.equal(first.proposed.requests.cpu, 1500);
+test('several LimitRanges: the strictest bound applies, Container and Pod alike', () => {
+  const containerOnly = [limitRange('Container', { max: { cpu: '2' } }), limitRange('Container', { max: { cpu: '1500m' } })];
+  const recommendations = [{ containerName: 'app', target: { cpu: 3000 } }];
+  assert.equal(plan({ pod: pod([c('app', { cpu: '100m' })]), limitRanges: containerOnly, recommendations }).first.proposed.requests.cpu, 1500);
+  const withPod = [...containerOnly, limitRange('Pod', { max: { cpu: '1' } })];
+  assert.equal(plan({ pod: pod([c('app', { cpu: '100m' })]), limitRanges: withPod, recommendations }).first.proposed.requests.cpu, 1000);
 });
 
 test('container policies: by name, else "*"; mode Off and controlledResources', () => {
@@ -277,4 +276,26 @@ test('applyPlanToRequirements rewrites only what changed and keeps other resourc
     limits: { cpu: '3', memory: '2G' },
   });
   assert.deepEqual(container.resources?.requests?.cpu, '0.1', 'the original is not modified');
+});
+
+test('a Pod LimitRange scales the increases back: max 1 core, 2 x 300m -> 700m gives 2 x 500m', () => {
+  const { result, codes } = plan({
+    pod: pod([c('a', { cpu: '300m' }, { cpu: '300m' }), c('b', { cpu: '300m' })]),
+    limitRanges: [limitRange('Pod', { max: { cpu: '1' } })],
+    recommendations: [{ containerName: 'a', target: { cpu: 700 } }, { containerName: 'b', target: { cpu: 700 } }],
+  });
+  assert.deepEqual(result.containers.map((x) => x.proposed), [
+    { requests: { cpu: 500 }, limits: { cpu: 500 } },
+    { requests: { cpu: 500 }, limits: {} },
+  ]);
+  assert.ok(codes.includes('CappedToPodLimitRange'));
+});
+
+test('a Pod LimitRange min keeps the summed requests up: min 512Mi, 2 x 400Mi -> 100Mi gives 2 x 256Mi', () => {
+  const { result } = plan({
+    pod: pod([c('a', { memory: '400Mi' }), c('b', { memory: '400Mi' })]),
+    limitRanges: [limitRange('Pod', { min: { memory: '512Mi' } })],
+    recommendations: [{ containerName: 'a', target: { memory: 100 * MiB } }, { containerName: 'b', target: { memory: 100 * MiB } }],
+  });
+  assert.deepEqual(result.containers.map((x) => x.proposed.requests.memory), [256 * MiB, 256 * MiB]);
 });

@@ -22,7 +22,7 @@ import type { PodResourcePolicy } from '../api/vpa.ts';
 import type { ResourceAmounts } from '../api/vpa-quantities.ts';
 import { RESOURCE_NAMES, type ResourceName } from '../recommender/types.ts';
 import type { Adjustment } from './adjustments.ts';
-import { planContainer } from './container-plan.ts';
+import { planContainer, type MemoryLimitRules } from './container-plan.ts';
 import { containerPolicyFor, type EffectiveContainerPolicy } from './container-policy.ts';
 import { readResourceValues, sameValues, type ContainerResourceValues } from './container-values.ts';
 import { limitRangeConstraints, type LimitRangeConstraints } from './limit-range.ts';
@@ -48,6 +48,12 @@ export interface PodResourcesInput {
    * (the updater passes `status.containerStatuses[].resources`, what the kubelet applied).
    */
   currentResources?: Readonly<Record<string, V1ResourceRequirements | undefined>>;
+  /**
+   * Memory limit safety per container name (the updater's: recent peak plus margin as `floor`,
+   * `mayDecrease: false` where the server refuses to lower a memory limit in place). See
+   * `MemoryLimitRules`. The admission webhook leaves it out: a new pod has no usage yet.
+   */
+  memoryLimitRules?: Readonly<Record<string, MemoryLimitRules | undefined>>;
 }
 
 /** The plan for one container. */
@@ -133,6 +139,7 @@ export function planPodResources(input: PodResourcesInput): PodResourcesPlan {
       policy: slot.policy,
       limitRange: limitRange.container,
       guaranteed: qosClass === 'Guaranteed',
+      memoryLimitRules: input.memoryLimitRules?.[name],
     });
     slot.proposed = result.proposed;
     slot.reasons.push(...result.reasons);

@@ -132,6 +132,10 @@ function scenarioWith(limitRangeArbitrary: fc.Arbitrary<V1LimitRange[] | undefin
     star: fc.option(containerPolicy('*'), { nil: undefined }),
     targets: fc.tuple(...NAMES.map(() => fc.record({ cpu: target('cpu'), memory: target('memory') }))),
     limitRanges: limitRangeArbitrary,
+    memoryRules: fc.option(
+      fc.tuple(...NAMES.map(() => fc.record({ floor: fc.option(amount('memory'), { nil: undefined }), mayDecrease: fc.option(fc.boolean(), { nil: undefined }) }))),
+      { nil: undefined },
+    ),
   })
   .map((s): PodResourcesInput => {
     const containers = s.containers.slice(0, s.count);
@@ -143,8 +147,16 @@ function scenarioWith(limitRangeArbitrary: fc.Arbitrary<V1LimitRange[] | undefin
       recommendations,
     };
     if (s.limitRanges) input.limitRanges = s.limitRanges;
+    if (s.memoryRules) {
+      const rules = s.memoryRules;
+      input.memoryLimitRules = Object.fromEntries(containers.map((c, i) => [c.name, stripUndefined(rules[i]!)]));
+    }
     return input;
   });
+}
+
+function stripUndefined<T extends object>(o: T): T {
+  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as T;
 }
 
 /** Checks a property over scenarios with LimitRanges (`only`), without, or either (default). */
@@ -188,6 +200,7 @@ test('requests follow the target within min/maxAllowed where no LimitRange, limi
       if (policy?.mode === 'Off' || c.reasons.some((x) => x.code === 'BurstableKept')) continue;
       const t = input.recommendations.find((x) => x.containerName === c.containerName)!.target;
       for (const r of policy?.controlledResources ?? RESOURCE_NAMES) {
+        if (c.reasons.some((x) => x.code === 'MemoryLimitKept' && x.resource === r)) continue; // safety first
         const value = t[r]!;
         if (!Number.isFinite(value) || value < 0) continue;
         const requestsOnly = policy?.controlledValues === 'RequestsOnly';
@@ -334,4 +347,17 @@ test('a BestEffort pod is never changed', () => {
     }),
     { numRuns: RUNS },
   );
+});
+
+test('memory limits never go below min(current limit, floor), nor below the current one where they may not decrease', () => {
+  check((input) => {
+    if (!input.memoryLimitRules) return;
+    for (const c of planPodResources(input).containers) {
+      const rules = input.memoryLimitRules[c.containerName];
+      const [before, after] = [c.current.limits.memory, c.proposed.limits.memory];
+      if (!rules || before === undefined || after === undefined) continue;
+      if (rules.floor !== undefined) assert.ok(after >= Math.min(before, rules.floor), `limit ${after} below min(${before}, floor ${rules.floor})`);
+      if (rules.mayDecrease === false) assert.ok(after >= before, `limit lowered from ${before} to ${after}`);
+    }
+  });
 });

@@ -12,7 +12,7 @@
  * 5. in a Guaranteed pod, `RequestsOnly` would break request == limit, so the resource is left alone;
  * 6. memory limit rules (the updater's): a memory limit is not lowered below a floor (recent peak
  *    plus margin) or, where the server forbids it, not lowered at all.
- * The pod-wide QoS guard (pod-resources.ts) runs after this.
+ * The Pod LimitRange (pod-limit-range.ts) and the pod-wide QoS rule (qos-guard.ts) come after this.
  */
 import type { ResourceAmounts } from '../api/vpa-quantities.ts';
 import { RESOURCE_NAMES, type ResourceName } from '../recommender/types.ts';

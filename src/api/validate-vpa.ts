@@ -4,12 +4,14 @@
  * the string `"1"`) or every problem found, each naming the field and what is wrong, so the
  * controller can set `ConfigUnsupported` and the webhook can reject at `kubectl apply` time.
  *
- * Beyond the upstream admission checks (update mode, minReplicas > 0, min <= max, one recommender)
+ * Beyond the upstream admission checks (update mode required and known, minReplicas > 0, min <= max,
+ * bounds in whole millicores / bytes, RequestsAndLimits not with mode Off, one recommender)
  * it also rejects what Tailor would otherwise silently ignore: fields under `spec` it does not know
  * (usually a typo such as `updatemode`), resources other than cpu and memory in a container policy,
  * and duplicate container policies (see docs/decisions/0010-vpa-validation.md).
  */
 import { QuantityError, parseCpu, parseMemory } from './quantity.ts';
+import { isWholeAmount } from './quantity-resolution.ts';
 import { RESOURCE_NAMES, type ResourceName } from '../recommender/types.ts';
 import { describeType, fieldPath, isPlainObject, type FieldError } from './field-errors.ts';
 import {
@@ -111,8 +113,8 @@ class Reader {
     return out;
   }
 
-  /** A resource list `{cpu: "250m", memory: "1Gi"}`; numbers become strings. */
-  resourceList(value: unknown, path: string): ResourceList | undefined {
+  /** A resource list `{cpu: "250m", memory: "1Gi"}`; numbers become strings. `whole`: whole millicores / bytes only. */
+  resourceList(value: unknown, path: string, whole = false): ResourceList | undefined {
     const obj = this.object(value, path);
     if (!obj) return undefined;
     const out: ResourceList = {};
@@ -121,7 +123,12 @@ class Reader {
       const name = this.resourceName(key, keyPath);
       if (name === undefined) continue;
       const quantity = this.quantity(name, raw, keyPath);
-      if (quantity !== undefined) out[name] = quantity;
+      if (quantity === undefined) continue;
+      if (whole && !isWholeAmount(name, quantity)) {
+        this.fail(keyPath, `${quantity} is not a whole number of ${name === 'cpu' ? 'millicores' : 'bytes'}`);
+        continue;
+      }
+      out[name] = quantity;
     }
     return out;
   }
@@ -193,7 +200,9 @@ function readUpdatePolicy(r: Reader, value: unknown): PodUpdatePolicy | undefine
   const policy = r.object(value, path, ['updateMode', 'minReplicas', 'evictionRequirements']);
   if (!policy) return undefined;
   const out: PodUpdatePolicy = {};
-  if (policy.updateMode !== undefined) out.updateMode = r.oneOf(policy.updateMode, `${path}.updateMode`, UPDATE_MODES);
+  // As upstream: an updatePolicy must say its mode.
+  if (policy.updateMode === undefined) r.fail(`${path}.updateMode`, 'is required when updatePolicy is set');
+  else out.updateMode = r.oneOf(policy.updateMode, `${path}.updateMode`, UPDATE_MODES);
   if (policy.minReplicas !== undefined) {
     const n = policy.minReplicas;
     if (typeof n !== 'number' || !Number.isInteger(n)) r.fail(`${path}.minReplicas`, `must be an integer, not ${JSON.stringify(n)}`);
@@ -250,10 +259,14 @@ function readContainerPolicy(r: Reader, value: unknown, path: string): Container
   const containerName = r.requiredString(cp.containerName, `${path}.containerName`);
   const out: Partial<ContainerResourcePolicy> = { containerName };
   if (cp.mode !== undefined) out.mode = r.oneOf(cp.mode, `${path}.mode`, CONTAINER_MODES);
-  if (cp.minAllowed !== undefined) out.minAllowed = r.resourceList(cp.minAllowed, `${path}.minAllowed`);
-  if (cp.maxAllowed !== undefined) out.maxAllowed = r.resourceList(cp.maxAllowed, `${path}.maxAllowed`);
+  if (cp.minAllowed !== undefined) out.minAllowed = r.resourceList(cp.minAllowed, `${path}.minAllowed`, true);
+  if (cp.maxAllowed !== undefined) out.maxAllowed = r.resourceList(cp.maxAllowed, `${path}.maxAllowed`, true);
   if (cp.controlledResources !== undefined) out.controlledResources = r.resourceNames(cp.controlledResources, `${path}.controlledResources`);
   if (cp.controlledValues !== undefined) out.controlledValues = r.oneOf(cp.controlledValues, `${path}.controlledValues`, CONTROLLED_VALUES);
+  // As upstream: RequestsAndLimits on a container whose mode is Off is a contradiction.
+  if (out.mode === 'Off' && out.controlledValues === 'RequestsAndLimits') {
+    r.fail(`${path}.controlledValues`, 'must not be RequestsAndLimits when mode is "Off" (the container is not scaled)');
+  }
   checkMinBelowMax(r, out.minAllowed, out.maxAllowed, path);
   return containerName === undefined ? undefined : (out as ContainerResourcePolicy);
 }

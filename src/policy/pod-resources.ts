@@ -7,7 +7,8 @@
  * `planContainer` computes requests and limits (min/maxAllowed, LimitRange, controlledValues).
  * Then the pod's totals are fitted into a LimitRange of type Pod (pod-limit-range.ts), and last the
  * pod-wide rules of the resize API:
- * - a BestEffort pod, or one with pod-level resources, is left alone;
+ * - a BestEffort pod, or one with pod-level resources, is left alone (at creation, the webhook may
+ *   choose `requestsForBestEffort`: the pod gets requests and becomes Burstable);
  * - a Guaranteed pod stays Guaranteed (requests == limits, see planContainer);
  * - a Burstable pod never becomes Guaranteed: if the new values would make requests equal limits
  *   everywhere, one changed limit is raised or request lowered by a step (1m / 1 MiB), or, where
@@ -54,6 +55,12 @@ export interface PodResourcesInput {
    * `MemoryLimitRules`. The admission webhook leaves it out: a new pod has no usage yet.
    */
   memoryLimitRules?: Readonly<Record<string, MemoryLimitRules | undefined>>;
+  /**
+   * At pod creation only, if the admission webhook chooses it: give a BestEffort pod its
+   * recommended requests (no limits), which makes it Burstable, as the upstream admission
+   * controller does. Default false: a BestEffort pod is left alone, and a resize must leave it so.
+   */
+  requestsForBestEffort?: boolean;
 }
 
 /** The plan for one container. */
@@ -71,7 +78,7 @@ export interface ContainerResourcesPlan {
 
 /** The plan for a pod. */
 export interface PodResourcesPlan {
-  /** The pod's QoS class, which the plan preserves. */
+  /** The pod's QoS class, which the plan preserves (except under `requestsForBestEffort`). */
   qosClass: QosClass;
   containers: ContainerResourcesPlan[];
   /** Adjustments about the pod as a whole (left alone, QoS kept, ...). */
@@ -107,7 +114,8 @@ export function planPodResources(input: PodResourcesInput): PodResourcesPlan {
     podReasons.push({ code: 'PodLevelResourcesLeftAlone', message: 'the pod sets pod-level resources, which cannot be resized; left unchanged' });
     return finish(qosClass, slots, podReasons);
   }
-  if (qosClass === 'BestEffort') {
+  const startBestEffort = qosClass === 'BestEffort' && input.requestsForBestEffort === true;
+  if (qosClass === 'BestEffort' && !startBestEffort) {
     podReasons.push({ code: 'BestEffortLeftAlone', message: 'the pod is BestEffort and must stay so; left unchanged' });
     return finish(qosClass, slots, podReasons);
   }
@@ -147,7 +155,9 @@ export function planPodResources(input: PodResourcesInput): PodResourcesPlan {
   const fitted = fitPodLimitRange(slots, others, limitRange.pod, limitRange.container);
   fitted.proposed.forEach((proposed, i) => (slots[i]!.proposed = proposed));
   for (const a of fitted.adjustments) podReasons.push({ code: 'CappedToPodLimitRange', resource: a.resource, message: a.message });
-  podReasons.push(...keepQosClass(qosClass, slots, others, limitRange));
+  // A BestEffort pod given requests at creation becomes Burstable (no limit is ever added).
+  const expected = startBestEffort && slots.some((x) => !sameValues(x.current, x.proposed)) ? 'Burstable' : qosClass;
+  podReasons.push(...keepQosClass(expected, slots, others, limitRange));
   keepPodTotals(slots, others, limitRange, podReasons);
   return finish(qosClass, slots, podReasons);
 }

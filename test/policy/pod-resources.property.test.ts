@@ -361,3 +361,18 @@ test('memory limits never go below min(current limit, floor), nor below the curr
     }
   });
 });
+
+test('requestsForBestEffort: a BestEffort pod ends Burstable with requests only, or unchanged', () => {
+  const bestEffort = fc.tuple(fc.integer({ min: 1, max: 3 }), fc.tuple(...NAMES.map(() => fc.record({ cpu: target('cpu'), memory: target('memory') }))), limitRanges);
+  fc.assert(
+    fc.property(bestEffort, ([count, targets, lr]) => {
+      const names = NAMES.slice(0, count);
+      const input: PodResourcesInput = { pod: { spec: { containers: names.map((name) => ({ name })) } }, recommendations: names.map((n, i) => ({ containerName: n, target: targets[i]! })), requestsForBestEffort: true };
+      if (lr) input.limitRanges = lr;
+      const plan = planPodResources(input);
+      assert.equal(qosClassOf(plan.containers.map((c) => c.proposed)), plan.changed ? 'Burstable' : 'BestEffort');
+      for (const c of plan.containers) assert.deepEqual(c.proposed.limits, {});
+    }),
+    { numRuns: RUNS },
+  );
+});

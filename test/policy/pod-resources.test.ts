@@ -347,3 +347,17 @@ test('a kept memory limit raises the request as far as the LimitRange ratio need
   assert.deepEqual(first.proposed, { requests: { memory: 512 * MiB }, limits: { memory: GiB } });
   assert.ok(codes.includes('RequestRaisedForLimitRangeRatio'));
 });
+
+test('requestsForBestEffort (pod creation): a BestEffort pod gets requests, no limits, and becomes Burstable', () => {
+  const { result } = plan({
+    pod: pod([c('app'), c('proxy')]),
+    resourcePolicy: { containerPolicies: [{ containerName: 'proxy', mode: 'Off' }] },
+    recommendations: [{ containerName: 'app', target: { cpu: 250, memory: 300 * MiB } }],
+    requestsForBestEffort: true,
+  });
+  assert.deepEqual(result.containers.map((x) => x.proposed), [{ requests: { cpu: 250, memory: 300 * MiB }, limits: {} }, { requests: {}, limits: {} }]);
+  assert.deepEqual(result.reasons, []);
+  const none = plan({ pod: pod([c('app')]), recommendations: [], requestsForBestEffort: true });
+  assert.equal(none.result.changed, false);
+  assert.deepEqual(none.result.reasons, []);
+});

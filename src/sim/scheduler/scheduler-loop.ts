@@ -1,0 +1,46 @@
+/**
+ * The scheduler loop: every pending pod without a node is bound to the node `placePod` picks
+ * (event `Scheduled`), or left Pending with `PodScheduled=False, reason Unschedulable` and a
+ * `FailedScheduling` event carrying the scheduler's message (recorded again only when it changes).
+ */
+import type { ClusterStore } from '../cluster-host.ts';
+import type { EventRecorder } from '../events/event-recorder.ts';
+import type { NodeObject, Pod } from '../objects.ts';
+import { setCondition } from '../kubelet/conditions.ts';
+import { podRef } from '../kubelet/kubelet-event.ts';
+import { placePod } from './place-pod.ts';
+import type { Logger } from '../../observability/logger.ts';
+
+export function runScheduler(store: ClusterStore, events: EventRecorder, now: number, logger: Logger): void {
+  const nodes = store.list('nodes') as unknown as NodeObject[];
+  let pods = store.list('pods') as unknown as Pod[];
+  for (const pod of pods) {
+    if (pod.spec.nodeName || pod.metadata.deletionTimestamp || (pod.status?.phase && pod.status.phase !== 'Pending')) continue;
+    if (((pod.spec.schedulingGates as unknown[] | undefined) ?? []).length > 0) continue;
+    const ns = pod.metadata.namespace ?? '';
+    const name = pod.metadata.name ?? '';
+    try {
+      const placement = placePod(pod, nodes, pods);
+      if (placement.node !== undefined) {
+        const node = placement.node;
+        const bound = store.mutate('pods', ns, name, (draft) => {
+          const d = draft as unknown as Pod;
+          d.spec.nodeName = node;
+          d.status = setCondition(d.status ?? {}, { type: 'PodScheduled', status: 'True' }, now);
+        }) as unknown as Pod;
+        pods = pods.map((p) => (p.metadata.uid === bound.metadata.uid ? bound : p));
+        events.record({ type: 'Normal', reason: 'Scheduled', message: `Successfully assigned ${ns}/${name} to ${node}`, involvedObject: podRef(pod), component: 'default-scheduler' });
+        continue;
+      }
+      const previous = pod.status?.conditions?.find((c) => c.type === 'PodScheduled');
+      if (previous?.status === 'False' && previous.message === placement.message) continue;
+      store.mutate('pods', ns, name, (draft) => {
+        const d = draft as unknown as Pod;
+        d.status = setCondition({ phase: 'Pending', ...(d.status ?? {}) }, { type: 'PodScheduled', status: 'False', reason: 'Unschedulable', message: placement.message }, now);
+      });
+      events.record({ type: 'Warning', reason: 'FailedScheduling', message: placement.message, involvedObject: podRef(pod), component: 'default-scheduler' });
+    } catch (err) {
+      logger.warn({ err, pod: name }, 'scheduler could not place pod');
+    }
+  }
+}

@@ -5,10 +5,10 @@
 
 /** `1.32`: alpha resize (resources patched on the pod, legacy `status.resize`); `1.33`: beta
  * `pods/resize` with conditions, memory-limit decreases forbidden without RestartContainer;
- * `1.35`: GA, memory-limit decreases allowed (kubelet checks usage). */
-export type ServerVersion = '1.32' | '1.33' | '1.35';
+ * `1.34`/`1.35`: memory-limit decreases allowed (the kubelet checks usage); 1.35 is GA. */
+export type ServerVersion = '1.32' | '1.33' | '1.34' | '1.35';
 
-export const SERVER_VERSIONS: readonly ServerVersion[] = ['1.32', '1.33', '1.35'];
+export const SERVER_VERSIONS: readonly ServerVersion[] = ['1.32', '1.33', '1.34', '1.35'];
 
 /** Parses a `--server-version` value; throws with the accepted values listed. */
 export function parseServerVersion(input: string): ServerVersion {

@@ -21,6 +21,7 @@ import type { FaultInjector } from './fault-injection.ts';
 import { parseFieldSelector } from './field-selector.ts';
 import { parseLabelSelector } from './label-selector.ts';
 import type { ObjectStore } from './object-store.ts';
+import { openApiGroupVersion, openApiRoot } from './openapi.ts';
 import { parsePatchBody, patchTypeOf } from './patch.ts';
 import type { Authorizer } from './rbac-authorizer.ts';
 import type { ApiRequest, UserInfo, Verb } from './request.ts';
@@ -126,6 +127,9 @@ export function createHttpShell(deps: HttpShellDependencies): { server: Server; 
     else if (parts[0] === 'api' && parts.length === 2) body = resourceListDocument(deps.registry, deps.subresources, '', parts[1] as string, (t, s) => deps.subresources.get(t.group === '' ? t.plural : `${t.plural}.${t.group}`, s)?.discovery);
     else if (parts[0] === 'apis' && parts.length === 2) body = groupDocumentFor(deps.registry, parts[1] as string);
     else if (parts[0] === 'apis' && parts.length === 3) body = resourceListDocument(deps.registry, deps.subresources, parts[1] as string, parts[2] as string, (t, s) => deps.subresources.get(t.group === '' ? t.plural : `${t.plural}.${t.group}`, s)?.discovery);
+    else if (info.path === '/openapi/v3') body = openApiRoot(deps.registry);
+    else if (parts[0] === 'openapi' && parts[1] === 'v3' && parts[2] === 'api' && parts.length === 4) body = openApiGroupVersion(deps.registry, '', parts[3] as string);
+    else if (parts[0] === 'openapi' && parts[1] === 'v3' && parts[2] === 'apis' && parts.length === 5) body = openApiGroupVersion(deps.registry, parts[3] as string, parts[4] as string);
     else if (info.path === '/healthz' || info.path === '/livez' || info.path === '/readyz') {
       res.writeHead(200, { 'Content-Type': 'text/plain' });
       res.end('ok');

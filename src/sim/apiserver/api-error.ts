@@ -163,7 +163,8 @@ export function unsupportedMediaType(contentType: string, accepted: readonly str
 
 /** 429 TooManyRequests with `details.retryAfterSeconds` (the HTTP layer adds `Retry-After`). */
 export function tooManyRequests(message: string, retryAfterSeconds: number, causes?: StatusCause[]): ApiError {
-  const details: StatusDetails = { retryAfterSeconds };
+  // Like the real server, a zero retry-after is omitted (and no Retry-After header is sent).
+  const details: StatusDetails = retryAfterSeconds > 0 ? { retryAfterSeconds } : {};
   if (causes) details.causes = causes;
   return new ApiError(429, 'TooManyRequests', message, details);
 }

@@ -11,7 +11,12 @@ import { AdmissionChain, type AdmissionPlugin } from './admission.ts';
 import { TokenAuthenticator } from './authentication.ts';
 import { createCertificateAuthority, type CertificateAuthority, type CertificatePair } from './certificates.ts';
 import { bootstrapCluster, installCrds, readCrdManifests, startServiceAccountController } from './bootstrap.ts';
+import { answerAccessReview } from './access-review.ts';
+import { bindingSubresource } from './binding.ts';
 import { builtinDefaulter } from './builtin-defaults.ts';
+import { DisruptionController } from './disruption-controller.ts';
+import { evictionSubresource } from './eviction.ts';
+import { tokenRequestSubresource } from './token-request.ts';
 import { customResourceDefaulter, customResourceValidator, startCrdController } from './crd-controller.ts';
 import type { ServerVersionInfo } from './discovery.ts';
 import { FaultInjector, type FaultRule } from './fault-injection.ts';
@@ -88,6 +93,8 @@ export class KubeSimApiServer {
   private readonly options: ApiServerOptions;
   private readonly now: () => number;
   private authorizer: Authorizer;
+  /** Keeps PodDisruptionBudget status current. */
+  readonly disruption: DisruptionController;
   private server: Server | undefined;
   private closeWatches: (() => void) | undefined;
   private stoppers: (() => void)[] = [];
@@ -120,7 +127,19 @@ export class KubeSimApiServer {
       validators: this.validators,
       defaulters: this.defaulters,
       now: this.now,
+      virtualCreates: new Map([
+        ['selfsubjectaccessreviews.authorization.k8s.io', (r) => answerAccessReview(r, this.currentAuthorizer(), true)],
+        ['subjectaccessreviews.authorization.k8s.io', (r) => answerAccessReview(r, this.currentAuthorizer(), false)],
+      ]),
     });
+    this.disruption = new DisruptionController(this.store, this.now);
+    this.subresources.register('pods', 'eviction', evictionSubresource({ store: this.store, admission: this.admission, disruption: this.disruption }));
+    this.subresources.register('pods', 'binding', bindingSubresource);
+    this.subresources.register('serviceaccounts', 'token', tokenRequestSubresource(this.authenticator));
+  }
+
+  private currentAuthorizer(): Authorizer {
+    return this.settings.authorization ? this.authorizer : allowAll;
   }
 
   /** `{major, minor}` of the server version. */
@@ -153,6 +172,8 @@ export class KubeSimApiServer {
   async start(): Promise<string> {
     this.stoppers.push(startCrdController(this.store, this.registry, this.now));
     this.stoppers.push(startServiceAccountController(this.store));
+    this.disruption.start();
+    this.stoppers.push(() => this.disruption.stop());
     await bootstrapCluster(this.pipeline);
     if (this.options.installCrds ?? true) await installCrds(this.pipeline, await readCrdManifests());
     const shell = createHttpShell({
@@ -165,7 +186,7 @@ export class KubeSimApiServer {
       logger: this.logger,
       version: this.versionInfo,
       settings: () => this.settings,
-      authorizer: () => (this.settings.authorization ? this.authorizer : allowAll),
+      authorizer: () => this.currentAuthorizer(),
       routes: this.routes,
       serverAddress: () => `127.0.0.1:${this.listenPort}`,
       now: this.now,

@@ -14,6 +14,8 @@ interface BuiltinSpec {
   status?: boolean;
   scale?: boolean;
   categories?: string[];
+  /** Create-only review kinds that are answered, never stored. */
+  virtual?: boolean;
 }
 
 const SPECS: BuiltinSpec[] = [
@@ -45,6 +47,8 @@ const SPECS: BuiltinSpec[] = [
   { group: 'rbac.authorization.k8s.io', version: 'v1', kind: 'ClusterRoleBinding', plural: 'clusterrolebindings', namespaced: false },
   { group: 'admissionregistration.k8s.io', version: 'v1', kind: 'MutatingWebhookConfiguration', plural: 'mutatingwebhookconfigurations', namespaced: false },
   { group: 'admissionregistration.k8s.io', version: 'v1', kind: 'ValidatingWebhookConfiguration', plural: 'validatingwebhookconfigurations', namespaced: false },
+  { group: 'authorization.k8s.io', version: 'v1', kind: 'SelfSubjectAccessReview', plural: 'selfsubjectaccessreviews', namespaced: false, virtual: true },
+  { group: 'authorization.k8s.io', version: 'v1', kind: 'SubjectAccessReview', plural: 'subjectaccessreviews', namespaced: false, virtual: true },
   { group: 'apiextensions.k8s.io', version: 'v1', kind: 'CustomResourceDefinition', plural: 'customresourcedefinitions', namespaced: false, shortNames: ['crd', 'crds'], status: true },
 ];
 
@@ -64,6 +68,10 @@ export function builtinResourceTypes(): ResourceType[] {
       hasStatus: s.status ?? false,
       strategicMerge: true,
     };
+    if (s.virtual) {
+      type.virtual = true;
+      type.verbs = ['create'];
+    }
     if (s.scale) type.scale = { specReplicasPath: '.spec.replicas', statusReplicasPath: '.status.replicas', labelSelectorPath: '.status.selector' };
     return type;
   });

@@ -66,7 +66,7 @@ function sendJson(res: ServerResponse, status: number, body: unknown, headers: R
 
 function sendError(res: ServerResponse, err: ApiError): void {
   const headers: Record<string, string> = {};
-  if (err.details?.retryAfterSeconds !== undefined) headers['Retry-After'] = String(err.details.retryAfterSeconds);
+  if ((err.details?.retryAfterSeconds ?? 0) > 0) headers['Retry-After'] = String(err.details?.retryAfterSeconds);
   if (res.headersSent) {
     res.end();
     return;

@@ -44,6 +44,8 @@ export interface PipelineDependencies {
   defaulters: Defaulter[];
   /** Clock in ms since epoch. */
   now: () => number;
+  /** Handlers of create on virtual (never stored) kinds, by store key. */
+  virtualCreates?: Map<string, (request: ApiRequest) => ApiResponse>;
 }
 
 /** Kinds whose status a create request cannot set (the real strategies reset it). */
@@ -94,6 +96,11 @@ export class RequestPipeline {
   /** Runs one non-watch request. */
   async execute(request: ApiRequest): Promise<ApiResponse> {
     const type = this.resolve(request);
+    if (type.virtual) {
+      const handler = this.deps.virtualCreates?.get(resourceKey(type));
+      if (request.verb !== 'create' || !handler) throw methodNotSupported(this.target(type), request.verb);
+      return handler(request);
+    }
     if (request.subresource) return this.executeSubresource(type, request);
     switch (request.verb) {
       case 'get':

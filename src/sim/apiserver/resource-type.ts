@@ -36,6 +36,10 @@ export interface ResourceType {
   schemas?: Record<string, JsonSchemaProps | undefined>;
   /** For custom resources: the CRD's name. */
   crdName?: string;
+  /** Verbs listed in discovery when not the standard eight (e.g. `['create']` for reviews). */
+  verbs?: string[];
+  /** Not stored: creates are answered by a handler registered with the pipeline. */
+  virtual?: boolean;
 }
 
 /** The store key of a resource: `pods` for core, `deployments.apps` otherwise. */

@@ -2,6 +2,8 @@
  * Test fixture: a started kube-sim API server and @kubernetes/client-node clients pointed at it
  * over real HTTP, stopped by `close()` (call it from `after`/`t.after` so it runs on failure too).
  */
+import { request as httpsRequest } from 'node:https';
+import type { IncomingHttpHeaders } from 'node:http';
 import * as k8s from '@kubernetes/client-node';
 import { KubeSimApiServer, type ApiServerOptions } from '../../../src/sim/apiserver/index.ts';
 
@@ -73,4 +75,42 @@ export function podManifest(name: string, options: { labels?: Record<string, str
   };
   if (options.nodeName && pod.spec) pod.spec.nodeName = options.nodeName;
   return pod;
+}
+
+/** One raw HTTPS request to the sim (admin token unless given); the body is JSON or a string. */
+export function rawRequest(
+  server: KubeSimApiServer,
+  method: string,
+  path: string,
+  body?: unknown,
+  options: { token?: string; contentType?: string; accept?: string } = {},
+): Promise<{ status: number; headers: IncomingHttpHeaders; text: string; json: () => unknown }> {
+  const url = new URL(path, server.url);
+  const payload = body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body);
+  return new Promise((resolve, reject) => {
+    const req = httpsRequest(
+      url,
+      {
+        method,
+        ca: server.certificateAuthority?.certPem,
+        headers: {
+          authorization: `Bearer ${options.token ?? server.adminToken}`,
+          'content-type': options.contentType ?? 'application/json',
+          accept: options.accept ?? 'application/json',
+        },
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => {
+          const text = Buffer.concat(chunks).toString('utf8');
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, text, json: () => JSON.parse(text) as unknown });
+        });
+        res.on('error', reject);
+      },
+    );
+    req.on('error', reject);
+    if (payload !== undefined) req.write(payload);
+    req.end();
+  });
 }

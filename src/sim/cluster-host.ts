@@ -36,4 +36,6 @@ export interface ClusterHost {
   readonly store: ClusterStore;
   /** Creates an object through the API server's create path (admission webhooks run). */
   create(obj: StoredObject): Promise<StoredObject>;
+  /** Binds a pod to a node through `pods/binding`, as a scheduler does. */
+  bind(namespace: string, name: string, node: string): Promise<void>;
 }

@@ -53,7 +53,13 @@ export class SimCluster {
   constructor(private readonly options: SimClusterOptions) {
     this.clock = options.clock;
     const server = options.server;
-    this.host = { store: server.store as unknown as ClusterHost['store'], create: (obj: StoredObject) => server.create(obj as never) as Promise<StoredObject> };
+    this.host = {
+      store: server.store as unknown as ClusterHost['store'],
+      create: (obj: StoredObject) => server.create(obj as never) as Promise<StoredObject>,
+      bind: async (namespace, name, node) => {
+        await server.execute({ verb: 'create', group: '', version: 'v1', resource: 'pods', namespace, name, subresource: 'binding', body: { apiVersion: 'v1', kind: 'Binding', metadata: { name, namespace }, target: { apiVersion: 'v1', kind: 'Node', name: node } } });
+      },
+    };
     this.events = new EventRecorder(this.host.store, () => this.clock.now(), options.logger.child({ component: 'events' }));
     this.kubelet = new KubeletAgent({
       store: this.host.store,
@@ -149,7 +155,7 @@ export class SimCluster {
       do {
         this.again = false;
         const now = this.clock.now();
-        runScheduler(this.host.store, this.events, now, this.options.logger);
+        await runScheduler(this.host, this.events, now, this.options.logger);
         this.kubelet.sync(now, dt);
         await this.controllers.sync(now);
         dt = 0;

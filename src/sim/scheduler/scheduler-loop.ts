@@ -1,9 +1,9 @@
 /**
- * The scheduler loop: every pending pod without a node is bound to the node `placePod` picks
- * (event `Scheduled`), or left Pending with `PodScheduled=False, reason Unschedulable` and a
+ * The scheduler loop: every pending pod without a node is bound (through `pods/binding`) to the
+ * node `placePod` picks (event `Scheduled`), or left Pending with `PodScheduled=False, reason Unschedulable` and a
  * `FailedScheduling` event carrying the scheduler's message (recorded again only when it changes).
  */
-import type { ClusterStore } from '../cluster-host.ts';
+import type { ClusterHost } from '../cluster-host.ts';
 import type { EventRecorder } from '../events/event-recorder.ts';
 import type { NodeObject, Pod } from '../objects.ts';
 import { setCondition } from '../kubelet/conditions.ts';
@@ -11,7 +11,8 @@ import { podRef } from '../kubelet/kubelet-event.ts';
 import { placePod } from './place-pod.ts';
 import type { Logger } from '../../observability/logger.ts';
 
-export function runScheduler(store: ClusterStore, events: EventRecorder, now: number, logger: Logger): void {
+export async function runScheduler(host: ClusterHost, events: EventRecorder, now: number, logger: Logger): Promise<void> {
+  const store = host.store;
   const nodes = store.list('nodes') as unknown as NodeObject[];
   let pods = store.list('pods') as unknown as Pod[];
   for (const pod of pods) {
@@ -23,12 +24,9 @@ export function runScheduler(store: ClusterStore, events: EventRecorder, now: nu
       const placement = placePod(pod, nodes, pods);
       if (placement.node !== undefined) {
         const node = placement.node;
-        const bound = store.mutate('pods', ns, name, (draft) => {
-          const d = draft as unknown as Pod;
-          d.spec.nodeName = node;
-          d.status = setCondition(d.status ?? {}, { type: 'PodScheduled', status: 'True' }, now);
-        }) as unknown as Pod;
-        pods = pods.map((p) => (p.metadata.uid === bound.metadata.uid ? bound : p));
+        await host.bind(ns, name, node);
+        const bound = store.get('pods', ns, name) as unknown as Pod | undefined;
+        if (bound) pods = pods.map((p) => (p.metadata.uid === bound.metadata.uid ? bound : p));
         events.record({ type: 'Normal', reason: 'Scheduled', message: `Successfully assigned ${ns}/${name} to ${node}`, involvedObject: podRef(pod), component: 'default-scheduler' });
         continue;
       }

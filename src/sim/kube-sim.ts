@@ -2,6 +2,7 @@
  * Starts a whole kube-sim: the API server (on 127.0.0.1) and the simulated cluster, populated from
  * a scenario (nodes, namespaces, objects, workloads, faults). Used by `tailor sim` and by tests.
  */
+import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { KubeSimApiServer, type FaultRule, type KubeObject } from './apiserver/index.ts';
@@ -73,7 +74,9 @@ export async function startKubeSim(options: KubeSimOptions = {}): Promise<KubeSi
   const traces = await loadTraces(scenario, options.baseDir ?? process.cwd());
   const server = new KubeSimApiServer({ port: options.port ?? 0, serverVersion: version, now: () => clock.now(), logger: logger.child({ component: 'apiserver' }), tls: options.tls ?? true });
   const url = await server.start();
-  const cluster = new SimCluster({ server, clock, version, seed: scenario.seed, actuationDelayMs: scenario.actuationDelayMs, traces, logger, reactToChanges: options.reactToChanges ?? true });
+  const baseDir = options.baseDir ?? process.cwd();
+  const loadTrace = (path: string) => parseUsageTrace(readFileSync(resolve(baseDir, path), 'utf8'));
+  const cluster = new SimCluster({ server, clock, version, seed: scenario.seed, actuationDelayMs: scenario.actuationDelayMs, traces, loadTrace, logger, reactToChanges: options.reactToChanges ?? true });
   try {
     cluster.install();
     scenario.nodes.forEach((n, i) => server.store.create('nodes', nodeObject(n, i) as unknown as KubeObject));

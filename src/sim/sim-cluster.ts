@@ -31,6 +31,8 @@ export interface SimClusterOptions {
   /** How long an in-place resize takes to apply (simulated ms, default 2000). */
   actuationDelayMs?: number;
   traces?: ReadonlyMap<string, UsageTrace>;
+  /** Loads a trace named by a pod annotation (relative paths against the sim's base directory). */
+  loadTrace?: (path: string) => UsageTrace;
   logger: Logger;
   /** Run a pass (without advancing time) after every relevant store change (default true). */
   reactToChanges?: boolean;
@@ -69,6 +71,7 @@ export class SimCluster {
       simStart: this.clock.start,
       actuationDelayMs: options.actuationDelayMs ?? 2000,
       ...(options.traces ? { traces: options.traces } : {}),
+      ...(options.loadTrace ? { loadTrace: options.loadTrace } : {}),
       logger: options.logger.child({ component: 'kubelet' }),
     });
     this.controllers = new ControllerLoop(this.host, this.events, options.logger.child({ component: 'controllers' }));

@@ -44,6 +44,8 @@ export interface KubeletOptions {
   actuationDelayMs: number;
   /** Loaded usage traces by the path used in `trace(...)` patterns. */
   traces?: ReadonlyMap<string, UsageTrace>;
+  /** Loads a trace a pod's annotation names that was not loaded at start (throws if it cannot). */
+  loadTrace?: (path: string) => UsageTrace;
   logger: Logger;
 }
 
@@ -63,8 +65,11 @@ export function allocatedRequests(pod: Pod): Resources {
 
 export class KubeletAgent {
   private readonly pods = new Map<string, PodState>();
+  private readonly traces: Map<string, UsageTrace>;
 
-  constructor(private readonly options: KubeletOptions) {}
+  constructor(private readonly options: KubeletOptions) {
+    this.traces = new Map(options.traces ?? []);
+  }
 
   /** The meter of a running container (for /metrics/cadvisor). */
   meter(podUid: string, container: string): ContainerMeter | undefined {
@@ -123,6 +128,7 @@ export class KubeletAgent {
         state.usage = containerUsages(pod.spec.containers, undefined);
         events.push({ type: 'Warning', reason: 'InvalidUsagePattern', message: `${(err as Error).message}; using the default usage`, involvedObject: podRef(pod), component: 'kube-sim', host: runtime.nodeName });
       }
+      this.resolveTraces(pod, state.usage, events, runtime.nodeName);
       this.pods.set(uid, state);
     } else {
       const others = all.filter((p) => p.spec.nodeName === pod.spec.nodeName && p.metadata.uid !== uid && p.status?.phase !== 'Succeeded' && p.status?.phase !== 'Failed');
@@ -160,6 +166,24 @@ export class KubeletAgent {
     for (const e of events) this.options.events.record(e);
   }
 
+  /** Makes sure every trace a pattern names is loaded; a trace that cannot be read falls back to the default usage. */
+  private resolveTraces(pod: Pod, usage: Record<string, ContainerUsage>, events: SimEvent[], host: string): void {
+    for (const [container, patterns] of Object.entries(usage)) {
+      for (const resource of ['cpu', 'memory'] as const) {
+        const pattern = patterns[resource];
+        if (pattern.kind !== 'trace' || this.traces.has(pattern.path)) continue;
+        try {
+          if (!this.options.loadTrace) throw new Error('traces can only be loaded from files here when the sim runs with a working directory');
+          this.traces.set(pattern.path, this.options.loadTrace(pattern.path));
+        } catch (err) {
+          const fallback = containerUsages(pod.spec.containers.filter((c) => c.name === container), undefined)[container]!;
+          patterns[resource] = fallback[resource];
+          events.push({ type: 'Warning', reason: 'InvalidUsagePattern', message: `${container}.${resource}: cannot load trace ${JSON.stringify(pattern.path)}: ${(err as Error).message}; using the default usage`, involvedObject: podRef(pod), component: 'kube-sim', host });
+        }
+      }
+    }
+  }
+
   /** Advances each running container's usage; a container over its memory limit is OOM-killed and restarted. */
   private runContainers(pod: Pod, status: PodStatus, state: PodState, now: number, dtMs: number, events: SimEvent[]): PodStatus {
     if (dtMs <= 0) return status;
@@ -171,7 +195,7 @@ export class KubeletAgent {
         continue;
       }
       const containerStart = state.containerStart.get(s.name) ?? state.startedAt;
-      const moment = { now, simStart: this.options.simStart, containerStart, seed: this.options.seed, container: s.name, traces: this.options.traces };
+      const moment = { now, simStart: this.options.simStart, containerStart, seed: this.options.seed, container: s.name, traces: this.traces };
       const key = `${pod.metadata.namespace}/${pod.metadata.name}/${s.name}`;
       const cpuDemand = usageAt(usage.cpu, { ...moment, key: `${key}/cpu`, resource: 'cpu' });
       const memoryDemand = usageAt(usage.memory, { ...moment, key: `${key}/memory`, resource: 'memory' });

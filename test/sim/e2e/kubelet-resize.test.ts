@@ -137,7 +137,8 @@ test('e2e 1.32: no resize subresource; resources patched on the pod, legacy stat
     f.core.patchNamespacedPodResize({ namespace: 'default', name: 'web', body: resizeOps(RES) }, JSON_PATCH),
     (err: unknown) => apiFailure(err).code === 404,
   );
-  await f.core.patchNamespacedPod({ namespace: 'default', name: 'web', body: { spec: { containers: [{ name: 'app', resources: { requests: { cpu: '700m' } } }] } } }, STRATEGIC_MERGE);
+  const proposed = await f.core.patchNamespacedPod({ namespace: 'default', name: 'web', body: { spec: { containers: [{ name: 'app', resources: { requests: { cpu: '700m' } } }] } } }, STRATEGIC_MERGE);
+  assert.equal((proposed.status as { resize?: string }).resize, 'Proposed', 'the API server marks the resize Proposed');
   await f.tick(0);
   let pod = await f.core.readNamespacedPod({ namespace: 'default', name: 'web' });
   assert.equal((pod.status as { resize?: string }).resize, 'InProgress');

@@ -17,6 +17,8 @@ import { builtinDefaulter } from './builtin-defaults.ts';
 import { DisruptionController } from './disruption-controller.ts';
 import { evictionSubresource } from './eviction.ts';
 import { tokenRequestSubresource } from './token-request.ts';
+import { webhookAdmissionPlugins } from './webhook-admission.ts';
+import type { ServiceResolver } from './webhook-client.ts';
 import { customResourceDefaulter, customResourceValidator, startCrdController } from './crd-controller.ts';
 import type { ServerVersionInfo } from './discovery.ts';
 import { FaultInjector, type FaultRule } from './fault-injection.ts';
@@ -99,6 +101,7 @@ export class KubeSimApiServer {
   private closeWatches: (() => void) | undefined;
   private stoppers: (() => void)[] = [];
   private listenPort = 0;
+  private serviceResolver: ServiceResolver = () => undefined;
   private readonly tls: { ca: CertificateAuthority; serving: CertificatePair } | undefined;
 
   constructor(options: ApiServerOptions = {}) {
@@ -135,6 +138,9 @@ export class KubeSimApiServer {
     this.disruption = new DisruptionController(this.store, this.now);
     this.subresources.register('pods', 'eviction', evictionSubresource({ store: this.store, admission: this.admission, disruption: this.disruption }));
     this.subresources.register('pods', 'binding', bindingSubresource);
+    const webhooks = webhookAdmissionPlugins(this.store, () => this.serviceResolver);
+    this.admission.add(webhooks.mutating, 1000);
+    this.admission.add(webhooks.validating, 1000);
     this.subresources.register('serviceaccounts', 'token', tokenRequestSubresource(this.authenticator));
   }
 
@@ -271,6 +277,15 @@ export class KubeSimApiServer {
     const request: Omit<ApiRequest, 'user' | 'query'> = { verb: 'create', group, version, resource: type.plural, body: obj };
     if (type.namespaced) request.namespace = obj.metadata.namespace ?? 'default';
     return (await this.execute(request)).body as KubeObject;
+  }
+
+  /**
+   * Sets how webhook `clientConfig.service` references reach a server, e.g.
+   * `(ns, name, port) => ns === 'tailor' ? { host: '127.0.0.1', port: 9443 } : undefined`.
+   * The TLS server name checked is `<name>.<namespace>.svc`.
+   */
+  setServiceResolver(resolver: ServiceResolver): void {
+    this.serviceResolver = resolver;
   }
 
   /** Switches bearer-token authentication on or off. */

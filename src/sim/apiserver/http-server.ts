@@ -23,6 +23,7 @@ import { parseLabelSelector } from './label-selector.ts';
 import type { ObjectStore } from './object-store.ts';
 import { openApiGroupVersion, openApiRoot } from './openapi.ts';
 import { parsePatchBody, patchTypeOf } from './patch.ts';
+import { decodeProtobufBody, isProtobuf } from './protobuf-body.ts';
 import type { Authorizer } from './rbac-authorizer.ts';
 import type { ApiRequest, UserInfo, Verb } from './request.ts';
 import { parseRequestInfo, type RequestInfo } from './request-info.ts';
@@ -74,10 +75,10 @@ function sendError(res: ServerResponse, err: ApiError): void {
   sendJson(res, err.code, err.toStatus(), headers);
 }
 
-async function readBody(req: IncomingMessage): Promise<string> {
+async function readBody(req: IncomingMessage): Promise<Buffer> {
   const chunks: Buffer[] = [];
   for await (const chunk of req) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks).toString('utf8');
+  return Buffer.concat(chunks);
 }
 
 function sleep(ms: number): Promise<void> {
@@ -159,11 +160,14 @@ export function createHttpShell(deps: HttpShellDependencies): { server: Server; 
     if (decision.latencyMs > 0) await sleep(decision.latencyMs);
     if (decision.error) throw decision.error;
     if (request.verb === 'watch') {
-      serveWatch(req, res, request, decision.dropWatchAfterMs);
+      serveWatch(req, res, request, decision.dropWatchAfterMs, wantsTable(req.headers.accept));
       return;
     }
-    const raw = req.method === 'GET' || req.method === 'HEAD' ? '' : await readBody(req);
-    if (raw.length > 0) {
+    const bytes = req.method === 'GET' || req.method === 'HEAD' ? Buffer.alloc(0) : await readBody(req);
+    const raw = bytes.toString('utf8');
+    if (bytes.length > 0 && isProtobuf(req.headers['content-type'])) {
+      request.body = decodeProtobufBody(bytes);
+    } else if (raw.length > 0) {
       if (request.verb === 'patch') {
         request.contentType = req.headers['content-type'] ?? '';
         const strategic = request.subresource ? true : type.strategicMerge;
@@ -181,7 +185,7 @@ export function createHttpShell(deps: HttpShellDependencies): { server: Server; 
     sendJson(res, response.status, body, response.headers);
   }
 
-  function serveWatch(req: IncomingMessage, res: ServerResponse, request: ApiRequest, dropAfterMs: number | undefined): void {
+  function serveWatch(req: IncomingMessage, res: ServerResponse, request: ApiRequest, dropAfterMs: number | undefined, asTable: boolean): void {
     const type = deps.pipeline.resolve(request);
     const q = request.query;
     const options = {
@@ -202,7 +206,11 @@ export function createHttpShell(deps: HttpShellDependencies): { server: Server; 
       deps.store,
       options,
       (event) => {
-        if (!res.writableEnded) res.write(`${JSON.stringify(event)}\n`);
+        if (res.writableEnded) return;
+        // kubectl get -w asks for Tables: each object event then carries a one-row Table.
+        const isObject = event.type === 'ADDED' || event.type === 'MODIFIED' || event.type === 'DELETED';
+        const wire = asTable && isObject ? { type: event.type, object: toTable(type, event.object, false, deps.now()) } : event;
+        res.write(`${JSON.stringify(wire)}\n`);
       },
       () => {
         watches.delete(session);

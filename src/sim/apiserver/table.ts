@@ -86,7 +86,7 @@ function columnsFor(type: ResourceType): Column[] {
 export function toTable(type: ResourceType, body: unknown, isList: boolean, now: number): Record<string, unknown> {
   const columns = columnsFor(type);
   const items = isList ? ((body as { items: KubeObject[] }).items ?? []) : [body as KubeObject];
-  const metadata = isList ? { resourceVersion: (body as { metadata: { resourceVersion: string } }).metadata.resourceVersion } : {};
+  const metadata = { resourceVersion: isList ? (body as { metadata: { resourceVersion: string } }).metadata.resourceVersion : (body as KubeObject).metadata.resourceVersion };
   return {
     kind: 'Table',
     apiVersion: 'meta.k8s.io/v1',

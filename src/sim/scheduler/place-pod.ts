@@ -3,7 +3,8 @@
  * pods already bound there request (allocatable minus requested), preferring the node left with
  * the most free room (LeastAllocated); or, when none fits, the real scheduler's message, e.g.
  * `0/3 nodes are available: 2 Insufficient cpu, 1 Insufficient memory. preemption: 0/3 nodes are
- * available: 3 No preemption victims found for incoming pod.`
+ * available: 3 No preemption victims found for incoming pod.` A node also takes at most its
+ * allocatable `pods` (`Too many pods`).
  */
 import type { Resources } from '../../recommender/types.ts';
 import { readResources, podRequests, holdsNodeResources } from '../pod-resources.ts';
@@ -50,6 +51,8 @@ function selectorMatches(pod: Pod, node: NodeObject): boolean {
 export function placePod(pod: Pod, nodes: readonly NodeObject[], boundPods: readonly Pod[]): Placement {
   const want = podRequests(pod);
   const used = usedByNode(boundPods);
+  const podCount = new Map<string, number>();
+  for (const p of boundPods) if (holdsNodeResources(p)) podCount.set(p.spec.nodeName!, (podCount.get(p.spec.nodeName!) ?? 0) + 1);
   const reasons = new Map<string, number>();
   const note = (reason: string) => reasons.set(reason, (reasons.get(reason) ?? 0) + 1);
   let best: { name: string; score: number } | undefined;
@@ -58,6 +61,8 @@ export function placePod(pod: Pod, nodes: readonly NodeObject[], boundPods: read
     if (node.spec?.unschedulable) { note("node(s) were unschedulable"); continue; }
     if (!ready(node)) { note("node(s) had untolerated taint {node.kubernetes.io/not-ready: }"); continue; }
     if (!selectorMatches(pod, node)) { note("node(s) didn't match Pod's node affinity/selector"); continue; }
+    const maxPods = Number(node.status?.allocatable?.pods ?? 110);
+    if ((podCount.get(name) ?? 0) >= maxPods) { note('Too many pods'); continue; }
     const allocatable = readResources(node.status?.allocatable);
     const u = used.get(name) ?? { cpu: 0, memory: 0 };
     const cpuShort = u.cpu + want.cpu > allocatable.cpu;

@@ -44,6 +44,13 @@ const cases: Array<{ name: string; nodes: NodeObject[]; bound: Pod[]; pod: Pod; 
     pod: pod('p', '2', '2Gi'),
     expect: '0/4 nodes are available: 2 Insufficient cpu, 1 Insufficient memory, 1 node(s) were unschedulable. preemption: 0/4 nodes are available: 4 No preemption victims found for incoming pod.',
   },
+  {
+    name: 'a node full of pods takes no more',
+    nodes: [{ ...node('a', '8', '8Gi'), status: { allocatable: { cpu: '8', memory: '8Gi', pods: '1' } } }],
+    bound: [pod('x', '100m', '64Mi', 'a')],
+    pod: pod('p', '100m', '64Mi'),
+    expect: '0/1 nodes are available: 1 Too many pods. preemption: 0/1 nodes are available: 1 No preemption victims found for incoming pod.',
+  },
 ];
 
 for (const c of cases) {

@@ -9,6 +9,9 @@ import type { SimEvent } from '../kubelet/kubelet-event.ts';
 import { rfc3339 } from '../kubelet/conditions.ts';
 import type { Logger } from '../../observability/logger.ts';
 
+/** Series remembered for aggregation; the oldest is forgotten beyond this (it then starts a new Event). */
+const MAX_SERIES = 10_000;
+
 export class EventRecorder {
   private readonly series = new Map<string, { namespace: string; name: string }>();
 
@@ -49,6 +52,7 @@ export class EventRecorder {
         count: 1,
       });
       this.series.set(key, { namespace: ns, name });
+      if (this.series.size > MAX_SERIES) this.series.delete(this.series.keys().next().value!);
     } catch (err) {
       this.logger.warn({ err, reason: event.reason }, 'could not record event');
     }

@@ -113,7 +113,24 @@ export class KubeletAgent {
     const events: SimEvent[] = [];
     let state = this.pods.get(uid);
     let status: PodStatus;
+    const othersAllocated = () =>
+      all
+        .filter((p) => p.spec.nodeName === pod.spec.nodeName && p.metadata.uid !== uid && p.status?.containerStatuses && p.status.phase !== 'Succeeded' && p.status.phase !== 'Failed')
+        .reduce((sum, p) => {
+          const r = allocatedRequests(p);
+          return { cpu: sum.cpu + r.cpu, memory: sum.memory + r.memory };
+        }, { cpu: 0, memory: 0 });
     if (!state || !pod.status?.containerStatuses) {
+      const rejection = admitAtStart(podRequests(pod), readResources(node.status?.allocatable), othersAllocated());
+      if (rejection) {
+        status = { ...(pod.status ?? {}), phase: 'Failed', reason: rejection.reason, message: rejection.message };
+        events.push({ type: 'Warning', reason: rejection.reason, message: rejection.message, involvedObject: podRef(pod), component: 'kubelet', host: runtime.nodeName });
+        this.options.store.mutate('pods', pod.metadata.namespace ?? '', pod.metadata.name ?? '', (draft) => {
+          draft.status = status;
+        });
+        for (const e of events) this.options.events.record(e);
+        return;
+      }
       const started = startPod(pod, runtime, now, this.options.version);
       status = started.status;
       events.push(...started.events);
@@ -131,16 +148,11 @@ export class KubeletAgent {
       this.resolveTraces(pod, state.usage, events, runtime.nodeName);
       this.pods.set(uid, state);
     } else {
-      const others = all.filter((p) => p.spec.nodeName === pod.spec.nodeName && p.metadata.uid !== uid && p.status?.phase !== 'Succeeded' && p.status?.phase !== 'Failed');
-      const othersAllocated = others.reduce((sum, p) => {
-        const r = allocatedRequests(p);
-        return { cpu: sum.cpu + r.cpu, memory: sum.memory + r.memory };
-      }, { cpu: 0, memory: 0 });
       const current = state;
       const step = stepResize(pod, current.checkpoint, {
         nodeName: runtime.nodeName,
         allocatable: readResources(node.status?.allocatable),
-        othersAllocated,
+        othersAllocated: othersAllocated(),
         memoryUsage: (c) => current.meters.get(c)?.workingSetBytes,
         version: this.options.version,
         now,
@@ -236,6 +248,22 @@ export class KubeletAgent {
       })),
     };
   }
+}
+
+/**
+ * The kubelet's admission of a pod bound straight to the node (nodeName set by its creator): one
+ * that does not fit beside the pods already running is rejected, as `OutOfcpu` / `OutOfmemory`.
+ */
+function admitAtStart(want: Resources, allocatable: Resources, used: Resources): { reason: string; message: string } | undefined {
+  for (const resource of ['cpu', 'memory'] as const) {
+    if (used[resource] + want[resource] > allocatable[resource]) {
+      return {
+        reason: `OutOf${resource}`,
+        message: `Pod was rejected: Node didn't have enough resource: ${resource}, requested: ${want[resource]}, used: ${used[resource]}, capacity: ${allocatable[resource]}`,
+      };
+    }
+  }
+  return undefined;
 }
 
 function parseRunFor(text: string | undefined): number {

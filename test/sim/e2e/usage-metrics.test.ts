@@ -99,3 +99,18 @@ test('an invalid usage annotation is reported as a Warning event and the default
   const pod = await f.core.readNamespacedPod({ namespace: 'default', name: 'typo' });
   assert.equal(pod.status?.phase, 'Running');
 });
+
+test('kubelet admission: a pod bound straight to a full node is rejected OutOfcpu', async (t) => {
+  const f = await startCluster('1.35', [{ cpu: '2', memory: '4Gi' }]);
+  t.after(() => f.close());
+  await f.core.createNamespacedPod({ namespace: 'default', body: appPod('first', { requests: { cpu: '1500m', memory: '1Gi' } }) });
+  await f.tick(1000);
+  const direct = appPod('direct', { requests: { cpu: '1', memory: '1Gi' } });
+  direct.spec!.nodeName = 'node-1';
+  await f.core.createNamespacedPod({ namespace: 'default', body: direct });
+  await f.tick(1000);
+  const pod = await f.core.readNamespacedPod({ namespace: 'default', name: 'direct' });
+  assert.equal(pod.status?.phase, 'Failed');
+  assert.equal(pod.status?.reason, 'OutOfcpu');
+  assert.equal(pod.status?.message, "Pod was rejected: Node didn't have enough resource: cpu, requested: 1000, used: 1500, capacity: 2000");
+});

@@ -13,9 +13,10 @@ import { createCertificateAuthority, type CertificateAuthority, type Certificate
 import { bootstrapCluster, installCrds, readCrdManifests, startServiceAccountController } from './bootstrap.ts';
 import { answerAccessReview } from './access-review.ts';
 import { bindingSubresource } from './binding.ts';
-import { builtinDefaulter } from './builtin-defaults.ts';
+import { builtinDefaulter, prepareBuiltinForCreate } from './builtin-defaults.ts';
 import { DisruptionController } from './disruption-controller.ts';
 import { evictionSubresource } from './eviction.ts';
+import { limitRangeDefaulter, limitRangerPlugin } from './limit-ranger.ts';
 import { tokenRequestSubresource } from './token-request.ts';
 import { webhookAdmissionPlugins } from './webhook-admission.ts';
 import type { ServiceResolver } from './webhook-client.ts';
@@ -120,7 +121,7 @@ export class KubeSimApiServer {
     const tls = options.tls ?? true;
     if (tls === true) this.tls = processCa();
     else if (tls !== false) this.tls = { ca: tls, serving: tls.issueServerCertificate('kube-apiserver', ['kubernetes', 'kubernetes.default', 'kubernetes.default.svc']) };
-    this.defaulters.push(builtinDefaulter, customResourceDefaulter);
+    this.defaulters.push(builtinDefaulter, limitRangeDefaulter, customResourceDefaulter);
     this.validators.push(builtinValidator({ resizeThroughPodUpdate: this.serverVersion === '1.32' }), customResourceValidator);
     this.pipeline = new RequestPipeline({
       store: this.store,
@@ -130,6 +131,7 @@ export class KubeSimApiServer {
       validators: this.validators,
       defaulters: this.defaulters,
       now: this.now,
+      preparers: [prepareBuiltinForCreate],
       virtualCreates: new Map([
         ['selfsubjectaccessreviews.authorization.k8s.io', (r) => answerAccessReview(r, this.currentAuthorizer(), true)],
         ['subjectaccessreviews.authorization.k8s.io', (r) => answerAccessReview(r, this.currentAuthorizer(), false)],
@@ -138,6 +140,7 @@ export class KubeSimApiServer {
     this.disruption = new DisruptionController(this.store, this.now);
     this.subresources.register('pods', 'eviction', evictionSubresource({ store: this.store, admission: this.admission, disruption: this.disruption }));
     this.subresources.register('pods', 'binding', bindingSubresource);
+    this.admission.add(limitRangerPlugin(this.store), -100);
     const webhooks = webhookAdmissionPlugins(this.store, () => this.serviceResolver);
     this.admission.add(webhooks.mutating, 1000);
     this.admission.add(webhooks.validating, 1000);

@@ -1,8 +1,8 @@
 /**
  * Defaulting for built-in kinds, the part of the real server's defaulting that changes what
  * clients see: pods (requests default to limits, restartPolicy, dnsPolicy, schedulerName,
- * serviceAccountName, terminationGracePeriodSeconds, imagePullPolicy, and on create
- * `status: {phase: Pending, qosClass}`), namespaces (`status.phase: Active` and the
+ * serviceAccountName, terminationGracePeriodSeconds, imagePullPolicy; the create-time
+ * `status: {phase: Pending, qosClass}` comes from {@link prepareBuiltinForCreate}), namespaces (`status.phase: Active` and the
  * `kubernetes.io/metadata.name` label), deployments, statefulsets and replicasets (replicas 1,
  * strategy, revisionHistoryLimit), PDBs (none), jobs (completions/parallelism/backoffLimit).
  */
@@ -73,16 +73,14 @@ function defaultWorkload(o: KubeObject, kind: string): void {
 }
 
 /** The defaulter for built-in kinds. */
-export const builtinDefaulter: Defaulter = (o, type, operation) => {
+export const builtinDefaulter: Defaulter = (o, type) => {
   if (type.crdName !== undefined) return;
   const g = type.group;
   const kind = type.kind;
   if (g === '' && kind === 'Pod') {
     defaultPodSpec(obj(o as Any, 'spec'));
-    if (operation === 'CREATE') o.status = { phase: 'Pending', qosClass: podQosClass(o.spec as Any) };
   } else if (g === '' && kind === 'Namespace') {
     o.metadata.labels = { ...(o.metadata.labels ?? {}), 'kubernetes.io/metadata.name': o.metadata.name ?? '' };
-    if (operation === 'CREATE') o.status = { phase: 'Active' };
     setIfMissing(obj(o as Any, 'spec'), 'finalizers', ['kubernetes']);
   } else if (g === 'apps' && (kind === 'Deployment' || kind === 'ReplicaSet' || kind === 'StatefulSet' || kind === 'DaemonSet')) {
     defaultWorkload(o, kind);
@@ -102,3 +100,13 @@ export const builtinDefaulter: Defaulter = (o, type, operation) => {
     // nothing to default
   }
 };
+
+/**
+ * Create-time status of built-in kinds, computed after mutating admission as the real
+ * PrepareForCreate does: pods start `Pending` with their QoS class, namespaces `Active`.
+ */
+export function prepareBuiltinForCreate(o: KubeObject, type: { group: string; kind: string; crdName?: string }): void {
+  if (type.crdName !== undefined || type.group !== '') return;
+  if (type.kind === 'Pod') o.status = { phase: 'Pending', qosClass: podQosClass(o.spec as Any) };
+  if (type.kind === 'Namespace') o.status = { phase: 'Active' };
+}

@@ -44,6 +44,8 @@ export interface PipelineDependencies {
   defaulters: Defaulter[];
   /** Clock in ms since epoch. */
   now: () => number;
+  /** Create-time preparation after mutating admission (status reset, computed status). */
+  preparers?: ((object: KubeObject, type: ResourceType) => void)[];
   /** Handlers of create on virtual (never stored) kinds, by store key. */
   virtualCreates?: Map<string, (request: ApiRequest) => ApiResponse>;
 }
@@ -232,11 +234,17 @@ export class RequestPipeline {
     if (causes.length > 0) throw invalid(type.kind, type.group, object.metadata.name ?? '', causes);
   }
 
-  /** Admission and validation for a write; returns the object to store. */
+  /**
+   * Admission and validation for a write; returns the object to store. Like the real server,
+   * an object changed by mutating admission is defaulted again, and the create-time status
+   * (e.g. a pod's qosClass) is computed after mutation.
+   */
   private async admit(type: ResourceType, request: ApiRequest, operation: 'CREATE' | 'UPDATE', object: KubeObject, oldObject: KubeObject | undefined): Promise<KubeObject> {
     const attrs = this.attributes(type, request, operation, object, oldObject);
     await this.deps.admission.mutate(attrs);
     const admitted = attrs.object as KubeObject;
+    for (const defaulter of this.deps.defaulters) defaulter(admitted, type, operation);
+    if (operation === 'CREATE') for (const prepare of this.deps.preparers ?? []) prepare(admitted, type);
     this.validate(type, operation, request.subresource ?? '', admitted, oldObject);
     await this.deps.admission.validate(attrs);
     return admitted;

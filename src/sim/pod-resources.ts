@@ -6,19 +6,41 @@ import { parseCpu, parseMemory } from '../api/quantity.ts';
 import type { Resources } from '../recommender/types.ts';
 import type { Container, Pod, ResourceList } from './objects.ts';
 
+// Quantities repeat a lot (every pod of a workload has the same ones): parse each string once.
+const MEMO_LIMIT = 10_000;
+const cpuMemo = new Map<string, number>();
+const memoryMemo = new Map<string, number>();
+function memo(cache: Map<string, number>, parse: (s: string) => number, text: string): number {
+  let value = cache.get(text);
+  if (value === undefined) {
+    value = parse(text);
+    if (cache.size >= MEMO_LIMIT) cache.clear();
+    cache.set(text, value);
+  }
+  return value;
+}
+/** parseCpu with a cache: millicores. */
+export function cpuOf(text: string): number {
+  return memo(cpuMemo, parseCpu, String(text));
+}
+/** parseMemory with a cache: bytes. */
+export function memoryOf(text: string): number {
+  return memo(memoryMemo, parseMemory, String(text));
+}
+
 /** Parses the cpu and memory entries of a resource list; absent entries are 0. */
 export function readResources(list: ResourceList | undefined): Resources {
   return {
-    cpu: list?.cpu === undefined ? 0 : parseCpu(list.cpu),
-    memory: list?.memory === undefined ? 0 : parseMemory(list.memory),
+    cpu: list?.cpu === undefined ? 0 : cpuOf(list.cpu),
+    memory: list?.memory === undefined ? 0 : memoryOf(list.memory),
   };
 }
 
 /** The container's limits; a resource without a limit is `undefined` (unbounded). */
 export function readLimits(list: ResourceList | undefined): { cpu?: number; memory?: number } {
   return {
-    cpu: list?.cpu === undefined ? undefined : parseCpu(list.cpu),
-    memory: list?.memory === undefined ? undefined : parseMemory(list.memory),
+    cpu: list?.cpu === undefined ? undefined : cpuOf(list.cpu),
+    memory: list?.memory === undefined ? undefined : memoryOf(list.memory),
   };
 }
 

@@ -113,11 +113,24 @@ export class SimCluster {
   /** Runs the cluster on a real timer: every `intervalMs`, simulated time advances by intervalMs x speed. */
   start(speed: number, intervalMs = 250): void {
     this.stop();
+    // A tick that takes longer than the interval is not stacked up: the time it missed is added to
+    // the next one, so simulated time keeps its pace while passes never queue without bound.
+    let owed = 0;
+    let busy = false;
     this.timer = setInterval(() => {
-      this.tick(intervalMs * speed).catch((err: unknown) => {
-        this.lastError = err;
-        this.options.logger.error({ err }, 'simulation tick failed');
-      });
+      owed += intervalMs * speed;
+      if (busy) return;
+      busy = true;
+      const dt = owed;
+      owed = 0;
+      this.tick(dt)
+        .catch((err: unknown) => {
+          this.lastError = err;
+          this.options.logger.error({ err }, 'simulation tick failed');
+        })
+        .finally(() => {
+          busy = false;
+        });
     }, intervalMs);
     this.timer.unref?.();
   }

@@ -81,6 +81,21 @@ export class KubeletAgent {
     const { store } = this.options;
     const nodes = new Map(store.list('nodes').map((n) => [n.metadata.name ?? '', n as unknown as NodeObject]));
     const pods = store.list('pods').map(asPod);
+    // Requests allocated per node by started pods, summed once: a pod's "others" is the node's sum minus its own.
+    const allocatedByNode = new Map<string, Resources>();
+    const allocatedByPod = new Map<string, Resources>();
+    for (const p of pods) {
+      if (!p.spec.nodeName || !p.status?.containerStatuses || p.status.phase === 'Succeeded' || p.status.phase === 'Failed') continue;
+      const r = allocatedRequests(p);
+      allocatedByPod.set(p.metadata.uid ?? '', r);
+      const sum = allocatedByNode.get(p.spec.nodeName) ?? { cpu: 0, memory: 0 };
+      allocatedByNode.set(p.spec.nodeName, { cpu: sum.cpu + r.cpu, memory: sum.memory + r.memory });
+    }
+    const othersOf = (pod: Pod): Resources => {
+      const sum = allocatedByNode.get(pod.spec.nodeName ?? '') ?? { cpu: 0, memory: 0 };
+      const own = allocatedByPod.get(pod.metadata.uid ?? '') ?? { cpu: 0, memory: 0 };
+      return { cpu: sum.cpu - own.cpu, memory: sum.memory - own.memory };
+    };
     const seen = new Set<string>();
     for (const pod of pods) {
       const node = nodes.get(pod.spec.nodeName ?? '');
@@ -90,7 +105,7 @@ export class KubeletAgent {
       const phase = pod.status?.phase;
       if (phase === 'Succeeded' || phase === 'Failed') continue;
       try {
-        this.syncPod(pod, node, pods, now, dtMs);
+        this.syncPod(pod, node, othersOf(pod), now, dtMs);
       } catch (err) {
         this.options.logger.warn({ err, pod: pod.metadata.name }, 'kubelet could not sync pod');
       }
@@ -107,19 +122,13 @@ export class KubeletAgent {
     };
   }
 
-  private syncPod(pod: Pod, node: NodeObject, all: Pod[], now: number, dtMs: number): void {
+  private syncPod(pod: Pod, node: NodeObject, others: Resources, now: number, dtMs: number): void {
     const uid = pod.metadata.uid ?? '';
     const runtime = this.runtime(node);
     const events: SimEvent[] = [];
     let state = this.pods.get(uid);
     let status: PodStatus;
-    const othersAllocated = () =>
-      all
-        .filter((p) => p.spec.nodeName === pod.spec.nodeName && p.metadata.uid !== uid && p.status?.containerStatuses && p.status.phase !== 'Succeeded' && p.status.phase !== 'Failed')
-        .reduce((sum, p) => {
-          const r = allocatedRequests(p);
-          return { cpu: sum.cpu + r.cpu, memory: sum.memory + r.memory };
-        }, { cpu: 0, memory: 0 });
+    const othersAllocated = () => others;
     if (!state || !pod.status?.containerStatuses) {
       const rejection = admitAtStart(podRequests(pod), readResources(node.status?.allocatable), othersAllocated());
       if (rejection) {

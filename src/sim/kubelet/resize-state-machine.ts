@@ -99,6 +99,13 @@ export function stepResize(pod: Pod, checkpoint: ResizeCheckpoint, ctx: ResizeCo
   const generation = pod.metadata.generation ?? 1;
   const events: SimEvent[] = [];
   const desired = desiredAllocation(pod);
+  // Fast path: nothing asked, nothing under way, nothing to report.
+  const quiet =
+    checkpoint.actuationStartedAt === undefined &&
+    pod.status?.resize === undefined &&
+    !pod.status?.conditions?.some((c) => c.type === POD_RESIZE_PENDING || c.type === POD_RESIZE_IN_PROGRESS) &&
+    (!conditions || pod.status?.observedGeneration === generation);
+  if (quiet && same(desired, checkpoint.allocation)) return { status: pod.status ?? {}, checkpoint, events };
   let status: PodStatus = clone(pod.status ?? {});
   let next: ResizeCheckpoint = { ...checkpoint };
   if (conditions) status.observedGeneration = generation;

@@ -47,12 +47,32 @@ function selectorMatches(pod: Pod, node: NodeObject): boolean {
   return Object.entries(selector).every(([k, v]) => node.metadata.labels?.[k] === v);
 }
 
-/** Chooses a node for `pod`; see the module comment. */
-export function placePod(pod: Pod, nodes: readonly NodeObject[], boundPods: readonly Pod[]): Placement {
+/** What the pods bound to each node hold: requests and pod count. */
+export interface NodeUsage {
+  used: Map<string, Resources>;
+  pods: Map<string, number>;
+}
+
+/** Sums what bound pods hold per node (once per scheduling pass). */
+export function nodeUsage(boundPods: readonly Pod[]): NodeUsage {
+  const pods = new Map<string, number>();
+  for (const p of boundPods) if (holdsNodeResources(p)) pods.set(p.spec.nodeName!, (pods.get(p.spec.nodeName!) ?? 0) + 1);
+  return { used: usedByNode(boundPods), pods };
+}
+
+/** Records a pod just bound to `node` in the usage. */
+export function addToUsage(usage: NodeUsage, pod: Pod, node: string): void {
+  const held = heldResources(pod);
+  const prev = usage.used.get(node) ?? { cpu: 0, memory: 0 };
+  usage.used.set(node, { cpu: prev.cpu + held.cpu, memory: prev.memory + held.memory });
+  usage.pods.set(node, (usage.pods.get(node) ?? 0) + 1);
+}
+
+/** Chooses a node for `pod`; see the module comment. `usage` defaults to the sums over `boundPods`. */
+export function placePod(pod: Pod, nodes: readonly NodeObject[], boundPods: readonly Pod[], usage: NodeUsage = nodeUsage(boundPods)): Placement {
   const want = podRequests(pod);
-  const used = usedByNode(boundPods);
-  const podCount = new Map<string, number>();
-  for (const p of boundPods) if (holdsNodeResources(p)) podCount.set(p.spec.nodeName!, (podCount.get(p.spec.nodeName!) ?? 0) + 1);
+  const used = usage.used;
+  const podCount = usage.pods;
   const reasons = new Map<string, number>();
   const note = (reason: string) => reasons.set(reason, (reasons.get(reason) ?? 0) + 1);
   let best: { name: string; score: number } | undefined;

@@ -8,25 +8,26 @@ import type { EventRecorder } from '../events/event-recorder.ts';
 import type { NodeObject, Pod } from '../objects.ts';
 import { setCondition } from '../kubelet/conditions.ts';
 import { podRef } from '../kubelet/kubelet-event.ts';
-import { placePod } from './place-pod.ts';
+import { addToUsage, nodeUsage, placePod } from './place-pod.ts';
 import type { Logger } from '../../observability/logger.ts';
 
 export async function runScheduler(host: ClusterHost, events: EventRecorder, now: number, logger: Logger): Promise<void> {
   const store = host.store;
   const nodes = store.list('nodes') as unknown as NodeObject[];
-  let pods = store.list('pods') as unknown as Pod[];
+  const pods = store.list('pods') as unknown as Pod[];
+  let usage: ReturnType<typeof nodeUsage> | undefined;
   for (const pod of pods) {
     if (pod.spec.nodeName || pod.metadata.deletionTimestamp || (pod.status?.phase && pod.status.phase !== 'Pending')) continue;
     if (((pod.spec.schedulingGates as unknown[] | undefined) ?? []).length > 0) continue;
     const ns = pod.metadata.namespace ?? '';
     const name = pod.metadata.name ?? '';
     try {
-      const placement = placePod(pod, nodes, pods);
+      usage ??= nodeUsage(pods);
+      const placement = placePod(pod, nodes, pods, usage);
       if (placement.node !== undefined) {
         const node = placement.node;
         await host.bind(ns, name, node);
-        const bound = store.get('pods', ns, name) as unknown as Pod | undefined;
-        if (bound) pods = pods.map((p) => (p.metadata.uid === bound.metadata.uid ? bound : p));
+        addToUsage(usage, pod, node);
         events.record({ type: 'Normal', reason: 'Scheduled', message: `Successfully assigned ${ns}/${name} to ${node}`, involvedObject: podRef(pod), component: 'default-scheduler' });
         continue;
       }

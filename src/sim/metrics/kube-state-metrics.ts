@@ -22,6 +22,7 @@ export function kubeStateFamilies(pods: readonly Pod[], replicaSets: readonly Wo
   const limits = fam('kube_pod_container_resource_limits', 'The number of requested limit resource by a container.');
   const restarts = fam('kube_pod_container_status_restarts_total', 'The number of container restarts per container.', 'counter');
   const lastReason = fam('kube_pod_container_status_last_terminated_reason', 'Describes the last reason the container was in terminated state.');
+  const lastTime = fam('kube_pod_container_status_last_terminated_timestamp', 'Last terminated time for a pod container in unix timestamp.');
   const running = fam('kube_pod_container_status_running', 'Describes whether the container is currently in running state.');
   const containerInfo = fam('kube_pod_container_info', 'Information about a container in a pod.');
   const rsOwner = fam('kube_replicaset_owner', 'Information about the ReplicaSet\'s owner.');
@@ -52,6 +53,8 @@ export function kubeStateFamilies(pods: readonly Pod[], replicaSets: readonly Wo
       containerInfo.samples.push({ labels: { ...labels, image_spec: s.image ?? '', image: s.image ?? '', image_id: s.imageID ?? '', container_id: s.containerID ?? '' }, value: 1 });
       const reason = s.lastState?.terminated?.reason;
       if (reason) lastReason.samples.push({ labels: { ...labels, reason }, value: 1 });
+      const finishedAt = s.lastState?.terminated?.finishedAt;
+      if (finishedAt) lastTime.samples.push({ labels, value: Math.floor(Date.parse(finishedAt) / 1000) });
     }
   }
   for (const rs of replicaSets) {
@@ -60,5 +63,5 @@ export function kubeStateFamilies(pods: readonly Pod[], replicaSets: readonly Wo
     if (owners.length === 0) rsOwner.samples.push({ labels: { ...base, owner_kind: '<none>', owner_name: '<none>', owner_is_controller: '<none>' }, value: 1 });
     for (const r of owners) rsOwner.samples.push({ labels: { ...base, owner_kind: r.kind, owner_name: r.name, owner_is_controller: String(Boolean(r.controller)) }, value: 1 });
   }
-  return [info, podLabels, owner, phase, requests, limits, restarts, lastReason, running, containerInfo, rsOwner];
+  return [info, podLabels, owner, phase, requests, limits, restarts, lastReason, lastTime, running, containerInfo, rsOwner];
 }

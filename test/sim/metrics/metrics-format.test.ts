@@ -14,7 +14,7 @@ const pod: Pod = {
     phase: 'Running',
     hostIP: '10.0.0.1',
     podIP: '10.244.0.5',
-    containerStatuses: [{ name: 'app', image: 'nginx:1.27', containerID: 'sim://uid-1-app-1', ready: true, restartCount: 1, state: { running: {} }, lastState: { terminated: { exitCode: 137, reason: 'OOMKilled' } }, resources: { requests: { cpu: '250m', memory: '256Mi' }, limits: { cpu: '500m', memory: '512Mi' } } }],
+    containerStatuses: [{ name: 'app', image: 'nginx:1.27', containerID: 'sim://uid-1-app-1', ready: true, restartCount: 1, state: { running: {} }, lastState: { terminated: { exitCode: 137, reason: 'OOMKilled', finishedAt: '2026-01-01T00:10:00Z' } }, resources: { requests: { cpu: '250m', memory: '256Mi' }, limits: { cpu: '500m', memory: '512Mi' } } }],
   },
 };
 
@@ -38,6 +38,7 @@ test('kube-state text: requests and limits in cores and bytes, owners, last term
   assert.ok(text.includes(`kube_pod_container_resource_limits{${base},container="app",node="node-a",resource="memory",unit="byte"} ${512 * 2 ** 20}\n`));
   assert.ok(text.includes(`kube_pod_container_status_last_terminated_reason{${base},container="app",reason="OOMKilled"} 1\n`));
   assert.ok(text.includes(`kube_pod_container_status_restarts_total{${base},container="app"} 1\n`));
+  assert.ok(text.includes(`kube_pod_container_status_last_terminated_timestamp{${base},container="app"} ${Date.UTC(2026, 0, 1, 0, 10) / 1000}\n`));
   assert.ok(text.includes(`kube_pod_owner{${base},owner_kind="ReplicaSet",owner_name="web-5d4f",owner_is_controller="true"} 1\n`));
   assert.ok(text.includes('kube_replicaset_owner{namespace="prod",replicaset="web-5d4f",owner_kind="Deployment",owner_name="web",owner_is_controller="true"} 1\n'));
   assert.ok(text.includes(`kube_pod_labels{${base},label_app="web",label_app_kubernetes_io_name="web"} 1\n`));

@@ -1,8 +1,8 @@
 /**
  * `/metrics/cadvisor`: the container series a kubelet's embedded cAdvisor exposes, with its labels
  * (`container`, `id`, `image`, `name`, `namespace`, `pod`), from the simulated meters.
- * Counters only grow (a container restart keeps them: cAdvisor series of a new container id would
- * restart from zero, which rate() tolerates; keeping one series is simpler and equally valid).
+ * Counters only grow: a restarted container keeps its series (labels without the restart count)
+ * and its counts, where real cAdvisor would start a new series from zero under a new id.
  */
 import type { Pod } from '../objects.ts';
 import type { ContainerMeter } from '../usage/container-meter.ts';
@@ -30,7 +30,8 @@ export function cadvisorFamilies(pods: readonly Pod[], meterOf: MeterLookup): Me
     for (const status of pod.status?.containerStatuses ?? []) {
       const meter = meterOf(uid, status.name);
       if (!meter) continue;
-      const runtimeId = (status.containerID ?? '').replace(/^[a-z]+:\/\//, '');
+      // One series per container for the pod's lifetime: the runtime id without its restart count.
+      const runtimeId = (status.containerID ?? '').replace(/^[a-z]+:\/\//, '').replace(/-\d+$/, '');
       const labels = {
         container: status.name,
         id: `/kubepods${qos === 'guaranteed' ? '' : `/${qos}`}/pod${uid}/${runtimeId}`,

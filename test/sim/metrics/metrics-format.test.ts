@@ -22,7 +22,7 @@ const meter = advanceMeter(newMeter(), { dtMs: 60_000, cpuDemand: 900, memoryDem
 
 test('cadvisor text: usage counter, working set, throttling with cAdvisor labels', () => {
   const text = renderText(cadvisorFamilies([pod], (uid, c) => (uid === 'uid-1' && c === 'app' ? meter : undefined)));
-  const labels = 'container="app",id="/kubepods/burstable/poduid-1/uid-1-app-1",image="nginx:1.27",name="uid-1-app-1",namespace="prod",pod="web-abc"';
+  const labels = 'container="app",id="/kubepods/burstable/poduid-1/uid-1-app",image="nginx:1.27",name="uid-1-app",namespace="prod",pod="web-abc"';
   assert.ok(text.includes(`container_cpu_usage_seconds_total{${labels}} 30\n`), text);
   assert.ok(text.includes(`container_memory_working_set_bytes{${labels}} ${300 * 2 ** 20}\n`));
   assert.ok(text.includes(`container_cpu_cfs_throttled_periods_total{${labels}} 600\n`));

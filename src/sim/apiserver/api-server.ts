@@ -21,6 +21,8 @@ import { tokenRequestSubresource } from './token-request.ts';
 import { webhookAdmissionPlugins } from './webhook-admission.ts';
 import type { ServiceResolver } from './webhook-client.ts';
 import { customResourceDefaulter, customResourceValidator, startCrdController } from './crd-controller.ts';
+import { crdValidator } from './crd-validation.ts';
+import { eventValidator } from './event-validation.ts';
 import type { ServerVersionInfo } from './discovery.ts';
 import { FaultInjector, type FaultRule } from './fault-injection.ts';
 import { createHttpShell, type RouteHandler } from './http-server.ts';
@@ -122,7 +124,7 @@ export class KubeSimApiServer {
     if (tls === true) this.tls = processCa();
     else if (tls !== false) this.tls = { ca: tls, serving: tls.issueServerCertificate('kube-apiserver', ['kubernetes', 'kubernetes.default', 'kubernetes.default.svc']) };
     this.defaulters.push(builtinDefaulter, limitRangeDefaulter, customResourceDefaulter);
-    this.validators.push(builtinValidator({ resizeThroughPodUpdate: this.serverVersion === '1.32' }), customResourceValidator);
+    this.validators.push(builtinValidator({ resizeThroughPodUpdate: this.serverVersion === '1.32' }), crdValidator, eventValidator, customResourceValidator);
     this.pipeline = new RequestPipeline({
       store: this.store,
       registry: this.registry,

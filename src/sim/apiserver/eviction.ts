@@ -37,8 +37,8 @@ export function evictionSubresource(deps: { store: ObjectStore; admission: Admis
       if (isPlainObject(eviction.metadata) && eviction.metadata.name && eviction.metadata.name !== name) {
         throw badRequest('name in URL does not match name in Eviction object');
       }
-      await deps.admission.mutate({ operation: 'CREATE', type, group: '', version: request.version, resource: 'pods', subresource: 'eviction', namespace: ns, name, object: eviction, oldObject: undefined, user: request.user, dryRun: request.query['dryRun'] === 'All', options: undefined });
-      await deps.admission.validate({ operation: 'CREATE', type, group: '', version: request.version, resource: 'pods', subresource: 'eviction', namespace: ns, name, object: eviction, oldObject: undefined, user: request.user, dryRun: request.query['dryRun'] === 'All', options: undefined });
+      await deps.admission.mutate({ operation: 'CREATE', type, group: '', version: request.version, resource: 'pods', subresource: 'eviction', namespace: ns, name, object: eviction, oldObject: undefined, user: request.user, dryRun: request.query['dryRun'] === 'All', options: undefined, warnings: request.warnings ?? [] });
+      await deps.admission.validate({ operation: 'CREATE', type, group: '', version: request.version, resource: 'pods', subresource: 'eviction', namespace: ns, name, object: eviction, oldObject: undefined, user: request.user, dryRun: request.query['dryRun'] === 'All', options: undefined, warnings: request.warnings ?? [] });
       const deleteOptions = isPlainObject(eviction['deleteOptions']) ? (eviction['deleteOptions'] as Record<string, unknown>) : {};
       const preconditions = isPlainObject(deleteOptions['preconditions']) ? (deleteOptions['preconditions'] as { uid?: string; resourceVersion?: string }) : undefined;
       const remove = (): void => {

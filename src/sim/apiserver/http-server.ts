@@ -81,6 +81,14 @@ async function readBody(req: IncomingMessage): Promise<Buffer> {
   return Buffer.concat(chunks);
 }
 
+/** `299 - "text"`, the Warning header format of the real server (quotes and backslashes escaped). */
+export function warningHeader(text: string): string {
+  return `299 - "${text.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`;
+}
+
+/** Warnings of requests still being served, so error responses carry them too. */
+const pendingWarnings = new WeakMap<IncomingMessage, string[]>();
+
 function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
@@ -143,7 +151,9 @@ export function createHttpShell(deps: HttpShellDependencies): { server: Server; 
   async function serveResource(req: IncomingMessage, res: ServerResponse, info: RequestInfo, url: URL, user: UserInfo): Promise<void> {
     const query: Record<string, string> = {};
     for (const [k, v] of url.searchParams) query[k] = v;
-    const request: ApiRequest = { verb: info.verb as Verb, group: info.group, version: info.version, resource: info.resource, query, user };
+    const warnings: string[] = [];
+    pendingWarnings.set(req, warnings);
+    const request: ApiRequest = { verb: info.verb as Verb, group: info.group, version: info.version, resource: info.resource, query, user, warnings };
     if (info.subresource !== undefined) request.subresource = info.subresource;
     if (info.namespace !== undefined) request.namespace = info.namespace;
     if (info.name !== undefined) request.name = info.name;
@@ -182,6 +192,7 @@ export function createHttpShell(deps: HttpShellDependencies): { server: Server; 
     }
     const response = await deps.pipeline.execute(request);
     const body = (request.verb === 'get' || request.verb === 'list') && !request.subresource && wantsTable(req.headers.accept) ? toTable(type, response.body, request.verb === 'list', deps.now()) : response.body;
+    for (const warning of warnings) res.appendHeader('Warning', warningHeader(warning));
     sendJson(res, response.status, body, response.headers);
   }
 
@@ -245,6 +256,7 @@ export function createHttpShell(deps: HttpShellDependencies): { server: Server; 
       else await serveResource(req, res, info, url, user);
     } catch (err) {
       if (err instanceof ApiError) {
+        for (const warning of pendingWarnings.get(req) ?? []) if (!res.headersSent) res.appendHeader('Warning', warningHeader(warning));
         sendError(res, err);
         return;
       }

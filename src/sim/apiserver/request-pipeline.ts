@@ -7,6 +7,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { AdmissionChain, type AdmissionAttributes, type AdmissionOperation } from './admission.ts';
+import { checkStrictFields } from './crd-controller.ts';
 import { ApiError, badRequest, conflict, expired, invalid, methodNotSupported, notFound, pathNotFound, type StatusCause } from './api-error.ts';
 import { scaleSubresource, statusSubresource } from './builtin-subresources.ts';
 import { parseFieldSelector, matchesFields } from './field-selector.ts';
@@ -190,6 +191,16 @@ export class RequestPipeline {
     obj.apiVersion = expected;
     obj.kind = type.kind;
     if (!isPlainObject(obj.metadata)) obj.metadata = {};
+    const validation = request.query['fieldValidation'];
+    if (validation === 'Strict') checkStrictFields(type, obj);
+    else if (validation === 'Warn' && request.warnings) {
+      try {
+        checkStrictFields(type, obj);
+      } catch (err) {
+        const unknown = (err as Error).message.split('strict decoding error: ')[1];
+        if (unknown) request.warnings.push(...unknown.split(', '));
+      }
+    }
     return obj;
   }
 
@@ -225,6 +236,7 @@ export class RequestPipeline {
       user: request.user,
       dryRun: request.query['dryRun'] === 'All',
       options: undefined,
+      warnings: request.warnings ?? [],
     };
   }
 

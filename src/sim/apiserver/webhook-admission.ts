@@ -93,6 +93,7 @@ export function webhookAdmissionPlugins(store: ObjectStore, resolveService: () =
       }
       const response = await callWebhook(webhook.clientConfig, review, timeout, resolveService());
       if (response.uid !== uid) throw new Error(`expected response.uid="${uid}", got "${response.uid}"`);
+      for (const warning of response.warnings ?? []) a.warnings?.push(warning);
       return response;
     } catch (err) {
       if (webhook.failurePolicy === 'Ignore') return undefined;

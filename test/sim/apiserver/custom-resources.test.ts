@@ -125,3 +125,20 @@ test('a new CRD is served with defaults, scale subresource and discovery; deleti
   assert.equal(gone.status, 404);
   assert.equal(sim.server.store.count('widgets.example.com'), 0);
 });
+
+test('fieldValidation=Strict rejects fields the schema does not declare (kubectl apply sends it)', async () => {
+  const body = vpa({ targetRef: target, updatePolicy: { updateMode: 'Off', colour: 'red' } });
+  const res = await rawRequest(sim.server, 'POST', '/apis/autoscaling.k8s.io/v1/namespaces/default/verticalpodautoscalers?fieldValidation=Strict', body);
+  assert.equal(res.status, 400);
+  assert.equal((res.json() as { message: string }).message, 'VerticalPodAutoscaler in version "v1" cannot be handled as a VerticalPodAutoscaler: strict decoding error: unknown field "spec.updatePolicy.colour"');
+  const lenient = await rawRequest(sim.server, 'POST', '/apis/autoscaling.k8s.io/v1/namespaces/default/verticalpodautoscalers?fieldValidation=Ignore', body);
+  assert.equal(lenient.status, 201);
+  assert.equal((lenient.json() as { spec: { updatePolicy: Record<string, unknown> } }).spec.updatePolicy['colour'], undefined);
+});
+
+test('fieldValidation=Warn stores the pruned object and warns about each unknown field', async () => {
+  const body = vpa({ targetRef: target, shade: 'blue' });
+  const res = await rawRequest(sim.server, 'POST', '/apis/autoscaling.k8s.io/v1/namespaces/default/verticalpodautoscalers?fieldValidation=Warn', body);
+  assert.equal(res.status, 201);
+  assert.equal(res.headers['warning'], '299 - "unknown field \\"spec.shade\\""');
+});

@@ -1,7 +1,7 @@
 /**
  * A real HTTPS admission webhook server for tests: a fresh CA and a certificate for 127.0.0.1 and
  * `hooks.test.svc`; per path behaviour (`/label` adds a label by JSON Patch, `/deny` denies with
- * code 403, `/allow` allows, `/slow` answers after 1.5 s); every received review is recorded.
+ * code 403, `/allow` allows, `/warn` allows with a warning, `/slow` answers after 1.5 s); every received review is recorded.
  */
 import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
@@ -52,6 +52,7 @@ export async function startWebhookServer(): Promise<TestWebhookServer> {
         response['patchType'] = 'JSONPatch';
         response['patch'] = Buffer.from(JSON.stringify(ops)).toString('base64');
       }
+      if (path === '/warn') response['warnings'] = ['this pod has no "owner" label'];
       if (path === '/deny') {
         response['allowed'] = false;
         response['status'] = { code: 403, message: 'pods labelled deny are not welcome' };

@@ -2,7 +2,7 @@ import { test, before, after, beforeEach } from 'node:test';
 import assert from 'node:assert/strict';
 import * as k8s from '@kubernetes/client-node';
 import { createCertificateAuthority } from '../../../src/sim/apiserver/certificates.ts';
-import { podManifest, startSim, statusBody, statusCode, type SimFixture } from './sim-fixture.ts';
+import { podManifest, rawRequest, startSim, statusBody, statusCode, type SimFixture } from './sim-fixture.ts';
 import { startWebhookServer, type TestWebhookServer } from './webhook-server.ts';
 
 let sim: SimFixture;
@@ -130,3 +130,10 @@ for (const c of failureCases) {
     assert.ok(Date.now() - started < 1450, 'timeouts are honoured');
   });
 }
+
+test('webhook warnings reach the client as Warning headers', async () => {
+  await validating(hook('/warn'));
+  const res = await rawRequest(sim.server, 'POST', '/api/v1/namespaces/default/pods', podManifest(`pod-${(counter += 1)}`));
+  assert.equal(res.status, 201);
+  assert.equal(res.headers['warning'], '299 - "this pod has no \\"owner\\" label"');
+});

@@ -5,16 +5,12 @@
  * The format is documented in docs/kube-sim.md.
  */
 import { parse } from 'yaml';
-import { isQuantity } from '../api/quantity.ts';
 import { parseServerVersion, type ServerVersion } from './server-version.ts';
 import { parseDuration, parseUsagePattern } from './usage/usage-pattern.ts';
 
-export class ScenarioError extends Error {
-  constructor(message: string, options?: { cause?: unknown }) {
-    super(message, options);
-    this.name = 'ScenarioError';
-  }
-}
+import { ScenarioError, fail, list, num, obj, onlyKeys, quantity, resourceMap, str, stringMap } from './scenario-fields.ts';
+
+export { ScenarioError };
 
 export interface NodeSpec {
   name: string;
@@ -82,49 +78,6 @@ export function defaultScenario(): Scenario {
     objects: [],
     faults: [],
   };
-}
-
-type Obj = Record<string, unknown>;
-
-function fail(path: string, message: string): never {
-  throw new ScenarioError(`${path}: ${message}`);
-}
-function obj(v: unknown, path: string): Obj {
-  if (!v || typeof v !== 'object' || Array.isArray(v)) fail(path, 'must be a mapping');
-  return v as Obj;
-}
-function onlyKeys(o: Obj, keys: string[], path: string): void {
-  for (const k of Object.keys(o)) if (!keys.includes(k)) fail(`${path}.${k}`, `unknown field (expected one of ${keys.join(', ')})`);
-}
-function str(v: unknown, path: string, fallback?: string): string {
-  if (v === undefined && fallback !== undefined) return fallback;
-  if (typeof v !== 'string' || v.length === 0) fail(path, 'must be a non-empty string');
-  return v;
-}
-function num(v: unknown, path: string, fallback: number, min = 0): number {
-  if (v === undefined) return fallback;
-  if (typeof v !== 'number' || !Number.isFinite(v) || v < min) fail(path, `must be a number >= ${min}`);
-  return v;
-}
-function quantity(v: unknown, path: string): string {
-  const s = typeof v === 'number' ? String(v) : v;
-  if (typeof s !== 'string' || !isQuantity(s)) fail(path, `${JSON.stringify(v)} is not a quantity (e.g. 500m, 2, 512Mi)`);
-  return s;
-}
-function stringMap(v: unknown, path: string): Record<string, string> {
-  if (v === undefined) return {};
-  const o = obj(v, path);
-  for (const [k, val] of Object.entries(o)) if (typeof val !== 'string') fail(`${path}.${k}`, 'must be a string');
-  return o as Record<string, string>;
-}
-function resourceMap(v: unknown, path: string): Record<string, string> | undefined {
-  if (v === undefined) return undefined;
-  return Object.fromEntries(Object.entries(obj(v, path)).map(([k, q]) => [k, quantity(q, `${path}.${k}`)]));
-}
-function list(v: unknown, path: string): unknown[] {
-  if (v === undefined) return [];
-  if (!Array.isArray(v)) fail(path, 'must be a list');
-  return v;
 }
 
 const KINDS: WorkloadKind[] = ['Deployment', 'StatefulSet', 'DaemonSet', 'ReplicaSet', 'Job', 'Pod'];

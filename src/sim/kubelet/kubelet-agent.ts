@@ -15,15 +15,14 @@ import { advanceMeter, newMeter, type ContainerMeter } from '../usage/container-
 import { containerUsages, USAGE_ANNOTATION, type ContainerUsage } from '../usage/usage-annotation.ts';
 import { usageAt } from '../usage/usage-at.ts';
 import type { UsageTrace } from '../usage/usage-trace.ts';
-import { rfc3339 } from './conditions.ts';
+import { admitAtStart } from './pod-admission.ts';
+import { finishIfDone } from './run-to-completion.ts';
 import { OOM_KILLED, restartContainer } from './container-restart.ts';
 import { podRef, type SimEvent } from './kubelet-event.ts';
 import { startPod, type NodeRuntime } from './pod-start.ts';
 import { desiredAllocation, stepResize, type ResizeCheckpoint } from './resize-state-machine.ts';
 import type { Logger } from '../../observability/logger.ts';
 
-/** Annotation: how long a run-to-completion pod (restartPolicy Never/OnFailure) runs, e.g. `30s`. */
-export const RUN_FOR_ANNOTATION = 'tailor.dev/sim-run-for';
 /** Node annotation `"false"`: the node's kubelet has no resize support. */
 export const RESIZE_SUPPORT_ANNOTATION = 'tailor.dev/sim-resize-support';
 
@@ -177,7 +176,7 @@ export class KubeletAgent {
         }
       }
       status = this.runContainers(pod, status, state, now, dtMs, events);
-      status = this.finishIfDone(pod, status, state, now);
+      status = finishIfDone(pod, status, state.startedAt, now);
     }
     if (JSON.stringify(status) !== JSON.stringify(pod.status)) {
       this.options.store.mutate('pods', pod.metadata.namespace ?? '', pod.metadata.name ?? '', (draft) => {
@@ -238,45 +237,4 @@ export class KubeletAgent {
     }
     return { ...status, containerStatuses: statuses };
   }
-
-  /** Run-to-completion pods (Job pods) succeed after `tailor.dev/sim-run-for` (default 30s). */
-  private finishIfDone(pod: Pod, status: PodStatus, state: PodState, now: number): PodStatus {
-    const policy = pod.spec.restartPolicy ?? 'Always';
-    if (policy === 'Always') return status;
-    const runFor = parseRunFor(pod.metadata.annotations?.[RUN_FOR_ANNOTATION]);
-    if (now - state.startedAt < runFor) return status;
-    return {
-      ...status,
-      phase: 'Succeeded',
-      conditions: (status.conditions ?? []).map((c) => (c.type === 'Ready' || c.type === 'ContainersReady' ? { ...c, status: 'False', reason: 'PodCompleted', lastTransitionTime: rfc3339(now) } : c)),
-      containerStatuses: (status.containerStatuses ?? []).map((s) => ({
-        ...s,
-        ready: false,
-        started: false,
-        state: { terminated: { exitCode: 0, reason: 'Completed', startedAt: s.state?.running?.startedAt, finishedAt: rfc3339(now), containerID: s.containerID } },
-      })),
-    };
-  }
-}
-
-/**
- * The kubelet's admission of a pod bound straight to the node (nodeName set by its creator): one
- * that does not fit beside the pods already running is rejected, as `OutOfcpu` / `OutOfmemory`.
- */
-function admitAtStart(want: Resources, allocatable: Resources, used: Resources): { reason: string; message: string } | undefined {
-  for (const resource of ['cpu', 'memory'] as const) {
-    if (used[resource] + want[resource] > allocatable[resource]) {
-      return {
-        reason: `OutOf${resource}`,
-        message: `Pod was rejected: Node didn't have enough resource: ${resource}, requested: ${want[resource]}, used: ${used[resource]}, capacity: ${allocatable[resource]}`,
-      };
-    }
-  }
-  return undefined;
-}
-
-function parseRunFor(text: string | undefined): number {
-  const m = /^(\d+)(s|m|h)$/.exec(text ?? '');
-  if (!m) return 30_000;
-  return Number(m[1]) * { s: 1000, m: 60_000, h: 3_600_000 }[m[2] as 's' | 'm' | 'h'];
 }

@@ -37,8 +37,10 @@ export function validateResize(before: Pod, after: Pod, version: ServerVersion):
  * resources. Returns field errors to add to the update's other validation (empty when fine).
  */
 export function legacyResourceUpdateErrors(before: Pod, after: Pod): FieldError[] {
+  // Ordinary validation (requests <= limits, quantities) is the API server's own; this adds the
+  // resize-specific part of the 1.2x-1.32 ValidatePodUpdate.
   const candidate = applyRequestDefaults(after);
-  const errors: FieldError[] = [...specErrors(candidate)];
+  const errors: FieldError[] = [];
   if (recordedQosClass(before) !== computeQosClass(candidate)) {
     errors.push(invalid('metadata', before.status?.qosClass ?? '', 'Pod QoS is immutable'));
   }

@@ -45,6 +45,11 @@ export function kubeletChecksMemoryDecrease(version: ServerVersion): boolean {
   return minorOf(version) >= 34;
 }
 
+/** Whether the kubelet records ResizeStarted / ResizeCompleted events (1.34+; older kubelets record none). */
+export function recordsResizeEvents(version: ServerVersion): boolean {
+  return minorOf(version) >= 34;
+}
+
 /** The gitVersion a `/version` answer would carry for this server version. */
 export function gitVersionOf(version: ServerVersion): string {
   return `v${version}.0`;

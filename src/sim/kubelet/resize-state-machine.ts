@@ -8,8 +8,8 @@
  * 2. spec != allocation: admit (see resize-admission.ts). Infeasible/Deferred -> `PodResizePending`
  *    (1.32: `status.resize`); deferred resizes are retried by calling step again when room frees.
  *    Fits -> allocation := spec, `allocatedResources` updated, containers whose changed resource has
- *    `RestartContainer` restart at once (event Killing), others get `PodResizeInProgress` and the
- *    event ResizeStarted; on 1.34+ a memory limit below current usage makes it reason `Error`.
+ *    `RestartContainer` restart at once (event Killing), others get `PodResizeInProgress` and (1.34+)
+ *    the event ResizeStarted; on 1.34+ a memory limit below current usage makes it reason `Error`.
  * 3. allocation != applied `resources`: after the actuation delay the new values are applied,
  *    `PodResizeInProgress` is removed and ResizeCompleted recorded.
  */
@@ -17,7 +17,7 @@ import type { Resources } from '../../recommender/types.ts';
 import { clone, type Container, type ContainerStatus, type Pod, type PodStatus, type ResourceRequirements } from '../objects.ts';
 import { isSidecar, podRequests } from '../pod-resources.ts';
 import { parseMemory } from '../../api/quantity.ts';
-import { kubeletChecksMemoryDecrease, usesResizeConditions, type ServerVersion } from '../server-version.ts';
+import { kubeletChecksMemoryDecrease, recordsResizeEvents, usesResizeConditions, type ServerVersion } from '../server-version.ts';
 import { removeCondition, setCondition } from './conditions.ts';
 import { podRef, type SimEvent } from './kubelet-event.ts';
 import { admitResize } from './resize-admission.ts';
@@ -145,7 +145,7 @@ export function stepResize(pod: Pod, checkpoint: ResizeCheckpoint, ctx: ResizeCo
         events.push({ type: 'Normal', reason: 'Killing', message: `Container ${c.name} resize requires restart`, involvedObject: podRef(pod, c.name), component: 'kubelet', host: ctx.nodeName });
         status = mapStatuses(status, (s) => (s.name === c.name ? restartContainer(s, RESTARTED_FOR_RESIZE, ctx.now, desired[c.name]) : s));
       }
-      events.push({ type: 'Normal', reason: 'ResizeStarted', message: `Pod resize started: ${resizeSummary(pod, desired)}`, involvedObject: podRef(pod), component: 'kubelet', host: ctx.nodeName });
+      if (recordsResizeEvents(ctx.version)) events.push({ type: 'Normal', reason: 'ResizeStarted', message: `Pod resize started: ${resizeSummary(pod, desired)}`, involvedObject: podRef(pod), component: 'kubelet', host: ctx.nodeName });
     }
   } else {
     status = removeCondition(status, POD_RESIZE_PENDING);
@@ -155,7 +155,7 @@ export function stepResize(pod: Pod, checkpoint: ResizeCheckpoint, ctx: ResizeCo
   const completed = (): ResizeStep => {
     finishInProgress();
     delete next.actuationStartedAt;
-    if (started || wasInProgress) {
+    if ((started || wasInProgress) && recordsResizeEvents(ctx.version)) {
       events.push({ type: 'Normal', reason: 'ResizeCompleted', message: `Pod resize completed: ${resizeSummary(pod, next.allocation)}`, involvedObject: podRef(pod), component: 'kubelet', host: ctx.nodeName });
     }
     return { status, checkpoint: next, events };

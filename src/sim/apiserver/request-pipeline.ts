@@ -328,13 +328,13 @@ export class RequestPipeline {
       const current = this.deps.store.get(resourceKey(type), request.namespace ?? '', request.name ?? '');
       if (!current) {
         if (patchType !== 'apply') throw notFound(this.target(type, request.name));
-        const created = applyPatch(patchType, { metadata: {} }, request.body);
+        const created = applyPatch(patchType, { metadata: {} }, request.body, type.strategicMerge);
         const obj = this.decodeBody(type, { ...request, body: created });
         this.checkNamespace(type, request, obj);
         if (obj.metadata.name !== request.name) throw badRequest(`the name of the object (${obj.metadata.name ?? ''}) does not match the name on the URL (${request.name ?? ''})`);
         return { status: 201, body: present(type, request.version, await this.createObject(type, request, obj)) };
       }
-      const patched = applyPatch(patchType, present(type, request.version, current), request.body);
+      const patched = applyPatch(patchType, present(type, request.version, current), request.body, type.strategicMerge);
       const obj = this.decodeBody(type, { ...request, body: patched });
       this.checkNamespace(type, request, obj);
       if (obj.metadata.name !== request.name) {
@@ -411,7 +411,7 @@ export class RequestPipeline {
             if (!isPlainObject(requested.metadata)) requested.metadata = {};
           } else {
             const patchType = patchTypeOf(request.contentType, handler.strategicMerge ?? type.strategicMerge);
-            requested = applyPatch(patchType, base, request.body);
+            requested = applyPatch(patchType, base, request.body, handler.strategicMerge ?? type.strategicMerge);
             if (!isPlainObject(requested.metadata)) requested.metadata = {};
           }
           if (requested.metadata.name !== undefined && requested.metadata.name !== request.name) {

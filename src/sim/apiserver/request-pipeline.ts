@@ -151,6 +151,10 @@ export class RequestPipeline {
         throw expired('The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue parameter.');
       }
     }
+    const listVersion = request.query['resourceVersion'];
+    if (request.query['resourceVersionMatch'] === 'Exact' && listVersion && this.deps.store.history(resourceKey(type)).isExpired(Number(listVersion))) {
+      throw expired('The resourceVersion for the provided list is too old.');
+    }
     const namespace = type.namespaced ? request.namespace : undefined;
     const all = this.deps.store.list(resourceKey(type), namespace, (obj) => matchesLabels(labels, obj.metadata.labels) && matchesFields(fields, obj));
     let items = all;

@@ -113,7 +113,12 @@ export class KubeSimApiServer {
     this.now = options.now ?? (() => Date.now());
     this.serverVersion = options.serverVersion ?? '1.33';
     this.logger = options.logger ?? silentLogger();
-    this.store = new ObjectStore({ now: this.now, historyCapacity: options.historyCapacity ?? 10_000 });
+    const storeLog = this.logger.child({ component: 'kube-sim-store' });
+    this.store = new ObjectStore({
+      now: this.now,
+      historyCapacity: options.historyCapacity ?? 10_000,
+      onListenerError: (err, event) => storeLog.error({ err, resource: event.resource, name: event.object.metadata.name }, 'store listener failed'),
+    });
     this.faults = new FaultInjector(options.random);
     this.settings = {
       authentication: options.authentication ?? false,

@@ -142,3 +142,11 @@ test('deleting a namespace deletes what is in it', async () => {
   assert.equal(sim.server.store.get('configmaps', 'doomed', 'c'), undefined);
   await assert.rejects(sim.core.readNamespace({ name: 'doomed' }), (err) => statusCode(err) === 404);
 });
+
+test('services get type, TCP ports with targetPort and a stable cluster IP', async () => {
+  const svc = await sim.core.createNamespacedService({ namespace: 'default', body: { metadata: { name: 'web' }, spec: { selector: { app: 'web' }, ports: [{ port: 80 }] } } });
+  assert.equal(svc.spec?.type, 'ClusterIP');
+  assert.match(svc.spec?.clusterIP ?? '', /^10\.96\.\d{1,3}\.\d{1,3}$/);
+  assert.equal(svc.spec?.ports?.[0]?.protocol, 'TCP');
+  assert.equal(svc.spec?.ports?.[0]?.targetPort, 80);
+});

@@ -17,6 +17,7 @@ import { builtinDefaulter, prepareBuiltinForCreate } from './builtin-defaults.ts
 import { DisruptionController } from './disruption-controller.ts';
 import { evictionSubresource } from './eviction.ts';
 import { limitRangeDefaulter, limitRangerPlugin } from './limit-ranger.ts';
+import { serviceAccountPlugin } from './service-account-admission.ts';
 import { tokenRequestSubresource } from './token-request.ts';
 import { webhookAdmissionPlugins } from './webhook-admission.ts';
 import type { ServiceResolver } from './webhook-client.ts';
@@ -112,7 +113,12 @@ export class KubeSimApiServer {
     this.now = options.now ?? (() => Date.now());
     this.serverVersion = options.serverVersion ?? '1.33';
     this.logger = options.logger ?? silentLogger();
-    this.store = new ObjectStore({ now: this.now, historyCapacity: options.historyCapacity ?? 10_000 });
+    const storeLog = this.logger.child({ component: 'kube-sim-store' });
+    this.store = new ObjectStore({
+      now: this.now,
+      historyCapacity: options.historyCapacity ?? 10_000,
+      onListenerError: (err, event) => storeLog.error({ err, resource: event.resource, name: event.object.metadata.name }, 'store listener failed'),
+    });
     this.faults = new FaultInjector(options.random);
     this.settings = {
       authentication: options.authentication ?? false,
@@ -143,6 +149,7 @@ export class KubeSimApiServer {
     this.subresources.register('pods', 'eviction', evictionSubresource({ store: this.store, admission: this.admission, disruption: this.disruption }));
     this.subresources.register('pods', 'binding', bindingSubresource);
     this.admission.add(limitRangerPlugin(this.store), -100);
+    this.admission.add(serviceAccountPlugin(this.store), -90);
     const webhooks = webhookAdmissionPlugins(this.store, () => this.serviceResolver);
     this.admission.add(webhooks.mutating, 1000);
     this.admission.add(webhooks.validating, 1000);

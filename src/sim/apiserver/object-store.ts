@@ -21,6 +21,8 @@ export interface ObjectStoreOptions {
   now: () => number;
   /** Events kept per resource for watch resumption (default 10,000). */
   historyCapacity?: number;
+  /** Called when a listener throws; the event still reaches the other listeners. */
+  onListenerError?: (err: unknown, event: StoreEvent) => void;
 }
 
 /** Options of {@link ObjectStore.update}. */
@@ -80,10 +82,12 @@ export class ObjectStore {
   private dispatching = false;
   private readonly now: () => number;
   private readonly historyCapacity: number;
+  private readonly onListenerError: (err: unknown, event: StoreEvent) => void;
 
   constructor(options: ObjectStoreOptions) {
     this.now = options.now;
     this.historyCapacity = options.historyCapacity ?? 10_000;
+    this.onListenerError = options.onListenerError ?? (() => {});
   }
 
   /** The current global resourceVersion as a string (what a list returns). */
@@ -250,7 +254,8 @@ export class ObjectStore {
   /**
    * Subscribes to committed changes of one resource (`pods`) or of all (`*`). Listeners are
    * called in resourceVersion order, after the write returned to its caller's synchronous code
-   * path has committed; writes made by a listener are queued behind the current event.
+   * path has committed; writes made by a listener are queued behind the current event. A listener
+   * that throws does not stop the others (the error goes to `onListenerError`).
    */
   subscribe(resource: string, listener: StoreListener): () => void {
     let set = this.listeners.get(resource);
@@ -342,7 +347,13 @@ export class ObjectStore {
       while (this.queue.length > 0) {
         const next = this.queue.shift() as StoreEvent;
         for (const key of [next.resource, '*']) {
-          for (const listener of [...(this.listeners.get(key) ?? [])]) listener(next);
+          for (const listener of [...(this.listeners.get(key) ?? [])]) {
+            try {
+              listener(next);
+            } catch (err) {
+              this.onListenerError(err, next);
+            }
+          }
         }
       }
     } finally {

@@ -8,10 +8,10 @@
 import { randomBytes } from 'node:crypto';
 import { AdmissionChain, type AdmissionAttributes, type AdmissionOperation } from './admission.ts';
 import { checkStrictFields } from './crd-controller.ts';
-import { ApiError, badRequest, conflict, expired, invalid, methodNotSupported, notFound, pathNotFound, type StatusCause } from './api-error.ts';
+import { ApiError, badRequest, conflict, invalid, methodNotSupported, notFound, pathNotFound, type StatusCause } from './api-error.ts';
 import { scaleSubresource, statusSubresource } from './builtin-subresources.ts';
-import { parseFieldSelector, matchesFields } from './field-selector.ts';
-import { matchesLabels, parseLabelSelector } from './label-selector.ts';
+import { listObjects } from './list-objects.ts';
+import { present } from './object-view.ts';
 import type { ObjectStore } from './object-store.ts';
 import { applyPatch, patchTypeOf, requireFieldManager } from './patch.ts';
 import type { ResourceRegistry } from './resource-registry.ts';
@@ -64,15 +64,7 @@ export function randomNameSuffix(): string {
   return out;
 }
 
-/** Sets apiVersion and kind for the version a client asked for (no conversion beyond that). */
-export function present(type: ResourceType, version: string, obj: KubeObject): KubeObject {
-  return { ...obj, apiVersion: apiVersionOf(type.group, version), kind: type.kind };
-}
-
-interface ContinueToken {
-  rv: number;
-  start: string;
-}
+export { present } from './object-view.ts';
 
 export class RequestPipeline {
   constructor(private readonly deps: PipelineDependencies) {}
@@ -135,44 +127,9 @@ export class RequestPipeline {
     return obj;
   }
 
-  /** A list with selectors and limit/continue paging (continue resumes after the last key). */
+  /** A list with selectors and limit/continue paging (see `list-objects.ts`). */
   list(type: ResourceType, request: ApiRequest): Record<string, unknown> {
-    const labels = parseLabelSelector(request.query['labelSelector']);
-    const fields = parseFieldSelector(request.query['fieldSelector'], type.kind);
-    const limit = Number(request.query['limit'] ?? 0);
-    let token: ContinueToken | undefined;
-    if (request.query['continue']) {
-      try {
-        token = JSON.parse(Buffer.from(request.query['continue'], 'base64url').toString('utf8')) as ContinueToken;
-      } catch (err) {
-        throw new ApiError(400, 'BadRequest', 'continue key is not valid: illegal base64 data', undefined, { cause: err });
-      }
-      if (this.deps.store.history(resourceKey(type)).isExpired(token.rv)) {
-        throw expired('The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue parameter.');
-      }
-    }
-    const namespace = type.namespaced ? request.namespace : undefined;
-    const all = this.deps.store.list(resourceKey(type), namespace, (obj) => matchesLabels(labels, obj.metadata.labels) && matchesFields(fields, obj));
-    let items = all;
-    if (token) {
-      const start = token.start;
-      items = items.filter((obj) => `${obj.metadata.namespace ?? ''}/${obj.metadata.name ?? ''}` > start);
-    }
-    const metadata: Record<string, unknown> = { resourceVersion: this.deps.store.resourceVersion };
-    if (limit > 0 && items.length > limit) {
-      const remaining = items.length - limit;
-      items = items.slice(0, limit);
-      const last = items[items.length - 1] as KubeObject;
-      const next: ContinueToken = { rv: token?.rv ?? this.deps.store.currentRevision, start: `${last.metadata.namespace ?? ''}/${last.metadata.name ?? ''}` };
-      metadata['continue'] = Buffer.from(JSON.stringify(next)).toString('base64url');
-      metadata['remainingItemCount'] = remaining;
-    }
-    return {
-      kind: type.listKind,
-      apiVersion: apiVersionOf(type.group, request.version),
-      metadata,
-      items: items.map((obj) => present(type, request.version, obj)),
-    };
+    return listObjects(this.deps.store, type, request);
   }
 
   private decodeBody(type: ResourceType, request: ApiRequest): KubeObject {
@@ -328,13 +285,13 @@ export class RequestPipeline {
       const current = this.deps.store.get(resourceKey(type), request.namespace ?? '', request.name ?? '');
       if (!current) {
         if (patchType !== 'apply') throw notFound(this.target(type, request.name));
-        const created = applyPatch(patchType, { metadata: {} }, request.body);
+        const created = applyPatch(patchType, { metadata: {} }, request.body, type.strategicMerge);
         const obj = this.decodeBody(type, { ...request, body: created });
         this.checkNamespace(type, request, obj);
         if (obj.metadata.name !== request.name) throw badRequest(`the name of the object (${obj.metadata.name ?? ''}) does not match the name on the URL (${request.name ?? ''})`);
         return { status: 201, body: present(type, request.version, await this.createObject(type, request, obj)) };
       }
-      const patched = applyPatch(patchType, present(type, request.version, current), request.body);
+      const patched = applyPatch(patchType, present(type, request.version, current), request.body, type.strategicMerge);
       const obj = this.decodeBody(type, { ...request, body: patched });
       this.checkNamespace(type, request, obj);
       if (obj.metadata.name !== request.name) {
@@ -411,7 +368,7 @@ export class RequestPipeline {
             if (!isPlainObject(requested.metadata)) requested.metadata = {};
           } else {
             const patchType = patchTypeOf(request.contentType, handler.strategicMerge ?? type.strategicMerge);
-            requested = applyPatch(patchType, base, request.body);
+            requested = applyPatch(patchType, base, request.body, handler.strategicMerge ?? type.strategicMerge);
             if (!isPlainObject(requested.metadata)) requested.metadata = {};
           }
           if (requested.metadata.name !== undefined && requested.metadata.name !== request.name) {

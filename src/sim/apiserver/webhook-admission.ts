@@ -5,7 +5,8 @@
  * webhooks run in parallel. `failurePolicy: Ignore` skips a failed call, `Fail` (the default)
  * rejects the request with 500 `failed calling webhook "<name>": ...`. A denial becomes
  * `admission webhook "<name>" denied the request: <message>` with the webhook's code (at least
- * 400). Webhook configurations themselves are never sent to webhooks.
+ * 400). Webhook configurations themselves are never sent to webhooks. A dry-run request reaching
+ * a webhook whose sideEffects are not None/NoneOnDryRun is a 400, as in the real server.
  */
 import { randomUUID } from 'node:crypto';
 import fastJsonPatch from 'fast-json-patch';
@@ -84,6 +85,9 @@ export function webhookAdmissionPlugins(store: ObjectStore, resolveService: () =
   };
 
   const call = async (webhook: Webhook, a: AdmissionAttributes): Promise<AdmissionResponse | undefined> => {
+    if (a.dryRun && webhook.sideEffects !== 'None' && webhook.sideEffects !== 'NoneOnDryRun') {
+      throw new ApiError(400, 'BadRequest', `admission webhook "${webhook.name}" does not support dry run`);
+    }
     const review = buildAdmissionReview(a);
     const uid = (review['request'] as { uid: string }).uid;
     const timeout = Math.min(30, Math.max(1, webhook.timeoutSeconds ?? 10));

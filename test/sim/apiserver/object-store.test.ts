@@ -95,3 +95,17 @@ test('event history: a window of 3 over events 4, 7, 9, 12 compacts 4', () => {
   h.compact(20);
   assert.equal(h.isExpired(12), true);
 });
+
+test('a throwing listener does not stop delivery to the others or fail the write', () => {
+  const errors: unknown[] = [];
+  const s = new ObjectStore({ now: () => NOW, onListenerError: (err) => errors.push(err) });
+  const seen: string[] = [];
+  s.subscribe('configmaps', () => {
+    throw new Error('controller bug');
+  });
+  s.subscribe('configmaps', (e) => seen.push(e.object.metadata.name ?? ''));
+  s.create('configmaps', cm('a'));
+  s.create('configmaps', cm('b'));
+  assert.deepEqual(seen, ['a', 'b']);
+  assert.equal(errors.length, 2);
+});

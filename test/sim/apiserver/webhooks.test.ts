@@ -137,3 +137,11 @@ test('webhook warnings reach the client as Warning headers', async () => {
   assert.equal(res.status, 201);
   assert.equal(res.headers['warning'], '299 - "this pod has no \\"owner\\" label"');
 });
+
+test('a dry-run request reaching a webhook with side effects is 400', async () => {
+  await validating(hook('/allow', { sideEffects: 'Some' }));
+  const res = await rawRequest(sim.server, 'POST', '/api/v1/namespaces/default/pods?dryRun=All', podManifest(`pod-${(counter += 1)}`));
+  assert.equal(res.status, 400);
+  assert.equal((res.json() as { message: string }).message, 'admission webhook "allow.hooks.test" does not support dry run');
+  assert.equal(hooks.received.length, 0);
+});

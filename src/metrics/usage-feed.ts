@@ -85,8 +85,11 @@ export class UsageFeed {
     return this.cursors.get(namespace);
   }
 
-  /** Fetches everything new up to `now` (ms) into the sink. Never throws for a failed batch. */
-  async sync(now: number, sink: UsageSink): Promise<SyncReport> {
+  /**
+   * Fetches everything new up to `now` (ms) into the sink. Never throws for a failed batch.
+   * `onProgress(done, total)` is called after each chunk (for a progress bar).
+   */
+  async sync(now: number, sink: UsageSink, onProgress?: (done: number, total: number) => void): Promise<SyncReport> {
     const { stepMs, historyMs, maxPointsPerQuery } = this.opts;
     const end = Math.floor((now - this.opts.lagMs) / stepMs) * stepMs;
     const report: SyncReport = { end, namespaces: 0, batches: 0, chunks: 0, cpuSamples: 0, memorySamples: 0, oomEvents: 0, failed: [], sparse: [], quality: cleanQuality() };
@@ -104,16 +107,20 @@ export class UsageFeed {
       byStart.get(from)!.set(ns, size);
     }
     const limit = pLimit(this.opts.concurrency);
-    const jobs: Promise<void>[] = [];
+    const plans: Array<{ namespaces: string[]; chunks: StepRange[]; bootstrap: boolean }> = [];
     for (const [from, group] of byStart) {
       const range = alignedRange(from, end, stepMs)!;
       const bootstrap = !this.cursors.has([...group.keys()][0]!);
       for (const batch of batchNamespaces(group, pointsIn(range), maxPointsPerQuery)) {
-        report.batches++;
-        jobs.push(limit(() => this.fetchBatch(batch.namespaces, range, pointsPerChunk(batch.series, maxPointsPerQuery), bootstrap, sink, report)));
+        plans.push({ namespaces: batch.namespaces, chunks: splitRange(range, pointsPerChunk(batch.series, maxPointsPerQuery)), bootstrap });
       }
     }
-    await Promise.all(jobs);
+    report.batches = plans.length;
+    const total = plans.reduce((n, p) => n + p.chunks.length, 0);
+    let done = 0;
+    const progress = () => onProgress?.(++done, total);
+    onProgress?.(0, total);
+    await Promise.all(plans.map((p) => limit(() => this.fetchBatch(p.namespaces, p.chunks, p.bootstrap, sink, report, progress))));
     this.metrics?.recordQuality(report.quality);
     if (report.sparse.length > 0) this.metrics?.sparseSeries.inc(report.sparse.length);
     this.log.info(
@@ -123,9 +130,9 @@ export class UsageFeed {
     return report;
   }
 
-  private async fetchBatch(namespaces: string[], range: StepRange, chunkPoints: number, bootstrap: boolean, sink: UsageSink, report: SyncReport): Promise<void> {
+  private async fetchBatch(namespaces: string[], chunks: StepRange[], bootstrap: boolean, sink: UsageSink, report: SyncReport, progress: () => void): Promise<void> {
     const counts = bootstrap ? new Map<string, { key: ContainerKey; n: number }>() : undefined;
-    for (const chunk of splitRange(range, chunkPoints)) {
+    for (const chunk of chunks) {
       try {
         const [cpu, memory, oom] = await Promise.all([
           this.source.cpuUsage(namespaces, chunk),
@@ -153,6 +160,7 @@ export class UsageFeed {
         this.metrics?.samples.inc({ resource: 'cpu' }, cpu.data.reduce((n, s) => n + s.times.length, 0));
         this.metrics?.samples.inc({ resource: 'memory' }, memory.data.reduce((n, s) => n + s.times.length, 0));
         for (const ns of namespaces) this.cursors.set(ns, chunk.end);
+        progress();
       } catch (err) {
         this.metrics?.failedBatches.inc();
         report.failed.push(...namespaces);

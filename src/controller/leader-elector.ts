@@ -84,8 +84,9 @@ export class LeaderElector {
       await this.renewWhileLeading(signal);
       this.leading = false;
       leadership.abort(new Error('leadership lost'));
-      if (signal.aborted && options.release !== false) await this.release();
+      // Stop the work first, then give the Lease away: no one else writes while ours still may.
       await this.o.onStoppedLeading?.();
+      if (signal.aborted && options.release !== false) await this.release();
     }
   }
 

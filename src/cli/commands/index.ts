@@ -4,8 +4,9 @@
  */
 import type { Command } from 'commander';
 import { registerRecommend } from './recommend.ts';
+import { registerRun } from './run.ts';
 
 /** A function that adds one subcommand to the program. */
 export type RegisterCommand = (program: Command) => void;
 
-export const commands: readonly RegisterCommand[] = [registerRecommend];
+export const commands: readonly RegisterCommand[] = [registerRecommend, registerRun];

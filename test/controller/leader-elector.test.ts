@@ -12,32 +12,27 @@ const TIMING = { leaseDurationMs: 1000, renewDeadlineMs: 600, retryPeriodMs: 100
 
 interface Candidate {
   elector: LeaderElector;
-  stop: (release?: boolean) => Promise<void>;
+  stop: () => Promise<void>;
   events: string[];
 }
 
-function candidate(sim: SimFixture, identity: string, lease = 'tailor-test'): Candidate {
+/** An elector running against the sim; `crashes` = it stops without releasing the Lease. */
+function candidate(sim: SimFixture, identity: string, options: { crashes?: boolean } = {}): Candidate {
   const events: string[] = [];
   const elector = new LeaderElector({
     ...TIMING,
-    store: new KubeLeaseStore(sim.kc, 'kube-system', lease),
+    store: new KubeLeaseStore(sim.kc, 'kube-system', 'tailor-test'),
     identity,
     logger: silentLogger(),
     onStartedLeading: () => events.push('started'),
     onStoppedLeading: () => void events.push('stopped'),
   });
   const controller = new AbortController();
-  let release = true;
-  const running = elector.run(controller.signal, {
-    get release() {
-      return release;
-    },
-  });
+  const running = elector.run(controller.signal, { release: !options.crashes });
   return {
     elector,
     events,
-    stop: async (r = true) => {
-      release = r;
+    stop: async () => {
       controller.abort();
       await running;
     },
@@ -53,8 +48,8 @@ async function until(what: string, condition: () => boolean, timeoutMs = 5000): 
   return Date.now() - start;
 }
 
-async function holder(sim: SimFixture, lease = 'tailor-test'): Promise<string | undefined> {
-  const l = await sim.kc.makeApiClient(k8s.CoordinationV1Api).readNamespacedLease({ name: lease, namespace: 'kube-system' });
+async function holder(sim: SimFixture): Promise<string | undefined> {
+  const l = await sim.kc.makeApiClient(k8s.CoordinationV1Api).readNamespacedLease({ name: 'tailor-test', namespace: 'kube-system' });
   return l.spec?.holderIdentity;
 }
 
@@ -104,7 +99,7 @@ test('handover after release: the other takes over well before the lease would e
 
 test('a leader that stops renewing (crash) is replaced after the lease duration, not before', async (t) => {
   const sim = await startSim();
-  const a = candidate(sim, 'a');
+  const a = candidate(sim, 'a', { crashes: true });
   t.after(async () => {
     await a.stop();
     await sim.close();
@@ -114,7 +109,7 @@ test('a leader that stops renewing (crash) is replaced after the lease duration,
   t.after(() => b.stop());
   await delay(250);
   const crashedAt = Date.now();
-  await a.stop(false); // no release: the Lease still names a
+  await a.stop(); // a crash: the Lease still names a
   assert.equal(await holder(sim), 'a');
   await until('b leads', () => b.elector.isLeader(), 4000);
   const after = Date.now() - crashedAt;
@@ -145,10 +140,10 @@ test('the leader steps down when renewals fail past the renew deadline, and lead
 
 test('a renewal that hangs (API latency) counts against the deadline', async (t) => {
   const sim = await startSim();
-  const a = candidate(sim, 'a');
+  const a = candidate(sim, 'a', { crashes: true });
   t.after(async () => {
     sim.server.faults.clear();
-    await a.stop(false);
+    await a.stop();
     await sim.close();
   });
   await until('a leads', () => a.elector.isLeader());

@@ -33,7 +33,8 @@ export interface AdmissionOptions {
   /** Create/replace the webhook configurations (needs a CA: self-signed, or `caFile`). */
   register: boolean;
   configurationName: string;
-  endpoint: WebhookEndpoint;
+  /** The endpoint, or a function of the bound port (a URL endpoint on a port chosen at start). */
+  endpoint: WebhookEndpoint | ((port: number) => WebhookEndpoint);
   /** Tailor's namespace: excluded from the pod webhook, holds the CA Secret. */
   namespace: string;
   namespaces: readonly string[];
@@ -140,9 +141,14 @@ export class AdmissionWebhook {
 
   /** The names the serving certificate must carry for the configured endpoint. */
   private servingNames(): string[] {
-    const endpoint = this.options.endpoint;
+    const endpoint = this.endpoint(0);
     if ('url' in endpoint) return [new URL(endpoint.url).hostname.replace(/^\[|\]$/g, '')];
     return serviceDnsNames(endpoint.service.name, endpoint.service.namespace);
+  }
+
+  private endpoint(port: number): WebhookEndpoint {
+    const e = this.options.endpoint;
+    return typeof e === 'function' ? e(port) : e;
   }
 
   private reloaded(loaded: LoadedCertificates): void {
@@ -157,7 +163,7 @@ export class AdmissionWebhook {
   private async register(): Promise<void> {
     const configurations = webhookConfigurations({
       name: this.options.configurationName,
-      endpoint: this.options.endpoint,
+      endpoint: this.endpoint(this.boundPort ?? this.options.port),
       caPem: this.caPem,
       timeoutSeconds: this.options.timeoutSeconds,
       failurePolicy: this.options.failurePolicy,

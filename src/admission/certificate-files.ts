@@ -18,6 +18,8 @@ export interface CertificateFileOptions {
   keyFile: string;
   caFile?: string;
   pollIntervalMs: number;
+  /** Watch the directories for changes (default true); polling runs either way. */
+  watch?: boolean;
 }
 
 /** What was loaded: the pair and the CA PEM if a CA file is given. */
@@ -67,7 +69,8 @@ export class CertificateFiles {
   /** Starts watching and polling. */
   start(): void {
     const files = [this.options.certFile, this.options.keyFile, this.options.caFile].filter((f): f is string => f !== undefined);
-    for (const dir of new Set(files.map((f) => dirname(f)))) {
+    const dirs = this.options.watch === false ? [] : new Set(files.map((f) => dirname(f)));
+    for (const dir of dirs) {
       try {
         const watcher = watch(dir, () => this.soon());
         watcher.on('error', (err) => this.logger.warn({ err, dir }, 'watching the certificate directory failed; polling only'));

@@ -5,8 +5,10 @@
  * `pollIntervalMs` catches what watching misses (network filesystems, platforms without it). A new
  * pair is used only when the key matches the certificate; until then the old one stays, so a
  * rotation written file by file never interrupts serving. An optional CA file (the caBundle to
- * publish in the webhook configurations) is reloaded the same way.
+ * publish in the webhook configurations) is reloaded the same way, and the certificate must be
+ * signed by it, so a new CA is never published ahead of the certificate it belongs to.
  */
+import { X509Certificate } from 'node:crypto';
 import { readFileSync, watch, type FSWatcher } from 'node:fs';
 import { dirname } from 'node:path';
 import type { Logger } from '../observability/logger.ts';
@@ -42,7 +44,21 @@ function read(path: string): string {
 export function loadCertificateFiles(options: CertificateFileOptions): LoadedCertificates {
   const credentials = { cert: read(options.certFile), key: read(options.keyFile) };
   checkCredentials(credentials, `${options.certFile} and ${options.keyFile}`);
-  return options.caFile ? { credentials, caPem: read(options.caFile) } : { credentials };
+  if (!options.caFile) return { credentials };
+  const caPem = read(options.caFile);
+  checkSignedBy(credentials.cert, caPem, `${options.certFile} is not signed by ${options.caFile}`);
+  return { credentials, caPem };
+}
+
+/** Throws CredentialsError unless the first certificate of `certPem` was signed by the CA. */
+function checkSignedBy(certPem: string, caPem: string, message: string): void {
+  let signed: boolean;
+  try {
+    signed = new X509Certificate(certPem).verify(new X509Certificate(caPem).publicKey);
+  } catch (err) {
+    throw new CredentialsError(`${message}: ${(err as Error).message}`, { cause: err });
+  }
+  if (!signed) throw new CredentialsError(message);
 }
 
 export class CertificateFiles {

@@ -68,3 +68,14 @@ test('files that cannot be served are refused at start with the file names', (t)
   assert.throws(() => loadCertificateFiles({ certFile: join(dir, 'tls.crt'), keyFile: join(dir, 'tls.key'), pollIntervalMs: 1000 }), (err: unknown) => err instanceof CredentialsError && /tls\.crt and .*tls\.key/.test(err.message));
   assert.throws(() => loadCertificateFiles({ certFile: join(dir, 'missing.crt'), keyFile: join(dir, 'tls.key'), pollIntervalMs: 1000 }), /cannot read .*missing\.crt/);
 });
+
+test('a certificate not signed by the CA file is refused', (t) => {
+  const dir = tempDir(t);
+  const other = createCa('other-ca', NOW);
+  writeFileSync(join(dir, 'tls.crt'), first.cert);
+  writeFileSync(join(dir, 'tls.key'), first.key);
+  writeFileSync(join(dir, 'ca.crt'), other.cert);
+  assert.throws(() => loadCertificateFiles({ certFile: join(dir, 'tls.crt'), keyFile: join(dir, 'tls.key'), caFile: join(dir, 'ca.crt'), pollIntervalMs: 1000 }), /tls\.crt is not signed by .*ca\.crt/);
+  writeFileSync(join(dir, 'ca.crt'), ca.cert);
+  assert.equal(loadCertificateFiles({ certFile: join(dir, 'tls.crt'), keyFile: join(dir, 'tls.key'), caFile: join(dir, 'ca.crt'), pollIntervalMs: 1000 }).caPem, ca.cert);
+});

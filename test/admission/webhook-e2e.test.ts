@@ -1,5 +1,9 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import * as k8s from '@kubernetes/client-node';
 import { apiFailure } from '../sim/e2e/cluster-fixture.ts';
 import { createDeployment, createVpa, podsOf, recommend, startWebhookCluster, until, VPA_GROUP, type WebhookFixture } from './webhook-fixture.ts';
@@ -124,6 +128,27 @@ test('an invalid VPA is rejected at create with a message naming the field', asy
   current.spec.updatePolicy = { updateMode: 'Recreate', minReplicas: 0 };
   const updateErr = await f.custom.replaceNamespacedCustomObject({ ...VPA_GROUP, namespace: 'shop', name: 'web-vpa', body: current }).then(() => undefined, (e: unknown) => e);
   assert.match(apiFailure(updateErr).status.message ?? '', /spec\.updatePolicy\.minReplicas/);
+});
+
+test('kubectl apply of an invalid VPA fails with the field and the problem', async (t) => {
+  const dir = await mkdtemp(join(tmpdir(), 'tailor-kubectl-'));
+  t.after(() => rm(dir, { recursive: true, force: true }));
+  const kubeconfig = join(dir, 'kubeconfig');
+  await f.sim.server.writeKubeconfig(kubeconfig);
+  const yaml = [
+    'apiVersion: autoscaling.k8s.io/v1',
+    'kind: VerticalPodAutoscaler',
+    'metadata: {name: typo, namespace: shop}',
+    'spec:',
+    '  targetRef: {apiVersion: apps/v1, kind: Deployment, name: web}',
+    '  updatePolicy: {updateMode: Recreate, minReplicas: 0}',
+  ].join('\n');
+  const result = await new Promise<{ code: number; stderr: string }>((resolve) => {
+    const child = execFile('kubectl', ['--kubeconfig', kubeconfig, 'apply', '-f', '-'], { timeout: 20_000 }, (err, _stdout, stderr) => resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stderr }));
+    child.stdin!.end(yaml);
+  });
+  assert.equal(result.code, 1);
+  assert.match(result.stderr, /admission webhook "vpa\.admission\.tailor\.dev" denied the request: VerticalPodAutoscaler "typo" is invalid: spec\.updatePolicy\.minReplicas: /);
 });
 
 test('with the webhook down, pods are still admitted (failurePolicy Ignore), with the template resources', async () => {

@@ -2,9 +2,9 @@
  * The HTTPS server the API server calls: `POST /mutate-pods` (pod CREATE reviews),
  * `POST /validate-vpa` (VPA CREATE/UPDATE reviews), `GET /healthz` (200 while serving). TLS 1.2 at
  * least; `setCredentials` swaps the certificate for new connections without a restart. Bodies over
- * 8 MiB, non-JSON bodies and bodies that are not AdmissionReview v1 requests get 400 (the API
- * server then applies the failurePolicy). Every answered review is counted and timed, and logged
- * through the review's own log line.
+ * 8 MiB get 413, non-JSON bodies and bodies that are not AdmissionReview v1 requests 400, a
+ * handler that throws 500 (the API server then applies the failurePolicy). Every answered review
+ * is counted and timed, and logged through the review's own log line.
  */
 import { createServer, type Server } from 'node:https';
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -126,7 +126,15 @@ export class WebhookServer {
       this.options.metrics.reviews.inc({ webhook, outcome: 'error' });
       return send(res, 400, message);
     }
-    const result = handler(request);
+    let result: ReturnType<ReviewHandler>;
+    try {
+      result = handler(request);
+    } catch (err) {
+      // Handlers do not throw by contract; if one does, the API server applies the failurePolicy.
+      this.logger.error({ err, webhook, uid: request.uid }, 'the review failed');
+      this.options.metrics.reviews.inc({ webhook, outcome: 'error' });
+      return send(res, 500, 'internal error');
+    }
     send(res, 200, reviewResponse(result.response));
     const seconds = Number(process.hrtime.bigint() - started) / 1e9;
     this.options.metrics.observe(webhook, result.outcome, seconds);

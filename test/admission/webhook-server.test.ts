@@ -16,11 +16,15 @@ const serving = issueServingCertificate(ca, ['127.0.0.1'], NOW);
 
 async function startServer(t: { after: (fn: () => Promise<void>) => void }) {
   const registry = new Registry();
+  let calls = 0;
   const server = new WebhookServer({
     credentials: serving,
     logger: silentLogger(),
     metrics: new AdmissionMetrics(registry),
-    mutatePods: (r) => ({ response: allow(r.uid, [{ op: 'add', path: '/metadata/labels', value: { a: 'b' } }]), outcome: 'patched', log: { level: 'debug', fields: {}, message: 'x' } }),
+    mutatePods: (r) => {
+      if (r.name === 'boom') throw new Error(`handler bug ${++calls}`);
+      return { response: allow(r.uid, [{ op: 'add', path: '/metadata/labels', value: { a: 'b' } }]), outcome: 'patched', log: { level: 'debug', fields: {}, message: 'x' } };
+    },
     validateVpa: (r) => {
       const result = reviewVpa(r);
       return { response: result.response, outcome: result.outcome, log: { level: 'debug', fields: {}, message: 'x' } };
@@ -76,7 +80,9 @@ test('health, unknown paths, wrong methods and bad bodies', async (t) => {
   const wrongKind = await call(port, 'POST', '/mutate-pods', JSON.stringify({ apiVersion: 'admission.k8s.io/v1beta1', kind: 'AdmissionReview', request: { uid: 'x', operation: 'CREATE' } }));
   assert.equal(wrongKind.status, 400);
   assert.match(wrongKind.text, /expected apiVersion admission\.k8s\.io\/v1/);
-  assert.match(await registry.metrics(), /tailor_admission_reviews_total\{webhook="mutate-pods",outcome="error"\} 2/);
+  const boom = JSON.stringify({ apiVersion: 'admission.k8s.io/v1', kind: 'AdmissionReview', request: { uid: 'b', operation: 'CREATE', name: 'boom', object: {} } });
+  assert.equal((await call(port, 'POST', '/mutate-pods', boom)).status, 500);
+  assert.match(await registry.metrics(), /tailor_admission_reviews_total\{webhook="mutate-pods",outcome="error"\} 3/);
 });
 
 test('a TLS 1.2-only client is served (TLS 1.2 is the minimum, not 1.3)', async (t) => {

@@ -47,7 +47,7 @@ export function podNamespaceSelector(options: Pick<WebhookConfigurationOptions, 
 function clientConfig(options: WebhookConfigurationOptions, path: string): AdmissionregistrationV1WebhookClientConfig {
   const out: AdmissionregistrationV1WebhookClientConfig =
     'url' in options.endpoint
-      ? { url: new URL(path, options.endpoint.url).toString() }
+      ? { url: `${options.endpoint.url.replace(/\/+$/, '')}${path}` }
       : { service: { ...options.endpoint.service, path } };
   if (options.caPem) out.caBundle = Buffer.from(options.caPem).toString('base64');
   return out;

@@ -48,7 +48,7 @@ test('tailor run --components admission serves the webhook, registers it and mut
   const kc = new k8s.KubeConfig();
   kc.loadFromString(f.sim.server.kubeconfig());
   const admission = kc.makeApiClient(k8s.AdmissionregistrationV1Api);
-  await until(async () => (await admission.listMutatingWebhookConfiguration()).items.length === 1, 20_000, `webhook registered (stderr: ${stderr})`);
+  await until(async () => (await admission.listMutatingWebhookConfiguration()).items.length === 1, 90_000, () => `webhook registered (stderr: ${stderr})`);
   await until(() => stderr.includes('admission webhook listening'), 5000, 'listening log line');
 
   const custom = kc.makeApiClient(k8s.CustomObjectsApi);
@@ -68,7 +68,7 @@ test('tailor run --components admission serves the webhook, registers it and mut
     if (pods[0]?.spec?.containers[0]?.resources?.requests?.cpu === '321m') return true;
     for (const p of pods) await f.core.deleteNamespacedPod({ namespace: 'shop', name: p.metadata!.name! });
     return false;
-  }, 20_000, 'a pod created with the recommendation');
+  }, 60_000, 'a pod created with the recommendation');
   assert.match(stderr, /"component":"admission".*"outcome":"patched".*resources set: VPA web-vpa: app: cpu request 100m -> 321m/);
 
   child.kill('SIGTERM');

@@ -21,11 +21,11 @@ export interface WebhookFixture extends ClusterFixture {
 }
 
 /** Polls until `check` holds (real time; the webhook's watches are asynchronous). */
-export async function until(check: () => boolean | Promise<boolean>, ms = 5000, what = 'condition'): Promise<void> {
+export async function until(check: () => boolean | Promise<boolean>, ms = 5000, what: string | (() => string) = 'condition'): Promise<void> {
   const deadline = Date.now() + ms;
   for (;;) {
     if (await check()) return;
-    if (Date.now() > deadline) throw new Error(`${what} not met within ${ms} ms`);
+    if (Date.now() > deadline) throw new Error(`${typeof what === 'function' ? what() : what} not met within ${ms} ms`);
     await new Promise((r) => setTimeout(r, 20));
   }
 }

@@ -46,8 +46,8 @@ test('component lookup names every missing component and the implemented ones', 
 
 test('the loop schedule: --interval as a cron step, --schedule as given with its longest gap', () => {
   const env = { TAILOR_PROMETHEUS_URL: 'http://p:9090' };
-  assert.deepEqual(loopSchedule(resolveRunConfig({ interval: '30s' }, env).config, Date.now()), { cron: '*/30 * * * * *', intervalMs: 30_000 });
-  assert.deepEqual(loopSchedule(resolveRunConfig({ schedule: '0 */10 * * * *' }, env).config, Date.now()), { cron: '0 */10 * * * *', intervalMs: 600_000 });
+  assert.deepEqual(loopSchedule(resolveRunConfig({ interval: '30s' }, env).config), { cron: '*/30 * * * * *', intervalMs: 30_000 });
+  assert.deepEqual(loopSchedule(resolveRunConfig({ schedule: '0 */10 * * * *' }, env).config), { cron: '0 */10 * * * *', intervalMs: 600_000 });
 });
 
 test('startRun wires configuration, kubeconfig, leader election, schedule and HTTP around a component', async (t) => {

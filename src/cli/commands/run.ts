@@ -19,8 +19,8 @@ import { systemClock } from '../../controller/clock.ts';
 import type { Component } from '../../controller/component.ts';
 
 /** The loop schedule of a validated configuration. */
-export function loopSchedule(config: RunConfig, now: number): LoopSchedule {
-  if (config.schedule !== undefined) return scheduleOfCron(config.schedule, now);
+export function loopSchedule(config: RunConfig): LoopSchedule {
+  if (config.schedule !== undefined) return scheduleOfCron(config.schedule);
   const s = scheduleFor(config.interval);
   if ('error' in s) throw new Error(s.error); // unreachable after validation
   return s;
@@ -59,7 +59,7 @@ export async function startRun(config: RunConfig, environment: RunEnvironment): 
     metrics,
     logger,
     clock,
-    schedule: loopSchedule(config, clock()),
+    schedule: loopSchedule(config),
     identity: config.leaderIdentity ?? `${hostname()}_${randomUUID().slice(0, 8)}`,
   });
   return Object.assign(controller, { logger });

@@ -159,8 +159,14 @@ export class SimCluster {
       return;
     }
     setImmediate(() => {
-      if (!this.running) void this.pass(0);
-      else this.again = true;
+      if (this.running) {
+        this.again = true;
+        return;
+      }
+      this.pass(0).catch((err: unknown) => {
+        this.lastError = err;
+        this.options.logger.error({ err }, 'simulation pass failed');
+      });
     });
   }
 

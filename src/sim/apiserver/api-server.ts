@@ -31,6 +31,7 @@ import { renderKubeconfig, writeKubeconfig } from './kubeconfig.ts';
 import { ObjectStore } from './object-store.ts';
 import { builtinValidator } from './object-validation.ts';
 import { RbacAuthorizer, allowAll, type Authorizer } from './rbac-authorizer.ts';
+import { RequestMetrics } from './request-metrics.ts';
 import { SYSTEM_USER, type ApiRequest, type ApiResponse, type UserInfo } from './request.ts';
 import { RequestPipeline, type Defaulter, type ObjectValidator } from './request-pipeline.ts';
 import { ResourceRegistry } from './resource-registry.ts';
@@ -88,6 +89,8 @@ export class KubeSimApiServer {
   readonly admission = new AdmissionChain();
   readonly faults: FaultInjector;
   readonly authenticator = new TokenAuthenticator();
+  /** Counts of the HTTP requests served (also at `/metrics` as apiserver_request_total). */
+  readonly requests = new RequestMetrics();
   readonly pipeline: RequestPipeline;
   readonly serverVersion: SimServerVersion;
   readonly logger: Logger;
@@ -208,6 +211,7 @@ export class KubeSimApiServer {
       routes: this.routes,
       serverAddress: () => `127.0.0.1:${this.listenPort}`,
       now: this.now,
+      metrics: this.requests,
       ...(this.tls ? { tls: this.tls.serving } : {}),
     });
     this.server = shell.server;

@@ -73,7 +73,8 @@ export class RequestPipeline {
   resolve(request: ApiRequest): ResourceType {
     const type = this.deps.registry.lookup(request.group, request.version, request.resource);
     if (!type) throw pathNotFound();
-    if (type.namespaced && request.name !== undefined && request.namespace === undefined && request.verb !== 'list' && request.verb !== 'watch') {
+    // A namespaced kind is only listed and watched across namespaces; everything else needs one.
+    if (type.namespaced && request.namespace === undefined && request.verb !== 'list' && request.verb !== 'watch') {
       throw pathNotFound();
     }
     return type;
@@ -245,13 +246,22 @@ export class RequestPipeline {
   }
 
   private async update(type: ResourceType, request: ApiRequest): Promise<ApiResponse> {
-    const obj = this.decodeBody(type, request);
-    this.checkNamespace(type, request, obj);
-    if (obj.metadata.name !== request.name) {
-      throw badRequest(`the name of the object (${obj.metadata.name ?? ''}) does not match the name on the URL (${request.name ?? ''})`);
+    for (let attempt = 0; ; attempt += 1) {
+      const obj = this.decodeBody(type, request);
+      this.checkNamespace(type, request, obj);
+      if (obj.metadata.name !== request.name) {
+        throw badRequest(`the name of the object (${obj.metadata.name ?? ''}) does not match the name on the URL (${request.name ?? ''})`);
+      }
+      const unconditional = !obj.metadata.resourceVersion;
+      try {
+        const stored = await this.updateObject(type, request, obj);
+        return { status: 200, body: present(type, request.version, stored) };
+      } catch (err) {
+        // An unconditional update raced with another write during admission: apply it again.
+        if (err instanceof ApiError && err.code === 409 && err.reason === 'Conflict' && unconditional && attempt < 5) continue;
+        throw err;
+      }
     }
-    const stored = await this.updateObject(type, request, obj);
-    return { status: 200, body: present(type, request.version, stored) };
   }
 
   private async updateObject(type: ResourceType, request: ApiRequest, obj: KubeObject): Promise<KubeObject> {

@@ -1,6 +1,6 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { podManifest, startSim, statusBody, statusCode, type SimFixture } from './sim-fixture.ts';
+import { podManifest, rawRequest, startSim, statusBody, statusCode, type SimFixture } from './sim-fixture.ts';
 
 let sim: SimFixture;
 before(async () => {
@@ -149,4 +149,12 @@ test('services get type, TCP ports with targetPort and a stable cluster IP', asy
   assert.match(svc.spec?.clusterIP ?? '', /^10\.96\.\d{1,3}\.\d{1,3}$/);
   assert.equal(svc.spec?.ports?.[0]?.protocol, 'TCP');
   assert.equal(svc.spec?.ports?.[0]?.targetPort, 80);
+});
+
+test('namespaced kinds are only listed across namespaces: a create without a namespace is 404', async () => {
+  const res = await rawRequest(sim.server, 'POST', '/api/v1/pods', podManifest('nowhere'));
+  assert.equal(res.status, 404);
+  assert.equal((res.json() as { message: string }).message, 'the server could not find the requested resource');
+  const list = await rawRequest(sim.server, 'GET', '/api/v1/pods');
+  assert.equal(list.status, 200);
 });

@@ -5,6 +5,7 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
+import { parse as parseYaml } from 'yaml';
 import type { CertificatePair } from './certificates.ts';
 import type { Logger } from '../../observability/logger.ts';
 import { ApiError, forbidden, pathNotFound, unauthorized } from './api-error.ts';
@@ -78,9 +79,17 @@ function sendError(res: ServerResponse, err: ApiError): void {
   sendJson(res, err.code, err.toStatus(), headers);
 }
 
+/** The real server's request body limit (3 MiB). */
+const MAX_BODY_BYTES = 3 * 1024 * 1024;
+
 async function readBody(req: IncomingMessage): Promise<Buffer> {
   const chunks: Buffer[] = [];
-  for await (const chunk of req) chunks.push(chunk as Buffer);
+  let size = 0;
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length;
+    if (size > MAX_BODY_BYTES) throw new ApiError(413, 'RequestEntityTooLarge', `Request entity too large: limit is ${MAX_BODY_BYTES}`);
+    chunks.push(chunk as Buffer);
+  }
   return Buffer.concat(chunks);
 }
 
@@ -192,8 +201,9 @@ export function createHttpShell(deps: HttpShellDependencies): { server: Server; 
         const strategic = request.subresource ? true : type.strategicMerge;
         request.body = parsePatchBody(patchTypeOf(request.contentType, strategic), raw);
       } else {
+        const yaml = (req.headers['content-type'] ?? '').startsWith('application/yaml');
         try {
-          request.body = JSON.parse(raw);
+          request.body = yaml ? parseYaml(raw) : JSON.parse(raw);
         } catch (err) {
           throw new ApiError(400, 'BadRequest', `error decoding body: ${(err as Error).message}`, undefined, { cause: err });
         }

@@ -11,6 +11,7 @@ import { checkStrictFields } from './crd-controller.ts';
 import { ApiError, badRequest, conflict, invalid, methodNotSupported, notFound, pathNotFound, type StatusCause } from './api-error.ts';
 import { scaleSubresource, statusSubresource } from './builtin-subresources.ts';
 import { listObjects } from './list-objects.ts';
+import { deletePod } from './pod-deletion.ts';
 import { present } from './object-view.ts';
 import type { ObjectStore } from './object-store.ts';
 import { applyPatch, patchTypeOf, requireFieldManager } from './patch.ts';
@@ -45,6 +46,8 @@ export interface PipelineDependencies {
   defaulters: Defaulter[];
   /** Clock in ms since epoch. */
   now: () => number;
+  /** Whether pods bound to nodes are deleted gracefully (marked, removed later by the kubelet). */
+  gracefulPodDeletion?: () => boolean;
   /** Create-time preparation after mutating admission (status reset, computed status). */
   preparers?: ((object: KubeObject, type: ResourceType) => void)[];
   /** Handlers of create on virtual (never stored) kinds, by store key. */
@@ -335,7 +338,11 @@ export class RequestPipeline {
     if (propagation) deleteOptions.propagationPolicy = propagation;
     if (preconditions) deleteOptions.preconditions = preconditions;
     if (type.kind === 'Namespace' && type.group === '') this.deps.store.deleteNamespaceContents(request.name ?? '');
-    const result = this.deps.store.delete(resourceKey(type), request.namespace ?? '', request.name ?? '', deleteOptions);
+    const grace = options['gracePeriodSeconds'] ?? (request.query['gracePeriodSeconds'] !== undefined ? Number(request.query['gracePeriodSeconds']) : undefined);
+    const result =
+      type.group === '' && type.kind === 'Pod'
+        ? deletePod(this.deps.store, request.namespace ?? '', request.name ?? '', { ...deleteOptions, ...(typeof grace === 'number' ? { gracePeriodSeconds: grace } : {}) }, this.deps.now(), this.deps.gracefulPodDeletion?.() ?? false)
+        : this.deps.store.delete(resourceKey(type), request.namespace ?? '', request.name ?? '', deleteOptions);
     return { status: result.finalizing ? 202 : 200, body: present(type, request.version, result.object) };
   }
 

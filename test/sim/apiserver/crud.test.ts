@@ -158,3 +158,11 @@ test('namespaced kinds are only listed across namespaces: a create without a nam
   const list = await rawRequest(sim.server, 'GET', '/api/v1/pods');
   assert.equal(list.status, 200);
 });
+
+test('YAML bodies are accepted; bodies over 3 MiB are 413', async () => {
+  const yaml = await rawRequest(sim.server, 'POST', '/api/v1/namespaces/default/configmaps', 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: from-yaml\ndata:\n  a: "1"\n', { contentType: 'application/yaml' });
+  assert.equal(yaml.status, 201, yaml.text);
+  const big = await rawRequest(sim.server, 'POST', '/api/v1/namespaces/default/configmaps', { metadata: { name: 'big' }, data: { a: 'x'.repeat(3 * 1024 * 1024) } });
+  assert.equal(big.status, 413);
+  assert.equal((big.json() as { reason: string }).reason, 'RequestEntityTooLarge');
+});

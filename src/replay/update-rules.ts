@@ -1,0 +1,87 @@
+/**
+ * The updater's rules, as the replay simulates them (issue 7): when a container's requests may
+ * change, and by how much per change. Pure; the future updater planner is meant to share these
+ * options and their defaults.
+ */
+import type { ResourceEstimate, Resources } from '../recommender/types.ts';
+
+/** When and how far the updater moves requests. All times in milliseconds. */
+export interface UpdateRules {
+  /** Act when the container is at least this old and the target differs enough (default 12 h). */
+  minAgeMs: number;
+  /** Summed relative difference |request - target| / target that counts as "enough" (default 0.1). */
+  minRelativeDiff: number;
+  /** At least this long between two changes of one container (default 1 h); an OOM skips it. */
+  cooldownMs: number;
+  /** Largest factor of one increase (default 2: at most x2 per change). */
+  maxStepUp: number;
+  /** Smallest factor of one decrease (default 0.5: at most halved per change). */
+  maxStepDown: number;
+}
+
+/** The defaults of issue 7 plus a one-hour cooldown (see docs/decisions/0051). */
+export const DEFAULT_UPDATE_RULES: Readonly<UpdateRules> = Object.freeze({
+  minAgeMs: 12 * 3_600_000,
+  minRelativeDiff: 0.1,
+  cooldownMs: 3_600_000,
+  maxStepUp: 2,
+  maxStepDown: 0.5,
+});
+
+/** What the updater knows about one container when it decides. */
+export interface ContainerUpdateState {
+  /** Current requests (memory limit = memory request in the replay). */
+  request: Resources;
+  /** When the container (re)started, ms. */
+  startedAt: number;
+  /** When its requests last changed, ms (-Infinity if never). */
+  lastChangeAt: number;
+  /** True when an OOM kill happened since the last change: act on memory at once. */
+  oomPending: boolean;
+  /** Whether memory is tracked for this container (false for CPU-only traces). */
+  hasMemory: boolean;
+}
+
+/** Why the updater acts, or undefined when it leaves the container alone. */
+export type UpdateReason = 'oom' | 'outside-bounds' | 'drift';
+
+/**
+ * Decides whether the updater changes the container now. Order: an OOM acts at once (no cooldown,
+ * no age); otherwise nothing during the cooldown; then a request outside [lowerBound, upperBound];
+ * then an old enough container whose summed relative difference exceeds the threshold.
+ * Worked number: request 500m, target 440m, lower 400m, upper 600m: inside the bounds; the
+ * difference |500 - 440| / 440 = 13.6% > 10%, so a container older than 12 h is updated ('drift').
+ */
+export function updateReason(
+  state: ContainerUpdateState,
+  estimate: ResourceEstimate,
+  rules: UpdateRules,
+  now: number,
+): UpdateReason | undefined {
+  if (state.oomPending && state.hasMemory) return 'oom';
+  if (now - state.lastChangeAt < rules.cooldownMs) return undefined;
+  const { request, hasMemory } = state;
+  if (request.cpu < estimate.lowerBound.cpu || request.cpu > estimate.upperBound.cpu) return 'outside-bounds';
+  if (hasMemory && (request.memory < estimate.lowerBound.memory || request.memory > estimate.upperBound.memory)) {
+    return 'outside-bounds';
+  }
+  if (now - state.startedAt < rules.minAgeMs) return undefined;
+  let diff = relativeDiff(request.cpu, estimate.target.cpu);
+  if (hasMemory) diff += relativeDiff(request.memory, estimate.target.memory);
+  return diff > rules.minRelativeDiff ? 'drift' : undefined;
+}
+
+function relativeDiff(request: number, target: number): number {
+  if (target <= 0) return request > 0 ? 1 : 0;
+  return Math.abs(request - target) / target;
+}
+
+/**
+ * Moves `current` toward `target` by at most one step: within [current x maxStepDown,
+ * current x maxStepUp]. Example: current 200m, target 900m, maxStepUp 2: the change goes to 400m.
+ * A zero current request jumps straight to the target (there is nothing to scale).
+ */
+export function stepToward(current: number, target: number, rules: UpdateRules): number {
+  if (current <= 0) return target;
+  return Math.min(current * rules.maxStepUp, Math.max(current * rules.maxStepDown, target));
+}

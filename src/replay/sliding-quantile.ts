@@ -104,7 +104,7 @@ export class SlidingQuantile {
       this.below += counts[this.cursor] ?? 0;
       this.cursor++;
     }
-    while (this.cursor > 0 && this.below - (counts[this.cursor - 1] ?? 0) >= rank) {
+    while (this.cursor > 0 && this.below >= rank) {
       this.cursor--;
       this.below -= counts[this.cursor] ?? 0;
     }

@@ -30,16 +30,26 @@ export interface ContainerRecommendation extends ResourceEstimate {
 /**
  * The usage history of one container (aggregated over the pods of a workload), fed sample by
  * sample with the time of each sample. A strategy decides what it keeps.
+ *
+ * `instance` (optional, e.g. the pod name) tells samples of different pods apart: the `vpa`
+ * strategy keeps one memory peak per instance per interval and de-duplicates samples per instance,
+ * as upstream does. Strategies that do not care may ignore it.
  */
 export interface UsageModel {
   /** A CPU usage sample (cores used, averaged over the sample's interval) at time `at`. */
-  addCpuSample(cores: number, at: number): void;
+  addCpuSample(cores: number, at: number, instance?: string): void;
   /** A memory working-set sample (bytes) at time `at`. */
-  addMemorySample(bytes: number, at: number): void;
+  addMemorySample(bytes: number, at: number, instance?: string): void;
   /** An OOM kill at time `at`; `memoryUsedBytes` is the larger of the request and the observed peak. */
-  recordOom(memoryUsedBytes: number, at: number): void;
+  recordOom(memoryUsedBytes: number, at: number, instance?: string): void;
   /** The estimate at time `now`, or undefined while the strategy has too little data. */
   estimate(now: number): ResourceEstimate | undefined;
+}
+
+/** What a strategy may know about the container it models. */
+export interface ModelContext {
+  /** How many containers of the pod get a recommendation (per-pod floors are split across them). */
+  containersInPod?: number;
 }
 
 /** A recommendation strategy: history in, recommendation out. Compared side by side by the replay. */
@@ -47,5 +57,5 @@ export interface Strategy {
   readonly name: string;
   readonly description: string;
   /** A fresh, empty usage model for one container. */
-  newModel(): UsageModel;
+  newModel(context?: ModelContext): UsageModel;
 }

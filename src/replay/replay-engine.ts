@@ -10,7 +10,9 @@
  *     request (docs/decisions/0052);
  *  3. the strategy receives the sample. Memory above the limit is an OOM kill: the strategy sees
  *     usage capped at the limit (the kernel kills at the limit), then `recordOom(limit, t)`; the
- *     container restarts (its age starts again) and the updater acts on memory at once.
+ *     container restarts (its age starts again) and the updater acts on memory at once. Memory
+ *     at or above 90% of the limit for 2 minutes triggers the updater's pressure guard: memory
+ *     is raised at once (see UpdateRules.memoryPressure).
  * Before the strategy gives its first estimate, the requests are `initialRequest`.
  */
 import type { Resources, UsageModel } from '../recommender/types.ts';
@@ -65,11 +67,15 @@ export function replayContainer(series: ContainerSeries, strategy: ReplayStrateg
     startedAt: t0,
     lastChangeAt: -Infinity,
     oomPending: false,
+    pressurePending: false,
     hasMemory: series.hasMemory,
   };
   const request = state.request;
   let nextRecommendation = t0;
   let lastOomSlot = -1;
+  // The oracle's targets are exact: the pressure guard would only blur them.
+  const pressure = exact ? null : rules.memoryPressure;
+  let pressureSince = -1;
 
   // Asks the strategy and applies what the updater's rules allow; counts real changes.
   const recommend = (now: number): void => {
@@ -79,10 +85,13 @@ export function replayContainer(series: ContainerSeries, strategy: ReplayStrateg
     if (reason === undefined) return;
     let newCpu = request.cpu;
     let newMemory = request.memory;
-    if (reason === 'oom') {
-      const raised = exact ? estimate.target.memory : stepToward(request.memory, estimate.target.memory, rules);
+    if (reason === 'oom' || reason === 'memory-pressure') {
+      let wanted = estimate.target.memory;
+      if (reason === 'memory-pressure' && pressure !== null) wanted = Math.max(wanted, request.memory * pressure.raiseFactor);
+      const raised = exact ? wanted : stepToward(request.memory, wanted, rules);
       newMemory = Math.max(request.memory, raised);
       state.oomPending = false;
+      state.pressurePending = false;
     } else {
       newCpu = exact ? estimate.target.cpu : stepToward(request.cpu, estimate.target.cpu, rules);
       if (state.hasMemory) newMemory = exact ? estimate.target.memory : stepToward(request.memory, estimate.target.memory, rules);
@@ -117,8 +126,20 @@ export function replayContainer(series: ContainerSeries, strategy: ReplayStrateg
     if (bytes <= limit) {
       tally.memorySlackSum += limit - bytes;
       model.addMemorySample(bytes, t);
+      if (pressure === null || bytes < limit * pressure.threshold) {
+        pressureSince = -1;
+        continue;
+      }
+      if (pressureSince < 0) pressureSince = t;
+      // The sample stands for its whole interval: two 1-minute samples make 2 minutes.
+      if (t - pressureSince + series.intervalSeconds * 1000 >= pressure.durationMs) {
+        state.pressurePending = true;
+        pressureSince = -1;
+        recommend(t);
+      }
       continue;
     }
+    pressureSince = -1;
     // OOM kill: the container never got past its limit.
     tally.ooms++;
     tally.restarts++;

@@ -1,14 +1,19 @@
 /**
- * The strategies `tailor replay` and the quality bench know, by name. Each call builds a fresh
- * strategy, so runs never share state.
+ * The strategies `tailor replay` and the quality bench know, by name: the recommender's own
+ * (`vpa`, from builtin-strategies) plus the replay's baselines. Each call builds a fresh strategy,
+ * so runs never share state.
  */
+import { vpaStrategy } from '../recommender/vpa-strategy.ts';
 import type { ReplayStrategy } from './replay-strategy.ts';
 import { krrStrategy } from './strategies/krr.ts';
 import { oracleStrategy } from './strategies/oracle.ts';
+import { tailorStrategy } from './strategies/tailor/tailor-strategy.ts';
 
 const FACTORIES: Record<string, () => ReplayStrategy> = {
+  vpa: () => vpaStrategy(),
   krr: () => krrStrategy(),
   oracle: () => oracleStrategy(),
+  tailor: () => tailorStrategy(),
 };
 
 /** Names of every replay strategy, in report order. */

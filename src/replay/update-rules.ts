@@ -17,15 +17,29 @@ export interface UpdateRules {
   maxStepUp: number;
   /** Smallest factor of one decrease (default 0.5: at most halved per change). */
   maxStepDown: number;
+  /**
+   * Memory pressure guard (issue 7): when the working set stays at or above `threshold` x the
+   * memory limit for `durationMs`, memory is raised at once (no cooldown) to the larger of the
+   * strategy's target and limit x `raiseFactor`, within the step limit. Null turns it off.
+   */
+  memoryPressure: MemoryPressureRule | null;
 }
 
-/** The defaults of issue 7 plus a one-hour cooldown (see docs/decisions/0051). */
+/** See {@link UpdateRules.memoryPressure}. */
+export interface MemoryPressureRule {
+  threshold: number;
+  durationMs: number;
+  raiseFactor: number;
+}
+
+/** The defaults of issue 7 plus a one-hour cooldown and a x1.2 pressure raise (docs/decisions/0051). */
 export const DEFAULT_UPDATE_RULES: Readonly<UpdateRules> = Object.freeze({
   minAgeMs: 12 * 3_600_000,
   minRelativeDiff: 0.1,
   cooldownMs: 3_600_000,
   maxStepUp: 2,
   maxStepDown: 0.5,
+  memoryPressure: Object.freeze({ threshold: 0.9, durationMs: 120_000, raiseFactor: 1.2 }),
 });
 
 /** What the updater knows about one container when it decides. */
@@ -38,16 +52,18 @@ export interface ContainerUpdateState {
   lastChangeAt: number;
   /** True when an OOM kill happened since the last change: act on memory at once. */
   oomPending: boolean;
+  /** True when the memory pressure guard fired: raise memory at once. */
+  pressurePending: boolean;
   /** Whether memory is tracked for this container (false for CPU-only traces). */
   hasMemory: boolean;
 }
 
 /** Why the updater acts, or undefined when it leaves the container alone. */
-export type UpdateReason = 'oom' | 'outside-bounds' | 'drift';
+export type UpdateReason = 'oom' | 'memory-pressure' | 'outside-bounds' | 'drift';
 
 /**
- * Decides whether the updater changes the container now. Order: an OOM acts at once (no cooldown,
- * no age); otherwise nothing during the cooldown; then a request outside [lowerBound, upperBound];
+ * Decides whether the updater changes the container now. Order: an OOM, then memory pressure, act
+ * at once (no cooldown, no age); otherwise nothing during the cooldown; then a request outside [lowerBound, upperBound];
  * then an old enough container whose summed relative difference exceeds the threshold.
  * Worked number: request 500m, target 440m, lower 400m, upper 600m: inside the bounds; the
  * difference |500 - 440| / 440 = 13.6% > 10%, so a container older than 12 h is updated ('drift').
@@ -59,6 +75,7 @@ export function updateReason(
   now: number,
 ): UpdateReason | undefined {
   if (state.oomPending && state.hasMemory) return 'oom';
+  if (state.pressurePending && state.hasMemory) return 'memory-pressure';
   if (now - state.lastChangeAt < rules.cooldownMs) return undefined;
   const { request, hasMemory } = state;
   if (request.cpu < estimate.lowerBound.cpu || request.cpu > estimate.upperBound.cpu) return 'outside-bounds';

@@ -6,7 +6,7 @@ import { estimate } from './helpers.ts';
 const H = 3_600_000;
 
 function state(overrides: Partial<ContainerUpdateState> = {}): ContainerUpdateState {
-  return { request: { cpu: 500, memory: 1000 }, startedAt: 0, lastChangeAt: -Infinity, oomPending: false, hasMemory: true, ...overrides };
+  return { request: { cpu: 500, memory: 1000 }, startedAt: 0, lastChangeAt: -Infinity, oomPending: false, pressurePending: false, hasMemory: true, ...overrides };
 }
 
 test('the rules in order: OOM, cooldown, bounds, age with difference', () => {

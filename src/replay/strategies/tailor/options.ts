@@ -1,0 +1,79 @@
+/**
+ * The settings of the `tailor` strategy, with the defaults the quality bench justifies
+ * (docs/tailor-strategy.md gives the figures behind each).
+ */
+const HOUR = 3_600_000;
+const DAY = 24 * HOUR;
+
+export interface TailorOptions {
+  /** CPU quantile aimed at, without a multiplicative margin (newsvendor: one quantile for all). */
+  cpuQuantile: number;
+  /** Half-life of the hour-of-day CPU histograms. */
+  seasonalHalfLifeMs: number;
+  /** Half-life of the all-hours CPU histogram. */
+  flatHalfLifeMs: number;
+  /** Time constant of the running quantile loss that picks the better CPU model. */
+  lossTimeConstantMs: number;
+  /** How far ahead a CPU target must hold (the updater's cooldown). */
+  horizonMs: number;
+  /** Window of the recent-level check that catches sustained increases. */
+  surgeWindowMs: number;
+  /** CPU bounds around the target: the updater acts outside [target x lower, target x upper]. */
+  cpuLowerFactor: number;
+  cpuUpperFactor: number;
+  /** Memory: how long hourly peaks are remembered. */
+  memoryHistoryMs: number;
+  /**
+   * Memory by hour of day: cover the same hours on earlier days plus the last `memoryRecentMs`,
+   * instead of the whole history's peak. Used once `memorySeasonalAfterMs` of history exist.
+   */
+  memorySeasonal: boolean;
+  memoryRecentMs: number;
+  memorySeasonalAfterMs: number;
+  /**
+   * ...and only while no hour of the last `memorySeasonalTrustMs` went above what the hour-of-day
+   * rule would have predicted for it (a spike it could not have seen coming).
+   */
+  memorySeasonalTrustMs: number;
+  /** Memory margin above the remembered peak. */
+  memoryMargin: number;
+  /** Memory bounds around the target. */
+  memoryLowerFactor: number;
+  memoryUpperFactor: number;
+  /** After an OOM kill, memory at least limit x this factor... */
+  oomBumpFactor: number;
+  /** ...for this long (the real peak is then in the history). */
+  oomHoldMs: number;
+  /**
+   * The updater's largest increase per change (x2): the hour-of-day profile is never followed
+   * below peak / this, so the peak hour is always one change away.
+   */
+  maxStepUp: number;
+  /** Floors: never recommend less. */
+  minCpuMillicores: number;
+  minMemoryBytes: number;
+}
+
+export const TAILOR_DEFAULTS: Readonly<TailorOptions> = Object.freeze({
+  cpuQuantile: 0.95,
+  seasonalHalfLifeMs: 3 * DAY,
+  flatHalfLifeMs: 12 * HOUR,
+  lossTimeConstantMs: 2 * DAY,
+  horizonMs: HOUR,
+  surgeWindowMs: 30 * 60_000,
+  cpuLowerFactor: 0.8,
+  cpuUpperFactor: 1.25,
+  memoryHistoryMs: 7 * DAY,
+  memorySeasonal: true,
+  memoryRecentMs: 3 * HOUR,
+  memorySeasonalAfterMs: 2 * DAY,
+  memorySeasonalTrustMs: 7 * DAY,
+  memoryMargin: 0.12,
+  memoryLowerFactor: 0.95,
+  memoryUpperFactor: 1.3,
+  oomBumpFactor: 1.5,
+  oomHoldMs: DAY,
+  maxStepUp: 2,
+  minCpuMillicores: 5,
+  minMemoryBytes: 16 * 1024 ** 2,
+});

@@ -58,6 +58,13 @@ export class HourlyPeaks {
     return this.seasonalFrom(hour, hour - 1, aheadHours, recentHours);
   }
 
+  /** The largest peak of the `hours` hours ending with hour `last` (included). */
+  recentMax(last: number, hours: number): number {
+    let best = 0;
+    for (let h = last - hours + 1; h <= last; h++) best = Math.max(best, this.peakOfHour(h));
+    return best;
+  }
+
   private seasonalFrom(hour: number, lastKnown: number, aheadHours: number, recentHours: number): number {
     let best = 0;
     for (let h = hour - recentHours + 1; h <= lastKnown; h++) best = Math.max(best, this.peakOfHour(h));

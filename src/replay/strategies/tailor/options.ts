@@ -25,14 +25,15 @@ export interface TailorOptions {
   memoryHistoryMs: number;
   /**
    * Memory by hour of day: cover the same hours on earlier days plus the last `memoryRecentMs`,
-   * instead of the whole history's peak. Used once `memorySeasonalAfterMs` of history exist.
+   * instead of the whole history's peak. The rule is checked hour by hour once
+   * `memorySeasonalAfterMs` of history exist (yesterday's same hour is known)...
    */
   memorySeasonal: boolean;
   memoryRecentMs: number;
   memorySeasonalAfterMs: number;
   /**
-   * ...and only while no hour of the last `memorySeasonalTrustMs` went above what the hour-of-day
-   * rule would have predicted for it (a spike it could not have seen coming).
+   * ...and used only after `memorySeasonalTrustMs` of checks in which no hour went above the
+   * limit the rule would have set for it (a spike it could not have seen coming).
    */
   memorySeasonalTrustMs: number;
   /** Memory margin above the remembered peak. */
@@ -45,8 +46,8 @@ export interface TailorOptions {
   /** ...for this long (the real peak is then in the history). */
   oomHoldMs: number;
   /**
-   * The updater's largest increase per change (x2): the hour-of-day profile is never followed
-   * below peak / this, so the peak hour is always one change away.
+   * The updater's largest increase per change (x2): an hour's CPU is never set below what the
+   * coming hours need divided by this per hour ahead, so each rise is one change away.
    */
   maxStepUp: number;
   /** Floors: never recommend less. */
@@ -55,7 +56,7 @@ export interface TailorOptions {
 }
 
 export const TAILOR_DEFAULTS: Readonly<TailorOptions> = Object.freeze({
-  cpuQuantile: 0.95,
+  cpuQuantile: 0.9,
   seasonalHalfLifeMs: 3 * DAY,
   flatHalfLifeMs: 12 * HOUR,
   lossTimeConstantMs: 2 * DAY,
@@ -66,8 +67,8 @@ export const TAILOR_DEFAULTS: Readonly<TailorOptions> = Object.freeze({
   memoryHistoryMs: 7 * DAY,
   memorySeasonal: true,
   memoryRecentMs: 3 * HOUR,
-  memorySeasonalAfterMs: 2 * DAY,
-  memorySeasonalTrustMs: 7 * DAY,
+  memorySeasonalAfterMs: DAY,
+  memorySeasonalTrustMs: 3 * DAY,
   memoryMargin: 0.12,
   memoryLowerFactor: 0.95,
   memoryUpperFactor: 1.3,

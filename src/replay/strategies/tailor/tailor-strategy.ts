@@ -41,6 +41,7 @@ export class TailorModel implements UsageModel {
   private flatLoss = 0;
   private memoryHour = -1;
   private seasonalMissAt = -Infinity;
+  private recentMissAt = -Infinity;
   private readonly aheadHours: number;
   private readonly recentHours: number;
   private oomFloor = 0;
@@ -53,7 +54,7 @@ export class TailorModel implements UsageModel {
 
   constructor(options: TailorOptions) {
     this.o = options;
-    this.seasonal = new HourOfDayHistograms(CPU_BUCKETS, options.seasonalHalfLifeMs, options.cpuQuantile);
+    this.seasonal = new HourOfDayHistograms(CPU_BUCKETS, options.seasonalHalfLifeMs, options.cpuQuantile, options.maxStepUp);
     this.flat = new DecayingHistogram(CPU_BUCKETS, options.flatHalfLifeMs);
     this.recentMedian = new SlidingQuantile(0.5, options.surgeWindowMs);
     this.recentHigh = new SlidingQuantile(options.cpuQuantile, options.surgeWindowMs);
@@ -83,25 +84,36 @@ export class TailorModel implements UsageModel {
   addMemorySample(bytes: number, at: number): void {
     if (!(bytes >= 0)) return;
     const hour = Math.floor(at / HOUR);
-    if (hour !== this.memoryHour && this.memoryHour >= 0) this.checkSeasonalMemory(this.memoryHour, at);
+    if (hour !== this.memoryHour && this.memoryHour >= 0) this.checkMemoryRules(this.memoryHour, at);
     this.memoryHour = hour;
     this.memoryPeaks.add(bytes, at);
   }
 
-  /** After hour `hour` ended: had the hour-of-day rule covered it? A miss suspends the rule. */
-  private checkSeasonalMemory(hour: number, now: number): void {
+  /**
+   * After hour `hour` ended: would the recent-hours rule and the hour-of-day rule have covered it
+   * (its peak under the limit each would have set)? A miss suspends that rule.
+   */
+  private checkMemoryRules(hour: number, now: number): void {
     const o = this.o;
-    if (!o.memorySeasonal || hour * HOUR - this.firstSampleAt < o.memorySeasonalAfterMs) return;
-    const predicted = this.memoryPeaks.predictionFor(hour, this.aheadHours, this.recentHours);
+    if (hour * HOUR - this.firstSampleAt < o.memorySeasonalAfterMs) return;
     const actual = this.memoryPeaks.peakOfHour(hour);
-    // A miss: the hour went above the limit the rule would have set (an OOM kill).
-    if (actual > predicted * (1 + o.memoryMargin)) this.seasonalMissAt = now;
+    const seasonal = this.memoryPeaks.predictionFor(hour, this.aheadHours, this.recentHours);
+    if (actual > seasonal * (1 + o.memoryMargin)) this.seasonalMissAt = now;
+    const recent = this.memoryPeaks.recentMax(hour - 1, this.recentHours);
+    if (actual > recent * (1 + o.memoryMargin)) this.recentMissAt = now;
+  }
+
+  /** True when a memory rule has been checked for the trust period without a miss. */
+  private trusted(missAt: number, now: number): boolean {
+    const o = this.o;
+    return o.memorySeasonal && now - Math.max(missAt, this.firstSampleAt + o.memorySeasonalAfterMs) >= o.memorySeasonalTrustMs;
   }
 
   recordOom(memoryUsedBytes: number, at: number): void {
     // The container wanted more than its limit, by an unknown amount: hold at least limit x 1.5
     // for a day; by then the real peak (now below the raised limit) is in the history.
-    this.oomFloor = Math.max(this.oomFloor > 0 && at < this.oomFloorUntil ? this.oomFloor : 0, memoryUsedBytes * this.o.oomBumpFactor);
+    const held = at < this.oomFloorUntil ? this.oomFloor : 0;
+    this.oomFloor = Math.max(held, memoryUsedBytes * this.o.oomBumpFactor);
     this.oomFloorUntil = at + this.o.oomHoldMs;
   }
 
@@ -110,9 +122,11 @@ export class TailorModel implements UsageModel {
     const o = this.o;
     const cpuCores = this.cpuTarget(now);
     const cpu = Math.max(o.minCpuMillicores, cpuCores * 1000);
-    const seasonal =
-      o.memorySeasonal && now - this.firstSampleAt >= o.memorySeasonalAfterMs && now - this.seasonalMissAt >= o.memorySeasonalTrustMs;
-    let peak = seasonal ? this.memoryPeaks.seasonalMax(now, this.aheadHours, this.recentHours) : this.memoryPeaks.max(now);
+    // The tightest memory rule that has earned trust: recent hours, hour of day, whole history.
+    let peak: number;
+    if (this.trusted(this.recentMissAt, now)) peak = this.memoryPeaks.recentMax(Math.floor(now / HOUR), this.recentHours);
+    else if (this.trusted(this.seasonalMissAt, now)) peak = this.memoryPeaks.seasonalMax(now, this.aheadHours, this.recentHours);
+    else peak = this.memoryPeaks.max(now);
     if (now < this.oomFloorUntil && this.oomFloor > peak) peak = this.oomFloor;
     const memory = Math.max(o.minMemoryBytes, peak * (1 + o.memoryMargin));
     const r = this.result;
@@ -143,9 +157,9 @@ export class TailorModel implements UsageModel {
     return target;
   }
 
-  /** The hour-of-day quantile, but never below the peak hour's / maxStepUp (one step away). */
+  /** The hour-of-day quantile, raised so the updater's step limit can follow the coming hours. */
   private seasonalAt(hour: number, now: number): number {
-    return Math.max(this.seasonal.quantile(hour, now), this.seasonal.peakQuantile(now) / this.o.maxStepUp);
+    return this.seasonal.reachable(hour, now);
   }
 
   private flatQuantile(now: number): number {

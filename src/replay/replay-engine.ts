@@ -20,7 +20,16 @@ import type { ContainerSeries, Trace } from './trace.ts';
 import { seriesDays, SECONDS_PER_DAY } from './trace.ts';
 import { QualityTally } from './quality-tally.ts';
 import { isClairvoyant, type ReplayStrategy } from './replay-strategy.ts';
-import { DEFAULT_UPDATE_RULES, stepToward, updateReason, type ContainerUpdateState, type UpdateRules } from './update-rules.ts';
+import {
+  cpuOutsideBounds,
+  DEFAULT_UPDATE_RULES,
+  drifted,
+  memoryOutsideBounds,
+  stepToward,
+  updateReason,
+  type ContainerUpdateState,
+  type UpdateRules,
+} from './update-rules.ts';
 
 /** Replay settings. */
 export interface ReplayOptions {
@@ -93,8 +102,13 @@ export function replayContainer(series: ContainerSeries, strategy: ReplayStrateg
       state.oomPending = false;
       state.pressurePending = false;
     } else {
-      newCpu = exact ? estimate.target.cpu : stepToward(request.cpu, estimate.target.cpu, rules);
-      if (state.hasMemory) newMemory = exact ? estimate.target.memory : stepToward(request.memory, estimate.target.memory, rules);
+      // Outside the bounds, only the resources outside theirs move, unless the drift rule holds
+      // too: a CPU change does not drag memory along (and back).
+      const all = reason === 'drift' || drifted(state, estimate, rules, now);
+      if (all || cpuOutsideBounds(state, estimate)) newCpu = exact ? estimate.target.cpu : stepToward(request.cpu, estimate.target.cpu, rules);
+      if (all || memoryOutsideBounds(state, estimate)) {
+        newMemory = exact ? estimate.target.memory : stepToward(request.memory, estimate.target.memory, rules);
+      }
     }
     if (newCpu !== request.cpu || newMemory !== request.memory) {
       request.cpu = newCpu;

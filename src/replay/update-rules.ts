@@ -63,8 +63,9 @@ export type UpdateReason = 'oom' | 'memory-pressure' | 'outside-bounds' | 'drift
 
 /**
  * Decides whether the updater changes the container now. Order: an OOM, then memory pressure, act
- * at once (no cooldown, no age); otherwise nothing during the cooldown; then a request outside [lowerBound, upperBound];
- * then an old enough container whose summed relative difference exceeds the threshold.
+ * at once on memory (no cooldown, no age); otherwise nothing during the cooldown; then a request
+ * outside [lowerBound, upperBound]; then an old enough container whose summed relative difference
+ * exceeds the threshold ('drift').
  * Worked number: request 500m, target 440m, lower 400m, upper 600m: inside the bounds; the
  * difference |500 - 440| / 440 = 13.6% > 10%, so a container older than 12 h is updated ('drift').
  */
@@ -77,15 +78,28 @@ export function updateReason(
   if (state.oomPending && state.hasMemory) return 'oom';
   if (state.pressurePending && state.hasMemory) return 'memory-pressure';
   if (now - state.lastChangeAt < rules.cooldownMs) return undefined;
-  const { request, hasMemory } = state;
-  if (request.cpu < estimate.lowerBound.cpu || request.cpu > estimate.upperBound.cpu) return 'outside-bounds';
-  if (hasMemory && (request.memory < estimate.lowerBound.memory || request.memory > estimate.upperBound.memory)) {
-    return 'outside-bounds';
-  }
-  if (now - state.startedAt < rules.minAgeMs) return undefined;
-  let diff = relativeDiff(request.cpu, estimate.target.cpu);
-  if (hasMemory) diff += relativeDiff(request.memory, estimate.target.memory);
-  return diff > rules.minRelativeDiff ? 'drift' : undefined;
+  if (cpuOutsideBounds(state, estimate) || memoryOutsideBounds(state, estimate)) return 'outside-bounds';
+  return drifted(state, estimate, rules, now) ? 'drift' : undefined;
+}
+
+/** The CPU request is outside the estimate's bounds. */
+export function cpuOutsideBounds(state: ContainerUpdateState, estimate: ResourceEstimate): boolean {
+  const cpu = state.request.cpu;
+  return cpu < estimate.lowerBound.cpu || cpu > estimate.upperBound.cpu;
+}
+
+/** The memory request is outside the estimate's bounds (never for CPU-only containers). */
+export function memoryOutsideBounds(state: ContainerUpdateState, estimate: ResourceEstimate): boolean {
+  const memory = state.request.memory;
+  return state.hasMemory && (memory < estimate.lowerBound.memory || memory > estimate.upperBound.memory);
+}
+
+/** Old enough, and the summed relative difference to the target above the threshold. */
+export function drifted(state: ContainerUpdateState, estimate: ResourceEstimate, rules: UpdateRules, now: number): boolean {
+  if (now - state.startedAt < rules.minAgeMs) return false;
+  let diff = relativeDiff(state.request.cpu, estimate.target.cpu);
+  if (state.hasMemory) diff += relativeDiff(state.request.memory, estimate.target.memory);
+  return diff > rules.minRelativeDiff;
 }
 
 function relativeDiff(request: number, target: number): number {

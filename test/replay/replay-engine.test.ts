@@ -113,3 +113,14 @@ test('the memory pressure guard raises memory at once after 2 minutes at 90% of 
   const off = replayContainer(s, strategy, { ...options({ cooldownMs: 60 * MIN }), rules: { ...DEFAULT_UPDATE_RULES, cooldownMs: 60 * MIN, memoryPressure: null } });
   assert.equal(off.changes, 0);
 });
+
+test('outside the CPU bounds only CPU moves; memory inside its bounds stays', () => {
+  // Target 300m (bounds 250-350m) and 200 MB (bounds 150-300 MB): CPU 100m is outside, memory
+  // 250 MB inside -> CPU goes to 200m (x2 step), memory stays 250 MB; the container is young.
+  const { strategy } = scripted(() => estimate(300, 200 * MB, [250, 150 * MB], [350, 300 * MB]));
+  const s = series('a', [0.1, 0.1], [100 * MB, 100 * MB]);
+  const tally = replayContainer(s, strategy, options());
+  assert.equal(tally.changes, 1);
+  assert.equal(tally.cpuRequestSum, 400);
+  assert.equal(tally.memoryLimitSum, 500 * MB);
+});

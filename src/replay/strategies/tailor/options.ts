@@ -30,6 +30,10 @@ export interface TailorOptions {
    */
   memorySeasonal: boolean;
   memoryRecentMs: number;
+  /** The follow rule: cover only the peak of the last `memoryFollowMs` (leaks, restarts, steps down). */
+  memoryFollowMs: number;
+  /** The follow rule needs this long without a miss (a week: a weekend dip is not a step down). */
+  memoryFollowTrustMs: number;
   memorySeasonalAfterMs: number;
   /**
    * ...and used only after `memorySeasonalTrustMs` of checks in which no hour went above the
@@ -41,6 +45,8 @@ export interface TailorOptions {
   /** Memory bounds around the target. */
   memoryLowerFactor: number;
   memoryUpperFactor: number;
+  /** No memory decrease before this much history (a daily job or peak may not have shown yet). */
+  memoryLearnMs: number;
   /** After an OOM kill, memory at least limit x this factor... */
   oomBumpFactor: number;
   /** ...for this long (the real peak is then in the history). */
@@ -67,11 +73,14 @@ export const TAILOR_DEFAULTS: Readonly<TailorOptions> = Object.freeze({
   memoryHistoryMs: 7 * DAY,
   memorySeasonal: true,
   memoryRecentMs: 3 * HOUR,
+  memoryFollowMs: 3 * HOUR,
+  memoryFollowTrustMs: 7 * DAY,
   memorySeasonalAfterMs: DAY,
-  memorySeasonalTrustMs: 3 * DAY,
+  memorySeasonalTrustMs: 5 * DAY,
   memoryMargin: 0.12,
   memoryLowerFactor: 0.95,
   memoryUpperFactor: 1.3,
+  memoryLearnMs: DAY,
   oomBumpFactor: 1.5,
   oomHoldMs: DAY,
   maxStepUp: 2,

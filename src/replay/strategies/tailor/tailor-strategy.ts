@@ -44,6 +44,7 @@ export class TailorModel implements UsageModel {
   private recentMissAt = -Infinity;
   private readonly aheadHours: number;
   private readonly recentHours: number;
+  private readonly followHours: number;
   private oomFloor = 0;
   private oomFloorUntil = -Infinity;
   private readonly result: ResourceEstimate = {
@@ -61,6 +62,7 @@ export class TailorModel implements UsageModel {
     this.memoryPeaks = new HourlyPeaks(options.memoryHistoryMs);
     this.aheadHours = Math.ceil(options.horizonMs / HOUR);
     this.recentHours = Math.ceil(options.memoryRecentMs / HOUR);
+    this.followHours = Math.ceil(options.memoryFollowMs / HOUR);
   }
 
   addCpuSample(cores: number, at: number): void {
@@ -99,14 +101,14 @@ export class TailorModel implements UsageModel {
     const actual = this.memoryPeaks.peakOfHour(hour);
     const seasonal = this.memoryPeaks.predictionFor(hour, this.aheadHours, this.recentHours);
     if (actual > seasonal * (1 + o.memoryMargin)) this.seasonalMissAt = now;
-    const recent = this.memoryPeaks.recentMax(hour - 1, this.recentHours);
+    const recent = this.memoryPeaks.recentMax(hour - 1, this.followHours);
     if (actual > recent * (1 + o.memoryMargin)) this.recentMissAt = now;
   }
 
   /** True when a memory rule has been checked for the trust period without a miss. */
-  private trusted(missAt: number, now: number): boolean {
+  private trusted(missAt: number, now: number, trustMs: number): boolean {
     const o = this.o;
-    return o.memorySeasonal && now - Math.max(missAt, this.firstSampleAt + o.memorySeasonalAfterMs) >= o.memorySeasonalTrustMs;
+    return o.memorySeasonal && now - Math.max(missAt, this.firstSampleAt + o.memorySeasonalAfterMs) >= trustMs;
   }
 
   recordOom(memoryUsedBytes: number, at: number): void {
@@ -124,8 +126,8 @@ export class TailorModel implements UsageModel {
     const cpu = Math.max(o.minCpuMillicores, cpuCores * 1000);
     // The tightest memory rule that has earned trust: recent hours, hour of day, whole history.
     let peak: number;
-    if (this.trusted(this.recentMissAt, now)) peak = this.memoryPeaks.recentMax(Math.floor(now / HOUR), this.recentHours);
-    else if (this.trusted(this.seasonalMissAt, now)) peak = this.memoryPeaks.seasonalMax(now, this.aheadHours, this.recentHours);
+    if (this.trusted(this.recentMissAt, now, o.memoryFollowTrustMs)) peak = this.memoryPeaks.recentMax(Math.floor(now / HOUR), this.followHours);
+    else if (this.trusted(this.seasonalMissAt, now, o.memorySeasonalTrustMs)) peak = this.memoryPeaks.seasonalMax(now, this.aheadHours, this.recentHours);
     else peak = this.memoryPeaks.max(now);
     if (now < this.oomFloorUntil && this.oomFloor > peak) peak = this.oomFloor;
     const memory = Math.max(o.minMemoryBytes, peak * (1 + o.memoryMargin));
@@ -135,7 +137,8 @@ export class TailorModel implements UsageModel {
     r.lowerBound.cpu = cpu * o.cpuLowerFactor;
     r.upperBound.cpu = cpu * o.cpuUpperFactor;
     r.lowerBound.memory = memory * o.memoryLowerFactor;
-    r.upperBound.memory = memory * o.memoryUpperFactor;
+    // Before a day of history, memory only goes up: the day's peak may still be to come.
+    r.upperBound.memory = now - this.firstSampleAt < o.memoryLearnMs ? Infinity : memory * o.memoryUpperFactor;
     return r;
   }
 

@@ -81,13 +81,14 @@ test('a sustained increase raises CPU within half an hour; a short burst does no
   assert.ok((m.estimate(t)?.target.cpu ?? 0) >= 1000);
 });
 
-test('memory follows recent hours once that rule has gone 3 days without a miss, and stops after a jump', () => {
+test('memory follows recent hours once that rule has gone 7 days without a miss, and stops after a jump', () => {
   const m = model();
   let t = 0;
-  // 5 days of slow growth from 500 to 600 MiB: the recent-hours rule never misses.
-  for (; t < 5 * DAY; t += MIN) {
+  // 9 days of slow growth from 500 to 600 MiB: the recent-hours rule never misses (checked from
+  // day 1, trusted from day 8).
+  for (; t < 9 * DAY; t += MIN) {
     m.addCpuSample(0.1, t);
-    m.addMemorySample((500 + (100 * t) / (5 * DAY)) * MIB, t);
+    m.addMemorySample((500 + (100 * t) / (9 * DAY)) * MIB, t);
   }
   // Restart: memory back to 300 MiB for 4 hours; the recent rule now covers 300 MiB only.
   for (const end = t + 4 * HOUR; t < end; t += MIN) {

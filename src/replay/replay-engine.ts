@@ -12,18 +12,21 @@
  *     usage capped at the limit (the kernel kills at the limit), then `recordOom(limit, t)`; the
  *     container restarts (its age starts again) and the updater acts on memory at once. Memory
  *     at or above 90% of the limit for 2 minutes triggers the updater's pressure guard: memory
- *     is raised at once (see UpdateRules.memoryPressure).
+ *     is raised at once (see UpdateRules.memoryPressure); a memory decrease never goes below the
+ *     last hour's peak + max(15%, 64 MiB) (UpdateRules.memorySafety).
  * Before the strategy gives its first estimate, the requests are `initialRequest`.
  */
 import type { Resources, UsageModel } from '../recommender/types.ts';
 import type { ContainerSeries, Trace } from './trace.ts';
 import { seriesDays, SECONDS_PER_DAY } from './trace.ts';
 import { QualityTally } from './quality-tally.ts';
+import { SlidingMax } from './sliding-max.ts';
 import { isClairvoyant, type ReplayStrategy } from './replay-strategy.ts';
 import {
   cpuOutsideBounds,
   DEFAULT_UPDATE_RULES,
   drifted,
+  memoryFloor,
   memoryOutsideBounds,
   stepToward,
   updateReason,
@@ -84,6 +87,8 @@ export function replayContainer(series: ContainerSeries, strategy: ReplayStrateg
   let lastOomSlot = -1;
   // The oracle's targets are exact: the pressure guard would only blur them.
   const pressure = exact ? null : rules.memoryPressure;
+  const safety = exact || !series.hasMemory ? null : rules.memorySafety;
+  const recentPeak = safety === null ? undefined : new SlidingMax(safety.windowMs);
   let pressureSince = -1;
 
   // Asks the strategy and applies what the updater's rules allow; counts real changes.
@@ -108,6 +113,11 @@ export function replayContainer(series: ContainerSeries, strategy: ReplayStrateg
       if (all || cpuOutsideBounds(state, estimate)) newCpu = exact ? estimate.target.cpu : stepToward(request.cpu, estimate.target.cpu, rules);
       if (all || memoryOutsideBounds(state, estimate)) {
         newMemory = exact ? estimate.target.memory : stepToward(request.memory, estimate.target.memory, rules);
+        // Memory safety: a decrease stops at the recent peak + margin (without a peak: no decrease).
+        if (safety !== null && newMemory < request.memory) {
+          const peak = recentPeak?.value();
+          newMemory = peak === undefined ? request.memory : Math.max(newMemory, Math.min(request.memory, memoryFloor(peak, safety)));
+        }
       }
     }
     if (newCpu !== request.cpu || newMemory !== request.memory) {
@@ -137,6 +147,7 @@ export function replayContainer(series: ContainerSeries, strategy: ReplayStrateg
     const limit = request.memory;
     tally.memorySamples++;
     tally.memoryLimitSum += limit;
+    recentPeak?.add(Math.min(bytes, limit), t);
     if (bytes <= limit) {
       tally.memorySlackSum += limit - bytes;
       model.addMemorySample(bytes, t);

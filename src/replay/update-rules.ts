@@ -9,9 +9,9 @@ import type { ResourceEstimate, Resources } from '../recommender/types.ts';
 export interface UpdateRules {
   /** Act when the container is at least this old and the target differs enough (default 12 h). */
   minAgeMs: number;
-  /** Summed relative difference |request - target| / target that counts as "enough" (default 0.1). */
+  /** Summed relative difference |target - request| / request that counts as "enough" (default 0.1). */
   minRelativeDiff: number;
-  /** At least this long between two changes of one container (default 1 h); an OOM skips it. */
+  /** At least this long between two changes of one container (default 15 min); an OOM skips it. */
   cooldownMs: number;
   /** Largest factor of one increase (default 2: at most x2 per change). */
   maxStepUp: number;
@@ -23,6 +23,18 @@ export interface UpdateRules {
    * strategy's target and limit x `raiseFactor`, within the step limit. Null turns it off.
    */
   memoryPressure: MemoryPressureRule | null;
+  /**
+   * Memory safety (issue 7): a memory decrease never goes below the peak of the last
+   * `windowMs` + max(peak x `marginRatio`, `marginBytes`). Null turns it off.
+   */
+  memorySafety: MemorySafetyRule | null;
+}
+
+/** See {@link UpdateRules.memorySafety}. */
+export interface MemorySafetyRule {
+  windowMs: number;
+  marginRatio: number;
+  marginBytes: number;
 }
 
 /** See {@link UpdateRules.memoryPressure}. */
@@ -32,15 +44,28 @@ export interface MemoryPressureRule {
   raiseFactor: number;
 }
 
-/** The defaults of issue 7 plus a one-hour cooldown and a x1.2 pressure raise (docs/decisions/0051). */
+/**
+ * The defaults of the real updater (src/updater/options.ts on branch updater, issue 7): 12 h age,
+ * 10% drift, 15 min cooldown, x2 / x0.5 steps, pressure 90% for 2 min -> x1.5, memory never
+ * lowered below the last hour's peak + max(15%, 64 MiB). See docs/decisions/0051.
+ */
 export const DEFAULT_UPDATE_RULES: Readonly<UpdateRules> = Object.freeze({
   minAgeMs: 12 * 3_600_000,
   minRelativeDiff: 0.1,
-  cooldownMs: 3_600_000,
+  cooldownMs: 15 * 60_000,
   maxStepUp: 2,
   maxStepDown: 0.5,
-  memoryPressure: Object.freeze({ threshold: 0.9, durationMs: 120_000, raiseFactor: 1.2 }),
+  memoryPressure: Object.freeze({ threshold: 0.9, durationMs: 120_000, raiseFactor: 1.5 }),
+  memorySafety: Object.freeze({ windowMs: 3_600_000, marginRatio: 0.15, marginBytes: 64 * 1024 ** 2 }),
 });
+
+/**
+ * The lowest memory a decrease may go to: peak + max(peak x marginRatio, marginBytes).
+ * Worked number with the defaults: peak 800 MiB -> 800 + max(120, 64) = 920 MiB.
+ */
+export function memoryFloor(peakBytes: number, rule: MemorySafetyRule): number {
+  return peakBytes + Math.max(peakBytes * rule.marginRatio, rule.marginBytes);
+}
 
 /** What the updater knows about one container when it decides. */
 export interface ContainerUpdateState {
@@ -67,7 +92,7 @@ export type UpdateReason = 'oom' | 'memory-pressure' | 'outside-bounds' | 'drift
  * outside [lowerBound, upperBound]; then an old enough container whose summed relative difference
  * exceeds the threshold ('drift').
  * Worked number: request 500m, target 440m, lower 400m, upper 600m: inside the bounds; the
- * difference |500 - 440| / 440 = 13.6% > 10%, so a container older than 12 h is updated ('drift').
+ * difference |440 - 500| / 500 = 12% >= 10%, so a container older than 12 h is updated ('drift').
  */
 export function updateReason(
   state: ContainerUpdateState,
@@ -94,17 +119,17 @@ export function memoryOutsideBounds(state: ContainerUpdateState, estimate: Resou
   return state.hasMemory && (memory < estimate.lowerBound.memory || memory > estimate.upperBound.memory);
 }
 
-/** Old enough, and the summed relative difference to the target above the threshold. */
+/** Old enough, and the summed relative difference to the target at least the threshold. */
 export function drifted(state: ContainerUpdateState, estimate: ResourceEstimate, rules: UpdateRules, now: number): boolean {
   if (now - state.startedAt < rules.minAgeMs) return false;
   let diff = relativeDiff(state.request.cpu, estimate.target.cpu);
   if (state.hasMemory) diff += relativeDiff(state.request.memory, estimate.target.memory);
-  return diff > rules.minRelativeDiff;
+  return diff >= rules.minRelativeDiff;
 }
 
+/** |target - request| / request, as the real updater measures drift (0 without a request). */
 function relativeDiff(request: number, target: number): number {
-  if (target <= 0) return request > 0 ? 1 : 0;
-  return Math.abs(request - target) / target;
+  return request > 0 ? Math.abs(target - request) / request : 0;
 }
 
 /**

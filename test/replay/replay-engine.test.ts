@@ -102,13 +102,13 @@ test('CPU-only traces leave memory out of the figures', () => {
 
 test('the memory pressure guard raises memory at once after 2 minutes at 90% of the limit', () => {
   // Limit 250 MB; usage 230 MB (92%) at minutes 1 and 2: the guard fires at minute 2 and raises
-  // to max(target 250 MB, 250 MB x 1.2) = 300 MB, inside the cooldown of the first change.
+  // to max(target 250 MB, 250 MB x 1.5) = 375 MB, inside the cooldown of the first change.
   const { strategy } = scripted(() => estimate(100, 250 * MB));
   const s = series('a', [0.1, 0.1, 0.1, 0.1], [100 * MB, 230 * MB, 230 * MB, 230 * MB]);
   const tally = replayContainer(s, strategy, options({ cooldownMs: 60 * MIN }));
   assert.equal(tally.ooms, 0);
   assert.equal(tally.changes, 1);
-  assert.equal(tally.memoryLimitSum, (250 * 3 + 300) * MB);
+  assert.equal(tally.memoryLimitSum, (250 * 3 + 375) * MB);
   // Without the guard nothing changes.
   const off = replayContainer(s, strategy, { ...options({ cooldownMs: 60 * MIN }), rules: { ...DEFAULT_UPDATE_RULES, cooldownMs: 60 * MIN, memoryPressure: null } });
   assert.equal(off.changes, 0);

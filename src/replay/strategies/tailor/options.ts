@@ -66,7 +66,7 @@ export const TAILOR_DEFAULTS: Readonly<TailorOptions> = Object.freeze({
   seasonalHalfLifeMs: 3 * DAY,
   flatHalfLifeMs: 12 * HOUR,
   lossTimeConstantMs: 2 * DAY,
-  horizonMs: HOUR,
+  horizonMs: 15 * 60_000,
   surgeWindowMs: 30 * 60_000,
   cpuLowerFactor: 0.8,
   cpuUpperFactor: 1.25,

@@ -46,7 +46,7 @@ test('an OOM kill holds memory at limit x 1.5 (+ margin) for a day', () => {
   assert.equal(m.estimate(DAY + 2 * HOUR)?.target.memory, 200 * MIB * 1.12);
 });
 
-test('a daily job is prepared for an hour ahead and CPU drops back between jobs', () => {
+test('a daily job is prepared step by step ahead and CPU drops back between jobs', () => {
   // Idle 20m; from 03:00 to 03:45 every day a job at 2,000m. Four days of history.
   const m = model();
   const cpuAt = (t: number) => {
@@ -58,15 +58,18 @@ test('a daily job is prepared for an hour ahead and CPU drops back between jobs'
     m.addCpuSample(cpuAt(t), t);
     m.addMemorySample(100 * MIB, t);
   }
-  // 02:30 on day 5: the job hour is within the coming hour -> about 2,000m.
-  const before = m.estimate(end + 2.5 * HOUR)?.target.cpu ?? 0;
+  // 02:50 on day 5: the job hour starts within the coming 15 minutes (the cooldown) -> ~2,000m.
+  const before = m.estimate(end + 2 * HOUR + 50 * MIN)?.target.cpu ?? 0;
   assert.ok(before >= 1900, `before the job: ${before}`);
+  // 02:30: one change before the job, the request must be at least 2,000 / 2 to get there in one step.
+  const oneStep = m.estimate(end + 2.5 * HOUR)?.target.cpu ?? 0;
+  assert.ok(oneStep >= 1000 && oneStep < 1100, `02:30: ${oneStep}`);
+  // 01:30: two hours ahead, 2,000 / 4.
+  const twoSteps = m.estimate(end + 1.5 * HOUR)?.target.cpu ?? 0;
+  assert.ok(twoSteps >= 500 && twoSteps < 550, `01:30: ${twoSteps}`);
   // 12:00: far from the job; the x2 reach needs 2,000 / 2^15, so the idle 20m (x 1.02) is the target.
   const midday = m.estimate(end + 12 * HOUR)?.target.cpu ?? 0;
   assert.ok(midday < 25, `midday: ${midday}`);
-  // 01:30: two hours before the job the request must be at least 2,000 / 2 to get there in one step.
-  const early = m.estimate(end + 1.5 * HOUR)?.target.cpu ?? 0;
-  assert.ok(early >= 1000 && early < 1900, `01:30: ${early}`);
 });
 
 test('a sustained increase raises CPU within half an hour; a short burst does not', () => {

@@ -23,7 +23,7 @@ export class HourOfDayHistograms {
   private readonly maxStep: number;
   private readonly refreshMs: number;
 
-  /** `maxStep`: the largest factor of one change (the updater's step limit up). */
+  /** `maxStep`: the largest factor of one change (the updater's step limit up); Infinity: no reach. */
   constructor(buckets: HistogramOptions, halfLifeMs: number, q: number, maxStep: number, refreshMs = 10 * 60_000) {
     this.slots = Array.from({ length: 24 }, () => new DecayingHistogram(buckets, halfLifeMs));
     this.q = q;
@@ -62,7 +62,7 @@ export class HourOfDayHistograms {
     for (let h = 0; h < 24; h++) {
       let best = 0;
       let divisor = 1;
-      for (let k = 0; k < 24; k++, divisor *= this.maxStep) best = Math.max(best, (this.quantiles[(h + k) % 24] ?? 0) / divisor);
+      for (let k = 0; k < 24 && divisor < Infinity; k++, divisor *= this.maxStep) best = Math.max(best, (this.quantiles[(h + k) % 24] ?? 0) / divisor);
       this.reachables[h] = best;
     }
   }

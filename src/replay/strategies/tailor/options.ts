@@ -8,6 +8,12 @@ const DAY = 24 * HOUR;
 export interface TailorOptions {
   /** CPU quantile aimed at, without a multiplicative margin (newsvendor: one quantile for all). */
   cpuQuantile: number;
+  /** Use the hour-of-day CPU model when it predicts better (off: all-hours model only). */
+  cpuSeasonal: boolean;
+  /** Raise each hour so the step limit can reach the coming hours (off: the raw hourly quantile). */
+  cpuReachFloor: boolean;
+  /** Raise CPU at once on a sustained increase (see surgeWindowMs). */
+  cpuSurge: boolean;
   /** Half-life of the hour-of-day CPU histograms. */
   seasonalHalfLifeMs: number;
   /** Half-life of the all-hours CPU histogram. */
@@ -63,6 +69,9 @@ export interface TailorOptions {
 
 export const TAILOR_DEFAULTS: Readonly<TailorOptions> = Object.freeze({
   cpuQuantile: 0.9,
+  cpuSeasonal: true,
+  cpuReachFloor: true,
+  cpuSurge: true,
   seasonalHalfLifeMs: 3 * DAY,
   flatHalfLifeMs: 12 * HOUR,
   lossTimeConstantMs: 2 * DAY,

@@ -55,7 +55,12 @@ export class TailorModel implements UsageModel {
 
   constructor(options: TailorOptions) {
     this.o = options;
-    this.seasonal = new HourOfDayHistograms(CPU_BUCKETS, options.seasonalHalfLifeMs, options.cpuQuantile, options.maxStepUp);
+    this.seasonal = new HourOfDayHistograms(
+      CPU_BUCKETS,
+      options.seasonalHalfLifeMs,
+      options.cpuQuantile,
+      options.cpuReachFloor ? options.maxStepUp : Infinity,
+    );
     this.flat = new DecayingHistogram(CPU_BUCKETS, options.flatHalfLifeMs);
     this.recentMedian = new SlidingQuantile(0.5, options.surgeWindowMs);
     this.recentHigh = new SlidingQuantile(options.cpuQuantile, options.surgeWindowMs);
@@ -147,7 +152,7 @@ export class TailorModel implements UsageModel {
     const o = this.o;
     let target: number;
     const seasonalReady = now - this.firstSampleAt >= DAY;
-    if (seasonalReady && this.seasonalLoss < this.flatLoss) {
+    if (o.cpuSeasonal && seasonalReady && this.seasonalLoss < this.flatLoss) {
       const h0 = hourOfDay(now);
       const h1 = hourOfDay(now + o.horizonMs - 1);
       target = Math.max(this.seasonalAt(h0, now), this.seasonalAt(h1, now));
@@ -156,7 +161,7 @@ export class TailorModel implements UsageModel {
     }
     // Sustained increase: half of the last 30 minutes above the target.
     const median = this.recentMedian.value() ?? 0;
-    if (median > target) target = Math.max(target, this.recentHigh.value() ?? 0);
+    if (o.cpuSurge && median > target) target = Math.max(target, this.recentHigh.value() ?? 0);
     return target;
   }
 

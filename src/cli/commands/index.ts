@@ -3,9 +3,10 @@
  * them in this order with their one-line descriptions. Each command lives in its own file.
  */
 import type { Command } from 'commander';
+import { registerGenerateTrace } from './generate-trace.ts';
 import { registerReplay } from './replay.ts';
 
 /** A function that adds one subcommand to the program. */
 export type RegisterCommand = (program: Command) => void;
 
-export const commands: readonly RegisterCommand[] = [registerReplay];
+export const commands: readonly RegisterCommand[] = [registerReplay, registerGenerateTrace];

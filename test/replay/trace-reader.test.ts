@@ -94,3 +94,16 @@ test('the real Azure trace beside the repository reads as 34 CPU-only series at 
     assert.ok(days >= 27.75 && days <= 29.25, `${s.name}: ${days} days`);
   }
 });
+
+test('rows split across chunks at any byte (CRLF included) read the same', async () => {
+  const text = [HEADER, '100,web,0.5,1000', '100,db,0.25,', '160,web,1.5,2000', '160,db,0.75,7'].join('\r\n');
+  const whole = await read(text);
+  const pieces: string[] = [];
+  for (let i = 0; i < text.length; i += 3) pieces.push(text.slice(i, i + 3));
+  const split = await readTrace(Readable.from(pieces), 'split.csv');
+  assert.deepEqual(
+    split.containers.map((c) => [c.name, [...c.times], [...c.cpu], [...c.memory]]),
+    whole.containers.map((c) => [c.name, [...c.times], [...c.cpu], [...c.memory]]),
+  );
+  assert.deepEqual(whole.containers.map((c) => c.name), ['web', 'db']);
+});

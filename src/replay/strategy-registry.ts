@@ -1,24 +1,24 @@
 /**
- * The strategies `tailor replay` and the quality bench know, by name: the recommender's own
- * (`vpa`, from builtin-strategies) plus the replay's baselines. Each call builds a fresh strategy,
- * so runs never share state.
+ * The strategies `tailor replay` and the quality bench know, by name: the recommender's built-in
+ * strategies (`vpa`, from recommender/builtin-strategies.ts) plus the replay's own (`krr`,
+ * `oracle`, `tailor`). Each call builds a fresh strategy, so runs never share state.
  */
-import { vpaStrategy } from '../recommender/vpa-strategy.ts';
+import { createStrategyRegistry } from '../recommender/builtin-strategies.ts';
 import type { ReplayStrategy } from './replay-strategy.ts';
 import { krrStrategy } from './strategies/krr.ts';
 import { oracleStrategy } from './strategies/oracle.ts';
 import { tailorStrategy } from './strategies/tailor/tailor-strategy.ts';
 
-const FACTORIES: Record<string, () => ReplayStrategy> = {
-  vpa: () => vpaStrategy(),
+const REPLAY_FACTORIES: Record<string, () => ReplayStrategy> = {
   krr: () => krrStrategy(),
   oracle: () => oracleStrategy(),
   tailor: () => tailorStrategy(),
 };
 
-/** Names of every replay strategy, in report order. */
+/** Names of every replay strategy, in report order: the built-ins first. */
 export function replayStrategyNames(): string[] {
-  return Object.keys(FACTORIES);
+  const builtin = createStrategyRegistry().names();
+  return [...builtin, ...Object.keys(REPLAY_FACTORIES).filter((name) => !builtin.includes(name))];
 }
 
 /** Thrown for a strategy name nobody registered. */
@@ -28,9 +28,9 @@ export class UnknownStrategyError extends Error {
 
 /** A fresh strategy by name. */
 export function createReplayStrategy(name: string): ReplayStrategy {
-  const factory = FACTORIES[name];
-  if (factory === undefined) {
-    throw new UnknownStrategyError(`unknown strategy "${name}" (known: ${replayStrategyNames().join(', ')})`);
-  }
-  return factory();
+  const own = REPLAY_FACTORIES[name];
+  if (own !== undefined) return own();
+  const registry = createStrategyRegistry();
+  if (registry.has(name)) return registry.get(name);
+  throw new UnknownStrategyError(`unknown strategy "${name}" (known: ${replayStrategyNames().join(', ')})`);
 }

@@ -66,6 +66,13 @@ test('tailor replay --format json follows the contract, with worked numbers', ()
     near(krr?.cpu.slackPct, (1100 / 1500) * 100);
     near(krr?.memory.slackPct, ((3 * 1024 ** 3 - 4e8) / (3 * 1024 ** 3)) * 100);
     near(krr?.memory.oomFreeDaysPct, 100);
+    // A smaller initial request: 100m and 150 MB -> CPU slack (0 + 0 + 0) and shortfall
+    // (0 + 100 + 0) / 400; memory 200 MB > 150 MB is an OOM kill.
+    const small = tailor('replay', '--trace', path, '--strategy', 'krr', '--initial-cpu', '100m', '--initial-memory', '150M', '--format', 'json');
+    assert.equal(small.status, 0, small.stderr);
+    const [k] = (JSON.parse(small.stdout) as { strategies: Entry[] }).strategies;
+    near(k?.cpu.shortfallPct, 25);
+    assert.equal(k?.memory.ooms, 1);
   });
 });
 

@@ -28,6 +28,8 @@ export interface AdmissionAttributes {
   dryRun: boolean;
   /** CreateOptions / UpdateOptions / DeleteOptions of the request. */
   options: Record<string, unknown> | undefined;
+  /** Where plugins add warnings for the client (sent as `Warning` headers). */
+  warnings?: string[];
 }
 
 /** An admission plugin. Both phases are optional. */

@@ -13,11 +13,17 @@ import { createCertificateAuthority, type CertificateAuthority, type Certificate
 import { bootstrapCluster, installCrds, readCrdManifests, startServiceAccountController } from './bootstrap.ts';
 import { answerAccessReview } from './access-review.ts';
 import { bindingSubresource } from './binding.ts';
-import { builtinDefaulter } from './builtin-defaults.ts';
+import { builtinDefaulter, prepareBuiltinForCreate } from './builtin-defaults.ts';
 import { DisruptionController } from './disruption-controller.ts';
 import { evictionSubresource } from './eviction.ts';
+import { limitRangeDefaulter, limitRangerPlugin } from './limit-ranger.ts';
+import { serviceAccountPlugin } from './service-account-admission.ts';
 import { tokenRequestSubresource } from './token-request.ts';
+import { webhookAdmissionPlugins } from './webhook-admission.ts';
+import type { ServiceResolver } from './webhook-client.ts';
 import { customResourceDefaulter, customResourceValidator, startCrdController } from './crd-controller.ts';
+import { crdValidator } from './crd-validation.ts';
+import { eventValidator } from './event-validation.ts';
 import type { ServerVersionInfo } from './discovery.ts';
 import { FaultInjector, type FaultRule } from './fault-injection.ts';
 import { createHttpShell, type RouteHandler } from './http-server.ts';
@@ -25,6 +31,7 @@ import { renderKubeconfig, writeKubeconfig } from './kubeconfig.ts';
 import { ObjectStore } from './object-store.ts';
 import { builtinValidator } from './object-validation.ts';
 import { RbacAuthorizer, allowAll, type Authorizer } from './rbac-authorizer.ts';
+import { RequestMetrics } from './request-metrics.ts';
 import { SYSTEM_USER, type ApiRequest, type ApiResponse, type UserInfo } from './request.ts';
 import { RequestPipeline, type Defaulter, type ObjectValidator } from './request-pipeline.ts';
 import { ResourceRegistry } from './resource-registry.ts';
@@ -54,6 +61,11 @@ export interface ApiServerOptions {
   bookmarkIntervalMs?: number;
   /** Random source for fault injection (default Math.random). */
   random?: () => number;
+  /**
+   * Delete pods bound to a node gracefully (default false): the API marks them with
+   * deletionTimestamp and the kubelet simulator removes them with `store.delete` once stopped.
+   */
+  gracefulPodDeletion?: boolean;
   /** Install the CRDs in manifests/crds at start (default true). */
   installCrds?: boolean;
   /**
@@ -82,11 +94,13 @@ export class KubeSimApiServer {
   readonly admission = new AdmissionChain();
   readonly faults: FaultInjector;
   readonly authenticator = new TokenAuthenticator();
+  /** Counts of the HTTP requests served (also at `/metrics` as apiserver_request_total). */
+  readonly requests = new RequestMetrics();
   readonly pipeline: RequestPipeline;
   readonly serverVersion: SimServerVersion;
   readonly logger: Logger;
   /** Switches that may be flipped at run time. */
-  readonly settings: { authentication: boolean; authorization: boolean; bookmarkIntervalMs: number };
+  readonly settings: { authentication: boolean; authorization: boolean; bookmarkIntervalMs: number; gracefulPodDeletion: boolean };
   private readonly validators: ObjectValidator[] = [];
   private readonly defaulters: Defaulter[] = [];
   private readonly routes = new Map<string, RouteHandler>();
@@ -99,6 +113,7 @@ export class KubeSimApiServer {
   private closeWatches: (() => void) | undefined;
   private stoppers: (() => void)[] = [];
   private listenPort = 0;
+  private serviceResolver: ServiceResolver = () => undefined;
   private readonly tls: { ca: CertificateAuthority; serving: CertificatePair } | undefined;
 
   constructor(options: ApiServerOptions = {}) {
@@ -106,19 +121,25 @@ export class KubeSimApiServer {
     this.now = options.now ?? (() => Date.now());
     this.serverVersion = options.serverVersion ?? '1.33';
     this.logger = options.logger ?? silentLogger();
-    this.store = new ObjectStore({ now: this.now, historyCapacity: options.historyCapacity ?? 10_000 });
+    const storeLog = this.logger.child({ component: 'kube-sim-store' });
+    this.store = new ObjectStore({
+      now: this.now,
+      historyCapacity: options.historyCapacity ?? 10_000,
+      onListenerError: (err, event) => storeLog.error({ err, resource: event.resource, name: event.object.metadata.name }, 'store listener failed'),
+    });
     this.faults = new FaultInjector(options.random);
     this.settings = {
       authentication: options.authentication ?? false,
       authorization: options.authorization ?? false,
       bookmarkIntervalMs: options.bookmarkIntervalMs ?? 5_000,
+      gracefulPodDeletion: options.gracefulPodDeletion ?? false,
     };
     this.authorizer = new RbacAuthorizer(this.store);
     const tls = options.tls ?? true;
     if (tls === true) this.tls = processCa();
     else if (tls !== false) this.tls = { ca: tls, serving: tls.issueServerCertificate('kube-apiserver', ['kubernetes', 'kubernetes.default', 'kubernetes.default.svc']) };
-    this.defaulters.push(builtinDefaulter, customResourceDefaulter);
-    this.validators.push(builtinValidator({ resizeThroughPodUpdate: this.serverVersion === '1.32' }), customResourceValidator);
+    this.defaulters.push(builtinDefaulter, limitRangeDefaulter, customResourceDefaulter);
+    this.validators.push(builtinValidator({ resizeThroughPodUpdate: this.serverVersion === '1.32' }), crdValidator, eventValidator, customResourceValidator);
     this.pipeline = new RequestPipeline({
       store: this.store,
       registry: this.registry,
@@ -127,14 +148,21 @@ export class KubeSimApiServer {
       validators: this.validators,
       defaulters: this.defaulters,
       now: this.now,
+      preparers: [prepareBuiltinForCreate],
+      gracefulPodDeletion: () => this.settings.gracefulPodDeletion,
       virtualCreates: new Map([
         ['selfsubjectaccessreviews.authorization.k8s.io', (r) => answerAccessReview(r, this.currentAuthorizer(), true)],
         ['subjectaccessreviews.authorization.k8s.io', (r) => answerAccessReview(r, this.currentAuthorizer(), false)],
       ]),
     });
     this.disruption = new DisruptionController(this.store, this.now);
-    this.subresources.register('pods', 'eviction', evictionSubresource({ store: this.store, admission: this.admission, disruption: this.disruption }));
+    this.subresources.register('pods', 'eviction', evictionSubresource({ store: this.store, admission: this.admission, disruption: this.disruption, gracefulPodDeletion: () => this.settings.gracefulPodDeletion }));
     this.subresources.register('pods', 'binding', bindingSubresource);
+    this.admission.add(limitRangerPlugin(this.store), -100);
+    this.admission.add(serviceAccountPlugin(this.store), -90);
+    const webhooks = webhookAdmissionPlugins(this.store, () => this.serviceResolver);
+    this.admission.add(webhooks.mutating, 1000);
+    this.admission.add(webhooks.validating, 1000);
     this.subresources.register('serviceaccounts', 'token', tokenRequestSubresource(this.authenticator));
   }
 
@@ -190,6 +218,7 @@ export class KubeSimApiServer {
       routes: this.routes,
       serverAddress: () => `127.0.0.1:${this.listenPort}`,
       now: this.now,
+      metrics: this.requests,
       ...(this.tls ? { tls: this.tls.serving } : {}),
     });
     this.server = shell.server;
@@ -271,6 +300,15 @@ export class KubeSimApiServer {
     const request: Omit<ApiRequest, 'user' | 'query'> = { verb: 'create', group, version, resource: type.plural, body: obj };
     if (type.namespaced) request.namespace = obj.metadata.namespace ?? 'default';
     return (await this.execute(request)).body as KubeObject;
+  }
+
+  /**
+   * Sets how webhook `clientConfig.service` references reach a server, e.g.
+   * `(ns, name, port) => ns === 'tailor' ? { host: '127.0.0.1', port: 9443 } : undefined`.
+   * The TLS server name checked is `<name>.<namespace>.svc`.
+   */
+  setServiceResolver(resolver: ServiceResolver): void {
+    this.serviceResolver = resolver;
   }
 
   /** Switches bearer-token authentication on or off. */

@@ -1,10 +1,11 @@
 /**
  * Defaulting for built-in kinds, the part of the real server's defaulting that changes what
  * clients see: pods (requests default to limits, restartPolicy, dnsPolicy, schedulerName,
- * serviceAccountName, terminationGracePeriodSeconds, imagePullPolicy, and on create
- * `status: {phase: Pending, qosClass}`), namespaces (`status.phase: Active` and the
+ * serviceAccountName, terminationGracePeriodSeconds, imagePullPolicy; the create-time
+ * `status: {phase: Pending, qosClass}` comes from {@link prepareBuiltinForCreate}), namespaces (`status.phase: Active` and the
  * `kubernetes.io/metadata.name` label), deployments, statefulsets and replicasets (replicas 1,
- * strategy, revisionHistoryLimit), PDBs (none), jobs (completions/parallelism/backoffLimit).
+ * strategy, revisionHistoryLimit), jobs (completions/parallelism/backoffLimit), services (type,
+ * ports, a stable cluster IP).
  */
 import type { Defaulter } from './request-pipeline.ts';
 import { podQosClass } from './pod-qos.ts';
@@ -73,16 +74,14 @@ function defaultWorkload(o: KubeObject, kind: string): void {
 }
 
 /** The defaulter for built-in kinds. */
-export const builtinDefaulter: Defaulter = (o, type, operation) => {
+export const builtinDefaulter: Defaulter = (o, type) => {
   if (type.crdName !== undefined) return;
   const g = type.group;
   const kind = type.kind;
   if (g === '' && kind === 'Pod') {
     defaultPodSpec(obj(o as Any, 'spec'));
-    if (operation === 'CREATE') o.status = { phase: 'Pending', qosClass: podQosClass(o.spec as Any) };
   } else if (g === '' && kind === 'Namespace') {
     o.metadata.labels = { ...(o.metadata.labels ?? {}), 'kubernetes.io/metadata.name': o.metadata.name ?? '' };
-    if (operation === 'CREATE') o.status = { phase: 'Active' };
     setIfMissing(obj(o as Any, 'spec'), 'finalizers', ['kubernetes']);
   } else if (g === 'apps' && (kind === 'Deployment' || kind === 'ReplicaSet' || kind === 'StatefulSet' || kind === 'DaemonSet')) {
     defaultWorkload(o, kind);
@@ -98,7 +97,44 @@ export const builtinDefaulter: Defaulter = (o, type, operation) => {
     setIfMissing(spec, 'suspend', false);
     setIfMissing(spec, 'successfulJobsHistoryLimit', 3);
     setIfMissing(spec, 'failedJobsHistoryLimit', 1);
-  } else if (g === '' && kind === 'ServiceAccount') {
-    // nothing to default
+  } else if (g === '' && kind === 'Service') {
+    defaultService(o);
   }
 };
+
+/**
+ * Service defaults: type ClusterIP, sessionAffinity None, TCP ports whose targetPort is the port,
+ * and a cluster IP in 10.96.0.0/16 derived from namespace/name (stable, no allocator state).
+ * Worked example: the FNV-1a hash of "default/web" picks 10.96.<h >> 8 & 255>.<h & 255 | 1>.
+ */
+function defaultService(o: KubeObject): void {
+  const spec = obj(o as Any, 'spec');
+  setIfMissing(spec, 'type', 'ClusterIP');
+  setIfMissing(spec, 'sessionAffinity', 'None');
+  if (Array.isArray(spec['ports'])) {
+    for (const port of spec['ports'] as Any[]) {
+      setIfMissing(port, 'protocol', 'TCP');
+      setIfMissing(port, 'targetPort', port['port']);
+    }
+  }
+  if (spec['clusterIP'] === undefined && spec['type'] !== 'ExternalName') {
+    let h = 0x811c9dc5;
+    for (const ch of `${o.metadata.namespace ?? ''}/${o.metadata.name ?? ''}`) h = Math.imul(h ^ ch.charCodeAt(0), 0x01000193) >>> 0;
+    const ip = `10.96.${(h >>> 8) & 255}.${(h & 255) | 1}`;
+    spec['clusterIP'] = ip;
+    spec['clusterIPs'] = [ip];
+    setIfMissing(spec, 'ipFamilies', ['IPv4']);
+    setIfMissing(spec, 'ipFamilyPolicy', 'SingleStack');
+    setIfMissing(spec, 'internalTrafficPolicy', 'Cluster');
+  }
+}
+
+/**
+ * Create-time status of built-in kinds, computed after mutating admission as the real
+ * PrepareForCreate does: pods start `Pending` with their QoS class, namespaces `Active`.
+ */
+export function prepareBuiltinForCreate(o: KubeObject, type: { group: string; kind: string; crdName?: string }): void {
+  if (type.crdName !== undefined || type.group !== '') return;
+  if (type.kind === 'Pod') o.status = { phase: 'Pending', qosClass: podQosClass(o.spec as Any) };
+  if (type.kind === 'Namespace') o.status = { phase: 'Active' };
+}

@@ -15,6 +15,7 @@ import { ApiError, badRequest, tooManyRequests } from './api-error.ts';
 import type { DisruptionController } from './disruption-controller.ts';
 import { isPodHealthy, pdbSelectsPod } from './disruption-budget.ts';
 import type { ObjectStore } from './object-store.ts';
+import { deletePod } from './pod-deletion.ts';
 import type { SubresourceHandler } from './subresource.ts';
 import { isPlainObject, type KubeObject } from './types.ts';
 
@@ -26,10 +27,10 @@ function success(): Record<string, unknown> {
 }
 
 /** The pods/eviction handler. */
-export function evictionSubresource(deps: { store: ObjectStore; admission: AdmissionChain; disruption: DisruptionController }): SubresourceHandler {
+export function evictionSubresource(deps: { store: ObjectStore; admission: AdmissionChain; disruption: DisruptionController; gracefulPodDeletion: () => boolean }): SubresourceHandler {
   return {
     discovery: { kind: 'Eviction', group: 'policy', version: 'v1', verbs: ['create'] },
-    async create({ request, type, current, body }) {
+    async create({ request, type, current, body, now }) {
       if (!isPlainObject(body)) throw badRequest('the body of the request is not a JSON object');
       const eviction = body as KubeObject;
       const name = request.name ?? '';
@@ -37,13 +38,14 @@ export function evictionSubresource(deps: { store: ObjectStore; admission: Admis
       if (isPlainObject(eviction.metadata) && eviction.metadata.name && eviction.metadata.name !== name) {
         throw badRequest('name in URL does not match name in Eviction object');
       }
-      await deps.admission.mutate({ operation: 'CREATE', type, group: '', version: request.version, resource: 'pods', subresource: 'eviction', namespace: ns, name, object: eviction, oldObject: undefined, user: request.user, dryRun: request.query['dryRun'] === 'All', options: undefined });
-      await deps.admission.validate({ operation: 'CREATE', type, group: '', version: request.version, resource: 'pods', subresource: 'eviction', namespace: ns, name, object: eviction, oldObject: undefined, user: request.user, dryRun: request.query['dryRun'] === 'All', options: undefined });
+      await deps.admission.mutate({ operation: 'CREATE', type, group: '', version: request.version, resource: 'pods', subresource: 'eviction', namespace: ns, name, object: eviction, oldObject: undefined, user: request.user, dryRun: request.query['dryRun'] === 'All', options: undefined, warnings: request.warnings ?? [] });
+      await deps.admission.validate({ operation: 'CREATE', type, group: '', version: request.version, resource: 'pods', subresource: 'eviction', namespace: ns, name, object: eviction, oldObject: undefined, user: request.user, dryRun: request.query['dryRun'] === 'All', options: undefined, warnings: request.warnings ?? [] });
       const deleteOptions = isPlainObject(eviction['deleteOptions']) ? (eviction['deleteOptions'] as Record<string, unknown>) : {};
       const preconditions = isPlainObject(deleteOptions['preconditions']) ? (deleteOptions['preconditions'] as { uid?: string; resourceVersion?: string }) : undefined;
       const remove = (): void => {
         if (request.query['dryRun'] === 'All') return;
-        deps.store.delete('pods', ns, name, preconditions ? { preconditions } : {});
+        const grace = typeof deleteOptions['gracePeriodSeconds'] === 'number' ? deleteOptions['gracePeriodSeconds'] : undefined;
+        deletePod(deps.store, ns, name, { ...(preconditions ? { preconditions } : {}), ...(grace !== undefined ? { gracePeriodSeconds: grace } : {}) }, now, deps.gracefulPodDeletion());
       };
       const phase = (current.status as { phase?: string } | undefined)?.phase;
       if (phase === 'Succeeded' || phase === 'Failed' || phase === 'Pending' || current.metadata.deletionTimestamp) {

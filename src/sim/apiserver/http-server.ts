@@ -5,6 +5,7 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
+import { parse as parseYaml } from 'yaml';
 import type { CertificatePair } from './certificates.ts';
 import type { Logger } from '../../observability/logger.ts';
 import { ApiError, forbidden, pathNotFound, unauthorized } from './api-error.ts';
@@ -18,11 +19,13 @@ import {
   type ServerVersionInfo,
 } from './discovery.ts';
 import type { FaultInjector } from './fault-injection.ts';
+import { metricVerb, type RequestMetrics } from './request-metrics.ts';
 import { parseFieldSelector } from './field-selector.ts';
 import { parseLabelSelector } from './label-selector.ts';
 import type { ObjectStore } from './object-store.ts';
 import { openApiGroupVersion, openApiRoot } from './openapi.ts';
 import { parsePatchBody, patchTypeOf } from './patch.ts';
+import { decodeProtobufBody, isProtobuf } from './protobuf-body.ts';
 import type { Authorizer } from './rbac-authorizer.ts';
 import type { ApiRequest, UserInfo, Verb } from './request.ts';
 import { parseRequestInfo, type RequestInfo } from './request-info.ts';
@@ -54,6 +57,8 @@ export interface HttpShellDependencies {
   now: () => number;
   /** Serve HTTPS with this certificate (plain HTTP when absent). */
   tls?: CertificatePair;
+  /** Where requests are counted (also served at `/metrics`). */
+  metrics: RequestMetrics;
 }
 
 const RESOURCE_VERBS = new Set(['get', 'list', 'watch', 'create', 'update', 'patch', 'delete', 'deletecollection']);
@@ -74,11 +79,27 @@ function sendError(res: ServerResponse, err: ApiError): void {
   sendJson(res, err.code, err.toStatus(), headers);
 }
 
-async function readBody(req: IncomingMessage): Promise<string> {
+/** The real server's request body limit (3 MiB). */
+const MAX_BODY_BYTES = 3 * 1024 * 1024;
+
+async function readBody(req: IncomingMessage): Promise<Buffer> {
   const chunks: Buffer[] = [];
-  for await (const chunk of req) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks).toString('utf8');
+  let size = 0;
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length;
+    if (size > MAX_BODY_BYTES) throw new ApiError(413, 'RequestEntityTooLarge', `Request entity too large: limit is ${MAX_BODY_BYTES}`);
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks);
 }
+
+/** `299 - "text"`, the Warning header format of the real server (quotes and backslashes escaped). */
+export function warningHeader(text: string): string {
+  return `299 - "${text.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`;
+}
+
+/** Warnings of requests still being served, so error responses carry them too. */
+const pendingWarnings = new WeakMap<IncomingMessage, string[]>();
 
 function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
@@ -127,7 +148,13 @@ export function createHttpShell(deps: HttpShellDependencies): { server: Server; 
     else if (parts[0] === 'api' && parts.length === 2) body = resourceListDocument(deps.registry, deps.subresources, '', parts[1] as string, (t, s) => deps.subresources.get(t.group === '' ? t.plural : `${t.plural}.${t.group}`, s)?.discovery);
     else if (parts[0] === 'apis' && parts.length === 2) body = groupDocumentFor(deps.registry, parts[1] as string);
     else if (parts[0] === 'apis' && parts.length === 3) body = resourceListDocument(deps.registry, deps.subresources, parts[1] as string, parts[2] as string, (t, s) => deps.subresources.get(t.group === '' ? t.plural : `${t.plural}.${t.group}`, s)?.discovery);
-    else if (info.path === '/openapi/v3') body = openApiRoot(deps.registry);
+    else if (info.path === '/metrics') {
+      void deps.metrics.registry.metrics().then((text) => {
+        res.writeHead(200, { 'Content-Type': deps.metrics.registry.contentType });
+        res.end(text);
+      });
+      return;
+    } else if (info.path === '/openapi/v3') body = openApiRoot(deps.registry);
     else if (parts[0] === 'openapi' && parts[1] === 'v3' && parts[2] === 'api' && parts.length === 4) body = openApiGroupVersion(deps.registry, '', parts[3] as string);
     else if (parts[0] === 'openapi' && parts[1] === 'v3' && parts[2] === 'apis' && parts.length === 5) body = openApiGroupVersion(deps.registry, parts[3] as string, parts[4] as string);
     else if (info.path === '/healthz' || info.path === '/livez' || info.path === '/readyz') {
@@ -142,7 +169,9 @@ export function createHttpShell(deps: HttpShellDependencies): { server: Server; 
   async function serveResource(req: IncomingMessage, res: ServerResponse, info: RequestInfo, url: URL, user: UserInfo): Promise<void> {
     const query: Record<string, string> = {};
     for (const [k, v] of url.searchParams) query[k] = v;
-    const request: ApiRequest = { verb: info.verb as Verb, group: info.group, version: info.version, resource: info.resource, query, user };
+    const warnings: string[] = [];
+    pendingWarnings.set(req, warnings);
+    const request: ApiRequest = { verb: info.verb as Verb, group: info.group, version: info.version, resource: info.resource, query, user, warnings };
     if (info.subresource !== undefined) request.subresource = info.subresource;
     if (info.namespace !== undefined) request.namespace = info.namespace;
     if (info.name !== undefined) request.name = info.name;
@@ -159,18 +188,22 @@ export function createHttpShell(deps: HttpShellDependencies): { server: Server; 
     if (decision.latencyMs > 0) await sleep(decision.latencyMs);
     if (decision.error) throw decision.error;
     if (request.verb === 'watch') {
-      serveWatch(req, res, request, decision.dropWatchAfterMs);
+      serveWatch(req, res, request, decision.dropWatchAfterMs, wantsTable(req.headers.accept));
       return;
     }
-    const raw = req.method === 'GET' || req.method === 'HEAD' ? '' : await readBody(req);
-    if (raw.length > 0) {
+    const bytes = req.method === 'GET' || req.method === 'HEAD' ? Buffer.alloc(0) : await readBody(req);
+    const raw = bytes.toString('utf8');
+    if (bytes.length > 0 && isProtobuf(req.headers['content-type'])) {
+      request.body = decodeProtobufBody(bytes);
+    } else if (raw.length > 0) {
       if (request.verb === 'patch') {
         request.contentType = req.headers['content-type'] ?? '';
         const strategic = request.subresource ? true : type.strategicMerge;
         request.body = parsePatchBody(patchTypeOf(request.contentType, strategic), raw);
       } else {
+        const yaml = (req.headers['content-type'] ?? '').startsWith('application/yaml');
         try {
-          request.body = JSON.parse(raw);
+          request.body = yaml ? parseYaml(raw) : JSON.parse(raw);
         } catch (err) {
           throw new ApiError(400, 'BadRequest', `error decoding body: ${(err as Error).message}`, undefined, { cause: err });
         }
@@ -178,10 +211,11 @@ export function createHttpShell(deps: HttpShellDependencies): { server: Server; 
     }
     const response = await deps.pipeline.execute(request);
     const body = (request.verb === 'get' || request.verb === 'list') && !request.subresource && wantsTable(req.headers.accept) ? toTable(type, response.body, request.verb === 'list', deps.now()) : response.body;
+    for (const warning of warnings) res.appendHeader('Warning', warningHeader(warning));
     sendJson(res, response.status, body, response.headers);
   }
 
-  function serveWatch(req: IncomingMessage, res: ServerResponse, request: ApiRequest, dropAfterMs: number | undefined): void {
+  function serveWatch(req: IncomingMessage, res: ServerResponse, request: ApiRequest, dropAfterMs: number | undefined, asTable: boolean): void {
     const type = deps.pipeline.resolve(request);
     const q = request.query;
     const options = {
@@ -202,7 +236,11 @@ export function createHttpShell(deps: HttpShellDependencies): { server: Server; 
       deps.store,
       options,
       (event) => {
-        if (!res.writableEnded) res.write(`${JSON.stringify(event)}\n`);
+        if (res.writableEnded) return;
+        // kubectl get -w asks for Tables: each object event then carries a one-row Table.
+        const isObject = event.type === 'ADDED' || event.type === 'MODIFIED' || event.type === 'DELETED';
+        const wire = asTable && isObject ? { type: event.type, object: toTable(type, event.object, false, deps.now()) } : event;
+        res.write(`${JSON.stringify(wire)}\n`);
       },
       () => {
         watches.delete(session);
@@ -222,6 +260,25 @@ export function createHttpShell(deps: HttpShellDependencies): { server: Server; 
     }
   }
 
+  function count(req: IncomingMessage, res: ServerResponse, info: RequestInfo, user: UserInfo): void {
+    const started = performance.now();
+    const verb = metricVerb(String(info.verb), req.headers['content-type']);
+    const scope = info.name !== undefined ? 'resource' : info.namespace !== undefined ? 'namespace' : 'cluster';
+    const record = (): void =>
+      deps.metrics.record({
+        verb,
+        group: info.group,
+        version: info.version,
+        resource: info.resource,
+        subresource: info.subresource ?? '',
+        scope,
+        code: res.statusCode,
+        username: user.username,
+        seconds: (performance.now() - started) / 1000,
+      });
+    res.once(verb === 'WATCH' ? 'close' : 'finish', record);
+  }
+
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
     try {
@@ -232,11 +289,13 @@ export function createHttpShell(deps: HttpShellDependencies): { server: Server; 
       }
       const user = authenticate(req);
       const info = parseRequestInfo(req.method ?? 'GET', url.pathname, url.searchParams);
+      if (info.isResourceRequest) count(req, res, info, user);
       authorize(user, info);
       if (!info.isResourceRequest) serveNonResource(res, info);
       else await serveResource(req, res, info, url, user);
     } catch (err) {
       if (err instanceof ApiError) {
+        for (const warning of pendingWarnings.get(req) ?? []) if (!res.headersSent) res.appendHeader('Warning', warningHeader(warning));
         sendError(res, err);
         return;
       }

@@ -22,6 +22,8 @@ export function renderKubeconfig(options: KubeconfigOptions): string {
   const user = options.userName ?? 'kube-sim-admin';
   const cluster: Record<string, unknown> = { server: options.server };
   if (options.certificateAuthorityData) cluster['certificate-authority-data'] = options.certificateAuthorityData;
+  // client-node refuses plain http unless TLS verification is marked as skipped.
+  else if (options.server.startsWith('http://')) cluster['insecure-skip-tls-verify'] = true;
   return stringify({
     apiVersion: 'v1',
     kind: 'Config',

@@ -21,6 +21,8 @@ export interface ObjectStoreOptions {
   now: () => number;
   /** Events kept per resource for watch resumption (default 10,000). */
   historyCapacity?: number;
+  /** Called when a listener throws; the event still reaches the other listeners. */
+  onListenerError?: (err: unknown, event: StoreEvent) => void;
 }
 
 /** Options of {@link ObjectStore.update}. */
@@ -80,10 +82,12 @@ export class ObjectStore {
   private dispatching = false;
   private readonly now: () => number;
   private readonly historyCapacity: number;
+  private readonly onListenerError: (err: unknown, event: StoreEvent) => void;
 
   constructor(options: ObjectStoreOptions) {
     this.now = options.now;
     this.historyCapacity = options.historyCapacity ?? 10_000;
+    this.onListenerError = options.onListenerError ?? (() => {});
   }
 
   /** The current global resourceVersion as a string (what a list returns). */
@@ -176,12 +180,18 @@ export class ObjectStore {
     obj.metadata.uid = old.metadata.uid;
     obj.metadata.creationTimestamp = old.metadata.creationTimestamp;
     obj.metadata.generation = (old.metadata.generation ?? 1) + (isDeepStrictEqual(specPart(old), specPart(obj)) ? 0 : 1);
-    if (old.metadata.deletionTimestamp) obj.metadata.deletionTimestamp = old.metadata.deletionTimestamp;
-    else delete obj.metadata.deletionTimestamp;
+    if (old.metadata.deletionTimestamp) {
+      obj.metadata.deletionTimestamp = old.metadata.deletionTimestamp;
+      obj.metadata.deletionGracePeriodSeconds = old.metadata.deletionGracePeriodSeconds;
+    } else {
+      delete obj.metadata.deletionTimestamp;
+      delete obj.metadata.deletionGracePeriodSeconds;
+    }
     if (isDeepStrictEqual(stripVersion(old), stripVersion(obj))) return old; // no-op writes do not bump rv
     this.revision += 1;
     obj.metadata.resourceVersion = String(this.revision);
-    if (obj.metadata.deletionTimestamp && (obj.metadata.finalizers ?? []).length === 0) {
+    // The last finalizer gone from an object marked with no grace period left: it goes now.
+    if (obj.metadata.deletionTimestamp && (obj.metadata.finalizers ?? []).length === 0 && (old.metadata.deletionGracePeriodSeconds ?? 0) === 0) {
       this.put(resource, obj);
       return this.remove(resource, obj, true);
     }
@@ -236,6 +246,24 @@ export class ObjectStore {
     return { object: this.remove(resource, last, options.propagationPolicy !== 'Orphan'), finalizing: false };
   }
 
+  /**
+   * Marks an object as being deleted gracefully (a pod whose containers are stopping): sets
+   * deletionTimestamp and deletionGracePeriodSeconds; the object stays until `delete` is called
+   * again (by the kubelet) and updates do not remove it.
+   */
+  markForDeletion(resource: string, namespace: string, name: string, deletionTimestamp: string, gracePeriodSeconds: number): KubeObject {
+    const old = this.get(resource, namespace, name);
+    if (!old) throw notFound({ ...describe(resource), name });
+    const marked = cloneObject(old);
+    this.revision += 1;
+    marked.metadata.resourceVersion = String(this.revision);
+    marked.metadata.deletionTimestamp = deletionTimestamp;
+    marked.metadata.deletionGracePeriodSeconds = gracePeriodSeconds;
+    this.put(resource, marked);
+    this.emit('MODIFIED', resource, marked, old);
+    return marked;
+  }
+
   /** Deletes every namespaced object in a namespace (used when a namespace is deleted). */
   deleteNamespaceContents(namespace: string): void {
     for (const [resource, bucket] of this.buckets) {
@@ -250,7 +278,8 @@ export class ObjectStore {
   /**
    * Subscribes to committed changes of one resource (`pods`) or of all (`*`). Listeners are
    * called in resourceVersion order, after the write returned to its caller's synchronous code
-   * path has committed; writes made by a listener are queued behind the current event.
+   * path has committed; writes made by a listener are queued behind the current event. A listener
+   * that throws does not stop the others (the error goes to `onListenerError`).
    */
   subscribe(resource: string, listener: StoreListener): () => void {
     let set = this.listeners.get(resource);
@@ -342,7 +371,13 @@ export class ObjectStore {
       while (this.queue.length > 0) {
         const next = this.queue.shift() as StoreEvent;
         for (const key of [next.resource, '*']) {
-          for (const listener of [...(this.listeners.get(key) ?? [])]) listener(next);
+          for (const listener of [...(this.listeners.get(key) ?? [])]) {
+            try {
+              listener(next);
+            } catch (err) {
+              this.onListenerError(err, next);
+            }
+          }
         }
       }
     } finally {

@@ -3,7 +3,7 @@
  * subdomain, or label for namespaces), label keys and values, pod containers (present, named,
  * unique, with an image, requests <= limits, well-formed quantities), the pod update rule (only
  * images, activeDeadlineSeconds, tolerations additions and terminationGracePeriodSeconds may change;
- * plus resources on 1.32 where resize went through the pod itself), deployment selectors matching
+ * plus cpu/memory requests and limits on 1.32, where resize went through the pod itself), deployment selectors matching
  * template labels, and PDBs setting only one of minAvailable/maxUnavailable.
  */
 import { isDeepStrictEqual } from 'node:util';
@@ -113,9 +113,16 @@ function stripMutablePodFields(spec: Any, allowResources: boolean): Any {
     if (!Array.isArray(items)) continue;
     for (const c of items as Any[]) {
       delete c['image'];
-      if (allowResources) {
-        delete c['resources'];
-        delete c['resizePolicy'];
+      if (allowResources && isPlainObject(c['resources'])) {
+        // 1.27-1.32 (InPlacePodVerticalScaling): only cpu and memory requests/limits may change.
+        const resources = c['resources'] as Any;
+        for (const kind of ['requests', 'limits']) {
+          if (!isPlainObject(resources[kind])) continue;
+          const rest = { ...(resources[kind] as Any) };
+          delete rest['cpu'];
+          delete rest['memory'];
+          resources[kind] = rest;
+        }
       }
     }
   }

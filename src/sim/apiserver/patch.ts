@@ -43,16 +43,26 @@ export function parsePatchBody(type: PatchType, raw: string): unknown {
   }
 }
 
-/** Applies a patch of the given type to `current` and returns the new object. */
-export function applyPatch(type: PatchType, current: KubeObject, patch: unknown): KubeObject {
+/**
+ * Applies a patch of the given type to `current` and returns the new object. An apply patch on a
+ * built-in kind merges like a strategic merge patch; on a custom resource (no merge keys) like a
+ * merge patch, lists being atomic.
+ */
+export function applyPatch(type: PatchType, current: KubeObject, patch: unknown, strategicKind = true): KubeObject {
   switch (type) {
     case 'json':
       return applyJsonPatch(current, patch);
     case 'merge':
       if (!isPlainObject(patch)) throw badRequest('json: cannot unmarshal patch into Go value of type map[string]interface {}');
       return applyMergePatch(current, patch) as KubeObject;
-    case 'strategic':
     case 'apply':
+      if (!strategicKind) {
+        if (!isPlainObject(patch)) throw badRequest('json: cannot unmarshal patch into Go value of type map[string]interface {}');
+        return applyMergePatch(current, patch) as KubeObject;
+      }
+      if (!isPlainObject(patch)) throw badRequest('json: cannot unmarshal patch into Go value of type map[string]interface {}');
+      return applyStrategicMergePatch(current, patch) as KubeObject;
+    case 'strategic':
       if (!isPlainObject(patch)) throw badRequest('json: cannot unmarshal patch into Go value of type map[string]interface {}');
       return applyStrategicMergePatch(current, patch) as KubeObject;
   }

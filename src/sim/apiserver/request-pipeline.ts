@@ -7,10 +7,12 @@
  */
 import { randomBytes } from 'node:crypto';
 import { AdmissionChain, type AdmissionAttributes, type AdmissionOperation } from './admission.ts';
-import { ApiError, badRequest, conflict, expired, invalid, methodNotSupported, notFound, pathNotFound, type StatusCause } from './api-error.ts';
+import { checkStrictFields } from './crd-controller.ts';
+import { ApiError, badRequest, conflict, invalid, methodNotSupported, notFound, pathNotFound, type StatusCause } from './api-error.ts';
 import { scaleSubresource, statusSubresource } from './builtin-subresources.ts';
-import { parseFieldSelector, matchesFields } from './field-selector.ts';
-import { matchesLabels, parseLabelSelector } from './label-selector.ts';
+import { listObjects } from './list-objects.ts';
+import { deletePod } from './pod-deletion.ts';
+import { present } from './object-view.ts';
 import type { ObjectStore } from './object-store.ts';
 import { applyPatch, patchTypeOf, requireFieldManager } from './patch.ts';
 import type { ResourceRegistry } from './resource-registry.ts';
@@ -44,6 +46,10 @@ export interface PipelineDependencies {
   defaulters: Defaulter[];
   /** Clock in ms since epoch. */
   now: () => number;
+  /** Whether pods bound to nodes are deleted gracefully (marked, removed later by the kubelet). */
+  gracefulPodDeletion?: () => boolean;
+  /** Create-time preparation after mutating admission (status reset, computed status). */
+  preparers?: ((object: KubeObject, type: ResourceType) => void)[];
   /** Handlers of create on virtual (never stored) kinds, by store key. */
   virtualCreates?: Map<string, (request: ApiRequest) => ApiResponse>;
 }
@@ -61,15 +67,7 @@ export function randomNameSuffix(): string {
   return out;
 }
 
-/** Sets apiVersion and kind for the version a client asked for (no conversion beyond that). */
-export function present(type: ResourceType, version: string, obj: KubeObject): KubeObject {
-  return { ...obj, apiVersion: apiVersionOf(type.group, version), kind: type.kind };
-}
-
-interface ContinueToken {
-  rv: number;
-  start: string;
-}
+export { present } from './object-view.ts';
 
 export class RequestPipeline {
   constructor(private readonly deps: PipelineDependencies) {}
@@ -78,7 +76,8 @@ export class RequestPipeline {
   resolve(request: ApiRequest): ResourceType {
     const type = this.deps.registry.lookup(request.group, request.version, request.resource);
     if (!type) throw pathNotFound();
-    if (type.namespaced && request.name !== undefined && request.namespace === undefined && request.verb !== 'list' && request.verb !== 'watch') {
+    // A namespaced kind is only listed and watched across namespaces; everything else needs one.
+    if (type.namespaced && request.namespace === undefined && request.verb !== 'list' && request.verb !== 'watch') {
       throw pathNotFound();
     }
     return type;
@@ -132,44 +131,9 @@ export class RequestPipeline {
     return obj;
   }
 
-  /** A list with selectors and limit/continue paging (continue resumes after the last key). */
+  /** A list with selectors and limit/continue paging (see `list-objects.ts`). */
   list(type: ResourceType, request: ApiRequest): Record<string, unknown> {
-    const labels = parseLabelSelector(request.query['labelSelector']);
-    const fields = parseFieldSelector(request.query['fieldSelector'], type.kind);
-    const limit = Number(request.query['limit'] ?? 0);
-    let token: ContinueToken | undefined;
-    if (request.query['continue']) {
-      try {
-        token = JSON.parse(Buffer.from(request.query['continue'], 'base64url').toString('utf8')) as ContinueToken;
-      } catch (err) {
-        throw new ApiError(400, 'BadRequest', 'continue key is not valid: illegal base64 data', undefined, { cause: err });
-      }
-      if (this.deps.store.history(resourceKey(type)).isExpired(token.rv)) {
-        throw expired('The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue parameter.');
-      }
-    }
-    const namespace = type.namespaced ? request.namespace : undefined;
-    const all = this.deps.store.list(resourceKey(type), namespace, (obj) => matchesLabels(labels, obj.metadata.labels) && matchesFields(fields, obj));
-    let items = all;
-    if (token) {
-      const start = token.start;
-      items = items.filter((obj) => `${obj.metadata.namespace ?? ''}/${obj.metadata.name ?? ''}` > start);
-    }
-    const metadata: Record<string, unknown> = { resourceVersion: this.deps.store.resourceVersion };
-    if (limit > 0 && items.length > limit) {
-      const remaining = items.length - limit;
-      items = items.slice(0, limit);
-      const last = items[items.length - 1] as KubeObject;
-      const next: ContinueToken = { rv: token?.rv ?? this.deps.store.currentRevision, start: `${last.metadata.namespace ?? ''}/${last.metadata.name ?? ''}` };
-      metadata['continue'] = Buffer.from(JSON.stringify(next)).toString('base64url');
-      metadata['remainingItemCount'] = remaining;
-    }
-    return {
-      kind: type.listKind,
-      apiVersion: apiVersionOf(type.group, request.version),
-      metadata,
-      items: items.map((obj) => present(type, request.version, obj)),
-    };
+    return listObjects(this.deps.store, type, request);
   }
 
   private decodeBody(type: ResourceType, request: ApiRequest): KubeObject {
@@ -188,6 +152,16 @@ export class RequestPipeline {
     obj.apiVersion = expected;
     obj.kind = type.kind;
     if (!isPlainObject(obj.metadata)) obj.metadata = {};
+    const validation = request.query['fieldValidation'];
+    if (validation === 'Strict') checkStrictFields(type, obj);
+    else if (validation === 'Warn' && request.warnings) {
+      try {
+        checkStrictFields(type, obj);
+      } catch (err) {
+        const unknown = (err as Error).message.split('strict decoding error: ')[1];
+        if (unknown) request.warnings.push(...unknown.split(', '));
+      }
+    }
     return obj;
   }
 
@@ -223,6 +197,7 @@ export class RequestPipeline {
       user: request.user,
       dryRun: request.query['dryRun'] === 'All',
       options: undefined,
+      warnings: request.warnings ?? [],
     };
   }
 
@@ -232,11 +207,17 @@ export class RequestPipeline {
     if (causes.length > 0) throw invalid(type.kind, type.group, object.metadata.name ?? '', causes);
   }
 
-  /** Admission and validation for a write; returns the object to store. */
+  /**
+   * Admission and validation for a write; returns the object to store. Like the real server,
+   * an object changed by mutating admission is defaulted again, and the create-time status
+   * (e.g. a pod's qosClass) is computed after mutation.
+   */
   private async admit(type: ResourceType, request: ApiRequest, operation: 'CREATE' | 'UPDATE', object: KubeObject, oldObject: KubeObject | undefined): Promise<KubeObject> {
     const attrs = this.attributes(type, request, operation, object, oldObject);
     await this.deps.admission.mutate(attrs);
     const admitted = attrs.object as KubeObject;
+    for (const defaulter of this.deps.defaulters) defaulter(admitted, type, operation);
+    if (operation === 'CREATE') for (const prepare of this.deps.preparers ?? []) prepare(admitted, type);
     this.validate(type, operation, request.subresource ?? '', admitted, oldObject);
     await this.deps.admission.validate(attrs);
     return admitted;
@@ -268,13 +249,22 @@ export class RequestPipeline {
   }
 
   private async update(type: ResourceType, request: ApiRequest): Promise<ApiResponse> {
-    const obj = this.decodeBody(type, request);
-    this.checkNamespace(type, request, obj);
-    if (obj.metadata.name !== request.name) {
-      throw badRequest(`the name of the object (${obj.metadata.name ?? ''}) does not match the name on the URL (${request.name ?? ''})`);
+    for (let attempt = 0; ; attempt += 1) {
+      const obj = this.decodeBody(type, request);
+      this.checkNamespace(type, request, obj);
+      if (obj.metadata.name !== request.name) {
+        throw badRequest(`the name of the object (${obj.metadata.name ?? ''}) does not match the name on the URL (${request.name ?? ''})`);
+      }
+      const unconditional = !obj.metadata.resourceVersion;
+      try {
+        const stored = await this.updateObject(type, request, obj);
+        return { status: 200, body: present(type, request.version, stored) };
+      } catch (err) {
+        // An unconditional update raced with another write during admission: apply it again.
+        if (err instanceof ApiError && err.code === 409 && err.reason === 'Conflict' && unconditional && attempt < 5) continue;
+        throw err;
+      }
     }
-    const stored = await this.updateObject(type, request, obj);
-    return { status: 200, body: present(type, request.version, stored) };
   }
 
   private async updateObject(type: ResourceType, request: ApiRequest, obj: KubeObject): Promise<KubeObject> {
@@ -308,13 +298,13 @@ export class RequestPipeline {
       const current = this.deps.store.get(resourceKey(type), request.namespace ?? '', request.name ?? '');
       if (!current) {
         if (patchType !== 'apply') throw notFound(this.target(type, request.name));
-        const created = applyPatch(patchType, { metadata: {} }, request.body);
+        const created = applyPatch(patchType, { metadata: {} }, request.body, type.strategicMerge);
         const obj = this.decodeBody(type, { ...request, body: created });
         this.checkNamespace(type, request, obj);
         if (obj.metadata.name !== request.name) throw badRequest(`the name of the object (${obj.metadata.name ?? ''}) does not match the name on the URL (${request.name ?? ''})`);
         return { status: 201, body: present(type, request.version, await this.createObject(type, request, obj)) };
       }
-      const patched = applyPatch(patchType, present(type, request.version, current), request.body);
+      const patched = applyPatch(patchType, present(type, request.version, current), request.body, type.strategicMerge);
       const obj = this.decodeBody(type, { ...request, body: patched });
       this.checkNamespace(type, request, obj);
       if (obj.metadata.name !== request.name) {
@@ -348,7 +338,11 @@ export class RequestPipeline {
     if (propagation) deleteOptions.propagationPolicy = propagation;
     if (preconditions) deleteOptions.preconditions = preconditions;
     if (type.kind === 'Namespace' && type.group === '') this.deps.store.deleteNamespaceContents(request.name ?? '');
-    const result = this.deps.store.delete(resourceKey(type), request.namespace ?? '', request.name ?? '', deleteOptions);
+    const grace = options['gracePeriodSeconds'] ?? (request.query['gracePeriodSeconds'] !== undefined ? Number(request.query['gracePeriodSeconds']) : undefined);
+    const result =
+      type.group === '' && type.kind === 'Pod'
+        ? deletePod(this.deps.store, request.namespace ?? '', request.name ?? '', { ...deleteOptions, ...(typeof grace === 'number' ? { gracePeriodSeconds: grace } : {}) }, this.deps.now(), this.deps.gracefulPodDeletion?.() ?? false)
+        : this.deps.store.delete(resourceKey(type), request.namespace ?? '', request.name ?? '', deleteOptions);
     return { status: result.finalizing ? 202 : 200, body: present(type, request.version, result.object) };
   }
 
@@ -391,7 +385,7 @@ export class RequestPipeline {
             if (!isPlainObject(requested.metadata)) requested.metadata = {};
           } else {
             const patchType = patchTypeOf(request.contentType, handler.strategicMerge ?? type.strategicMerge);
-            requested = applyPatch(patchType, base, request.body);
+            requested = applyPatch(patchType, base, request.body, handler.strategicMerge ?? type.strategicMerge);
             if (!isPlainObject(requested.metadata)) requested.metadata = {};
           }
           if (requested.metadata.name !== undefined && requested.metadata.name !== request.name) {

@@ -35,6 +35,8 @@ export interface ApiRequest {
   /** Query parameters (labelSelector, fieldSelector, resourceVersion, limit, continue, dryRun, ...). */
   query: Record<string, string>;
   user: UserInfo;
+  /** Collects warnings (admission webhooks, field validation) for `Warning` response headers. */
+  warnings?: string[];
 }
 
 /** A non-watch response: HTTP status, JSON body, extra headers. */

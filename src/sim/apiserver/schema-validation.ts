@@ -153,11 +153,13 @@ function walk(schema: JsonSchemaProps, value: unknown, path: string, causes: Sta
 
 /**
  * Removes fields the schema does not declare and fills `default`s, in place. `metadata`,
- * `apiVersion` and `kind` at the root are kept.
+ * `apiVersion` and `kind` at the root are kept. The paths of removed fields are pushed to
+ * `pruned` (e.g. `spec.unknownField`), which strict field validation reports.
  */
-export function pruneAndDefault(schema: JsonSchemaProps, value: unknown, isRoot = true): void {
+export function pruneAndDefault(schema: JsonSchemaProps, value: unknown, isRoot = true, pruned: string[] = [], path = ''): void {
+  const at = (key: string): string => (path ? `${path}.${key}` : key);
   if (!isPlainObject(value)) {
-    if (Array.isArray(value) && schema.items) for (const item of value) pruneAndDefault(schema.items, item, false);
+    if (Array.isArray(value) && schema.items) value.forEach((item, i) => pruneAndDefault(schema.items as JsonSchemaProps, item, false, pruned, `${path}[${i}]`));
     return;
   }
   for (const [key, prop] of Object.entries(schema.properties ?? {})) {
@@ -167,11 +169,19 @@ export function pruneAndDefault(schema: JsonSchemaProps, value: unknown, isRoot 
     if (isRoot && (key === 'metadata' || key === 'apiVersion' || key === 'kind')) continue;
     const prop = schema.properties?.[key];
     if (prop) {
-      if (!prop['x-kubernetes-embedded-resource'] || !prop['x-kubernetes-preserve-unknown-fields']) pruneAndDefault(prop, value[key], false);
+      if (!prop['x-kubernetes-embedded-resource'] || !prop['x-kubernetes-preserve-unknown-fields']) pruneAndDefault(prop, value[key], false, pruned, at(key));
     } else if (isPlainObject(schema.additionalProperties)) {
-      pruneAndDefault(schema.additionalProperties, value[key], false);
+      pruneAndDefault(schema.additionalProperties, value[key], false, pruned, at(key));
     } else if (!schema['x-kubernetes-preserve-unknown-fields'] && schema.additionalProperties !== true) {
+      pruned.push(at(key));
       delete value[key];
     }
   }
+}
+
+/** The fields pruning would remove from `value` (nothing is changed). */
+export function unknownFields(schema: JsonSchemaProps, value: unknown): string[] {
+  const pruned: string[] = [];
+  pruneAndDefault(schema, structuredClone(value), true, pruned);
+  return pruned;
 }

@@ -56,6 +56,17 @@ function columnsFor(type: ResourceType): Column[] {
       ageColumn,
     ];
   }
+  if (type.group === '' && type.kind === 'Service') {
+    const spec = (o: KubeObject): Any => (o.spec ?? {}) as Any;
+    return [
+      nameColumn,
+      { name: 'Type', type: 'string', cell: (o) => String(spec(o)['type'] ?? 'ClusterIP') },
+      { name: 'Cluster-IP', type: 'string', cell: (o) => String(spec(o)['clusterIP'] ?? '<none>') },
+      { name: 'External-IP', type: 'string', cell: () => '<none>' },
+      { name: 'Port(s)', type: 'string', cell: (o) => ((spec(o)['ports'] as Any[] | undefined) ?? []).map((p) => `${String(p['port'])}/${String(p['protocol'] ?? 'TCP')}`).join(',') || '<none>' },
+      ageColumn,
+    ];
+  }
   if (type.group === '' && type.kind === 'Namespace') {
     return [nameColumn, { name: 'Status', type: 'string', cell: (o) => String((o.status as Any | undefined)?.['phase'] ?? 'Active') }, ageColumn];
   }
@@ -86,7 +97,7 @@ function columnsFor(type: ResourceType): Column[] {
 export function toTable(type: ResourceType, body: unknown, isList: boolean, now: number): Record<string, unknown> {
   const columns = columnsFor(type);
   const items = isList ? ((body as { items: KubeObject[] }).items ?? []) : [body as KubeObject];
-  const metadata = isList ? { resourceVersion: (body as { metadata: { resourceVersion: string } }).metadata.resourceVersion } : {};
+  const metadata = { resourceVersion: isList ? (body as { metadata: { resourceVersion: string } }).metadata.resourceVersion : (body as KubeObject).metadata.resourceVersion };
   return {
     kind: 'Table',
     apiVersion: 'meta.k8s.io/v1',

@@ -14,7 +14,7 @@ import { expired } from './api-error.ts';
 import { matchesFields, type FieldRequirement } from './field-selector.ts';
 import { matchesLabels, type LabelMatcher } from './label-selector.ts';
 import type { ObjectStore } from './object-store.ts';
-import { present } from './request-pipeline.ts';
+import { present } from './object-view.ts';
 import { apiVersionOf, resourceKey, type ResourceType } from './resource-type.ts';
 import type { StoreEvent } from './store-event.ts';
 import type { KubeObject } from './types.ts';

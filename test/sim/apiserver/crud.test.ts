@@ -1,6 +1,6 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { podManifest, startSim, statusBody, statusCode, type SimFixture } from './sim-fixture.ts';
+import { podManifest, rawRequest, startSim, statusBody, statusCode, type SimFixture } from './sim-fixture.ts';
 
 let sim: SimFixture;
 before(async () => {
@@ -113,4 +113,56 @@ test('delete returns the object; a second delete is 404', async () => {
   const deleted = await sim.core.deleteNamespacedPod({ namespace: 'default', name: 'sel-2' });
   assert.equal(deleted.metadata?.name, 'sel-2');
   await assert.rejects(sim.core.deleteNamespacedPod({ namespace: 'default', name: 'sel-2' }), (err) => statusCode(err) === 404);
+});
+
+test('a pod naming a missing service account is 403 (ServiceAccount admission)', async () => {
+  const body = podManifest('robot-pod');
+  if (body.spec) body.spec.serviceAccountName = 'robot';
+  await assert.rejects(sim.core.createNamespacedPod({ namespace: 'default', body }), (err) => {
+    assert.equal(statusCode(err), 403);
+    assert.equal(statusBody(err).message, 'pods "robot-pod" is forbidden: error looking up service account default/robot: serviceaccount "robot" not found');
+    return true;
+  });
+  await sim.core.createNamespacedServiceAccount({ namespace: 'default', body: { metadata: { name: 'robot' } } });
+  const created = await sim.core.createNamespacedPod({ namespace: 'default', body });
+  assert.equal(created.spec?.serviceAccountName, 'robot');
+});
+
+test('a new namespace gets a default service account, so pods can be created in it at once', async () => {
+  await sim.core.createNamespace({ body: { metadata: { name: 'fresh' } } });
+  const sa = await sim.core.readNamespacedServiceAccount({ namespace: 'fresh', name: 'default' });
+  assert.equal(sa.metadata?.name, 'default');
+  await sim.core.createNamespacedPod({ namespace: 'fresh', body: podManifest('first') });
+});
+
+test('deleting a namespace deletes what is in it', async () => {
+  await sim.core.createNamespace({ body: { metadata: { name: 'doomed' } } });
+  await sim.core.createNamespacedConfigMap({ namespace: 'doomed', body: { metadata: { name: 'c' } } });
+  await sim.core.deleteNamespace({ name: 'doomed' });
+  assert.equal(sim.server.store.get('configmaps', 'doomed', 'c'), undefined);
+  await assert.rejects(sim.core.readNamespace({ name: 'doomed' }), (err) => statusCode(err) === 404);
+});
+
+test('services get type, TCP ports with targetPort and a stable cluster IP', async () => {
+  const svc = await sim.core.createNamespacedService({ namespace: 'default', body: { metadata: { name: 'web' }, spec: { selector: { app: 'web' }, ports: [{ port: 80 }] } } });
+  assert.equal(svc.spec?.type, 'ClusterIP');
+  assert.match(svc.spec?.clusterIP ?? '', /^10\.96\.\d{1,3}\.\d{1,3}$/);
+  assert.equal(svc.spec?.ports?.[0]?.protocol, 'TCP');
+  assert.equal(svc.spec?.ports?.[0]?.targetPort, 80);
+});
+
+test('namespaced kinds are only listed across namespaces: a create without a namespace is 404', async () => {
+  const res = await rawRequest(sim.server, 'POST', '/api/v1/pods', podManifest('nowhere'));
+  assert.equal(res.status, 404);
+  assert.equal((res.json() as { message: string }).message, 'the server could not find the requested resource');
+  const list = await rawRequest(sim.server, 'GET', '/api/v1/pods');
+  assert.equal(list.status, 200);
+});
+
+test('YAML bodies are accepted; bodies over 3 MiB are 413', async () => {
+  const yaml = await rawRequest(sim.server, 'POST', '/api/v1/namespaces/default/configmaps', 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: from-yaml\ndata:\n  a: "1"\n', { contentType: 'application/yaml' });
+  assert.equal(yaml.status, 201, yaml.text);
+  const big = await rawRequest(sim.server, 'POST', '/api/v1/namespaces/default/configmaps', { metadata: { name: 'big' }, data: { a: 'x'.repeat(3 * 1024 * 1024) } });
+  assert.equal(big.status, 413);
+  assert.equal((big.json() as { reason: string }).reason, 'RequestEntityTooLarge');
 });

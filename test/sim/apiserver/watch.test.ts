@@ -154,3 +154,10 @@ test('a client-node informer recovers from 410 by relisting', async () => {
     sim.server.faults.clear();
   }
 });
+
+test('a list at an exact, compacted resourceVersion is 410 Expired', async () => {
+  const before = sim.server.store.resourceVersion;
+  await sim.core.createNamespacedConfigMap({ namespace: 'default', body: cm('exact') });
+  sim.server.store.compact();
+  await assert.rejects(sim.core.listNamespacedConfigMap({ namespace: 'default', resourceVersion: before, resourceVersionMatch: 'Exact' }), (err) => (err as { code?: number }).code === 410);
+});

@@ -56,12 +56,16 @@ export class PrometheusQueryClient {
     this.options = { ...CONNECTION_DEFAULTS, ...options };
     this.log = logger.child({ component: 'prometheus-client', endpoint: options.url });
     const token = options.bearerTokenFile ? new BearerTokenFile(options.bearerTokenFile) : undefined;
+    // No keep-alive: axios pins the last request on an idle pooled socket
+    // (symbol axios.http.currentReq), which keeps that request's whole answer alive until the socket
+    // is reused or closed: up to one answer (tens of MB during a bootstrap) per pooled socket. A
+    // cycle makes a handful of queries, so a new connection per query costs nothing measurable.
     const httpsAgent = new https.Agent({
-      keepAlive: true,
+      keepAlive: false,
       ca: options.caFile ? readFileSync(options.caFile) : undefined,
       rejectUnauthorized: !options.insecureSkipVerify,
     });
-    const httpAgent = new http.Agent({ keepAlive: true });
+    const httpAgent = new http.Agent({ keepAlive: false });
     const onRequest = (config: InternalAxiosRequestConfig): InternalAxiosRequestConfig => {
       config.httpAgent = httpAgent;
       config.httpsAgent = httpsAgent;

@@ -61,6 +61,8 @@ export interface SyncReport {
   failed: string[];
   /** Bootstrap series with too few samples to trust. */
   sparse: ContainerKey[];
+  /** Set when the cycle could not even discover the namespaces (the source is down). */
+  error?: unknown;
   quality: DataQuality;
 }
 
@@ -95,7 +97,17 @@ export class UsageFeed {
     const report: SyncReport = { end, namespaces: 0, batches: 0, chunks: 0, cpuSamples: 0, memorySamples: 0, oomEvents: 0, failed: [], sparse: [], quality: cleanQuality() };
     const oldest = this.cursors.size > 0 && this.opts.namespaces === undefined ? Math.min(...this.cursors.values()) : end - historyMs;
     const windowMs = Math.max(stepMs, end - Math.max(oldest, end - historyMs));
-    const sizes = await this.source.namespaceSizes(end, windowMs, this.opts.namespaces);
+    let sizes: Map<string, number>;
+    try {
+      sizes = await this.source.namespaceSizes(end, windowMs, this.opts.namespaces);
+    } catch (err) {
+      // Prometheus down or slow: nothing is fetched, every cursor stays, the next cycle retries.
+      this.metrics?.failedBatches.inc();
+      report.failed.push(...(this.opts.namespaces ?? [...this.cursors.keys()]));
+      report.error = err;
+      this.log.error({ err }, 'usage discovery failed; nothing fetched this cycle, retried next cycle');
+      return report;
+    }
     report.namespaces = sizes.size;
 
     // Namespaces sharing a start (all of them, in the steady state) are batched together.

@@ -4,8 +4,9 @@
  */
 import type { Command } from 'commander';
 import { registerRecommend } from './recommend.ts';
+import { registerValidate } from './validate.ts';
 
 /** A function that adds one subcommand to the program. */
 export type RegisterCommand = (program: Command) => void;
 
-export const commands: readonly RegisterCommand[] = [registerRecommend];
+export const commands: readonly RegisterCommand[] = [registerRecommend, registerValidate];

@@ -1,0 +1,225 @@
+/**
+ * The resources a pod's containers should have under a VPA: the one policy function shared by the
+ * updater (what to resize to) and the admission webhook (what a new pod starts with).
+ *
+ * For every regular container and restartable (sidecar) init container: the container policy by
+ * name or `"*"`; `mode: Off` and containers without a recommendation are left alone; otherwise
+ * `planContainer` computes requests and limits (min/maxAllowed, LimitRange, controlledValues).
+ * Then the pod's totals are fitted into a LimitRange of type Pod (pod-limit-range.ts), and last the
+ * pod-wide rules of the resize API:
+ * - a BestEffort pod, or one with pod-level resources, is left alone (at creation, the webhook may
+ *   choose `requestsForBestEffort`: the pod gets requests and becomes Burstable);
+ * - a Guaranteed pod stays Guaranteed (requests == limits, see planContainer);
+ * - a Burstable pod never becomes Guaranteed: if the new values would make requests equal limits
+ *   everywhere, one changed limit is raised or request lowered by a step (1m / 1 MiB), or, where
+ *   the bounds forbid both, that change is reverted (qos-guard.ts); if the class would still
+ *   change, nothing is changed.
+ * Results are whole millicores and bytes, never NaN or negative, requests <= limits, no limit added
+ * and no request or limit removed. Pure: no I/O, never throws.
+ */
+import type { V1Container, V1LimitRange, V1Pod, V1ResourceRequirements } from '@kubernetes/client-node';
+import { QuantityError } from '../api/quantity.ts';
+import type { PodResourcePolicy } from '../api/vpa.ts';
+import type { ResourceAmounts } from '../api/vpa-quantities.ts';
+import { RESOURCE_NAMES, type ResourceName } from '../recommender/types.ts';
+import type { Adjustment } from './adjustments.ts';
+import { planContainer, type MemoryLimitRules } from './container-plan.ts';
+import { containerPolicyFor, type EffectiveContainerPolicy } from './container-policy.ts';
+import { readResourceValues, sameValues, type ContainerResourceValues } from './container-values.ts';
+import { limitRangeConstraints, type LimitRangeConstraints } from './limit-range.ts';
+import { fitPodLimitRange, podTotalsFit } from './pod-limit-range.ts';
+import { podQosClass, type QosClass } from './qos.ts';
+import { keepQosClass } from './qos-guard.ts';
+
+/** A recommended request per resource for one container (the VPA status target, as numbers). */
+export interface ContainerTarget {
+  containerName: string;
+  target: ResourceAmounts;
+}
+
+/** Everything the policy decides from. */
+export interface PodResourcesInput {
+  pod: V1Pod;
+  resourcePolicy?: PodResourcePolicy;
+  /** The LimitRange objects of the pod's namespace. */
+  limitRanges?: readonly V1LimitRange[];
+  recommendations: readonly ContainerTarget[];
+  /**
+   * The resources each container has now, by container name, where they differ from the spec
+   * (the updater passes `status.containerStatuses[].resources`, what the kubelet applied).
+   */
+  currentResources?: Readonly<Record<string, V1ResourceRequirements | undefined>>;
+  /**
+   * Memory limit safety per container name (the updater's: recent peak plus margin as `floor`,
+   * `mayDecrease: false` where the server refuses to lower a memory limit in place). See
+   * `MemoryLimitRules`. The admission webhook leaves it out: a new pod has no usage yet.
+   */
+  memoryLimitRules?: Readonly<Record<string, MemoryLimitRules | undefined>>;
+  /**
+   * At pod creation only, if the admission webhook chooses it: give a BestEffort pod its
+   * recommended requests (no limits), which makes it Burstable, as the upstream admission
+   * controller does. Default false: a BestEffort pod is left alone, and a resize must leave it so.
+   */
+  requestsForBestEffort?: boolean;
+}
+
+/** The plan for one container. */
+export interface ContainerResourcesPlan {
+  containerName: string;
+  /** `container` for `spec.containers`, `sidecar` for a restartable init container. */
+  kind: 'container' | 'sidecar';
+  current: ContainerResourceValues;
+  proposed: ContainerResourceValues;
+  /** Resources whose request or limit differs between current and proposed. */
+  changedResources: ResourceName[];
+  /** Adjustments made for this container. */
+  reasons: Adjustment[];
+}
+
+/** The plan for a pod. */
+export interface PodResourcesPlan {
+  /** The pod's QoS class, which the plan preserves (except under `requestsForBestEffort`). */
+  qosClass: QosClass;
+  containers: ContainerResourcesPlan[];
+  /** Adjustments about the pod as a whole (left alone, QoS kept, ...). */
+  reasons: Adjustment[];
+  /** True if any container's resources change. */
+  changed: boolean;
+}
+
+interface Slot {
+  containerName: string;
+  kind: 'container' | 'sidecar';
+  current: ContainerResourceValues;
+  proposed: ContainerResourceValues;
+  policy?: EffectiveContainerPolicy;
+  reasons: Adjustment[];
+}
+
+/** Computes the pod's new container resources. Never throws. */
+export function planPodResources(input: PodResourcesInput): PodResourcesPlan {
+  let slots: Slot[];
+  let others: ContainerResourceValues[];
+  let qosClass: QosClass;
+  try {
+    ({ slots, others } = readSlots(input));
+    qosClass = podQosClass(input.pod);
+  } catch (err) {
+    if (!(err instanceof QuantityError)) throw err;
+    return unreadable(input.pod, err);
+  }
+  const podReasons: Adjustment[] = [];
+  const spec = input.pod.spec;
+  if (spec?.resources && (spec.resources.requests || spec.resources.limits)) {
+    podReasons.push({ code: 'PodLevelResourcesLeftAlone', message: 'the pod sets pod-level resources, which cannot be resized; left unchanged' });
+    return finish(qosClass, slots, podReasons);
+  }
+  const startBestEffort = qosClass === 'BestEffort' && input.requestsForBestEffort === true;
+  if (qosClass === 'BestEffort' && !startBestEffort) {
+    podReasons.push({ code: 'BestEffortLeftAlone', message: 'the pod is BestEffort and must stay so; left unchanged' });
+    return finish(qosClass, slots, podReasons);
+  }
+
+  const limitRange = limitRangeConstraints(input.limitRanges);
+  const targets = new Map(input.recommendations.map((r) => [r.containerName, r.target]));
+  for (const slot of slots) {
+    const name = slot.containerName;
+    try {
+      slot.policy = containerPolicyFor(input.resourcePolicy, name);
+    } catch (err) {
+      if (!(err instanceof QuantityError)) throw err;
+      slot.reasons.push({ code: 'UnreadableResources', container: name, message: `the container policy has a malformed quantity (${err.message}); left unchanged` });
+      continue;
+    }
+    if (slot.policy.mode === 'Off') {
+      slot.reasons.push({ code: 'ContainerModeOff', container: name, message: 'container policy mode is Off; left unchanged' });
+      continue;
+    }
+    const target = targets.get(name);
+    if (!target) {
+      slot.reasons.push({ code: 'NoRecommendation', container: name, message: 'no recommendation for this container; left unchanged' });
+      continue;
+    }
+    const result = planContainer({
+      containerName: name,
+      current: slot.current,
+      target,
+      policy: slot.policy,
+      limitRange: limitRange.container,
+      guaranteed: qosClass === 'Guaranteed',
+      memoryLimitRules: input.memoryLimitRules?.[name],
+    });
+    slot.proposed = result.proposed;
+    slot.reasons.push(...result.reasons);
+  }
+  const fitted = fitPodLimitRange(slots, others, limitRange.pod, limitRange.container);
+  fitted.proposed.forEach((proposed, i) => (slots[i]!.proposed = proposed));
+  for (const a of fitted.adjustments) podReasons.push({ code: 'CappedToPodLimitRange', resource: a.resource, message: a.message });
+  // A BestEffort pod given requests at creation becomes Burstable (no limit is ever added).
+  const expected = startBestEffort && slots.some((x) => !sameValues(x.current, x.proposed)) ? 'Burstable' : qosClass;
+  podReasons.push(...keepQosClass(expected, slots, others, limitRange));
+  keepPodTotals(slots, others, limitRange, podReasons);
+  return finish(qosClass, slots, podReasons);
+}
+
+/**
+ * Last check: a revert by the QoS rule can mix current and proposed values into totals outside
+ * a Pod LimitRange that both met; then the pod is left as it is.
+ */
+function keepPodTotals(slots: Slot[], others: ContainerResourceValues[], limitRange: LimitRangeConstraints, podReasons: Adjustment[]): void {
+  for (const r of RESOURCE_NAMES) {
+    const fitsNow = podTotalsFit(slots.map((s) => s.current), others, r, limitRange.pod[r]);
+    if (!fitsNow || podTotalsFit(slots.map((s) => s.proposed), others, r, limitRange.pod[r])) continue;
+    for (const slot of slots) slot.proposed = slot.current;
+    podReasons.push({ code: 'CappedToPodLimitRange', resource: r, message: `${r}: the new resources would take the pod's total outside the Pod LimitRange; left unchanged` });
+    return;
+  }
+}
+
+function readSlots(input: PodResourcesInput): { slots: Slot[]; others: ContainerResourceValues[] } {
+  const spec = input.pod.spec;
+  const slots: Slot[] = [];
+  const others: ContainerResourceValues[] = [];
+  const read = (c: V1Container) => readResourceValues(input.currentResources?.[c.name] ?? c.resources);
+  const slot = (container: V1Container, kind: Slot['kind']): Slot => {
+    const current = read(container);
+    return { containerName: container.name, kind, current, proposed: current, reasons: [] };
+  };
+  for (const c of spec?.containers ?? []) slots.push(slot(c, 'container'));
+  for (const c of spec?.initContainers ?? []) {
+    if (c.restartPolicy === 'Always') slots.push(slot(c, 'sidecar'));
+    else others.push(read(c));
+  }
+  return { slots, others };
+}
+
+function finish(qosClass: QosClass, slots: Slot[], podReasons: Adjustment[]): PodResourcesPlan {
+  const containers = slots.map((s): ContainerResourcesPlan => ({
+    containerName: s.containerName,
+    kind: s.kind,
+    current: s.current,
+    proposed: s.proposed,
+    changedResources: RESOURCE_NAMES.filter(
+      (r) => s.current.requests[r] !== s.proposed.requests[r] || s.current.limits[r] !== s.proposed.limits[r],
+    ),
+    reasons: s.reasons,
+  }));
+  return { qosClass, containers, reasons: podReasons, changed: containers.some((c) => !sameValues(c.current, c.proposed)) };
+}
+
+function unreadable(pod: V1Pod, err: QuantityError): PodResourcesPlan {
+  const reasons: Adjustment[] = [{ code: 'UnreadableResources', message: `the pod's resources cannot be read (${err.message}); left unchanged` }];
+  const empty: ContainerResourceValues = { requests: {}, limits: {} };
+  // Without readable values the class cannot be computed; report the recorded one, else Burstable.
+  const recorded = pod.status?.qosClass;
+  const qosClass: QosClass = recorded === 'Guaranteed' || recorded === 'BestEffort' ? recorded : 'Burstable';
+  const containers = (pod.spec?.containers ?? []).map((c): ContainerResourcesPlan => ({
+    containerName: c.name,
+    kind: 'container',
+    current: empty,
+    proposed: empty,
+    changedResources: [],
+    reasons: [],
+  }));
+  return { qosClass, containers, reasons, changed: false };
+}

@@ -27,5 +27,5 @@ test('tailor --help runs through the bin script and lists the commands', () => {
 test('an unknown command exits non-zero with a message', () => {
   const result = spawnSync(process.execPath, ['bin/tailor.mjs', 'no-such-command'], { encoding: 'utf8' });
   assert.notEqual(result.status, 0);
-  assert.match(result.stderr, /unknown command|too many arguments/);
+  assert.match(result.stderr, /unknown command/);
 });

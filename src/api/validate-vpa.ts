@@ -1,0 +1,342 @@
+/**
+ * Validation of VerticalPodAutoscaler objects as users write them. `validateVpa` never throws: it
+ * returns either the typed, normalised object (numeric quantities such as YAML's `cpu: 1` become
+ * the string `"1"`) or every problem found, each naming the field and what is wrong, so the
+ * controller can set `ConfigUnsupported` and the webhook can reject at `kubectl apply` time.
+ *
+ * Beyond the upstream admission checks (update mode, minReplicas > 0, min <= max, one recommender)
+ * it also rejects what Tailor would otherwise silently ignore: fields under `spec` it does not know
+ * (usually a typo such as `updatemode`), resources other than cpu and memory in a container policy,
+ * and duplicate container policies (see docs/decisions/0010-vpa-validation.md).
+ */
+import { QuantityError, parseCpu, parseMemory } from './quantity.ts';
+import { RESOURCE_NAMES, type ResourceName } from '../recommender/types.ts';
+import { describeType, fieldPath, isPlainObject, type FieldError } from './field-errors.ts';
+import {
+  CHANGE_REQUIREMENTS,
+  CONTAINER_MODES,
+  CONTROLLED_VALUES,
+  UPDATE_MODES,
+  VPA_API_VERSION,
+  VPA_KIND,
+  type ContainerResourcePolicy,
+  type CrossVersionObjectReference,
+  type EvictionRequirement,
+  type PodResourcePolicy,
+  type PodUpdatePolicy,
+  type RecommendedContainerResources,
+  type ResourceList,
+  type VerticalPodAutoscaler,
+  type VerticalPodAutoscalerSpec,
+  type VerticalPodAutoscalerStatus,
+  type VpaCondition,
+  type VpaObjectMeta,
+  type VpaRecommenderSelector,
+} from './vpa.ts';
+
+/** The outcome of `validateVpa`. */
+export type VpaValidation = { ok: true; vpa: VerticalPodAutoscaler } | { ok: false; errors: FieldError[] };
+
+/** Validates a parsed YAML/JSON document as a VerticalPodAutoscaler. Never throws. */
+export function validateVpa(input: unknown): VpaValidation {
+  const errors: FieldError[] = [];
+  try {
+    const vpa = readVpa(new Reader(errors), input);
+    if (errors.length === 0 && vpa) return { ok: true, vpa };
+  } catch (err) {
+    // Defensive: a bug here must become a reported problem, never a crash of the controller.
+    errors.push({ path: '', message: `internal validation error: ${err instanceof Error ? err.message : String(err)}` });
+  }
+  return { ok: false, errors };
+}
+
+/** Collects errors while reading; each `read...` returns the normalised value or undefined. */
+class Reader {
+  constructor(readonly errors: FieldError[]) {}
+
+  fail(path: string, message: string): undefined {
+    this.errors.push({ path, message });
+    return undefined;
+  }
+
+  object(value: unknown, path: string, known?: readonly string[]): Record<string, unknown> | undefined {
+    if (!isPlainObject(value)) return this.fail(path, `must be an object, not ${describeType(value)}`);
+    if (known) {
+      for (const key of Object.keys(value)) {
+        if (!known.includes(key)) this.fail(fieldPath(path, key), `unknown field (known fields: ${known.join(', ')})`);
+      }
+    }
+    return value;
+  }
+
+  list(value: unknown, path: string): unknown[] | undefined {
+    if (!Array.isArray(value)) return this.fail(path, `must be a list, not ${describeType(value)}`);
+    return value;
+  }
+
+  string(value: unknown, path: string): string | undefined {
+    if (typeof value !== 'string') return this.fail(path, `must be a string, not ${describeType(value)}`);
+    return value;
+  }
+
+  requiredString(value: unknown, path: string): string | undefined {
+    if (value === undefined || value === null) return this.fail(path, 'is required');
+    const s = this.string(value, path);
+    if (s !== undefined && s.trim() === '') return this.fail(path, 'must not be empty');
+    return s;
+  }
+
+  oneOf<T extends string>(value: unknown, path: string, allowed: readonly T[]): T | undefined {
+    if (typeof value === 'string' && (allowed as readonly string[]).includes(value)) return value as T;
+    const supported = allowed.map((a) => JSON.stringify(a)).join(', ');
+    return this.fail(path, `unsupported value ${JSON.stringify(value)}: supported values are ${supported}`);
+  }
+
+  resourceName(value: unknown, path: string): ResourceName | undefined {
+    if (typeof value === 'string' && (RESOURCE_NAMES as readonly string[]).includes(value)) return value as ResourceName;
+    return this.fail(path, `unsupported resource ${JSON.stringify(value)}: Tailor controls only "cpu" and "memory"`);
+  }
+
+  /** A list of distinct resource names. */
+  resourceNames(value: unknown, path: string): ResourceName[] | undefined {
+    const items = this.list(value, path);
+    if (!items) return undefined;
+    const out: ResourceName[] = [];
+    items.forEach((item, i) => {
+      const name = this.resourceName(item, fieldPath(path, i));
+      if (name === undefined) return;
+      if (out.includes(name)) this.fail(fieldPath(path, i), `duplicate resource ${JSON.stringify(name)}`);
+      else out.push(name);
+    });
+    return out;
+  }
+
+  /** A resource list `{cpu: "250m", memory: "1Gi"}`; numbers become strings. */
+  resourceList(value: unknown, path: string): ResourceList | undefined {
+    const obj = this.object(value, path);
+    if (!obj) return undefined;
+    const out: ResourceList = {};
+    for (const [key, raw] of Object.entries(obj)) {
+      const keyPath = fieldPath(path, key);
+      const name = this.resourceName(key, keyPath);
+      if (name === undefined) continue;
+      const quantity = this.quantity(name, raw, keyPath);
+      if (quantity !== undefined) out[name] = quantity;
+    }
+    return out;
+  }
+
+  quantity(name: ResourceName, raw: unknown, path: string): string | undefined {
+    if (typeof raw !== 'string' && typeof raw !== 'number') {
+      return this.fail(path, `must be a quantity such as ${name === 'cpu' ? '"250m"' : '"512Mi"'}, not ${describeType(raw)}`);
+    }
+    try {
+      if (name === 'cpu') parseCpu(raw);
+      else parseMemory(raw);
+    } catch (err) {
+      if (err instanceof QuantityError) return this.fail(path, err.message);
+      throw err;
+    }
+    return typeof raw === 'number' ? String(raw) : raw.trim();
+  }
+}
+
+function readVpa(r: Reader, input: unknown): VerticalPodAutoscaler | undefined {
+  const root = r.object(input, '', ['apiVersion', 'kind', 'metadata', 'spec', 'status']);
+  if (!root) return undefined;
+  if (root.apiVersion !== VPA_API_VERSION) {
+    r.fail('apiVersion', `must be ${JSON.stringify(VPA_API_VERSION)}, not ${JSON.stringify(root.apiVersion)}`);
+  }
+  if (root.kind !== VPA_KIND) r.fail('kind', `must be ${JSON.stringify(VPA_KIND)}, not ${JSON.stringify(root.kind)}`);
+  const metadata = readMetadata(r, root.metadata);
+  const spec = root.spec === undefined ? r.fail('spec', 'is required') : readSpec(r, root.spec);
+  const status = root.status === undefined ? undefined : readStatus(r, root.status);
+  if (!metadata || !spec) return undefined;
+  const vpa: VerticalPodAutoscaler = { apiVersion: VPA_API_VERSION, kind: VPA_KIND, metadata, spec };
+  if (status) vpa.status = status;
+  return vpa;
+}
+
+function readMetadata(r: Reader, value: unknown): VpaObjectMeta | undefined {
+  if (value === undefined) return r.fail('metadata', 'is required');
+  const meta = r.object(value, 'metadata');
+  if (!meta) return undefined;
+  const name = r.requiredString(meta.name, 'metadata.name');
+  if (meta.namespace !== undefined) r.string(meta.namespace, 'metadata.namespace');
+  return name === undefined ? undefined : { ...meta, name };
+}
+
+function readSpec(r: Reader, value: unknown): VerticalPodAutoscalerSpec | undefined {
+  const spec = r.object(value, 'spec', ['targetRef', 'updatePolicy', 'resourcePolicy', 'recommenders']);
+  if (!spec) return undefined;
+  const targetRef = spec.targetRef === undefined ? r.fail('spec.targetRef', 'is required') : readTargetRef(r, spec.targetRef);
+  const out: Partial<VerticalPodAutoscalerSpec> = { targetRef };
+  if (spec.updatePolicy !== undefined) out.updatePolicy = readUpdatePolicy(r, spec.updatePolicy);
+  if (spec.resourcePolicy !== undefined) out.resourcePolicy = readResourcePolicy(r, spec.resourcePolicy);
+  if (spec.recommenders !== undefined) out.recommenders = readRecommenders(r, spec.recommenders);
+  return targetRef ? (out as VerticalPodAutoscalerSpec) : undefined;
+}
+
+function readTargetRef(r: Reader, value: unknown): CrossVersionObjectReference | undefined {
+  const path = 'spec.targetRef';
+  const ref = r.object(value, path, ['apiVersion', 'kind', 'name']);
+  if (!ref) return undefined;
+  const kind = r.requiredString(ref.kind, `${path}.kind`);
+  const name = r.requiredString(ref.name, `${path}.name`);
+  const apiVersion = ref.apiVersion === undefined ? undefined : r.string(ref.apiVersion, `${path}.apiVersion`);
+  if (kind === undefined || name === undefined) return undefined;
+  return apiVersion === undefined ? { kind, name } : { apiVersion, kind, name };
+}
+
+function readUpdatePolicy(r: Reader, value: unknown): PodUpdatePolicy | undefined {
+  const path = 'spec.updatePolicy';
+  const policy = r.object(value, path, ['updateMode', 'minReplicas', 'evictionRequirements']);
+  if (!policy) return undefined;
+  const out: PodUpdatePolicy = {};
+  if (policy.updateMode !== undefined) out.updateMode = r.oneOf(policy.updateMode, `${path}.updateMode`, UPDATE_MODES);
+  if (policy.minReplicas !== undefined) {
+    const n = policy.minReplicas;
+    if (typeof n !== 'number' || !Number.isInteger(n)) r.fail(`${path}.minReplicas`, `must be an integer, not ${JSON.stringify(n)}`);
+    else if (n <= 0) r.fail(`${path}.minReplicas`, `must be greater than 0, not ${n}`);
+    else out.minReplicas = n;
+  }
+  if (policy.evictionRequirements !== undefined) {
+    const items = r.list(policy.evictionRequirements, `${path}.evictionRequirements`) ?? [];
+    out.evictionRequirements = items
+      .map((item, i) => readEvictionRequirement(r, item, fieldPath(`${path}.evictionRequirements`, i)))
+      .filter((x): x is EvictionRequirement => x !== undefined);
+  }
+  return out;
+}
+
+function readEvictionRequirement(r: Reader, value: unknown, path: string): EvictionRequirement | undefined {
+  const req = r.object(value, path, ['resources', 'changeRequirement']);
+  if (!req) return undefined;
+  const resources = req.resources === undefined ? r.fail(`${path}.resources`, 'is required') : r.resourceNames(req.resources, `${path}.resources`);
+  if (resources && resources.length === 0) r.fail(`${path}.resources`, 'must name at least one resource');
+  const changeRequirement = r.oneOf(req.changeRequirement, `${path}.changeRequirement`, CHANGE_REQUIREMENTS);
+  if (!resources || !changeRequirement) return undefined;
+  return { resources, changeRequirement };
+}
+
+function readResourcePolicy(r: Reader, value: unknown): PodResourcePolicy | undefined {
+  const path = 'spec.resourcePolicy';
+  const policy = r.object(value, path, ['containerPolicies']);
+  if (!policy) return undefined;
+  if (policy.containerPolicies === undefined) return {};
+  const listPath = `${path}.containerPolicies`;
+  const items = r.list(policy.containerPolicies, listPath) ?? [];
+  const seen = new Map<string, number>();
+  const containerPolicies: ContainerResourcePolicy[] = [];
+  items.forEach((item, i) => {
+    const itemPath = fieldPath(listPath, i);
+    const cp = readContainerPolicy(r, item, itemPath);
+    if (!cp) return;
+    const first = seen.get(cp.containerName);
+    if (first !== undefined) {
+      r.fail(`${itemPath}.containerName`, `duplicate policy for container ${JSON.stringify(cp.containerName)} (first at ${fieldPath(listPath, first)})`);
+      return;
+    }
+    seen.set(cp.containerName, i);
+    containerPolicies.push(cp);
+  });
+  return { containerPolicies };
+}
+
+function readContainerPolicy(r: Reader, value: unknown, path: string): ContainerResourcePolicy | undefined {
+  const known = ['containerName', 'mode', 'minAllowed', 'maxAllowed', 'controlledResources', 'controlledValues'];
+  const cp = r.object(value, path, known);
+  if (!cp) return undefined;
+  const containerName = r.requiredString(cp.containerName, `${path}.containerName`);
+  const out: Partial<ContainerResourcePolicy> = { containerName };
+  if (cp.mode !== undefined) out.mode = r.oneOf(cp.mode, `${path}.mode`, CONTAINER_MODES);
+  if (cp.minAllowed !== undefined) out.minAllowed = r.resourceList(cp.minAllowed, `${path}.minAllowed`);
+  if (cp.maxAllowed !== undefined) out.maxAllowed = r.resourceList(cp.maxAllowed, `${path}.maxAllowed`);
+  if (cp.controlledResources !== undefined) out.controlledResources = r.resourceNames(cp.controlledResources, `${path}.controlledResources`);
+  if (cp.controlledValues !== undefined) out.controlledValues = r.oneOf(cp.controlledValues, `${path}.controlledValues`, CONTROLLED_VALUES);
+  checkMinBelowMax(r, out.minAllowed, out.maxAllowed, path);
+  return containerName === undefined ? undefined : (out as ContainerResourcePolicy);
+}
+
+function checkMinBelowMax(r: Reader, min: ResourceList | undefined, max: ResourceList | undefined, path: string): void {
+  if (!min || !max) return;
+  for (const name of RESOURCE_NAMES) {
+    const lo = min[name];
+    const hi = max[name];
+    if (lo === undefined || hi === undefined) continue;
+    const parse = name === 'cpu' ? parseCpu : parseMemory;
+    if (parse(lo) > parse(hi)) {
+      r.fail(`${path}.maxAllowed.${name}`, `${hi} is below minAllowed.${name} ${lo}`);
+    }
+  }
+}
+
+function readRecommenders(r: Reader, value: unknown): VpaRecommenderSelector[] | undefined {
+  const path = 'spec.recommenders';
+  const items = r.list(value, path);
+  if (!items) return undefined;
+  // Upstream accepts at most one recommender per VPA; so do we, to stay interchangeable.
+  if (items.length > 1) r.fail(path, `names ${items.length} recommenders; at most one is supported`);
+  const out: VpaRecommenderSelector[] = [];
+  items.forEach((item, i) => {
+    const rec = r.object(item, fieldPath(path, i), ['name']);
+    const name = rec && r.requiredString(rec.name, `${fieldPath(path, i)}.name`);
+    if (name !== undefined) out.push({ name });
+  });
+  return out;
+}
+
+function readStatus(r: Reader, value: unknown): VerticalPodAutoscalerStatus | undefined {
+  const status = r.object(value, 'status');
+  if (!status) return undefined;
+  const out: VerticalPodAutoscalerStatus = {};
+  if (status.recommendation !== undefined && status.recommendation !== null) {
+    const rec = r.object(status.recommendation, 'status.recommendation');
+    if (rec && rec.containerRecommendations !== undefined) {
+      const listPath = 'status.recommendation.containerRecommendations';
+      const items = r.list(rec.containerRecommendations, listPath) ?? [];
+      out.recommendation = {
+        containerRecommendations: items
+          .map((item, i) => readContainerRecommendation(r, item, fieldPath(listPath, i)))
+          .filter((x): x is RecommendedContainerResources => x !== undefined),
+      };
+    } else if (rec) out.recommendation = {};
+  }
+  if (status.conditions !== undefined) {
+    const items = r.list(status.conditions, 'status.conditions') ?? [];
+    out.conditions = items
+      .map((item, i) => readCondition(r, item, fieldPath('status.conditions', i)))
+      .filter((x): x is VpaCondition => x !== undefined);
+  }
+  return out;
+}
+
+function readContainerRecommendation(r: Reader, value: unknown, path: string): RecommendedContainerResources | undefined {
+  const rec = r.object(value, path);
+  if (!rec) return undefined;
+  const containerName = r.requiredString(rec.containerName, `${path}.containerName`);
+  const target = rec.target === undefined ? r.fail(`${path}.target`, 'is required') : r.resourceList(rec.target, `${path}.target`);
+  if (containerName === undefined || target === undefined) return undefined;
+  const out: RecommendedContainerResources = { containerName, target };
+  for (const key of ['lowerBound', 'upperBound', 'uncappedTarget'] as const) {
+    if (rec[key] === undefined) continue;
+    const list = r.resourceList(rec[key], `${path}.${key}`);
+    if (list) out[key] = list;
+  }
+  return out;
+}
+
+function readCondition(r: Reader, value: unknown, path: string): VpaCondition | undefined {
+  const cond = r.object(value, path);
+  if (!cond) return undefined;
+  const type = r.requiredString(cond.type, `${path}.type`);
+  const status = r.oneOf(cond.status, `${path}.status`, ['True', 'False', 'Unknown'] as const);
+  if (type === undefined || status === undefined) return undefined;
+  const out: VpaCondition = { type, status };
+  for (const key of ['lastTransitionTime', 'reason', 'message'] as const) {
+    if (cond[key] === undefined) continue;
+    const s = r.string(cond[key], `${path}.${key}`);
+    if (s !== undefined) out[key] = s;
+  }
+  return out;
+}

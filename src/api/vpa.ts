@@ -1,0 +1,144 @@
+/**
+ * The `autoscaling.k8s.io/v1` VerticalPodAutoscaler as users write it in YAML or JSON: quantities
+ * are strings (`"250m"`, `"512Mi"`), optional fields are optional. Field names and enum values are
+ * the upstream API's, so existing VPA objects load unchanged. `validateVpa` (validate-vpa.ts) turns
+ * an unknown parsed document into this type or into a list of field errors.
+ */
+import type { ResourceName } from '../recommender/types.ts';
+
+export const VPA_API_VERSION = 'autoscaling.k8s.io/v1';
+export const VPA_KIND = 'VerticalPodAutoscaler';
+
+/** `spec.updatePolicy.updateMode`. `Auto` is the deprecated alias of `Recreate`. */
+export const UPDATE_MODES = ['Off', 'Initial', 'Recreate', 'InPlaceOrRecreate', 'InPlace', 'Auto'] as const;
+export type UpdateMode = (typeof UPDATE_MODES)[number];
+
+/** `containerPolicies[].mode`: `Off` leaves the container alone. */
+export const CONTAINER_MODES = ['Auto', 'Off'] as const;
+export type ContainerScalingMode = (typeof CONTAINER_MODES)[number];
+
+/** `containerPolicies[].controlledValues`: whether limits follow the requests. */
+export const CONTROLLED_VALUES = ['RequestsAndLimits', 'RequestsOnly'] as const;
+export type ControlledValues = (typeof CONTROLLED_VALUES)[number];
+
+/** `evictionRequirements[].changeRequirement`. */
+export const CHANGE_REQUIREMENTS = ['TargetHigherThanRequests', 'TargetLowerThanRequests'] as const;
+export type ChangeRequirement = (typeof CHANGE_REQUIREMENTS)[number];
+
+/** The container name that selects the default container policy. */
+export const DEFAULT_CONTAINER_NAME = '*';
+
+/** A resource list as written in YAML: resource name -> quantity string (`{cpu: "250m"}`). */
+export type ResourceList = Partial<Record<ResourceName, string>>;
+
+/** `spec.targetRef`: the top-most controller of the pods (Deployment, StatefulSet, ...). */
+export interface CrossVersionObjectReference {
+  apiVersion?: string;
+  kind: string;
+  name: string;
+}
+
+/** `spec.updatePolicy.evictionRequirements[]`: evict only when the target moved this way. */
+export interface EvictionRequirement {
+  resources: ResourceName[];
+  changeRequirement: ChangeRequirement;
+}
+
+/** `spec.updatePolicy`. */
+export interface PodUpdatePolicy {
+  updateMode?: UpdateMode;
+  minReplicas?: number;
+  evictionRequirements?: EvictionRequirement[];
+}
+
+/** `spec.resourcePolicy.containerPolicies[]`: per container name, or `"*"` for the rest. */
+export interface ContainerResourcePolicy {
+  containerName: string;
+  mode?: ContainerScalingMode;
+  minAllowed?: ResourceList;
+  maxAllowed?: ResourceList;
+  /** Default `[cpu, memory]`. */
+  controlledResources?: ResourceName[];
+  /** Default `RequestsAndLimits`. */
+  controlledValues?: ControlledValues;
+}
+
+/** `spec.resourcePolicy`. */
+export interface PodResourcePolicy {
+  containerPolicies?: ContainerResourcePolicy[];
+}
+
+/** `spec.recommenders[]`: the named recommender that owns this VPA (none = the default one). */
+export interface VpaRecommenderSelector {
+  name: string;
+}
+
+/** `spec`. */
+export interface VerticalPodAutoscalerSpec {
+  targetRef: CrossVersionObjectReference;
+  updatePolicy?: PodUpdatePolicy;
+  resourcePolicy?: PodResourcePolicy;
+  recommenders?: VpaRecommenderSelector[];
+}
+
+/** `status.recommendation.containerRecommendations[]`, quantities as strings. */
+export interface RecommendedContainerResources {
+  containerName: string;
+  target: ResourceList;
+  lowerBound?: ResourceList;
+  upperBound?: ResourceList;
+  uncappedTarget?: ResourceList;
+}
+
+/** `status.recommendation`. */
+export interface RecommendedPodResources {
+  containerRecommendations?: RecommendedContainerResources[];
+}
+
+/** The condition types the upstream VPA writes. */
+export const VPA_CONDITION_TYPES = [
+  'RecommendationProvided',
+  'LowConfidence',
+  'NoPodsMatched',
+  'FetchingHistory',
+  'ConfigDeprecated',
+  'ConfigUnsupported',
+] as const;
+export type VpaConditionType = (typeof VPA_CONDITION_TYPES)[number];
+
+/** `status.conditions[]`. */
+export interface VpaCondition {
+  type: string;
+  status: 'True' | 'False' | 'Unknown';
+  lastTransitionTime?: string;
+  reason?: string;
+  message?: string;
+}
+
+/** `status`. */
+export interface VerticalPodAutoscalerStatus {
+  recommendation?: RecommendedPodResources;
+  conditions?: VpaCondition[];
+}
+
+/** The object metadata fields Tailor reads; anything else is kept as it was. */
+export interface VpaObjectMeta {
+  name: string;
+  namespace?: string;
+  uid?: string;
+  resourceVersion?: string;
+  generation?: number;
+  creationTimestamp?: string;
+  labels?: Record<string, string>;
+  annotations?: Record<string, string>;
+  [key: string]: unknown;
+}
+
+/** A VerticalPodAutoscaler object. */
+export interface VerticalPodAutoscaler {
+  apiVersion: typeof VPA_API_VERSION;
+  kind: typeof VPA_KIND;
+  metadata: VpaObjectMeta;
+  spec: VerticalPodAutoscalerSpec;
+  status?: VerticalPodAutoscalerStatus;
+}

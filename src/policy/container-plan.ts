@@ -1,0 +1,142 @@
+/**
+ * New requests and limits for one container from its recommendation, its container policy and the
+ * namespace's LimitRange. Per controlled resource, in this order:
+ * 1. request = the target rounded up (cpu to 1m, memory to 1 MiB), at least 1m / 1 MiB;
+ * 2. clamped to the VPA's minAllowed, then maxAllowed (maxAllowed wins if they conflict);
+ * 3. clamped to the LimitRange Container min, then max (the API server enforces these, so they win);
+ * 4. limit: none is added where none was set. `RequestsOnly` keeps the limit and caps the request at
+ *    it (and raises the request if the LimitRange ratio needs it). `RequestsAndLimits` scales the
+ *    limit with the request: newLimit = oldLimit x newRequest / oldRequest, rounded up (request 100m,
+ *    limit 200m, new request 250m -> limit 500m); request == limit stays equal; the scaled limit is
+ *    then capped at the LimitRange max and at request x maxLimitRequestRatio.
+ * 5. in a Guaranteed pod, `RequestsOnly` would break request == limit, so the resource is left alone.
+ * The pod-wide QoS guard (pod-resources.ts) runs after this.
+ */
+import type { ResourceAmounts } from '../api/vpa-quantities.ts';
+import { RESOURCE_NAMES, type ResourceName } from '../recommender/types.ts';
+import { describeAmount, type Adjustment, type AdjustmentCode } from './adjustments.ts';
+import type { EffectiveContainerPolicy } from './container-policy.ts';
+import type { ContainerResourceValues } from './container-values.ts';
+import type { ResourceBounds } from './limit-range.ts';
+import { MINIMUM_REQUEST, exceedsRatio, mulDivCeil, mulDivFloor, roundUp } from './rounding.ts';
+
+/** What one container's plan is computed from. */
+export interface ContainerPlanInput {
+  containerName: string;
+  current: ContainerResourceValues;
+  /** The recommended requests (the VPA target), as numbers. */
+  target: ResourceAmounts;
+  policy: EffectiveContainerPolicy;
+  /** LimitRange bounds of type Container. */
+  limitRange: Readonly<Record<ResourceName, ResourceBounds>>;
+  /** True when the pod is Guaranteed (requests must stay equal to limits). */
+  guaranteed: boolean;
+}
+
+/** The proposed values for one container and why they differ from the target. */
+export interface ContainerPlanResult {
+  proposed: ContainerResourceValues;
+  reasons: Adjustment[];
+}
+
+/** Plans the container's cpu and memory. Pure; never returns NaN or a negative value. */
+export function planContainer(input: ContainerPlanInput): ContainerPlanResult {
+  const proposed: ContainerResourceValues = { requests: { ...input.current.requests }, limits: { ...input.current.limits } };
+  const reasons: Adjustment[] = [];
+  for (const resource of RESOURCE_NAMES) {
+    if (!input.policy.controlledResources.includes(resource)) continue;
+    const target = input.target[resource];
+    if (target === undefined) continue;
+    const note = (code: AdjustmentCode, message: string) =>
+      reasons.push({ code, container: input.containerName, resource, message: `${resource}: ${message}` });
+    const planned = planResource(input, resource, target, note);
+    if (!planned) continue;
+    proposed.requests[resource] = planned.request;
+    if (planned.limit === undefined) delete proposed.limits[resource];
+    else proposed.limits[resource] = planned.limit;
+  }
+  return { proposed, reasons };
+}
+
+type Note = (code: AdjustmentCode, message: string) => void;
+
+function planResource(input: ContainerPlanInput, r: ResourceName, target: number, note: Note): { request: number; limit: number | undefined } | undefined {
+  const { policy, limitRange, current } = input;
+  const amount = (v: number) => describeAmount(r, v);
+  if (!Number.isFinite(target) || target < 0) {
+    note('InvalidRecommendation', `recommendation ${target} is not a valid amount; left unchanged`);
+    return undefined;
+  }
+  if (input.guaranteed && policy.controlledValues === 'RequestsOnly') {
+    note('GuaranteedKept', 'controlledValues RequestsOnly would make the request differ from the limit of this Guaranteed pod; left unchanged');
+    return undefined;
+  }
+  const oldRequest = current.requests[r];
+  const oldLimit = current.limits[r];
+  const lr = limitRange[r];
+
+  let request = roundUp(r, target);
+  if (target > Number.MAX_SAFE_INTEGER) note('ValueTooLarge', `recommendation ${target} is too large; using ${amount(request)}`);
+  if (request < MINIMUM_REQUEST[r]) {
+    request = MINIMUM_REQUEST[r];
+    note('RaisedToMinimum', `request raised to the minimum ${amount(request)}`);
+  }
+  const minAllowed = policy.minAllowed[r];
+  if (minAllowed !== undefined && request < minAllowed) {
+    note('RaisedToMinAllowed', `request ${amount(request)} raised to minAllowed ${amount(minAllowed)}`);
+    request = minAllowed;
+  }
+  const maxAllowed = policy.maxAllowed[r];
+  if (maxAllowed !== undefined && request > maxAllowed) {
+    note('CappedToMaxAllowed', `request ${amount(request)} capped to maxAllowed ${amount(maxAllowed)}`);
+    request = maxAllowed;
+  }
+  if (lr.min !== undefined && request < lr.min) {
+    note('RaisedToLimitRangeMin', `request ${amount(request)} raised to the LimitRange min ${amount(lr.min)}`);
+    request = lr.min;
+  }
+  if (lr.max !== undefined && request > lr.max) {
+    note('CappedToLimitRangeMax', `request ${amount(request)} capped to the LimitRange max ${amount(lr.max)}`);
+    request = lr.max;
+  }
+
+  if (oldLimit === undefined) return { request, limit: undefined };
+
+  const scalable = policy.controlledValues === 'RequestsAndLimits' && oldRequest !== undefined && oldRequest > 0;
+  if (!scalable) {
+    if (policy.controlledValues === 'RequestsAndLimits') {
+      note('LimitNotScaled', `limit ${amount(oldLimit)} kept: the current request is 0, so there is no ratio to scale by`);
+    }
+    if (request > oldLimit) {
+      note('RequestCappedToLimit', `request ${amount(request)} capped to the unchanged limit ${amount(oldLimit)}`);
+      request = oldLimit;
+    }
+    if (lr.maxRatioMilli !== undefined && exceedsRatio(oldLimit, request, lr.maxRatioMilli)) {
+      const raised = Math.min(oldLimit, mulDivCeil(oldLimit, 1000, lr.maxRatioMilli));
+      note('RequestRaisedForLimitRangeRatio', `request ${amount(request)} raised to ${amount(raised)} so that limit ${amount(oldLimit)} / request stays within the LimitRange maxLimitRequestRatio ${lr.maxRatioMilli / 1000}`);
+      request = raised;
+    }
+    return { request, limit: oldLimit };
+  }
+
+  if (oldRequest === oldLimit) {
+    if (request !== oldLimit) note('LimitKeptEqualToRequest', `limit set to ${amount(request)}, equal to the request as before`);
+    return { request, limit: request };
+  }
+
+  // newLimit = oldLimit x newRequest / oldRequest, e.g. 200m x 250m / 100m = 500m.
+  let limit = Math.max(request, roundUp(r, mulDivCeil(oldLimit, request, oldRequest)));
+  if (limit !== oldLimit) {
+    note('LimitScaled', `limit ${amount(oldLimit)} scaled to ${amount(limit)} with the request (${amount(oldRequest)} -> ${amount(request)})`);
+  }
+  if (lr.max !== undefined && limit > lr.max) {
+    note('LimitCappedToLimitRangeMax', `limit ${amount(limit)} capped to the LimitRange max ${amount(lr.max)}`);
+    limit = Math.max(request, lr.max);
+  }
+  if (lr.maxRatioMilli !== undefined && exceedsRatio(limit, request, lr.maxRatioMilli)) {
+    const capped = Math.max(request, mulDivFloor(request, lr.maxRatioMilli, 1000));
+    note('LimitCappedToLimitRangeRatio', `limit ${amount(limit)} capped to ${amount(capped)}, request x the LimitRange maxLimitRequestRatio ${lr.maxRatioMilli / 1000}`);
+    limit = capped;
+  }
+  return { request, limit };
+}

@@ -1,0 +1,37 @@
+/**
+ * The container policy that applies to a container: the one named after it, else the `"*"`
+ * policy, else the defaults (mode Auto, cpu and memory controlled, RequestsAndLimits, no bounds).
+ * A named policy replaces the `"*"` one entirely; the two are not merged (as upstream).
+ */
+import { DEFAULT_CONTAINER_NAME, type ContainerScalingMode, type ControlledValues, type PodResourcePolicy } from '../api/vpa.ts';
+import { resourceListToAmounts, type ResourceAmounts } from '../api/vpa-quantities.ts';
+import { RESOURCE_NAMES, type ResourceName } from '../recommender/types.ts';
+
+/** A container policy with every default filled in and quantities as numbers. */
+export interface EffectiveContainerPolicy {
+  /** `containerName` of the policy used, or undefined when the defaults apply. */
+  source: string | undefined;
+  mode: ContainerScalingMode;
+  controlledResources: readonly ResourceName[];
+  controlledValues: ControlledValues;
+  minAllowed: ResourceAmounts;
+  maxAllowed: ResourceAmounts;
+}
+
+/**
+ * The effective policy for `containerName`. Quantities are assumed valid (run `validateVpa` first);
+ * one that does not parse throws QuantityError.
+ */
+export function containerPolicyFor(resourcePolicy: PodResourcePolicy | undefined, containerName: string): EffectiveContainerPolicy {
+  const policies = resourcePolicy?.containerPolicies ?? [];
+  const policy =
+    policies.find((p) => p.containerName === containerName) ?? policies.find((p) => p.containerName === DEFAULT_CONTAINER_NAME);
+  return {
+    source: policy?.containerName,
+    mode: policy?.mode ?? 'Auto',
+    controlledResources: policy?.controlledResources ?? RESOURCE_NAMES,
+    controlledValues: policy?.controlledValues ?? 'RequestsAndLimits',
+    minAllowed: resourceListToAmounts(policy?.minAllowed),
+    maxAllowed: resourceListToAmounts(policy?.maxAllowed),
+  };
+}

@@ -1,0 +1,249 @@
+/**
+ * The resources a pod's containers should have under a VPA: the one policy function shared by the
+ * updater (what to resize to) and the admission webhook (what a new pod starts with).
+ *
+ * For every regular container and restartable (sidecar) init container: the container policy by
+ * name or `"*"`; `mode: Off` and containers without a recommendation are left alone; otherwise
+ * `planContainer` computes requests and limits (min/maxAllowed, LimitRange, controlledValues).
+ * Then the pod's totals are fitted into a LimitRange of type Pod (pod-limit-range.ts), and last the
+ * pod-wide rules of the resize API:
+ * - a BestEffort pod, or one with pod-level resources, is left alone;
+ * - a Guaranteed pod stays Guaranteed (requests == limits, see planContainer);
+ * - a Burstable pod never becomes Guaranteed: if the new values would make requests equal limits
+ *   everywhere, one changed request is lowered by a step (1m / 1 MiB) below its limit, or, where
+ *   the bounds forbid that, reverted; if the class would still change, nothing is changed.
+ * Results are whole millicores and bytes, never NaN or negative, requests <= limits, no limit added
+ * and no request or limit removed. Pure: no I/O, never throws.
+ */
+import type { V1Container, V1LimitRange, V1Pod, V1ResourceRequirements } from '@kubernetes/client-node';
+import { QuantityError } from '../api/quantity.ts';
+import type { PodResourcePolicy } from '../api/vpa.ts';
+import type { ResourceAmounts } from '../api/vpa-quantities.ts';
+import { RESOURCE_NAMES, type ResourceName } from '../recommender/types.ts';
+import { describeAmount, type Adjustment } from './adjustments.ts';
+import { planContainer } from './container-plan.ts';
+import { containerPolicyFor, type EffectiveContainerPolicy } from './container-policy.ts';
+import { readResourceValues, sameValues, type ContainerResourceValues } from './container-values.ts';
+import { limitRangeConstraints, type LimitRangeConstraints } from './limit-range.ts';
+import { fitPodLimitRange, podTotalsFit } from './pod-limit-range.ts';
+import { podQosClass, qosClassOf, type QosClass } from './qos.ts';
+import { MINIMUM_REQUEST, REQUEST_STEP, exceedsRatio } from './rounding.ts';
+
+/** A recommended request per resource for one container (the VPA status target, as numbers). */
+export interface ContainerTarget {
+  containerName: string;
+  target: ResourceAmounts;
+}
+
+/** Everything the policy decides from. */
+export interface PodResourcesInput {
+  pod: V1Pod;
+  resourcePolicy?: PodResourcePolicy;
+  /** The LimitRange objects of the pod's namespace. */
+  limitRanges?: readonly V1LimitRange[];
+  recommendations: readonly ContainerTarget[];
+  /**
+   * The resources each container has now, by container name, where they differ from the spec
+   * (the updater passes `status.containerStatuses[].resources`, what the kubelet applied).
+   */
+  currentResources?: Readonly<Record<string, V1ResourceRequirements | undefined>>;
+}
+
+/** The plan for one container. */
+export interface ContainerResourcesPlan {
+  containerName: string;
+  /** `container` for `spec.containers`, `sidecar` for a restartable init container. */
+  kind: 'container' | 'sidecar';
+  current: ContainerResourceValues;
+  proposed: ContainerResourceValues;
+  /** Resources whose request or limit differs between current and proposed. */
+  changedResources: ResourceName[];
+  /** Adjustments made for this container. */
+  reasons: Adjustment[];
+}
+
+/** The plan for a pod. */
+export interface PodResourcesPlan {
+  /** The pod's QoS class, which the plan preserves. */
+  qosClass: QosClass;
+  containers: ContainerResourcesPlan[];
+  /** Adjustments about the pod as a whole (left alone, QoS kept, ...). */
+  reasons: Adjustment[];
+  /** True if any container's resources change. */
+  changed: boolean;
+}
+
+interface Slot {
+  container: V1Container;
+  kind: 'container' | 'sidecar';
+  current: ContainerResourceValues;
+  proposed: ContainerResourceValues;
+  policy?: EffectiveContainerPolicy;
+  reasons: Adjustment[];
+}
+
+/** Computes the pod's new container resources. Never throws. */
+export function planPodResources(input: PodResourcesInput): PodResourcesPlan {
+  let slots: Slot[];
+  let others: ContainerResourceValues[];
+  let qosClass: QosClass;
+  try {
+    ({ slots, others } = readSlots(input));
+    qosClass = podQosClass(input.pod);
+  } catch (err) {
+    if (!(err instanceof QuantityError)) throw err;
+    return unreadable(input.pod, err);
+  }
+  const podReasons: Adjustment[] = [];
+  const spec = input.pod.spec;
+  if (spec?.resources && (spec.resources.requests || spec.resources.limits)) {
+    podReasons.push({ code: 'PodLevelResourcesLeftAlone', message: 'the pod sets pod-level resources, which cannot be resized; left unchanged' });
+    return finish(qosClass, slots, podReasons);
+  }
+  if (qosClass === 'BestEffort') {
+    podReasons.push({ code: 'BestEffortLeftAlone', message: 'the pod is BestEffort and must stay so; left unchanged' });
+    return finish(qosClass, slots, podReasons);
+  }
+
+  const limitRange = limitRangeConstraints(input.limitRanges);
+  const targets = new Map(input.recommendations.map((r) => [r.containerName, r.target]));
+  for (const slot of slots) {
+    const name = slot.container.name;
+    try {
+      slot.policy = containerPolicyFor(input.resourcePolicy, name);
+    } catch (err) {
+      if (!(err instanceof QuantityError)) throw err;
+      slot.reasons.push({ code: 'UnreadableResources', container: name, message: `the container policy has a malformed quantity (${err.message}); left unchanged` });
+      continue;
+    }
+    if (slot.policy.mode === 'Off') {
+      slot.reasons.push({ code: 'ContainerModeOff', container: name, message: 'container policy mode is Off; left unchanged' });
+      continue;
+    }
+    const target = targets.get(name);
+    if (!target) {
+      slot.reasons.push({ code: 'NoRecommendation', container: name, message: 'no recommendation for this container; left unchanged' });
+      continue;
+    }
+    const result = planContainer({
+      containerName: name,
+      current: slot.current,
+      target,
+      policy: slot.policy,
+      limitRange: limitRange.container,
+      guaranteed: qosClass === 'Guaranteed',
+    });
+    slot.proposed = result.proposed;
+    slot.reasons.push(...result.reasons);
+  }
+  const fitted = fitPodLimitRange(slots, others, limitRange.pod);
+  fitted.proposed.forEach((proposed, i) => (slots[i]!.proposed = proposed));
+  for (const a of fitted.adjustments) podReasons.push({ code: 'CappedToPodLimitRange', resource: a.resource, message: a.message });
+  keepQosClass(qosClass, slots, others, limitRange, podReasons);
+  return finish(qosClass, slots, podReasons);
+}
+
+function readSlots(input: PodResourcesInput): { slots: Slot[]; others: ContainerResourceValues[] } {
+  const spec = input.pod.spec;
+  const slots: Slot[] = [];
+  const others: ContainerResourceValues[] = [];
+  const read = (c: V1Container) => readResourceValues(input.currentResources?.[c.name] ?? c.resources);
+  const slot = (container: V1Container, kind: Slot['kind']): Slot => {
+    const current = read(container);
+    return { container, kind, current, proposed: current, reasons: [] };
+  };
+  for (const c of spec?.containers ?? []) slots.push(slot(c, 'container'));
+  for (const c of spec?.initContainers ?? []) {
+    if (c.restartPolicy === 'Always') slots.push(slot(c, 'sidecar'));
+    else others.push(read(c));
+  }
+  return { slots, others };
+}
+
+/**
+ * Enforces the QoS rule on the proposed values. Guaranteed is kept by construction (planContainer);
+ * here a Burstable pod that would become Guaranteed gets one request lowered by a step, or a change
+ * reverted, and any other class change reverts the whole pod.
+ */
+function keepQosClass(
+  qosClass: QosClass,
+  slots: Slot[],
+  others: ContainerResourceValues[],
+  limitRange: LimitRangeConstraints,
+  podReasons: Adjustment[],
+): void {
+  const containerBounds = limitRange.container;
+  const classNow = () => qosClassOf([...slots.map((s) => s.proposed), ...others]);
+  if (classNow() === qosClass) return;
+  if (qosClass === 'Burstable') {
+    for (const slot of slots) {
+      for (const r of RESOURCE_NAMES) {
+        if (classNow() !== 'Guaranteed') break;
+        const request = slot.proposed.requests[r];
+        const limit = slot.proposed.limits[r];
+        const changed = request !== slot.current.requests[r] || limit !== slot.current.limits[r];
+        if (!changed || request === undefined || request !== limit) continue;
+        const lowered = request - REQUEST_STEP[r];
+        const floor = Math.max(MINIMUM_REQUEST[r], slot.policy?.minAllowed[r] ?? 0, containerBounds[r].min ?? 0);
+        const ratio = containerBounds[r].maxRatioMilli;
+        const name = slot.container.name;
+        const candidate = { requests: { ...slot.proposed.requests, [r]: lowered }, limits: slot.proposed.limits };
+        const podFits = () => podTotalsFit(slots.map((s) => (s === slot ? candidate : s.proposed)), others, r, limitRange.pod[r]);
+        if (lowered >= floor && (ratio === undefined || !exceedsRatio(limit, lowered, ratio)) && podFits()) {
+          slot.proposed = candidate;
+          slot.reasons.push({ code: 'BurstableKept', container: name, resource: r, message: `${r}: request lowered to ${describeAmount(r, lowered)}, one step below the limit ${describeAmount(r, limit)}, so the Burstable pod does not become Guaranteed` });
+        } else {
+          slot.proposed = revertResource(slot, r);
+          slot.reasons.push({ code: 'BurstableKept', container: name, resource: r, message: `${r}: left unchanged, as the new values would make the Burstable pod Guaranteed` });
+        }
+      }
+    }
+  }
+  const after = classNow();
+  if (after === qosClass) return;
+  for (const slot of slots) slot.proposed = slot.current;
+  podReasons.push({ code: 'QosWouldChange', message: `the new resources would change the pod's QoS class from ${qosClass} to ${after}; left unchanged` });
+}
+
+function revertResource(slot: Slot, r: ResourceName): ContainerResourceValues {
+  const requests = { ...slot.proposed.requests };
+  const limits = { ...slot.proposed.limits };
+  const setOrDelete = (obj: ResourceAmounts, value: number | undefined) => {
+    if (value === undefined) delete obj[r];
+    else obj[r] = value;
+  };
+  setOrDelete(requests, slot.current.requests[r]);
+  setOrDelete(limits, slot.current.limits[r]);
+  return { requests, limits };
+}
+
+function finish(qosClass: QosClass, slots: Slot[], podReasons: Adjustment[]): PodResourcesPlan {
+  const containers = slots.map((s): ContainerResourcesPlan => ({
+    containerName: s.container.name,
+    kind: s.kind,
+    current: s.current,
+    proposed: s.proposed,
+    changedResources: RESOURCE_NAMES.filter(
+      (r) => s.current.requests[r] !== s.proposed.requests[r] || s.current.limits[r] !== s.proposed.limits[r],
+    ),
+    reasons: s.reasons,
+  }));
+  return { qosClass, containers, reasons: podReasons, changed: containers.some((c) => !sameValues(c.current, c.proposed)) };
+}
+
+function unreadable(pod: V1Pod, err: QuantityError): PodResourcesPlan {
+  const reasons: Adjustment[] = [{ code: 'UnreadableResources', message: `the pod's resources cannot be read (${err.message}); left unchanged` }];
+  const empty: ContainerResourceValues = { requests: {}, limits: {} };
+  // Without readable values the class cannot be computed; report the recorded one, else Burstable.
+  const recorded = pod.status?.qosClass;
+  const qosClass: QosClass = recorded === 'Guaranteed' || recorded === 'BestEffort' ? recorded : 'Burstable';
+  const containers = (pod.spec?.containers ?? []).map((c): ContainerResourcesPlan => ({
+    containerName: c.name,
+    kind: 'container',
+    current: empty,
+    proposed: empty,
+    changedResources: [],
+    reasons: [],
+  }));
+  return { qosClass, containers, reasons, changed: false };
+}

@@ -1,0 +1,88 @@
+import { test, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { spawnSync } from 'node:child_process';
+
+const dir = mkdtempSync(join(tmpdir(), 'tailor-validate-'));
+after(() => rmSync(dir, { recursive: true, force: true }));
+
+function file(name: string, text: string): string {
+  const path = join(dir, name);
+  writeFileSync(path, text);
+  return path;
+}
+
+function tailor(args: string[], input?: string) {
+  return spawnSync(process.execPath, ['bin/tailor.mjs', ...args], { encoding: 'utf8', input, timeout: 30_000 });
+}
+
+const VALID = `apiVersion: autoscaling.k8s.io/v1
+kind: VerticalPodAutoscaler
+metadata: {name: web}
+spec:
+  targetRef: {apiVersion: apps/v1, kind: Deployment, name: web}
+  updatePolicy: {updateMode: InPlaceOrRecreate}
+  resourcePolicy:
+    containerPolicies:
+    - {containerName: '*', minAllowed: {cpu: 50m}, maxAllowed: {cpu: 2, memory: 4Gi}}
+`;
+
+const INVALID = `apiVersion: apps/v1
+kind: Deployment
+metadata: {name: api}
+---
+apiVersion: autoscaling.k8s.io/v1
+kind: VerticalPodAutoscaler
+metadata: {name: api}
+spec:
+  targetRef: {kind: Deployment}
+  updatePolicy: {updateMode: Sometimes}
+  resourcePolicy:
+    containerPolicies:
+    - {containerName: app, minAllowed: {cpu: '2'}, maxAllowed: {cpu: 500m}}
+`;
+
+test('valid files exit 0 and print no problem', () => {
+  const result = tailor(['validate', '-f', file('valid.yaml', VALID)]);
+  assert.equal(result.status, 0, result.stderr);
+  assert.equal(result.stdout, '');
+  assert.match(result.stderr, /1 VerticalPodAutoscaler object\(s\) checked, 0 invalid/);
+});
+
+test('each problem is printed as file: kind/name: field: message, and the exit code is 1', () => {
+  const path = file('invalid.yaml', INVALID);
+  const result = tailor(['validate', '-f', path]);
+  assert.equal(result.status, 1, result.stderr);
+  assert.deepEqual(result.stdout.trim().split('\n'), [
+    `${path}: VerticalPodAutoscaler/api: spec.targetRef.name: is required`,
+    `${path}: VerticalPodAutoscaler/api: spec.updatePolicy.updateMode: unsupported value "Sometimes": supported values are "Off", "Initial", "Recreate", "InPlaceOrRecreate", "InPlace", "Auto"`,
+    `${path}: VerticalPodAutoscaler/api: spec.resourcePolicy.containerPolicies[0].maxAllowed.cpu: 500m is below minAllowed.cpu 2`,
+  ]);
+});
+
+test('several files, JSON included: one invalid makes the exit code 1', () => {
+  const json = file('vpa.json', JSON.stringify({ apiVersion: 'autoscaling.k8s.io/v1', kind: 'VerticalPodAutoscaler', metadata: { name: 'j' }, spec: { targetRef: { kind: 'StatefulSet', name: 'db' }, updatePolicy: { minReplicas: -1 } } }));
+  const result = tailor(['validate', '-f', file('ok.yaml', VALID), json]);
+  assert.equal(result.status, 1);
+  assert.equal(result.stdout, `${json}: VerticalPodAutoscaler/j: spec.updatePolicy.minReplicas: must be greater than 0, not -1\n`);
+  assert.match(result.stderr, /2 VerticalPodAutoscaler object\(s\) checked, 1 invalid/);
+});
+
+test('- reads standard input', () => {
+  const result = tailor(['validate', '-f', '-'], VALID.replace('updateMode: InPlaceOrRecreate', 'updateMode: Never'));
+  assert.equal(result.status, 1);
+  assert.match(result.stdout, /^<stdin>: VerticalPodAutoscaler\/web: spec\.updatePolicy\.updateMode: unsupported value "Never"/);
+});
+
+test('a missing file or a YAML syntax error exits 2, after checking the other files', () => {
+  const missing = join(dir, 'missing.yaml');
+  const broken = file('broken.yaml', 'spec: [\n');
+  const invalid = file('invalid2.yaml', INVALID);
+  const result = tailor(['validate', '-f', missing, broken, invalid]);
+  assert.equal(result.status, 2);
+  assert.match(result.stderr, new RegExp(`${missing}: cannot read: no such file`));
+  assert.match(result.stderr, new RegExp(`${broken}: cannot parse: document 1: `));
+  assert.match(result.stdout, /VerticalPodAutoscaler\/api: spec\.targetRef\.name: is required/);
+});

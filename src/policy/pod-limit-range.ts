@@ -7,7 +7,8 @@
  * values, the largest f that fits. Example: pod max cpu 1, two containers at 300m, both
  * recommended 700m (total 1400m): f = (1000 - 600) / 800 = 0.5, so each gets 500m.
  * Moving part-way keeps every per-container rule that holds at both ends (request <= limit,
- * request == limit, LimitRange Container min/max); the result is rounded towards the current value
+ * request == limit, LimitRange Container min/max and ratio); the result is rounded towards the
+ * current value (and a limit that rounding leaves a fraction over the Container ratio is lowered)
  * (whole millicores, whole MiB), and a request the container did not have is added only with the
  * whole change. Because values round towards the current ones, planning again from a scaled-back
  * result may move a little further towards the target (never past the bound). maxLimitRequestRatio
@@ -16,7 +17,7 @@
 import { RESOURCE_NAMES, type ResourceName } from '../recommender/types.ts';
 import type { ContainerResourceValues } from './container-values.ts';
 import type { ResourceBounds } from './limit-range.ts';
-import { MIB } from './rounding.ts';
+import { MIB, exceedsRatio, mulDivFloor } from './rounding.ts';
 
 /** One container's current and proposed values. */
 export interface PodShare {
@@ -67,13 +68,19 @@ function partWay(r: ResourceName, from: number | undefined, to: number | undefin
   return to >= from ? Math.min(value, to) : Math.max(value, to);
 }
 
-function interpolate(shares: readonly PodShare[], r: ResourceName, f: number): ContainerResourceValues[] {
-  return shares.map(({ current, proposed }) => ({
-    requests: { ...proposed.requests, [r]: partWay(r, current.requests[r], proposed.requests[r], f) },
-    limits: { ...proposed.limits, [r]: partWay(r, current.limits[r], proposed.limits[r], f) },
-  })).map((v) => {
-    // partWay never invents a value, but spreading `undefined` would create a key: drop it.
-    for (const side of ['requests', 'limits'] as const) if (v[side][r] === undefined) delete v[side][r];
+function interpolate(shares: readonly PodShare[], r: ResourceName, f: number, maxRatioMilli: number | undefined): ContainerResourceValues[] {
+  return shares.map(({ current, proposed }) => {
+    const v: ContainerResourceValues = { requests: { ...proposed.requests }, limits: { ...proposed.limits } };
+    const request = partWay(r, current.requests[r], proposed.requests[r], f);
+    let limit = partWay(r, current.limits[r], proposed.limits[r], f);
+    // Rounding the request down can leave the limit a fraction over the Container ratio: lower the limit.
+    if (limit !== undefined && request !== undefined && maxRatioMilli !== undefined && exceedsRatio(limit, request, maxRatioMilli)) {
+      limit = Math.max(request, mulDivFloor(request, maxRatioMilli, 1000));
+    }
+    if (request === undefined) delete v.requests[r];
+    else v.requests[r] = request;
+    if (limit === undefined) delete v.limits[r];
+    else v.limits[r] = limit;
     return v;
   });
 }
@@ -86,6 +93,7 @@ export function fitPodLimitRange(
   shares: readonly PodShare[],
   init: readonly ContainerResourceValues[],
   bounds: Readonly<Record<ResourceName, ResourceBounds>>,
+  containerBounds: Readonly<Record<ResourceName, ResourceBounds>>,
 ): { proposed: ContainerResourceValues[]; adjustments: PodBoundAdjustment[] } {
   let working = shares.map((s) => ({ current: s.current, proposed: s.proposed }));
   const adjustments: PodBoundAdjustment[] = [];
@@ -100,10 +108,10 @@ export function fitPodLimitRange(
     let hi = 1;
     for (let i = 0; i < 20; i++) {
       const mid = (lo + hi) / 2;
-      if (podTotalsFit(interpolate(working, r, mid), init, r, b)) lo = mid;
+      if (podTotalsFit(interpolate(working, r, mid, containerBounds[r].maxRatioMilli), init, r, b)) lo = mid;
       else hi = mid;
     }
-    const fitted = interpolate(working, r, lo);
+    const fitted = interpolate(working, r, lo, containerBounds[r].maxRatioMilli);
     working = working.map((s, i) => ({ current: s.current, proposed: fitted[i]! }));
     const bound = [b.min !== undefined ? `min ${b.min}` : '', b.max !== undefined ? `max ${b.max}` : ''].filter(Boolean).join(', ');
     adjustments.push({

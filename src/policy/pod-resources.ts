@@ -10,8 +10,9 @@
  * - a BestEffort pod, or one with pod-level resources, is left alone;
  * - a Guaranteed pod stays Guaranteed (requests == limits, see planContainer);
  * - a Burstable pod never becomes Guaranteed: if the new values would make requests equal limits
- *   everywhere, one changed request is lowered by a step (1m / 1 MiB) below its limit, or, where
- *   the bounds forbid that, reverted; if the class would still change, nothing is changed.
+ *   everywhere, one changed limit is raised or request lowered by a step (1m / 1 MiB), or, where
+ *   the bounds forbid both, that change is reverted (qos-guard.ts); if the class would still
+ *   change, nothing is changed.
  * Results are whole millicores and bytes, never NaN or negative, requests <= limits, no limit added
  * and no request or limit removed. Pure: no I/O, never throws.
  */
@@ -20,14 +21,14 @@ import { QuantityError } from '../api/quantity.ts';
 import type { PodResourcePolicy } from '../api/vpa.ts';
 import type { ResourceAmounts } from '../api/vpa-quantities.ts';
 import { RESOURCE_NAMES, type ResourceName } from '../recommender/types.ts';
-import { describeAmount, type Adjustment } from './adjustments.ts';
+import type { Adjustment } from './adjustments.ts';
 import { planContainer } from './container-plan.ts';
 import { containerPolicyFor, type EffectiveContainerPolicy } from './container-policy.ts';
 import { readResourceValues, sameValues, type ContainerResourceValues } from './container-values.ts';
 import { limitRangeConstraints, type LimitRangeConstraints } from './limit-range.ts';
 import { fitPodLimitRange, podTotalsFit } from './pod-limit-range.ts';
-import { podQosClass, qosClassOf, type QosClass } from './qos.ts';
-import { MINIMUM_REQUEST, REQUEST_STEP, exceedsRatio } from './rounding.ts';
+import { podQosClass, type QosClass } from './qos.ts';
+import { keepQosClass } from './qos-guard.ts';
 
 /** A recommended request per resource for one container (the VPA status target, as numbers). */
 export interface ContainerTarget {
@@ -74,7 +75,7 @@ export interface PodResourcesPlan {
 }
 
 interface Slot {
-  container: V1Container;
+  containerName: string;
   kind: 'container' | 'sidecar';
   current: ContainerResourceValues;
   proposed: ContainerResourceValues;
@@ -108,7 +109,7 @@ export function planPodResources(input: PodResourcesInput): PodResourcesPlan {
   const limitRange = limitRangeConstraints(input.limitRanges);
   const targets = new Map(input.recommendations.map((r) => [r.containerName, r.target]));
   for (const slot of slots) {
-    const name = slot.container.name;
+    const name = slot.containerName;
     try {
       slot.policy = containerPolicyFor(input.resourcePolicy, name);
     } catch (err) {
@@ -136,11 +137,26 @@ export function planPodResources(input: PodResourcesInput): PodResourcesPlan {
     slot.proposed = result.proposed;
     slot.reasons.push(...result.reasons);
   }
-  const fitted = fitPodLimitRange(slots, others, limitRange.pod);
+  const fitted = fitPodLimitRange(slots, others, limitRange.pod, limitRange.container);
   fitted.proposed.forEach((proposed, i) => (slots[i]!.proposed = proposed));
   for (const a of fitted.adjustments) podReasons.push({ code: 'CappedToPodLimitRange', resource: a.resource, message: a.message });
-  keepQosClass(qosClass, slots, others, limitRange, podReasons);
+  podReasons.push(...keepQosClass(qosClass, slots, others, limitRange));
+  keepPodTotals(slots, others, limitRange, podReasons);
   return finish(qosClass, slots, podReasons);
+}
+
+/**
+ * Last check: a revert by the QoS rule can mix current and proposed values into totals outside
+ * a Pod LimitRange that both met; then the pod is left as it is.
+ */
+function keepPodTotals(slots: Slot[], others: ContainerResourceValues[], limitRange: LimitRangeConstraints, podReasons: Adjustment[]): void {
+  for (const r of RESOURCE_NAMES) {
+    const fitsNow = podTotalsFit(slots.map((s) => s.current), others, r, limitRange.pod[r]);
+    if (!fitsNow || podTotalsFit(slots.map((s) => s.proposed), others, r, limitRange.pod[r])) continue;
+    for (const slot of slots) slot.proposed = slot.current;
+    podReasons.push({ code: 'CappedToPodLimitRange', resource: r, message: `${r}: the new resources would take the pod's total outside the Pod LimitRange; left unchanged` });
+    return;
+  }
 }
 
 function readSlots(input: PodResourcesInput): { slots: Slot[]; others: ContainerResourceValues[] } {
@@ -150,7 +166,7 @@ function readSlots(input: PodResourcesInput): { slots: Slot[]; others: Container
   const read = (c: V1Container) => readResourceValues(input.currentResources?.[c.name] ?? c.resources);
   const slot = (container: V1Container, kind: Slot['kind']): Slot => {
     const current = read(container);
-    return { container, kind, current, proposed: current, reasons: [] };
+    return { containerName: container.name, kind, current, proposed: current, reasons: [] };
   };
   for (const c of spec?.containers ?? []) slots.push(slot(c, 'container'));
   for (const c of spec?.initContainers ?? []) {
@@ -160,66 +176,9 @@ function readSlots(input: PodResourcesInput): { slots: Slot[]; others: Container
   return { slots, others };
 }
 
-/**
- * Enforces the QoS rule on the proposed values. Guaranteed is kept by construction (planContainer);
- * here a Burstable pod that would become Guaranteed gets one request lowered by a step, or a change
- * reverted, and any other class change reverts the whole pod.
- */
-function keepQosClass(
-  qosClass: QosClass,
-  slots: Slot[],
-  others: ContainerResourceValues[],
-  limitRange: LimitRangeConstraints,
-  podReasons: Adjustment[],
-): void {
-  const containerBounds = limitRange.container;
-  const classNow = () => qosClassOf([...slots.map((s) => s.proposed), ...others]);
-  if (classNow() === qosClass) return;
-  if (qosClass === 'Burstable') {
-    for (const slot of slots) {
-      for (const r of RESOURCE_NAMES) {
-        if (classNow() !== 'Guaranteed') break;
-        const request = slot.proposed.requests[r];
-        const limit = slot.proposed.limits[r];
-        const changed = request !== slot.current.requests[r] || limit !== slot.current.limits[r];
-        if (!changed || request === undefined || request !== limit) continue;
-        const lowered = request - REQUEST_STEP[r];
-        const floor = Math.max(MINIMUM_REQUEST[r], slot.policy?.minAllowed[r] ?? 0, containerBounds[r].min ?? 0);
-        const ratio = containerBounds[r].maxRatioMilli;
-        const name = slot.container.name;
-        const candidate = { requests: { ...slot.proposed.requests, [r]: lowered }, limits: slot.proposed.limits };
-        const podFits = () => podTotalsFit(slots.map((s) => (s === slot ? candidate : s.proposed)), others, r, limitRange.pod[r]);
-        if (lowered >= floor && (ratio === undefined || !exceedsRatio(limit, lowered, ratio)) && podFits()) {
-          slot.proposed = candidate;
-          slot.reasons.push({ code: 'BurstableKept', container: name, resource: r, message: `${r}: request lowered to ${describeAmount(r, lowered)}, one step below the limit ${describeAmount(r, limit)}, so the Burstable pod does not become Guaranteed` });
-        } else {
-          slot.proposed = revertResource(slot, r);
-          slot.reasons.push({ code: 'BurstableKept', container: name, resource: r, message: `${r}: left unchanged, as the new values would make the Burstable pod Guaranteed` });
-        }
-      }
-    }
-  }
-  const after = classNow();
-  if (after === qosClass) return;
-  for (const slot of slots) slot.proposed = slot.current;
-  podReasons.push({ code: 'QosWouldChange', message: `the new resources would change the pod's QoS class from ${qosClass} to ${after}; left unchanged` });
-}
-
-function revertResource(slot: Slot, r: ResourceName): ContainerResourceValues {
-  const requests = { ...slot.proposed.requests };
-  const limits = { ...slot.proposed.limits };
-  const setOrDelete = (obj: ResourceAmounts, value: number | undefined) => {
-    if (value === undefined) delete obj[r];
-    else obj[r] = value;
-  };
-  setOrDelete(requests, slot.current.requests[r]);
-  setOrDelete(limits, slot.current.limits[r]);
-  return { requests, limits };
-}
-
 function finish(qosClass: QosClass, slots: Slot[], podReasons: Adjustment[]): PodResourcesPlan {
   const containers = slots.map((s): ContainerResourcesPlan => ({
-    containerName: s.container.name,
+    containerName: s.containerName,
     kind: s.kind,
     current: s.current,
     proposed: s.proposed,

@@ -1,6 +1,6 @@
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
@@ -85,4 +85,17 @@ test('a missing file or a YAML syntax error exits 2, after checking the other fi
   assert.match(result.stderr, new RegExp(`${missing}: cannot read: no such file`));
   assert.match(result.stderr, new RegExp(`${broken}: cannot parse: document 1: `));
   assert.match(result.stdout, /VerticalPodAutoscaler\/api: spec\.targetRef\.name: is required/);
+});
+
+test('a directory stands for its YAML and JSON files; -f may be repeated', () => {
+  const sub = join(dir, 'manifests');
+  mkdirSync(sub);
+  writeFileSync(join(sub, 'b.yml'), INVALID);
+  writeFileSync(join(sub, 'a.json'), JSON.stringify({ kind: 'VerticalPodAutoscaler', apiVersion: 'autoscaling.k8s.io/v1', metadata: { name: 'a' }, spec: { targetRef: { kind: 'Deployment', name: 'a' } } }));
+  writeFileSync(join(sub, 'notes.txt'), 'not a manifest: [');
+  const result = tailor(['validate', '-f', sub, '-f', file('extra.yaml', VALID)]);
+  assert.equal(result.status, 1, result.stderr);
+  assert.equal(result.stdout.trim().split('\n').length, 3);
+  assert.ok(result.stdout.split('\n').every((line) => line === '' || line.startsWith(`${join(sub, 'b.yml')}: VerticalPodAutoscaler/api: `)));
+  assert.match(result.stderr, /3 VerticalPodAutoscaler object\(s\) checked, 1 invalid/);
 });

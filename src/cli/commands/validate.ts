@@ -1,9 +1,11 @@
 /**
  * `tailor validate -f FILE...`: checks VerticalPodAutoscaler objects in YAML or JSON files (`-` is
- * standard input) and prints each problem as `file: kind/name: field: message`. Exit code 0 when
+ * standard input; a directory means its .yaml, .yml and .json files) and prints each problem as
+ * `file: kind/name: field: message`. Exit code 0 when
  * every object is valid, 1 when any is invalid, 2 when an input cannot be read or parsed.
  */
-import { readFile } from 'node:fs/promises';
+import { readFile, readdir, stat } from 'node:fs/promises';
+import { join } from 'node:path';
 import { CommanderError, type Command } from 'commander';
 import { checkVpaDocuments } from '../../api/vpa-documents.ts';
 
@@ -18,11 +20,27 @@ async function readInput(file: string): Promise<string> {
   return Buffer.concat(chunks).toString('utf8');
 }
 
+const MANIFEST = /\.(ya?ml|json)$/i;
+
+/** The files an argument stands for: itself, or a directory's manifests (sorted, not recursive). */
+async function expand(arg: string): Promise<string[]> {
+  if (arg === '-') return [arg];
+  try {
+    if (!(await stat(arg)).isDirectory()) return [arg];
+  } catch {
+    return [arg]; // reading it will report the problem
+  }
+  const names = (await readdir(arg)).filter((n) => MANIFEST.test(n)).sort();
+  return names.map((n) => join(arg, n));
+}
+
 /** Validates the files, writing problems to `out` and notes to `err`; returns the exit code. */
-export async function validateFiles(files: readonly string[], out: NodeJS.WritableStream, err: NodeJS.WritableStream): Promise<number> {
+export async function validateFiles(args: readonly string[], out: NodeJS.WritableStream, err: NodeJS.WritableStream): Promise<number> {
   let exitCode = EXIT_VALID;
   let checked = 0;
   let invalid = 0;
+  const files: string[] = [];
+  for (const arg of args) files.push(...(await expand(arg)));
   for (const file of files) {
     const label = file === '-' ? '<stdin>' : file;
     let text: string;
@@ -58,7 +76,7 @@ export function registerValidate(program: Command): void {
   program
     .command('validate')
     .description('Check VerticalPodAutoscaler objects in YAML/JSON files and name every invalid field')
-    .requiredOption('-f, --filename <files...>', 'files to check (YAML or JSON, several documents each; - reads standard input)')
+    .requiredOption('-f, --filename <files...>', 'files or directories to check (YAML or JSON, several documents each; - reads standard input)')
     .action(async (options: { filename: string[] }) => {
       const code = await validateFiles(options.filename, process.stdout, process.stderr);
       // main() turns a CommanderError into the process exit code.

@@ -4,14 +4,16 @@
  * the string `"1"`) or every problem found, each naming the field and what is wrong, so the
  * controller can set `ConfigUnsupported` and the webhook can reject at `kubectl apply` time.
  *
- * Beyond the upstream admission checks (update mode, minReplicas > 0, min <= max, one recommender)
+ * Beyond the upstream admission checks (update mode required and known, minReplicas > 0, min <= max,
+ * bounds in whole millicores / bytes, RequestsAndLimits not with mode Off, one recommender)
  * it also rejects what Tailor would otherwise silently ignore: fields under `spec` it does not know
  * (usually a typo such as `updatemode`), resources other than cpu and memory in a container policy,
  * and duplicate container policies (see docs/decisions/0010-vpa-validation.md).
  */
-import { QuantityError, parseCpu, parseMemory } from './quantity.ts';
-import { RESOURCE_NAMES, type ResourceName } from '../recommender/types.ts';
-import { describeType, fieldPath, isPlainObject, type FieldError } from './field-errors.ts';
+import { parseCpu, parseMemory } from './quantity.ts';
+import { RESOURCE_NAMES } from '../recommender/types.ts';
+import { fieldPath, type FieldError } from './field-errors.ts';
+import { Reader } from './field-reader.ts';
 import {
   CHANGE_REQUIREMENTS,
   CONTAINER_MODES,
@@ -48,97 +50,6 @@ export function validateVpa(input: unknown): VpaValidation {
     errors.push({ path: '', message: `internal validation error: ${err instanceof Error ? err.message : String(err)}` });
   }
   return { ok: false, errors };
-}
-
-/** Collects errors while reading; each `read...` returns the normalised value or undefined. */
-class Reader {
-  constructor(readonly errors: FieldError[]) {}
-
-  fail(path: string, message: string): undefined {
-    this.errors.push({ path, message });
-    return undefined;
-  }
-
-  object(value: unknown, path: string, known?: readonly string[]): Record<string, unknown> | undefined {
-    if (!isPlainObject(value)) return this.fail(path, `must be an object, not ${describeType(value)}`);
-    if (known) {
-      for (const key of Object.keys(value)) {
-        if (!known.includes(key)) this.fail(fieldPath(path, key), `unknown field (known fields: ${known.join(', ')})`);
-      }
-    }
-    return value;
-  }
-
-  list(value: unknown, path: string): unknown[] | undefined {
-    if (!Array.isArray(value)) return this.fail(path, `must be a list, not ${describeType(value)}`);
-    return value;
-  }
-
-  string(value: unknown, path: string): string | undefined {
-    if (typeof value !== 'string') return this.fail(path, `must be a string, not ${describeType(value)}`);
-    return value;
-  }
-
-  requiredString(value: unknown, path: string): string | undefined {
-    if (value === undefined || value === null) return this.fail(path, 'is required');
-    const s = this.string(value, path);
-    if (s !== undefined && s.trim() === '') return this.fail(path, 'must not be empty');
-    return s;
-  }
-
-  oneOf<T extends string>(value: unknown, path: string, allowed: readonly T[]): T | undefined {
-    if (typeof value === 'string' && (allowed as readonly string[]).includes(value)) return value as T;
-    const supported = allowed.map((a) => JSON.stringify(a)).join(', ');
-    return this.fail(path, `unsupported value ${JSON.stringify(value)}: supported values are ${supported}`);
-  }
-
-  resourceName(value: unknown, path: string): ResourceName | undefined {
-    if (typeof value === 'string' && (RESOURCE_NAMES as readonly string[]).includes(value)) return value as ResourceName;
-    return this.fail(path, `unsupported resource ${JSON.stringify(value)}: Tailor controls only "cpu" and "memory"`);
-  }
-
-  /** A list of distinct resource names. */
-  resourceNames(value: unknown, path: string): ResourceName[] | undefined {
-    const items = this.list(value, path);
-    if (!items) return undefined;
-    const out: ResourceName[] = [];
-    items.forEach((item, i) => {
-      const name = this.resourceName(item, fieldPath(path, i));
-      if (name === undefined) return;
-      if (out.includes(name)) this.fail(fieldPath(path, i), `duplicate resource ${JSON.stringify(name)}`);
-      else out.push(name);
-    });
-    return out;
-  }
-
-  /** A resource list `{cpu: "250m", memory: "1Gi"}`; numbers become strings. */
-  resourceList(value: unknown, path: string): ResourceList | undefined {
-    const obj = this.object(value, path);
-    if (!obj) return undefined;
-    const out: ResourceList = {};
-    for (const [key, raw] of Object.entries(obj)) {
-      const keyPath = fieldPath(path, key);
-      const name = this.resourceName(key, keyPath);
-      if (name === undefined) continue;
-      const quantity = this.quantity(name, raw, keyPath);
-      if (quantity !== undefined) out[name] = quantity;
-    }
-    return out;
-  }
-
-  quantity(name: ResourceName, raw: unknown, path: string): string | undefined {
-    if (typeof raw !== 'string' && typeof raw !== 'number') {
-      return this.fail(path, `must be a quantity such as ${name === 'cpu' ? '"250m"' : '"512Mi"'}, not ${describeType(raw)}`);
-    }
-    try {
-      if (name === 'cpu') parseCpu(raw);
-      else parseMemory(raw);
-    } catch (err) {
-      if (err instanceof QuantityError) return this.fail(path, err.message);
-      throw err;
-    }
-    return typeof raw === 'number' ? String(raw) : raw.trim();
-  }
 }
 
 function readVpa(r: Reader, input: unknown): VerticalPodAutoscaler | undefined {
@@ -193,7 +104,9 @@ function readUpdatePolicy(r: Reader, value: unknown): PodUpdatePolicy | undefine
   const policy = r.object(value, path, ['updateMode', 'minReplicas', 'evictionRequirements']);
   if (!policy) return undefined;
   const out: PodUpdatePolicy = {};
-  if (policy.updateMode !== undefined) out.updateMode = r.oneOf(policy.updateMode, `${path}.updateMode`, UPDATE_MODES);
+  // As upstream: an updatePolicy must say its mode.
+  if (policy.updateMode === undefined) r.fail(`${path}.updateMode`, 'is required when updatePolicy is set');
+  else out.updateMode = r.oneOf(policy.updateMode, `${path}.updateMode`, UPDATE_MODES);
   if (policy.minReplicas !== undefined) {
     const n = policy.minReplicas;
     if (typeof n !== 'number' || !Number.isInteger(n)) r.fail(`${path}.minReplicas`, `must be an integer, not ${JSON.stringify(n)}`);
@@ -250,10 +163,14 @@ function readContainerPolicy(r: Reader, value: unknown, path: string): Container
   const containerName = r.requiredString(cp.containerName, `${path}.containerName`);
   const out: Partial<ContainerResourcePolicy> = { containerName };
   if (cp.mode !== undefined) out.mode = r.oneOf(cp.mode, `${path}.mode`, CONTAINER_MODES);
-  if (cp.minAllowed !== undefined) out.minAllowed = r.resourceList(cp.minAllowed, `${path}.minAllowed`);
-  if (cp.maxAllowed !== undefined) out.maxAllowed = r.resourceList(cp.maxAllowed, `${path}.maxAllowed`);
+  if (cp.minAllowed !== undefined) out.minAllowed = r.resourceList(cp.minAllowed, `${path}.minAllowed`, true);
+  if (cp.maxAllowed !== undefined) out.maxAllowed = r.resourceList(cp.maxAllowed, `${path}.maxAllowed`, true);
   if (cp.controlledResources !== undefined) out.controlledResources = r.resourceNames(cp.controlledResources, `${path}.controlledResources`);
   if (cp.controlledValues !== undefined) out.controlledValues = r.oneOf(cp.controlledValues, `${path}.controlledValues`, CONTROLLED_VALUES);
+  // As upstream: RequestsAndLimits on a container whose mode is Off is a contradiction.
+  if (out.mode === 'Off' && out.controlledValues === 'RequestsAndLimits') {
+    r.fail(`${path}.controlledValues`, 'must not be RequestsAndLimits when mode is "Off" (the container is not scaled)');
+  }
   checkMinBelowMax(r, out.minAllowed, out.maxAllowed, path);
   return containerName === undefined ? undefined : (out as ContainerResourcePolicy);
 }

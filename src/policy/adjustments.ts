@@ -29,6 +29,7 @@ export type AdjustmentCode =
   | 'BurstableKept'
   | 'QosWouldChange'
   | 'CappedToPodLimitRange'
+  | 'MemoryLimitKept'
   | 'ValueTooLarge';
 
 /** One adjustment, for one container and resource where it applies. */

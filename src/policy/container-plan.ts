@@ -9,8 +9,10 @@
  *    limit with the request: newLimit = oldLimit x newRequest / oldRequest, rounded up (request 100m,
  *    limit 200m, new request 250m -> limit 500m); request == limit stays equal; the scaled limit is
  *    then capped at the LimitRange max and at request x maxLimitRequestRatio.
- * 5. in a Guaranteed pod, `RequestsOnly` would break request == limit, so the resource is left alone.
- * The pod-wide QoS guard (pod-resources.ts) runs after this.
+ * 5. in a Guaranteed pod, `RequestsOnly` would break request == limit, so the resource is left alone;
+ * 6. memory limit rules (the updater's): a memory limit is not lowered below a floor (recent peak
+ *    plus margin) or, where the server forbids it, not lowered at all.
+ * The Pod LimitRange (pod-limit-range.ts) and the pod-wide QoS rule (qos-guard.ts) come after this.
  */
 import type { ResourceAmounts } from '../api/vpa-quantities.ts';
 import { RESOURCE_NAMES, type ResourceName } from '../recommender/types.ts';
@@ -31,6 +33,20 @@ export interface ContainerPlanInput {
   limitRange: Readonly<Record<ResourceName, ResourceBounds>>;
   /** True when the pod is Guaranteed (requests must stay equal to limits). */
   guaranteed: boolean;
+  /** Memory limit safety rules for this container (the updater's; the webhook has none). */
+  memoryLimitRules?: MemoryLimitRules;
+}
+
+/**
+ * How far a running container's memory limit may go down. `floor` (bytes): never below it, e.g.
+ * recent peak usage plus a margin; a limit already below the floor is not lowered further.
+ * `mayDecrease: false`: not at all (Kubernetes 1.33 refuses to lower a memory limit in place unless
+ * the container's memory resizePolicy is RestartContainer). Where the limit is kept up, a request
+ * equal to it stays equal, and a request is raised as far as the LimitRange ratio needs.
+ */
+export interface MemoryLimitRules {
+  floor?: number;
+  mayDecrease?: boolean;
 }
 
 /** The proposed values for one container and why they differ from the target. */
@@ -119,7 +135,17 @@ function planResource(input: ContainerPlanInput, r: ResourceName, target: number
     return { request, limit: oldLimit };
   }
 
+  const lowest = r === 'memory' ? lowestMemoryLimit(input.memoryLimitRules, oldLimit) : undefined;
+  if (lowest !== undefined && lr.max !== undefined && lowest > lr.max) {
+    note('MemoryLimitKept', `left unchanged: the lowest safe limit ${amount(lowest)} is above the LimitRange max ${amount(lr.max)}`);
+    return undefined;
+  }
+
   if (oldRequest === oldLimit) {
+    if (lowest !== undefined && request < lowest) {
+      note('MemoryLimitKept', `request and limit kept at ${amount(lowest)}, not the ${amount(request)} recommended: ${lowestReason(input.memoryLimitRules, lowest, oldLimit)}`);
+      request = lowest;
+    }
     if (request !== oldLimit) note('LimitKeptEqualToRequest', `limit set to ${amount(request)}, equal to the request as before`);
     return { request, limit: request };
   }
@@ -138,5 +164,28 @@ function planResource(input: ContainerPlanInput, r: ResourceName, target: number
     note('LimitCappedToLimitRangeRatio', `limit ${amount(limit)} capped to ${amount(capped)}, request x the LimitRange maxLimitRequestRatio ${lr.maxRatioMilli / 1000}`);
     limit = capped;
   }
+  if (lowest !== undefined && limit < lowest) {
+    note('MemoryLimitKept', `limit kept at ${amount(lowest)}, not ${amount(limit)}: ${lowestReason(input.memoryLimitRules, lowest, oldLimit)}`);
+    limit = lowest;
+    if (lr.maxRatioMilli !== undefined && exceedsRatio(limit, request, lr.maxRatioMilli)) {
+      const raised = Math.min(limit, mulDivCeil(limit, 1000, lr.maxRatioMilli));
+      note('RequestRaisedForLimitRangeRatio', `request ${amount(request)} raised to ${amount(raised)} so that limit ${amount(limit)} / request stays within the LimitRange maxLimitRequestRatio ${lr.maxRatioMilli / 1000}`);
+      request = raised;
+    }
+  }
   return { request, limit };
+}
+
+/** The lowest memory limit the rules allow: the old limit if it may not decrease, else min(old, floor). */
+function lowestMemoryLimit(rules: MemoryLimitRules | undefined, oldLimit: number): number | undefined {
+  if (!rules) return undefined;
+  let lowest = 0;
+  if (rules.mayDecrease === false) lowest = oldLimit;
+  if (rules.floor !== undefined && Number.isFinite(rules.floor)) lowest = Math.max(lowest, Math.min(oldLimit, Math.ceil(rules.floor)));
+  return lowest > 0 ? lowest : undefined;
+}
+
+function lowestReason(rules: MemoryLimitRules | undefined, lowest: number, oldLimit: number): string {
+  if (rules?.mayDecrease === false && lowest === oldLimit) return 'a memory limit may not be lowered in place here';
+  return 'a memory limit is not lowered below recent peak usage plus margin';
 }

@@ -73,9 +73,11 @@ function interpolate(shares: readonly PodShare[], r: ResourceName, f: number, ma
     const v: ContainerResourceValues = { requests: { ...proposed.requests }, limits: { ...proposed.limits } };
     const request = partWay(r, current.requests[r], proposed.requests[r], f);
     let limit = partWay(r, current.limits[r], proposed.limits[r], f);
-    // Rounding the request down can leave the limit a fraction over the Container ratio: lower the limit.
+    // Rounding the request down can leave the limit a fraction over the Container ratio: lower the
+    // limit, but never below both ends (an end over the ratio was so already; memory rules hold there).
     if (limit !== undefined && request !== undefined && maxRatioMilli !== undefined && exceedsRatio(limit, request, maxRatioMilli)) {
-      limit = Math.max(request, mulDivFloor(request, maxRatioMilli, 1000));
+      const ends = [current.limits[r], proposed.limits[r]].filter((x): x is number => x !== undefined);
+      limit = Math.max(request, mulDivFloor(request, maxRatioMilli, 1000), Math.min(...ends));
     }
     if (request === undefined) delete v.requests[r];
     else v.requests[r] = request;

@@ -7,7 +7,8 @@
  * `planContainer` computes requests and limits (min/maxAllowed, LimitRange, controlledValues).
  * Then the pod's totals are fitted into a LimitRange of type Pod (pod-limit-range.ts), and last the
  * pod-wide rules of the resize API:
- * - a BestEffort pod, or one with pod-level resources, is left alone;
+ * - a BestEffort pod, or one with pod-level resources, is left alone (at creation, the webhook may
+ *   choose `requestsForBestEffort`: the pod gets requests and becomes Burstable);
  * - a Guaranteed pod stays Guaranteed (requests == limits, see planContainer);
  * - a Burstable pod never becomes Guaranteed: if the new values would make requests equal limits
  *   everywhere, one changed limit is raised or request lowered by a step (1m / 1 MiB), or, where
@@ -22,7 +23,7 @@ import type { PodResourcePolicy } from '../api/vpa.ts';
 import type { ResourceAmounts } from '../api/vpa-quantities.ts';
 import { RESOURCE_NAMES, type ResourceName } from '../recommender/types.ts';
 import type { Adjustment } from './adjustments.ts';
-import { planContainer } from './container-plan.ts';
+import { planContainer, type MemoryLimitRules } from './container-plan.ts';
 import { containerPolicyFor, type EffectiveContainerPolicy } from './container-policy.ts';
 import { readResourceValues, sameValues, type ContainerResourceValues } from './container-values.ts';
 import { limitRangeConstraints, type LimitRangeConstraints } from './limit-range.ts';
@@ -48,6 +49,18 @@ export interface PodResourcesInput {
    * (the updater passes `status.containerStatuses[].resources`, what the kubelet applied).
    */
   currentResources?: Readonly<Record<string, V1ResourceRequirements | undefined>>;
+  /**
+   * Memory limit safety per container name (the updater's: recent peak plus margin as `floor`,
+   * `mayDecrease: false` where the server refuses to lower a memory limit in place). See
+   * `MemoryLimitRules`. The admission webhook leaves it out: a new pod has no usage yet.
+   */
+  memoryLimitRules?: Readonly<Record<string, MemoryLimitRules | undefined>>;
+  /**
+   * At pod creation only, if the admission webhook chooses it: give a BestEffort pod its
+   * recommended requests (no limits), which makes it Burstable, as the upstream admission
+   * controller does. Default false: a BestEffort pod is left alone, and a resize must leave it so.
+   */
+  requestsForBestEffort?: boolean;
 }
 
 /** The plan for one container. */
@@ -65,7 +78,7 @@ export interface ContainerResourcesPlan {
 
 /** The plan for a pod. */
 export interface PodResourcesPlan {
-  /** The pod's QoS class, which the plan preserves. */
+  /** The pod's QoS class, which the plan preserves (except under `requestsForBestEffort`). */
   qosClass: QosClass;
   containers: ContainerResourcesPlan[];
   /** Adjustments about the pod as a whole (left alone, QoS kept, ...). */
@@ -101,7 +114,8 @@ export function planPodResources(input: PodResourcesInput): PodResourcesPlan {
     podReasons.push({ code: 'PodLevelResourcesLeftAlone', message: 'the pod sets pod-level resources, which cannot be resized; left unchanged' });
     return finish(qosClass, slots, podReasons);
   }
-  if (qosClass === 'BestEffort') {
+  const startBestEffort = qosClass === 'BestEffort' && input.requestsForBestEffort === true;
+  if (qosClass === 'BestEffort' && !startBestEffort) {
     podReasons.push({ code: 'BestEffortLeftAlone', message: 'the pod is BestEffort and must stay so; left unchanged' });
     return finish(qosClass, slots, podReasons);
   }
@@ -133,6 +147,7 @@ export function planPodResources(input: PodResourcesInput): PodResourcesPlan {
       policy: slot.policy,
       limitRange: limitRange.container,
       guaranteed: qosClass === 'Guaranteed',
+      memoryLimitRules: input.memoryLimitRules?.[name],
     });
     slot.proposed = result.proposed;
     slot.reasons.push(...result.reasons);
@@ -140,7 +155,9 @@ export function planPodResources(input: PodResourcesInput): PodResourcesPlan {
   const fitted = fitPodLimitRange(slots, others, limitRange.pod, limitRange.container);
   fitted.proposed.forEach((proposed, i) => (slots[i]!.proposed = proposed));
   for (const a of fitted.adjustments) podReasons.push({ code: 'CappedToPodLimitRange', resource: a.resource, message: a.message });
-  podReasons.push(...keepQosClass(qosClass, slots, others, limitRange));
+  // A BestEffort pod given requests at creation becomes Burstable (no limit is ever added).
+  const expected = startBestEffort && slots.some((x) => !sameValues(x.current, x.proposed)) ? 'Burstable' : qosClass;
+  podReasons.push(...keepQosClass(expected, slots, others, limitRange));
   keepPodTotals(slots, others, limitRange, podReasons);
   return finish(qosClass, slots, podReasons);
 }

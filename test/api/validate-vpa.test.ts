@@ -93,13 +93,13 @@ test('duplicate container policies are rejected, naming the first', () => {
 });
 
 test('minReplicas must be a positive integer', () => {
-  assert.deepEqual(errorsOf(vpa({ updatePolicy: { minReplicas: 0 } })), ['spec.updatePolicy.minReplicas: must be greater than 0, not 0']);
-  assert.deepEqual(errorsOf(vpa({ updatePolicy: { minReplicas: 1.5 } })), ['spec.updatePolicy.minReplicas: must be an integer, not 1.5']);
+  assert.deepEqual(errorsOf(vpa({ updatePolicy: { updateMode: 'Recreate', minReplicas: 0 } })), ['spec.updatePolicy.minReplicas: must be greater than 0, not 0']);
+  assert.deepEqual(errorsOf(vpa({ updatePolicy: { updateMode: 'Recreate', minReplicas: 1.5 } })), ['spec.updatePolicy.minReplicas: must be an integer, not 1.5']);
 });
 
 test('enum fields of container policies and eviction requirements', () => {
   const errors = errorsOf(vpa({
-    updatePolicy: { evictionRequirements: [{ resources: [], changeRequirement: 'Whenever' }] },
+    updatePolicy: { updateMode: 'InPlace', evictionRequirements: [{ resources: [], changeRequirement: 'Whenever' }] },
     resourcePolicy: { containerPolicies: [{ containerName: 'app', mode: 'On', controlledValues: 'LimitsOnly' }] },
   }));
   assert.deepEqual(errors.map((e) => e.split(':')[0]), [
@@ -113,6 +113,7 @@ test('enum fields of container policies and eviction requirements', () => {
 test('unknown fields under spec are reported (usually typos)', () => {
   assert.deepEqual(errorsOf(vpa({ updatePolicy: { updatemode: 'Off' } })), [
     'spec.updatePolicy.updatemode: unknown field (known fields: updateMode, minReplicas, evictionRequirements)',
+    'spec.updatePolicy.updateMode: is required when updatePolicy is set',
   ]);
 });
 
@@ -142,4 +143,24 @@ test('never throws, whatever it is given', () => {
     assert.equal(result.ok, false);
     if (!result.ok) assert.ok(result.errors.length > 0);
   }
+});
+
+test('min/maxAllowed must be whole millicores and whole bytes, as upstream requires', () => {
+  const errors = errorsOf(vpa({ resourcePolicy: { containerPolicies: [{ containerName: 'app', minAllowed: { cpu: '0.5m', memory: '1.5' }, maxAllowed: { cpu: '1.0005', memory: '1.5Ki' } }] } }));
+  assert.deepEqual(errors, [
+    'spec.resourcePolicy.containerPolicies[0].minAllowed.cpu: 0.5m is not a whole number of millicores',
+    'spec.resourcePolicy.containerPolicies[0].minAllowed.memory: 1.5 is not a whole number of bytes',
+    'spec.resourcePolicy.containerPolicies[0].maxAllowed.cpu: 1.0005 is not a whole number of millicores',
+  ]);
+});
+
+test('RequestsAndLimits with mode Off is rejected, RequestsOnly with mode Off is not (as upstream)', () => {
+  assert.deepEqual(errorsOf(vpa({ resourcePolicy: { containerPolicies: [{ containerName: 'app', mode: 'Off', controlledValues: 'RequestsAndLimits' }] } })), [
+    'spec.resourcePolicy.containerPolicies[0].controlledValues: must not be RequestsAndLimits when mode is "Off" (the container is not scaled)',
+  ]);
+  assert.equal(validateVpa(vpa({ resourcePolicy: { containerPolicies: [{ containerName: 'app', mode: 'Off', controlledValues: 'RequestsOnly' }] } })).ok, true);
+});
+
+test('an updatePolicy without updateMode is rejected, as upstream does', () => {
+  assert.deepEqual(errorsOf(vpa({ updatePolicy: { minReplicas: 2 } })), ['spec.updatePolicy.updateMode: is required when updatePolicy is set']);
 });

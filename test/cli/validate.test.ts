@@ -63,7 +63,7 @@ test('each problem is printed as file: kind/name: field: message, and the exit c
 });
 
 test('several files, JSON included: one invalid makes the exit code 1', () => {
-  const json = file('vpa.json', JSON.stringify({ apiVersion: 'autoscaling.k8s.io/v1', kind: 'VerticalPodAutoscaler', metadata: { name: 'j' }, spec: { targetRef: { kind: 'StatefulSet', name: 'db' }, updatePolicy: { minReplicas: -1 } } }));
+  const json = file('vpa.json', JSON.stringify({ apiVersion: 'autoscaling.k8s.io/v1', kind: 'VerticalPodAutoscaler', metadata: { name: 'j' }, spec: { targetRef: { kind: 'StatefulSet', name: 'db' }, updatePolicy: { updateMode: 'Initial', minReplicas: -1 } } }));
   const result = tailor(['validate', '-f', file('ok.yaml', VALID), json]);
   assert.equal(result.status, 1);
   assert.equal(result.stdout, `${json}: VerticalPodAutoscaler/j: spec.updatePolicy.minReplicas: must be greater than 0, not -1\n`);

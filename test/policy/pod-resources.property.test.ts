@@ -132,6 +132,10 @@ function scenarioWith(limitRangeArbitrary: fc.Arbitrary<V1LimitRange[] | undefin
     star: fc.option(containerPolicy('*'), { nil: undefined }),
     targets: fc.tuple(...NAMES.map(() => fc.record({ cpu: target('cpu'), memory: target('memory') }))),
     limitRanges: limitRangeArbitrary,
+    memoryRules: fc.option(
+      fc.tuple(...NAMES.map(() => fc.record({ floor: fc.option(amount('memory'), { nil: undefined }), mayDecrease: fc.option(fc.boolean(), { nil: undefined }) }))),
+      { nil: undefined },
+    ),
   })
   .map((s): PodResourcesInput => {
     const containers = s.containers.slice(0, s.count);
@@ -143,8 +147,16 @@ function scenarioWith(limitRangeArbitrary: fc.Arbitrary<V1LimitRange[] | undefin
       recommendations,
     };
     if (s.limitRanges) input.limitRanges = s.limitRanges;
+    if (s.memoryRules) {
+      const rules = s.memoryRules;
+      input.memoryLimitRules = Object.fromEntries(containers.map((c, i) => [c.name, stripUndefined(rules[i]!)]));
+    }
     return input;
   });
+}
+
+function stripUndefined<T extends object>(o: T): T {
+  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as T;
 }
 
 /** Checks a property over scenarios with LimitRanges (`only`), without, or either (default). */
@@ -188,6 +200,7 @@ test('requests follow the target within min/maxAllowed where no LimitRange, limi
       if (policy?.mode === 'Off' || c.reasons.some((x) => x.code === 'BurstableKept')) continue;
       const t = input.recommendations.find((x) => x.containerName === c.containerName)!.target;
       for (const r of policy?.controlledResources ?? RESOURCE_NAMES) {
+        if (c.reasons.some((x) => x.code === 'MemoryLimitKept' && x.resource === r)) continue; // safety first
         const value = t[r]!;
         if (!Number.isFinite(value) || value < 0) continue;
         const requestsOnly = policy?.controlledValues === 'RequestsOnly';
@@ -331,6 +344,34 @@ test('a BestEffort pod is never changed', () => {
       const plan = planPodResources(input);
       assert.equal(plan.qosClass, 'BestEffort');
       assert.equal(plan.changed, false);
+    }),
+    { numRuns: RUNS },
+  );
+});
+
+test('memory limits never go below min(current limit, floor), nor below the current one where they may not decrease', () => {
+  check((input) => {
+    if (!input.memoryLimitRules) return;
+    for (const c of planPodResources(input).containers) {
+      const rules = input.memoryLimitRules[c.containerName];
+      const [before, after] = [c.current.limits.memory, c.proposed.limits.memory];
+      if (!rules || before === undefined || after === undefined) continue;
+      if (rules.floor !== undefined) assert.ok(after >= Math.min(before, rules.floor), `limit ${after} below min(${before}, floor ${rules.floor})`);
+      if (rules.mayDecrease === false) assert.ok(after >= before, `limit lowered from ${before} to ${after}`);
+    }
+  });
+});
+
+test('requestsForBestEffort: a BestEffort pod ends Burstable with requests only, or unchanged', () => {
+  const bestEffort = fc.tuple(fc.integer({ min: 1, max: 3 }), fc.tuple(...NAMES.map(() => fc.record({ cpu: target('cpu'), memory: target('memory') }))), limitRanges);
+  fc.assert(
+    fc.property(bestEffort, ([count, targets, lr]) => {
+      const names = NAMES.slice(0, count);
+      const input: PodResourcesInput = { pod: { spec: { containers: names.map((name) => ({ name })) } }, recommendations: names.map((n, i) => ({ containerName: n, target: targets[i]! })), requestsForBestEffort: true };
+      if (lr) input.limitRanges = lr;
+      const plan = planPodResources(input);
+      assert.equal(qosClassOf(plan.containers.map((c) => c.proposed)), plan.changed ? 'Burstable' : 'BestEffort');
+      for (const c of plan.containers) assert.deepEqual(c.proposed.limits, {});
     }),
     { numRuns: RUNS },
   );

@@ -299,3 +299,65 @@ test('a Pod LimitRange min keeps the summed requests up: min 512Mi, 2 x 400Mi ->
   });
   assert.deepEqual(result.containers.map((x) => x.proposed.requests.memory), [256 * MiB, 256 * MiB]);
 });
+
+test('memory limit floor: 512Mi/1Gi, target 128Mi would give a 256Mi limit; the floor (600Mi peak + margin) keeps it at 600Mi', () => {
+  const { first, codes } = plan({
+    pod: pod([c('app', { memory: '512Mi' }, { memory: '1Gi' })]),
+    recommendations: [{ containerName: 'app', target: { memory: 128 * MiB } }],
+    memoryLimitRules: { app: { floor: 600 * MiB } },
+  });
+  assert.deepEqual(first.proposed, { requests: { memory: 128 * MiB }, limits: { memory: 600 * MiB } });
+  assert.ok(codes.includes('MemoryLimitKept'));
+});
+
+test('memory limit floor in a Guaranteed pod keeps request and limit equal at the floor', () => {
+  const { result, first } = plan({
+    pod: pod([c('app', { cpu: '1', memory: '1Gi' }, { cpu: '1', memory: '1Gi' })]),
+    recommendations: [{ containerName: 'app', target: { cpu: 500, memory: 256 * MiB } }],
+    memoryLimitRules: { app: { floor: 700 * MiB } },
+  });
+  assert.equal(result.qosClass, 'Guaranteed');
+  assert.deepEqual(first.proposed, { requests: { cpu: 500, memory: 700 * MiB }, limits: { cpu: 500, memory: 700 * MiB } });
+});
+
+test('a memory limit already below the floor is not lowered further, and may still rise', () => {
+  const rules = { app: { floor: 2 * GiB } };
+  const down = plan({ pod: pod([c('app', { memory: '512Mi' }, { memory: '1Gi' })]), recommendations: [{ containerName: 'app', target: { memory: 256 * MiB } }], memoryLimitRules: rules });
+  assert.deepEqual(down.first.proposed.limits, { memory: GiB });
+  const up = plan({ pod: pod([c('app', { memory: '512Mi' }, { memory: '1Gi' })]), recommendations: [{ containerName: 'app', target: { memory: 768 * MiB } }], memoryLimitRules: rules });
+  assert.deepEqual(up.first.proposed.limits, { memory: 1536 * MiB });
+});
+
+test('mayDecrease false: the memory limit is not lowered, the request still is', () => {
+  const { first } = plan({
+    pod: pod([c('app', { memory: '512Mi' }, { memory: '1Gi' })]),
+    recommendations: [{ containerName: 'app', target: { memory: 256 * MiB } }],
+    memoryLimitRules: { app: { mayDecrease: false } },
+  });
+  assert.deepEqual(first.proposed, { requests: { memory: 256 * MiB }, limits: { memory: GiB } });
+});
+
+test('a kept memory limit raises the request as far as the LimitRange ratio needs: limit 1Gi, ratio 2 -> request 512Mi', () => {
+  const { first, codes } = plan({
+    pod: pod([c('app', { memory: '512Mi' }, { memory: '1Gi' })]),
+    limitRanges: [limitRange('Container', { maxLimitRequestRatio: { memory: '2' } })],
+    recommendations: [{ containerName: 'app', target: { memory: 128 * MiB } }],
+    memoryLimitRules: { app: { mayDecrease: false } },
+  });
+  assert.deepEqual(first.proposed, { requests: { memory: 512 * MiB }, limits: { memory: GiB } });
+  assert.ok(codes.includes('RequestRaisedForLimitRangeRatio'));
+});
+
+test('requestsForBestEffort (pod creation): a BestEffort pod gets requests, no limits, and becomes Burstable', () => {
+  const { result } = plan({
+    pod: pod([c('app'), c('proxy')]),
+    resourcePolicy: { containerPolicies: [{ containerName: 'proxy', mode: 'Off' }] },
+    recommendations: [{ containerName: 'app', target: { cpu: 250, memory: 300 * MiB } }],
+    requestsForBestEffort: true,
+  });
+  assert.deepEqual(result.containers.map((x) => x.proposed), [{ requests: { cpu: 250, memory: 300 * MiB }, limits: {} }, { requests: {}, limits: {} }]);
+  assert.deepEqual(result.reasons, []);
+  const none = plan({ pod: pod([c('app')]), recommendations: [], requestsForBestEffort: true });
+  assert.equal(none.result.changed, false);
+  assert.deepEqual(none.result.reasons, []);
+});

@@ -2,7 +2,8 @@
  * Following a resize to its end (issue 7), from the pod's resize state alone:
  * | state | InPlaceOrRecreate | InPlace |
  * |---|---|---|
- * | Proposed (sent, not yet seen by the kubelet) | wait | wait |
+ * | Proposed (sent, not yet seen by the kubelet), up to 1h | wait | wait |
+ * | Proposed over 1h | evict (FallbackInProgressTimeout) | replan |
  * | InProgress, up to 1h | wait | wait |
  * | InProgress over 1h | evict (FallbackInProgressTimeout) | replan |
  * | Error | evict (FallbackError) | replan |
@@ -44,6 +45,9 @@ export function followResize(state: ResizeState, mode: UpdateMode, lastUpdate: n
     evictable ? { kind: 'fallback', reason, message: `${message}; evicting` } : { kind: 'replan', waitReason, message };
   switch (state.phase) {
     case 'Proposed':
+      if (elapsed !== undefined && elapsed > options.inProgressTimeoutMs) {
+        return giveUp('FallbackInProgressTimeout', 'ResizeStuck', `resize not taken up by the kubelet for ${minutes(elapsed)} (limit ${minutes(options.inProgressTimeoutMs)})`);
+      }
       return { kind: 'wait', reason: 'ResizeProposed', message: 'resize sent, not yet observed by the kubelet' };
     case 'InProgress':
       if (elapsed !== undefined && elapsed > options.inProgressTimeoutMs) {

@@ -5,27 +5,13 @@
  *   shop/web-2 Wait Canary: waiting for the canary pod of this workload to settle (planned: ...)
  * Quantities are written as Kubernetes writes them (`250m`, `2`, `768Mi`).
  */
-import type { ContainerResourceValues } from '../policy/container-values.ts';
-import { formatAmount } from '../policy/resource-requirements.ts';
-import { RESOURCE_NAMES } from '../recommender/types.ts';
+import { describeContainerChanges } from '../policy/plan-summary.ts';
 import type { ContainerChange, PodDecision } from './decision.ts';
 
-function describeValue(r: (typeof RESOURCE_NAMES)[number], v: number | undefined): string {
-  return v === undefined ? 'none' : formatAmount(r, v);
-}
-
-/** `app: cpu request 100m -> 200m, memory limit 1Gi -> 1536Mi (restart)`. */
+/** `app: cpu request 100m -> 200m, memory limit 1Gi -> 1536Mi (restart)`, in the policy's notation. */
 export function describeChange(change: ContainerChange): string {
-  const parts: string[] = [];
-  const kinds: [keyof ContainerResourceValues, string][] = [['requests', 'request'], ['limits', 'limit']];
-  for (const r of RESOURCE_NAMES) {
-    for (const [key, word] of kinds) {
-      const from = change.from[key][r];
-      const to = change.to[key][r];
-      if (from !== to) parts.push(`${r} ${word} ${describeValue(r, from)} -> ${describeValue(r, to)}`);
-    }
-  }
-  return `${change.containerName}: ${parts.join(', ')}${change.restart ? ' (restart)' : ''}`;
+  const line = describeContainerChanges({ containerName: change.containerName, kind: change.kind, current: change.from, proposed: change.to, changedResources: change.resources, reasons: [] });
+  return `${line ?? `${change.containerName}: unchanged`}${change.restart ? ' (restart)' : ''}`;
 }
 
 /** One line for one decision. */

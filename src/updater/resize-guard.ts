@@ -27,10 +27,28 @@ export function inPlaceBlocker(pod: V1Pod, containers: readonly ActualContainerR
   return undefined;
 }
 
-/** The containers' values after the changes, the rest as in the spec. Throws QuantityError. */
+/**
+ * A container's spec values once the resize patch is applied: the patch writes the request and
+ * the limit of each changed resource (where the change has one) and leaves the rest of the spec as
+ * it is, which may differ from the actual values the change was computed from.
+ */
+export function specAfter(spec: ContainerResourceValues, change: ContainerChange | undefined): ContainerResourceValues {
+  if (!change) return spec;
+  const requests = { ...spec.requests };
+  const limits = { ...spec.limits };
+  for (const r of change.resources) {
+    const request = change.to.requests[r];
+    const limit = change.to.limits[r];
+    if (request !== undefined) requests[r] = request;
+    if (limit !== undefined) limits[r] = limit;
+  }
+  return { requests, limits };
+}
+
+/** Every container's spec values after the changes. Throws QuantityError. */
 function valuesAfter(pod: V1Pod, changes: readonly ContainerChange[]): ContainerResourceValues[] {
-  const byName = new Map(changes.map((c) => [c.containerName, c.to]));
-  return [...(pod.spec?.containers ?? []), ...(pod.spec?.initContainers ?? [])].map((c) => byName.get(c.name) ?? readResourceValues(c.resources));
+  const byName = new Map(changes.map((c) => [c.containerName, c]));
+  return [...(pod.spec?.containers ?? []), ...(pod.spec?.initContainers ?? [])].map((c) => specAfter(readResourceValues(c.resources), byName.get(c.name)));
 }
 
 /** Floors for memory limits by container name (bytes; Infinity = never lower). */
@@ -62,6 +80,12 @@ export function resizeViolations(pod: V1Pod, changes: readonly ContainerChange[]
       if (limit === undefined && (change.from.limits[r] !== undefined || desired.limits[r] !== undefined)) out.push(`${name}: ${r} limit would be removed`);
       if (request !== undefined && limit !== undefined && request > limit) out.push(`${name}: ${r} request ${request} above limit ${limit}`);
       for (const v of [request, limit]) if (v !== undefined && (!Number.isSafeInteger(v) || v < 0)) out.push(`${name}: ${r} value ${v} is not a whole non-negative number`);
+      const patched = specAfter(desired, change);
+      const specRequest = patched.requests[r];
+      const specLimit = patched.limits[r];
+      if (specRequest !== undefined && specLimit !== undefined && specRequest > specLimit && !(request !== undefined && limit !== undefined && request > limit)) {
+        out.push(`${name}: ${r} request ${specRequest} above limit ${specLimit} once applied to the spec`);
+      }
     }
     const before = change.from.limits.memory;
     const after = change.to.limits.memory;

@@ -12,8 +12,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import jsonpatch from 'fast-json-patch';
-import type { V1Pod } from '@kubernetes/client-node';
-import { formatCpu, formatMemory } from '../../src/api/quantity.ts';
+import type { V1Pod, V1PodCondition } from '@kubernetes/client-node';
+import { formatCpu, formatMemory, parseCpu, parseMemory } from '../../src/api/quantity.ts';
 import type { UpdateMode } from '../../src/api/vpa.ts';
 import { readResourceValues } from '../../src/policy/container-values.ts';
 import { podQosClass, qosClassOf } from '../../src/policy/qos.ts';
@@ -23,7 +23,7 @@ import { resizeJsonPatch } from '../../src/updater/resize-patch.ts';
 import { resizeRestartPolicy } from '../../src/updater/resize-path.ts';
 import type { PodUsage } from '../../src/updater/container-usage.ts';
 import { updaterOptions } from '../../src/updater/options.ts';
-import { container, pod, type ContainerSketch } from '../builders/pods.ts';
+import { container, pod, resizeInProgress, resizePending, type ContainerSketch } from '../builders/pods.ts';
 import { HOUR, MiB, MINUTE } from '../builders/time.ts';
 import { vpa } from '../builders/vpas.ts';
 import { decide } from './planner-fixtures.ts';
@@ -99,13 +99,27 @@ const scenario = fc.record({
   minor: fc.constantFrom(32, 33, 34, 35),
   allowRestart: fc.boolean(),
   ageHours: fc.integer({ min: 0, max: 48 }),
+  /** A resize already pending: the spec asks for x factor of what the first container has. */
+  pending: rarely(fc.record({ factor: fc.constantFrom(0.5, 2), state: fc.constantFrom('none', 'Deferred', 'Infeasible', 'InProgress', 'Error') })),
 });
 
 type Scenario = typeof scenario extends fc.Arbitrary<infer T> ? T : never;
 
 function build(s: Scenario) {
   const sketches = s.containers.slice(0, s.count);
-  const p = pod({ containers: sketches, startedAgo: s.ageHours * HOUR });
+  const conditions: V1PodCondition[] = [];
+  if (s.pending) {
+    // The first container runs with what its spec had; the spec now asks for x factor of it.
+    const first = sketches[0]!;
+    const scale = (list: Record<string, string> | undefined) =>
+      Object.fromEntries(Object.entries(list ?? {}).map(([r, q]) => [r, r === 'cpu' ? formatCpu(Math.max(1, Math.round(parseCpu(q) * s.pending!.factor))) : formatMemory(Math.max(1, Math.round(parseMemory(q) / MiB * s.pending!.factor)) * MiB)]));
+    sketches[0] = { ...first, actual: { requests: first.requests ?? {}, limits: first.limits ?? {} }, requests: scale(first.requests), limits: scale(first.limits) };
+    const state = s.pending.state;
+    if (state === 'Deferred' || state === 'Infeasible') conditions.push(resizePending(state, 10 * MINUTE));
+    if (state === 'InProgress') conditions.push(resizeInProgress(10 * MINUTE));
+    if (state === 'Error') conditions.push(resizeInProgress(10 * MINUTE, { error: 'failed' }));
+  }
+  const p = pod({ containers: sketches, startedAgo: s.ageHours * HOUR, conditions });
   const recommend = Object.fromEntries(
     sketches.map((c, i) => {
       const r = s.recs[i]!;

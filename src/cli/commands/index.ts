@@ -3,9 +3,10 @@
  * them in this order with their one-line descriptions. Each command lives in its own file.
  */
 import type { Command } from 'commander';
+import { registerPlan } from './plan.ts';
 import { registerValidate } from './validate.ts';
 
 /** A function that adds one subcommand to the program. */
 export type RegisterCommand = (program: Command) => void;
 
-export const commands: readonly RegisterCommand[] = [registerValidate];
+export const commands: readonly RegisterCommand[] = [registerValidate, registerPlan];

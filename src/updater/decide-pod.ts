@@ -136,8 +136,10 @@ export function decidePod(input: PodPlanInput, ctx: PlannerContext): PodDecision
 
   const start = podStartTime(pod);
   const usage = input.usage;
-  const oomKilled = recentOomKills(pod, now, options.oomLookbackMs, lastUpdate).map((k) => k.containerName).filter((n) => actual.has(n));
-  const underPressure = containers.filter((c) => underMemoryPressure(usage?.[c.name], actual.get(c.name)?.limits.memory, options)).map((c) => c.name);
+  // Memory left to an HPA is not raised by the OOM and pressure rules either.
+  const memoryManaged = !base.hpaExcluded.includes('memory');
+  const oomKilled = !memoryManaged ? [] : recentOomKills(pod, now, options.oomLookbackMs, lastUpdate).map((k) => k.containerName).filter((n) => actual.has(n));
+  const underPressure = !memoryManaged ? [] : containers.filter((c) => underMemoryPressure(usage?.[c.name], actual.get(c.name)?.limits.memory, options)).map((c) => c.name);
   const triggers = updateTriggers({ actual, recommendations, podAgeMs: start === undefined ? undefined : now - start, oomKilled, underPressure, options });
   const replanning = follow.kind === 'replan';
   if (triggers.length === 0 && !replanning) {

@@ -19,21 +19,24 @@
 import type { V1LimitRange, V1Pod } from '@kubernetes/client-node';
 import { QuantityError } from '../api/quantity.ts';
 import type { UpdateMode, VerticalPodAutoscaler } from '../api/vpa.ts';
-import { recommendationFromStatus, type NumericContainerRecommendation, type ResourceAmounts } from '../api/vpa-quantities.ts';
+import { recommendationFromStatus, type NumericContainerRecommendation } from '../api/vpa-quantities.ts';
 import { readResourceValues, type ContainerResourceValues } from '../policy/container-values.ts';
-import { planPodResources, type ContainerTarget, type PodResourcesPlan } from '../policy/pod-resources.ts';
+import { planPodResources, type ContainerTarget } from '../policy/pod-resources.ts';
 import { RESOURCE_NAMES, type ResourceName } from '../recommender/types.ts';
 import { actualByName, actualResources } from './actual-resources.ts';
 import { containerRestartAllowed } from './annotations.ts';
 import type { PodUsage } from './container-usage.ts';
-import type { ContainerChange, DecisionAction, DecisionReason, PodDecision } from './decision.ts';
+import type { DecisionAction, DecisionReason, PodDecision } from './decision.ts';
+import { evictionChanges, ordering, sameAsPending } from './change-facts.ts';
 import { evictionRequirementsMet } from './eviction-requirements.ts';
 import { followResize } from './follow-resize.ts';
+import { withoutResources } from './hpa.ts';
 import { inPlaceChanges } from './in-place-changes.ts';
 import { underMemoryPressure } from './memory-pressure.ts';
 import { recentOomKills } from './oom.ts';
 import type { UpdaterOptions } from './options.ts';
 import { lastUpdateTime, podStartTime, UPDATER_FIELD_MANAGER } from './pod-timing.ts';
+import { policyTargets } from './policy-targets.ts';
 import { inPlaceBlocker, resizeViolations } from './resize-guard.ts';
 import { readResizeState } from './resize-state.ts';
 import type { ServerCapabilities } from './server-capabilities.ts';
@@ -153,7 +156,7 @@ export function decidePod(input: PodPlanInput, ctx: PlannerContext): PodDecision
   }
 
   const onlyUrgent = triggers.every((t) => t.reason === 'OomKilled' || t.reason === 'MemoryPressure');
-  const targets = targetsFor(recommendations, actual, urgentContainers, onlyUrgent && !replanning, options.memoryPressureRaiseFactor);
+  const targets = policyTargets(recommendations, actual, urgentContainers, onlyUrgent && !replanning, options.memoryPressureRaiseFactor);
   const plan = policyPlan(targets);
   const policyNotes = [...plan.reasons, ...plan.containers.flatMap((c) => c.reasons)].map((a) => (a.container ? `${a.container}: ${a.message}` : a.message));
   base.notes = policyNotes;
@@ -196,88 +199,4 @@ export function decidePod(input: PodPlanInput, ctx: PlannerContext): PodDecision
   const restart = safe.changes.some((c) => c.restart);
   const message = restart ? `${why}; restarts ${safe.changes.filter((c) => c.restart).map((c) => c.containerName).join(', ')}` : why;
   return decide(restart ? 'ResizeWithRestart' : 'ResizeInPlace', reason, message, { changes: safe.changes, disruptive: restart, urgent, ...ordering(safe.changes) });
-}
-
-function withoutResources(rec: NumericContainerRecommendation, excluded: readonly ResourceName[]): NumericContainerRecommendation {
-  const strip = (a: ResourceAmounts | undefined): ResourceAmounts | undefined => {
-    if (!a) return a;
-    const out: ResourceAmounts = { ...a };
-    for (const r of excluded) delete out[r];
-    return out;
-  };
-  const out: NumericContainerRecommendation = { containerName: rec.containerName, target: strip(rec.target)! };
-  if (rec.lowerBound) out.lowerBound = strip(rec.lowerBound)!;
-  if (rec.upperBound) out.upperBound = strip(rec.upperBound)!;
-  if (rec.uncappedTarget) out.uncappedTarget = strip(rec.uncappedTarget)!;
-  return out;
-}
-
-/**
- * The targets handed to the policy. Containers with an OOM kill or under memory pressure get a
- * memory target of at least request x raiseFactor (512Mi x 1.5 = 768Mi). With `onlyUrgent`, only
- * those containers' memory changes.
- */
-function targetsFor(
-  recommendations: readonly NumericContainerRecommendation[],
-  actual: ReadonlyMap<string, ContainerResourceValues>,
-  urgent: ReadonlySet<string>,
-  onlyUrgent: boolean,
-  raiseFactor: number,
-): ContainerTarget[] {
-  const out: ContainerTarget[] = [];
-  for (const rec of recommendations) {
-    const name = rec.containerName;
-    const isUrgent = urgent.has(name);
-    if (onlyUrgent && !isUrgent) continue;
-    const target: ResourceAmounts = onlyUrgent ? {} : { ...rec.target };
-    if (isUrgent) {
-      const request = actual.get(name)?.requests.memory;
-      const raised = request === undefined ? undefined : Math.ceil(request * raiseFactor);
-      const recommended = rec.target.memory;
-      const memory = Math.max(recommended ?? 0, raised ?? 0);
-      if (memory > 0 && (recommended !== undefined || raised !== undefined)) target.memory = memory;
-    }
-    if (Object.keys(target).length > 0) out.push({ containerName: name, target });
-  }
-  return out;
-}
-
-/** The changes an eviction brings (what the admission webhook will give the new pod). */
-function evictionChanges(plan: PodResourcesPlan): ContainerChange[] {
-  return plan.containers
-    .filter((c) => c.changedResources.length > 0)
-    .map((c) => ({ containerName: c.containerName, kind: c.kind, from: c.current, to: c.proposed, resources: c.changedResources, restart: false }));
-}
-
-/** Scale-up flag and the summed relative change of the requests (pod totals per resource). */
-function ordering(changes: readonly ContainerChange[]): Pick<PodDecision, 'scaleUp' | 'difference'> {
-  let difference = 0;
-  let scaleUp = false;
-  for (const r of RESOURCE_NAMES) {
-    let from = 0;
-    let to = 0;
-    for (const c of changes) {
-      const a = c.from.requests[r] ?? 0;
-      const b = c.to.requests[r] ?? 0;
-      if (b > a) scaleUp = true;
-      from += a;
-      to += b;
-    }
-    if (from > 0) difference += Math.abs(to - from) / from;
-    else if (to > 0) difference += 1;
-  }
-  return { scaleUp, difference };
-}
-
-/** True if the changes only repeat what the spec already asks for (the pending resize). */
-function sameAsPending(pod: V1Pod, changes: readonly ContainerChange[]): boolean {
-  const specs = new Map([...(pod.spec?.containers ?? []), ...(pod.spec?.initContainers ?? [])].map((c) => [c.name, c]));
-  return changes.every((change) => {
-    try {
-      const desired = readResourceValues(specs.get(change.containerName)?.resources);
-      return RESOURCE_NAMES.every((r) => desired.requests[r] === change.to.requests[r] && desired.limits[r] === change.to.limits[r]);
-    } catch {
-      return false;
-    }
-  });
 }

@@ -5,6 +5,7 @@
  * on requests and are no conflict.
  */
 import type { V2HorizontalPodAutoscaler } from '@kubernetes/client-node';
+import type { NumericContainerRecommendation, ResourceAmounts } from '../api/vpa-quantities.ts';
 import type { ResourceName } from '../recommender/types.ts';
 
 /** cpu and/or memory, when the HPA scales on their utilisation. */
@@ -17,3 +18,19 @@ export function hpaUtilizationResources(hpa: V2HorizontalPodAutoscaler): Resourc
   }
   return (['cpu', 'memory'] as const).filter((r) => out.has(r));
 }
+
+/** The recommendation without the resources left to an HPA (target and bounds alike). */
+export function withoutResources(rec: NumericContainerRecommendation, excluded: readonly ResourceName[]): NumericContainerRecommendation {
+  const strip = (a: ResourceAmounts | undefined): ResourceAmounts | undefined => {
+    if (!a) return a;
+    const out: ResourceAmounts = { ...a };
+    for (const r of excluded) delete out[r];
+    return out;
+  };
+  const out: NumericContainerRecommendation = { containerName: rec.containerName, target: strip(rec.target)! };
+  if (rec.lowerBound) out.lowerBound = strip(rec.lowerBound)!;
+  if (rec.upperBound) out.upperBound = strip(rec.upperBound)!;
+  if (rec.uncappedTarget) out.uncappedTarget = strip(rec.uncappedTarget)!;
+  return out;
+}
+

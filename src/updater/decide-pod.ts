@@ -11,7 +11,8 @@
  * 5. the new values from the policy (src/policy: min/maxAllowed, controlledValues, LimitRange,
  *    QoS). OOM and pressure raise memory by at least `memoryPressureRaiseFactor`; when they are
  *    the only triggers, only the memory of the containers concerned changes.
- * 6. `Recreate` / `Auto`: evict (if the evictionRequirements allow).
+ * 6. `Recreate` / `Auto`: evict (if the evictionRequirements allow and the recreated pod would get
+ *    different resources from the webhook, which writes the recommendation, not the OOM raise).
  *    `InPlaceOrRecreate` / `InPlace`: in place if the server, node and pod allow it (else evict /
  *    skip); safe changes (in-place-changes.ts); checked against the server's rules
  *    (resize-guard.ts); a restart of any container makes it `ResizeWithRestart` (disruptive).
@@ -171,18 +172,21 @@ export function decidePod(input: PodPlanInput, ctx: PlannerContext): PodDecision
     return decide('Skip', 'UpToDate', `${why}; but the policy leaves the resources as they are`);
   }
 
-  if (!inPlaceMode) {
-    const changes = evictionChanges(plan);
+  // An evicted pod comes back with the recommendation as the admission webhook writes it, not
+  // with the raised memory of the OOM / pressure rules: evict only if that changes something.
+  const evict = (evictReason: DecisionReason, message: string): PodDecision => {
+    const changes = evictionChanges(policyPlan(recommendations));
+    if (changes.length === 0) return decide('Skip', 'UpToDate', `${message}; but a recreated pod would get the same resources (the recommendation has not moved yet)`);
     const unmet = evictionRequirementsMet(vpa.spec.updatePolicy?.evictionRequirements, changes);
     if (unmet) return decide('Skip', 'EvictionRequirementsNotMet', unmet);
-    return decide('Evict', reason, why, { changes, disruptive: true, urgent, ...ordering(changes) });
-  }
+    return decide('Evict', evictReason, message, { changes, disruptive: true, urgent, ...ordering(changes) });
+  };
+  if (!inPlaceMode) return evict(reason, why);
 
   const blocker = inPlaceBlocker(pod, containers, capabilities);
   if (blocker) {
     if (mode === 'InPlace') return decide('Skip', 'InPlaceUnsupported', `${blocker}; updateMode InPlace never evicts`);
-    const changes = evictionChanges(plan);
-    return decide('Evict', 'FallbackInPlaceUnsupported', `${why}; ${blocker}: evicting instead`, { changes, disruptive: true, urgent, ...ordering(changes) });
+    return evict('FallbackInPlaceUnsupported', `${why}; ${blocker}: evicting instead`);
   }
 
   const restartAllowed = containerRestartAllowed(vpa, options.allowContainerRestart);

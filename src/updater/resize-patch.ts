@@ -18,6 +18,11 @@ import { RESOURCE_NAMES } from '../recommender/types.ts';
 import type { ContainerChange } from './decision.ts';
 import type { ServerCapabilities } from './server-capabilities.ts';
 
+/** A change that cannot be written as a patch of this pod (the pod changed since it was planned). */
+export class ResizePatchError extends Error {
+  override readonly name = 'ResizePatchError';
+}
+
 /** One JSON Patch operation used here. */
 export type JsonPatchOperation = { op: 'test' | 'add'; path: string; value: unknown };
 
@@ -47,14 +52,14 @@ export function formattedValues(change: ContainerChange): { requests: Record<str
   return { requests, limits };
 }
 
-/** The JSON Patch operations for the changes. Throws if a changed container is not in the pod. */
+/** The JSON Patch operations for the changes. Throws ResizePatchError if a changed container is not in the pod. */
 export function resizeJsonPatch(pod: V1Pod, changes: readonly ContainerChange[]): JsonPatchOperation[] {
   const ops: JsonPatchOperation[] = [];
   for (const change of changes) {
     const list = change.kind === 'sidecar' ? 'initContainers' : 'containers';
     const containers: V1Container[] = pod.spec?.[list] ?? [];
     const index = containers.findIndex((c) => c.name === change.containerName);
-    if (index < 0) throw new Error(`container ${change.containerName} is not in ${list} of pod ${pod.metadata?.namespace}/${pod.metadata?.name}`);
+    if (index < 0) throw new ResizePatchError(`container ${change.containerName} is not in ${list} of pod ${pod.metadata?.namespace}/${pod.metadata?.name}`);
     const base = `/spec/${list}/${index}`;
     ops.push({ op: 'test', path: `${base}/name`, value: change.containerName });
     const existing = containers[index]!.resources;

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import jsonpatch from 'fast-json-patch';
 import type { V1Pod } from '@kubernetes/client-node';
 import type { ContainerChange } from '../../src/updater/decision.ts';
-import { resizeJsonPatch, resizeRequest, resizeStrategicMergePatch } from '../../src/updater/resize-patch.ts';
+import { ResizePatchError, resizeJsonPatch, resizeRequest, resizeStrategicMergePatch } from '../../src/updater/resize-patch.ts';
 import { serverCapabilities } from '../../src/updater/server-capabilities.ts';
 import { container, pod } from '../builders/pods.ts';
 import { MiB } from '../builders/time.ts';
@@ -59,7 +59,10 @@ test('sidecars are patched under initContainers', () => {
 });
 
 test('an unknown container is an error, not a silent no-op', () => {
-  assert.throws(() => resizeJsonPatch(twoContainers(), [change('nope', { requests: { cpu: 1 }, limits: {} }, ['cpu'])]), /container nope is not in containers/);
+  assert.throws(
+    () => resizeJsonPatch(twoContainers(), [change('nope', { requests: { cpu: 1 }, limits: {} }, ['cpu'])]),
+    (e: unknown) => e instanceof ResizePatchError && /container nope is not in containers of pod shop\/web-1/.test(e.message),
+  );
 });
 
 test('the request names the subresource from 1.33 and always the JSON Patch content type', () => {

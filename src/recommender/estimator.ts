@@ -72,3 +72,19 @@ export function estimateContainer(state: AggregateContainerState, containersInPo
     upperBound: floored(scaled(percentiles(o.upperBoundCpuPercentile, o.upperBoundMemoryPercentile), o.upperBoundConfidenceMultiplier, o.upperBoundConfidenceExponent)),
   };
 }
+
+/**
+ * Estimates for all containers of a pod (by container name), as upstream does per VPA: containers
+ * without a CPU sample get no estimate, and the per-pod floors are split across those that do.
+ * Worked number: three containers of which two have samples -> each gets a 12m / 125 MiB floor.
+ */
+export function estimatePodContainers(states: ReadonlyMap<string, AggregateContainerState>): Map<string, ResourceEstimate> {
+  let withSamples = 0;
+  for (const state of states.values()) if (state.totalSamplesCount > 0) withSamples++;
+  const result = new Map<string, ResourceEstimate>();
+  for (const [name, state] of states) {
+    const estimate = estimateContainer(state, withSamples);
+    if (estimate) result.set(name, estimate);
+  }
+  return result;
+}

@@ -4,15 +4,15 @@
  *
  * Storage is a Float64Array that covers only the window of buckets seen so far (plus a little
  * slack), allocated on the first sample and grown when a sample lands outside it. A container's CPU
- * usage typically spans 20-30 of the 176 buckets and its memory peaks fewer, so a tracked container
- * costs a few hundred bytes instead of 2 x 1408. Adding a sample is O(1) and allocates nothing
+ * usage typically spans 20-30 of the 176 buckets and its memory peaks fewer, so the bucket storage of
+ * a tracked container is a few hundred bytes instead of 2 x 1408. Adding a sample is O(1) and allocates nothing
  * except on such a growth; percentiles are O(buckets in use).
  *
  * Bucket indices in the API are always absolute (0 .. numBuckets - 1).
  */
 import type { HistogramOptions } from './histogram-options.ts';
 
-/** Buckets added on each side when the storage window grows, so that growth stays rare. */
+/** Extra buckets allocated past the one that made the storage window grow, so growth stays rare. */
 const GROWTH_SLACK = 4;
 
 export class Histogram {
@@ -116,7 +116,11 @@ export class Histogram {
     return this.options.bucketStart(bucket < last ? bucket + 1 : bucket);
   }
 
-  /** Multiplies every weight by `factor` (>= 0). Percentiles do not change. */
+  /**
+   * Multiplies every weight by `factor` (>= 0). Percentiles do not change. Meant for shrinking (as
+   * the decaying histogram uses it): a bucket that falls below epsilon leaves the non-empty range
+   * and scaling up does not bring it back.
+   */
   scale(factor: number): void {
     if (!(factor >= 0) || factor === Infinity) throw new RangeError(`scale factor must be a finite number >= 0, got ${factor}`);
     const w = this.weights;

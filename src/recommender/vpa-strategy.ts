@@ -13,11 +13,14 @@ import type { ModelContext, ResourceEstimate, Strategy, UsageModel } from './typ
 export class VpaUsageModel implements UsageModel {
   readonly state: AggregateContainerState;
 
+  /** `state` resumes from existing history (e.g. one loaded with `loadAggregateCheckpoint`). */
   constructor(
     config: ModelConfig,
     readonly containersInPod = 1,
+    state?: AggregateContainerState,
   ) {
-    this.state = new AggregateContainerState(config);
+    if (state && state.config !== config) throw new Error('the state was built with a different model config');
+    this.state = state ?? new AggregateContainerState(config);
   }
 
   addCpuSample(cores: number, at: number, instance?: string): void {

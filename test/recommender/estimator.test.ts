@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { AggregateContainerState } from '../../src/recommender/aggregate-container-state.ts';
 import { confidenceFactor, historyConfidence } from '../../src/recommender/confidence.ts';
-import { containerFloors, estimateContainer, scaleResourceAmount, toResourceAmount } from '../../src/recommender/estimator.ts';
+import { containerFloors, estimateContainer, estimatePodContainers, scaleResourceAmount, toResourceAmount } from '../../src/recommender/estimator.ts';
 import { createModelConfig, defaultModelConfig } from '../../src/recommender/model-config.ts';
 import { MODEL_DEFAULTS } from '../../src/recommender/model-options.ts';
 
@@ -140,4 +140,21 @@ test('estimates with other options: p100 target, no margin, one-container floors
   const e = estimateContainer(s)!;
   assert.equal(e.target.cpu, Math.floor(custom.cpuBuckets.bucketStart(custom.cpuBuckets.findBucket(0.25) + 1) * 1000));
   assert.equal(e.target.memory, 0); // no memory sample and no floor
+});
+
+test('pod estimates: containers without CPU samples get none, and the floors split across the rest', () => {
+  const withSamples = (cores: number): AggregateContainerState => {
+    const s = new AggregateContainerState(config);
+    s.addCpuSample(cores, t);
+    s.addCpuSample(cores, t + MINUTE);
+    return s;
+  };
+  const states = new Map([
+    ['app', withSamples(0.001)],
+    ['sidecar', withSamples(0.001)],
+    ['idle', new AggregateContainerState(config)],
+  ]);
+  const estimates = estimatePodContainers(states);
+  assert.deepEqual([...estimates.keys()], ['app', 'sidecar']);
+  assert.deepEqual(estimates.get('app')!.target, { cpu: 12, memory: 125 * MiB }); // 25m / 2, 250 MiB / 2
 });

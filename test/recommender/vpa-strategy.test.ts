@@ -4,8 +4,11 @@ import { vpaStrategy, VpaUsageModel } from '../../src/recommender/vpa-strategy.t
 import { createStrategyRegistry } from '../../src/recommender/builtin-strategies.ts';
 import { StrategyRegistry, StrategyRegistryError } from '../../src/recommender/strategy-registry.ts';
 import type { Strategy } from '../../src/recommender/types.ts';
+import { loadAggregateCheckpoint, saveAggregateCheckpoint } from '../../src/recommender/checkpoint.ts';
+import { createModelConfig, defaultModelConfig } from '../../src/recommender/model-config.ts';
 
 const MINUTE = 60_000;
+const DAY = 1440 * MINUTE;
 const MiB = 1024 * 1024;
 const t0 = Date.UTC(2026, 0, 10);
 
@@ -73,4 +76,15 @@ test('strategy registry: the built-ins include vpa; names are unique', () => {
   assert.throws(() => new StrategyRegistry().register(vpaStrategy({}, 'Bad Name')), /invalid/);
   registry.register(vpaStrategy({ safetyMarginFraction: 0.3 }, 'vpa-30'));
   assert.deepEqual(registry.names(), ['vpa', 'vpa-30']);
+});
+
+test('vpa: a model resumes from a checkpointed state and keeps learning', () => {
+  const config = defaultModelConfig();
+  const first = steadyModel(1440);
+  const status = JSON.parse(JSON.stringify(saveAggregateCheckpoint(first.state, t0 + DAY))) as unknown;
+  const resumed = new VpaUsageModel(config, 1, loadAggregateCheckpoint(config, status));
+  assert.deepEqual(resumed.estimate(t0 + DAY), first.estimate(t0 + DAY));
+  for (let i = 1; i <= 1440; i++) resumed.addCpuSample(0.5, t0 + DAY + i * MINUTE);
+  assert.equal(resumed.state.totalSamplesCount, 1441 + 1440);
+  assert.throws(() => new VpaUsageModel(createModelConfig({ cpuSampleWeight: 1 }), 1, loadAggregateCheckpoint(config, status)), /different model config/);
 });

@@ -4,9 +4,10 @@
  */
 import type { Command } from 'commander';
 import { registerPlan } from './plan.ts';
+import { registerSimCommand } from './sim.ts';
 import { registerValidate } from './validate.ts';
 
 /** A function that adds one subcommand to the program. */
 export type RegisterCommand = (program: Command) => void;
 
-export const commands: readonly RegisterCommand[] = [registerValidate, registerPlan];
+export const commands: readonly RegisterCommand[] = [registerSimCommand, registerValidate, registerPlan];

@@ -106,3 +106,28 @@ test('kube-sim 1.33: a memory decrease is planned as a request-only change, whic
   pod = await read(f, 'web');
   assert.deepEqual(JSON.parse(JSON.stringify(pod.status!.containerStatuses![0]!.resources)), { requests: { cpu: '500m', memory: '128Mi' }, limits: { cpu: '1', memory: '512Mi' } });
 });
+
+test('kube-sim 1.32 (feature gate on): the resize is a JSON Patch of the pod itself, followed through status.resize', async (t) => {
+  const f = await startCluster('1.32', [{ cpu: '2', memory: '8Gi' }]);
+  t.after(() => f.close());
+  const capabilities = serverCapabilities({ major: 1, minor: 32 }, true);
+  const decide = (pod: V1Pod, app: RecommendationSketch, mode: UpdateMode = 'InPlaceOrRecreate') =>
+    decidePod({ pod, vpa: vpa({ mode, recommend: { app } }), workload: 'Deployment/default/web' }, { options: updaterOptions(), capabilities, now: f.sim.cluster.clock.now() });
+  let pod = await runningPod(f, 'web');
+  const big = { target: { cpu: '1', memory: '256Mi' }, lower: { cpu: '900m', memory: '200Mi' } };
+  const d = decide(pod, big);
+  assert.equal(d.action, 'ResizeInPlace', d.message);
+  const req = resizeRequest(pod, d.changes, capabilities);
+  assert.equal(req.subresource, undefined, 'before 1.33 the pod itself is patched');
+  await f.core.patchNamespacedPod({ namespace: req.namespace, name: req.name, body: req.patch }, JSON_PATCH);
+  await f.tick(0);
+  pod = await read(f, 'web');
+  assert.equal(pod.status?.resize, 'InProgress');
+  assert.deepEqual(readResizeState(pod), { phase: 'InProgress', since: undefined, message: undefined, source: 'legacy' });
+  assert.equal(decide(pod, big).reason, 'ResizeInProgress');
+  await f.tick(5000);
+  pod = await read(f, 'web');
+  assert.equal(readResizeState(pod).phase, 'None');
+  assert.equal(pod.status!.containerStatuses![0]!.resources!.requests!.cpu, '1');
+  assert.equal(decide(pod, big).reason, 'WithinBounds');
+});

@@ -131,3 +131,38 @@ test('kube-sim 1.32 (feature gate on): the resize is a JSON Patch of the pod its
   assert.equal(pod.status!.containerStatuses![0]!.resources!.requests!.cpu, '1');
   assert.equal(decide(pod, big).reason, 'WithinBounds');
 });
+
+test('kube-sim 1.35: a restarting resize restarts exactly the container whose resizePolicy asks for it', async (t) => {
+  const f = await startCluster('1.35', [{ cpu: '4', memory: '8Gi' }]);
+  t.after(() => f.close());
+  const res = { requests: { cpu: '200m', memory: '256Mi' }, limits: { memory: '512Mi' } };
+  await f.core.createNamespacedPod({
+    namespace: 'default',
+    body: {
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name: 'jvm' },
+      spec: {
+        containers: [
+          { name: 'app', image: 'app:1', resources: res, resizePolicy: [{ resourceName: 'memory', restartPolicy: 'RestartContainer' }] },
+          { name: 'log', image: 'log:1', resources: res },
+        ],
+      },
+    },
+  });
+  await f.tick(1000);
+  let pod = await read(f, 'jvm');
+  const more = { target: { cpu: '200m', memory: '400Mi' }, lower: { cpu: '100m', memory: '350Mi' } };
+  const d = decidePod(
+    { pod, vpa: vpa({ mode: 'InPlace', annotations: { 'tailor.dev/allow-container-restart': 'true' }, recommend: { app: more, log: more } }), workload: 'Deployment/default/jvm' },
+    { options: updaterOptions(), capabilities: serverCapabilities({ major: 1, minor: 35 }), now: f.sim.cluster.clock.now() },
+  );
+  assert.equal(d.action, 'ResizeWithRestart', d.message);
+  assert.deepEqual(d.changes.map((c) => [c.containerName, c.restart]), [['app', true], ['log', false]]);
+  await send(f, '1.35', pod, d);
+  await f.tick(5000);
+  pod = await read(f, 'jvm');
+  const restarts = Object.fromEntries(pod.status!.containerStatuses!.map((s) => [s.name, s.restartCount]));
+  assert.deepEqual(restarts, { app: 1, log: 0 });
+  assert.deepEqual(pod.status!.containerStatuses!.map((s) => s.resources?.requests?.memory), ['400Mi', '400Mi']);
+});

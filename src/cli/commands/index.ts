@@ -4,6 +4,7 @@
  */
 import type { Command } from 'commander';
 import { registerGenerateTrace } from './generate-trace.ts';
+import { registerPlan } from './plan.ts';
 import { registerReplay } from './replay.ts';
 import { registerSimCommand } from './sim.ts';
 import { registerValidate } from './validate.ts';
@@ -11,4 +12,10 @@ import { registerValidate } from './validate.ts';
 /** A function that adds one subcommand to the program. */
 export type RegisterCommand = (program: Command) => void;
 
-export const commands: readonly RegisterCommand[] = [registerSimCommand, registerValidate, registerReplay, registerGenerateTrace];
+export const commands: readonly RegisterCommand[] = [
+  registerReplay,
+  registerGenerateTrace,
+  registerPlan,
+  registerSimCommand,
+  registerValidate,
+];

@@ -3,10 +3,13 @@
  * them in this order with their one-line descriptions. Each command lives in its own file.
  */
 import type { Command } from 'commander';
+import { registerGenerateTrace } from './generate-trace.ts';
 import { registerRecommend } from './recommend.ts';
+import { registerReplay } from './replay.ts';
+import { registerSimCommand } from './sim.ts';
 import { registerValidate } from './validate.ts';
 
 /** A function that adds one subcommand to the program. */
 export type RegisterCommand = (program: Command) => void;
 
-export const commands: readonly RegisterCommand[] = [registerRecommend, registerValidate];
+export const commands: readonly RegisterCommand[] = [registerRecommend, registerSimCommand, registerValidate, registerReplay, registerGenerateTrace];

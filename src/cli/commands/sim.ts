@@ -1,0 +1,88 @@
+/**
+ * `tailor sim`: runs kube-sim (API server + simulated cluster) until SIGINT/SIGTERM. Writes a
+ * kubeconfig for kubectl and client-node, prints where everything is, and serves the usage metrics
+ * at /metrics/cadvisor and /metrics/kube-state on the same port. See the README's kube-sim section.
+ */
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Command, Option } from 'commander';
+import { createLogger } from '../../observability/logger.ts';
+import { readScenarioFile, startKubeSim } from '../../sim/kube-sim.ts';
+import { parseServerVersion, SERVER_VERSIONS, type ServerVersion } from '../../sim/server-version.ts';
+import type { Scenario } from '../../sim/scenario.ts';
+
+interface SimOptions {
+  port: string;
+  kubeconfigOut?: string;
+  scenario?: string;
+  serverVersion?: string;
+  speed?: string;
+  logLevel: string;
+}
+
+function parsePort(text: string): number {
+  const port = Number(text);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`--port ${JSON.stringify(text)} is not a port number (0-65535; 0 = any free port)`);
+  return port;
+}
+
+function parseSpeed(text: string): number {
+  const speed = Number(text);
+  if (!Number.isFinite(speed) || speed <= 0) throw new Error(`--speed ${JSON.stringify(text)} must be a positive number (1 = real time, 60 = a simulated minute per second)`);
+  return speed;
+}
+
+/** Starts the sim and resolves when a signal stopped it. */
+async function runSim(options: SimOptions): Promise<void> {
+  const logger = createLogger({ level: options.logLevel as 'info' });
+  const port = parsePort(options.port);
+  let scenario: Scenario | undefined;
+  let baseDir: string | undefined;
+  if (options.scenario) {
+    try {
+      ({ scenario, baseDir } = await readScenarioFile(options.scenario));
+    } catch (err) {
+      throw new Error(`scenario ${options.scenario}: ${(err as Error).message}`, { cause: err });
+    }
+  }
+  const version: ServerVersion | undefined = options.serverVersion ? parseServerVersion(options.serverVersion) : undefined;
+  const speed = options.speed !== undefined ? parseSpeed(options.speed) : (scenario?.speed ?? 1);
+  const sim = await startKubeSim({ port, ...(version ? { version } : {}), ...(scenario ? { scenario } : {}), ...(baseDir ? { baseDir } : {}), speed, logger });
+  const kubeconfig = options.kubeconfigOut ?? join(tmpdir(), `tailor-sim-${sim.server.port}.kubeconfig`);
+  await sim.server.writeKubeconfig(kubeconfig);
+  process.stdout.write(
+    [
+      `kube-sim ${sim.version} listening on ${sim.url} (speed ${speed}x)`,
+      `kubeconfig: ${kubeconfig}   (export KUBECONFIG=${kubeconfig})`,
+      `metrics:    ${sim.url}/metrics/cadvisor  ${sim.url}/metrics/kube-state`,
+      'press Ctrl-C to stop',
+      '',
+    ].join('\n'),
+  );
+  await new Promise<void>((resolve) => {
+    const stop = () => {
+      process.off('SIGINT', stop);
+      process.off('SIGTERM', stop);
+      resolve();
+    };
+    process.on('SIGINT', stop);
+    process.on('SIGTERM', stop);
+  });
+  await sim.close();
+  process.stdout.write('kube-sim stopped\n');
+}
+
+export function registerSimCommand(program: Command): void {
+  program
+    .command('sim')
+    .description('Run kube-sim, a simulated Kubernetes cluster for kubectl, client-node and Tailor, until stopped.')
+    .option('--port <port>', 'port on 127.0.0.1 (0 = any free port)', '0')
+    .option('--kubeconfig-out <file>', 'where to write the kubeconfig (default: a file in the temp directory)')
+    .option('--scenario <file>', 'scenario YAML: nodes, workloads with usage patterns, faults (default: 3 nodes, no workloads)')
+    .addOption(new Option('--server-version <version>', 'Kubernetes version whose resize behaviour to follow (default 1.35, or the scenario\'s)').choices([...SERVER_VERSIONS]))
+    .option('--speed <factor>', 'simulated time per real time (default 1, or the scenario\'s)')
+    .option('--log-level <level>', 'log level (fatal, error, warn, info, debug)', 'warn')
+    .action(async (options: SimOptions) => {
+      await runSim(options);
+    });
+}

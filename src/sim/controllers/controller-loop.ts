@@ -1,0 +1,104 @@
+/**
+ * The workload controllers' loop: for every Deployment, ReplicaSet, StatefulSet, DaemonSet and Job
+ * it runs the pure reconciler and carries out the result. Pods (and a Deployment's ReplicaSets) are
+ * created through the API server's create path, so admission webhooks see them as they would see
+ * a real controller's pods; deletes, scale changes and status writes go to the store directly.
+ * A failed create is recorded as a `FailedCreate` warning on the owner, as the real controllers do.
+ */
+import type { ClusterHost, StoredObject } from '../cluster-host.ts';
+import type { EventRecorder } from '../events/event-recorder.ts';
+import type { NodeObject, Pod } from '../objects.ts';
+import type { Logger } from '../../observability/logger.ts';
+import { rfc3339 } from '../kubelet/conditions.ts';
+import { planDeployment } from './deployment-controller.ts';
+import { reconcileReplicaSet } from './replicaset-controller.ts';
+import { reconcileStatefulSet } from './statefulset-controller.ts';
+import { reconcileDaemonSet } from './daemonset-controller.ts';
+import { reconcileJob } from './job-controller.ts';
+import { controlledBy, type ReconcileResult, type Workload } from './workload-types.ts';
+
+const COMPONENT: Record<string, string> = {
+  ReplicaSet: 'replicaset-controller',
+  StatefulSet: 'statefulset-controller',
+  DaemonSet: 'daemonset-controller',
+  Job: 'job-controller',
+  Deployment: 'deployment-controller',
+};
+
+export class ControllerLoop {
+  constructor(
+    private readonly host: ClusterHost,
+    private readonly events: EventRecorder,
+    private readonly logger: Logger,
+  ) {}
+
+  /** One pass over all workloads at simulated time `now`. */
+  async sync(now: number): Promise<void> {
+    const store = this.host.store;
+    const pods = store.list('pods') as unknown as Pod[];
+    const owned = (owner: Workload) => pods.filter((p) => controlledBy(p, owner));
+    for (const d of store.list('deployments.apps') as unknown as Workload[]) {
+      const replicaSets = (store.list('replicasets.apps', d.metadata.namespace) as unknown as Workload[]).filter((rs) => controlledBy(rs, d));
+      const plan = planDeployment({ ...d, kind: 'Deployment' }, replicaSets);
+      for (const rs of plan.create) await this.createOrWarn(rs as unknown as StoredObject, d);
+      for (const [name, replicas] of Object.entries(plan.scale)) {
+        try {
+          store.mutate('replicasets.apps', d.metadata.namespace ?? '', name, (draft) => {
+            (draft.spec as { replicas?: number }).replicas = replicas;
+            const annotations = ((draft.metadata as { annotations?: Record<string, string> }).annotations ??= {});
+            annotations['deployment.kubernetes.io/desired-replicas'] = String(replicas);
+          });
+        } catch (err) {
+          this.logger.warn({ err, replicaset: name }, 'deployment controller could not scale a ReplicaSet');
+        }
+      }
+      this.writeStatus('deployments.apps', d, plan.status);
+    }
+    for (const rs of store.list('replicasets.apps') as unknown as Workload[]) await this.apply('replicasets.apps', { ...rs, kind: 'ReplicaSet' }, reconcileReplicaSet({ ...rs, kind: 'ReplicaSet' }, owned(rs)));
+    for (const sts of store.list('statefulsets.apps') as unknown as Workload[]) await this.apply('statefulsets.apps', { ...sts, kind: 'StatefulSet' }, reconcileStatefulSet(sts, owned(sts)));
+    const nodes = store.list('nodes') as unknown as NodeObject[];
+    for (const ds of store.list('daemonsets.apps') as unknown as Workload[]) await this.apply('daemonsets.apps', { ...ds, kind: 'DaemonSet' }, reconcileDaemonSet(ds, owned(ds), nodes));
+    for (const job of store.list('jobs.batch') as unknown as Workload[]) await this.apply('jobs.batch', { ...job, kind: 'Job' }, reconcileJob(job, owned(job), rfc3339(now)));
+  }
+
+  private async apply(resource: string, owner: Workload, result: ReconcileResult): Promise<void> {
+    for (const pod of result.create) await this.createOrWarn(pod as unknown as StoredObject, owner);
+    for (const name of result.delete) {
+      try {
+        this.host.store.delete('pods', owner.metadata.namespace ?? '', name);
+        this.events.record({ type: 'Normal', reason: 'SuccessfulDelete', message: `Deleted pod: ${name}`, involvedObject: this.ref(owner), component: COMPONENT[owner.kind ?? ''] ?? 'controller' });
+      } catch (err) {
+        this.logger.warn({ err, pod: name }, 'controller could not delete pod');
+      }
+    }
+    this.writeStatus(resource, owner, result.status);
+  }
+
+  private async createOrWarn(obj: StoredObject, owner: Workload): Promise<void> {
+    const component = COMPONENT[owner.kind ?? ''] ?? 'controller';
+    try {
+      const created = await this.host.create(obj);
+      this.events.record({ type: 'Normal', reason: 'SuccessfulCreate', message: `Created ${obj.kind === 'Pod' ? 'pod' : String(obj.kind)}: ${created.metadata.name ?? ''}`, involvedObject: this.ref(owner), component });
+    } catch (err) {
+      this.logger.warn({ err, owner: owner.metadata.name }, 'controller could not create object');
+      this.events.record({ type: 'Warning', reason: 'FailedCreate', message: `Error creating: ${(err as Error).message}`, involvedObject: this.ref(owner), component });
+    }
+  }
+
+  private writeStatus(resource: string, owner: Workload, status: Record<string, unknown>): void {
+    const current = (owner.status ?? {}) as Record<string, unknown>;
+    const merged = { ...current, ...status };
+    if (JSON.stringify(merged) === JSON.stringify(current)) return;
+    try {
+      this.host.store.mutate(resource, owner.metadata.namespace ?? '', owner.metadata.name ?? '', (draft) => {
+        draft.status = { ...((draft.status ?? {}) as Record<string, unknown>), ...status };
+      });
+    } catch (err) {
+      this.logger.warn({ err, owner: owner.metadata.name }, 'controller could not write status');
+    }
+  }
+
+  private ref(owner: Workload) {
+    return { kind: owner.kind ?? '', apiVersion: owner.apiVersion, name: owner.metadata.name ?? '', namespace: owner.metadata.namespace, uid: owner.metadata.uid };
+  }
+}

@@ -1,0 +1,157 @@
+/**
+ * The JSON shapes of the Kubernetes objects the simulated cluster reads and writes, as they travel
+ * on the wire (plain objects, quantities as strings, timestamps as RFC 3339 strings). Only the
+ * fields the cluster half of kube-sim looks at are named; everything else passes through untouched.
+ */
+
+/** A resource list such as `{ cpu: "250m", memory: "512Mi" }`. */
+export type ResourceList = Record<string, string>;
+
+export interface ResourceRequirements {
+  requests?: ResourceList;
+  limits?: ResourceList;
+  [key: string]: unknown;
+}
+
+export interface ContainerResizePolicy {
+  resourceName: string;
+  restartPolicy: 'NotRequired' | 'RestartContainer' | string;
+}
+
+export interface Container {
+  name: string;
+  image?: string;
+  resources?: ResourceRequirements;
+  resizePolicy?: ContainerResizePolicy[];
+  /** `Always` on an init container makes it a restartable (sidecar) container. */
+  restartPolicy?: string;
+  [key: string]: unknown;
+}
+
+export interface OwnerReference {
+  apiVersion: string;
+  kind: string;
+  name: string;
+  uid: string;
+  controller?: boolean;
+  blockOwnerDeletion?: boolean;
+}
+
+export interface ObjectMeta {
+  name?: string;
+  generateName?: string;
+  namespace?: string;
+  uid?: string;
+  resourceVersion?: string;
+  generation?: number;
+  creationTimestamp?: string;
+  deletionTimestamp?: string;
+  labels?: Record<string, string>;
+  annotations?: Record<string, string>;
+  ownerReferences?: OwnerReference[];
+  [key: string]: unknown;
+}
+
+export interface PodCondition {
+  type: string;
+  status: 'True' | 'False' | 'Unknown';
+  reason?: string;
+  message?: string;
+  observedGeneration?: number;
+  lastProbeTime?: string | null;
+  lastTransitionTime?: string;
+}
+
+export interface ContainerStateRunning {
+  startedAt?: string;
+}
+export interface ContainerStateTerminated {
+  exitCode: number;
+  reason?: string;
+  message?: string;
+  startedAt?: string;
+  finishedAt?: string;
+  containerID?: string;
+}
+export interface ContainerState {
+  running?: ContainerStateRunning;
+  terminated?: ContainerStateTerminated;
+  waiting?: { reason?: string; message?: string };
+}
+
+export interface ContainerStatus {
+  name: string;
+  image?: string;
+  imageID?: string;
+  containerID?: string;
+  ready: boolean;
+  started?: boolean;
+  restartCount: number;
+  state?: ContainerState;
+  lastState?: ContainerState;
+  /** What the kubelet has admitted (requests) for this container. */
+  allocatedResources?: ResourceList;
+  /** What the runtime has actually applied; absent on nodes without resize support. */
+  resources?: ResourceRequirements;
+  [key: string]: unknown;
+}
+
+export interface PodSpec {
+  nodeName?: string;
+  containers: Container[];
+  initContainers?: Container[];
+  resources?: ResourceRequirements;
+  os?: { name: string };
+  restartPolicy?: string;
+  [key: string]: unknown;
+}
+
+export interface PodStatus {
+  phase?: string;
+  qosClass?: string;
+  conditions?: PodCondition[];
+  containerStatuses?: ContainerStatus[];
+  initContainerStatuses?: ContainerStatus[];
+  /** Legacy (1.27-1.32) resize state: Proposed, InProgress, Deferred, Infeasible or "". */
+  resize?: string;
+  observedGeneration?: number;
+  hostIP?: string;
+  podIP?: string;
+  startTime?: string;
+  [key: string]: unknown;
+}
+
+export interface Pod {
+  apiVersion?: string;
+  kind?: string;
+  metadata: ObjectMeta;
+  spec: PodSpec;
+  status?: PodStatus;
+}
+
+export interface NodeObject {
+  apiVersion?: string;
+  kind?: string;
+  metadata: ObjectMeta;
+  spec?: { unschedulable?: boolean; [key: string]: unknown };
+  status?: {
+    capacity?: ResourceList;
+    allocatable?: ResourceList;
+    conditions?: Array<{ type: string; status: string; reason?: string; message?: string; [key: string]: unknown }>;
+    [key: string]: unknown;
+  };
+}
+
+/** A pod template as found in workload specs. */
+export interface PodTemplate {
+  metadata?: ObjectMeta;
+  spec: PodSpec;
+}
+
+/** The annotation that marks a static (mirror) pod. */
+export const MIRROR_POD_ANNOTATION = 'kubernetes.io/config.mirror';
+
+/** Deep copy of a JSON value (objects here are always plain JSON). */
+export function clone<T>(value: T): T {
+  return structuredClone(value);
+}

@@ -1,0 +1,56 @@
+/**
+ * The Kubernetes versions kube-sim can imitate, and the resize behaviours that differ between them
+ * (see `/work/shared/reference/kubernetes-resize.md`).
+ */
+
+/** `1.32`: alpha resize (resources patched on the pod, legacy `status.resize`); `1.33`: beta
+ * `pods/resize` with conditions, memory-limit decreases forbidden without RestartContainer;
+ * `1.34`/`1.35`: memory-limit decreases allowed (the kubelet checks usage); 1.35 is GA. */
+export type ServerVersion = '1.32' | '1.33' | '1.34' | '1.35';
+
+export const SERVER_VERSIONS: readonly ServerVersion[] = ['1.32', '1.33', '1.34', '1.35'];
+
+/** Parses a `--server-version` value; throws with the accepted values listed. */
+export function parseServerVersion(input: string): ServerVersion {
+  const trimmed = input.trim().replace(/^v/, '');
+  if ((SERVER_VERSIONS as readonly string[]).includes(trimmed)) return trimmed as ServerVersion;
+  throw new Error(`unsupported server version ${JSON.stringify(input)}: expected one of ${SERVER_VERSIONS.join(', ')}`);
+}
+
+/** The minor version number (1.33 -> 33). */
+export function minorOf(version: ServerVersion): number {
+  return Number(version.split('.')[1]);
+}
+
+/** Whether `PATCH pods/{name}/resize` exists (1.33+); before, resources are patched on the pod itself. */
+export function hasResizeSubresource(version: ServerVersion): boolean {
+  return minorOf(version) >= 33;
+}
+
+/** Whether the kubelet reports resizes with PodResizePending/PodResizeInProgress conditions (1.33+)
+ * rather than the legacy `status.resize` string. */
+export function usesResizeConditions(version: ServerVersion): boolean {
+  return minorOf(version) >= 33;
+}
+
+/** Whether the API server forbids memory-limit decreases unless the memory resizePolicy is
+ * RestartContainer (only 1.33; 1.34+ lets the kubelet decide from usage). */
+export function forbidsMemoryLimitDecrease(version: ServerVersion): boolean {
+  return minorOf(version) === 33;
+}
+
+/** Whether the kubelet checks memory usage before lowering a limit (1.34+): usage above the new
+ * limit leaves the resize InProgress with reason Error instead of OOM-killing. */
+export function kubeletChecksMemoryDecrease(version: ServerVersion): boolean {
+  return minorOf(version) >= 34;
+}
+
+/** Whether the kubelet records ResizeStarted / ResizeCompleted events (1.34+; older kubelets record none). */
+export function recordsResizeEvents(version: ServerVersion): boolean {
+  return minorOf(version) >= 34;
+}
+
+/** The gitVersion a `/version` answer would carry for this server version. */
+export function gitVersionOf(version: ServerVersion): string {
+  return `v${version}.0`;
+}

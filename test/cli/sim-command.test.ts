@@ -1,0 +1,64 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import * as k8s from '@kubernetes/client-node';
+
+test('tailor sim runs a scenario, writes a kubeconfig that client-node uses, and stops on SIGTERM', async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'tailor-sim-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  const kubeconfig = join(dir, 'kubeconfig');
+  const child = spawn(process.execPath, ['bin/tailor.mjs', 'sim', '--port', '0', '--kubeconfig-out', kubeconfig, '--scenario', 'docs/examples/kube-sim-scenario.yaml', '--server-version', '1.33'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  t.after(() => {
+    if (child.exitCode === null) child.kill('SIGKILL');
+  });
+  let out = '';
+  child.stdout.setEncoding('utf8');
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no start-up line: ${out}`)), 30_000);
+    child.stdout.on('data', (chunk: string) => {
+      out += chunk;
+      if (out.includes('press Ctrl-C to stop')) {
+        clearTimeout(timer);
+        resolve();
+      }
+    });
+  });
+  assert.match(out, /^kube-sim 1\.33 listening on https:\/\/127\.0\.0\.1:\d+ \(speed 60x\)/);
+  assert.ok(out.includes(`kubeconfig: ${kubeconfig}`));
+  const kc = new k8s.KubeConfig();
+  kc.loadFromFile(kubeconfig);
+  const core = kc.makeApiClient(k8s.CoreV1Api);
+  assert.deepEqual((await core.listNode()).items.map((n) => n.metadata?.name), ['node-1', 'node-2']);
+  let pods: k8s.V1Pod[] = [];
+  for (let i = 0; i < 50 && pods.filter((p) => p.status?.phase === 'Running').length < 3; i++) {
+    pods = (await core.listNamespacedPod({ namespace: 'shop' })).items;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  assert.equal(pods.filter((p) => p.status?.phase === 'Running').length, 3, 'web x2 and cache-0 run');
+  child.kill('SIGTERM');
+  assert.equal(await exited, 0);
+  assert.match(out, /kube-sim stopped\n$/);
+});
+
+test('tailor sim refuses a bad scenario with the path of the bad field', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'tailor-sim-'));
+  try {
+    const file = join(dir, 'bad.yaml');
+    writeFileSync(file, 'workloads:\n  - name: web\n    containers:\n      - name: app\n        usage: {memory: "leak(100Mi)"}\n');
+    const result = spawnSync(process.execPath, ['bin/tailor.mjs', 'sim', '--scenario', file], { encoding: 'utf8', timeout: 30_000 });
+    assert.equal(result.status, 1);
+    assert.match(result.stderr, /scenario .*bad\.yaml: workloads\[0\]\.containers\[0\]\.usage\.memory: leak needs 2 values \(start, rate\), got 1/);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('tailor sim rejects an unknown server version', () => {
+  const result = spawnSync(process.execPath, ['bin/tailor.mjs', 'sim', '--server-version', '1.20'], { encoding: 'utf8', timeout: 30_000 });
+  assert.notEqual(result.status, 0);
+  assert.match(result.stderr, /Allowed choices are 1\.32, 1\.33, 1\.34, 1\.35/);
+});

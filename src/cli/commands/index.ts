@@ -5,6 +5,7 @@
 import type { Command } from 'commander';
 import { registerGenerateTrace } from './generate-trace.ts';
 import { registerPlan } from './plan.ts';
+import { registerRecommend } from './recommend.ts';
 import { registerReplay } from './replay.ts';
 import { registerSimCommand } from './sim.ts';
 import { registerValidate } from './validate.ts';
@@ -13,6 +14,7 @@ import { registerValidate } from './validate.ts';
 export type RegisterCommand = (program: Command) => void;
 
 export const commands: readonly RegisterCommand[] = [
+  registerRecommend,
   registerReplay,
   registerGenerateTrace,
   registerPlan,

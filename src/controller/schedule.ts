@@ -25,25 +25,18 @@ export function scheduleFor(intervalMs: number): LoopSchedule | { error: string 
 }
 
 /**
- * The schedule of a cron expression: its interval is the longest gap between the next `sample`
- * ticks after `now` (so `0 9,17 * * *` counts as 16 h, the gap health checks must tolerate).
+ * The schedule of a cron expression: its interval is the longest gap between its next `sample`
+ * ticks (so `0 9,17 * * *` counts as 16 h, the gap health checks must tolerate). node-cron counts
+ * from the wall clock; the gaps do not depend on when they are counted for such expressions.
  */
-export function scheduleOfCron(expression: string, now: number, sample = 32): LoopSchedule {
+export function scheduleOfCron(expression: string, sample = 32): LoopSchedule {
   const task = cron.createTask(expression, () => undefined);
   try {
-    const runs = nextRunsAfter(task, now, sample);
+    const runs = task.getNextRuns(sample).map((d) => d.getTime());
     let longest = 0;
     for (let i = 1; i < runs.length; i++) longest = Math.max(longest, runs[i]! - runs[i - 1]!);
     return { cron: expression, intervalMs: longest };
   } finally {
     void task.destroy();
   }
-}
-
-function nextRunsAfter(task: ReturnType<typeof cron.createTask>, now: number, count: number): number[] {
-  // node-cron computes next runs from the wall clock; `now` only guards against a clock that moved.
-  return task
-    .getNextRuns(count)
-    .map((d) => d.getTime())
-    .filter((t) => t > now - 1000);
 }

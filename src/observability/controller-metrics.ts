@@ -20,7 +20,7 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import { SourceMetrics } from '../metrics/source-metrics.ts';
 import type { CycleOutcome, LoopObserver } from '../controller/loop-scheduler.ts';
-import type { Clock } from '../controller/clock.ts';
+import { systemClock, type Clock } from '../controller/clock.ts';
 
 /** The bounds of a recommendation that are exported. */
 export type RecommendationBound = 'target' | 'lowerBound' | 'upperBound' | 'uncappedTarget';
@@ -67,7 +67,7 @@ export class ControllerMetrics {
 
   constructor(
     readonly registry: Registry,
-    private readonly clock: Clock = () => Date.now(),
+    private readonly clock: Clock = systemClock,
   ) {
     const registers = [registry];
     this.recommendation = new Gauge({

@@ -79,7 +79,7 @@ export async function startKubeSim(options: KubeSimOptions = {}): Promise<KubeSi
   const cluster = new SimCluster({ server, clock, version, seed: scenario.seed, actuationDelayMs: scenario.actuationDelayMs, traces, loadTrace, logger, reactToChanges: options.reactToChanges ?? true });
   try {
     cluster.install();
-    scenario.nodes.forEach((n, i) => server.store.create('nodes', nodeObject(n, i) as unknown as KubeObject));
+    scenario.nodes.forEach((n, i) => server.store.create('nodes', nodeObject(n, i, version) as unknown as KubeObject));
     for (const ns of scenarioNamespaces(scenario)) {
       if (!server.store.get('namespaces', '', ns)) await server.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } });
     }

@@ -9,8 +9,8 @@ import { USAGE_ANNOTATION } from './usage/usage-annotation.ts';
 
 export const SIM_NODE_LABEL = 'tailor.dev/sim-node';
 
-/** A Node object for a scenario node. */
-export function nodeObject(spec: NodeSpec, index: number): NodeObject {
+/** A Node object for a scenario node; its kubelet reports `version` (e.g. `1.33` -> `v1.33.0`). */
+export function nodeObject(spec: NodeSpec, index: number, version = '1.35'): NodeObject {
   const resources = { cpu: spec.cpu, memory: spec.memory, pods: String(spec.pods), 'ephemeral-storage': '100Gi' };
   return {
     apiVersion: 'v1',
@@ -26,7 +26,7 @@ export function nodeObject(spec: NodeSpec, index: number): NodeObject {
       allocatable: resources,
       conditions: [{ type: 'Ready', status: 'True', reason: 'KubeletReady', message: 'kubelet is posting ready status' }],
       addresses: [{ type: 'InternalIP', address: `10.0.0.${index + 10}` }, { type: 'Hostname', address: spec.name }],
-      nodeInfo: { kubeletVersion: 'v1.35.0-sim', operatingSystem: 'linux', architecture: 'amd64', containerRuntimeVersion: 'sim://1.0' },
+      nodeInfo: { kubeletVersion: `v${version}.0`, operatingSystem: 'linux', architecture: 'amd64', containerRuntimeVersion: 'sim://1.0' },
     },
   };
 }

@@ -110,15 +110,20 @@ export class SimCluster {
     while (this.running) await this.running;
   }
 
-  /** Runs the cluster on a real timer: every `intervalMs`, simulated time advances by intervalMs x speed. */
+  /** Runs the cluster on a real timer: every `intervalMs`, simulated time advances by the real time passed x speed. */
   start(speed: number, intervalMs = 250): void {
     this.stop();
     // A tick that takes longer than the interval is not stacked up: the time it missed is added to
     // the next one, so simulated time keeps its pace while passes never queue without bound.
+    // Simulated time follows the real time that passed (not the nominal interval), so a loaded
+    // event loop that fires the timer late does not slow the simulation down.
     let owed = 0;
     let busy = false;
+    let last = performance.now();
     this.timer = setInterval(() => {
-      owed += intervalMs * speed;
+      const now = performance.now();
+      owed += (now - last) * speed;
+      last = now;
       if (busy) return;
       busy = true;
       const dt = owed;
@@ -159,8 +164,14 @@ export class SimCluster {
       return;
     }
     setImmediate(() => {
-      if (!this.running) void this.pass(0);
-      else this.again = true;
+      if (this.running) {
+        this.again = true;
+        return;
+      }
+      this.pass(0).catch((err: unknown) => {
+        this.lastError = err;
+        this.options.logger.error({ err }, 'simulation pass failed');
+      });
     });
   }
 

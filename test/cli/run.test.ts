@@ -1,8 +1,15 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { loopSchedule } from '../../src/cli/commands/run.ts';
-import { resolveRunConfig } from '../../src/config/run-config.ts';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setTimeout as delay } from 'node:timers/promises';
+import * as k8s from '@kubernetes/client-node';
+import { loopSchedule, startRun } from '../../src/cli/commands/run.ts';
+import { resolveRunConfig, type RunConfig } from '../../src/config/run-config.ts';
+import type { ComponentFactory } from '../../src/controller/component.ts';
+import { startSim } from '../sim/apiserver/sim-fixture.ts';
 import { componentFactories, ComponentNotImplementedError } from '../../src/controller/component-registry.ts';
 
 function tailor(args: string[], env: Record<string, string> = {}) {
@@ -39,6 +46,37 @@ test('component lookup names every missing component and the implemented ones', 
 
 test('the loop schedule: --interval as a cron step, --schedule as given with its longest gap', () => {
   const env = { TAILOR_PROMETHEUS_URL: 'http://p:9090' };
-  assert.deepEqual(loopSchedule(resolveRunConfig({ interval: '30s' }, env).config, Date.now()), { cron: '*/30 * * * * *', intervalMs: 30_000 });
-  assert.deepEqual(loopSchedule(resolveRunConfig({ schedule: '0 */10 * * * *' }, env).config, Date.now()), { cron: '0 */10 * * * *', intervalMs: 600_000 });
+  assert.deepEqual(loopSchedule(resolveRunConfig({ interval: '30s' }, env).config), { cron: '*/30 * * * * *', intervalMs: 30_000 });
+  assert.deepEqual(loopSchedule(resolveRunConfig({ schedule: '0 */10 * * * *' }, env).config), { cron: '0 */10 * * * *', intervalMs: 600_000 });
+});
+
+test('startRun wires configuration, kubeconfig, leader election, schedule and HTTP around a component', async (t) => {
+  const sim = await startSim();
+  const dir = mkdtempSync(join(tmpdir(), 'tailor-run-'));
+  const kubeconfig = join(dir, 'kubeconfig');
+  await sim.server.writeKubeconfig(kubeconfig);
+  const cycles: number[] = [];
+  let seenConfig: RunConfig | undefined;
+  const factory: ComponentFactory = (ctx) => {
+    seenConfig = ctx.config;
+    return { kind: 'loop', name: 'updater', runCycle: async ({ cycle }) => void cycles.push(cycle) };
+  };
+  const { config } = resolveRunConfig({ components: 'updater', metricsAddress: '127.0.0.1', metricsPort: '0', leaderIdentity: 'replica-1', logLevel: 'silent' }, {});
+  // No --kubeconfig: KUBECONFIG from the (injected) environment is used.
+  const controller = await startRun(config, { env: { KUBECONFIG: kubeconfig }, factories: { updater: factory } });
+  t.after(async () => {
+    await controller.stop();
+    await sim.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+  assert.equal(seenConfig, config);
+  const start = Date.now();
+  while (cycles.length === 0 && Date.now() - start < 10_000) await delay(20);
+  assert.deepEqual(cycles, [1], 'the first cycle runs as soon as the lease is held, not at the next minute');
+  assert.equal((await fetch(`${controller.http.url}/readyz`)).status, 200);
+  const leases = sim.kc.makeApiClient(k8s.CoordinationV1Api);
+  assert.equal((await leases.readNamespacedLease({ name: 'tailor-updater', namespace: 'kube-system' })).spec?.holderIdentity, 'replica-1');
+  assert.equal(controller.loops.get('updater')?.stats().cycles, 1);
+  await controller.stop();
+  assert.equal((await leases.readNamespacedLease({ name: 'tailor-updater', namespace: 'kube-system' })).spec?.holderIdentity, '', 'released at stop');
 });

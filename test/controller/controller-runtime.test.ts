@@ -42,7 +42,7 @@ function recordingLoop(replica: string, trace: Trace[], cycleMs = 30): LoopCompo
 
 const config = (extra: Record<string, string> = {}) =>
   resolveRunConfig(
-    { components: 'updater', metricsAddress: '127.0.0.1', metricsPort: '0', leaseDuration: '1s', renewDeadline: '600ms', retryPeriod: '100ms', interval: '1s', ...extra },
+    { components: 'updater', metricsAddress: '127.0.0.1', metricsPort: '0', leaseDuration: '4s', renewDeadline: '3s', retryPeriod: '250ms', interval: '1s', ...extra },
     {},
   ).config;
 

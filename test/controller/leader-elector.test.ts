@@ -7,8 +7,8 @@ import { KubeLeaseStore } from '../../src/kube/lease-store.ts';
 import { silentLogger } from '../../src/observability/logger.ts';
 import { startSim, type SimFixture } from '../sim/apiserver/sim-fixture.ts';
 
-// Short but real timings: lease 1 s, renew deadline 600 ms, retry 100 ms.
-const TIMING = { leaseDurationMs: 1000, renewDeadlineMs: 600, retryPeriodMs: 100 };
+// Real timings, short but with room for a loaded machine: lease 4 s, renew deadline 3 s, retry 250 ms.
+const TIMING = { leaseDurationMs: 4000, renewDeadlineMs: 3000, retryPeriodMs: 250 };
 
 interface Candidate {
   elector: LeaderElector;
@@ -62,8 +62,8 @@ test('two electors over HTTP: exactly one leads, and the Lease names it', async 
     await sim.close();
   });
   await until('a leader', () => a.elector.isLeader() || b.elector.isLeader());
-  // Watch for 1.5 s (more than a lease duration, 15 renewals): never both, never none.
-  for (let i = 0; i < 75; i++) {
+  // Watch for 2 s (8 renewals): never both, never none.
+  for (let i = 0; i < 100; i++) {
     const leaders = [a, b].filter((c) => c.elector.isLeader()).length;
     assert.equal(leaders, 1, `sample ${i}: ${leaders} leaders`);
     await delay(20);
@@ -111,11 +111,11 @@ test('a leader that stops renewing (crash) is replaced after the lease duration,
   const crashedAt = Date.now();
   await a.stop(); // a crash: the Lease still names a
   assert.equal(await holder(sim), 'a');
-  await until('b leads', () => b.elector.isLeader(), 4000);
+  await until('b leads', () => b.elector.isLeader(), 10_000);
   const after = Date.now() - crashedAt;
   // b first saw a's last renewal at most ~one retry period before the crash.
   assert.ok(after >= TIMING.leaseDurationMs - TIMING.retryPeriodMs - 20, `took over after ${after} ms`);
-  assert.ok(after <= TIMING.leaseDurationMs + 4 * TIMING.retryPeriodMs + 200, `took over after ${after} ms`);
+  assert.ok(after <= TIMING.leaseDurationMs + 4 * TIMING.retryPeriodMs + 1500, `took over after ${after} ms`);
   assert.equal(await holder(sim), 'b');
 });
 
@@ -129,12 +129,12 @@ test('the leader steps down when renewals fail past the renew deadline, and lead
   await until('a leads', () => a.elector.isLeader());
   const remove = sim.server.addFault({ resources: ['leases'], error: 500 });
   const faultAt = Date.now();
-  const steppedDown = await until('a steps down', () => !a.elector.isLeader(), 3000);
+  const steppedDown = await until('a steps down', () => !a.elector.isLeader(), 6000);
   assert.ok(steppedDown >= TIMING.renewDeadlineMs - TIMING.retryPeriodMs - 20, `stepped down after ${steppedDown} ms`);
   assert.ok(Date.now() - faultAt < TIMING.leaseDurationMs, 'before anyone else could take the lease');
   assert.deepEqual(a.events, ['started', 'stopped']);
   remove();
-  await until('a leads again', () => a.elector.isLeader(), 3000);
+  await until('a leads again', () => a.elector.isLeader(), 6000);
   assert.deepEqual(a.events, ['started', 'stopped', 'started']);
 });
 
@@ -147,9 +147,9 @@ test('a renewal that hangs (API latency) counts against the deadline', async (t)
     await sim.close();
   });
   await until('a leads', () => a.elector.isLeader());
-  sim.server.addFault({ resources: ['leases'], latencyMs: 2000 });
-  const steppedDown = await until('a steps down', () => !a.elector.isLeader(), 3000);
-  assert.ok(steppedDown < 1000, `stepped down after ${steppedDown} ms`);
+  sim.server.addFault({ resources: ['leases'], latencyMs: 8000 });
+  const steppedDown = await until('a steps down', () => !a.elector.isLeader(), 8000);
+  assert.ok(steppedDown < TIMING.renewDeadlineMs + 2 * TIMING.retryPeriodMs + 1000, `stepped down after ${steppedDown} ms, not when the request came back`);
 });
 
 test('timings are checked: retry < renew deadline < lease duration', () => {

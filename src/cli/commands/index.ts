@@ -3,7 +3,10 @@
  * them in this order with their one-line descriptions. Each command lives in its own file.
  */
 import type { Command } from 'commander';
+import { registerGenerateTrace } from './generate-trace.ts';
+import { registerPlan } from './plan.ts';
 import { registerRecommend } from './recommend.ts';
+import { registerReplay } from './replay.ts';
 import { registerRun } from './run.ts';
 import { registerSimCommand } from './sim.ts';
 import { registerValidate } from './validate.ts';
@@ -11,4 +14,12 @@ import { registerValidate } from './validate.ts';
 /** A function that adds one subcommand to the program. */
 export type RegisterCommand = (program: Command) => void;
 
-export const commands: readonly RegisterCommand[] = [registerRecommend, registerRun, registerSimCommand, registerValidate];
+export const commands: readonly RegisterCommand[] = [
+  registerRecommend,
+  registerReplay,
+  registerGenerateTrace,
+  registerPlan,
+  registerSimCommand,
+  registerValidate,
+  registerRun,
+];

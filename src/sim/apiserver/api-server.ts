@@ -31,6 +31,7 @@ import { renderKubeconfig, writeKubeconfig } from './kubeconfig.ts';
 import { ObjectStore } from './object-store.ts';
 import { builtinValidator } from './object-validation.ts';
 import { RbacAuthorizer, allowAll, type Authorizer } from './rbac-authorizer.ts';
+import { RequestMetrics } from './request-metrics.ts';
 import { SYSTEM_USER, type ApiRequest, type ApiResponse, type UserInfo } from './request.ts';
 import { RequestPipeline, type Defaulter, type ObjectValidator } from './request-pipeline.ts';
 import { ResourceRegistry } from './resource-registry.ts';
@@ -60,6 +61,11 @@ export interface ApiServerOptions {
   bookmarkIntervalMs?: number;
   /** Random source for fault injection (default Math.random). */
   random?: () => number;
+  /**
+   * Delete pods bound to a node gracefully (default false): the API marks them with
+   * deletionTimestamp and the kubelet simulator removes them with `store.delete` once stopped.
+   */
+  gracefulPodDeletion?: boolean;
   /** Install the CRDs in manifests/crds at start (default true). */
   installCrds?: boolean;
   /**
@@ -88,11 +94,13 @@ export class KubeSimApiServer {
   readonly admission = new AdmissionChain();
   readonly faults: FaultInjector;
   readonly authenticator = new TokenAuthenticator();
+  /** Counts of the HTTP requests served (also at `/metrics` as apiserver_request_total). */
+  readonly requests = new RequestMetrics();
   readonly pipeline: RequestPipeline;
   readonly serverVersion: SimServerVersion;
   readonly logger: Logger;
   /** Switches that may be flipped at run time. */
-  readonly settings: { authentication: boolean; authorization: boolean; bookmarkIntervalMs: number };
+  readonly settings: { authentication: boolean; authorization: boolean; bookmarkIntervalMs: number; gracefulPodDeletion: boolean };
   private readonly validators: ObjectValidator[] = [];
   private readonly defaulters: Defaulter[] = [];
   private readonly routes = new Map<string, RouteHandler>();
@@ -124,6 +132,7 @@ export class KubeSimApiServer {
       authentication: options.authentication ?? false,
       authorization: options.authorization ?? false,
       bookmarkIntervalMs: options.bookmarkIntervalMs ?? 5_000,
+      gracefulPodDeletion: options.gracefulPodDeletion ?? false,
     };
     this.authorizer = new RbacAuthorizer(this.store);
     const tls = options.tls ?? true;
@@ -140,13 +149,14 @@ export class KubeSimApiServer {
       defaulters: this.defaulters,
       now: this.now,
       preparers: [prepareBuiltinForCreate],
+      gracefulPodDeletion: () => this.settings.gracefulPodDeletion,
       virtualCreates: new Map([
         ['selfsubjectaccessreviews.authorization.k8s.io', (r) => answerAccessReview(r, this.currentAuthorizer(), true)],
         ['subjectaccessreviews.authorization.k8s.io', (r) => answerAccessReview(r, this.currentAuthorizer(), false)],
       ]),
     });
     this.disruption = new DisruptionController(this.store, this.now);
-    this.subresources.register('pods', 'eviction', evictionSubresource({ store: this.store, admission: this.admission, disruption: this.disruption }));
+    this.subresources.register('pods', 'eviction', evictionSubresource({ store: this.store, admission: this.admission, disruption: this.disruption, gracefulPodDeletion: () => this.settings.gracefulPodDeletion }));
     this.subresources.register('pods', 'binding', bindingSubresource);
     this.admission.add(limitRangerPlugin(this.store), -100);
     this.admission.add(serviceAccountPlugin(this.store), -90);
@@ -208,6 +218,7 @@ export class KubeSimApiServer {
       routes: this.routes,
       serverAddress: () => `127.0.0.1:${this.listenPort}`,
       now: this.now,
+      metrics: this.requests,
       ...(this.tls ? { tls: this.tls.serving } : {}),
     });
     this.server = shell.server;

@@ -15,6 +15,7 @@ import { ApiError, badRequest, tooManyRequests } from './api-error.ts';
 import type { DisruptionController } from './disruption-controller.ts';
 import { isPodHealthy, pdbSelectsPod } from './disruption-budget.ts';
 import type { ObjectStore } from './object-store.ts';
+import { deletePod } from './pod-deletion.ts';
 import type { SubresourceHandler } from './subresource.ts';
 import { isPlainObject, type KubeObject } from './types.ts';
 
@@ -26,10 +27,10 @@ function success(): Record<string, unknown> {
 }
 
 /** The pods/eviction handler. */
-export function evictionSubresource(deps: { store: ObjectStore; admission: AdmissionChain; disruption: DisruptionController }): SubresourceHandler {
+export function evictionSubresource(deps: { store: ObjectStore; admission: AdmissionChain; disruption: DisruptionController; gracefulPodDeletion: () => boolean }): SubresourceHandler {
   return {
     discovery: { kind: 'Eviction', group: 'policy', version: 'v1', verbs: ['create'] },
-    async create({ request, type, current, body }) {
+    async create({ request, type, current, body, now }) {
       if (!isPlainObject(body)) throw badRequest('the body of the request is not a JSON object');
       const eviction = body as KubeObject;
       const name = request.name ?? '';
@@ -43,7 +44,8 @@ export function evictionSubresource(deps: { store: ObjectStore; admission: Admis
       const preconditions = isPlainObject(deleteOptions['preconditions']) ? (deleteOptions['preconditions'] as { uid?: string; resourceVersion?: string }) : undefined;
       const remove = (): void => {
         if (request.query['dryRun'] === 'All') return;
-        deps.store.delete('pods', ns, name, preconditions ? { preconditions } : {});
+        const grace = typeof deleteOptions['gracePeriodSeconds'] === 'number' ? deleteOptions['gracePeriodSeconds'] : undefined;
+        deletePod(deps.store, ns, name, { ...(preconditions ? { preconditions } : {}), ...(grace !== undefined ? { gracePeriodSeconds: grace } : {}) }, now, deps.gracefulPodDeletion());
       };
       const phase = (current.status as { phase?: string } | undefined)?.phase;
       if (phase === 'Succeeded' || phase === 'Failed' || phase === 'Pending' || current.metadata.deletionTimestamp) {

@@ -5,6 +5,7 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
+import { parse as parseYaml } from 'yaml';
 import type { CertificatePair } from './certificates.ts';
 import type { Logger } from '../../observability/logger.ts';
 import { ApiError, forbidden, pathNotFound, unauthorized } from './api-error.ts';
@@ -18,6 +19,7 @@ import {
   type ServerVersionInfo,
 } from './discovery.ts';
 import type { FaultInjector } from './fault-injection.ts';
+import { metricVerb, type RequestMetrics } from './request-metrics.ts';
 import { parseFieldSelector } from './field-selector.ts';
 import { parseLabelSelector } from './label-selector.ts';
 import type { ObjectStore } from './object-store.ts';
@@ -55,6 +57,8 @@ export interface HttpShellDependencies {
   now: () => number;
   /** Serve HTTPS with this certificate (plain HTTP when absent). */
   tls?: CertificatePair;
+  /** Where requests are counted (also served at `/metrics`). */
+  metrics: RequestMetrics;
 }
 
 const RESOURCE_VERBS = new Set(['get', 'list', 'watch', 'create', 'update', 'patch', 'delete', 'deletecollection']);
@@ -75,9 +79,17 @@ function sendError(res: ServerResponse, err: ApiError): void {
   sendJson(res, err.code, err.toStatus(), headers);
 }
 
+/** The real server's request body limit (3 MiB). */
+const MAX_BODY_BYTES = 3 * 1024 * 1024;
+
 async function readBody(req: IncomingMessage): Promise<Buffer> {
   const chunks: Buffer[] = [];
-  for await (const chunk of req) chunks.push(chunk as Buffer);
+  let size = 0;
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length;
+    if (size > MAX_BODY_BYTES) throw new ApiError(413, 'RequestEntityTooLarge', `Request entity too large: limit is ${MAX_BODY_BYTES}`);
+    chunks.push(chunk as Buffer);
+  }
   return Buffer.concat(chunks);
 }
 
@@ -136,7 +148,13 @@ export function createHttpShell(deps: HttpShellDependencies): { server: Server; 
     else if (parts[0] === 'api' && parts.length === 2) body = resourceListDocument(deps.registry, deps.subresources, '', parts[1] as string, (t, s) => deps.subresources.get(t.group === '' ? t.plural : `${t.plural}.${t.group}`, s)?.discovery);
     else if (parts[0] === 'apis' && parts.length === 2) body = groupDocumentFor(deps.registry, parts[1] as string);
     else if (parts[0] === 'apis' && parts.length === 3) body = resourceListDocument(deps.registry, deps.subresources, parts[1] as string, parts[2] as string, (t, s) => deps.subresources.get(t.group === '' ? t.plural : `${t.plural}.${t.group}`, s)?.discovery);
-    else if (info.path === '/openapi/v3') body = openApiRoot(deps.registry);
+    else if (info.path === '/metrics') {
+      void deps.metrics.registry.metrics().then((text) => {
+        res.writeHead(200, { 'Content-Type': deps.metrics.registry.contentType });
+        res.end(text);
+      });
+      return;
+    } else if (info.path === '/openapi/v3') body = openApiRoot(deps.registry);
     else if (parts[0] === 'openapi' && parts[1] === 'v3' && parts[2] === 'api' && parts.length === 4) body = openApiGroupVersion(deps.registry, '', parts[3] as string);
     else if (parts[0] === 'openapi' && parts[1] === 'v3' && parts[2] === 'apis' && parts.length === 5) body = openApiGroupVersion(deps.registry, parts[3] as string, parts[4] as string);
     else if (info.path === '/healthz' || info.path === '/livez' || info.path === '/readyz') {
@@ -183,8 +201,9 @@ export function createHttpShell(deps: HttpShellDependencies): { server: Server; 
         const strategic = request.subresource ? true : type.strategicMerge;
         request.body = parsePatchBody(patchTypeOf(request.contentType, strategic), raw);
       } else {
+        const yaml = (req.headers['content-type'] ?? '').startsWith('application/yaml');
         try {
-          request.body = JSON.parse(raw);
+          request.body = yaml ? parseYaml(raw) : JSON.parse(raw);
         } catch (err) {
           throw new ApiError(400, 'BadRequest', `error decoding body: ${(err as Error).message}`, undefined, { cause: err });
         }
@@ -241,6 +260,25 @@ export function createHttpShell(deps: HttpShellDependencies): { server: Server; 
     }
   }
 
+  function count(req: IncomingMessage, res: ServerResponse, info: RequestInfo, user: UserInfo): void {
+    const started = performance.now();
+    const verb = metricVerb(String(info.verb), req.headers['content-type']);
+    const scope = info.name !== undefined ? 'resource' : info.namespace !== undefined ? 'namespace' : 'cluster';
+    const record = (): void =>
+      deps.metrics.record({
+        verb,
+        group: info.group,
+        version: info.version,
+        resource: info.resource,
+        subresource: info.subresource ?? '',
+        scope,
+        code: res.statusCode,
+        username: user.username,
+        seconds: (performance.now() - started) / 1000,
+      });
+    res.once(verb === 'WATCH' ? 'close' : 'finish', record);
+  }
+
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
     try {
@@ -251,6 +289,7 @@ export function createHttpShell(deps: HttpShellDependencies): { server: Server; 
       }
       const user = authenticate(req);
       const info = parseRequestInfo(req.method ?? 'GET', url.pathname, url.searchParams);
+      if (info.isResourceRequest) count(req, res, info, user);
       authorize(user, info);
       if (!info.isResourceRequest) serveNonResource(res, info);
       else await serveResource(req, res, info, url, user);

@@ -13,3 +13,4 @@ export { ObjectStore, toRfc3339 } from './object-store.ts';
 export { resourceKey } from './resource-type.ts';
 export { podQosClass, type QosClass } from './pod-qos.ts';
 export { compileLabelSelector, matchesLabels, parseLabelSelector, type LabelSelectorObject } from './label-selector.ts';
+export type { RequestCount } from './request-metrics.ts';

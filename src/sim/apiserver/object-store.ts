@@ -180,12 +180,18 @@ export class ObjectStore {
     obj.metadata.uid = old.metadata.uid;
     obj.metadata.creationTimestamp = old.metadata.creationTimestamp;
     obj.metadata.generation = (old.metadata.generation ?? 1) + (isDeepStrictEqual(specPart(old), specPart(obj)) ? 0 : 1);
-    if (old.metadata.deletionTimestamp) obj.metadata.deletionTimestamp = old.metadata.deletionTimestamp;
-    else delete obj.metadata.deletionTimestamp;
+    if (old.metadata.deletionTimestamp) {
+      obj.metadata.deletionTimestamp = old.metadata.deletionTimestamp;
+      obj.metadata.deletionGracePeriodSeconds = old.metadata.deletionGracePeriodSeconds;
+    } else {
+      delete obj.metadata.deletionTimestamp;
+      delete obj.metadata.deletionGracePeriodSeconds;
+    }
     if (isDeepStrictEqual(stripVersion(old), stripVersion(obj))) return old; // no-op writes do not bump rv
     this.revision += 1;
     obj.metadata.resourceVersion = String(this.revision);
-    if (obj.metadata.deletionTimestamp && (obj.metadata.finalizers ?? []).length === 0) {
+    // The last finalizer gone from an object marked with no grace period left: it goes now.
+    if (obj.metadata.deletionTimestamp && (obj.metadata.finalizers ?? []).length === 0 && (old.metadata.deletionGracePeriodSeconds ?? 0) === 0) {
       this.put(resource, obj);
       return this.remove(resource, obj, true);
     }
@@ -238,6 +244,24 @@ export class ObjectStore {
     const last = cloneObject(old);
     last.metadata.resourceVersion = String(this.revision);
     return { object: this.remove(resource, last, options.propagationPolicy !== 'Orphan'), finalizing: false };
+  }
+
+  /**
+   * Marks an object as being deleted gracefully (a pod whose containers are stopping): sets
+   * deletionTimestamp and deletionGracePeriodSeconds; the object stays until `delete` is called
+   * again (by the kubelet) and updates do not remove it.
+   */
+  markForDeletion(resource: string, namespace: string, name: string, deletionTimestamp: string, gracePeriodSeconds: number): KubeObject {
+    const old = this.get(resource, namespace, name);
+    if (!old) throw notFound({ ...describe(resource), name });
+    const marked = cloneObject(old);
+    this.revision += 1;
+    marked.metadata.resourceVersion = String(this.revision);
+    marked.metadata.deletionTimestamp = deletionTimestamp;
+    marked.metadata.deletionGracePeriodSeconds = gracePeriodSeconds;
+    this.put(resource, marked);
+    this.emit('MODIFIED', resource, marked, old);
+    return marked;
   }
 
   /** Deletes every namespaced object in a namespace (used when a namespace is deleted). */

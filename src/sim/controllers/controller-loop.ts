@@ -42,11 +42,15 @@ export class ControllerLoop {
       const plan = planDeployment({ ...d, kind: 'Deployment' }, replicaSets);
       for (const rs of plan.create) await this.createOrWarn(rs as unknown as StoredObject, d);
       for (const [name, replicas] of Object.entries(plan.scale)) {
-        store.mutate('replicasets.apps', d.metadata.namespace ?? '', name, (draft) => {
-          (draft.spec as { replicas?: number }).replicas = replicas;
-          const annotations = ((draft.metadata as { annotations?: Record<string, string> }).annotations ??= {});
-          annotations['deployment.kubernetes.io/desired-replicas'] = String(replicas);
-        });
+        try {
+          store.mutate('replicasets.apps', d.metadata.namespace ?? '', name, (draft) => {
+            (draft.spec as { replicas?: number }).replicas = replicas;
+            const annotations = ((draft.metadata as { annotations?: Record<string, string> }).annotations ??= {});
+            annotations['deployment.kubernetes.io/desired-replicas'] = String(replicas);
+          });
+        } catch (err) {
+          this.logger.warn({ err, replicaset: name }, 'deployment controller could not scale a ReplicaSet');
+        }
       }
       this.writeStatus('deployments.apps', d, plan.status);
     }

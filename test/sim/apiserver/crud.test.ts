@@ -1,6 +1,6 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { podManifest, startSim, statusBody, statusCode, type SimFixture } from './sim-fixture.ts';
+import { podManifest, rawRequest, startSim, statusBody, statusCode, type SimFixture } from './sim-fixture.ts';
 
 let sim: SimFixture;
 before(async () => {
@@ -149,4 +149,20 @@ test('services get type, TCP ports with targetPort and a stable cluster IP', asy
   assert.match(svc.spec?.clusterIP ?? '', /^10\.96\.\d{1,3}\.\d{1,3}$/);
   assert.equal(svc.spec?.ports?.[0]?.protocol, 'TCP');
   assert.equal(svc.spec?.ports?.[0]?.targetPort, 80);
+});
+
+test('namespaced kinds are only listed across namespaces: a create without a namespace is 404', async () => {
+  const res = await rawRequest(sim.server, 'POST', '/api/v1/pods', podManifest('nowhere'));
+  assert.equal(res.status, 404);
+  assert.equal((res.json() as { message: string }).message, 'the server could not find the requested resource');
+  const list = await rawRequest(sim.server, 'GET', '/api/v1/pods');
+  assert.equal(list.status, 200);
+});
+
+test('YAML bodies are accepted; bodies over 3 MiB are 413', async () => {
+  const yaml = await rawRequest(sim.server, 'POST', '/api/v1/namespaces/default/configmaps', 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: from-yaml\ndata:\n  a: "1"\n', { contentType: 'application/yaml' });
+  assert.equal(yaml.status, 201, yaml.text);
+  const big = await rawRequest(sim.server, 'POST', '/api/v1/namespaces/default/configmaps', { metadata: { name: 'big' }, data: { a: 'x'.repeat(3 * 1024 * 1024) } });
+  assert.equal(big.status, 413);
+  assert.equal((big.json() as { reason: string }).reason, 'RequestEntityTooLarge');
 });

@@ -1,0 +1,95 @@
+/**
+ * `npm run bench:quality`: replays the evaluation suite (216 generated containers x 10 days at
+ * 1-minute samples) and the real Azure CPU traces under every strategy, and prints one row per
+ * strategy with its ratio to `vpa`, the issue 5 targets for `tailor`, and the wall times.
+ * Flags: --by-archetype adds one table per archetype of the suite.
+ * Single-threaded on purpose: the replay target is "under a minute on one core".
+ */
+import { fileURLToPath } from 'node:url';
+import { dirname, resolve } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { generateWorkload, EVALUATION_SUITE } from '../src/replay/workload/generator.ts';
+import { ARCHETYPE_NAMES } from '../src/replay/workload/archetypes.ts';
+import { replayTrace, type StrategyRun } from '../src/replay/replay-engine.ts';
+import { summarize, type QualityFigures } from '../src/replay/quality-tally.ts';
+import { formatTable } from '../src/replay/quality-report.ts';
+import { createReplayStrategy } from '../src/replay/strategy-registry.ts';
+import { readTraceFile } from '../src/replay/trace-reader.ts';
+import { locateSharedTrace } from '../src/replay/shared-traces.ts';
+import type { Trace } from '../src/replay/trace.ts';
+
+const STRATEGIES = ['vpa', 'krr', 'oracle', 'tailor'];
+const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const byArchetype = process.argv.includes('--by-archetype');
+
+function seconds(ms: number): string {
+  return `${(ms / 1000).toFixed(1)} s`;
+}
+
+function replayAll(trace: Trace): { runs: StrategyRun[]; times: Map<string, number>; cpuMs: number } {
+  const runs: StrategyRun[] = [];
+  const times = new Map<string, number>();
+  const cpuStart = process.cpuUsage();
+  for (const name of STRATEGIES) {
+    const start = performance.now();
+    runs.push(replayTrace(trace, createReplayStrategy(name)));
+    times.set(name, performance.now() - start);
+  }
+  const cpu = process.cpuUsage(cpuStart);
+  return { runs, times, cpuMs: (cpu.user + cpu.system) / 1000 };
+}
+
+function samplesOf(trace: Trace): number {
+  return trace.containers.reduce((sum, c) => sum + c.length, 0);
+}
+
+function printRuns(title: string, trace: Trace, { runs, times, cpuMs }: ReturnType<typeof replayAll>): QualityFigures[] {
+  const rows = runs.map((r) => summarize(r.strategy, r.containers));
+  const total = [...times.values()].reduce((a, b) => a + b, 0);
+  console.log(`\n## ${title}: ${trace.containers.length} containers, ${samplesOf(trace).toLocaleString('en')} samples`);
+  console.log(formatTable(rows, 'vpa'));
+  console.log(`replay wall time: ${seconds(total)} for ${STRATEGIES.length} strategies (${STRATEGIES.map((s) => `${s} ${seconds(times.get(s) ?? 0)}`).join(', ')}); CPU time ${seconds(cpuMs)}`);
+  return rows;
+}
+
+/** One line per issue 5 target: the figure, the bound and whether it holds. */
+function printTargets(rows: QualityFigures[]): void {
+  const get = (name: string) => rows.find((r) => r.name === name);
+  const tailor = get('tailor');
+  const vpa = get('vpa');
+  const oracle = get('oracle');
+  if (!tailor || !vpa || !oracle) return;
+  const checks: Array<[string, number | null, number | null, (a: number, b: number) => boolean]> = [
+    ['memory slack <= 0.75 x vpa', tailor.memory.slackPct, vpa.memory.slackPct === null ? null : vpa.memory.slackPct * 0.75, (a, b) => a <= b],
+    ['CPU slack <= 0.75 x vpa', tailor.cpu.slackPct, vpa.cpu.slackPct === null ? null : vpa.cpu.slackPct * 0.75, (a, b) => a <= b],
+    ['OOM kills <= vpa', tailor.memory.ooms, vpa.memory.ooms, (a, b) => a <= b],
+    ['CPU shortfall <= vpa', tailor.cpu.shortfallPct, vpa.cpu.shortfallPct, (a, b) => a <= b],
+    ['memory slack <= 1.5 x oracle', tailor.memory.slackPct, oracle.memory.slackPct === null ? null : oracle.memory.slackPct * 1.5, (a, b) => a <= b],
+    ['CPU slack <= 1.5 x oracle', tailor.cpu.slackPct, oracle.cpu.slackPct === null ? null : oracle.cpu.slackPct * 1.5, (a, b) => a <= b],
+  ];
+  console.log('\ntargets for tailor (issue 5):');
+  for (const [label, value, bound, holds] of checks) {
+    if (value === null || bound === null) continue;
+    console.log(`  ${holds(value, bound) ? 'met    ' : 'NOT MET'}  ${label}: ${value.toFixed(2)} vs ${bound.toFixed(2)}`);
+  }
+}
+
+let start = performance.now();
+const suite = generateWorkload(EVALUATION_SUITE);
+console.log(`# Recommendation quality (seed ${EVALUATION_SUITE.seed}; suite generated in ${seconds(performance.now() - start)})`);
+const suiteResult = replayAll(suite);
+const suiteRows = printRuns(`Evaluation suite (${EVALUATION_SUITE.days} days, ${EVALUATION_SUITE.intervalSeconds} s samples)`, suite, suiteResult);
+printTargets(suiteRows);
+if (byArchetype) {
+  for (const archetype of ARCHETYPE_NAMES) {
+    const rows = suiteResult.runs.map((r) => summarize(r.strategy, r.containers.filter((c) => c.name.startsWith(`${archetype}-`))));
+    console.log(`\n### ${archetype}\n${formatTable(rows, 'vpa')}`);
+  }
+}
+
+const azurePath = locateSharedTrace(repoRoot);
+start = performance.now();
+const azure = await readTraceFile(azurePath);
+const readMs = performance.now() - start;
+const azureResult = replayAll(azure);
+printRuns(`Azure V1 CPU traces (real, CPU only, 5 min samples; read in ${seconds(readMs)})`, azure, azureResult);

@@ -1,0 +1,36 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+function tailor(...args: string[]) {
+  return spawnSync(process.execPath, ['bin/tailor.mjs', ...args], { encoding: 'utf8' });
+}
+
+test('tailor generate-trace writes a seeded trace that tailor replay reads', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'tailor-gen-cli-'));
+  try {
+    const a = join(dir, 'a.csv');
+    const b = join(dir, 'b.csv');
+    const common = ['--per-archetype', '1', '--days', '1', '--interval', '300', '--archetype', 'steady', '--archetype', 'batch'];
+    assert.equal(tailor('generate-trace', '--out', a, '--seed', '7', ...common).status, 0);
+    assert.equal(tailor('generate-trace', '--out', b, '--seed', '7', ...common).status, 0);
+    const text = readFileSync(a, 'utf8');
+    assert.equal(text, readFileSync(b, 'utf8'));
+    const lines = text.trim().split('\n');
+    // Header + 2 containers x 288 five-minute samples.
+    assert.equal(lines.length, 1 + 2 * 288);
+    assert.equal(lines[0], 'timestamp,container,cpu_cores,memory_bytes');
+    const replay = tailor('replay', '--trace', a, '--strategy', 'tailor', '--format', 'json');
+    assert.equal(replay.status, 0, replay.stderr);
+    const report = JSON.parse(replay.stdout) as { strategies: Array<{ name: string; containers: number }> };
+    assert.deepEqual(report.strategies.map((s) => [s.name, s.containers]), [['tailor', 2]]);
+    const bad = tailor('generate-trace', '--out', join(dir, 'c.csv'), '--interval', '5');
+    assert.equal(bad.status, 1);
+    assert.match(bad.stderr, /expected whole seconds from 10 to 300/);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});

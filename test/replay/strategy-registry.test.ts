@@ -1,0 +1,13 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { createReplayStrategy, replayStrategyNames, UnknownStrategyError } from '../../src/replay/strategy-registry.ts';
+import { isClairvoyant } from '../../src/replay/replay-strategy.ts';
+
+test('the replay knows the built-in vpa and its own baselines, each call fresh', () => {
+  assert.deepEqual(replayStrategyNames(), ['vpa', 'krr', 'oracle', 'tailor']);
+  for (const name of replayStrategyNames()) assert.equal(createReplayStrategy(name).name, name);
+  assert.notEqual(createReplayStrategy('tailor'), createReplayStrategy('tailor'));
+  assert.ok(isClairvoyant(createReplayStrategy('oracle')));
+  assert.ok(!isClairvoyant(createReplayStrategy('vpa')));
+  assert.throws(() => createReplayStrategy('nope'), UnknownStrategyError);
+});

@@ -7,8 +7,17 @@ import { registerGenerateTrace } from './generate-trace.ts';
 import { registerReplay } from './replay.ts';
 import { registerSimCommand } from './sim.ts';
 import { registerValidate } from './validate.ts';
+import { registerRecommend } from './recommend.ts';
+import { registerRun } from './run.ts';
 
 /** A function that adds one subcommand to the program. */
 export type RegisterCommand = (program: Command) => void;
 
-export const commands: readonly RegisterCommand[] = [registerSimCommand, registerValidate, registerReplay, registerGenerateTrace];
+export const commands: readonly RegisterCommand[] = [
+  registerSimCommand,
+  registerValidate,
+  registerReplay,
+  registerGenerateTrace,
+  registerRecommend,
+  registerRun,
+];

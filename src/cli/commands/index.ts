@@ -4,20 +4,22 @@
  */
 import type { Command } from 'commander';
 import { registerGenerateTrace } from './generate-trace.ts';
+import { registerPlan } from './plan.ts';
+import { registerRecommend } from './recommend.ts';
 import { registerReplay } from './replay.ts';
+import { registerRun } from './run.ts';
 import { registerSimCommand } from './sim.ts';
 import { registerValidate } from './validate.ts';
-import { registerRecommend } from './recommend.ts';
-import { registerRun } from './run.ts';
 
 /** A function that adds one subcommand to the program. */
 export type RegisterCommand = (program: Command) => void;
 
 export const commands: readonly RegisterCommand[] = [
-  registerSimCommand,
-  registerValidate,
+  registerRecommend,
   registerReplay,
   registerGenerateTrace,
-  registerRecommend,
+  registerPlan,
+  registerSimCommand,
+  registerValidate,
   registerRun,
 ];

@@ -1,0 +1,299 @@
+/**
+ * The recommender component of `tailor run`: VPAs in, recommendations and checkpoints out.
+ *
+ * activate (on becoming leader): watch VPAs and pods, restore every checkpoint of a handled VPA,
+ * and create the usage feed with a history window that starts at the oldest restored
+ * `lastSampleStart` (the full `--history` only when nothing was restored).
+ * runCycle: resolve each VPA's target to its pods (oldest VPA wins a shared workload), ingest new
+ * usage from Prometheus and OOM kills from pod status, write each changed status, write the
+ * checkpoints, delete orphaned ones, and publish the gauges. A failure on one VPA is logged and
+ * shown on that VPA; the others go on. deactivate: stop the watches and drop leader-only state.
+ */
+import type { KubeConfig, KubernetesObject } from '@kubernetes/client-node';
+import { buildCheckpoint, checkpointName } from '../../api/checkpoint.ts';
+import { formatFieldErrors } from '../../api/field-errors.ts';
+import { parseRfc3339 } from '../../api/rfc3339.ts';
+import { validateVpa } from '../../api/validate-vpa.ts';
+import { resourceListToAmounts } from '../../api/vpa-quantities.ts';
+import type { VerticalPodAutoscaler } from '../../api/vpa.ts';
+import { prometheusConnection, prometheusQueryConfig } from '../../config/prometheus-options.ts';
+import type { RunConfig } from '../../config/run-config.ts';
+import { classificationOf } from '../../kube/errors.ts';
+import { WatchCache } from '../../kube/watch-cache.ts';
+import type { MetricsSource } from '../../metrics/metrics-source.ts';
+import { PrometheusMetricsSource } from '../../metrics/prometheus-source.ts';
+import { PrometheusQueryClient } from '../../metrics/query-client.ts';
+import { UsageFeed, type SyncReport } from '../../metrics/usage-feed.ts';
+import type { ControllerMetrics, RecommendationSeries } from '../../observability/controller-metrics.ts';
+import type { Logger } from '../../observability/logger.ts';
+import { loadAggregateCheckpoint, saveAggregateCheckpoint } from '../../recommender/checkpoint.ts';
+import { defaultModelConfig } from '../../recommender/model-config.ts';
+import type { AggregateContainerState } from '../../recommender/aggregate-container-state.ts';
+import type { ComponentContext, LoopComponent } from '../component.ts';
+import type { CycleContext } from '../loop-scheduler.ts';
+import { handlesRecommenders, namespaceSelected, watchNamespaces } from '../vpa-selection.ts';
+import { orphanCheckpoints } from './checkpoint-orphans.ts';
+import { SelectorParseError, selectorMatches, type LabelSelector } from './label-selector.ts';
+import { TargetSelectorError } from './target-selector.ts';
+import { memoryRequest, podOomKills, type PodLike } from './pod-oom-kills.ts';
+import { RecommenderKube, VPA_RESOURCE } from './recommender-kube.ts';
+import { VpaAggregates } from './vpa-aggregates.ts';
+import { losingVpas } from './vpa-ownership.ts';
+import { vpaRecommendation } from './vpa-recommendation.ts';
+import { decideVpaStatus, type VpaProblem } from './vpa-status-decision.ts';
+
+type Pod = PodLike & { metadata: { name: string; namespace: string }; status?: PodLike['status'] & { phase?: string } };
+
+/** What tests may replace. */
+export interface RecommenderDeps {
+  /** The usage source (default: Prometheus from the configuration). */
+  source?: MetricsSource;
+}
+
+/** One cycle's view of a handled VPA. */
+interface VpaView {
+  id: string;
+  vpa: VerticalPodAutoscaler;
+  problem?: VpaProblem;
+  selector?: LabelSelector;
+  pods: Pod[];
+}
+
+const vpaId = (namespace: string | undefined, name: string) => `${namespace ?? ''}/${name}`;
+
+export class RecommenderLoop implements LoopComponent {
+  readonly kind = 'loop' as const;
+  readonly name = 'recommender' as const;
+  private readonly log: Logger;
+  private readonly kube: RecommenderKube;
+  private readonly source: MetricsSource;
+  private vpaCache: WatchCache<KubernetesObject> | undefined;
+  private podCache: WatchCache<KubernetesObject> | undefined;
+  private aggregates = new VpaAggregates(defaultModelConfig());
+  private feed: UsageFeed | undefined;
+  private bootstrapped = false;
+  private seenOoms = new Set<string>();
+  /** The last sync report (for tests and logs). */
+  lastSync: SyncReport | undefined;
+
+  constructor(
+    private readonly config: RunConfig,
+    private readonly kubeConfig: KubeConfig,
+    private readonly metrics: ControllerMetrics,
+    logger: Logger,
+    deps: RecommenderDeps = {},
+  ) {
+    this.log = logger;
+    this.kube = new RecommenderKube(kubeConfig);
+    this.source = deps.source ?? new PrometheusMetricsSource(new PrometheusQueryClient(prometheusConnection(config), logger, metrics.prometheus.observer()), prometheusQueryConfig(config), logger);
+  }
+
+  /** The cached VPAs (possibly malformed: validated before use). */
+  private vpas(): VerticalPodAutoscaler[] {
+    return (this.vpaCache?.list() ?? []) as unknown as VerticalPodAutoscaler[];
+  }
+
+  private handled(vpa: VerticalPodAutoscaler): boolean {
+    return namespaceSelected(vpa.metadata.namespace ?? '', this.config) && handlesRecommenders(vpa.spec?.recommenders, this.config);
+  }
+
+  async activate(): Promise<void> {
+    this.vpaCache = new WatchCache<KubernetesObject>({ kubeConfig: this.kubeConfig, resource: VPA_RESOURCE, logger: this.log });
+    this.podCache = new WatchCache<KubernetesObject>({ kubeConfig: this.kubeConfig, resource: { group: '', version: 'v1', plural: 'pods' }, logger: this.log });
+    const caches = [this.vpaCache, this.podCache];
+    await Promise.all(caches.map((c) => c.start()));
+    await Promise.all(caches.map((c) => c.synced()));
+    this.aggregates = new VpaAggregates(defaultModelConfig());
+    this.bootstrapped = false;
+    const restoredUntil = await this.restoreCheckpoints();
+    this.feed = undefined;
+    this.pendingResume = restoredUntil;
+  }
+
+  /** The oldest `lastSampleStart` restored, or undefined when nothing was restored. */
+  private pendingResume: number | undefined;
+
+  /** Loads every checkpoint of a handled VPA; a malformed one is logged and skipped. */
+  private async restoreCheckpoints(): Promise<number | undefined> {
+    const handled = new Set(this.vpas().filter((v) => this.handled(v)).map((v) => vpaId(v.metadata.namespace, v.metadata.name)));
+    let oldest: number | undefined;
+    let restored = 0;
+    for (const c of await this.kube.listCheckpoints()) {
+      const id = vpaId(c.metadata.namespace, c.spec?.vpaObjectName ?? '');
+      const container = c.spec?.containerName;
+      if (!handled.has(id) || container === undefined) continue;
+      try {
+        const created = typeof c.metadata['creationTimestamp'] === 'string' ? parseRfc3339(c.metadata['creationTimestamp']) : undefined;
+        const state = loadAggregateCheckpoint(defaultModelConfig(), c.status, created);
+        this.aggregates.restore(id, container, state);
+        restored++;
+        if (state.lastSampleStart !== undefined) oldest = oldest === undefined ? state.lastSampleStart : Math.min(oldest, state.lastSampleStart);
+      } catch (err) {
+        this.log.warn({ err, checkpoint: `${c.metadata.namespace}/${c.metadata.name}` }, 'checkpoint cannot be loaded; that container starts without it');
+      }
+    }
+    this.log.info({ restored, resumeFrom: oldest === undefined ? undefined : new Date(oldest).toISOString() }, 'checkpoints restored');
+    return oldest;
+  }
+
+  private createFeed(now: number): UsageFeed {
+    const step = this.config.historyStep;
+    // Resume from the oldest checkpoint: only the samples after it are read again (one step of
+    // overlap; samples already in a checkpoint are skipped by the aggregates).
+    const historyMs = this.pendingResume === undefined ? this.config.history : Math.min(this.config.history, Math.max(step, now - this.pendingResume + step));
+    const namespaces = watchNamespaces(this.config);
+    return new UsageFeed(this.source, { historyMs, stepMs: step, maxPointsPerQuery: this.config.maxPointsPerQuery, ...(namespaces ? { namespaces } : {}) }, this.log, this.metrics.prometheus);
+  }
+
+  async deactivate(): Promise<void> {
+    await Promise.all([this.vpaCache?.stop(), this.podCache?.stop()]);
+    this.vpaCache = undefined;
+    this.podCache = undefined;
+    this.feed = undefined;
+  }
+
+  async runCycle({ now, signal }: CycleContext): Promise<void> {
+    if (!this.vpaCache || !this.podCache) throw new Error('recommender runCycle before activate');
+    const views = await this.metrics.timePhase('recommender', 'resolve-targets', () => this.resolveTargets());
+    const routes = views.flatMap((v) => v.pods.map((p) => ({ namespace: p.metadata.namespace, pod: p.metadata.name, vpaId: v.id, memoryRequests: new Map((p.spec?.containers ?? []).map((c) => [c.name, memoryRequest(p, c.name)])) })));
+    this.aggregates.routePods(routes);
+
+    this.feed ??= this.createFeed(now);
+    const report = await this.metrics.timePhase('recommender', 'fetch-usage', () => this.feed!.sync(now, this.aggregates));
+    this.lastSync = report;
+    if (report.error === undefined && report.failed.length === 0) this.bootstrapped = true;
+    const usageProblem = report.error !== undefined ? `Prometheus unavailable: ${report.error instanceof Error ? report.error.message : String(report.error)}` : undefined;
+    this.recordPodOoms(views);
+    // Histories of VPAs with a problem this cycle are kept (a transient API error loses nothing).
+    this.aggregates.prune(now, new Set(views.map((v) => v.id)));
+
+    const series: RecommendationSeries[] = [];
+    let writeFailures = 0;
+    await this.metrics.timePhase('recommender', 'write-status', async () => {
+      for (const v of views) {
+        if (signal.aborted) return;
+        const states = new Map<string, AggregateContainerState>([...(this.aggregates.byVpa.get(v.id) ?? new Map())].map(([name, t]) => [name, t.state]));
+        const computed = v.problem ? undefined : vpaRecommendation(states, v.vpa.spec?.resourcePolicy);
+        const decision = decideVpaStatus({ previous: v.vpa.status, problem: v.problem, podsMatched: v.pods.length, fetchingHistory: !this.bootstrapped, computed, ...(usageProblem ? { usageProblem } : {}) }, now);
+        for (const c of decision.status.recommendation?.containerRecommendations ?? []) series.push(toSeries(v.vpa, c));
+        if (!decision.changed) continue;
+        try {
+          await this.kube.patchVpaStatus(v.vpa.metadata.namespace ?? '', v.vpa.metadata.name, decision.status);
+        } catch (err) {
+          writeFailures++;
+          this.log.error({ err, vpa: v.id }, 'VPA status not written; retried next cycle');
+        }
+      }
+    });
+    if (!signal.aborted) await this.metrics.timePhase('recommender', 'checkpoints', () => this.writeCheckpoints(views, now));
+    this.metrics.replaceRecommendations(series);
+    this.metrics.trackedVpas.set({ component: 'recommender' }, views.length);
+    this.metrics.trackedContainers.set({ component: 'recommender' }, this.aggregates.size());
+    if (writeFailures > 0 && writeFailures === views.length) throw new Error(`no VPA status could be written (${writeFailures} failures)`);
+  }
+
+  /** Each handled VPA with its problem or its selector and pods. */
+  private async resolveTargets(): Promise<VpaView[]> {
+    const views: VpaView[] = [];
+    for (const raw of this.vpas()) {
+      if (!this.handled(raw)) continue;
+      const id = vpaId(raw.metadata.namespace, raw.metadata.name);
+      const validation = validateVpa(raw);
+      if (!validation.ok) {
+        views.push({ id, vpa: raw, problem: { reason: 'InvalidSpec', message: formatFieldErrors(validation.errors) }, pods: [] });
+        this.log.warn({ vpa: id, errors: validation.errors }, 'VPA is malformed; its recommendation is kept, not renewed');
+        continue;
+      }
+      const vpa = validation.vpa;
+      try {
+        const selector = await this.kube.targetSelector(vpa.metadata.namespace ?? '', vpa.spec.targetRef);
+        const pods = (this.podCache!.list(vpa.metadata.namespace) as unknown as Pod[]).filter((p) => selectorMatches(selector, p.metadata.labels) && p.status?.phase !== 'Succeeded' && p.status?.phase !== 'Failed');
+        views.push({ id, vpa: raw, selector, pods });
+      } catch (err) {
+        const unsupported = err instanceof TargetSelectorError || err instanceof SelectorParseError;
+        const reason = unsupported ? 'TargetUnsupported' : classificationOf(err).kind === 'notFound' ? 'TargetNotFound' : 'TargetUnreadable';
+        const message = err instanceof Error ? err.message : String(err);
+        views.push({ id, vpa: raw, problem: { reason, message }, pods: [] });
+        this.log.warn({ err, vpa: id }, 'VPA target cannot be resolved');
+      }
+    }
+    const losers = losingVpas(
+      views.filter((v) => !v.problem).map((v) => ({
+        id: v.id,
+        name: v.vpa.metadata.name,
+        namespace: v.vpa.metadata.namespace ?? '',
+        createdAt: v.vpa.metadata.creationTimestamp ? Date.parse(v.vpa.metadata.creationTimestamp) : undefined,
+        targetKind: v.vpa.spec.targetRef.kind,
+        targetName: v.vpa.spec.targetRef.name,
+      })),
+    );
+    for (const v of views) {
+      const owner = losers.get(v.id);
+      if (owner === undefined) continue;
+      v.problem = { reason: 'MultipleVPAs', message: `${v.vpa.spec.targetRef.kind}/${v.vpa.spec.targetRef.name} is already handled by the older VPA ${owner}` };
+      v.pods = [];
+    }
+    return views;
+  }
+
+  /** OOM kills on pod status, each recorded once (only the kills still reported are remembered). */
+  private recordPodOoms(views: readonly VpaView[]): void {
+    const current = new Set<string>();
+    for (const v of views) {
+      for (const pod of v.pods) {
+        for (const kill of podOomKills(pod)) {
+          current.add(kill.id);
+          if (this.seenOoms.has(kill.id)) continue;
+          if (this.aggregates.recordOom({ namespace: kill.namespace, pod: kill.pod, container: kill.container }, kill.at, kill.requestBytes)) {
+            this.log.info({ vpa: v.id, pod: kill.pod, container: kill.container }, 'OOM kill recorded from pod status');
+          }
+        }
+      }
+    }
+    this.seenOoms = current;
+  }
+
+  /** Writes a checkpoint per handled VPA x container with samples; deletes orphans. */
+  private async writeCheckpoints(views: readonly VpaView[], now: number): Promise<void> {
+    for (const v of views) {
+      if (v.problem) continue;
+      for (const [container, t] of this.aggregates.byVpa.get(v.id) ?? []) {
+        if (t.state.totalSamplesCount === 0) continue;
+        const ns = v.vpa.metadata.namespace ?? '';
+        try {
+          await this.kube.applyCheckpoint(buildCheckpoint(ns, v.vpa.metadata.name, container, saveAggregateCheckpoint(t.state, now)));
+        } catch (err) {
+          this.log.error({ err, checkpoint: `${ns}/${checkpointName(v.vpa.metadata.name, container)}` }, 'checkpoint not written; retried next cycle');
+        }
+      }
+    }
+    const existing = new Set(this.vpas().map((v) => vpaId(v.metadata.namespace, v.metadata.name)));
+    try {
+      for (const orphan of orphanCheckpoints(await this.kube.listCheckpoints(), existing)) {
+        await this.kube.deleteCheckpoint(orphan.namespace, orphan.name);
+        this.log.info({ checkpoint: `${orphan.namespace}/${orphan.name}` }, 'orphaned checkpoint deleted');
+      }
+    } catch (err) {
+      this.log.error({ err }, 'orphaned checkpoints not cleaned up; retried next cycle');
+    }
+  }
+}
+
+function toSeries(vpa: VerticalPodAutoscaler, c: { containerName: string; target: Record<string, string | undefined>; lowerBound?: Record<string, string | undefined>; upperBound?: Record<string, string | undefined>; uncappedTarget?: Record<string, string | undefined> }): RecommendationSeries {
+  const amounts = (list: Record<string, string | undefined> | undefined) => (list ? resourceAmounts(list) : undefined);
+  const bounds: RecommendationSeries['bounds'] = {};
+  for (const bound of ['target', 'lowerBound', 'upperBound', 'uncappedTarget'] as const) {
+    const a = amounts(c[bound]);
+    if (a) bounds[bound] = a;
+  }
+  return { namespace: vpa.metadata.namespace ?? '', vpa: vpa.metadata.name, targetKind: vpa.spec.targetRef.kind, targetName: vpa.spec.targetRef.name, container: c.containerName, bounds };
+}
+
+function resourceAmounts(list: Record<string, string | undefined>): { cpu?: number; memory?: number } {
+  return resourceListToAmounts(list as { cpu?: string; memory?: string });
+}
+
+/** The {@link ComponentFactory} registered as `recommender`. */
+export function createRecommenderComponent(ctx: ComponentContext, deps: RecommenderDeps = {}): RecommenderLoop {
+  return new RecommenderLoop(ctx.config, ctx.kubeConfig, ctx.metrics, ctx.logger, deps);
+}

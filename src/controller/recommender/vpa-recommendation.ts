@@ -1,0 +1,46 @@
+/**
+ * A VPA's `status.recommendation` from its containers' histories: the upstream estimator per
+ * container (per-pod floors split across the containers that have samples), then the VPA's
+ * resource policy (`capRecommendation`: mode Off drops a container, min/maxAllowed clamp target
+ * and bounds, `uncappedTarget` keeps the estimate). Containers sorted by name, so the same history
+ * gives the same object and an unchanged recommendation is not written again.
+ *
+ * Worked number: a steady 0.5 core -> target 587m (see estimator.ts); with maxAllowed cpu 500m the
+ * status says target 500m, uncappedTarget 587m.
+ */
+import type { PodResourcePolicy, RecommendedContainerResources, RecommendedPodResources } from '../../api/vpa.ts';
+import { recommendationToStatus } from '../../api/vpa-quantities.ts';
+import { capRecommendation } from '../../policy/cap-recommendation.ts';
+import { historyConfidence } from '../../recommender/confidence.ts';
+import { estimatePodContainers } from '../../recommender/estimator.ts';
+import type { AggregateContainerState } from '../../recommender/aggregate-container-state.ts';
+
+/** The recommendation and the containers whose history is shorter than a day. */
+export interface VpaRecommendation {
+  recommendation: RecommendedPodResources;
+  /** Containers with a recommendation from less than a day of history (confidence < 1). */
+  lowConfidence: string[];
+}
+
+/** The capped recommendation of a VPA from its containers' states (by container name). */
+export function vpaRecommendation(states: ReadonlyMap<string, AggregateContainerState>, policy: PodResourcePolicy | undefined): VpaRecommendation {
+  const estimates = estimatePodContainers(states);
+  const containers: RecommendedContainerResources[] = [];
+  const lowConfidence: string[] = [];
+  for (const name of [...estimates.keys()].sort()) {
+    const e = estimates.get(name)!;
+    const { recommendation } = capRecommendation(
+      { containerName: name, target: e.target, lowerBound: e.lowerBound, upperBound: e.upperBound, uncappedTarget: e.target },
+      policy,
+    );
+    if (!recommendation) continue;
+    containers.push(recommendationToStatus(recommendation));
+    if (historyConfidence(states.get(name)!) < 1) lowConfidence.push(name);
+  }
+  return { recommendation: { containerRecommendations: containers }, lowConfidence };
+}
+
+/** True when two recommendations are the same (quantity strings compared). */
+export function sameRecommendation(a: RecommendedPodResources | undefined, b: RecommendedPodResources | undefined): boolean {
+  return JSON.stringify(a?.containerRecommendations ?? []) === JSON.stringify(b?.containerRecommendations ?? []);
+}

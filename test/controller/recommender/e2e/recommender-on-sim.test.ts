@@ -1,0 +1,168 @@
+/**
+ * End to end: kube-sim runs the workloads in real time, a real Prometheus scrapes its cAdvisor and
+ * kube-state endpoints every second, and the recommender component (as `tailor run` builds it)
+ * reads Prometheus with a 2 s step and writes VPA status and checkpoints to the sim's API server.
+ * Cycles are run by the test (the schedule is tested with the controller), at the real time.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setTimeout as delay } from 'node:timers/promises';
+import * as k8s from '@kubernetes/client-node';
+import { parseMemory } from '../../../../src/api/quantity.ts';
+import type { VerticalPodAutoscaler } from '../../../../src/api/vpa.ts';
+import { resolveRunConfig } from '../../../../src/config/run-config.ts';
+import { createRecommenderComponent, type RecommenderLoop } from '../../../../src/controller/recommender/recommender-component.ts';
+import { ControllerMetrics, createRegistry } from '../../../../src/observability/controller-metrics.ts';
+import { silentLogger } from '../../../../src/observability/logger.ts';
+import { startKubeSim } from '../../../../src/sim/kube-sim.ts';
+import { parseScenario } from '../../../../src/sim/scenario.ts';
+import { stopChild, track } from '../../../support/child-processes.ts';
+import { ensureDebianPackage } from '../../../support/debian-package.ts';
+import { freePort } from '../../../support/free-port.ts';
+import { waitReady } from '../../../support/prometheus-server.ts';
+
+const VPA = { group: 'autoscaling.k8s.io', version: 'v1', plural: 'verticalpodautoscalers' };
+const CHECKPOINTS = { group: 'autoscaling.k8s.io', version: 'v1', plural: 'verticalpodautoscalercheckpoints' };
+
+function vpa(name: string, target: string): object {
+  return { apiVersion: 'autoscaling.k8s.io/v1', kind: 'VerticalPodAutoscaler', metadata: { name }, spec: { targetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: target }, updatePolicy: { updateMode: 'Off' } } };
+}
+
+test('recommendations, OOM reaction, conflicts, checkpoints and a restart on kube-sim with a real Prometheus', { timeout: 180_000 }, async (t) => {
+  ensureDebianPackage('prometheus', ['prometheus', 'promtool']);
+  const scenario = parseScenario(`
+nodes: [{name: n, cpu: "8", memory: 32Gi}]
+workloads:
+  - kind: Deployment
+    name: web
+    replicas: 2
+    containers:
+      - name: app
+        requests: {cpu: 250m, memory: 128Mi}
+        limits: {memory: 512Mi}
+        usage: {cpu: "steady(300m)", memory: "steady(100Mi)"}
+  - kind: Deployment
+    name: hog
+    replicas: 1
+    containers:
+      - name: app
+        requests: {cpu: 100m, memory: 128Mi}
+        limits: {memory: 256Mi}
+        usage: {cpu: "steady(100m)", memory: "step(100Mi, 400Mi, 40s)"}
+`);
+  const sim = await startKubeSim({ scenario, speed: 1, tickMs: 200 });
+  t.after(() => sim.close());
+  const dir = await mkdtemp(join(tmpdir(), 'tailor-recloop-'));
+  t.after(() => rm(dir, { recursive: true, force: true }));
+  const target = `127.0.0.1:${sim.server.port}`;
+  await writeFile(join(dir, 'prometheus.yml'), [
+    'global: {scrape_interval: 1s}',
+    'scrape_configs:',
+    ...['cadvisor', 'kube-state'].map((path) => `  - {job_name: ${path}, scheme: https, tls_config: {insecure_skip_verify: true}, metrics_path: /metrics/${path}, static_configs: [{targets: ['${target}']}]}`),
+  ].join('\n'));
+  const port = await freePort();
+  const prometheus = spawn('prometheus', [`--config.file=${join(dir, 'prometheus.yml')}`, `--storage.tsdb.path=${join(dir, 'data')}`, `--web.listen-address=127.0.0.1:${port}`, '--log.level=warn'], { stdio: ['ignore', 'ignore', 'pipe'] });
+  track(prometheus);
+  let promErr = '';
+  prometheus.stderr.on('data', (d: Buffer) => (promErr = (promErr + d.toString()).slice(-5000)));
+  t.after(() => stopChild(prometheus));
+  await waitReady(`http://127.0.0.1:${port}/-/ready`, prometheus, () => promErr, 60_000);
+
+  const kc = new k8s.KubeConfig();
+  kc.loadFromString(sim.server.kubeconfig());
+  const custom = kc.makeApiClient(k8s.CustomObjectsApi);
+  const core = kc.makeApiClient(k8s.CoreV1Api);
+  await custom.createNamespacedCustomObject({ ...VPA, namespace: 'default', body: vpa('web', 'web') });
+  await custom.createNamespacedCustomObject({ ...VPA, namespace: 'default', body: vpa('hog', 'hog') });
+  await custom.createNamespacedCustomObject({ ...VPA, namespace: 'default', body: vpa('ghost', 'nothing-here') });
+  await delay(1100); // a later creationTimestamp than `web` (second resolution)
+  await custom.createNamespacedCustomObject({ ...VPA, namespace: 'default', body: vpa('web-again', 'web') });
+  const readVpa = async (name: string) => (await custom.getNamespacedCustomObject({ ...VPA, namespace: 'default', name })) as VerticalPodAutoscaler;
+  const condition = (v: VerticalPodAutoscaler, type: string) => v.status?.conditions?.find((c) => c.type === type);
+  const targetOf = (v: VerticalPodAutoscaler) => v.status?.recommendation?.containerRecommendations?.find((c) => c.containerName === 'app')?.target;
+
+  const { config } = resolveRunConfig({ components: 'recommender', prometheusUrl: `http://127.0.0.1:${port}`, history: '10m', historyStep: '2s', logLevel: 'silent' }, {});
+  let metrics = new ControllerMetrics(createRegistry({ defaultMetrics: false }));
+  const start = (): RecommenderLoop => {
+    metrics = new ControllerMetrics(createRegistry({ defaultMetrics: false }));
+    return createRecommenderComponent({ config, logger: silentLogger(), kubeConfig: kc, metrics, clock: Date.now });
+  };
+  const controller = new AbortController();
+  let loop = start();
+  t.after(() => loop.deactivate());
+  let cycle = 0;
+  const runCycle = () => loop.runCycle({ now: Date.now(), cycle: ++cycle, signal: controller.signal });
+  await loop.activate();
+
+  // History becomes available once Prometheus holds a few scrapes of both workloads.
+  await delay(8_000);
+  await runCycle();
+  await runCycle();
+  const web = await readVpa('web');
+  assert.equal(condition(web, 'RecommendationProvided')?.status, 'True', JSON.stringify(web.status));
+  const cpu = Number.parseInt(targetOf(web)!.cpu!, 10);
+  // 300m steady: p90 lands in the bucket around 0.3 cores, +15% margin -> about 345m.
+  t.diagnostic(`web target after two cycles: ${JSON.stringify(targetOf(web))}`);
+  assert.ok(cpu >= 300 && cpu <= 420, `web cpu target ${cpu}m`);
+  assert.equal(condition(web, 'LowConfidence')?.status, 'True', 'seconds of history are low confidence');
+  const exported = await metrics.registry.getSingleMetricAsString('tailor_vpa_recommendation');
+  const line = exported.split('\n').find((l) => ['vpa="web"', 'container="app"', 'resource="cpu"', 'bound="target"'].every((label) => l.includes(label)));
+  assert.equal(Number(line?.split(' ').pop()), cpu / 1000, `the target gauge in cores: ${line}`);
+  assert.match(await metrics.registry.getSingleMetricAsString('tailor_tracked_vpas'), /tailor_tracked_vpas\{component="recommender"\} 4/);
+  const dup = await readVpa('web-again');
+  assert.equal(condition(dup, 'ConfigUnsupported')?.reason, 'MultipleVPAs');
+  assert.match(condition(dup, 'ConfigUnsupported')!.message!, /older VPA web/);
+  const ghost = await readVpa('ghost');
+  assert.equal(condition(ghost, 'ConfigUnsupported')?.reason, 'TargetNotFound');
+  assert.equal(condition(ghost, 'RecommendationProvided')?.status, 'False');
+
+  // The hog's memory steps over its 256Mi limit 40 s after the start: OOM kills.
+  const hogBefore = parseMemory(targetOf(await readVpa('hog'))!.memory!);
+  const oomSeen = async () => (await core.listNamespacedPod({ namespace: 'default', labelSelector: 'app=hog' })).items.some((p) => p.status?.containerStatuses?.some((s) => s.lastState?.terminated?.reason === 'OOMKilled'));
+  const deadline = Date.now() + 60_000;
+  while (!(await oomSeen()) && Date.now() < deadline) {
+    await delay(1000);
+  }
+  assert.ok(await oomSeen(), 'the hog was OOM-killed');
+  await runCycle();
+  const hogAfter = parseMemory(targetOf(await readVpa('hog'))!.memory!);
+  t.diagnostic(`hog memory target before/after the OOM kill: ${hogBefore} -> ${hogAfter} bytes`);
+  // used = max(128Mi request, last sample) -> bumped x1.2 or +100Mi: at least 228Mi, +15% margin.
+  assert.ok(hogAfter > hogBefore && hogAfter >= 228 * 1024 * 1024, `hog memory target ${hogBefore} -> ${hogAfter}`);
+
+  // Checkpoints, one per VPA x container, in the upstream format.
+  const names = ((await custom.listNamespacedCustomObject({ ...CHECKPOINTS, namespace: 'default' })) as { items: Array<{ metadata: { name: string }; status: { version: string } }> }).items;
+  assert.deepEqual(names.map((c) => c.metadata.name).sort(), ['hog-app', 'web-app']);
+  assert.ok(names.every((c) => c.status.version === 'v3'));
+
+  // A restart: a new component restores the checkpoints and reads only what is newer.
+  const webBefore = targetOf(await readVpa('web'));
+  await loop.deactivate();
+  loop = start();
+  await loop.activate();
+  await runCycle();
+  assert.deepEqual(targetOf(await readVpa('web')), webBefore, 'the same recommendation after the restart');
+  const fullHistory = (config.history / config.historyStep) * 3; // 3 containers, every step of --history
+  assert.ok(loop.lastSync!.cpuSamples > 0 && loop.lastSync!.cpuSamples < 40, `after the restart ${loop.lastSync!.cpuSamples} CPU samples were read (the full window would be up to ${fullHistory})`);
+
+  t.diagnostic(`CPU samples read in the first cycle after the restart: ${loop.lastSync!.cpuSamples}`);
+
+  // Deleting a VPA makes its checkpoint an orphan, deleted at the next cycle.
+  await custom.deleteNamespacedCustomObject({ ...VPA, namespace: 'default', name: 'hog' });
+  await delay(500);
+  await runCycle();
+  const left = ((await custom.listNamespacedCustomObject({ ...CHECKPOINTS, namespace: 'default' })) as { items: Array<{ metadata: { name: string } }> }).items;
+  assert.deepEqual(left.map((c) => c.metadata.name), ['web-app']);
+
+  // Prometheus goes away: the cycle still runs, the recommendation stays, the VPA says why.
+  const kept = targetOf(await readVpa('web'));
+  await stopChild(prometheus);
+  await runCycle();
+  const down = await readVpa('web');
+  assert.deepEqual(targetOf(down), kept);
+  assert.match(condition(down, 'RecommendationProvided')!.message!, /usage not updated this cycle: Prometheus unavailable/);
+});

@@ -1,0 +1,58 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { VpaAggregates } from '../../../src/controller/recommender/vpa-aggregates.ts';
+import { defaultModelConfig } from '../../../src/recommender/model-config.ts';
+import { AggregateContainerState } from '../../../src/recommender/aggregate-container-state.ts';
+
+const T0 = Date.UTC(2026, 0, 1);
+const MIN = 60_000;
+const key = (pod: string, container = 'app') => ({ namespace: 'shop', pod, container });
+const series = (pod: string, n: number, value: number, from = T0) => ({ key: key(pod), times: Array.from({ length: n }, (_, i) => from + i * MIN), values: Array(n).fill(value) as number[] });
+
+test('samples of two pods of one workload land in one VPA x container; unrouted pods are counted and dropped', () => {
+  const a = new VpaAggregates(defaultModelConfig());
+  a.routePods([{ namespace: 'shop', pod: 'web-1', vpaId: 'shop/web', memoryRequests: new Map() }, { namespace: 'shop', pod: 'web-2', vpaId: 'shop/web', memoryRequests: new Map() }]);
+  a.cpu(series('web-1', 10, 0.5));
+  a.cpu(series('web-2', 10, 0.5));
+  a.cpu(series('other-1', 4, 1));
+  assert.equal(a.byVpa.get('shop/web')!.get('app')!.state.totalSamplesCount, 20);
+  assert.equal(a.unrouted, 4);
+  assert.equal(a.size(), 1);
+});
+
+test('a restored state skips samples already in its checkpoint', () => {
+  const a = new VpaAggregates(defaultModelConfig());
+  const restored = new AggregateContainerState(defaultModelConfig());
+  for (let i = 0; i < 5; i++) restored.addCpuSample(0.5, T0 + i * MIN, 'web-1');
+  a.restore('shop/web', 'app', restored);
+  a.routePods([{ namespace: 'shop', pod: 'web-1', vpaId: 'shop/web', memoryRequests: new Map() }]);
+  // The feed re-reads minutes 0..9: minutes 0..4 are in the checkpoint, 5..9 are new.
+  a.cpu(series('web-1', 10, 0.5));
+  assert.equal(restored.totalSamplesCount, 10);
+  assert.equal(restored.lastSampleStart, T0 + 9 * MIN);
+});
+
+test('an OOM kill bumps the memory peak: max(request, last sample) x 1.2, at least +100 MiB', () => {
+  const a = new VpaAggregates(defaultModelConfig());
+  const MiB = 1024 * 1024;
+  a.routePods([{ namespace: 'shop', pod: 'web-1', vpaId: 'shop/web', memoryRequests: new Map([['app', 128 * MiB]]) }]);
+  a.memory({ key: key('web-1'), times: [T0], values: [100 * MiB] });
+  const state = a.byVpa.get('shop/web')!.get('app')!.state;
+  const before = state.memoryPeaks.percentile(1);
+  assert.ok(a.recordOom(key('web-1'), T0 + MIN));
+  // used = max(128 MiB request, 100 MiB sample) = 128 MiB; bump = max(128 x 1.2, 128 + 100) = 228 MiB.
+  const after = state.memoryPeaks.percentile(1);
+  assert.ok(before < 128 * MiB && after >= 228 * MiB, `peak ${before} -> ${after}`);
+  assert.equal(a.recordOom(key('gone-1'), T0), false);
+});
+
+test('prune drops VPAs no longer handled and containers without samples for the memory window', () => {
+  const a = new VpaAggregates(defaultModelConfig());
+  a.routePods([{ namespace: 'shop', pod: 'web-1', vpaId: 'shop/web', memoryRequests: new Map() }]);
+  a.cpu(series('web-1', 1, 0.5));
+  a.container('shop/old', 'app', T0);
+  a.prune(T0 + MIN, new Set(['shop/web']));
+  assert.deepEqual([...a.byVpa.keys()], ['shop/web']);
+  a.prune(T0 + 8 * 24 * 3600_000, new Set(['shop/web']));
+  assert.equal(a.size(), 0, 'a container without a sample for 8 days ages out');
+});

@@ -24,9 +24,11 @@ if (files.length === 0) {
   process.exit(1);
 }
 const concurrency = process.env.TEST_CONCURRENCY ?? '2';
+// A test that hangs fails after this long instead of holding the whole run (and CI) hostage.
+const timeoutMs = process.env.TEST_TIMEOUT_MS ?? '300000';
 const result = spawnSync(
   process.execPath,
-  ['--import', 'tsx', '--test', `--test-concurrency=${concurrency}`, ...files],
+  ['--import', 'tsx', '--test', `--test-concurrency=${concurrency}`, `--test-timeout=${timeoutMs}`, ...files],
   { stdio: 'inherit' },
 );
 process.exit(result.status ?? 1);

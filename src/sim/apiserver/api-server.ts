@@ -4,7 +4,7 @@
  * side (kubelet simulator, scheduler, controllers, metrics endpoints) builds on. See
  * docs/kube-sim.md for what it implements.
  */
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import type { Server } from 'node:http';
 import { silentLogger, type Logger } from '../../observability/logger.ts';
 import { AdmissionChain, type AdmissionPlugin } from './admission.ts';
@@ -111,6 +111,8 @@ export class KubeSimApiServer {
   readonly disruption: DisruptionController;
   private server: Server | undefined;
   private closeWatches: (() => void) | undefined;
+  /** Every raw socket, TLS handshakes included: `closeAllConnections()` only knows HTTP ones. */
+  private readonly sockets = new Set<Socket>();
   private stoppers: (() => void)[] = [];
   private listenPort = 0;
   private serviceResolver: ServiceResolver = () => undefined;
@@ -223,6 +225,10 @@ export class KubeSimApiServer {
     });
     this.server = shell.server;
     this.closeWatches = shell.closeWatches;
+    shell.server.on('connection', (socket: Socket) => {
+      this.sockets.add(socket);
+      socket.once('close', () => this.sockets.delete(socket));
+    });
     await new Promise<void>((resolve, reject) => {
       shell.server.once('error', reject);
       shell.server.listen(this.options.port ?? 0, '127.0.0.1', () => resolve());
@@ -239,8 +245,22 @@ export class KubeSimApiServer {
     const server = this.server;
     this.server = undefined;
     if (!server) return;
-    server.closeAllConnections();
-    await new Promise<void>((resolve) => server.close(() => resolve()));
+    // A client that reconnects while we close (a watch cache restarting its watch, a request held
+    // by injected latency, a TLS handshake under way) would keep server.close() waiting for ever:
+    // stop listening, then destroy every socket until the server reports closed.
+    const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+    const destroyAll = () => {
+      this.closeWatches?.();
+      server.closeAllConnections();
+      for (const socket of this.sockets) socket.destroy();
+    };
+    destroyAll();
+    const sweeper = setInterval(destroyAll, 50);
+    try {
+      await closed;
+    } finally {
+      clearInterval(sweeper);
+    }
   }
 
   // ---- extension API -------------------------------------------------------------------

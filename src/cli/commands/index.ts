@@ -5,7 +5,9 @@
 import type { Command } from 'commander';
 import { registerGenerateTrace } from './generate-trace.ts';
 import { registerPlan } from './plan.ts';
+import { registerRecommend } from './recommend.ts';
 import { registerReplay } from './replay.ts';
+import { registerRun } from './run.ts';
 import { registerSimCommand } from './sim.ts';
 import { registerValidate } from './validate.ts';
 
@@ -13,9 +15,11 @@ import { registerValidate } from './validate.ts';
 export type RegisterCommand = (program: Command) => void;
 
 export const commands: readonly RegisterCommand[] = [
+  registerSimCommand,
+  registerValidate,
   registerReplay,
   registerGenerateTrace,
   registerPlan,
-  registerSimCommand,
-  registerValidate,
+  registerRecommend,
+  registerRun,
 ];

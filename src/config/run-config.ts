@@ -9,11 +9,12 @@ import { mergeOptionTables } from './option-spec.ts';
 import { CONTROLLER_OPTIONS } from './controller-options.ts';
 import { PROMETHEUS_OPTIONS } from './prometheus-options.ts';
 import { RECOMMENDER_OPTIONS } from './recommender-options.ts';
+import { UPDATER_OPTIONS } from './updater-options.ts';
 import { formatDuration } from './option-types.ts';
 import { requiredWhen, resolveConfig, type CommandLineValues, type Environment, type Resolved } from './resolve-config.ts';
 import { scheduleFor } from '../controller/schedule.ts';
 
-export const RUN_OPTIONS = mergeOptionTables(CONTROLLER_OPTIONS, RECOMMENDER_OPTIONS, PROMETHEUS_OPTIONS);
+export const RUN_OPTIONS = mergeOptionTables(CONTROLLER_OPTIONS, RECOMMENDER_OPTIONS, PROMETHEUS_OPTIONS, UPDATER_OPTIONS);
 
 export type RunConfig = ConfigOf<typeof RUN_OPTIONS>;
 

@@ -6,11 +6,13 @@
  * ever forced or retried within the loop: the next loop re-reads the objects and plans again
  * (timers live in the objects, so nothing is lost).
  *
- * After a throttled answer (429 outside a PDB refusal, 5xx, no answer) no further write is sent
- * until `backoffUntil`; the state carrying it is the only thing kept between loops.
+ * Actions run up to `concurrency` at once, started in plan order (urgent first). After a throttled
+ * answer (429 outside a PDB refusal, 5xx, no answer) no further action is started until
+ * `backoffUntil`; the state carrying it is the only thing kept between loops.
  * Dry-run: decisions are logged and counted, the plan exported as the `planned` gauge, nothing sent.
  */
 import type { V1Pod } from '@kubernetes/client-node';
+import pLimit from 'p-limit';
 import type { VerticalPodAutoscaler } from '../api/vpa.ts';
 import { classifyApiError } from '../kube/errors.ts';
 import type { Logger } from '../observability/logger.ts';
@@ -35,6 +37,8 @@ export interface ExecutorDeps {
   fieldManager?: string;
   /** Who reports the events (the replica's name). */
   instance?: string;
+  /** Actions in flight at once (default 16); started in plan order. */
+  concurrency?: number;
 }
 
 /** Kept between loops: when writes may resume after throttling (ms; 0 = now). */
@@ -61,6 +65,9 @@ export interface ExecuteInput {
 
 const FALLBACK = /^Fallback/;
 
+/** Actions in flight at once unless configured: enough to hide API latency (16 x 20 ms round trips). */
+export const DEFAULT_CONCURRENCY = 16;
+
 /** Counts and logs every decision, then carries out the actions in order. Never throws for API errors. */
 export async function executePlan(input: ExecuteInput, deps: ExecutorDeps): Promise<ActionResult[]> {
   const { metrics, logger } = deps;
@@ -73,20 +80,17 @@ export async function executePlan(input: ExecuteInput, deps: ExecutorDeps): Prom
     if (d.action === 'Skip') logger.debug(line, d.message);
     else logger.info(line, d.message);
   }
-  const results: ActionResult[] = [];
-  for (const d of input.decisions) {
-    if (!isAction(d)) continue;
-    if (deps.dryRun) {
-      results.push({ decision: d, outcome: 'dryRun' });
-      continue;
-    }
-    if (input.now < input.state.backoffUntil) {
-      results.push({ decision: d, outcome: 'skippedBackoff' });
-      continue;
-    }
-    const result = await executeOne(d, input, deps);
-    results.push(result);
-  }
+  const limit = pLimit(deps.concurrency ?? DEFAULT_CONCURRENCY);
+  const results = await Promise.all(
+    input.decisions.filter(isAction).map((d) =>
+      limit(async (): Promise<ActionResult> => {
+        if (deps.dryRun) return { decision: d, outcome: 'dryRun' };
+        // checked when the action starts, so a throttled answer stops the actions not yet started
+        if (input.now < input.state.backoffUntil) return { decision: d, outcome: 'skippedBackoff' };
+        return executeOne(d, input, deps);
+      }),
+    ),
+  );
   metrics?.backoffUntil.set(input.state.backoffUntil > input.now ? input.state.backoffUntil / 1000 : 0);
   return results;
 }
@@ -126,13 +130,15 @@ async function executeOne(d: PodDecision, input: ExecuteInput, deps: ExecutorDep
   if (vpa) {
     const uid = pod?.metadata?.uid;
     const events = actionEvents({ decision: d, outcome, vpa, now: input.now, instance: deps.instance ?? 'tailor', ...(uid ? { podUid: uid } : {}), ...(detail ? { detail } : {}) });
-    for (const e of events) {
-      try {
-        await deps.api.recordEvent(e);
-      } catch (err) {
-        log.warn({ err, reason: e.reason }, 'could not record the event');
-      }
-    }
+    await Promise.all(
+      events.map(async (e) => {
+        try {
+          await deps.api.recordEvent(e);
+        } catch (err) {
+          log.warn({ err, reason: e.reason }, 'could not record the event');
+        }
+      }),
+    );
   }
   return { decision: d, outcome, ...(detail ? { detail } : {}) };
 }

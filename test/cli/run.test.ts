@@ -38,7 +38,7 @@ test('tailor run --help lists the options with their variables', () => {
 });
 
 test('component lookup names every missing component and the implemented ones', () => {
-  assert.throws(() => componentFactories(['updater']), (err: Error) => err instanceof ComponentNotImplementedError && /updater \(issue 7\).*implemented components: none/.test(err.message));
+  assert.throws(() => componentFactories(['updater'], {}), (err: Error) => err instanceof ComponentNotImplementedError && /updater \(issue 7\).*implemented components: none/.test(err.message));
   const factory = () => ({ kind: 'server' as const, name: 'admission' as const, start: async () => undefined, stop: async () => undefined });
   assert.deepEqual(componentFactories(['admission'], { admission: factory }), [['admission', factory]]);
   assert.throws(() => componentFactories(['admission', 'updater'], { admission: factory }), /not implemented yet: updater \(issue 7\).*implemented components: admission/);

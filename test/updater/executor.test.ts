@@ -129,7 +129,8 @@ test('executor: throttled (429 Retry-After 30 s) backs off: nothing more is sent
   const now = f.sim.cluster.clock.now();
   const state: ExecutorState = { backoffUntil: 0 };
   const decisions = pods.map((p) => decide(f, p, v));
-  const results = await executePlan({ decisions, pods: podsByKey(...pods), vpaOf: () => v, now, state }, deps);
+  // one at a time, so the second action starts after the first was throttled
+  const results = await executePlan({ decisions, pods: podsByKey(...pods), vpaOf: () => v, now, state }, { ...deps, concurrency: 1 });
   assert.deepEqual(results.map((r) => r.outcome), ['throttled', 'skippedBackoff']);
   assert.equal(state.backoffUntil, now + 30_000);
   assert.equal(await counter(registry, 'tailor_updater_backoff_until_seconds', {}), (now + 30_000) / 1000);

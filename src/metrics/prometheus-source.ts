@@ -7,10 +7,13 @@ import type { Logger } from '../observability/logger.ts';
 import type { QueryConfig } from './metric-names.ts';
 import type { Answer, ContainerResources, ContainerSeries, MetricsSource, OomEvent, OwnerLink, StepRange } from './metrics-source.ts';
 import { addQuality, cleanQuality, containerId } from './metrics-source.ts';
-import { cpuUsageQuery, memoryPeakQuery, namespaceSizesQuery, oomKillsQuery, ownersQuery, resourcesQuery } from './promql-queries.ts';
+import { containerSeriesSelector, cpuUsageQuery, memoryPeakQuery, namespaceSizesQuery, oomKillsQuery, ownerSeriesSelectors, resourcesQuery } from './promql-queries.ts';
 import { PROMETHEUS_MAX_POINTS_PER_SERIES, splitRange } from './range-plan.ts';
 import { decodeMatrix, keyOf, mergeSeries, type RawRangeSeries } from './series-decode.ts';
 import type { PrometheusQueryClient } from './query-client.ts';
+
+/** Windows longer than this are sized through the series API (index only) rather than a count query. */
+export const INDEX_LOOKUP_ABOVE_MS = 3600_000;
 
 interface RawInstant {
   metric: { labels: object };
@@ -28,13 +31,33 @@ export class PrometheusMetricsSource implements MetricsSource {
     this.log = logger.child({ component: 'prometheus-source' });
   }
 
+  /**
+   * Up to an hour back an instant `count` query (cheap, tiny answer: the steady-state cycle);
+   * further back the series API, which reads only the index (a `last_over_time` over 8 days would
+   * load every sample and hit the server's max-samples limit on a large cluster).
+   */
   async namespaceSizes(at: number, windowMs: number, namespaces?: readonly string[]): Promise<Map<string, number>> {
-    const answer = await this.client.instant(namespaceSizesQuery(this.cfg, windowMs, namespaces), at);
-    this.noteWarnings(answer.warnings, 'namespace sizes');
     const sizes = new Map<string, number>();
-    for (const item of answer.result.result as RawInstant[]) {
-      const ns = (item.metric.labels as Record<string, unknown>)[this.cfg.labels.namespace];
-      if (typeof ns === 'string' && Number.isFinite(item.value.value)) sizes.set(ns, item.value.value);
+    const nsLabel = this.cfg.labels.namespace;
+    if (windowMs <= INDEX_LOOKUP_ABOVE_MS) {
+      const answer = await this.client.instant(namespaceSizesQuery(this.cfg, windowMs, namespaces), at);
+      this.noteWarnings(answer.warnings, 'namespace sizes');
+      for (const item of answer.result.result as RawInstant[]) {
+        const ns = (item.metric.labels as Record<string, unknown>)[nsLabel];
+        if (typeof ns === 'string' && Number.isFinite(item.value.value)) sizes.set(ns, item.value.value);
+      }
+      return sizes;
+    }
+    const answer = await this.client.series([containerSeriesSelector(this.cfg, namespaces)], at - windowMs, at);
+    this.noteWarnings(answer.warnings, 'namespace sizes');
+    const seen = new Set<string>();
+    for (const metric of answer.result) {
+      const key = keyOf(metric.labels, this.cfg.labels);
+      if (!key) continue;
+      const id = containerId(key);
+      if (seen.has(id)) continue; // the same container from several jobs / cAdvisor ids
+      seen.add(id);
+      sizes.set(key.namespace, (sizes.get(key.namespace) ?? 0) + 1);
     }
     return sizes;
   }
@@ -59,22 +82,26 @@ export class PrometheusMetricsSource implements MetricsSource {
     return { data: events, quality: answer.quality };
   }
 
+  /** Owner links from the label sets of the owner series (series API: no samples loaded). */
   async owners(namespaces: readonly string[], at: number, windowMs: number): Promise<OwnerLink[]> {
-    const answer = await this.client.instant(ownersQuery(this.cfg, namespaces, windowMs), at);
+    const answer = await this.client.series(ownerSeriesSelectors(this.cfg, namespaces), at - windowMs, at);
     this.noteWarnings(answer.warnings, 'owners');
-    const links: OwnerLink[] = [];
-    for (const item of answer.result.result as RawInstant[]) {
-      const l = item.metric.labels as Record<string, string | undefined>;
+    const m = this.cfg.metrics;
+    const links = new Map<string, OwnerLink>();
+    for (const metric of answer.result) {
+      const l = metric.labels as Record<string, string | undefined>;
       const namespace = l[this.cfg.labels.namespace];
       const ownerKind = l.owner_kind ?? '';
       const ownerName = l.owner_name ?? '';
+      let link: OwnerLink | undefined;
       if (!namespace) continue;
       const pod = l[this.cfg.labels.pod];
-      if (pod) links.push({ namespace, kind: 'Pod', name: pod, ownerKind, ownerName });
-      else if (l.replicaset) links.push({ namespace, kind: 'ReplicaSet', name: l.replicaset, ownerKind, ownerName });
-      else if (l.job_name) links.push({ namespace, kind: 'Job', name: l.job_name, ownerKind, ownerName });
+      if (metric.name === m.podOwner && pod) link = { namespace, kind: 'Pod', name: pod, ownerKind, ownerName };
+      else if (metric.name === m.replicaSetOwner && l.replicaset) link = { namespace, kind: 'ReplicaSet', name: l.replicaset, ownerKind, ownerName };
+      else if (metric.name === m.jobOwner && l.job_name) link = { namespace, kind: 'Job', name: l.job_name, ownerKind, ownerName };
+      if (link) links.set(`${link.namespace}/${link.kind}/${link.name}/${link.ownerKind}/${link.ownerName}`, link);
     }
-    return links;
+    return [...links.values()];
   }
 
   async resources(namespaces: readonly string[], at: number, lookbackMs: number): Promise<ContainerResources[]> {

@@ -23,8 +23,24 @@ function byContainer(cfg: QueryConfig): string {
 }
 
 /**
- * Number of container series per namespace seen in the window ending at the query time: one
- * cheap instant query that both discovers namespaces and sizes the batches.
+ * The selector of the CPU series of containers (for the series API, which reads only the index):
+ * discovers namespaces and sizes the batches over days of history without loading samples.
+ */
+export function containerSeriesSelector(cfg: QueryConfig, namespaces?: readonly string[]): string {
+  return selector(cfg.metrics.cpuUsageSeconds, containerMatchers(cfg, namespaces), cfg.extraSelector);
+}
+
+/** Selectors of the owner series (kube_pod_owner, kube_replicaset_owner, kube_job_owner), for the series API. */
+export function ownerSeriesSelectors(cfg: QueryConfig, namespaces: readonly string[]): string[] {
+  const ns = [oneOf(cfg.labels.namespace, namespaces)];
+  return [cfg.metrics.podOwner, cfg.metrics.replicaSetOwner, cfg.metrics.jobOwner].map((m) => selector(m, ns, cfg.extraSelector));
+}
+
+/**
+ * Number of container series per namespace seen in the (short) window ending at the query time:
+ * one cheap instant query that both discovers namespaces and sizes the batches of a cycle. Over
+ * long windows use {@link containerSeriesSelector} with the series API instead: this loads every
+ * sample of the window and would exceed the server's max-samples limit on a large cluster.
  */
 export function namespaceSizesQuery(cfg: QueryConfig, windowMs: number, namespaces?: readonly string[]): string {
   const sel = selector(cfg.metrics.cpuUsageSeconds, containerMatchers(cfg, namespaces), cfg.extraSelector);
@@ -66,22 +82,6 @@ export function oomKillsQuery(cfg: QueryConfig, namespaces: readonly string[], s
   const ksm = `max by (${by}) (increase(${restarts}[${w}]) > 0) and on (${by}) (max by (${by}) (${reason}) == 1)`;
   const cadvisor = `max by (${by}) (increase(${events}[${w}]) > 0)`;
   return `(${ksm}) or (${cadvisor})`;
-}
-
-/**
- * Owners seen in the window: pods -> ReplicaSet / Job / StatefulSet / DaemonSet / ..., and
- * ReplicaSets and Jobs -> their own owners (Deployment, CronJob). One instant query; the three
- * parts are told apart by their labels (`pod`, `replicaset`, `job_name`).
- */
-export function ownersQuery(cfg: QueryConfig, namespaces: readonly string[], windowMs: number): string {
-  const m = cfg.metrics;
-  const l = cfg.labels;
-  const w = duration(windowMs);
-  const ns = [oneOf(l.namespace, namespaces)];
-  const pod = `max by (${l.namespace}, ${l.pod}, owner_kind, owner_name) (last_over_time(${selector(m.podOwner, ns, cfg.extraSelector)}[${w}]))`;
-  const rs = `max by (${l.namespace}, replicaset, owner_kind, owner_name) (last_over_time(${selector(m.replicaSetOwner, ns, cfg.extraSelector)}[${w}]))`;
-  const job = `max by (${l.namespace}, job_name, owner_kind, owner_name) (last_over_time(${selector(m.jobOwner, ns, cfg.extraSelector)}[${w}]))`;
-  return `${pod} or ${rs} or ${job}`;
 }
 
 /**

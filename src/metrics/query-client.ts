@@ -10,7 +10,7 @@ import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import https from 'node:https';
 import pRetry from 'p-retry';
-import { PrometheusDriver, type QueryResult } from 'prometheus-query';
+import { PrometheusDriver, type Metric, type QueryResult } from 'prometheus-query';
 import type { InternalAxiosRequestConfig, AxiosResponse } from 'axios';
 import type { Logger } from '../observability/logger.ts';
 import { BearerTokenFile } from './bearer-token.ts';
@@ -27,8 +27,8 @@ export interface QueryStats {
 }
 
 /** An answer's payload and the server's warnings. */
-export interface QueryAnswer {
-  result: QueryResult;
+export interface QueryAnswer<T = QueryResult> {
+  result: T;
   warnings: string[];
 }
 
@@ -37,8 +37,11 @@ interface CallContext {
   warnings: string[];
 }
 
+/** The API endpoints used: instant and range queries, and the series (index) lookup. */
+export type QueryKind = 'instant' | 'range' | 'series';
+
 /** Receives every finished query (for metrics). */
-export type QueryObserver = (event: { kind: 'instant' | 'range'; durationMs: number; bytes: number; error?: MetricsSourceError }) => void;
+export type QueryObserver = (event: { kind: QueryKind; durationMs: number; bytes: number; error?: MetricsSourceError }) => void;
 
 export class PrometheusQueryClient {
   readonly stats: QueryStats = { queries: 0, retries: 0, failures: 0, bytes: 0 };
@@ -56,12 +59,16 @@ export class PrometheusQueryClient {
     this.options = { ...CONNECTION_DEFAULTS, ...options };
     this.log = logger.child({ component: 'prometheus-client', endpoint: options.url });
     const token = options.bearerTokenFile ? new BearerTokenFile(options.bearerTokenFile) : undefined;
+    // No keep-alive: axios pins the last request on an idle pooled socket
+    // (symbol axios.http.currentReq), which keeps that request's whole answer alive until the socket
+    // is reused or closed: up to one answer (tens of MB during a bootstrap) per pooled socket. A
+    // cycle makes a handful of queries, so a new connection per query costs nothing measurable.
     const httpsAgent = new https.Agent({
-      keepAlive: true,
+      keepAlive: false,
       ca: options.caFile ? readFileSync(options.caFile) : undefined,
       rejectUnauthorized: !options.insecureSkipVerify,
     });
-    const httpAgent = new http.Agent({ keepAlive: true });
+    const httpAgent = new http.Agent({ keepAlive: false });
     const onRequest = (config: InternalAxiosRequestConfig): InternalAxiosRequestConfig => {
       config.httpAgent = httpAgent;
       config.httpsAgent = httpsAgent;
@@ -111,7 +118,16 @@ export class PrometheusQueryClient {
     return this.run('range', query, (driver) => driver.rangeQuery(query, start, end, stepMs / 1000));
   }
 
-  private async run(kind: 'instant' | 'range', query: string, call: (driver: PrometheusDriver) => Promise<QueryResult>): Promise<QueryAnswer> {
+  /**
+   * The label sets of the series matching `selectors` with samples between `start` and `end` (ms),
+   * read from the index: no samples are loaded, so this stays cheap over days of history where a
+   * `last_over_time(...[8d])` would hit the server's max-samples limit.
+   */
+  series(selectors: readonly string[], start: number, end: number): Promise<QueryAnswer<Metric[]>> {
+    return this.run('series', selectors.join(' '), (driver) => driver.series([...selectors], start, end));
+  }
+
+  private async run<T>(kind: QueryKind, query: string, call: (driver: PrometheusDriver) => Promise<T>): Promise<QueryAnswer<T>> {
     const driver = query.length > this.options.postAboveChars ? this.post : this.get;
     const started = performance.now();
     let bytes = 0;

@@ -61,6 +61,8 @@ export interface SyncReport {
   failed: string[];
   /** Bootstrap series with too few samples to trust. */
   sparse: ContainerKey[];
+  /** Set when the cycle could not even discover the namespaces (the source is down). */
+  error?: unknown;
   quality: DataQuality;
 }
 
@@ -93,10 +95,24 @@ export class UsageFeed {
     const { stepMs, historyMs, maxPointsPerQuery } = this.opts;
     const end = Math.floor((now - this.opts.lagMs) / stepMs) * stepMs;
     const report: SyncReport = { end, namespaces: 0, batches: 0, chunks: 0, cpuSamples: 0, memorySamples: 0, oomEvents: 0, failed: [], sparse: [], quality: cleanQuality() };
-    const oldest = this.cursors.size > 0 && this.opts.namespaces === undefined ? Math.min(...this.cursors.values()) : end - historyMs;
+    // Discovery looks back to the oldest cursor (one step in the steady state), or the whole
+    // history on the first cycle; a new namespace with current data shows up either way.
+    const oldest = this.cursors.size > 0 ? Math.min(...this.cursors.values()) : end - historyMs;
     const windowMs = Math.max(stepMs, end - Math.max(oldest, end - historyMs));
-    const sizes = await this.source.namespaceSizes(end, windowMs, this.opts.namespaces);
+    let sizes: Map<string, number>;
+    try {
+      sizes = await this.source.namespaceSizes(end, windowMs, this.opts.namespaces);
+    } catch (err) {
+      // Prometheus down or slow: nothing is fetched, every cursor stays, the next cycle retries.
+      this.metrics?.failedBatches.inc();
+      report.failed.push(...(this.opts.namespaces ?? [...this.cursors.keys()]));
+      report.error = err;
+      this.log.error({ err }, 'usage discovery failed; nothing fetched this cycle, retried next cycle');
+      return report;
+    }
     report.namespaces = sizes.size;
+    // A known namespace without data since its cursor has nothing to fetch up to `end`.
+    for (const ns of this.cursors.keys()) if (!sizes.has(ns)) this.cursors.set(ns, end);
 
     // Namespaces sharing a start (all of them, in the steady state) are batched together.
     const byStart = new Map<number, Map<string, number>>();

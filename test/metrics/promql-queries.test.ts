@@ -1,14 +1,15 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { queryConfig } from '../../src/metrics/metric-names.ts';
-import { cpuUsageQuery, memoryPeakQuery, namespaceSizesQuery, oomKillsQuery, ownersQuery, resourcesQuery } from '../../src/metrics/promql-queries.ts';
+import { containerSeriesSelector, cpuUsageQuery, memoryPeakQuery, namespaceSizesQuery, oomKillsQuery, ownerSeriesSelectors, resourcesQuery } from '../../src/metrics/promql-queries.ts';
 
 const cfg = queryConfig({ extraSelector: 'cluster="prod"' });
 const all = [
   cpuUsageQuery(cfg, ['a', 'b'], 60_000),
   memoryPeakQuery(cfg, ['a', 'b'], 60_000),
   oomKillsQuery(cfg, ['a', 'b'], 60_000),
-  ownersQuery(cfg, ['a', 'b'], 3600_000),
+  ...ownerSeriesSelectors(cfg, ['a', 'b']),
+  containerSeriesSelector(cfg),
   resourcesQuery(cfg, ['a', 'b'], 3600_000),
   namespaceSizesQuery(cfg, 3600_000),
 ];

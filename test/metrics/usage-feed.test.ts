@@ -15,9 +15,13 @@ const MIN = 60_000;
 /** Every namespace has one container using 1 core at every step; `down` namespaces fail. */
 class FakeSource implements MetricsSource {
   down = new Set<string>();
+  unreachable = false;
   calls: Array<{ namespaces: readonly string[]; range: StepRange }> = [];
-  constructor(private readonly namespaces: string[]) {}
-  async namespaceSizes(): Promise<Map<string, number>> {
+  constructor(public namespaces: string[]) {}
+  windows: number[] = [];
+  async namespaceSizes(_at: number, windowMs: number): Promise<Map<string, number>> {
+    this.windows.push(windowMs);
+    if (this.unreachable) throw new PrometheusUnreachableError('connection refused', 'q');
     return new Map(this.namespaces.map((n) => [n, 1]));
   }
   async cpuUsage(namespaces: readonly string[], range: StepRange): Promise<Answer<ContainerSeries[]>> {
@@ -92,4 +96,31 @@ test('bootstrap series with too few samples are reported as sparse; progress cou
   assert.deepEqual(report.sparse, [{ namespace: 'a', pod: 'p', container: 'c' }]);
   assert.equal(report.chunks, 3); // 5 points, 2 per chunk
   assert.deepEqual(progress, [[0, 3], [1, 3], [2, 3], [3, 3]]);
+});
+
+test('a source that is down gives a report with the error, not an exception; the next cycle catches up', async () => {
+  const source = new FakeSource(['a']);
+  const feed = new UsageFeed(source, { historyMs: 10 * MIN, stepMs: MIN, lagMs: 0 }, silentLogger());
+  const sink = recorder();
+  await feed.sync(100 * MIN, sink);
+  source.unreachable = true;
+  const down = await feed.sync(103 * MIN, sink);
+  assert.ok(down.error instanceof PrometheusUnreachableError);
+  assert.deepEqual(down.failed, ['a']);
+  assert.equal(feed.cursor('a'), 100 * MIN);
+  source.unreachable = false;
+  const back = await feed.sync(104 * MIN, sink);
+  assert.equal(back.cpuSamples, 4);
+  assert.deepEqual(sink.times.get('a')!.slice(-4), [101, 102, 103, 104].map((m) => m * MIN));
+});
+
+test('a namespace gone quiet has its cursor advanced, so discovery keeps looking back one step only', async () => {
+  const source = new FakeSource(['a', 'b']);
+  const feed = new UsageFeed(source, { historyMs: 10 * MIN, stepMs: MIN, lagMs: 0 }, silentLogger());
+  await feed.sync(100 * MIN, recorder());
+  source.namespaces = ['a'];
+  await feed.sync(101 * MIN, recorder());
+  await feed.sync(102 * MIN, recorder());
+  assert.deepEqual(source.windows, [10 * MIN, MIN, MIN]);
+  assert.equal(feed.cursor('b'), 102 * MIN);
 });

@@ -15,11 +15,11 @@ import { registerValidate } from './validate.ts';
 export type RegisterCommand = (program: Command) => void;
 
 export const commands: readonly RegisterCommand[] = [
-  registerSimCommand,
-  registerValidate,
+  registerRecommend,
   registerReplay,
   registerGenerateTrace,
   registerPlan,
-  registerRecommend,
+  registerSimCommand,
+  registerValidate,
   registerRun,
 ];

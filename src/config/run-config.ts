@@ -10,11 +10,15 @@ import { ADMISSION_OPTIONS } from './admission-options.ts';
 import { CONTROLLER_OPTIONS } from './controller-options.ts';
 import { PROMETHEUS_OPTIONS } from './prometheus-options.ts';
 import { RECOMMENDER_OPTIONS } from './recommender-options.ts';
+import { UPDATER_OPTIONS } from './updater-options.ts';
 import { formatDuration } from './option-types.ts';
 import { requiredWhen, resolveConfig, type CommandLineValues, type Environment, type Resolved } from './resolve-config.ts';
 import { scheduleFor } from '../controller/schedule.ts';
 
-export const RUN_OPTIONS = mergeOptionTables(mergeOptionTables(CONTROLLER_OPTIONS, RECOMMENDER_OPTIONS, PROMETHEUS_OPTIONS), ADMISSION_OPTIONS);
+export const RUN_OPTIONS = mergeOptionTables(
+  mergeOptionTables(CONTROLLER_OPTIONS, RECOMMENDER_OPTIONS, PROMETHEUS_OPTIONS, UPDATER_OPTIONS),
+  ADMISSION_OPTIONS,
+);
 
 export type RunConfig = ConfigOf<typeof RUN_OPTIONS>;
 

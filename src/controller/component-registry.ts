@@ -7,10 +7,12 @@ import { COMPONENT_NAMES, type ComponentName } from '../config/controller-option
 import type { ComponentFactory } from './component.ts';
 import { createAdmissionComponent } from '../admission/admission-component.ts';
 import { createRecommenderComponent } from './recommender/recommender-component.ts';
+import { createUpdaterComponent } from '../updater/updater-component.ts';
 
 /** The implemented components. The recommender (issue 6), updater (issue 7) and admission webhook (issue 8) add themselves here. */
 export const COMPONENT_FACTORIES: Readonly<Partial<Record<ComponentName, ComponentFactory>>> = {
   recommender: (ctx) => createRecommenderComponent(ctx),
+  updater: createUpdaterComponent,
   admission: createAdmissionComponent,
 };
 

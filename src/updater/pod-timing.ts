@@ -3,7 +3,9 @@
  * - when the pod started: `status.startTime`, else `metadata.creationTimestamp`;
  * - when the updater last changed it: the later of the `tailor.dev/last-update` annotation and the
  *   `time` of the pod's managedFields entry written by the updater's field manager through the
- *   `resize` subresource (the API server stamps it on every resize, so nothing extra must be written).
+ *   `resize` subresource (the API server stamps it on every resize, so nothing extra must be written);
+ *   before 1.33 the updater resizes by patching the pod itself, so its entry without subresource
+ *   counts too (that manager writes pods for nothing else).
  */
 import type { V1Pod } from '@kubernetes/client-node';
 import { LAST_UPDATE_ANNOTATION } from './annotations.ts';
@@ -23,7 +25,7 @@ export function lastUpdateTime(pod: V1Pod, fieldManager = UPDATER_FIELD_MANAGER)
   const annotated = timeOf(pod.metadata?.annotations?.[LAST_UPDATE_ANNOTATION]);
   if (annotated !== undefined) times.push(annotated);
   for (const entry of pod.metadata?.managedFields ?? []) {
-    if (entry.manager !== fieldManager || entry.subresource !== 'resize') continue;
+    if (entry.manager !== fieldManager || (entry.subresource !== 'resize' && (entry.subresource ?? '') !== '')) continue;
     const t = timeOf(entry.time as Date | string | undefined);
     if (t !== undefined) times.push(t);
   }

@@ -26,6 +26,11 @@ test('last update: the later of the annotation and the updater\'s managedFields 
   const other = pod({ containers: [app], resizedAgo: 10 * MINUTE });
   other.metadata!.managedFields![0]!.manager = 'kubectl';
   assert.equal(lastUpdateTime(other), undefined, 'another manager\'s resize is not ours');
+  const legacy = pod({ containers: [app], resizedAgo: 10 * MINUTE });
+  delete legacy.metadata!.managedFields![0]!.subresource;
+  assert.equal(lastUpdateTime(legacy), NOW - 10 * MINUTE, 'before 1.33 the updater patches the pod itself');
+  legacy.metadata!.managedFields![0]!.subresource = 'status';
+  assert.equal(lastUpdateTime(legacy), undefined, 'a status write is no resize');
 });
 
 test('OOM kills from lastState.terminated, with finishedAt', () => {

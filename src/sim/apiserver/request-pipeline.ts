@@ -13,6 +13,7 @@ import { scaleSubresource, statusSubresource } from './builtin-subresources.ts';
 import { listObjects } from './list-objects.ts';
 import { deletePod } from './pod-deletion.ts';
 import { present } from './object-view.ts';
+import { recordManagedFields } from './managed-fields.ts';
 import type { ObjectStore } from './object-store.ts';
 import { applyPatch, patchTypeOf, requireFieldManager } from './patch.ts';
 import type { ResourceRegistry } from './resource-registry.ts';
@@ -223,6 +224,12 @@ export class RequestPipeline {
     return admitted;
   }
 
+  /** Who is writing (managed-fields.ts): the `fieldManager` query parameter, apply or update, the subresource. */
+  private writeInfo(type: ResourceType, request: ApiRequest): { fieldManager: string | undefined; operation: 'Update' | 'Apply'; apiVersion: string; subresource: string; now: number } {
+    const apply = request.verb === 'patch' && patchTypeOf(request.contentType, type.strategicMerge) === 'apply';
+    return { fieldManager: request.query['fieldManager'] || undefined, operation: apply ? 'Apply' : 'Update', apiVersion: apiVersionOf(type.group, request.version), subresource: request.subresource ?? '', now: this.deps.now() };
+  }
+
   private async create(type: ResourceType, request: ApiRequest): Promise<ApiResponse> {
     const obj = this.decodeBody(type, request);
     this.checkNamespace(type, request, obj);
@@ -245,6 +252,7 @@ export class RequestPipeline {
     for (const defaulter of this.deps.defaulters) defaulter(obj, type, 'CREATE');
     const admitted = await this.admit(type, { ...request, name: obj.metadata.name }, 'CREATE', obj, undefined);
     if (request.query['dryRun'] === 'All') return toStorage(type, admitted);
+    recordManagedFields(admitted, undefined, this.writeInfo(type, request));
     return this.deps.store.create(storeKeyOf(type), toStorage(type, admitted));
   }
 
@@ -288,6 +296,7 @@ export class RequestPipeline {
     const admitted = await this.admit(type, request, 'UPDATE', obj, present(type, request.version, current));
     if (!admitted.metadata.resourceVersion) admitted.metadata.resourceVersion = current.metadata.resourceVersion;
     if (request.query['dryRun'] === 'All') return toStorage(type, admitted);
+    recordManagedFields(admitted, present(type, request.version, current), this.writeInfo(type, request));
     return this.deps.store.update(storeKeyOf(type), toStorage(type, admitted));
   }
 
@@ -400,6 +409,7 @@ export class RequestPipeline {
             const admitted = await this.admit(type, request, 'UPDATE', next, latest);
             if (request.query['dryRun'] === 'All') return { status: 200, body: view(admitted) };
             if (!admitted.metadata.resourceVersion) admitted.metadata.resourceVersion = latest.metadata.resourceVersion;
+            recordManagedFields(admitted, present(type, request.version, latest), this.writeInfo(type, request));
             const stored = this.deps.store.update(storeKeyOf(type), toStorage(type, admitted));
             return { status: 200, body: view(stored) };
           } catch (err) {

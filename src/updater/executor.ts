@@ -1,0 +1,144 @@
+/**
+ * The executor: carries out one loop's plan (plan.ts) through the injected {@link UpdaterApi}, in
+ * plan order, and tells people: a log line per decision (actions and waits at info, skips at
+ * debug), events on the pod and the VPA per action (updater-events.ts), metrics
+ * (updater-metrics.ts). What each API answer leads to is in action-outcome.ts; in short, nothing is
+ * ever forced or retried within the loop: the next loop re-reads the objects and plans again
+ * (timers live in the objects, so nothing is lost).
+ *
+ * Actions run up to `concurrency` at once, started in plan order (urgent first). After a throttled
+ * answer (429 outside a PDB refusal, 5xx, no answer) no further action is started until
+ * `backoffUntil`; the state carrying it is the only thing kept between loops.
+ * Dry-run: decisions are logged and counted, the plan exported as the `planned` gauge, nothing sent.
+ */
+import type { V1Pod } from '@kubernetes/client-node';
+import pLimit from 'p-limit';
+import type { VerticalPodAutoscaler } from '../api/vpa.ts';
+import { classifyApiError } from '../kube/errors.ts';
+import type { Logger } from '../observability/logger.ts';
+import { backoffUntil, failureOutcome, type ActionOutcome } from './action-outcome.ts';
+import { isAction, type PodDecision } from './decision.ts';
+import { describeChange } from './dry-run.ts';
+import { resizeRequest, ResizePatchError } from './resize-patch.ts';
+import type { ServerCapabilities } from './server-capabilities.ts';
+import type { UpdaterApi } from './updater-api.ts';
+import { actionEvents } from './updater-events.ts';
+import type { UpdaterMetrics } from './updater-metrics.ts';
+import { UPDATER_FIELD_MANAGER } from './pod-timing.ts';
+
+/** What the executor needs. */
+export interface ExecutorDeps {
+  api: UpdaterApi;
+  logger: Logger;
+  metrics?: UpdaterMetrics;
+  capabilities: ServerCapabilities;
+  /** Log and export only. */
+  dryRun?: boolean;
+  fieldManager?: string;
+  /** Who reports the events (the replica's name). */
+  instance?: string;
+  /** Actions in flight at once (default 16); started in plan order. */
+  concurrency?: number;
+}
+
+/** Kept between loops: when writes may resume after throttling (ms; 0 = now). */
+export interface ExecutorState {
+  backoffUntil: number;
+}
+
+/** The result of one action. */
+export interface ActionResult {
+  decision: PodDecision;
+  outcome: ActionOutcome;
+  /** The server's message for a failure. */
+  detail?: string;
+}
+
+/** One loop's input: the plan, the pods and VPAs it was made from (by namespace/name), the time. */
+export interface ExecuteInput {
+  decisions: readonly PodDecision[];
+  pods: ReadonlyMap<string, V1Pod>;
+  vpaOf: (decision: PodDecision) => VerticalPodAutoscaler | undefined;
+  now: number;
+  state: ExecutorState;
+}
+
+const FALLBACK = /^Fallback/;
+
+/** Actions in flight at once unless configured: enough to hide API latency (16 x 20 ms round trips). */
+export const DEFAULT_CONCURRENCY = 16;
+
+/** Counts and logs every decision, then carries out the actions in order. Never throws for API errors. */
+export async function executePlan(input: ExecuteInput, deps: ExecutorDeps): Promise<ActionResult[]> {
+  const { metrics, logger } = deps;
+  metrics?.planned.reset();
+  for (const d of input.decisions) {
+    metrics?.decisions.inc({ action: d.action, reason: d.reason });
+    metrics?.planned.inc({ action: d.action, reason: d.reason });
+    if (isAction(d) && FALLBACK.test(d.reason)) metrics?.fallbacks.inc({ cause: d.reason });
+    const line = { pod: `${d.namespace}/${d.podName}`, workload: d.workload, action: d.action, reason: d.reason, changes: d.changes.map(describeChange), notes: d.notes, ...(deps.dryRun ? { dryRun: true } : {}) };
+    if (d.action === 'Skip') logger.debug(line, d.message);
+    else logger.info(line, d.message);
+  }
+  const limit = pLimit(deps.concurrency ?? DEFAULT_CONCURRENCY);
+  const results = await Promise.all(
+    input.decisions.filter(isAction).map((d) =>
+      limit(async (): Promise<ActionResult> => {
+        if (deps.dryRun) return { decision: d, outcome: 'dryRun' };
+        // checked when the action starts, so a throttled answer stops the actions not yet started
+        if (input.now < input.state.backoffUntil) return { decision: d, outcome: 'skippedBackoff' };
+        return executeOne(d, input, deps);
+      }),
+    ),
+  );
+  metrics?.backoffUntil.set(input.state.backoffUntil > input.now ? input.state.backoffUntil / 1000 : 0);
+  return results;
+}
+
+async function executeOne(d: PodDecision, input: ExecuteInput, deps: ExecutorDeps): Promise<ActionResult> {
+  const log = deps.logger.child({ pod: `${d.namespace}/${d.podName}`, action: d.action, reason: d.reason });
+  const pod = input.pods.get(`${d.namespace}/${d.podName}`);
+  const evict = d.action === 'Evict';
+  let outcome: ActionOutcome;
+  let detail: string | undefined;
+  try {
+    if (!pod) throw new ResizePatchError(`pod ${d.namespace}/${d.podName} is not in this loop's objects`);
+    if (evict) await deps.api.evict(d.namespace, d.podName, pod.metadata?.uid);
+    else await deps.api.resize(resizeRequest(pod, d.changes, deps.capabilities), deps.fieldManager ?? UPDATER_FIELD_MANAGER);
+    outcome = 'applied';
+    log.info({ outcome }, evict ? 'evicted' : 'resize sent');
+  } catch (err) {
+    if (err instanceof ResizePatchError) {
+      outcome = 'conflict';
+      log.info({ err }, 'the pod changed since it was read; re-planned next loop');
+    } else {
+      const classified = classifyApiError(err);
+      outcome = failureOutcome(classified, evict);
+      detail = classified.message;
+      if (outcome === 'throttled') {
+        input.state.backoffUntil = backoffUntil(classified, input.now);
+        log.warn({ err, until: new Date(input.state.backoffUntil).toISOString() }, 'the API server is throttling or unavailable: no more writes until then');
+      } else if (outcome === 'blocked') log.info({ detail }, 'a PodDisruptionBudget refused the eviction; retried next loop, never forced');
+      else if (outcome === 'gone') log.debug('the pod is gone; dropped');
+      else if (outcome === 'conflict') log.info({ detail }, 'conflict; re-planned next loop');
+      else log.error({ err }, outcome === 'invalid' ? 'the server rejected the request as invalid' : 'the request failed');
+    }
+  }
+  if (evict) deps.metrics?.evictions.inc({ outcome });
+  else deps.metrics?.resizes.inc({ path: d.action === 'ResizeWithRestart' ? 'restart' : 'in-place', outcome });
+  const vpa = input.vpaOf(d);
+  if (vpa) {
+    const uid = pod?.metadata?.uid;
+    const events = actionEvents({ decision: d, outcome, vpa, now: input.now, instance: deps.instance ?? 'tailor', ...(uid ? { podUid: uid } : {}), ...(detail ? { detail } : {}) });
+    await Promise.all(
+      events.map(async (e) => {
+        try {
+          await deps.api.recordEvent(e);
+        } catch (err) {
+          log.warn({ err, reason: e.reason }, 'could not record the event');
+        }
+      }),
+    );
+  }
+  return { decision: d, outcome, ...(detail ? { detail } : {}) };
+}

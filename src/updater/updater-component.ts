@@ -1,0 +1,73 @@
+/**
+ * `tailor run --components updater`: the updater as a loop component of the controller runtime
+ * (leader election, schedule, health and /metrics come from there, docs/controller.md). On
+ * gaining leadership it starts the watch caches and reads the server version; each cycle runs one
+ * {@link UpdaterLoop} at the tick's time; on losing it, the caches stop. Nothing else is kept, so a
+ * new leader continues where the old one stopped (timers are read from the objects).
+ */
+import * as k8s from '@kubernetes/client-node';
+import type { ComponentContext, LoopComponent } from '../controller/component.ts';
+import { namespaceSelected, watchNamespaces } from '../controller/vpa-selection.ts';
+import { KubeApiError } from '../kube/errors.ts';
+import { updaterOptions } from './options.ts';
+import { parseServerVersion, serverCapabilities, type ServerCapabilities } from './server-capabilities.ts';
+import { kubeUpdaterApi } from './updater-api.ts';
+import { UpdaterCaches } from './updater-caches.ts';
+import { UpdaterLoop } from './updater-loop.ts';
+import { UpdaterMetrics } from './updater-metrics.ts';
+
+/** Reads `/version` and derives what the server can do for resizes. */
+export async function detectCapabilities(kubeConfig: k8s.KubeConfig, inPlaceFeatureGate: boolean): Promise<ServerCapabilities> {
+  let info: k8s.VersionInfo;
+  try {
+    info = await kubeConfig.makeApiClient(k8s.VersionApi).getCode();
+  } catch (err) {
+    throw new KubeApiError('read the server version', err);
+  }
+  const version = parseServerVersion(info);
+  if (!version) throw new Error(`unreadable server version: major ${info.major}, minor ${info.minor}`);
+  return serverCapabilities(version, inPlaceFeatureGate);
+}
+
+/** The updater component's factory. */
+export function createUpdaterComponent(ctx: ComponentContext): LoopComponent {
+  const { config, logger, kubeConfig } = ctx;
+  const metrics = new UpdaterMetrics(ctx.metrics.registry);
+  const api = kubeUpdaterApi(kubeConfig);
+  const options = updaterOptions({ allowContainerRestart: config.allowContainerRestart });
+  let caches: UpdaterCaches | undefined;
+  let loop: UpdaterLoop | undefined;
+  return {
+    kind: 'loop',
+    name: 'updater',
+    async activate() {
+      const capabilities = await detectCapabilities(kubeConfig, config.inPlaceFeatureGate);
+      caches = new UpdaterCaches({ kubeConfig, logger, namespaces: watchNamespaces(config), selected: (ns) => namespaceSelected(ns, config) });
+      await caches.start();
+      logger.info({ version: capabilities.version, inPlace: capabilities.inPlaceResize, dryRun: config.updaterDryRun }, 'updater active');
+      loop = new UpdaterLoop({
+        sources: caches.sources,
+        api,
+        logger,
+        metrics,
+        options,
+        capabilities,
+        budget: { resizes: config.maxResizesPerLoop, evictions: config.maxEvictionsPerLoop },
+        dryRun: config.updaterDryRun,
+        instance: config.leaderIdentity ?? 'tailor',
+      });
+    },
+    async runCycle({ now, signal }) {
+      if (!loop || !caches || signal.aborted) return;
+      const report = await loop.runOnce(now);
+      ctx.metrics.trackedVpas.set({ component: 'updater' }, caches.sources.vpas().length - report.invalidVpas);
+      const applied = report.results.filter((r) => r.outcome === 'applied').length;
+      logger.info({ pods: report.decisions.length, actions: report.results.length, applied, invalidVpas: report.invalidVpas }, 'updater loop done');
+    },
+    async deactivate() {
+      await caches?.stop();
+      caches = undefined;
+      loop = undefined;
+    },
+  };
+}

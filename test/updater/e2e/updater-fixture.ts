@@ -1,0 +1,129 @@
+/**
+ * End-to-end fixture for the updater on kube-sim: a cluster (cluster-fixture.ts), Deployments and
+ * VPAs created through the API, and an {@link UpdaterLoop} reading watch caches over HTTPS and
+ * writing through client-node, its API calls counted. `restartUpdater()` drops the loop and its
+ * caches and builds new ones, as a restarted process or a new leader would.
+ */
+import * as k8s from '@kubernetes/client-node';
+import { Registry } from 'prom-client';
+import { silentLogger } from '../../../src/observability/logger.ts';
+import { updaterOptions, type UpdaterOptions } from '../../../src/updater/options.ts';
+import { UpdaterCaches } from '../../../src/updater/updater-caches.ts';
+import { detectCapabilities } from '../../../src/updater/updater-component.ts';
+import { kubeUpdaterApi, type UpdaterApi } from '../../../src/updater/updater-api.ts';
+import { UpdaterLoop, type LoopReport } from '../../../src/updater/updater-loop.ts';
+import { UpdaterMetrics } from '../../../src/updater/updater-metrics.ts';
+import type { NodeSpec } from '../../../src/sim/scenario.ts';
+import type { ServerVersion } from '../../../src/sim/server-version.ts';
+import { startCluster, type ClusterFixture } from '../../sim/e2e/cluster-fixture.ts';
+
+export interface UpdaterFixture extends ClusterFixture {
+  kc: k8s.KubeConfig;
+  custom: k8s.CustomObjectsApi;
+  /** Every write the updater sent: `resize ns/name`, `evict ns/name`, `event Reason`. */
+  calls: string[];
+  /** One updater loop at the simulated time; waits for the caches to see the latest writes first. */
+  loop(): Promise<LoopReport>;
+  restartUpdater(): Promise<void>;
+}
+
+/** Counts calls on their way to the API server. */
+function counted(api: UpdaterApi, calls: string[]): UpdaterApi {
+  return {
+    resize: (r, m) => (calls.push(`resize ${r.namespace}/${r.name}`), api.resize(r, m)),
+    evict: (ns, name, uid) => (calls.push(`evict ${ns}/${name}`), api.evict(ns, name, uid)),
+    recordEvent: (e) => (calls.push(`event ${e.involvedObject.kind}/${e.reason}`), api.recordEvent(e)),
+  };
+}
+
+export async function startUpdaterFixture(version: ServerVersion, nodes: Partial<NodeSpec>[], options: Partial<UpdaterOptions> = {}): Promise<UpdaterFixture> {
+  const f = await startCluster(version, nodes);
+  const kc = new k8s.KubeConfig();
+  kc.loadFromString(f.sim.server.kubeconfig());
+  const calls: string[] = [];
+  const api = counted(kubeUpdaterApi(kc), calls);
+  const metrics = new UpdaterMetrics(new Registry());
+  const capabilities = await detectCapabilities(kc, true);
+  let caches: UpdaterCaches | undefined;
+  let loop: UpdaterLoop | undefined;
+  const start = async () => {
+    caches = new UpdaterCaches({ kubeConfig: kc, logger: silentLogger(), namespaces: undefined, selected: () => true });
+    await caches.start();
+    loop = new UpdaterLoop({ sources: caches.sources, api, logger: silentLogger(), metrics, options: updaterOptions(options), capabilities, budget: { resizes: 100, evictions: 100 } });
+  };
+  await start();
+  const core = f.core;
+  const custom = kc.makeApiClient(k8s.CustomObjectsApi);
+  /** Waits until the caches have the latest pods and VPAs (same names and resourceVersions as a fresh list). */
+  const caughtUp = async () => {
+    const key = (items: readonly { metadata?: { name?: string; resourceVersion?: string } }[]) => items.map((o) => `${o.metadata!.name}@${o.metadata!.resourceVersion}`).sort().join();
+    for (let i = 0; i < 300; i++) {
+      const pods = await core.listPodForAllNamespaces();
+      const vpas = (await custom.listClusterCustomObject({ group: 'autoscaling.k8s.io', version: 'v1', plural: 'verticalpodautoscalers' })) as { items: { metadata?: { name?: string; resourceVersion?: string } }[] };
+      if (key(pods.items) === key(caches!.sources.pods()) && key(vpas.items) === key(caches!.sources.vpas() as typeof vpas.items)) return;
+      await new Promise((r) => setTimeout(r, 10));
+    }
+    throw new Error('the caches did not catch up');
+  };
+  return {
+    ...f,
+    kc,
+    custom,
+    calls,
+    async loop() {
+      await caughtUp();
+      return loop!.runOnce(f.sim.cluster.clock.now());
+    },
+    async restartUpdater() {
+      await caches?.stop();
+      await start();
+    },
+    async close() {
+      await caches?.stop();
+      await f.close();
+    },
+  };
+}
+
+/** A Deployment `name` with pods labelled app=name. */
+export function deployment(name: string, replicas: number, containers: k8s.V1Container[]): k8s.V1Deployment {
+  return {
+    apiVersion: 'apps/v1',
+    kind: 'Deployment',
+    metadata: { name },
+    spec: { replicas, selector: { matchLabels: { app: name } }, template: { metadata: { labels: { app: name } }, spec: { containers } } },
+  };
+}
+
+/** Creates a VPA for Deployment `name` and sets its recommendation (status subresource). */
+export async function createVpa(
+  f: UpdaterFixture,
+  name: string,
+  mode: string,
+  recommendations: { containerName: string; target: Record<string, string>; lowerBound?: Record<string, string>; upperBound?: Record<string, string> }[],
+  extra: { minReplicas?: number; annotations?: Record<string, string> } = {},
+): Promise<void> {
+  const ref = { group: 'autoscaling.k8s.io', version: 'v1', namespace: 'default', plural: 'verticalpodautoscalers' };
+  await f.custom.createNamespacedCustomObject({
+    ...ref,
+    body: {
+      apiVersion: 'autoscaling.k8s.io/v1',
+      kind: 'VerticalPodAutoscaler',
+      metadata: { name, ...(extra.annotations ? { annotations: extra.annotations } : {}) },
+      spec: { targetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name }, updatePolicy: { updateMode: mode, ...(extra.minReplicas !== undefined ? { minReplicas: extra.minReplicas } : {}) } },
+    },
+  });
+  await f.custom.patchNamespacedCustomObjectStatus(
+    { ...ref, name, body: { status: { recommendation: { containerRecommendations: recommendations } } } },
+    k8s.setHeaderOptions('Content-Type', k8s.PatchStrategy.MergePatch),
+  );
+}
+
+/** The Deployment's live pods. */
+export async function podsOf(f: ClusterFixture, app: string): Promise<k8s.V1Pod[]> {
+  const list = await f.core.listNamespacedPod({ namespace: 'default', labelSelector: `app=${app}` });
+  return list.items.filter((p) => !p.metadata!.deletionTimestamp);
+}
+
+/** `action reason` of each decision. */
+export const summary = (r: LoopReport) => r.decisions.map((d) => `${d.podName.replace(/-[a-z0-9]+-[a-z0-9]+$/, '')} ${d.action} ${d.reason}`);

@@ -1,0 +1,40 @@
+/**
+ * `tailor run --components updater` through startRun (configuration, kubeconfig, leader election,
+ * schedule, /metrics) on kube-sim: the registered updater component fills its watch caches, plans
+ * and resizes a pod in place, and exports its metrics.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setTimeout as delay } from 'node:timers/promises';
+import { startRun } from '../../src/cli/commands/run.ts';
+import { resolveRunConfig } from '../../src/config/run-config.ts';
+import { createVpa, deployment, podsOf, startUpdaterFixture } from './e2e/updater-fixture.ts';
+
+test('tailor run --components updater resizes a pod in place on kube-sim and exports tailor_updater metrics', async (t) => {
+  const f = await startUpdaterFixture('1.35', [{ cpu: '4', memory: '8Gi' }]);
+  const dir = mkdtempSync(join(tmpdir(), 'tailor-updater-run-'));
+  t.after(async () => {
+    await f.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+  const kubeconfig = join(dir, 'kubeconfig');
+  await f.sim.server.writeKubeconfig(kubeconfig);
+  await f.apps.createNamespacedDeployment({ namespace: 'default', body: deployment('web', 1, [{ name: 'app', image: 'nginx:1.27', resources: { requests: { cpu: '500m', memory: '256Mi' }, limits: { cpu: '1', memory: '512Mi' } } }]) });
+  await f.tick(2000);
+  await createVpa(f, 'web', 'InPlaceOrRecreate', [{ containerName: 'app', target: { cpu: '800m', memory: '256Mi' }, lowerBound: { cpu: '700m', memory: '200Mi' } }]);
+  const { config } = resolveRunConfig({ components: 'updater', metricsAddress: '127.0.0.1', metricsPort: '0', leaderIdentity: 'replica-1', logLevel: 'silent', kubeconfig }, {});
+  const controller = await startRun(config, { env: {} });
+  t.after(() => controller.stop());
+  let cpu: string | undefined;
+  for (let i = 0; i < 200 && cpu !== '800m'; i++) {
+    await delay(50);
+    cpu = (await podsOf(f, 'web'))[0]?.spec?.containers[0]?.resources?.requests?.cpu;
+  }
+  assert.equal(cpu, '800m', 'the first cycle resized the pod');
+  const metrics = await (await fetch(`${controller.http.url}/metrics`)).text();
+  assert.match(metrics, /tailor_updater_resizes_total\{path="in-place",outcome="applied"\} 1/);
+  assert.match(metrics, /tailor_updater_decisions_total\{action="ResizeInPlace",reason="OutsideBounds"\} 1/);
+});

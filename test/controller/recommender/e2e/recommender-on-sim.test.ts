@@ -98,8 +98,9 @@ workloads:
   const runCycle = () => loop.runCycle({ now: Date.now(), cycle: ++cycle, signal: controller.signal });
   await loop.activate();
 
-  // History becomes available once Prometheus holds a few scrapes of both workloads.
-  await delay(8_000);
+  // History becomes available once Prometheus holds a few scrapes of both workloads: wait for
+  // that (not for a fixed time, which a loaded machine overruns), then count two cycles.
+  await historyAvailable(`http://127.0.0.1:${port}`, ['web', 'hog'], 6, 90_000);
   await runCycle();
   await runCycle();
   const web = await readVpa('web');
@@ -166,3 +167,21 @@ workloads:
   assert.deepEqual(targetOf(down), kept);
   assert.match(condition(down, 'RecommendationProvided')!.message!, /usage not updated this cycle: Prometheus unavailable/);
 });
+
+/** Waits until Prometheus holds at least `samples` CPU samples of each workload's `app` container. */
+async function historyAvailable(url: string, workloads: readonly string[], samples: number, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  let last = '';
+  while (Date.now() < deadline) {
+    const counts = await Promise.all(workloads.map(async (w) => {
+      const query = `min(count_over_time(container_cpu_usage_seconds_total{pod=~"${w}-.*",container="app"}[5m]))`;
+      const res = await fetch(`${url}/api/v1/query?query=${encodeURIComponent(query)}`);
+      const body = (await res.json()) as { data?: { result?: { value?: [number, string] }[] } };
+      return Number(body.data?.result?.[0]?.value?.[1] ?? 0);
+    }));
+    last = counts.join(', ');
+    if (counts.every((c) => c >= samples)) return;
+    await delay(500);
+  }
+  assert.fail(`Prometheus did not collect ${samples} samples of ${workloads.join(', ')} in ${timeoutMs} ms (last counts: ${last})`);
+}

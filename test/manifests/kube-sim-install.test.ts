@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startCluster } from '../sim/e2e/cluster-fixture.ts';
-import { kubectl, MANIFESTS, render } from './kustomize.ts';
+import { find, kubectl, MANIFESTS, render } from './kustomize.ts';
 
 const MONITORING_CRDS = fileURLToPath(new URL('./fixtures/prometheus-operator-crds.yaml', import.meta.url));
 
@@ -61,4 +61,24 @@ test('kubectl apply -k install-with-monitoring to kube-sim: all accepted, idempo
   assert.deepEqual(ready.stdout.trim().split('\n').sort(), ['tailor-admission=2/2', 'tailor-recommender=1/1', 'tailor-updater=1/1']);
   const pods = await k('get', 'pods', '-n', 'tailor-system', '-o', 'jsonpath={range .items[*]}{.spec.serviceAccountName} {.status.phase}{"\\n"}{end}');
   assert.deepEqual(pods.stdout.trim().split('\n').sort(), ['tailor-admission Running', 'tailor-admission Running', 'tailor-recommender Running', 'tailor-updater Running']);
+
+  // The webhook replaces its configurations with a caBundle (as registerWebhooks does: the desired
+  // object, no kubectl annotation); applying the manifests again keeps that caBundle.
+  const server = cluster.sim.server;
+  const mutating = await server.execute({ verb: 'get', group: 'admissionregistration.k8s.io', version: 'v1', resource: 'mutatingwebhookconfigurations', name: 'tailor' });
+  const current = mutating.body as { metadata: { resourceVersion: string }; webhooks: { clientConfig: object }[] };
+  const caBundle = Buffer.from('-----BEGIN CERTIFICATE-----\ntest\n-----END CERTIFICATE-----\n').toString('base64');
+  const desired = find(objects, 'MutatingWebhookConfiguration', 'tailor') as unknown as { metadata: object; webhooks: { clientConfig: object }[] };
+  await server.execute({
+    verb: 'update',
+    group: 'admissionregistration.k8s.io',
+    version: 'v1',
+    resource: 'mutatingwebhookconfigurations',
+    name: 'tailor',
+    body: { ...desired, metadata: { ...desired.metadata, resourceVersion: current.metadata.resourceVersion }, webhooks: desired.webhooks.map((h) => ({ ...h, clientConfig: { ...h.clientConfig, caBundle } })) },
+  });
+  const third = await k('apply', '-k', join(MANIFESTS, 'install-with-monitoring'));
+  assert.equal(third.code, 0, third.stderr);
+  const kept = await k('get', 'mutatingwebhookconfiguration', 'tailor', '-o', 'jsonpath={.webhooks[0].clientConfig.caBundle}');
+  assert.equal(kept.stdout, caBundle);
 });

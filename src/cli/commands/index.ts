@@ -4,11 +4,13 @@
  */
 import type { Command } from 'commander';
 import { registerGenerateTrace } from './generate-trace.ts';
+import { registerRecommend } from './recommend.ts';
 import { registerReplay } from './replay.ts';
+import { registerRun } from './run.ts';
 import { registerSimCommand } from './sim.ts';
 import { registerValidate } from './validate.ts';
 
 /** A function that adds one subcommand to the program. */
 export type RegisterCommand = (program: Command) => void;
 
-export const commands: readonly RegisterCommand[] = [registerSimCommand, registerValidate, registerReplay, registerGenerateTrace];
+export const commands: readonly RegisterCommand[] = [registerSimCommand, registerValidate, registerReplay, registerGenerateTrace, registerRecommend, registerRun];

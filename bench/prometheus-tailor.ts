@@ -1,0 +1,76 @@
+/**
+ * The Tailor side of `npm run bench:prometheus`, run in its own process so its memory is measured
+ * alone: bootstraps the history of every container from the Prometheus at argv[2] into one `vpa`
+ * model per container, then runs one incremental cycle, and prints the figures as one JSON line.
+ * Usage: node --expose-gc --import tsx bench/prometheus-tailor.ts URL END_MS STEP_MS
+ */
+import { silentLogger } from '../src/observability/logger.ts';
+import { queryConfig } from '../src/metrics/metric-names.ts';
+import { PrometheusQueryClient } from '../src/metrics/query-client.ts';
+import { PrometheusMetricsSource } from '../src/metrics/prometheus-source.ts';
+import { UsageFeed } from '../src/metrics/usage-feed.ts';
+import { OwnerIndex } from '../src/metrics/owner-resolution.ts';
+import { vpaStrategy } from '../src/recommender/vpa-strategy.ts';
+import { WorkloadUsage } from '../src/report/workload-usage.ts';
+
+const [url, endText, stepText] = process.argv.slice(2);
+const end = Number(endText);
+const stepMs = Number(stepText);
+const gc = (globalThis as { gc?: () => void }).gc;
+if (!url || !gc) throw new Error('usage: node --expose-gc --import tsx bench/prometheus-tailor.ts URL END_MS STEP_MS');
+
+/** Memory after pending callbacks have run and two full collections. */
+async function settle(): Promise<{ rss: number; heap: number }> {
+  for (let i = 0; i < 3; i++) {
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    gc!();
+  }
+  const m = process.memoryUsage();
+  return { rss: m.rss, heap: m.heapUsed + m.arrayBuffers };
+}
+
+const client = new PrometheusQueryClient({ url, timeoutMs: 120_000 }, silentLogger());
+const source = new PrometheusMetricsSource(client, queryConfig(), silentLogger());
+const feed = new UsageFeed(source, { historyMs: 8 * 24 * 3600_000, stepMs, lagMs: 0 }, silentLogger());
+const usage = new WorkloadUsage(vpaStrategy(), new OwnerIndex([]));
+// Warm up the code paths (HTTP client, parser) so the baseline is not charged to the containers.
+await source.namespaceSizes(end, stepMs);
+const base = await settle();
+
+let t0 = performance.now();
+const boot = await feed.sync(end - stepMs, usage);
+const bootstrapMs = performance.now() - t0;
+const bootQueries = client.stats.queries;
+const bootBytes = client.stats.bytes;
+const peakRssKiB = process.resourceUsage().maxRSS;
+const held = await settle();
+const tracked = usage.containers().length;
+
+t0 = performance.now();
+const cycle = await feed.sync(end, usage);
+const cycleMs = performance.now() - t0;
+const estimated = usage.containers().filter((c) => c.model.estimate(end) !== undefined).length;
+
+console.log(
+  JSON.stringify({
+    tracked,
+    estimated,
+    namespaces: boot.namespaces,
+    bootstrapMs: Math.round(bootstrapMs),
+    bootstrapQueries: bootQueries,
+    bootstrapBytes: bootBytes,
+    cpuSamples: boot.cpuSamples,
+    failed: boot.failed.length + cycle.failed.length,
+    peakRssBytes: peakRssKiB * 1024,
+    baseRssBytes: base.rss,
+    // What Tailor holds per tracked container: heap (and typed arrays) after the bootstrap and a full
+    // GC, minus the warmed-up baseline, divided by the containers. An upper bound: it includes any
+    // fixed cost first paid during the bootstrap.
+    heldPerContainer: Math.round((held.heap - base.heap) / tracked),
+    rssGrowthPerContainer: Math.round((held.rss - base.rss) / tracked),
+    cycleMs: Math.round(cycleMs),
+    cycleQueries: client.stats.queries - bootQueries,
+    cycleBytes: client.stats.bytes - bootBytes,
+    cycleCpuSamples: cycle.cpuSamples,
+  }),
+);

@@ -1,0 +1,140 @@
+/**
+ * `tailor recommend`: the one-shot report from Prometheus alone. Per workload and container: the
+ * current requests and limits (kube-state-metrics), the recommendation with bounds, the difference
+ * and the estimated savings, as a table, JSON, YAML, CSV or HTML. This file only parses options
+ * and wires the parts; the work is in src/report/ and src/metrics/.
+ */
+import { Command, Option } from 'commander';
+import cliProgress from 'cli-progress';
+import { Registry } from 'prom-client';
+import { createLogger } from '../../observability/logger.ts';
+import { queryConfig, type LabelNames, type MetricNames } from '../../metrics/metric-names.ts';
+import { validateExtraSelector } from '../../metrics/promql-selector.ts';
+import { parseHeader, type ConnectionOptions } from '../../metrics/connection-options.ts';
+import { PrometheusQueryClient } from '../../metrics/query-client.ts';
+import { PrometheusMetricsSource } from '../../metrics/prometheus-source.ts';
+import { SourceMetrics } from '../../metrics/source-metrics.ts';
+import { createStrategyRegistry } from '../../recommender/builtin-strategies.ts';
+import { runRecommend } from '../../report/recommend-run.ts';
+import { REPORT_FORMATS, renderReport, type ReportFormat } from '../../report/report-format.ts';
+import { parseDuration } from '../duration-option.ts';
+
+interface RecommendOptions {
+  prometheusUrl: string;
+  namespace: string[];
+  format: ReportFormat;
+  history: string;
+  step: string;
+  strategy: string;
+  selector: string;
+  at?: string;
+  timeout: string;
+  retries: string;
+  bearerToken?: string;
+  bearerTokenFile?: string;
+  basicAuth?: string;
+  header: string[];
+  caFile?: string;
+  insecureSkipVerify?: boolean;
+  metric: string[];
+  label: string[];
+  maxPointsPerQuery: string;
+  progress: boolean;
+  logLevel: string;
+}
+
+const collect = (value: string, previous: string[]) => [...previous, value];
+
+function keyValues<T extends object>(pairs: readonly string[], allowed: T, what: string): Partial<Record<keyof T, string>> {
+  const out: Partial<Record<keyof T, string>> = {};
+  for (const pair of pairs) {
+    const i = pair.indexOf('=');
+    const key = pair.slice(0, i) as keyof T;
+    if (i <= 0 || !(key in allowed)) throw new Error(`invalid --${what} ${JSON.stringify(pair)}: expected one of ${Object.keys(allowed).join(', ')} as name=value`);
+    out[key] = pair.slice(i + 1);
+  }
+  return out;
+}
+
+function parseTime(text: string | undefined): number {
+  if (text === undefined) return Date.now();
+  const t = /^\d+$/.test(text) ? Number(text) : Date.parse(text);
+  if (!Number.isFinite(t)) throw new Error(`invalid --at ${JSON.stringify(text)}: use an ISO time or ms since the epoch`);
+  return t;
+}
+
+function connection(o: RecommendOptions): ConnectionOptions {
+  let basicAuth: ConnectionOptions['basicAuth'];
+  if (o.basicAuth) {
+    const i = o.basicAuth.indexOf(':');
+    if (i <= 0) throw new Error('invalid --basic-auth: expected USER:PASSWORD');
+    basicAuth = { username: o.basicAuth.slice(0, i), password: o.basicAuth.slice(i + 1) };
+  }
+  return {
+    url: o.prometheusUrl,
+    timeoutMs: parseDuration(o.timeout),
+    retries: Number(o.retries),
+    bearerToken: o.bearerToken,
+    bearerTokenFile: o.bearerTokenFile,
+    basicAuth,
+    headers: Object.fromEntries(o.header.map(parseHeader)),
+    caFile: o.caFile,
+    insecureSkipVerify: o.insecureSkipVerify,
+  };
+}
+
+export function registerRecommend(program: Command): void {
+  program
+    .command('recommend')
+    .description('One-shot report from Prometheus: current requests and limits, recommendations with bounds, savings')
+    .requiredOption('--prometheus-url <url>', 'PromQL HTTP API (Prometheus, Thanos, Mimir, VictoriaMetrics)')
+    .option('--namespace <ns>', 'only this namespace (repeatable; default: all with usage)', collect, [])
+    .addOption(new Option('--format <format>', 'output format').choices([...REPORT_FORMATS]).default('table'))
+    .option('--history <duration>', 'history window', '8d')
+    .option('--step <duration>', 'resolution of the usage samples', '1m')
+    .option('--strategy <name>', 'recommendation strategy', 'vpa')
+    .option('--selector <matchers>', 'label matchers added to every query, e.g. cluster="prod"', '')
+    .option('--at <time>', 'evaluate as of this time (ISO or ms since the epoch; default now)')
+    .option('--timeout <duration>', 'per-request timeout', '30s')
+    .option('--retries <n>', 'retries of a failed request (jittered exponential backoff)', '3')
+    .option('--bearer-token <token>', 'bearer token')
+    .option('--bearer-token-file <path>', 'file holding a bearer token (re-read when it changes)')
+    .option('--basic-auth <user:password>', 'HTTP basic auth')
+    .option('--header <header>', 'extra header "Name: value", e.g. "X-Scope-OrgID: team-a" (repeatable)', collect, [])
+    .option('--ca-file <path>', 'CA certificate (PEM) for an https URL')
+    .option('--insecure-skip-verify', 'do not verify the server certificate')
+    .option('--metric <name=value>', 'override a metric name, e.g. cpuUsageSeconds=my_cpu_total (repeatable)', collect, [])
+    .option('--label <name=value>', 'override a label name, e.g. pod=pod_name (repeatable)', collect, [])
+    .option('--max-points-per-query <n>', 'points (series x steps) per answer at most', '250000')
+    .option('--no-progress', 'no progress bar on stderr')
+    .option('--log-level <level>', 'log level of the JSON logs on stderr', 'warn')
+    .action(async (o: RecommendOptions) => {
+      const logger = createLogger({ level: o.logLevel as 'warn' });
+      const strategy = createStrategyRegistry().get(o.strategy);
+      const cfg = queryConfig({
+        metrics: keyValues<MetricNames>(o.metric, queryConfig().metrics, 'metric'),
+        labels: keyValues<LabelNames>(o.label, queryConfig().labels, 'label'),
+        extraSelector: validateExtraSelector(o.selector),
+      });
+      const metrics = new SourceMetrics(new Registry());
+      const client = new PrometheusQueryClient(connection(o), logger, metrics.observer());
+      const source = new PrometheusMetricsSource(client, cfg, logger);
+      const bar = o.progress && process.stderr.isTTY ? new cliProgress.SingleBar({ stream: process.stderr, format: 'reading history [{bar}] {value}/{total} chunks' }, cliProgress.Presets.shades_classic) : undefined;
+      try {
+        const { rows } = await runRecommend({
+          source,
+          strategy,
+          now: parseTime(o.at),
+          namespaces: o.namespace.length > 0 ? o.namespace : undefined,
+          feed: { historyMs: parseDuration(o.history), stepMs: parseDuration(o.step), maxPointsPerQuery: Number(o.maxPointsPerQuery) },
+          logger,
+          metrics,
+          onProgress: bar ? (done, total) => (done === 0 ? bar.start(total, 0) : bar.update(done)) : undefined,
+        });
+        bar?.stop();
+        process.stdout.write(renderReport(rows, o.format));
+      } finally {
+        bar?.stop();
+      }
+    });
+}

@@ -1,0 +1,50 @@
+/**
+ * Options of the recommender component: which VPAs it handles (upstream `spec.recommenders`) and
+ * how much usage history it reads. The Prometheus connection is in prometheus-options.ts.
+ */
+import type { OptionTable } from './option-spec.ts';
+import { booleanType, durationType, integerType, stringType } from './option-types.ts';
+import { FEED_DEFAULTS } from '../metrics/usage-feed.ts';
+
+export const RECOMMENDER_OPTIONS = {
+  recommenderName: {
+    flag: 'recommender-name',
+    env: 'TAILOR_RECOMMENDER_NAME',
+    type: stringType,
+    description:
+      'Handle only the VPAs whose spec.recommenders names this recommender. Without it, Tailor acts as the default recommender: VPAs that name none or name "default".',
+    group: 'Recommender',
+  },
+  alsoUnnamedVpas: {
+    flag: 'also-unnamed-vpas',
+    env: 'TAILOR_ALSO_UNNAMED_VPAS',
+    type: booleanType,
+    default: false,
+    description: 'With --recommender-name: also handle the VPAs that name no recommender.',
+    group: 'Recommender',
+  },
+  history: {
+    flag: 'history',
+    env: 'TAILOR_HISTORY',
+    type: durationType,
+    default: FEED_DEFAULTS.historyMs,
+    description: 'Usage history read from Prometheus for a container seen for the first time (without a checkpoint).',
+    group: 'Recommender',
+  },
+  historyStep: {
+    flag: 'history-step',
+    env: 'TAILOR_HISTORY_STEP',
+    type: durationType,
+    default: FEED_DEFAULTS.stepMs,
+    description: 'Resolution of the usage samples read from Prometheus.',
+    group: 'Recommender',
+  },
+  maxPointsPerQuery: {
+    flag: 'max-points-per-query',
+    env: 'TAILOR_MAX_POINTS_PER_QUERY',
+    type: integerType(11_000, 10_000_000),
+    default: FEED_DEFAULTS.maxPointsPerQuery,
+    description: 'Points (series x steps) per Prometheus answer at most; longer ranges are split.',
+    group: 'Recommender',
+  },
+} satisfies OptionTable;

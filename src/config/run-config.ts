@@ -1,0 +1,55 @@
+/**
+ * The configuration table of `tailor run`: every row of every component, merged (a flag or
+ * variable defined twice is refused), plus the rules that relate options to each other. Adding an
+ * option = adding a row to one of the merged tables (or a new table here); the command line,
+ * environment parsing, validation and docs/configuration.md follow from it.
+ */
+import type { ConfigOf, ConfigRule } from './option-spec.ts';
+import { mergeOptionTables } from './option-spec.ts';
+import { CONTROLLER_OPTIONS } from './controller-options.ts';
+import { PROMETHEUS_OPTIONS } from './prometheus-options.ts';
+import { RECOMMENDER_OPTIONS } from './recommender-options.ts';
+import { formatDuration } from './option-types.ts';
+import { requiredWhen, resolveConfig, type CommandLineValues, type Environment, type Resolved } from './resolve-config.ts';
+import { scheduleFor } from '../controller/schedule.ts';
+
+export const RUN_OPTIONS = mergeOptionTables(CONTROLLER_OPTIONS, RECOMMENDER_OPTIONS, PROMETHEUS_OPTIONS);
+
+export type RunConfig = ConfigOf<typeof RUN_OPTIONS>;
+
+const fmt = formatDuration;
+
+/** Relations between options, checked after each option parsed on its own. */
+export const RUN_RULES: readonly ConfigRule<RunConfig>[] = [
+  requiredWhen<RunConfig>('prometheusUrl', 'by the recommender', (c) => c.components.includes('recommender')),
+  {
+    options: ['namespace', 'ignoreNamespace'],
+    check: (c) => (c.namespace.length > 0 && c.ignoreNamespace.length > 0 ? 'give either the namespaces to watch or those to ignore, not both' : undefined),
+  },
+  {
+    options: ['renewDeadline', 'leaseDuration'],
+    check: (c) => (c.renewDeadline < c.leaseDuration ? undefined : `the renew deadline (${fmt(c.renewDeadline)}) must be shorter than the lease duration (${fmt(c.leaseDuration)})`),
+  },
+  {
+    options: ['retryPeriod', 'renewDeadline'],
+    check: (c) => (c.retryPeriod < c.renewDeadline ? undefined : `the retry period (${fmt(c.retryPeriod)}) must be shorter than the renew deadline (${fmt(c.renewDeadline)})`),
+  },
+  {
+    options: ['interval'],
+    check: (c) => {
+      if (c.schedule !== undefined) return undefined;
+      const s = scheduleFor(c.interval);
+      return 'error' in s ? s.error : undefined;
+    },
+  },
+  {
+    options: ['prometheusBearerToken', 'prometheusBearerTokenFile', 'prometheusBasicAuth'],
+    check: (c) =>
+      [c.prometheusBearerToken, c.prometheusBearerTokenFile, c.prometheusBasicAuth].filter((v) => v !== undefined).length > 1 ? 'give at most one kind of Prometheus credentials' : undefined,
+  },
+];
+
+/** Resolves `tailor run`'s configuration from the command line and the environment; throws listing every problem. */
+export function resolveRunConfig(cli: CommandLineValues, env: Environment): Resolved<typeof RUN_OPTIONS> {
+  return resolveConfig(RUN_OPTIONS, cli, env, RUN_RULES);
+}

@@ -1,0 +1,104 @@
+/**
+ * Typed errors of the metrics source. `prometheus-query` rejects with plain objects
+ * (`{status:'error', errorType, error, httpStatus?, code?}`); {@link wrapPrometheusError} turns
+ * them into one of these classes with the original kept as `cause`, so callers can tell a
+ * Prometheus that is down from one that rejected the query.
+ */
+
+/** Base class; `query` is the PromQL that failed (shortened). */
+export class MetricsSourceError extends Error {
+  /** Whether trying again may help (network, timeout, 5xx). */
+  readonly retryable: boolean = false;
+  constructor(
+    message: string,
+    readonly query: string,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+    this.name = new.target.name;
+  }
+}
+
+/** The server could not be reached (connection refused, DNS, TLS). */
+export class PrometheusUnreachableError extends MetricsSourceError {
+  override readonly retryable = true;
+}
+
+/** The request or the query evaluation took too long. */
+export class PrometheusTimeoutError extends MetricsSourceError {
+  override readonly retryable = true;
+}
+
+/** The server rejected the query (bad PromQL, too many points, unknown function): retrying will not help. */
+export class BadQueryError extends MetricsSourceError {}
+
+/** The server answered with an error status or an unreadable body. 5xx are retryable. */
+export class PrometheusServerError extends MetricsSourceError {
+  override readonly retryable: boolean;
+  constructor(
+    message: string,
+    query: string,
+    readonly httpStatus: number | undefined,
+    options?: { cause?: unknown },
+  ) {
+    super(message, query, options);
+    this.retryable = httpStatus === undefined || httpStatus >= 500 || httpStatus === 429;
+  }
+}
+
+/** Some batches of a fetch failed: the data returned is incomplete. `failed` names what is missing. */
+export class PartialDataError extends MetricsSourceError {
+  constructor(
+    message: string,
+    readonly failed: readonly string[],
+    options?: { cause?: unknown },
+  ) {
+    super(message, '', options);
+  }
+}
+
+interface PrometheusQueryFailure {
+  status?: unknown;
+  errorType?: unknown;
+  error?: unknown;
+  httpStatus?: unknown;
+  code?: unknown;
+}
+
+function shorten(query: string): string {
+  return query.length > 200 ? `${query.slice(0, 200)}...` : query;
+}
+
+/**
+ * Classifies whatever `prometheus-query` (or axios under it) threw. Worked example: a 400 answer
+ * `{errorType:'http_error', httpStatus:400, error:'exceeded maximum resolution of 11,000 points per
+ * timeseries'}` becomes a BadQueryError whose message carries the server's words.
+ */
+export function wrapPrometheusError(raw: unknown, query: string, endpoint: string): MetricsSourceError {
+  if (raw instanceof MetricsSourceError) return raw;
+  // prometheus-query re-catches its own client_error and wraps it as a network_error: unwrap it.
+  const original = (raw as { original?: { status?: unknown; errorType?: unknown } } | null)?.original;
+  if (original && original.status === 'error' && typeof original.errorType === 'string') return wrapPrometheusError(original, query, endpoint);
+  const q = shorten(query);
+  const f: PrometheusQueryFailure = typeof raw === 'object' && raw !== null ? (raw as PrometheusQueryFailure) : {};
+  const detail = typeof f.error === 'string' ? f.error : raw instanceof Error ? raw.message : String(raw);
+  const status = typeof f.httpStatus === 'number' ? f.httpStatus : undefined;
+  const code = typeof f.code === 'string' ? f.code : undefined;
+  const prometheusType = (raw as { prometheus?: { errorType?: unknown } } | null)?.prometheus?.errorType;
+  if (f.errorType === 'timeout_error' || code === 'ETIMEDOUT' || prometheusType === 'timeout') {
+    return new PrometheusTimeoutError(`Prometheus at ${endpoint} timed out: ${detail}`, q, { cause: raw });
+  }
+  if (f.errorType === 'network_error' || f.errorType === 'ssl_error') {
+    return new PrometheusUnreachableError(`Prometheus at ${endpoint} is unreachable: ${detail}${code ? ` (${code})` : ''}`, q, { cause: raw });
+  }
+  if (f.errorType === 'http_error' && (status === 400 || status === 422 || prometheusType === 'bad_data' || prometheusType === 'execution')) {
+    return new BadQueryError(`Prometheus at ${endpoint} rejected the query (HTTP ${status}): ${detail}`, q, { cause: raw });
+  }
+  if (f.errorType === 'http_error') {
+    return new PrometheusServerError(`Prometheus at ${endpoint} answered HTTP ${status}: ${detail}`, q, status, { cause: raw });
+  }
+  if (f.errorType === 'client_error') {
+    return new PrometheusServerError(`Prometheus at ${endpoint} sent an unreadable answer: ${detail}`, q, undefined, { cause: raw });
+  }
+  return new PrometheusServerError(`query to Prometheus at ${endpoint} failed: ${detail}`, q, status, { cause: raw });
+}

@@ -1,0 +1,39 @@
+/**
+ * Pure resolution of pods to their top-most workload from kube-state-metrics owner links:
+ * Pod -> ReplicaSet -> Deployment, Pod -> Job -> CronJob, Pod -> StatefulSet / DaemonSet / ...
+ * A pod without an owner is its own workload (kind Pod); a ReplicaSet or Job without a known owner
+ * is the workload itself.
+ */
+import type { OwnerLink } from './metrics-source.ts';
+
+/** A workload as the report names it. */
+export interface WorkloadRef {
+  kind: string;
+  name: string;
+}
+
+/** Owner graph of a set of namespaces. */
+export class OwnerIndex {
+  private readonly links = new Map<string, { kind: string; name: string }>();
+
+  constructor(links: readonly OwnerLink[]) {
+    // Sorted so that, when kube-state-metrics reports two owners, the choice is deterministic.
+    const sorted = [...links].sort((a, b) => `${a.ownerKind}/${a.ownerName}`.localeCompare(`${b.ownerKind}/${b.ownerName}`));
+    for (const link of sorted) {
+      if (link.ownerKind === '' || link.ownerKind === '<none>' || link.ownerName === '' || link.ownerName === '<none>') continue;
+      const id = `${link.namespace}/${link.kind}/${link.name}`;
+      if (!this.links.has(id)) this.links.set(id, { kind: link.ownerKind, name: link.ownerName });
+    }
+  }
+
+  /** The top-most workload of a pod; `Pod/<name>` when it has no owner. */
+  workloadOf(namespace: string, pod: string): WorkloadRef {
+    let current: WorkloadRef = { kind: 'Pod', name: pod };
+    for (let depth = 0; depth < 5; depth++) {
+      const owner = this.links.get(`${namespace}/${current.kind}/${current.name}`);
+      if (!owner) break;
+      current = owner;
+    }
+    return current;
+  }
+}

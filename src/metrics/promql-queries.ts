@@ -1,0 +1,100 @@
+/**
+ * Pure PromQL builders for everything the recommender reads. Every query is batched over a set of
+ * namespaces (never one query per pod or container), carries the configured extra selector, and
+ * excludes the pause container (`POD`) and the pod-level cgroup (empty container name).
+ *
+ * Series from several scrape jobs (two Prometheus jobs scraping the same kubelet) are merged on
+ * the server with `max by (namespace, pod, container)`: deterministic, and the duplicate never
+ * crosses the wire.
+ */
+import { duration, matcher, oneOf, selector } from './promql-selector.ts';
+import type { QueryConfig } from './metric-names.ts';
+
+function containerMatchers(cfg: QueryConfig, namespaces?: readonly string[]): string[] {
+  const l = cfg.labels;
+  const out = [matcher(l.container, '!=', ''), matcher(l.container, '!=', 'POD')];
+  if (namespaces) out.unshift(oneOf(l.namespace, namespaces));
+  return out;
+}
+
+function byContainer(cfg: QueryConfig): string {
+  const l = cfg.labels;
+  return `${l.namespace}, ${l.pod}, ${l.container}`;
+}
+
+/**
+ * The selector of the CPU series of containers (for the series API, which reads only the index):
+ * discovers namespaces and sizes the batches over days of history without loading samples.
+ */
+export function containerSeriesSelector(cfg: QueryConfig, namespaces?: readonly string[]): string {
+  return selector(cfg.metrics.cpuUsageSeconds, containerMatchers(cfg, namespaces), cfg.extraSelector);
+}
+
+/** Selectors of the owner series (kube_pod_owner, kube_replicaset_owner, kube_job_owner), for the series API. */
+export function ownerSeriesSelectors(cfg: QueryConfig, namespaces: readonly string[]): string[] {
+  const ns = [oneOf(cfg.labels.namespace, namespaces)];
+  return [cfg.metrics.podOwner, cfg.metrics.replicaSetOwner, cfg.metrics.jobOwner].map((m) => selector(m, ns, cfg.extraSelector));
+}
+
+/**
+ * Number of container series per namespace seen in the (short) window ending at the query time:
+ * one cheap instant query that both discovers namespaces and sizes the batches of a cycle. Over
+ * long windows use {@link containerSeriesSelector} with the series API instead: this loads every
+ * sample of the window and would exceed the server's max-samples limit on a large cluster.
+ */
+export function namespaceSizesQuery(cfg: QueryConfig, windowMs: number, namespaces?: readonly string[]): string {
+  const sel = selector(cfg.metrics.cpuUsageSeconds, containerMatchers(cfg, namespaces), cfg.extraSelector);
+  return `count by (${cfg.labels.namespace}) (count by (${byContainer(cfg)}) (last_over_time(${sel}[${duration(windowMs)}])))`;
+}
+
+/**
+ * CPU cores used per container, averaged over each step: `rate` of the cAdvisor counter over a
+ * window equal to the step (rate handles counter resets). With a 60 s step a point at 12:01 is the
+ * mean usage from 12:00 to 12:01, e.g. 30 CPU-seconds used in that minute -> 0.5 cores.
+ */
+export function cpuUsageQuery(cfg: QueryConfig, namespaces: readonly string[], stepMs: number): string {
+  const sel = selector(cfg.metrics.cpuUsageSeconds, containerMatchers(cfg, namespaces), cfg.extraSelector);
+  return `max by (${byContainer(cfg)}) (rate(${sel}[${duration(stepMs)}]))`;
+}
+
+/**
+ * Memory working-set peak per container per step: `max_over_time` over a window equal to the step,
+ * so a spike scraped between two evaluation points is kept (a plain range query would return only
+ * the sample at each point and hide it).
+ */
+export function memoryPeakQuery(cfg: QueryConfig, namespaces: readonly string[], stepMs: number): string {
+  const sel = selector(cfg.metrics.memoryWorkingSet, containerMatchers(cfg, namespaces), cfg.extraSelector);
+  return `max by (${byContainer(cfg)}) (max_over_time(${sel}[${duration(stepMs)}]))`;
+}
+
+/**
+ * OOM kills per container per step: restarts in the step while kube-state-metrics says the last
+ * termination was `OOMKilled`, or else cAdvisor's OOM event counter. A point (value = number of
+ * kills, e.g. 1) exists only in steps with a kill.
+ */
+export function oomKillsQuery(cfg: QueryConfig, namespaces: readonly string[], stepMs: number): string {
+  const m = cfg.metrics;
+  const by = byContainer(cfg);
+  const w = duration(stepMs);
+  const restarts = selector(m.restarts, containerMatchers(cfg, namespaces), cfg.extraSelector);
+  const reason = selector(m.lastTerminatedReason, [...containerMatchers(cfg, namespaces), matcher('reason', '=', 'OOMKilled')], cfg.extraSelector);
+  const events = selector(m.oomEvents, containerMatchers(cfg, namespaces), cfg.extraSelector);
+  const ksm = `max by (${by}) (increase(${restarts}[${w}]) > 0) and on (${by}) (max by (${by}) (${reason}) == 1)`;
+  const cadvisor = `max by (${by}) (increase(${events}[${w}]) > 0)`;
+  return `(${ksm}) or (${cadvisor})`;
+}
+
+/**
+ * Current CPU and memory requests and limits per container from kube-state-metrics (values in
+ * cores and bytes), the last value within the lookback. The parts are told apart by a `kind`
+ * label (`request` or `limit`) added with label_replace.
+ */
+export function resourcesQuery(cfg: QueryConfig, namespaces: readonly string[], lookbackMs: number): string {
+  const m = cfg.metrics;
+  const by = `${byContainer(cfg)}, resource`;
+  const w = duration(lookbackMs);
+  const matchers = [...containerMatchers(cfg, namespaces), matcher('resource', '=~', 'cpu|memory')];
+  const part = (metric: string, kind: string) =>
+    `label_replace(max by (${by}) (last_over_time(${selector(metric, matchers, cfg.extraSelector)}[${w}])), "kind", "${kind}", "", "")`;
+  return `${part(m.requests, 'request')} or ${part(m.limits, 'limit')}`;
+}

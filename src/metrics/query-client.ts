@@ -1,0 +1,174 @@
+/**
+ * The HTTP edge of the Prometheus adapter: runs instant and range queries through
+ * `prometheus-query`, with retries (exponential backoff, randomised), GET or POST by query length,
+ * auth (bearer token literal or file, basic), extra headers, custom CA / skip-verify, and counts of
+ * queries and bytes. Failures come out as typed {@link MetricsSourceError}s; server warnings are
+ * returned with each answer (prometheus-query drops them, so an interceptor picks them up).
+ */
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { readFileSync } from 'node:fs';
+import http from 'node:http';
+import https from 'node:https';
+import pRetry from 'p-retry';
+import { PrometheusDriver, type Metric, type QueryResult } from 'prometheus-query';
+import type { InternalAxiosRequestConfig, AxiosResponse } from 'axios';
+import type { Logger } from '../observability/logger.ts';
+import { BearerTokenFile } from './bearer-token.ts';
+import { CONNECTION_DEFAULTS, type ConnectionOptions } from './connection-options.ts';
+import { wrapPrometheusError, type MetricsSourceError } from './metrics-errors.ts';
+
+/** Running totals of the traffic, for logs, metrics and the benchmark. */
+export interface QueryStats {
+  queries: number;
+  retries: number;
+  failures: number;
+  /** Bytes of the (decompressed) JSON answers. */
+  bytes: number;
+}
+
+/** An answer's payload and the server's warnings. */
+export interface QueryAnswer<T = QueryResult> {
+  result: T;
+  warnings: string[];
+}
+
+interface CallContext {
+  bytes: number;
+  warnings: string[];
+}
+
+/** The API endpoints used: instant and range queries, and the series (index) lookup. */
+export type QueryKind = 'instant' | 'range' | 'series';
+
+/** Receives every finished query (for metrics). */
+export type QueryObserver = (event: { kind: QueryKind; durationMs: number; bytes: number; error?: MetricsSourceError }) => void;
+
+export class PrometheusQueryClient {
+  readonly stats: QueryStats = { queries: 0, retries: 0, failures: 0, bytes: 0 };
+  private readonly get: PrometheusDriver;
+  private readonly post: PrometheusDriver;
+  private readonly context = new AsyncLocalStorage<CallContext>();
+  private readonly options: Required<Pick<ConnectionOptions, keyof typeof CONNECTION_DEFAULTS>> & ConnectionOptions;
+  private readonly log: Logger;
+
+  constructor(
+    options: ConnectionOptions,
+    logger: Logger,
+    private readonly observer: QueryObserver = () => {},
+  ) {
+    this.options = { ...CONNECTION_DEFAULTS, ...options };
+    this.log = logger.child({ component: 'prometheus-client', endpoint: options.url });
+    const token = options.bearerTokenFile ? new BearerTokenFile(options.bearerTokenFile) : undefined;
+    // No keep-alive: axios pins the last request on an idle pooled socket
+    // (symbol axios.http.currentReq), which keeps that request's whole answer alive until the socket
+    // is reused or closed: up to one answer (tens of MB during a bootstrap) per pooled socket. A
+    // cycle makes a handful of queries, so a new connection per query costs nothing measurable.
+    const httpsAgent = new https.Agent({
+      keepAlive: false,
+      ca: options.caFile ? readFileSync(options.caFile) : undefined,
+      rejectUnauthorized: !options.insecureSkipVerify,
+    });
+    const httpAgent = new http.Agent({ keepAlive: false });
+    const onRequest = (config: InternalAxiosRequestConfig): InternalAxiosRequestConfig => {
+      config.httpAgent = httpAgent;
+      config.httpsAgent = httpsAgent;
+      const bearer = token ? token.current() : options.bearerToken;
+      if (bearer) config.headers.set('Authorization', `Bearer ${bearer}`);
+      const ctx = this.context.getStore();
+      config.transformResponse = [
+        (data: unknown) => {
+          if (typeof data !== 'string') return data;
+          if (ctx) ctx.bytes += Buffer.byteLength(data);
+          try {
+            return JSON.parse(data) as unknown;
+          } catch {
+            return data;
+          }
+        },
+      ];
+      return config;
+    };
+    const onResponse = (response: AxiosResponse): AxiosResponse => {
+      const warnings = (response.data as { warnings?: unknown } | undefined)?.warnings;
+      const ctx = this.context.getStore();
+      if (ctx && Array.isArray(warnings)) ctx.warnings.push(...warnings.map(String));
+      return response;
+    };
+    const base = {
+      endpoint: options.url,
+      baseURL: '/api/v1/',
+      headers: { ...options.headers },
+      auth: options.basicAuth,
+      timeout: this.options.timeoutMs,
+      withCredentials: false,
+      requestInterceptor: { onFulfilled: onRequest },
+      responseInterceptor: { onFulfilled: onResponse },
+    };
+    this.get = new PrometheusDriver({ ...base, preferPost: false });
+    this.post = new PrometheusDriver({ ...base, preferPost: true });
+  }
+
+  /** An instant query evaluated at `at` (ms). */
+  instant(query: string, at: number): Promise<QueryAnswer> {
+    return this.run('instant', query, (driver) => driver.instantQuery(query, at));
+  }
+
+  /** A range query from `start` to `end` (ms) every `stepMs`. */
+  range(query: string, start: number, end: number, stepMs: number): Promise<QueryAnswer> {
+    return this.run('range', query, (driver) => driver.rangeQuery(query, start, end, stepMs / 1000));
+  }
+
+  /**
+   * The label sets of the series matching `selectors` with samples between `start` and `end` (ms),
+   * read from the index: no samples are loaded, so this stays cheap over days of history where a
+   * `last_over_time(...[8d])` would hit the server's max-samples limit.
+   */
+  series(selectors: readonly string[], start: number, end: number): Promise<QueryAnswer<Metric[]>> {
+    return this.run('series', selectors.join(' '), (driver) => driver.series([...selectors], start, end));
+  }
+
+  private async run<T>(kind: QueryKind, query: string, call: (driver: PrometheusDriver) => Promise<T>): Promise<QueryAnswer<T>> {
+    const driver = query.length > this.options.postAboveChars ? this.post : this.get;
+    const started = performance.now();
+    let bytes = 0;
+    try {
+      const answer = await pRetry(
+        async () => {
+          const ctx: CallContext = { bytes: 0, warnings: [] };
+          this.stats.queries++;
+          try {
+            const result = await this.context.run(ctx, () => call(driver));
+            return { result, warnings: ctx.warnings };
+          } catch (raw) {
+            throw wrapPrometheusError(raw, query, this.options.url);
+          } finally {
+            bytes += ctx.bytes;
+            this.stats.bytes += ctx.bytes;
+          }
+        },
+        {
+          retries: this.options.retries,
+          factor: 2,
+          minTimeout: this.options.retryMinDelayMs,
+          maxTimeout: this.options.retryMaxDelayMs,
+          randomize: true,
+          shouldRetry: ({ error }) => (error as MetricsSourceError).retryable === true,
+          onFailedAttempt: ({ error, attemptNumber, retriesLeft }) => {
+            const willRetry = retriesLeft > 0 && (error as MetricsSourceError).retryable === true;
+            if (willRetry) {
+              this.stats.retries++;
+              this.log.warn({ err: error, attempt: attemptNumber, retriesLeft }, 'Prometheus query failed, retrying');
+            }
+          },
+        },
+      );
+      this.observer({ kind, durationMs: performance.now() - started, bytes });
+      return answer;
+    } catch (err) {
+      this.stats.failures++;
+      const error = err as MetricsSourceError;
+      this.observer({ kind, durationMs: performance.now() - started, bytes, error });
+      throw error;
+    }
+  }
+}

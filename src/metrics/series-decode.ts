@@ -1,0 +1,87 @@
+/**
+ * Pure conversion of Prometheus matrix answers into container series: labels mapped to container
+ * keys, NaN / +-Inf samples dropped and counted, missing steps counted, and series of the same
+ * container (several chunks, several answers, duplicate jobs) merged deterministically: by time,
+ * keeping the larger value when two samples share a time.
+ */
+import type { ContainerKey, ContainerSeries, DataQuality, StepRange } from './metrics-source.ts';
+import { cleanQuality, containerId } from './metrics-source.ts';
+import type { LabelNames } from './metric-names.ts';
+
+/** The shape of one matrix element as `prometheus-query` returns it. */
+export interface RawRangeSeries {
+  metric: { labels: object };
+  values: Array<{ time: Date; value: number }>;
+}
+
+/** The container key of a label set, or undefined when a label is missing. */
+export function keyOf(labels: object, names: LabelNames): ContainerKey | undefined {
+  const l = labels as Record<string, unknown>;
+  const namespace = l[names.namespace];
+  const pod = l[names.pod];
+  const container = l[names.container];
+  if (typeof namespace !== 'string' || typeof pod !== 'string' || typeof container !== 'string' || container === '' || container === 'POD') return undefined;
+  return { namespace, pod, container };
+}
+
+/** Decodes a matrix answer. `range` gives the step used to count gaps. */
+export function decodeMatrix(raw: readonly RawRangeSeries[], names: LabelNames, range: StepRange): { series: ContainerSeries[]; quality: DataQuality } {
+  const quality = cleanQuality();
+  const parts: ContainerSeries[] = [];
+  for (const item of raw) {
+    const key = keyOf(item.metric.labels, names);
+    if (!key) continue;
+    const times: number[] = [];
+    const values: number[] = [];
+    for (const sample of item.values) {
+      if (!Number.isFinite(sample.value)) {
+        quality.nonFinite++;
+        continue;
+      }
+      times.push(sample.time.getTime());
+      values.push(sample.value);
+    }
+    if (times.length > 0) parts.push({ key, times, values });
+  }
+  const series = mergeSeries(parts);
+  for (const s of series) quality.gapSteps += countGapSteps(s.times, range.step);
+  return { series, quality };
+}
+
+/** Missing steps between the first and last point: times [0, 60, 240] at step 60 -> 2 (120, 180). */
+export function countGapSteps(times: readonly number[], step: number): number {
+  let gaps = 0;
+  for (let i = 1; i < times.length; i++) gaps += Math.max(0, Math.round((times[i]! - times[i - 1]!) / step) - 1);
+  return gaps;
+}
+
+/** Merges series with the same key: union of times, the larger value on a shared time; sorted by key. */
+export function mergeSeries(parts: readonly ContainerSeries[]): ContainerSeries[] {
+  const byKey = new Map<string, ContainerSeries[]>();
+  for (const p of parts) {
+    const id = containerId(p.key);
+    const list = byKey.get(id);
+    if (list) list.push(p);
+    else byKey.set(id, [p]);
+  }
+  const out: ContainerSeries[] = [];
+  for (const id of [...byKey.keys()].sort()) {
+    const list = byKey.get(id)!;
+    if (list.length === 1) {
+      out.push(list[0]!);
+      continue;
+    }
+    const points = new Map<number, number>();
+    for (const s of list) {
+      for (let i = 0; i < s.times.length; i++) {
+        const t = s.times[i]!;
+        const v = s.values[i]!;
+        const prev = points.get(t);
+        if (prev === undefined || v > prev) points.set(t, v);
+      }
+    }
+    const times = [...points.keys()].sort((a, b) => a - b);
+    out.push({ key: list[0]!.key, times, values: times.map((t) => points.get(t)!) });
+  }
+  return out;
+}

@@ -1,0 +1,189 @@
+/**
+ * Feeds usage from a {@link MetricsSource} into a sink, batch by batch: the history bootstrap
+ * (default 8 days) the first time a namespace is seen, then, each cycle, only the steps after the
+ * last one ingested (a cursor per namespace). A failed batch is logged and counted, its cursor
+ * stays where it was, and the next cycle fetches it again; other batches go on.
+ *
+ * Memory: nothing per container is kept here (the cursor is per namespace); each chunk's series
+ * go to the sink and are dropped.
+ */
+import pLimit from 'p-limit';
+import type { Logger } from '../observability/logger.ts';
+import type { ContainerKey, ContainerSeries, DataQuality, MetricsSource, OomEvent, StepRange } from './metrics-source.ts';
+import { addQuality, cleanQuality } from './metrics-source.ts';
+import { batchNamespaces } from './namespace-batches.ts';
+import { alignedRange, pointsIn, pointsPerChunk, splitRange } from './range-plan.ts';
+import type { SourceMetrics } from './source-metrics.ts';
+
+/** Receives usage; called once per container series per chunk. */
+export interface UsageSink {
+  cpu(series: ContainerSeries): void;
+  memory(series: ContainerSeries): void;
+  oom(event: OomEvent): void;
+}
+
+export interface FeedOptions {
+  /** History fetched the first time a namespace is seen (default 8 days). */
+  historyMs?: number;
+  /** Evaluation step (default 60 s). */
+  stepMs?: number;
+  /** The newest step fetched ends this long before now, so late scrapes are in (default one step). */
+  lagMs?: number;
+  /** Points (series x steps) per answer at most (default 250,000, about 8 MB of JSON). */
+  maxPointsPerQuery?: number;
+  /** Batches fetched at the same time (default 2). */
+  concurrency?: number;
+  /** A bootstrap series with fewer samples is reported as sparse (default 30). */
+  minSamples?: number;
+  /** Only these namespaces (default: every namespace with data). */
+  namespaces?: readonly string[];
+}
+
+export const FEED_DEFAULTS = {
+  historyMs: 8 * 24 * 3600_000,
+  stepMs: 60_000,
+  maxPointsPerQuery: 250_000,
+  concurrency: 2,
+  minSamples: 30,
+} as const;
+
+/** What one sync did. */
+export interface SyncReport {
+  /** The last evaluation time fetched. */
+  end: number;
+  namespaces: number;
+  batches: number;
+  chunks: number;
+  cpuSamples: number;
+  memorySamples: number;
+  oomEvents: number;
+  /** Namespaces whose fetch failed this cycle (to be retried). */
+  failed: string[];
+  /** Bootstrap series with too few samples to trust. */
+  sparse: ContainerKey[];
+  /** Set when the cycle could not even discover the namespaces (the source is down). */
+  error?: unknown;
+  quality: DataQuality;
+}
+
+export class UsageFeed {
+  private readonly cursors = new Map<string, number>();
+  private readonly opts: Required<Omit<FeedOptions, 'namespaces' | 'lagMs'>> & { lagMs: number; namespaces?: readonly string[] };
+  private readonly log: Logger;
+
+  constructor(
+    private readonly source: MetricsSource,
+    options: FeedOptions,
+    logger: Logger,
+    private readonly metrics?: SourceMetrics,
+  ) {
+    const stepMs = options.stepMs ?? FEED_DEFAULTS.stepMs;
+    this.opts = { ...FEED_DEFAULTS, ...options, stepMs, lagMs: options.lagMs ?? stepMs };
+    this.log = logger.child({ component: 'usage-feed' });
+  }
+
+  /** The last evaluation time ingested for a namespace, if any. */
+  cursor(namespace: string): number | undefined {
+    return this.cursors.get(namespace);
+  }
+
+  /**
+   * Fetches everything new up to `now` (ms) into the sink. Never throws for a failed batch.
+   * `onProgress(done, total)` is called after each chunk (for a progress bar).
+   */
+  async sync(now: number, sink: UsageSink, onProgress?: (done: number, total: number) => void): Promise<SyncReport> {
+    const { stepMs, historyMs, maxPointsPerQuery } = this.opts;
+    const end = Math.floor((now - this.opts.lagMs) / stepMs) * stepMs;
+    const report: SyncReport = { end, namespaces: 0, batches: 0, chunks: 0, cpuSamples: 0, memorySamples: 0, oomEvents: 0, failed: [], sparse: [], quality: cleanQuality() };
+    // Discovery looks back to the oldest cursor (one step in the steady state), or the whole
+    // history on the first cycle; a new namespace with current data shows up either way.
+    const oldest = this.cursors.size > 0 ? Math.min(...this.cursors.values()) : end - historyMs;
+    const windowMs = Math.max(stepMs, end - Math.max(oldest, end - historyMs));
+    let sizes: Map<string, number>;
+    try {
+      sizes = await this.source.namespaceSizes(end, windowMs, this.opts.namespaces);
+    } catch (err) {
+      // Prometheus down or slow: nothing is fetched, every cursor stays, the next cycle retries.
+      this.metrics?.failedBatches.inc();
+      report.failed.push(...(this.opts.namespaces ?? [...this.cursors.keys()]));
+      report.error = err;
+      this.log.error({ err }, 'usage discovery failed; nothing fetched this cycle, retried next cycle');
+      return report;
+    }
+    report.namespaces = sizes.size;
+    // A known namespace without data since its cursor has nothing to fetch up to `end`.
+    for (const ns of this.cursors.keys()) if (!sizes.has(ns)) this.cursors.set(ns, end);
+
+    // Namespaces sharing a start (all of them, in the steady state) are batched together.
+    const byStart = new Map<number, Map<string, number>>();
+    for (const [ns, size] of sizes) {
+      const from = this.cursors.get(ns) ?? end - historyMs;
+      if (!alignedRange(from, end, stepMs)) continue;
+      if (!byStart.has(from)) byStart.set(from, new Map());
+      byStart.get(from)!.set(ns, size);
+    }
+    const limit = pLimit(this.opts.concurrency);
+    const plans: Array<{ namespaces: string[]; chunks: StepRange[]; bootstrap: boolean }> = [];
+    for (const [from, group] of byStart) {
+      const range = alignedRange(from, end, stepMs)!;
+      const bootstrap = !this.cursors.has([...group.keys()][0]!);
+      for (const batch of batchNamespaces(group, pointsIn(range), maxPointsPerQuery)) {
+        plans.push({ namespaces: batch.namespaces, chunks: splitRange(range, pointsPerChunk(batch.series, maxPointsPerQuery)), bootstrap });
+      }
+    }
+    report.batches = plans.length;
+    const total = plans.reduce((n, p) => n + p.chunks.length, 0);
+    let done = 0;
+    const progress = () => onProgress?.(++done, total);
+    onProgress?.(0, total);
+    await Promise.all(plans.map((p) => limit(() => this.fetchBatch(p.namespaces, p.chunks, p.bootstrap, sink, report, progress))));
+    this.metrics?.recordQuality(report.quality);
+    if (report.sparse.length > 0) this.metrics?.sparseSeries.inc(report.sparse.length);
+    this.log.info(
+      { end: new Date(end).toISOString(), namespaces: report.namespaces, batches: report.batches, chunks: report.chunks, cpuSamples: report.cpuSamples, memorySamples: report.memorySamples, oomEvents: report.oomEvents, failed: report.failed.length, sparse: report.sparse.length, nonFinite: report.quality.nonFinite, gapSteps: report.quality.gapSteps },
+      'usage sync done',
+    );
+    return report;
+  }
+
+  private async fetchBatch(namespaces: string[], chunks: StepRange[], bootstrap: boolean, sink: UsageSink, report: SyncReport, progress: () => void): Promise<void> {
+    const counts = bootstrap ? new Map<string, { key: ContainerKey; n: number }>() : undefined;
+    for (const chunk of chunks) {
+      try {
+        const [cpu, memory, oom] = await Promise.all([
+          this.source.cpuUsage(namespaces, chunk),
+          this.source.memoryPeaks(namespaces, chunk),
+          this.source.oomKills(namespaces, chunk),
+        ]);
+        report.chunks++;
+        for (const s of cpu.data) {
+          sink.cpu(s);
+          report.cpuSamples += s.times.length;
+          if (counts) {
+            const id = `${s.key.namespace}/${s.key.pod}/${s.key.container}`;
+            const c = counts.get(id);
+            if (c) c.n += s.times.length;
+            else counts.set(id, { key: s.key, n: s.times.length });
+          }
+        }
+        for (const s of memory.data) {
+          sink.memory(s);
+          report.memorySamples += s.times.length;
+        }
+        for (const e of oom.data) sink.oom(e);
+        report.oomEvents += oom.data.length;
+        for (const q of [cpu.quality, memory.quality, oom.quality]) addQuality(report.quality, q);
+        this.metrics?.samples.inc({ resource: 'cpu' }, cpu.data.reduce((n, s) => n + s.times.length, 0));
+        this.metrics?.samples.inc({ resource: 'memory' }, memory.data.reduce((n, s) => n + s.times.length, 0));
+        for (const ns of namespaces) this.cursors.set(ns, chunk.end);
+        progress();
+      } catch (err) {
+        this.metrics?.failedBatches.inc();
+        report.failed.push(...namespaces);
+        this.log.error({ err, namespaces, from: new Date(chunk.start).toISOString(), to: new Date(chunk.end).toISOString() }, 'usage fetch failed for a namespace batch; it is retried next cycle');
+        return;
+      }
+    }
+    if (counts) for (const { key, n } of counts.values()) if (n < this.opts.minSamples) report.sparse.push(key);
+  }
+}

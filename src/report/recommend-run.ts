@@ -1,0 +1,80 @@
+/**
+ * The one-shot report: discover the namespaces with usage, read owners and current resources from
+ * kube-state-metrics, feed the history into one model per workload container, and estimate. Every
+ * read is batched per group of namespaces. Fails (typed) when the source is unreachable or when
+ * part of the history could not be read, rather than printing a silently partial report.
+ */
+import type { Logger } from '../observability/logger.ts';
+import type { MetricsSource, ContainerResources, OwnerLink } from '../metrics/metrics-source.ts';
+import { containerId } from '../metrics/metrics-source.ts';
+import { PartialDataError } from '../metrics/metrics-errors.ts';
+import { batchNamespaces } from '../metrics/namespace-batches.ts';
+import { OwnerIndex } from '../metrics/owner-resolution.ts';
+import { UsageFeed, type FeedOptions, type SyncReport } from '../metrics/usage-feed.ts';
+import type { SourceMetrics } from '../metrics/source-metrics.ts';
+import type { Strategy } from '../recommender/types.ts';
+import { buildRows, currentByWorkload, type ReportRow } from './report-rows.ts';
+import { WorkloadUsage } from './workload-usage.ts';
+
+export interface RecommendInput {
+  source: MetricsSource;
+  strategy: Strategy;
+  /** Evaluation time (ms). */
+  now: number;
+  /** Only these namespaces (default: all with usage). */
+  namespaces?: readonly string[];
+  feed?: Omit<FeedOptions, 'namespaces'>;
+  /** How far back to look for the current requests and limits (default 1 h). */
+  resourcesLookbackMs?: number;
+  logger: Logger;
+  metrics?: SourceMetrics;
+  onProgress?: (done: number, total: number) => void;
+}
+
+/** No usage data matched: the URL, the namespaces or the metric names are probably wrong. */
+export class NoUsageDataError extends Error {
+  override readonly name = 'NoUsageDataError';
+}
+
+export interface RecommendResult {
+  rows: ReportRow[];
+  sync: SyncReport;
+}
+
+const HOUR = 3600_000;
+
+export async function runRecommend(input: RecommendInput): Promise<RecommendResult> {
+  const historyMs = input.feed?.historyMs ?? 8 * 24 * HOUR;
+  const log = input.logger.child({ component: 'recommend' });
+  const sizes = await input.source.namespaceSizes(input.now, historyMs, input.namespaces);
+  if (sizes.size === 0) {
+    const where = input.namespaces?.length ? `namespaces ${input.namespaces.join(', ')}` : 'any namespace';
+    throw new NoUsageDataError(`no container CPU usage found for ${where} in the last ${Math.round(historyMs / HOUR)}h (check the Prometheus URL, --namespace, --selector and the metric names)`);
+  }
+  const namespaces = [...sizes.keys()].sort();
+  log.info({ namespaces: namespaces.length, containers: [...sizes.values()].reduce((a, b) => a + b, 0) }, 'namespaces found');
+
+  const links: OwnerLink[] = [];
+  const resources: ContainerResources[] = [];
+  for (const batch of batchNamespaces(sizes, 1, 20_000)) {
+    links.push(...(await input.source.owners(batch.namespaces, input.now, historyMs)));
+    resources.push(...(await input.source.resources(batch.namespaces, input.now, input.resourcesLookbackMs ?? HOUR)));
+  }
+  const owners = new OwnerIndex(links);
+  const memoryRequests = new Map(resources.map((r) => [containerId(r.key), r.requests.memory]));
+  const containersPerPod = new Map<string, number>();
+  for (const r of resources) containersPerPod.set(`${r.key.namespace}/${r.key.pod}`, (containersPerPod.get(`${r.key.namespace}/${r.key.pod}`) ?? 0) + 1);
+
+  const usage = new WorkloadUsage(
+    input.strategy,
+    owners,
+    (key) => memoryRequests.get(containerId(key)),
+    (ns, pod) => containersPerPod.get(`${ns}/${pod}`) ?? 1,
+  );
+  const feed = new UsageFeed(input.source, { ...input.feed, namespaces }, input.logger, input.metrics);
+  const sync = await feed.sync(input.now, usage, input.onProgress);
+  if (sync.failed.length > 0) {
+    throw new PartialDataError(`could not read the usage history of ${sync.failed.length} namespace(s): ${[...new Set(sync.failed)].join(', ')}; see the log for the cause`, sync.failed);
+  }
+  return { rows: buildRows(usage.containers(), currentByWorkload(resources, owners), input.now), sync };
+}

@@ -1,0 +1,25 @@
+/** Renders the report in the format asked for on the command line. */
+import { stringify as toYaml } from 'yaml';
+import { renderCsv } from './report-csv.ts';
+import { renderHtml } from './report-html.ts';
+import { rowsToJson } from './report-json.ts';
+import type { ReportRow } from './report-rows.ts';
+import { renderTable, savingsSummary } from './report-table.ts';
+
+export const REPORT_FORMATS = ['table', 'json', 'yaml', 'csv', 'html'] as const;
+export type ReportFormat = (typeof REPORT_FORMATS)[number];
+
+export function renderReport(rows: readonly ReportRow[], format: ReportFormat): string {
+  switch (format) {
+    case 'json':
+      return `${JSON.stringify(rowsToJson(rows), null, 2)}\n`;
+    case 'yaml':
+      return toYaml(rowsToJson(rows));
+    case 'csv':
+      return renderCsv(rows);
+    case 'html':
+      return renderHtml(rows, 'Tailor recommendations');
+    case 'table':
+      return `${renderTable(rows)}\n${savingsSummary(rows)}\n`;
+  }
+}

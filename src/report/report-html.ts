@@ -1,0 +1,26 @@
+/** A self-contained HTML page of the report (no scripts, escaped text). */
+import { rowsToJson } from './report-json.ts';
+import type { ReportRow } from './report-rows.ts';
+
+function esc(s: string | number | null): string {
+  return String(s ?? '-').replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+export function renderHtml(rows: readonly ReportRow[], title: string): string {
+  const body = rowsToJson(rows)
+    .map((r) => {
+      const cells = [r.namespace, `${r.workload.kind}/${r.workload.name}`, r.container, r.pods, r.cpu.request, r.cpu.target, `${r.cpu.lowerBound ?? '-'} .. ${r.cpu.upperBound ?? '-'}`, r.cpu.difference, r.memory.request, r.memory.target, `${r.memory.lowerBound ?? '-'} .. ${r.memory.upperBound ?? '-'}`, r.memory.difference, r.status];
+      return `<tr>${cells.map((c) => `<td>${esc(c)}</td>`).join('')}</tr>`;
+    })
+    .join('\n');
+  const head = ['namespace', 'workload', 'container', 'pods', 'cpu request', 'cpu target', 'cpu bounds', 'cpu diff', 'memory request', 'memory target', 'memory bounds', 'memory diff', 'status'];
+  return `<!doctype html>
+<html><head><meta charset="utf-8"><title>${esc(title)}</title>
+<style>body{font-family:sans-serif}table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:2px 6px;text-align:right}</style></head>
+<body><h1>${esc(title)}</h1>
+<table><thead><tr>${head.map((h) => `<th>${esc(h)}</th>`).join('')}</tr></thead>
+<tbody>
+${body}
+</tbody></table></body></html>
+`;
+}

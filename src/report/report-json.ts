@@ -1,0 +1,56 @@
+/**
+ * The JSON (and YAML) contract of `tailor recommend`: a list of
+ * `{namespace, workload:{kind,name}, container, cpu:{request,limit,target,lowerBound,upperBound},
+ * memory:{...}}` with quantities as Kubernetes strings (null when unknown), plus `difference`,
+ * `savings`, `pods`, `samples` and `status` for each row.
+ */
+import type { ReportRow, ResourceLine } from './report-rows.ts';
+import { cpuText, memoryText, signed } from './report-quantities.ts';
+
+export interface ResourceJson {
+  request: string | null;
+  limit: string | null;
+  target: string | null;
+  lowerBound: string | null;
+  upperBound: string | null;
+  difference: string | null;
+  savings: string | null;
+}
+
+export interface RowJson {
+  namespace: string;
+  workload: { kind: string; name: string };
+  container: string;
+  status: ReportRow['status'];
+  pods: number;
+  samples: { cpu: number; memory: number; ooms: number };
+  cpu: ResourceJson;
+  memory: ResourceJson;
+}
+
+function resource(l: ResourceLine, text: (v: number | undefined) => string | null): ResourceJson {
+  const fmt = (v: number) => text(v);
+  return {
+    request: text(l.request),
+    limit: text(l.limit),
+    target: text(l.target),
+    lowerBound: text(l.lowerBound),
+    upperBound: text(l.upperBound),
+    difference: signed(l.difference, fmt),
+    savings: signed(l.savings, fmt),
+  };
+}
+
+/** The contract objects of the rows. */
+export function rowsToJson(rows: readonly ReportRow[]): RowJson[] {
+  return rows.map((r) => ({
+    namespace: r.namespace,
+    workload: { kind: r.workload.kind, name: r.workload.name },
+    container: r.container,
+    status: r.status,
+    pods: r.pods,
+    samples: { cpu: r.cpuSamples, memory: r.memorySamples, ooms: r.ooms },
+    cpu: resource(r.cpu, cpuText),
+    memory: resource(r.memory, memoryText),
+  }));
+}

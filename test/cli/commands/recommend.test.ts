@@ -1,0 +1,31 @@
+// Option errors of `tailor recommend` end with status 1 and a message naming the bad value,
+// before any request is sent.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+
+function run(...args: string[]) {
+  return spawnSync(process.execPath, ['bin/tailor.mjs', 'recommend', '--prometheus-url', 'http://127.0.0.1:1', ...args], { encoding: 'utf8' });
+}
+
+test('bad options are refused with a clear message', () => {
+  const cases: Array<[string[], RegExp]> = [
+    [['--selector', 'cluster=prod'], /invalid extra selector "cluster=prod"/],
+    [['--history', '8 days'], /invalid duration "8 days"/],
+    [['--strategy', 'nope'], /unknown strategy "nope"; known: vpa/],
+    [['--metric', 'cpu=foo'], /invalid --metric "cpu=foo": expected one of cpuUsageSeconds/],
+    [['--header', 'no-colon'], /invalid header "no-colon"/],
+    [['--format', 'xml'], /argument 'xml' is invalid/],
+  ];
+  for (const [args, message] of cases) {
+    const result = run(...args);
+    assert.equal(result.status, 1, args.join(' '));
+    assert.match(result.stderr, message);
+  }
+});
+
+test('--prometheus-url is required', () => {
+  const result = spawnSync(process.execPath, ['bin/tailor.mjs', 'recommend'], { encoding: 'utf8' });
+  assert.equal(result.status, 1);
+  assert.match(result.stderr, /required option '--prometheus-url <url>' not specified/);
+});

@@ -1,0 +1,169 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { setTimeout as delay } from 'node:timers/promises';
+import * as k8s from '@kubernetes/client-node';
+import { startController, defaultLeaseName, type RunningController } from '../../src/controller/controller-runtime.ts';
+import type { LoopComponent } from '../../src/controller/component.ts';
+import type { Ticker } from '../../src/controller/loop-scheduler.ts';
+import { resolveRunConfig } from '../../src/config/run-config.ts';
+import { ControllerMetrics, createRegistry } from '../../src/observability/controller-metrics.ts';
+import { silentLogger } from '../../src/observability/logger.ts';
+import { startSim, type SimFixture } from '../sim/apiserver/sim-fixture.ts';
+
+/** Ticks every `ms` with a timer (node-cron's smallest step is a second; the scheduler test covers it). */
+function intervalTicker(ms: number): Ticker {
+  let timer: NodeJS.Timeout | undefined;
+  return {
+    start: (onTick) => void (timer = setInterval(onTick, ms)),
+    stop: () => clearInterval(timer),
+  };
+}
+
+interface Trace {
+  replica: string;
+  event: 'activate' | 'start' | 'end' | 'deactivate';
+  at: number;
+}
+
+/** A loop component for the test: records what the runtime makes it do; each cycle takes `cycleMs`. */
+function recordingLoop(replica: string, trace: Trace[], cycleMs = 30): LoopComponent {
+  return {
+    kind: 'loop',
+    name: 'updater',
+    activate: async () => void trace.push({ replica, event: 'activate', at: Date.now() }),
+    runCycle: async ({ signal }) => {
+      trace.push({ replica, event: 'start', at: Date.now() });
+      await delay(cycleMs, undefined, { signal }).catch(() => undefined);
+      trace.push({ replica, event: 'end', at: Date.now() });
+    },
+    deactivate: async () => void trace.push({ replica, event: 'deactivate', at: Date.now() }),
+  };
+}
+
+const config = (extra: Record<string, string> = {}) =>
+  resolveRunConfig(
+    { components: 'updater', metricsAddress: '127.0.0.1', metricsPort: '0', leaseDuration: '4s', renewDeadline: '3s', retryPeriod: '250ms', interval: '1s', ...extra },
+    {},
+  ).config;
+
+async function replica(sim: SimFixture, identity: string, trace: Trace[], cycleMs?: number, extra?: Record<string, string>): Promise<RunningController> {
+  return startController({
+    config: config(extra),
+    components: [recordingLoop(identity, trace, cycleMs)],
+    kubeConfig: sim.kc,
+    metrics: new ControllerMetrics(createRegistry({ defaultMetrics: false })),
+    logger: silentLogger(),
+    clock: () => Date.now(),
+    schedule: { cron: 'unused', intervalMs: 100 },
+    identity,
+    ticker: () => intervalTicker(100),
+  });
+}
+
+async function until(what: string, condition: () => boolean | Promise<boolean>, timeoutMs = 5000): Promise<void> {
+  const start = Date.now();
+  while (!(await condition())) {
+    if (Date.now() - start > timeoutMs) assert.fail(`timed out waiting for ${what}`);
+    await delay(20);
+  }
+}
+
+test('two replicas: only the leader runs cycles; after it stops, the other takes over with no overlapping cycles', async (t) => {
+  const sim = await startSim();
+  const trace: Trace[] = [];
+  const a = await replica(sim, 'a', trace);
+  t.after(async () => {
+    await a.stop();
+    await sim.close();
+  });
+  await until('a leads', () => a.elector?.isLeader() === true);
+  const b = await replica(sim, 'b', trace);
+  t.after(() => b.stop());
+  await delay(600);
+  assert.ok(trace.filter((e) => e.replica === 'a' && e.event === 'end').length >= 3, 'a ran cycles');
+  assert.equal(trace.filter((e) => e.replica === 'b').length, 0, 'b stood by');
+  // Both are ready (b as a standby); the metrics say who leads.
+  assert.equal((await fetch(`${a.http.url}/readyz`)).status, 200);
+  assert.equal((await fetch(`${b.http.url}/readyz`)).status, 200);
+  assert.match(await (await fetch(`${a.http.url}/metrics`)).text(), /tailor_leader\{lease="kube-system\/tailor-updater"\} 1/);
+  assert.match(await (await fetch(`${b.http.url}/metrics`)).text(), /tailor_leader\{lease="kube-system\/tailor-updater"\} 0/);
+
+  await a.stop();
+  await until('b runs cycles', () => trace.some((e) => e.replica === 'b' && e.event === 'end'));
+  const aLast = Math.max(...trace.filter((e) => e.replica === 'a').map((e) => e.at));
+  const bFirst = Math.min(...trace.filter((e) => e.replica === 'b').map((e) => e.at));
+  assert.ok(bFirst >= aLast, 'b began after a had finished and deactivated');
+  const aEvents = trace.filter((e) => e.replica === 'a').map((e) => e.event);
+  assert.equal(aEvents[0], 'activate');
+  assert.equal(aEvents.at(-1), 'deactivate');
+  assert.equal(aEvents.at(-2), 'end', 'the last cycle ended before deactivate');
+  assert.equal(trace.filter((e) => e.replica === 'b')[0]!.event, 'activate');
+  const lease = await sim.kc.makeApiClient(k8s.CoordinationV1Api).readNamespacedLease({ name: defaultLeaseName(['updater']), namespace: 'kube-system' });
+  assert.equal(lease.spec?.holderIdentity, 'b');
+});
+
+test('shutdown waits for the running cycle, keeps the Lease until then, and releases it after', async (t) => {
+  const sim = await startSim();
+  const trace: Trace[] = [];
+  const a = await replica(sim, 'a', trace, 400);
+  t.after(async () => {
+    await a.stop();
+    await sim.close();
+  });
+  await until('a cycle is running', () => trace.some((e) => e.event === 'start'));
+  const leases = sim.kc.makeApiClient(k8s.CoordinationV1Api);
+  const stopping = a.stop();
+  await delay(200);
+  const holderWhileStopping = (await leases.readNamespacedLease({ name: 'tailor-updater', namespace: 'kube-system' })).spec?.holderIdentity;
+  await stopping;
+  assert.equal(holderWhileStopping, 'a');
+  assert.deepEqual(
+    trace.map((e) => e.event),
+    ['activate', 'start', 'end', 'deactivate'],
+  );
+  assert.ok(trace[2]!.at - trace[1]!.at >= 390, 'the cycle ran to its end');
+  const after = await leases.readNamespacedLease({ name: 'tailor-updater', namespace: 'kube-system' });
+  assert.equal(after.spec?.holderIdentity, '', 'released');
+  await assert.rejects(fetch(`${a.http.url}/healthz`), 'the HTTP server is closed');
+});
+
+test('without leader election the loop starts at once; a failing activate fails the cycle and is retried at the next tick', async (t) => {
+  const sim = await startSim();
+  let activations = 0;
+  const cycles: number[] = [];
+  const metrics = new ControllerMetrics(createRegistry({ defaultMetrics: false }));
+  const c = await startController({
+    config: config({ leaderElect: 'false' }),
+    components: [
+      {
+        kind: 'loop',
+        name: 'updater',
+        activate: async () => {
+          if (++activations === 1) throw new Error('checkpoints unreadable');
+        },
+        runCycle: async ({ cycle }) => void cycles.push(cycle),
+      },
+    ],
+    kubeConfig: sim.kc,
+    metrics,
+    logger: silentLogger(),
+    clock: () => Date.now(),
+    schedule: { cron: 'unused', intervalMs: 100 },
+    identity: 'solo',
+    ticker: () => intervalTicker(100),
+  });
+  t.after(async () => {
+    await c.stop();
+    await sim.close();
+  });
+  assert.equal(c.elector, undefined);
+  await until('two cycles done', () => cycles.length >= 2);
+  assert.equal(activations, 2);
+  assert.equal(cycles[0], 2, 'cycle 1 failed in activate');
+  const text = await (await fetch(`${c.http.url}/metrics`)).text();
+  assert.match(text, /tailor_loop_cycle_failures_total\{loop="updater"\} 1/);
+  assert.match(text, /tailor_loop_phase_duration_seconds_count\{loop="updater",phase="activate"\} 2/);
+  assert.equal((await fetch(`${c.http.url}/readyz`)).status, 200);
+  const leases = await sim.kc.makeApiClient(k8s.CoordinationV1Api).listNamespacedLease({ namespace: 'kube-system' });
+  assert.equal(leases.items.length, 0, 'no Lease without leader election');
+});

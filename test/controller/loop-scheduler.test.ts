@@ -1,0 +1,140 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { setTimeout as delay } from 'node:timers/promises';
+import { LoopScheduler, cronTicker, type CycleOutcome, type Ticker } from '../../src/controller/loop-scheduler.ts';
+import { silentLogger } from '../../src/observability/logger.ts';
+
+/** A ticker driven by the test. */
+function manualTicker(): Ticker & { fire: () => void; started: boolean } {
+  let onTick: (() => void) | undefined;
+  return {
+    started: false,
+    start(fn) {
+      onTick = fn;
+      this.started = true;
+    },
+    stop() {
+      onTick = undefined;
+      this.started = false;
+    },
+    fire() {
+      onTick?.();
+    },
+  };
+}
+
+/** A cycle that waits until released, so tests control how long it runs. */
+function gate() {
+  let open!: () => void;
+  const opened = new Promise<void>((resolve) => (open = resolve));
+  return { open, opened };
+}
+
+test('a tick during a running cycle is skipped and counted; the slow cycle is not interrupted', async () => {
+  let now = 1_000;
+  const g = gate();
+  const seen: number[] = [];
+  const skipped: number[] = [];
+  const ended: CycleOutcome[] = [];
+  const scheduler = new LoopScheduler({
+    name: 'test',
+    ticker: manualTicker(),
+    logger: silentLogger(),
+    clock: () => now,
+    runCycle: async ({ now: at, cycle }) => {
+      seen.push(at);
+      if (cycle === 1) await g.opened;
+    },
+    observers: [{ tickSkipped: (_loop, at) => skipped.push(at), cycleEnded: (_loop, o) => ended.push(o) }],
+  });
+  const first = scheduler.tick();
+  now = 61_000;
+  await scheduler.tick();
+  now = 121_000;
+  await scheduler.tick();
+  assert.deepEqual(scheduler.stats(), { cycles: 1, failures: 0, skippedTicks: 2, running: true });
+  assert.deepEqual(skipped, [61_000, 121_000]);
+  now = 150_000;
+  g.open();
+  await first;
+  assert.deepEqual(ended, [{ ok: true, startedAt: 1_000, durationMs: 149_000 }]);
+  now = 181_000;
+  await scheduler.tick();
+  assert.deepEqual(seen, [1_000, 181_000], 'the cycle after the slow one runs at the next tick');
+  assert.deepEqual(scheduler.stats(), { cycles: 2, failures: 0, skippedTicks: 2, running: false });
+});
+
+test('a failing cycle is counted and the next tick runs a new one', async () => {
+  const outcomes: boolean[] = [];
+  let calls = 0;
+  const scheduler = new LoopScheduler({
+    name: 'test',
+    ticker: manualTicker(),
+    logger: silentLogger(),
+    runCycle: async () => {
+      if (++calls === 1) throw new Error('prometheus down');
+    },
+    observers: [{ cycleEnded: (_l, o) => outcomes.push(o.ok) }],
+  });
+  await scheduler.tick();
+  await scheduler.tick();
+  assert.deepEqual(outcomes, [false, true]);
+  assert.deepEqual(scheduler.stats(), { cycles: 2, failures: 1, skippedTicks: 0, running: false });
+});
+
+test('stop awaits the running cycle; stop({ abort }) aborts its signal first', async () => {
+  const ticker = manualTicker();
+  const g = gate();
+  let finished = false;
+  const scheduler = new LoopScheduler({
+    name: 'test',
+    ticker,
+    logger: silentLogger(),
+    runCycle: async () => {
+      await g.opened;
+      finished = true;
+    },
+  });
+  scheduler.start();
+  assert.equal(ticker.started, true);
+  ticker.fire();
+  const stopping = scheduler.stop();
+  assert.equal(ticker.started, false, 'no more ticks');
+  await delay(20);
+  assert.equal(finished, false, 'stop is still waiting for the cycle');
+  g.open();
+  await stopping;
+  assert.equal(finished, true);
+
+  let reason: unknown;
+  const aborting = new LoopScheduler({
+    name: 'test',
+    ticker: manualTicker(),
+    logger: silentLogger(),
+    runCycle: ({ signal }) =>
+      new Promise<void>((resolve) => {
+        signal.addEventListener('abort', () => {
+          reason = signal.reason;
+          resolve();
+        });
+      }),
+  });
+  void aborting.tick();
+  await aborting.stop({ abort: true });
+  assert.match(String(reason), /loop test stopped/);
+});
+
+test('node-cron drives the ticks (every second)', async (t) => {
+  const times: number[] = [];
+  const scheduler = new LoopScheduler({ name: 'cron', ticker: cronTicker('* * * * * *'), logger: silentLogger(), runCycle: async ({ now }) => void times.push(now) });
+  t.after(() => scheduler.stop());
+  scheduler.start();
+  await delay(2300);
+  await scheduler.stop();
+  assert.ok(times.length >= 2 && times.length <= 3, `${times.length} cycles`);
+  const gap = times[1]! - times[0]!;
+  assert.ok(gap > 800 && gap < 1200, `ticks ${gap} ms apart`);
+  const count = times.length;
+  await delay(1100);
+  assert.equal(times.length, count, 'no tick after stop');
+});

@@ -1,0 +1,19 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { OwnerIndex } from '../../src/metrics/owner-resolution.ts';
+
+test('pods resolve through ReplicaSets and Jobs to the top-most workload', () => {
+  const index = new OwnerIndex([
+    { namespace: 'a', kind: 'Pod', name: 'web-1', ownerKind: 'ReplicaSet', ownerName: 'web-x' },
+    { namespace: 'a', kind: 'ReplicaSet', name: 'web-x', ownerKind: 'Deployment', ownerName: 'web' },
+    { namespace: 'a', kind: 'Pod', name: 'r-1', ownerKind: 'Job', ownerName: 'r-9' },
+    { namespace: 'a', kind: 'Job', name: 'r-9', ownerKind: 'CronJob', ownerName: 'r' },
+    { namespace: 'a', kind: 'Pod', name: 'lone', ownerKind: '<none>', ownerName: '<none>' },
+    { namespace: 'a', kind: 'Pod', name: 'orphan-rs-1', ownerKind: 'ReplicaSet', ownerName: 'orphan-rs' },
+  ]);
+  assert.deepEqual(index.workloadOf('a', 'web-1'), { kind: 'Deployment', name: 'web' });
+  assert.deepEqual(index.workloadOf('a', 'r-1'), { kind: 'CronJob', name: 'r' });
+  assert.deepEqual(index.workloadOf('a', 'lone'), { kind: 'Pod', name: 'lone' });
+  assert.deepEqual(index.workloadOf('a', 'orphan-rs-1'), { kind: 'ReplicaSet', name: 'orphan-rs' });
+  assert.deepEqual(index.workloadOf('b', 'web-1'), { kind: 'Pod', name: 'web-1' });
+});

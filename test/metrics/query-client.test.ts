@@ -1,0 +1,144 @@
+/**
+ * The HTTP edge against a real HTTP server on 127.0.0.1 that plays Prometheus' failure modes:
+ * typed errors with the cause kept, retries on 5xx only, timeouts, warnings, auth and headers.
+ */
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import http from 'node:http';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { AddressInfo } from 'node:net';
+import { silentLogger } from '../../src/observability/logger.ts';
+import { PrometheusQueryClient } from '../../src/metrics/query-client.ts';
+import { BadQueryError, PrometheusServerError, PrometheusTimeoutError, PrometheusUnreachableError } from '../../src/metrics/metrics-errors.ts';
+import { freePort } from '../support/free-port.ts';
+
+interface Seen {
+  method: string;
+  query: string;
+  headers: http.IncomingHttpHeaders;
+}
+
+let server: http.Server;
+let url: string;
+let dir: string;
+const seen: Seen[] = [];
+let flaky = 0;
+
+const ok = (extra: object = {}) => JSON.stringify({ status: 'success', data: { resultType: 'vector', result: [{ metric: { a: '1' }, value: [1700000000, '2.5'] }] }, ...extra });
+
+before(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'tailor-qc-'));
+  server = http.createServer((req, res) => {
+    let body = '';
+    req.on('data', (d: Buffer) => (body += d.toString()));
+    req.on('end', () => {
+      const params = new URLSearchParams(req.method === 'POST' ? body : (req.url ?? '').split('?')[1]);
+      const query = params.get('query') ?? '';
+      seen.push({ method: req.method ?? '', query, headers: req.headers });
+      res.setHeader('content-type', 'application/json');
+      if (query === 'bad(') {
+        res.statusCode = 400;
+        res.end(JSON.stringify({ status: 'error', errorType: 'bad_data', error: 'parse error at char 5' }));
+      } else if (query === 'flaky') {
+        if (flaky++ < 2) {
+          res.statusCode = 503;
+          res.end(JSON.stringify({ status: 'error', errorType: 'unavailable', error: 'overloaded' }));
+        } else res.end(ok());
+      } else if (query === 'down') {
+        res.statusCode = 500;
+        res.end(JSON.stringify({ status: 'error', errorType: 'internal', error: 'boom' }));
+      } else if (query === 'slow') {
+        setTimeout(() => res.end(ok()), 2_000);
+      } else if (query === 'garbage') {
+        res.end('<html>not json</html>');
+      } else if (query === 'warn') {
+        res.end(ok({ warnings: ['partial response: store 2 unreachable'] }));
+      } else res.end(ok());
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+
+after(async () => {
+  server.closeAllConnections();
+  await new Promise((resolve) => server.close(resolve));
+  await rm(dir, { recursive: true, force: true });
+});
+
+const fast = { retryMinDelayMs: 1, retryMaxDelayMs: 5 };
+
+test('a rejected query is a BadQueryError with the server message, not retried', async () => {
+  const client = new PrometheusQueryClient({ url, ...fast }, silentLogger());
+  const err = await client.instant('bad(', 0).catch((e: unknown) => e);
+  assert.ok(err instanceof BadQueryError);
+  assert.match(err.message, /parse error at char 5/);
+  assert.equal((err.cause as { httpStatus: number }).httpStatus, 400);
+  assert.equal(client.stats.queries, 1);
+});
+
+test('5xx answers are retried with backoff, then succeed', async () => {
+  flaky = 0;
+  const client = new PrometheusQueryClient({ url, retries: 3, ...fast }, silentLogger());
+  const answer = await client.instant('flaky', 0);
+  assert.equal(answer.result.result.length, 1);
+  assert.equal(client.stats.queries, 3);
+  assert.equal(client.stats.retries, 2);
+});
+
+test('a persistent 500 ends as a PrometheusServerError after the retries', async () => {
+  const client = new PrometheusQueryClient({ url, retries: 2, ...fast }, silentLogger());
+  const err = await client.instant('down', 0).catch((e: unknown) => e);
+  assert.ok(err instanceof PrometheusServerError);
+  assert.equal(err.httpStatus, 500);
+  assert.equal(client.stats.queries, 3);
+  assert.equal(client.stats.failures, 1);
+});
+
+test('a slow server gives a PrometheusTimeoutError', async () => {
+  const client = new PrometheusQueryClient({ url, timeoutMs: 200, retries: 0 }, silentLogger());
+  const err = await client.instant('slow', 0).catch((e: unknown) => e);
+  assert.ok(err instanceof PrometheusTimeoutError, String(err));
+});
+
+test('a closed port gives a PrometheusUnreachableError', async () => {
+  const client = new PrometheusQueryClient({ url: `http://127.0.0.1:${await freePort()}`, retries: 1, ...fast }, silentLogger());
+  const err = await client.instant('up', 0).catch((e: unknown) => e);
+  assert.ok(err instanceof PrometheusUnreachableError, String(err));
+  assert.match(err.message, /ECONNREFUSED/);
+  assert.equal(client.stats.queries, 2);
+});
+
+test('an unreadable body is a PrometheusServerError', async () => {
+  const client = new PrometheusQueryClient({ url, retries: 0 }, silentLogger());
+  const err = await client.instant('garbage', 0).catch((e: unknown) => e);
+  assert.ok(err instanceof PrometheusServerError, String(err));
+});
+
+test('server warnings come back with the answer and bytes are counted', async () => {
+  const client = new PrometheusQueryClient({ url }, silentLogger());
+  const answer = await client.instant('warn', 0);
+  assert.deepEqual(answer.warnings, ['partial response: store 2 unreachable']);
+  assert.equal(client.stats.bytes, Buffer.byteLength(ok({ warnings: ['partial response: store 2 unreachable'] })));
+});
+
+test('auth, tenant headers and POST for long queries', async () => {
+  const tokenFile = join(dir, 'token');
+  await writeFile(tokenFile, 'first-token\n');
+  const client = new PrometheusQueryClient({ url, bearerTokenFile: tokenFile, headers: { 'X-Scope-OrgID': 'team-a' }, postAboveChars: 20 }, silentLogger());
+  seen.length = 0;
+  await client.instant('up', 0);
+  await writeFile(tokenFile, 'second-token-rotated\n');
+  await client.instant(`sum(up{job="${'x'.repeat(30)}"})`, 0);
+  assert.equal(seen[0]!.method, 'GET');
+  assert.equal(seen[0]!.headers.authorization, 'Bearer first-token');
+  assert.equal(seen[0]!.headers['x-scope-orgid'], 'team-a');
+  assert.equal(seen[1]!.method, 'POST');
+  assert.equal(seen[1]!.headers.authorization, 'Bearer second-token-rotated');
+
+  const basic = new PrometheusQueryClient({ url, basicAuth: { username: 'u', password: 'p' } }, silentLogger());
+  await basic.instant('up', 0);
+  assert.equal(seen[2]!.headers.authorization, `Basic ${Buffer.from('u:p').toString('base64')}`);
+});

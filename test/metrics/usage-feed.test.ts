@@ -1,0 +1,126 @@
+/**
+ * The feed's bookkeeping with an in-memory MetricsSource: cursors per namespace, retries of a
+ * failed batch on the next cycle without double-feeding, sparse series, progress.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { silentLogger } from '../../src/observability/logger.ts';
+import type { Answer, ContainerSeries, MetricsSource, OomEvent, StepRange } from '../../src/metrics/metrics-source.ts';
+import { cleanQuality } from '../../src/metrics/metrics-source.ts';
+import { UsageFeed, type UsageSink } from '../../src/metrics/usage-feed.ts';
+import { PrometheusUnreachableError } from '../../src/metrics/metrics-errors.ts';
+
+const MIN = 60_000;
+
+/** Every namespace has one container using 1 core at every step; `down` namespaces fail. */
+class FakeSource implements MetricsSource {
+  down = new Set<string>();
+  unreachable = false;
+  calls: Array<{ namespaces: readonly string[]; range: StepRange }> = [];
+  constructor(public namespaces: string[]) {}
+  windows: number[] = [];
+  async namespaceSizes(_at: number, windowMs: number): Promise<Map<string, number>> {
+    this.windows.push(windowMs);
+    if (this.unreachable) throw new PrometheusUnreachableError('connection refused', 'q');
+    return new Map(this.namespaces.map((n) => [n, 1]));
+  }
+  async cpuUsage(namespaces: readonly string[], range: StepRange): Promise<Answer<ContainerSeries[]>> {
+    this.calls.push({ namespaces, range });
+    if (namespaces.some((n) => this.down.has(n))) throw new PrometheusUnreachableError('down', 'q');
+    const times: number[] = [];
+    for (let t = range.start; t <= range.end; t += range.step) times.push(t);
+    return { data: namespaces.map((namespace) => ({ key: { namespace, pod: 'p', container: 'c' }, times, values: times.map(() => 1) })), quality: cleanQuality() };
+  }
+  async memoryPeaks(): Promise<Answer<ContainerSeries[]>> {
+    return { data: [], quality: cleanQuality() };
+  }
+  async oomKills(): Promise<Answer<OomEvent[]>> {
+    return { data: [], quality: cleanQuality() };
+  }
+  async owners() {
+    return [];
+  }
+  async resources() {
+    return [];
+  }
+}
+
+function recorder(): UsageSink & { times: Map<string, number[]> } {
+  const times = new Map<string, number[]>();
+  return {
+    times,
+    cpu: (s) => times.set(s.key.namespace, [...(times.get(s.key.namespace) ?? []), ...s.times]),
+    memory: () => {},
+    oom: () => {},
+  };
+}
+
+test('bootstrap fetches the history, then each cycle only the steps after the cursor', async () => {
+  const source = new FakeSource(['a', 'b']);
+  const feed = new UsageFeed(source, { historyMs: 60 * MIN, stepMs: MIN, lagMs: MIN }, silentLogger());
+  const sink = recorder();
+  const boot = await feed.sync(1000 * MIN + 30_000, sink); // end = floor((now - lag)/step)*step = 999 min
+  assert.equal(boot.end, 999 * MIN);
+  assert.deepEqual(sink.times.get('a'), Array.from({ length: 60 }, (_, i) => (940 + i) * MIN));
+  assert.deepEqual(boot.sparse, []);
+  const next = await feed.sync(1005 * MIN, sink);
+  assert.equal(next.cpuSamples, 2 * 5);
+  assert.deepEqual(sink.times.get('a')!.slice(60), [1000, 1001, 1002, 1003, 1004].map((m) => m * MIN));
+  assert.equal(source.calls.at(-1)!.namespaces.length, 2, 'both namespaces in one batch');
+  const idle = await feed.sync(1005 * MIN + 10_000, sink);
+  assert.equal(idle.batches, 0, 'nothing new, no query');
+});
+
+test('a failed batch keeps its cursor and is fetched again next cycle, without double feeding', async () => {
+  const source = new FakeSource(['a', 'b']);
+  const feed = new UsageFeed(source, { historyMs: 10 * MIN, stepMs: MIN, lagMs: 0, maxPointsPerQuery: 10 }, silentLogger());
+  const sink = recorder();
+  source.down.add('b');
+  const first = await feed.sync(100 * MIN, sink);
+  assert.deepEqual(first.failed, ['b']);
+  assert.equal(feed.cursor('a'), 100 * MIN);
+  assert.equal(feed.cursor('b'), undefined);
+  source.down.clear();
+  const second = await feed.sync(101 * MIN, sink);
+  assert.deepEqual(second.failed, []);
+  // b bootstraps now: the 10 steps after 101 - 10 minutes; a continues after its cursor.
+  assert.deepEqual(sink.times.get('b'), Array.from({ length: 10 }, (_, i) => (92 + i) * MIN));
+  assert.deepEqual(sink.times.get('a'), Array.from({ length: 11 }, (_, i) => (91 + i) * MIN));
+});
+
+test('bootstrap series with too few samples are reported as sparse; progress counts chunks', async () => {
+  const source = new FakeSource(['a']);
+  const feed = new UsageFeed(source, { historyMs: 5 * MIN, stepMs: MIN, lagMs: 0, minSamples: 30, maxPointsPerQuery: 2 }, silentLogger());
+  const progress: Array<[number, number]> = [];
+  const report = await feed.sync(100 * MIN, recorder(), (done, total) => progress.push([done, total]));
+  assert.deepEqual(report.sparse, [{ namespace: 'a', pod: 'p', container: 'c' }]);
+  assert.equal(report.chunks, 3); // 5 points, 2 per chunk
+  assert.deepEqual(progress, [[0, 3], [1, 3], [2, 3], [3, 3]]);
+});
+
+test('a source that is down gives a report with the error, not an exception; the next cycle catches up', async () => {
+  const source = new FakeSource(['a']);
+  const feed = new UsageFeed(source, { historyMs: 10 * MIN, stepMs: MIN, lagMs: 0 }, silentLogger());
+  const sink = recorder();
+  await feed.sync(100 * MIN, sink);
+  source.unreachable = true;
+  const down = await feed.sync(103 * MIN, sink);
+  assert.ok(down.error instanceof PrometheusUnreachableError);
+  assert.deepEqual(down.failed, ['a']);
+  assert.equal(feed.cursor('a'), 100 * MIN);
+  source.unreachable = false;
+  const back = await feed.sync(104 * MIN, sink);
+  assert.equal(back.cpuSamples, 4);
+  assert.deepEqual(sink.times.get('a')!.slice(-4), [101, 102, 103, 104].map((m) => m * MIN));
+});
+
+test('a namespace gone quiet has its cursor advanced, so discovery keeps looking back one step only', async () => {
+  const source = new FakeSource(['a', 'b']);
+  const feed = new UsageFeed(source, { historyMs: 10 * MIN, stepMs: MIN, lagMs: 0 }, silentLogger());
+  await feed.sync(100 * MIN, recorder());
+  source.namespaces = ['a'];
+  await feed.sync(101 * MIN, recorder());
+  await feed.sync(102 * MIN, recorder());
+  assert.deepEqual(source.windows, [10 * MIN, MIN, MIN]);
+  assert.equal(feed.cursor('b'), 102 * MIN);
+});

@@ -1,0 +1,110 @@
+/**
+ * End to end on a real Prometheus: the recommendation computed from Prometheus history equals the
+ * one computed from the same samples fed straight into the model (within one histogram bucket,
+ * 5%), and `tailor recommend` prints it in the JSON contract.
+ */
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { silentLogger } from '../../src/observability/logger.ts';
+import { queryConfig } from '../../src/metrics/metric-names.ts';
+import { PrometheusQueryClient } from '../../src/metrics/query-client.ts';
+import { PrometheusMetricsSource } from '../../src/metrics/prometheus-source.ts';
+import { vpaStrategy } from '../../src/recommender/vpa-strategy.ts';
+import type { ResourceEstimate } from '../../src/recommender/types.ts';
+import { runRecommend } from '../../src/report/recommend-run.ts';
+import type { RowJson } from '../../src/report/report-json.ts';
+import { startPrometheus, type RunningServer } from '../support/prometheus-server.ts';
+import { CONTAINERS, END, START, sampleClusterSeries } from '../support/sample-cluster.ts';
+import { MINUTE } from '../support/usage-fixture.ts';
+import { freePort } from '../support/free-port.ts';
+
+const BUCKET = 1.05;
+
+/** The estimate of a workload container fed directly from the fixture's own numbers. */
+function direct(workloadPods: string[]): ResourceEstimate {
+  const model = vpaStrategy().newModel({ containersInPod: 1 });
+  for (const c of CONTAINERS.filter((x) => workloadPods.includes(x.pod))) {
+    for (let t = START + MINUTE; t <= END; t += MINUTE) model.addCpuSample(c.cpuCores(t), t, c.pod);
+    let peak = 0;
+    for (let t = START + 15_000; t <= END; t += 30_000) {
+      model.addMemorySample(c.memoryBytes(t), t, c.pod);
+      peak = Math.max(peak, c.memoryBytes(t));
+    }
+    for (const at of c.oomKillsAt ?? []) model.recordOom(Math.max(c.requests?.memory ?? 0, peak), at, c.pod);
+  }
+  return model.estimate(END)!;
+}
+
+function assertWithinBucket(got: number, want: number, what: string): void {
+  assert.ok(got <= want * BUCKET && got >= want / BUCKET, `${what}: ${got} vs ${want} (more than one 5% bucket apart)`);
+}
+
+describe('recommend from a real Prometheus', () => {
+  let server: RunningServer | undefined;
+  before(async () => {
+    server = await startPrometheus({ series: sampleClusterSeries() });
+  });
+  after(async () => {
+    await server?.stop();
+  });
+
+  test('Prometheus history and directly fed samples give the same recommendation (within one bucket)', async () => {
+    const client = new PrometheusQueryClient({ url: server!.url }, silentLogger());
+    const source = new PrometheusMetricsSource(client, queryConfig({ extraSelector: 'cluster="test"' }), silentLogger());
+    const { rows, sync } = await runRecommend({ source, strategy: vpaStrategy(), now: END, feed: { lagMs: 0 }, logger: silentLogger() });
+    assert.deepEqual(
+      rows.map((r) => `${r.namespace}/${r.workload.kind}/${r.workload.name}/${r.container}`),
+      ['batch/CronJob/report/worker', 'shop/Deployment/web/app', 'shop/StatefulSet/db/postgres'],
+    );
+    assert.equal(sync.oomEvents, 2);
+    const expected: Record<string, string[]> = { report: ['report-123-xyz'], web: ['web-abc-1', 'web-abc-2'], db: ['db-0'] };
+    for (const row of rows) {
+      const want = direct(expected[row.workload.name]!);
+      for (const r of ['cpu', 'memory'] as const) {
+        assertWithinBucket(row[r].target!, want.target[r], `${row.workload.name} ${r} target`);
+        assertWithinBucket(row[r].lowerBound!, want.lowerBound[r], `${row.workload.name} ${r} lower`);
+        assertWithinBucket(row[r].upperBound!, want.upperBound[r], `${row.workload.name} ${r} upper`);
+      }
+    }
+    const web = rows.find((r) => r.workload.name === 'web')!;
+    assert.equal(web.pods, 2);
+    assert.equal(web.cpu.request, 500);
+    assert.equal(web.cpu.savings, (500 - web.cpu.target!) * 2);
+  });
+
+  test('tailor recommend prints the JSON contract', () => {
+    const result = spawnSync(process.execPath, ['bin/tailor.mjs', 'recommend', '--prometheus-url', server!.url, '--selector', 'cluster="test"', '--namespace', 'shop', '--at', new Date(END).toISOString(), '--format', 'json'], { encoding: 'utf8' });
+    assert.equal(result.status, 0, result.stderr);
+    const rows = JSON.parse(result.stdout) as RowJson[];
+    assert.deepEqual(rows.map((r) => [r.namespace, r.workload, r.container]), [
+      ['shop', { kind: 'Deployment', name: 'web' }, 'app'],
+      ['shop', { kind: 'StatefulSet', name: 'db' }, 'postgres'],
+    ]);
+    const web = rows[0]!;
+    assert.equal(web.cpu.request, '500m');
+    assert.equal(web.cpu.limit, '1');
+    assert.equal(web.memory.request, '512Mi');
+    assert.equal(web.memory.limit, '1Gi');
+    for (const q of [web.cpu.target, web.cpu.lowerBound, web.cpu.upperBound]) assert.match(q!, /^\d+m?$/);
+    for (const q of [web.memory.target, web.memory.lowerBound, web.memory.upperBound]) assert.match(q!, /^\d+(Ki|Mi|Gi)?$/);
+    assert.equal(rows[1]!.cpu.limit, null);
+  });
+
+  test('tailor recommend in table, csv, yaml and html', () => {
+    for (const [format, pattern] of [['table', /Deployment\/web/], ['csv', /^namespace,kind,workload/], ['yaml', /- namespace: shop/], ['html', /<td>Deployment\/web<\/td>/]] as const) {
+      const result = spawnSync(process.execPath, ['bin/tailor.mjs', 'recommend', '--prometheus-url', server!.url, '--selector', 'cluster="test"', '--at', String(END), '--format', format], { encoding: 'utf8' });
+      assert.equal(result.status, 0, result.stderr);
+      assert.match(result.stdout, pattern);
+    }
+  });
+
+  test('tailor recommend exits non-zero with a clear message when Prometheus is down or has no data', async () => {
+    const down = spawnSync(process.execPath, ['bin/tailor.mjs', 'recommend', '--prometheus-url', `http://127.0.0.1:${await freePort()}`, '--retries', '0'], { encoding: 'utf8' });
+    assert.equal(down.status, 1);
+    assert.match(down.stderr, /tailor: Prometheus at http:\/\/127\.0\.0\.1:\d+ is unreachable/);
+    const none = spawnSync(process.execPath, ['bin/tailor.mjs', 'recommend', '--prometheus-url', server!.url, '--namespace', 'nope', '--at', String(END)], { encoding: 'utf8' });
+    assert.equal(none.status, 1);
+    assert.match(none.stderr, /no container CPU usage found for namespaces nope/);
+  });
+});

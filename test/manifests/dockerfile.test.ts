@@ -3,13 +3,16 @@
  * without building: it parses and validates (dockerfile-utils, the linter of the VS Code Docker
  * extension), has a dependency stage and a runtime stage, installs production dependencies only,
  * runs as a numeric non-root user, starts `node bin/tailor.mjs`, and copies only what exists. And
- * the code it copies imports no development dependency, so `npm ci --omit=dev` is enough to run it.
+ * the code it copies imports no development dependency, so `npm ci --omit=dev` is enough to run it;
+ * the image's file set, assembled in a temporary directory, starts the CLI.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFile, readdir, stat } from 'node:fs/promises';
+import { execFile } from 'node:child_process';
+import { cp, mkdir, mkdtemp, readFile, readdir, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { builtinModules } from 'node:module';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DockerfileParser, type Instruction } from 'dockerfile-ast';
 import { validate } from 'dockerfile-utils';
@@ -123,4 +126,37 @@ test('the code in the image imports only production dependencies and Node built-
   // The scan sees the real imports (not vacuous): the CLI's, YAML and logging packages are among them.
   for (const name of ['commander', 'yaml', 'tsx', 'pino']) assert.ok(used.has(name), name);
   for (const dev of Object.keys(pkg.devDependencies)) assert.equal(used.has(dev), false, `${dev} is a dev dependency`);
+});
+
+function run(command: string, args: string[], options: { cwd: string; env?: NodeJS.ProcessEnv }): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(command, args, { ...options, timeout: 60_000, maxBuffer: 16 * 1024 * 1024 }, (err, stdout, stderr) => {
+      resolve({ code: err ? Number((err as { code?: number }).code ?? 1) : 0, stdout, stderr });
+    });
+  });
+}
+
+test("the image's files (package.json, bin, src and the production node_modules only) start the CLI", async () => {
+  // What the runtime stage holds, assembled without a container engine: the packages
+  // `npm ls --omit=dev` lists (what `npm ci --omit=dev` installs from the same lock file).
+  const listed = await run('npm', ['ls', '--omit=dev', '--all', '--parseable'], { cwd: ROOT });
+  assert.equal(listed.code, 0, listed.stderr);
+  const root = ROOT.replace(/\/$/, '');
+  const packages = listed.stdout.trim().split('\n').filter((p) => p !== root).map((p) => relative(root, p));
+  assert.ok(packages.includes('node_modules/tsx') && !packages.includes('node_modules/typescript') && !packages.includes('node_modules/eslint'));
+  const image = await mkdtemp(join(tmpdir(), 'tailor-image-'));
+  try {
+    for (const path of ['package.json', 'bin', 'src', ...packages]) await cp(join(ROOT, path), join(image, 'app', path), { recursive: true });
+    await mkdir(join(image, 'tmp'));
+    const env = { PATH: process.env['PATH'], HOME: join(image, 'tmp'), TMPDIR: join(image, 'tmp'), NODE_ENV: 'production' };
+    const version = await run('node', ['bin/tailor.mjs', '--version'], { cwd: join(image, 'app'), env });
+    assert.equal(version.code, 0, version.stderr);
+    const pkg = JSON.parse(await readFile(join(ROOT, 'package.json'), 'utf8')) as { version: string };
+    assert.equal(version.stdout.trim(), pkg.version);
+    const help = await run('node', ['bin/tailor.mjs', 'run', '--help'], { cwd: join(image, 'app'), env });
+    assert.equal(help.code, 0, help.stderr);
+    assert.match(help.stdout, /^Usage: tailor run/);
+  } finally {
+    await rm(image, { recursive: true, force: true });
+  }
 });

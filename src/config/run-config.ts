@@ -6,6 +6,7 @@
  */
 import type { ConfigOf, ConfigRule } from './option-spec.ts';
 import { mergeOptionTables } from './option-spec.ts';
+import { ADMISSION_OPTIONS } from './admission-options.ts';
 import { CONTROLLER_OPTIONS } from './controller-options.ts';
 import { PROMETHEUS_OPTIONS } from './prometheus-options.ts';
 import { RECOMMENDER_OPTIONS } from './recommender-options.ts';
@@ -13,7 +14,7 @@ import { formatDuration } from './option-types.ts';
 import { requiredWhen, resolveConfig, type CommandLineValues, type Environment, type Resolved } from './resolve-config.ts';
 import { scheduleFor } from '../controller/schedule.ts';
 
-export const RUN_OPTIONS = mergeOptionTables(CONTROLLER_OPTIONS, RECOMMENDER_OPTIONS, PROMETHEUS_OPTIONS);
+export const RUN_OPTIONS = mergeOptionTables(mergeOptionTables(CONTROLLER_OPTIONS, RECOMMENDER_OPTIONS, PROMETHEUS_OPTIONS), ADMISSION_OPTIONS);
 
 export type RunConfig = ConfigOf<typeof RUN_OPTIONS>;
 
@@ -22,6 +23,25 @@ const fmt = formatDuration;
 /** Relations between options, checked after each option parsed on its own. */
 export const RUN_RULES: readonly ConfigRule<RunConfig>[] = [
   requiredWhen<RunConfig>('prometheusUrl', 'by the recommender', (c) => c.components.includes('recommender')),
+  {
+    options: ['admissionCertFile', 'admissionKeyFile'],
+    check: (c) => ((c.admissionCertFile === undefined) !== (c.admissionKeyFile === undefined) ? 'give both the certificate and the key file, or neither (self-signed)' : undefined),
+  },
+  {
+    options: ['admissionCaFile', 'admissionCertFile'],
+    check: (c) => (c.admissionCaFile !== undefined && c.admissionCertFile === undefined ? 'a CA file goes with a certificate file' : undefined),
+  },
+  {
+    options: ['admissionRegisterWebhooks', 'admissionCaFile'],
+    check: (c) =>
+      c.admissionRegisterWebhooks && c.admissionCertFile !== undefined && c.admissionCaFile === undefined
+        ? 'registering the webhook configurations with certificate files needs the CA file for their caBundle (or --no-admission-register-webhooks when cert-manager injects it)'
+        : undefined,
+  },
+  {
+    options: ['admissionWebhookUrl'],
+    check: (c) => (c.admissionWebhookUrl !== undefined && !c.admissionWebhookUrl.startsWith('https://') ? 'the API server calls webhooks over https only' : undefined),
+  },
   {
     options: ['namespace', 'ignoreNamespace'],
     check: (c) => (c.namespace.length > 0 && c.ignoreNamespace.length > 0 ? 'give either the namespaces to watch or those to ignore, not both' : undefined),

@@ -5,9 +5,10 @@
  */
 import { COMPONENT_NAMES, type ComponentName } from '../config/controller-options.ts';
 import type { ComponentFactory } from './component.ts';
+import { createAdmissionComponent } from '../admission/admission-component.ts';
 
 /** The implemented components. The recommender (issue 6), updater (issue 7) and admission webhook (issue 8) add themselves here. */
-export const COMPONENT_FACTORIES: Readonly<Partial<Record<ComponentName, ComponentFactory>>> = {};
+export const COMPONENT_FACTORIES: Readonly<Partial<Record<ComponentName, ComponentFactory>>> = { admission: createAdmissionComponent };
 
 /** Where each component is being built. */
 export const COMPONENT_ISSUES: Readonly<Record<ComponentName, string>> = {

@@ -7,6 +7,9 @@ import { CoordinationV1Api, type KubeConfig, type V1Lease } from '@kubernetes/cl
 import type { LeaseRecord, LeaseSnapshot } from '../controller/lease-decision.ts';
 import { classifyApiError, KubeApiError } from './errors.ts';
 
+/** The field manager of Tailor's Lease writes. */
+export const LEASE_FIELD_MANAGER = 'tailor-leader-election';
+
 /** One Lease. Failures are thrown as {@link KubeApiError}. */
 export interface LeaseStore {
   /** Undefined when the Lease does not exist. */
@@ -42,7 +45,7 @@ export class KubeLeaseStore implements LeaseStore {
 
   async create(record: LeaseRecord): Promise<LeaseSnapshot> {
     try {
-      return snapshot(await this.api.createNamespacedLease({ namespace: this.namespace, body: this.lease(record) }));
+      return snapshot(await this.api.createNamespacedLease({ namespace: this.namespace, body: this.lease(record), fieldManager: LEASE_FIELD_MANAGER }));
     } catch (err) {
       throw new KubeApiError(`create lease ${this.where}`, err);
     }
@@ -52,7 +55,7 @@ export class KubeLeaseStore implements LeaseStore {
     try {
       const body = this.lease(record);
       body.metadata!.resourceVersion = resourceVersion;
-      return snapshot(await this.api.replaceNamespacedLease({ name: this.name, namespace: this.namespace, body }));
+      return snapshot(await this.api.replaceNamespacedLease({ name: this.name, namespace: this.namespace, body, fieldManager: LEASE_FIELD_MANAGER }));
     } catch (err) {
       throw new KubeApiError(`update lease ${this.where}`, err);
     }

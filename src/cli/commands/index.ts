@@ -4,6 +4,7 @@
  */
 import type { Command } from 'commander';
 import { registerGenerateTrace } from './generate-trace.ts';
+import { registerPlan } from './plan.ts';
 import { registerRecommend } from './recommend.ts';
 import { registerReplay } from './replay.ts';
 import { registerRun } from './run.ts';
@@ -13,4 +14,12 @@ import { registerValidate } from './validate.ts';
 /** A function that adds one subcommand to the program. */
 export type RegisterCommand = (program: Command) => void;
 
-export const commands: readonly RegisterCommand[] = [registerSimCommand, registerValidate, registerReplay, registerGenerateTrace, registerRecommend, registerRun];
+export const commands: readonly RegisterCommand[] = [
+  registerRecommend,
+  registerReplay,
+  registerGenerateTrace,
+  registerPlan,
+  registerSimCommand,
+  registerValidate,
+  registerRun,
+];

@@ -2,6 +2,7 @@
  * The built-in kinds kube-sim serves, with the names, short names and subresources a real
  * 1.32-1.35 server lists in discovery.
  */
+import { eventsV1Conversion } from './event-conversion.ts';
 import type { ResourceType } from './resource-type.ts';
 
 interface BuiltinSpec {
@@ -72,6 +73,10 @@ export function builtinResourceTypes(): ResourceType[] {
     if (s.virtual) {
       type.virtual = true;
       type.verbs = ['create'];
+    }
+    if (s.group === 'events.k8s.io') {
+      type.storageKey = 'events';
+      type.storage = eventsV1Conversion;
     }
     if (s.scale) type.scale = { specReplicasPath: '.spec.replicas', statusReplicasPath: '.status.replicas', labelSelectorPath: '.status.selector' };
     return type;

@@ -10,7 +10,7 @@ import { matchesLabels, parseLabelSelector } from './label-selector.ts';
 import type { ObjectStore } from './object-store.ts';
 import type { ApiRequest } from './request.ts';
 import { present } from './object-view.ts';
-import { apiVersionOf, resourceKey, type ResourceType } from './resource-type.ts';
+import { apiVersionOf, storeKeyOf, type ResourceType } from './resource-type.ts';
 import type { KubeObject } from './types.ts';
 
 interface ContinueToken {
@@ -30,16 +30,20 @@ export function listObjects(store: ObjectStore, type: ResourceType, request: Api
     } catch (err) {
       throw new ApiError(400, 'BadRequest', 'continue key is not valid: illegal base64 data', undefined, { cause: err });
     }
-    if (store.history(resourceKey(type)).isExpired(token.rv)) {
+    if (store.history(storeKeyOf(type)).isExpired(token.rv)) {
       throw expired('The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue parameter.');
     }
   }
   const listVersion = request.query['resourceVersion'];
-  if (request.query['resourceVersionMatch'] === 'Exact' && listVersion && store.history(resourceKey(type)).isExpired(Number(listVersion))) {
+  if (request.query['resourceVersionMatch'] === 'Exact' && listVersion && store.history(storeKeyOf(type)).isExpired(Number(listVersion))) {
     throw expired('The resourceVersion for the provided list is too old.');
   }
   const namespace = type.namespaced ? request.namespace : undefined;
-  const all = store.list(resourceKey(type), namespace, (obj) => matchesLabels(labels, obj.metadata.labels) && matchesFields(fields, obj));
+  // Selectors apply to the object as this API version shows it.
+  const all = store
+    .list(storeKeyOf(type), namespace, (obj) => matchesLabels(labels, obj.metadata.labels))
+    .map((obj) => present(type, request.version, obj))
+    .filter((obj) => matchesFields(fields, obj));
   let items = all;
   if (token) {
     const start = token.start;
@@ -58,6 +62,6 @@ export function listObjects(store: ObjectStore, type: ResourceType, request: Api
     kind: type.listKind,
     apiVersion: apiVersionOf(type.group, request.version),
     metadata,
-    items: items.map((obj) => present(type, request.version, obj)),
+    items,
   };
 }

@@ -16,7 +16,7 @@ import { present } from './object-view.ts';
 import type { ObjectStore } from './object-store.ts';
 import { applyPatch, patchTypeOf, requireFieldManager } from './patch.ts';
 import type { ResourceRegistry } from './resource-registry.ts';
-import { apiVersionOf, parseApiVersion, resourceKey, type ResourceType } from './resource-type.ts';
+import { apiVersionOf, parseApiVersion, resourceKey, storeKeyOf, toStorage, type ResourceType } from './resource-type.ts';
 import type { ApiRequest, ApiResponse } from './request.ts';
 import type { SubresourceHandler, SubresourceRegistry } from './subresource.ts';
 import { cloneObject, isPlainObject, type KubeObject } from './types.ts';
@@ -126,7 +126,7 @@ export class RequestPipeline {
   }
 
   private getOrThrow(type: ResourceType, request: ApiRequest): KubeObject {
-    const obj = this.deps.store.get(resourceKey(type), request.namespace ?? '', request.name ?? '');
+    const obj = this.deps.store.get(storeKeyOf(type), request.namespace ?? '', request.name ?? '');
     if (!obj) throw notFound(this.target(type, request.name));
     return obj;
   }
@@ -244,8 +244,8 @@ export class RequestPipeline {
     if (type.hasStatus && !KEEP_STATUS_ON_CREATE.has(resourceKey(type))) delete obj.status;
     for (const defaulter of this.deps.defaulters) defaulter(obj, type, 'CREATE');
     const admitted = await this.admit(type, { ...request, name: obj.metadata.name }, 'CREATE', obj, undefined);
-    if (request.query['dryRun'] === 'All') return admitted;
-    return this.deps.store.create(resourceKey(type), admitted);
+    if (request.query['dryRun'] === 'All') return toStorage(type, admitted);
+    return this.deps.store.create(storeKeyOf(type), toStorage(type, admitted));
   }
 
   private async update(type: ResourceType, request: ApiRequest): Promise<ApiResponse> {
@@ -285,17 +285,17 @@ export class RequestPipeline {
       else obj.status = current.status;
     }
     for (const defaulter of this.deps.defaulters) defaulter(obj, type, 'UPDATE');
-    const admitted = await this.admit(type, request, 'UPDATE', obj, current);
-    if (request.query['dryRun'] === 'All') return admitted;
+    const admitted = await this.admit(type, request, 'UPDATE', obj, present(type, request.version, current));
     if (!admitted.metadata.resourceVersion) admitted.metadata.resourceVersion = current.metadata.resourceVersion;
-    return this.deps.store.update(resourceKey(type), admitted);
+    if (request.query['dryRun'] === 'All') return toStorage(type, admitted);
+    return this.deps.store.update(storeKeyOf(type), toStorage(type, admitted));
   }
 
   private async patch(type: ResourceType, request: ApiRequest): Promise<ApiResponse> {
     const patchType = patchTypeOf(request.contentType, type.strategicMerge);
     if (patchType === 'apply') requireFieldManager(request.query);
     for (let attempt = 0; ; attempt += 1) {
-      const current = this.deps.store.get(resourceKey(type), request.namespace ?? '', request.name ?? '');
+      const current = this.deps.store.get(storeKeyOf(type), request.namespace ?? '', request.name ?? '');
       if (!current) {
         if (patchType !== 'apply') throw notFound(this.target(type, request.name));
         const created = applyPatch(patchType, { metadata: {} }, request.body, type.strategicMerge);
@@ -325,7 +325,7 @@ export class RequestPipeline {
   private async delete(type: ResourceType, request: ApiRequest): Promise<ApiResponse> {
     const current = this.getOrThrow(type, request);
     const options = isPlainObject(request.body) ? request.body : {};
-    const attrs = this.attributes(type, request, 'DELETE', undefined, current);
+    const attrs = this.attributes(type, request, 'DELETE', undefined, present(type, request.version, current));
     attrs.options = options;
     await this.deps.admission.mutate(attrs);
     await this.deps.admission.validate(attrs);
@@ -342,7 +342,7 @@ export class RequestPipeline {
     const result =
       type.group === '' && type.kind === 'Pod'
         ? deletePod(this.deps.store, request.namespace ?? '', request.name ?? '', { ...deleteOptions, ...(typeof grace === 'number' ? { gracePeriodSeconds: grace } : {}) }, this.deps.now(), this.deps.gracefulPodDeletion?.() ?? false)
-        : this.deps.store.delete(resourceKey(type), request.namespace ?? '', request.name ?? '', deleteOptions);
+        : this.deps.store.delete(storeKeyOf(type), request.namespace ?? '', request.name ?? '', deleteOptions);
     return { status: result.finalizing ? 202 : 200, body: present(type, request.version, result.object) };
   }
 
@@ -400,7 +400,7 @@ export class RequestPipeline {
             const admitted = await this.admit(type, request, 'UPDATE', next, latest);
             if (request.query['dryRun'] === 'All') return { status: 200, body: view(admitted) };
             if (!admitted.metadata.resourceVersion) admitted.metadata.resourceVersion = latest.metadata.resourceVersion;
-            const stored = this.deps.store.update(resourceKey(type), admitted);
+            const stored = this.deps.store.update(storeKeyOf(type), toStorage(type, admitted));
             return { status: 200, body: view(stored) };
           } catch (err) {
             if (err instanceof ApiError && err.code === 409 && err.reason === 'Conflict' && !pinned && attempt < 5) continue;

@@ -4,6 +4,7 @@
  * more at run time through the {@link ResourceRegistry}.
  */
 import type { JsonSchemaProps } from './schema-validation.ts';
+import type { KubeObject } from './types.ts';
 
 /** Where a CRD keeps the replicas for its `scale` subresource. */
 export interface ScaleSubresourcePaths {
@@ -40,6 +41,26 @@ export interface ResourceType {
   verbs?: string[];
   /** Not stored: creates are answered by a handler registered with the pipeline. */
   virtual?: boolean;
+  /** Stored under another resource's key (events.k8s.io Events live with core Events). */
+  storageKey?: string;
+  /** Conversion between this type's schema and the stored one (with `storageKey`). */
+  storage?: StorageConversion;
+}
+
+/** Converts objects between a served schema and the schema they are stored in. */
+export interface StorageConversion {
+  toStorage(obj: KubeObject): KubeObject;
+  fromStorage(obj: KubeObject): KubeObject;
+}
+
+/** The key a type's objects are stored under: its own, or the one it shares. */
+export function storeKeyOf(type: ResourceType): string {
+  return type.storageKey ?? resourceKey(type);
+}
+
+/** The stored form of an object of a type (unchanged unless the type converts). */
+export function toStorage(type: ResourceType, obj: KubeObject): KubeObject {
+  return type.storage ? type.storage.toStorage(obj) : obj;
 }
 
 /** The store key of a resource: `pods` for core, `deployments.apps` otherwise. */

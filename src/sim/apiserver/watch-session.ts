@@ -15,7 +15,7 @@ import { matchesFields, type FieldRequirement } from './field-selector.ts';
 import { matchesLabels, type LabelMatcher } from './label-selector.ts';
 import type { ObjectStore } from './object-store.ts';
 import { present } from './object-view.ts';
-import { apiVersionOf, resourceKey, type ResourceType } from './resource-type.ts';
+import { apiVersionOf, storeKeyOf, type ResourceType } from './resource-type.ts';
 import type { StoreEvent } from './store-event.ts';
 import type { KubeObject } from './types.ts';
 
@@ -56,7 +56,7 @@ export class WatchSession {
   /** Starts the watch: replays or lists, then follows live changes. */
   start(): void {
     const o = this.options;
-    const key = resourceKey(o.type);
+    const key = storeKeyOf(o.type);
     const rv = o.resourceVersion;
     const fromStart = rv === undefined || rv === '' || rv === '0' || o.sendInitialEvents;
     if (!fromStart) {
@@ -75,7 +75,8 @@ export class WatchSession {
       for (const event of history.since(revision)) this.deliver(event);
     } else {
       for (const obj of this.store.list(key, o.type.namespaced ? o.namespace : undefined)) {
-        if (this.matches(obj)) this.send({ type: 'ADDED', object: this.view(obj) });
+        const view = this.view(obj);
+        if (this.matches(view)) this.send({ type: 'ADDED', object: view });
       }
       if (o.sendInitialEvents && o.allowWatchBookmarks) this.bookmark(true);
     }
@@ -117,15 +118,16 @@ export class WatchSession {
 
   private deliver(event: StoreEvent): void {
     if (this.closed) return;
-    const now = this.matches(event.object);
-    const before = event.oldObject ? this.matches(event.oldObject) : false;
+    const view = this.view(event.object);
+    const now = this.matches(view);
+    const before = event.oldObject ? this.matches(this.view(event.oldObject)) : false;
     if (event.type === 'MODIFIED') {
-      if (now && before) this.send({ type: 'MODIFIED', object: this.view(event.object) });
-      else if (now) this.send({ type: 'ADDED', object: this.view(event.object) });
-      else if (before) this.send({ type: 'DELETED', object: this.view(event.object) });
+      if (now && before) this.send({ type: 'MODIFIED', object: view });
+      else if (now) this.send({ type: 'ADDED', object: view });
+      else if (before) this.send({ type: 'DELETED', object: view });
       return;
     }
-    if (now) this.send({ type: event.type, object: this.view(event.object) });
+    if (now) this.send({ type: event.type, object: view });
   }
 
   private bookmark(initialEventsEnd: boolean): void {

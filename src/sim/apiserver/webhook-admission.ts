@@ -2,7 +2,8 @@
  * Admission webhooks from the MutatingWebhookConfiguration and ValidatingWebhookConfiguration
  * objects in the store, as two admission plugins. Mutating webhooks run in order (configurations
  * by name, webhooks in list order) and their JSON Patches are applied to the object; validating
- * webhooks run in parallel. `failurePolicy: Ignore` skips a failed call, `Fail` (the default)
+ * webhooks run in parallel. A webhook with `reinvocationPolicy: IfNeeded` runs once more when a
+ * later webhook changed the object. `failurePolicy: Ignore` skips a failed call, `Fail` (the default)
  * rejects the request with 500 `failed calling webhook "<name>": ...`. A denial becomes
  * `admission webhook "<name>" denied the request: <message>` with the webhook's code (at least
  * 400). Webhook configurations themselves are never sent to webhooks. A dry-run request reaching
@@ -27,6 +28,7 @@ interface Webhook extends WebhookMatchSpec {
   timeoutSeconds?: number;
   admissionReviewVersions?: string[];
   sideEffects?: string;
+  reinvocationPolicy?: 'Never' | 'IfNeeded';
 }
 
 /** The GroupVersionKind a subresource request carries in the review. */
@@ -105,26 +107,38 @@ export function webhookAdmissionPlugins(store: ObjectStore, resolveService: () =
     }
   };
 
+  /** Runs one mutating webhook and applies its patch (a skipped call changes nothing). */
+  const mutateWith = async (webhook: Webhook, a: AdmissionAttributes): Promise<void> => {
+    const response = await call(webhook, a);
+    if (!response) return;
+    if (!response.allowed) throw denial(webhook.name, response);
+    if (!response.patch || !a.object) return;
+    if (response.patchType !== 'JSONPatch') {
+      if (webhook.failurePolicy === 'Ignore') return;
+      throw internalError(`failed calling webhook "${webhook.name}": unsupported patch type "${response.patchType ?? ''}"`);
+    }
+    try {
+      const ops = JSON.parse(Buffer.from(response.patch, 'base64').toString('utf8')) as fastJsonPatch.Operation[];
+      a.object = fastJsonPatch.applyPatch(structuredClone(a.object), ops, true, false).newDocument as KubeObject;
+    } catch (err) {
+      if (webhook.failurePolicy === 'Ignore') return;
+      throw internalError(`failed calling webhook "${webhook.name}": JSON patch failed: ${(err as Error).message}`, err);
+    }
+  };
+
   const mutating: AdmissionPlugin = {
     name: 'MutatingAdmissionWebhook',
     async mutate(a) {
-      for (const webhook of applicable(MUTATING_KEY, a)) {
-        const response = await call(webhook, a);
-        if (!response) continue;
-        if (!response.allowed) throw denial(webhook.name, response);
-        if (response.patch && a.object) {
-          if (response.patchType !== 'JSONPatch') {
-            if (webhook.failurePolicy === 'Ignore') continue;
-            throw internalError(`failed calling webhook "${webhook.name}": unsupported patch type "${response.patchType ?? ''}"`);
-          }
-          try {
-            const ops = JSON.parse(Buffer.from(response.patch, 'base64').toString('utf8')) as fastJsonPatch.Operation[];
-            a.object = fastJsonPatch.applyPatch(structuredClone(a.object), ops, true, false).newDocument as KubeObject;
-          } catch (err) {
-            if (webhook.failurePolicy === 'Ignore') continue;
-            throw internalError(`failed calling webhook "${webhook.name}": JSON patch failed: ${(err as Error).message}`, err);
-          }
-        }
+      const hooks = applicable(MUTATING_KEY, a);
+      const after: string[] = [];
+      for (const webhook of hooks) {
+        await mutateWith(webhook, a);
+        after.push(JSON.stringify(a.object ?? null));
+      }
+      // reinvocationPolicy IfNeeded: a webhook runs once more when a later one changed the object.
+      const final = JSON.stringify(a.object ?? null);
+      for (const [i, webhook] of hooks.entries()) {
+        if (webhook.reinvocationPolicy === 'IfNeeded' && after[i] !== final) await mutateWith(webhook, a);
       }
     },
   };

@@ -75,3 +75,18 @@ test('malformed CRDs are 422 with the real causes', async () => {
   assert.deepEqual(causes.map((c) => c.field), ['metadata.name', 'spec.versions']);
   assert.equal(causes[0]?.message, 'Invalid value: "gadgets": must be spec.names.plural+"."+spec.group');
 });
+
+test('events.k8s.io/v1 and core/v1 Events are one collection seen through two schemas', async () => {
+  const res = await rawRequest(sim.server, 'POST', '/apis/events.k8s.io/v1/namespaces/default/events', { ...complete, metadata: { name: 'shared.1' } });
+  assert.equal(res.status, 201, res.text);
+  const core = await sim.core.readNamespacedEvent({ namespace: 'default', name: 'shared.1' });
+  assert.equal(core.involvedObject.name, 'web-0');
+  assert.equal(core.message, 'cpu 250m -> 300m');
+  assert.equal(core.reportingComponent, 'tailor.dev/updater');
+  assert.equal(core.action, 'Resize');
+  const eventsApi = sim.kc.makeApiClient(k8s.EventsV1Api);
+  const viaNew = await eventsApi.listNamespacedEvent({ namespace: 'default', fieldSelector: 'regarding.name=web-0,reason=Resized' });
+  assert.deepEqual(viaNew.items.map((e) => [e.metadata?.name, e.note, e.deprecatedSource?.component]), [['web-0.1', 'resized in place', 'tailor-updater']]);
+  const viaCore = await sim.core.listNamespacedEvent({ namespace: 'default', fieldSelector: 'involvedObject.name=web-0,reason=ResizedInPlace' });
+  assert.ok(viaCore.items.some((e) => e.metadata?.name === 'shared.1'));
+});

@@ -1,7 +1,7 @@
 /**
  * A real HTTPS admission webhook server for tests: a fresh CA and a certificate for 127.0.0.1 and
  * `hooks.test.svc`; per path behaviour (`/label` adds a label by JSON Patch, `/deny` denies with
- * code 403, `/allow` allows, `/warn` allows with a warning, `/slow` answers after 1.5 s); every received review is recorded.
+ * code 403, `/allow` allows, `/warn` allows with a warning, `/team` adds team=a to objects labelled mutated, `/slow` answers after 1.5 s); every received review is recorded.
  */
 import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
@@ -51,6 +51,14 @@ export async function startWebhookServer(): Promise<TestWebhookServer> {
           : [{ op: 'add', path: '/metadata/labels', value: { mutated: 'yes' } }];
         response['patchType'] = 'JSONPatch';
         response['patch'] = Buffer.from(JSON.stringify(ops)).toString('base64');
+      }
+      if (path === '/team') {
+        // Adds team=a once a `mutated` label exists (so it depends on an earlier or later webhook).
+        const labels = review.request.object?.metadata?.labels ?? {};
+        if (labels['mutated'] && !labels['team']) {
+          response['patchType'] = 'JSONPatch';
+          response['patch'] = Buffer.from(JSON.stringify([{ op: 'add', path: '/metadata/labels/team', value: 'a' }])).toString('base64');
+        }
       }
       if (path === '/warn') response['warnings'] = ['this pod has no "owner" label'];
       if (path === '/deny') {

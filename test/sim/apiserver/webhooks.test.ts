@@ -145,3 +145,13 @@ test('a dry-run request reaching a webhook with side effects is 400', async () =
   assert.equal((res.json() as { message: string }).message, 'admission webhook "allow.hooks.test" does not support dry run');
   assert.equal(hooks.received.length, 0);
 });
+
+test('reinvocationPolicy IfNeeded runs a webhook again after a later webhook changed the object', async () => {
+  // Configurations run in name order: the /team webhook (first) sees no `mutated` label on its
+  // first call; /label (second) adds it; IfNeeded makes /team run again and add team=a.
+  await admission.createMutatingWebhookConfiguration({ body: { metadata: { name: 'a-team' }, webhooks: [hook('/team', { reinvocationPolicy: 'IfNeeded' })] } });
+  await admission.createMutatingWebhookConfiguration({ body: { metadata: { name: 'b-label' }, webhooks: [hook('/label')] } });
+  const pod = await createPod();
+  assert.equal(pod.metadata?.labels?.['team'], 'a');
+  assert.deepEqual(hooks.received.map((r) => r.path), ['/team', '/label', '/team']);
+});

@@ -1,0 +1,38 @@
+/**
+ * The webhook's metrics on a prom-client registry:
+ * - `tailor_admission_reviews_total{webhook, outcome}`: webhook `mutate-pods` with the pod outcomes
+ *   (patched, no-controller, no-vpa, invalid-vpa, mode-off, no-recommendation, unchanged,
+ *   not-ready, error) or `validate-vpa` with allowed / denied / error;
+ * - `tailor_admission_review_duration_seconds{webhook}`: time from the request's last byte to the
+ *   response (buckets from 1 ms: answers come from memory and must stay far below the timeout);
+ * - `tailor_admission_certificate_reloads_total{outcome}`: serving certificates loaded (ok) or
+ *   refused (error) after the files changed.
+ */
+import { Counter, Histogram, type Registry } from 'prom-client';
+
+export type WebhookName = 'mutate-pods' | 'validate-vpa';
+
+export class AdmissionMetrics {
+  readonly reviews: Counter<'webhook' | 'outcome'>;
+  readonly duration: Histogram<'webhook'>;
+  readonly certificateReloads: Counter<'outcome'>;
+
+  constructor(registry: Registry) {
+    const registers = [registry];
+    this.reviews = new Counter({ name: 'tailor_admission_reviews_total', help: 'Admission reviews answered, by webhook and outcome.', labelNames: ['webhook', 'outcome'], registers });
+    this.duration = new Histogram({
+      name: 'tailor_admission_review_duration_seconds',
+      help: 'Time to answer an admission review.',
+      labelNames: ['webhook'],
+      buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
+      registers,
+    });
+    this.certificateReloads = new Counter({ name: 'tailor_admission_certificate_reloads_total', help: 'Serving certificate reloads after the files changed, by outcome (ok, error).', labelNames: ['outcome'], registers });
+  }
+
+  /** Counts one answered review and its duration (seconds). */
+  observe(webhook: WebhookName, outcome: string, seconds: number): void {
+    this.reviews.inc({ webhook, outcome });
+    this.duration.observe({ webhook }, seconds);
+  }
+}

@@ -1,0 +1,120 @@
+/**
+ * The decision for one pod being created: which VPA controls it, and the patch that starts it with
+ * the VPA's recommendation. Pure: a function of the pod and the cached cluster view.
+ *
+ * - No controller, or no VPA targeting the top-most owner: admitted unchanged.
+ * - The VPA is invalid (validateVpa): admitted unchanged, as Tailor cannot decide.
+ * - `updateMode: Off`: unchanged. Every other mode (`Initial`, `Recreate`, `Auto`,
+ *   `InPlaceOrRecreate`, `InPlace`) applies at creation.
+ * - Each container recommendation (status target) is capped with the VPA's resource policy
+ *   (`capRecommendation`: container mode Off, controlledResources, min/maxAllowed), then
+ *   `planPodResources` writes it into the containers: the same policy the updater uses
+ *   (controlledValues, LimitRange Container and Pod bounds, limits scaled with requests, QoS kept).
+ * - QoS is preserved, BestEffort included: a BestEffort pod stays BestEffort (no requests are
+ *   added), unlike the upstream admission controller. See docs/decisions/0080.
+ * The pod's `status` is ignored: at creation the class comes from the spec alone.
+ */
+import type { V1LimitRange, V1Pod } from '@kubernetes/client-node';
+import { QuantityError } from '../api/quantity.ts';
+import type { VerticalPodAutoscaler } from '../api/vpa.ts';
+import { recommendationFromStatus } from '../api/vpa-quantities.ts';
+import type { Adjustment } from '../policy/adjustments.ts';
+import { capRecommendation } from '../policy/cap-recommendation.ts';
+import { describePlanChanges } from '../policy/plan-summary.ts';
+import { planPodResources, type ContainerTarget } from '../policy/pod-resources.ts';
+import type { JsonPatchOperation } from './json-patch.ts';
+import { buildPodPatch, changeAnnotations } from './pod-patch.ts';
+import { topMostOwner, type ControllerLookup, type OwnerRef } from './top-most-owner.ts';
+import { vpaForOwner, type VpaLike } from './vpa-for-pod.ts';
+
+/** A VPA as cached: the raw object, and the validated one or the reason it is invalid. */
+export interface CachedVpa extends VpaLike {
+  metadata: { name: string; namespace?: string; creationTimestamp?: string | Date };
+  valid: VerticalPodAutoscaler | undefined;
+  /** `formatFieldErrors` of an invalid VPA. */
+  problems?: string;
+}
+
+/** What the decision reads: the cached view of the pod's namespace. */
+export interface PodAdmissionView {
+  vpas: readonly CachedVpa[];
+  limitRanges: readonly V1LimitRange[];
+  controllerOf: ControllerLookup;
+}
+
+/** How a pod admission ended; also the `outcome` label of the admission metric. */
+export type PodOutcome = 'patched' | 'no-controller' | 'no-vpa' | 'invalid-vpa' | 'mode-off' | 'no-recommendation' | 'unchanged';
+
+/** The decision: a patch (empty unless `patched`) and a sentence for the log. */
+export interface PodAdmissionDecision {
+  outcome: PodOutcome;
+  message: string;
+  patch: JsonPatchOperation[];
+  owner?: OwnerRef;
+  /** `derived` when the Deployment was derived from names (ReplicaSet not cached yet). */
+  ownerVia?: 'cache' | 'derived';
+  vpaName?: string;
+  /** `app: cpu request 100m -> 250m, ...` per changed container. */
+  changes: string[];
+  adjustments: Adjustment[];
+}
+
+function unchanged(outcome: PodOutcome, message: string, extra: Partial<PodAdmissionDecision> = {}): PodAdmissionDecision {
+  return { outcome, message, patch: [], changes: [], adjustments: [], ...extra };
+}
+
+/** The capped targets of a valid VPA's recommendation (containers in mode Off are left out). Throws QuantityError. */
+export function cappedTargets(vpa: VerticalPodAutoscaler): { targets: ContainerTarget[]; adjustments: Adjustment[] } {
+  const targets: ContainerTarget[] = [];
+  const adjustments: Adjustment[] = [];
+  for (const rec of vpa.status?.recommendation?.containerRecommendations ?? []) {
+    const capped = capRecommendation(recommendationFromStatus(rec), vpa.spec.resourcePolicy);
+    adjustments.push(...capped.reasons.filter((r) => r.code !== 'ContainerModeOff'));
+    if (capped.recommendation) targets.push({ containerName: capped.recommendation.containerName, target: capped.recommendation.target });
+  }
+  return { targets, adjustments };
+}
+
+/** Decides about a pod being created in `namespace`. Pure; never throws. */
+export function admitPod(pod: V1Pod, namespace: string, view: PodAdmissionView): PodAdmissionDecision {
+  const found = topMostOwner(pod, namespace, view.controllerOf);
+  if (!found) return unchanged('no-controller', 'the pod has no controller, so no VPA can target it');
+  const { owner, via } = found;
+  const ownerText = `${owner.kind}/${owner.name}`;
+  const context = { owner, ownerVia: via };
+  const cached = vpaForOwner(view.vpas, owner);
+  if (!cached) return unchanged('no-vpa', `no VPA targets ${ownerText}`, context);
+  const vpaName = cached.metadata.name;
+  const withVpa = { ...context, vpaName };
+  const vpa = cached.valid;
+  if (!vpa) return unchanged('invalid-vpa', `VPA ${vpaName} (targets ${ownerText}) is invalid, so it is not applied: ${cached.problems ?? 'unknown problem'}`, withVpa);
+  if (vpa.spec.updatePolicy?.updateMode === 'Off') return unchanged('mode-off', `VPA ${vpaName} has updateMode Off`, withVpa);
+
+  let targets: ContainerTarget[];
+  let capAdjustments: Adjustment[];
+  try {
+    ({ targets, adjustments: capAdjustments } = cappedTargets(vpa));
+  } catch (err) {
+    if (!(err instanceof QuantityError)) throw err;
+    return unchanged('invalid-vpa', `VPA ${vpaName} has an unreadable recommendation: ${err.message}`, withVpa);
+  }
+  if (targets.length === 0) return unchanged('no-recommendation', `VPA ${vpaName} has no recommendation yet`, withVpa);
+
+  const forPlanning: V1Pod = { ...pod, status: undefined };
+  const plan = planPodResources({ pod: forPlanning, resourcePolicy: vpa.spec.resourcePolicy, limitRanges: view.limitRanges, recommendations: targets });
+  const adjustments = [...capAdjustments, ...plan.reasons, ...plan.containers.flatMap((c) => c.reasons)];
+  if (!plan.changed) {
+    const why = plan.reasons.map((r) => r.message).join('; ');
+    return unchanged('unchanged', `VPA ${vpaName}: the pod already has the recommended resources or cannot take them${why ? ` (${why})` : ''}`, { ...withVpa, adjustments });
+  }
+  const annotations = changeAnnotations(vpaName, pod, plan);
+  const changes = describePlanChanges(plan);
+  return {
+    outcome: 'patched',
+    message: `VPA ${vpaName}: ${changes.join('; ')}`,
+    patch: buildPodPatch(pod, plan, annotations),
+    ...withVpa,
+    changes,
+    adjustments,
+  };
+}

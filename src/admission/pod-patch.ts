@@ -1,0 +1,88 @@
+/**
+ * The JSON Patch that writes a resource plan into a pod being created, plus the annotations that
+ * say what was changed and from what. Each changed container's `resources` is replaced as a whole
+ * by `applyPlanToRequirements` (other resources such as ephemeral-storage, and the spelling of
+ * unchanged values, are kept), at `/spec/containers/<i>/resources` or, for a sidecar,
+ * `/spec/initContainers/<i>/resources`; `add` is used where the container has no `resources` yet.
+ * Annotations:
+ * - `vpaUpdates` (the upstream admission controller's key, which dashboards look for):
+ *   `Pod resources updated by web: container 0: cpu request, cpu limit`;
+ * - `tailor.dev/vpa`: the VPA's name;
+ * - `tailor.dev/resources-changed`: `app: cpu request 100m -> 250m, cpu limit 200m -> 500m`
+ *   (one clause per changed container, joined by `; `).
+ */
+import type { V1Container, V1Pod } from '@kubernetes/client-node';
+import { applyPlanToRequirements } from '../policy/resource-requirements.ts';
+import { describeContainerChanges } from '../policy/plan-summary.ts';
+import type { ContainerResourcesPlan, PodResourcesPlan } from '../policy/pod-resources.ts';
+import { escapePointerToken, type JsonPatchOperation } from './json-patch.ts';
+
+export const VPA_UPDATES_ANNOTATION = 'vpaUpdates';
+export const VPA_NAME_ANNOTATION = 'tailor.dev/vpa';
+export const CHANGES_ANNOTATION = 'tailor.dev/resources-changed';
+
+/** The upstream-style summary: which values of which container (by index) were set. */
+function vpaUpdatesText(vpaName: string, changed: readonly { index: number; plan: ContainerResourcesPlan }[]): string {
+  const parts = changed.map(({ index, plan }) => {
+    const fields: string[] = [];
+    for (const r of plan.changedResources) {
+      if (plan.proposed.requests[r] !== plan.current.requests[r]) fields.push(`${r} request`);
+    }
+    for (const r of plan.changedResources) {
+      if (plan.proposed.limits[r] !== plan.current.limits[r]) fields.push(`${r} limit`);
+    }
+    return `container ${index}: ${fields.join(', ')}`;
+  });
+  return `Pod resources updated by ${vpaName}: ${parts.join('; ')}`;
+}
+
+/** The annotations for a plan (empty when nothing changes). */
+export function changeAnnotations(vpaName: string, pod: V1Pod, plan: PodResourcesPlan): Record<string, string> {
+  const changed = locateChanged(pod, plan);
+  if (changed.length === 0) return {};
+  const lines = changed.map(({ plan: c }) => describeContainerChanges(c)).filter((x): x is string => x !== undefined);
+  return {
+    [VPA_UPDATES_ANNOTATION]: vpaUpdatesText(vpaName, changed),
+    [VPA_NAME_ANNOTATION]: vpaName,
+    [CHANGES_ANNOTATION]: lines.join('; '),
+  };
+}
+
+interface Located {
+  list: 'containers' | 'initContainers';
+  index: number;
+  container: V1Container;
+  plan: ContainerResourcesPlan;
+}
+
+function locateChanged(pod: V1Pod, plan: PodResourcesPlan): Located[] {
+  const out: Located[] = [];
+  for (const c of plan.containers) {
+    if (c.changedResources.length === 0) continue;
+    const list = c.kind === 'sidecar' ? 'initContainers' : 'containers';
+    const containers = pod.spec?.[list] ?? [];
+    const index = containers.findIndex((x) => x.name === c.containerName);
+    if (index >= 0) out.push({ list, index, container: containers[index]!, plan: c });
+  }
+  return out;
+}
+
+/** The patch for the plan and annotations; empty when the plan changes nothing. Pure. */
+export function buildPodPatch(pod: V1Pod, plan: PodResourcesPlan, annotations: Record<string, string>): JsonPatchOperation[] {
+  const ops: JsonPatchOperation[] = [];
+  const changed = locateChanged(pod, plan);
+  if (changed.length === 0) return ops;
+  for (const { list, index, container, plan: c } of changed) {
+    const path = `/spec/${list}/${index}/resources`;
+    ops.push({ op: container.resources ? 'replace' : 'add', path, value: applyPlanToRequirements(container.resources, c) });
+  }
+  const existing = pod.metadata?.annotations;
+  if (!existing) {
+    if (Object.keys(annotations).length > 0) ops.push({ op: 'add', path: '/metadata/annotations', value: { ...annotations } });
+    return ops;
+  }
+  for (const [key, value] of Object.entries(annotations)) {
+    ops.push({ op: key in existing ? 'replace' : 'add', path: `/metadata/annotations/${escapePointerToken(key)}`, value });
+  }
+  return ops;
+}

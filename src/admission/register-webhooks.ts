@@ -1,0 +1,56 @@
+/**
+ * Creates or replaces the webhook configurations through the API, so their `caBundle` and endpoint
+ * stay those of the running webhook. Replace is a read-modify-write with the object's
+ * resourceVersion, retried on conflicts (several replicas write the same content).
+ */
+import { AdmissionregistrationV1Api, type KubeConfig, type V1MutatingWebhookConfiguration, type V1ValidatingWebhookConfiguration } from '@kubernetes/client-node';
+import { classifyApiError, KubeApiError } from '../kube/errors.ts';
+import { retryConflicts, withRetry } from '../kube/retry.ts';
+
+interface Configurations {
+  mutating: V1MutatingWebhookConfiguration;
+  validating: V1ValidatingWebhookConfiguration;
+}
+
+async function upsert<T extends { metadata?: { name?: string; resourceVersion?: string } }>(
+  what: string,
+  desired: T,
+  read: (name: string) => Promise<T>,
+  create: (body: T) => Promise<unknown>,
+  replace: (name: string, body: T) => Promise<unknown>,
+): Promise<void> {
+  const name = desired.metadata!.name!;
+  await withRetry(async () => {
+    let current: T | undefined;
+    try {
+      current = await read(name);
+    } catch (err) {
+      if (classifyApiError(err).kind !== 'notFound') throw new KubeApiError(`reading ${what} ${name}`, err);
+    }
+    try {
+      if (!current) await create(desired);
+      else await replace(name, { ...desired, metadata: { ...desired.metadata, resourceVersion: current.metadata?.resourceVersion } });
+    } catch (err) {
+      throw new KubeApiError(`${current ? 'replacing' : 'creating'} ${what} ${name}`, err);
+    }
+  }, { retryOn: (e) => retryConflicts(e) || e.kind === 'alreadyExists' });
+}
+
+/** Writes both configurations. Throws KubeApiError. */
+export async function registerWebhooks(kubeConfig: KubeConfig, configurations: Configurations, fieldManager: string): Promise<void> {
+  const api = kubeConfig.makeApiClient(AdmissionregistrationV1Api);
+  await upsert(
+    'MutatingWebhookConfiguration',
+    configurations.mutating,
+    (name) => api.readMutatingWebhookConfiguration({ name }),
+    (body) => api.createMutatingWebhookConfiguration({ body, fieldManager }),
+    (name, body) => api.replaceMutatingWebhookConfiguration({ name, body, fieldManager }),
+  );
+  await upsert(
+    'ValidatingWebhookConfiguration',
+    configurations.validating,
+    (name) => api.readValidatingWebhookConfiguration({ name }),
+    (body) => api.createValidatingWebhookConfiguration({ body, fieldManager }),
+    (name, body) => api.replaceValidatingWebhookConfiguration({ name, body, fieldManager }),
+  );
+}

@@ -1,0 +1,143 @@
+/**
+ * The HTTPS server the API server calls: `POST /mutate-pods` (pod CREATE reviews),
+ * `POST /validate-vpa` (VPA CREATE/UPDATE reviews), `GET /healthz` (200 while serving). TLS 1.2 at
+ * least; `setCredentials` swaps the certificate for new connections without a restart. Bodies over
+ * 8 MiB get 413, non-JSON bodies and bodies that are not AdmissionReview v1 requests 400, a
+ * handler that throws 500 (the API server then applies the failurePolicy). Every answered review
+ * is counted and timed, and logged through the review's own log line.
+ */
+import { createServer, type Server } from 'node:https';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Logger } from '../observability/logger.ts';
+import type { AdmissionMetrics, WebhookName } from './admission-metrics.ts';
+import { BadReviewError, readAdmissionRequest, reviewResponse, type AdmissionRequest, type AdmissionResponse } from './admission-review.ts';
+import type { ReviewLog } from './pod-review.ts';
+import type { ServingCredentials } from './serving-credentials.ts';
+import { MUTATE_PODS_PATH, VALIDATE_VPA_PATH } from './webhook-configurations.ts';
+
+const MAX_BODY_BYTES = 8 * 1024 * 1024;
+
+/** Answers one review: the response, the metric outcome and the log line. */
+export type ReviewHandler = (request: AdmissionRequest) => { response: AdmissionResponse; outcome: string; log: ReviewLog };
+
+export interface WebhookServerOptions {
+  credentials: ServingCredentials;
+  mutatePods: ReviewHandler;
+  validateVpa: ReviewHandler;
+  logger: Logger;
+  metrics: AdmissionMetrics;
+}
+
+class BodyTooLargeError extends Error {}
+
+function readBody(req: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > MAX_BODY_BYTES) {
+        reject(new BodyTooLargeError(`body over ${MAX_BODY_BYTES} bytes`));
+        req.destroy();
+        return;
+      }
+      chunks.push(chunk);
+    });
+    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    req.on('error', reject);
+  });
+}
+
+function send(res: ServerResponse, status: number, body: unknown): void {
+  const text = typeof body === 'string' ? body : JSON.stringify(body);
+  res.writeHead(status, { 'content-type': typeof body === 'string' ? 'text/plain; charset=utf-8' : 'application/json' });
+  res.end(text);
+}
+
+export class WebhookServer {
+  private readonly server: Server;
+  private readonly logger: Logger;
+
+  constructor(private readonly options: WebhookServerOptions) {
+    this.logger = options.logger;
+    this.server = createServer({ cert: options.credentials.cert, key: options.credentials.key, minVersion: 'TLSv1.2' }, (req, res) => {
+      void this.handle(req, res);
+    });
+    this.server.on('tlsClientError', (err) => this.logger.debug({ err }, 'TLS handshake failed'));
+  }
+
+  /** Listens; resolves with the bound port (port 0 = a free one). */
+  listen(port: number, host: string): Promise<number> {
+    return new Promise((resolve, reject) => {
+      this.server.once('error', reject);
+      this.server.listen(port, host, () => {
+        this.server.off('error', reject);
+        resolve((this.server.address() as AddressInfo).port);
+      });
+    });
+  }
+
+  get listening(): boolean {
+    return this.server.listening;
+  }
+
+  /** Serves new connections with these credentials. */
+  setCredentials(credentials: ServingCredentials): void {
+    this.server.setSecureContext({ cert: credentials.cert, key: credentials.key, minVersion: 'TLSv1.2' });
+  }
+
+  /** Stops listening and closes every connection. */
+  close(): Promise<void> {
+    return new Promise((resolve) => {
+      if (!this.server.listening) return resolve();
+      this.server.close(() => resolve());
+      this.server.closeAllConnections();
+    });
+  }
+
+  private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const path = new URL(req.url ?? '/', 'https://webhook').pathname;
+    if (path === '/healthz' && req.method === 'GET') return send(res, 200, 'ok');
+    const handlers: Record<string, [WebhookName, ReviewHandler]> = {
+      [MUTATE_PODS_PATH]: ['mutate-pods', this.options.mutatePods],
+      [VALIDATE_VPA_PATH]: ['validate-vpa', this.options.validateVpa],
+    };
+    const route = handlers[path];
+    if (!route) return send(res, 404, 'not found');
+    if (req.method !== 'POST') return send(res, 405, 'method not allowed');
+    const [webhook, handler] = route;
+    let text: string;
+    try {
+      text = await readBody(req);
+    } catch (err) {
+      this.logger.warn({ err, webhook }, 'cannot read the review body');
+      this.options.metrics.reviews.inc({ webhook, outcome: 'error' });
+      if (!res.headersSent && !res.destroyed) send(res, err instanceof BodyTooLargeError ? 413 : 400, (err as Error).message);
+      return;
+    }
+    const started = process.hrtime.bigint();
+    let request: AdmissionRequest;
+    try {
+      request = readAdmissionRequest(JSON.parse(text) as unknown);
+    } catch (err) {
+      const message = err instanceof BadReviewError ? err.message : `invalid JSON: ${(err as Error).message}`;
+      this.logger.warn({ err, webhook }, 'bad admission review');
+      this.options.metrics.reviews.inc({ webhook, outcome: 'error' });
+      return send(res, 400, message);
+    }
+    let result: ReturnType<ReviewHandler>;
+    try {
+      result = handler(request);
+    } catch (err) {
+      // Handlers do not throw by contract; if one does, the API server applies the failurePolicy.
+      this.logger.error({ err, webhook, uid: request.uid }, 'the review failed');
+      this.options.metrics.reviews.inc({ webhook, outcome: 'error' });
+      return send(res, 500, 'internal error');
+    }
+    send(res, 200, reviewResponse(result.response));
+    const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+    this.options.metrics.observe(webhook, result.outcome, seconds);
+    this.logger[result.log.level]({ webhook, uid: request.uid, outcome: result.outcome, ...result.log.fields }, result.log.message);
+  }
+}

@@ -1,0 +1,140 @@
+/**
+ * `tailor plan -f FILE...`: the updater's dry run on objects read from files, e.g.
+ * `kubectl get pods,vpa,deploy,limitranges,hpa -n shop -o yaml > shop.yaml; tailor plan -f shop.yaml`.
+ * Prints one line per pod (decision, reason, from -> to) and a summary; changes nothing anywhere.
+ * Without usage data from Prometheus, memory limits are never lowered (the safe reading).
+ */
+import { readFile } from 'node:fs/promises';
+import { CommanderError, Option, type Command } from 'commander';
+import { parseAllDocuments } from 'yaml';
+import type { V1LimitRange, V1Pod, V2HorizontalPodAutoscaler } from '@kubernetes/client-node';
+import { parseRfc3339 } from '../../api/rfc3339.ts';
+import { validateVpa } from '../../api/validate-vpa.ts';
+import type { VerticalPodAutoscaler } from '../../api/vpa.ts';
+import { formatPlan } from '../../updater/dry-run.ts';
+import { updaterOptions } from '../../updater/options.ts';
+import { plan } from '../../updater/plan.ts';
+import { parseServerVersion, serverCapabilities } from '../../updater/server-capabilities.ts';
+import { groupWorkloads, type ClusterObjects, type WorkloadObject } from '../../updater/workload-groups.ts';
+
+const WORKLOAD_KINDS = new Set(['Deployment', 'StatefulSet', 'DaemonSet', 'ReplicaSet', 'ReplicationController', 'Job']);
+
+type Json = Record<string, unknown>;
+
+/** Every object in a YAML/JSON text, `kind: List` items flattened. Throws on a syntax error. */
+function objectsIn(text: string, label: string): Json[] {
+  const out: Json[] = [];
+  const add = (value: unknown) => {
+    if (!value || typeof value !== 'object' || Array.isArray(value)) return;
+    const obj = value as Json;
+    if (typeof obj.kind === 'string' && obj.kind.endsWith('List') && Array.isArray(obj.items)) obj.items.forEach(add);
+    else out.push(obj);
+  };
+  parseAllDocuments(text).forEach((doc, i) => {
+    if (doc.errors[0]) throw new Error(`${label}: document ${i + 1}: ${doc.errors[0].message.split('\n')[0]}`);
+    add(doc.toJS());
+  });
+  return out;
+}
+
+/** Sorts objects by kind; invalid VPAs are reported to `err` and left out. */
+export function collectObjects(objects: readonly Json[], err: NodeJS.WritableStream): ClusterObjects {
+  const pods: V1Pod[] = [];
+  const vpas: VerticalPodAutoscaler[] = [];
+  const limitRanges: V1LimitRange[] = [];
+  const hpas: V2HorizontalPodAutoscaler[] = [];
+  const workloads: WorkloadObject[] = [];
+  for (const obj of objects) {
+    const kind = obj.kind;
+    if (kind === 'Pod') pods.push(obj as V1Pod);
+    else if (kind === 'LimitRange') limitRanges.push(obj as V1LimitRange);
+    else if (kind === 'HorizontalPodAutoscaler') hpas.push(obj as V2HorizontalPodAutoscaler);
+    else if (typeof kind === 'string' && WORKLOAD_KINDS.has(kind)) workloads.push(obj as WorkloadObject);
+    else if (kind === 'VerticalPodAutoscaler') {
+      const result = validateVpa(obj);
+      if (result.ok) vpas.push(result.vpa);
+      else {
+        const name = (obj.metadata as Json | undefined)?.name;
+        err.write(`VerticalPodAutoscaler/${String(name)}: skipped: ${result.errors.map((e) => `${e.path}: ${e.message}`).join('; ')}\n`);
+      }
+    }
+  }
+  return { pods, vpas, limitRanges, hpas, workloads };
+}
+
+interface PlanFlags {
+  filename: string[];
+  serverVersion: string;
+  featureGate: boolean;
+  now?: string;
+  resizes: string;
+  evictions: string;
+  allowRestart: boolean;
+}
+
+/** A bad flag value: reported as `tailor plan: message`, exit code 2. */
+class FlagError extends Error {
+  override readonly name = 'FlagError';
+}
+
+function count(value: string, flag: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0) throw new FlagError(`${flag} must be a whole number >= 0, got ${value}`);
+  return n;
+}
+
+/** Runs the dry run; `now` is the clock (ms). Returns the exit code (2 for a bad flag value). */
+export async function planFiles(flags: PlanFlags, now: number, out: NodeJS.WritableStream, err: NodeJS.WritableStream): Promise<number> {
+  try {
+    return await runPlan(flags, now, out, err);
+  } catch (e) {
+    if (!(e instanceof FlagError)) throw e;
+    err.write(`tailor plan: ${e.message}\n`);
+    return 2;
+  }
+}
+
+async function runPlan(flags: PlanFlags, now: number, out: NodeJS.WritableStream, err: NodeJS.WritableStream): Promise<number> {
+  const objects: Json[] = [];
+  for (const file of flags.filename) objects.push(...objectsIn(await readFile(file, 'utf8'), file));
+  const [major = '', minor = ''] = flags.serverVersion.split('.');
+  const version = parseServerVersion({ major, minor });
+  if (!version) throw new FlagError(`--server-version must look like 1.34, got ${flags.serverVersion}`);
+  let at = now;
+  if (flags.now) {
+    try {
+      at = parseRfc3339(flags.now);
+    } catch (cause) {
+      throw new FlagError(`--now: ${cause instanceof Error ? cause.message : String(cause)}`);
+    }
+  }
+  const { groups, unmatched } = groupWorkloads(collectObjects(objects, err));
+  const decisions = plan({
+    options: updaterOptions({ allowContainerRestart: flags.allowRestart }),
+    capabilities: serverCapabilities(version, flags.featureGate),
+    now: at,
+    groups,
+    budget: { resizes: count(flags.resizes, '--resizes'), evictions: count(flags.evictions, '--evictions') },
+  });
+  out.write(`${formatPlan(decisions)}\n`);
+  if (unmatched.length > 0) err.write(`${unmatched.length} pod(s) not targeted by any VPA in the input\n`);
+  return 0;
+}
+
+/** Registers `tailor plan`. */
+export function registerPlan(program: Command): void {
+  program
+    .command('plan')
+    .description('Dry-run the updater on Pods, VPAs, workloads, LimitRanges and HPAs read from YAML/JSON files')
+    .requiredOption('-f, --filename <files...>', 'YAML or JSON files (several documents or kind: List each), e.g. from kubectl get -o yaml')
+    .addOption(new Option('--server-version <major.minor>', 'Kubernetes version whose resize rules apply').default('1.34'))
+    .option('--feature-gate', 'InPlacePodVerticalScaling is on (1.27-1.32)', false)
+    .option('--now <rfc3339>', 'plan as of this time (default: the current time)')
+    .addOption(new Option('--resizes <n>', 'resizes this loop may make').default('1000'))
+    .addOption(new Option('--evictions <n>', 'evictions this loop may make').default('1000'))
+    .option('--allow-restart', 'allow resizes that restart containers for every VPA', false)
+    .action(async (flags: PlanFlags) => {
+      const code = await planFiles(flags, Date.now(), process.stdout, process.stderr);
+      if (code !== 0) throw new CommanderError(code, 'tailor.plan', `plan ended with exit code ${code}`);
+    });
+}

@@ -1,0 +1,206 @@
+/**
+ * The planner for one pod: (pod, its VPA, recommendation, options, server capabilities, recent
+ * usage, now) -> a decision with a reason. Pure. Budgets, the canary and rate limits across pods
+ * are applied afterwards by `plan` (plan.ts). The rules, in order:
+ * 1. mode `Off` / `Initial`: skip. A pod terminating or not running: skip.
+ * 2. the recommendation (from the VPA status unless given); resources an HPA scales on are left
+ *    alone (`respectHpa`); nothing left: skip.
+ * 3. a resize in flight (in-place modes): follow it (follow-resize.ts): wait, fall back, or replan.
+ * 4. triggers (triggers.ts): OOM kill, memory pressure, outside bounds, drift on an old pod; none:
+ *    skip. Not urgent and within the cooldown after the last change: wait.
+ * 5. the new values from the policy (src/policy: min/maxAllowed, controlledValues, LimitRange,
+ *    QoS). OOM and pressure raise memory by at least `memoryPressureRaiseFactor`; when they are
+ *    the only triggers, only the memory of the containers concerned changes.
+ * 6. `Recreate` / `Auto`: evict (if the evictionRequirements allow and the recreated pod would get
+ *    different resources from the webhook, which writes the recommendation, not the OOM raise).
+ *    `InPlaceOrRecreate` / `InPlace`: in place if the server, node and pod allow it (else evict /
+ *    skip); safe changes (in-place-changes.ts); checked against the server's rules
+ *    (resize-guard.ts); a restart of any container makes it `ResizeWithRestart` (disruptive).
+ */
+import type { V1LimitRange, V1Pod } from '@kubernetes/client-node';
+import { QuantityError } from '../api/quantity.ts';
+import type { UpdateMode, VerticalPodAutoscaler } from '../api/vpa.ts';
+import { recommendationFromStatus, type NumericContainerRecommendation } from '../api/vpa-quantities.ts';
+import { readResourceValues, type ContainerResourceValues } from '../policy/container-values.ts';
+import { planPodResources, type ContainerTarget } from '../policy/pod-resources.ts';
+import { RESOURCE_NAMES, type ResourceName } from '../recommender/types.ts';
+import { actualByName, actualResources } from './actual-resources.ts';
+import { containerRestartAllowed } from './annotations.ts';
+import type { PodUsage } from './container-usage.ts';
+import type { DecisionAction, DecisionReason, PodDecision } from './decision.ts';
+import { evictionChanges, ordering, sameAsPending } from './change-facts.ts';
+import { evictionRequirementsMet } from './eviction-requirements.ts';
+import { followResize } from './follow-resize.ts';
+import { withoutResources } from './hpa.ts';
+import { inPlaceChanges } from './in-place-changes.ts';
+import { underMemoryPressure } from './memory-pressure.ts';
+import { recentOomKills } from './oom.ts';
+import type { UpdaterOptions } from './options.ts';
+import { lastUpdateTime, podStartTime, UPDATER_FIELD_MANAGER } from './pod-timing.ts';
+import { policyTargets } from './policy-targets.ts';
+import { inPlaceBlocker, resizeViolations } from './resize-guard.ts';
+import { readResizeState } from './resize-state.ts';
+import type { ServerCapabilities } from './server-capabilities.ts';
+import { updateTriggers, type Trigger } from './triggers.ts';
+
+/** One pod and what is known about it. */
+export interface PodPlanInput {
+  pod: V1Pod;
+  vpa: VerticalPodAutoscaler;
+  /** The workload key the pod belongs to (budgets are per workload), e.g. `Deployment/shop/web`. */
+  workload: string;
+  /** The recommendation; default: the VPA's `status.recommendation`. */
+  recommendation?: readonly NumericContainerRecommendation[];
+  limitRanges?: readonly V1LimitRange[];
+  /** Recent usage by container (Prometheus). */
+  usage?: PodUsage;
+  /** Resources an HPA scales the workload on (cpu and/or memory utilisation). */
+  hpaResources?: readonly ResourceName[];
+}
+
+/** What every decision of a loop shares. */
+export interface PlannerContext {
+  options: UpdaterOptions;
+  capabilities: ServerCapabilities;
+  /** ms since the epoch. */
+  now: number;
+  fieldManager?: string;
+}
+
+const IN_PLACE_MODES: readonly UpdateMode[] = ['InPlace', 'InPlaceOrRecreate'];
+
+/** The decision for one pod. Never throws for bad input: unreadable objects give a Skip. */
+export function decidePod(input: PodPlanInput, ctx: PlannerContext): PodDecision {
+  const { pod, vpa } = input;
+  const { options, capabilities, now } = ctx;
+  const base: PodDecision = {
+    namespace: pod.metadata?.namespace ?? '',
+    podName: pod.metadata?.name ?? '',
+    workload: input.workload,
+    action: 'Skip',
+    reason: 'UpToDate',
+    message: '',
+    changes: [],
+    disruptive: false,
+    urgent: false,
+    scaleUp: false,
+    difference: 0,
+    hpaExcluded: [],
+    notes: [],
+  };
+  const decide = (action: DecisionAction, reason: DecisionReason, message: string, extra: Partial<PodDecision> = {}): PodDecision => ({ ...base, action, reason, message, ...extra });
+
+  const mode: UpdateMode = vpa.spec.updatePolicy?.updateMode ?? 'Recreate';
+  if (mode === 'Off') return decide('Skip', 'UpdateModeOff', 'updateMode Off: recommendations only');
+  if (mode === 'Initial') return decide('Skip', 'UpdateModeInitial', 'updateMode Initial: resources are set only when pods are created');
+  if (pod.metadata?.deletionTimestamp) return decide('Skip', 'PodTerminating', 'the pod is terminating');
+  if (pod.status?.phase !== 'Running') return decide('Skip', 'PodNotRunning', `the pod is ${pod.status?.phase ?? 'in an unknown phase'}`);
+
+  let recommendations: NumericContainerRecommendation[];
+  try {
+    recommendations = input.recommendation ? [...input.recommendation] : (vpa.status?.recommendation?.containerRecommendations ?? []).map(recommendationFromStatus);
+  } catch (err) {
+    if (!(err instanceof QuantityError)) throw err;
+    return decide('Skip', 'InvalidRecommendation', `the VPA's recommendation cannot be read: ${err.message}`);
+  }
+  if (recommendations.length === 0) return decide('Skip', 'NoRecommendation', 'the VPA has no recommendation yet');
+
+  if (options.respectHpa && input.hpaResources && input.hpaResources.length > 0) {
+    const excluded = RESOURCE_NAMES.filter((r) => input.hpaResources!.includes(r) && recommendations.some((rec) => rec.target[r] !== undefined));
+    base.hpaExcluded = excluded;
+    recommendations = recommendations.map((rec) => withoutResources(rec, excluded)).filter((rec) => Object.keys(rec.target).length > 0);
+    if (recommendations.length === 0) return decide('Skip', 'HpaConflict', `an HPA scales this workload on ${excluded.join(' and ')}; left to the HPA`);
+  }
+
+  const containers = actualResources(pod);
+  const actual = new Map<string, ContainerResourceValues>();
+  try {
+    for (const c of containers) actual.set(c.name, readResourceValues(c.actual));
+  } catch (err) {
+    if (!(err instanceof QuantityError)) throw err;
+    return decide('Skip', 'PolicyLeftAlone', `the pod's resources cannot be read: ${err.message}`);
+  }
+
+  const fieldManager = ctx.fieldManager ?? UPDATER_FIELD_MANAGER;
+  const lastUpdate = lastUpdateTime(pod, fieldManager);
+  const inPlaceMode = IN_PLACE_MODES.includes(mode);
+  const state = readResizeState(pod);
+  const follow = inPlaceMode ? followResize(state, mode, lastUpdate, now, options) : ({ kind: 'none' } as const);
+  if (follow.kind === 'wait') return decide('Wait', follow.reason, follow.message);
+
+  const limitRanges = input.limitRanges;
+  const policyPlan = (targets: readonly ContainerTarget[]) =>
+    planPodResources({ pod, resourcePolicy: vpa.spec.resourcePolicy, limitRanges, recommendations: targets, currentResources: actualByName(containers) });
+
+  if (follow.kind === 'fallback') {
+    const plan = policyPlan(recommendations);
+    const changes = evictionChanges(plan);
+    return decide('Evict', follow.reason, follow.message, { changes, disruptive: true, urgent: true, ...ordering(changes) });
+  }
+
+  const start = podStartTime(pod);
+  const usage = input.usage;
+  // Memory left to an HPA is not raised by the OOM and pressure rules either.
+  const memoryManaged = !base.hpaExcluded.includes('memory');
+  const oomKilled = !memoryManaged ? [] : recentOomKills(pod, now, options.oomLookbackMs, lastUpdate).map((k) => k.containerName).filter((n) => actual.has(n));
+  const underPressure = !memoryManaged ? [] : containers.filter((c) => underMemoryPressure(usage?.[c.name], actual.get(c.name)?.limits.memory, options)).map((c) => c.name);
+  const triggers = updateTriggers({ actual, recommendations, podAgeMs: start === undefined ? undefined : now - start, oomKilled, underPressure, options });
+  const replanning = follow.kind === 'replan';
+  if (triggers.length === 0 && !replanning) {
+    const young = start !== undefined && now - start < options.minPodAgeForDriftMs;
+    return decide('Skip', 'WithinBounds', young ? 'requests within the recommended bounds; the pod is too young for drift updates' : 'requests within the recommended bounds and close enough to the targets');
+  }
+  const urgentContainers = new Set([...oomKilled, ...underPressure]);
+  const urgent = urgentContainers.size > 0;
+  if (!urgent && !replanning && lastUpdate !== undefined && now - lastUpdate < options.podCooldownMs) {
+    return decide('Wait', 'Cooldown', `changed ${Math.round((now - lastUpdate) / 60_000)} min ago; cooldown ${Math.round(options.podCooldownMs / 60_000)} min`);
+  }
+
+  const onlyUrgent = triggers.every((t) => t.reason === 'OomKilled' || t.reason === 'MemoryPressure');
+  const targets = policyTargets(recommendations, actual, urgentContainers, onlyUrgent && !replanning, options.memoryPressureRaiseFactor);
+  const plan = policyPlan(targets);
+  const policyNotes = [...plan.reasons, ...plan.containers.flatMap((c) => c.reasons)].map((a) => (a.container ? `${a.container}: ${a.message}` : a.message));
+  base.notes = policyNotes;
+  const trigger: Trigger | undefined = triggers[0];
+  const reason: DecisionReason = replanning ? 'ResizeSuperseded' : trigger!.reason;
+  const why = [follow.kind === 'replan' ? follow.message : undefined, ...triggers.map((t) => t.message)].filter(Boolean).join('; ');
+
+  if (!plan.changed) {
+    if (replanning) return decide('Wait', follow.waitReason, `${follow.message}; nothing better to send`);
+    const leftAlone = plan.reasons.find((a) => ['BestEffortLeftAlone', 'PodLevelResourcesLeftAlone', 'UnreadableResources', 'QosWouldChange'].includes(a.code));
+    if (leftAlone) return decide('Skip', 'PolicyLeftAlone', leftAlone.message);
+    return decide('Skip', 'UpToDate', `${why}; but the policy leaves the resources as they are`);
+  }
+
+  // An evicted pod comes back with the recommendation as the admission webhook writes it, not
+  // with the raised memory of the OOM / pressure rules: evict only if that changes something.
+  const evict = (evictReason: DecisionReason, message: string): PodDecision => {
+    const changes = evictionChanges(policyPlan(recommendations));
+    if (changes.length === 0) return decide('Skip', 'UpToDate', `${message}; but a recreated pod would get the same resources (the recommendation has not moved yet)`);
+    const unmet = evictionRequirementsMet(vpa.spec.updatePolicy?.evictionRequirements, changes);
+    if (unmet) return decide('Skip', 'EvictionRequirementsNotMet', unmet);
+    return decide('Evict', evictReason, message, { changes, disruptive: true, urgent, ...ordering(changes) });
+  };
+  if (!inPlaceMode) return evict(reason, why);
+
+  const blocker = inPlaceBlocker(pod, containers, capabilities);
+  if (blocker) {
+    if (mode === 'InPlace') return decide('Skip', 'InPlaceUnsupported', `${blocker}; updateMode InPlace never evicts`);
+    return evict('FallbackInPlaceUnsupported', `${why}; ${blocker}: evicting instead`);
+  }
+
+  const restartAllowed = containerRestartAllowed(vpa, options.allowContainerRestart);
+  const safe = inPlaceChanges({ pod, plan, usage, capabilities, options, restartAllowed });
+  base.notes = [...policyNotes, ...safe.notes];
+  if (safe.changes.length === 0) {
+    if (replanning) return decide('Wait', follow.waitReason, `${follow.message}; nothing better to send`);
+    if (safe.restartBlocked) return decide('Skip', 'RestartNotAllowed', `${why}; the change needs a container restart, which is not allowed (annotation tailor.dev/allow-container-restart or option allowContainerRestart)`);
+    return decide('Skip', 'UpToDate', `${why}; no change is safe to make now (${safe.notes.join('; ') || 'held by the safety rules'})`);
+  }
+  if (replanning && sameAsPending(pod, safe.changes)) return decide('Wait', follow.waitReason, `${follow.message}; the pending resize is still the one to make`);
+  const violations = resizeViolations(pod, safe.changes, capabilities, safe.floors);
+  if (violations.length > 0) return decide('Skip', 'WouldBeRejected', `not sent: ${violations.join('; ')}`);
+  const restart = safe.changes.some((c) => c.restart);
+  const message = restart ? `${why}; restarts ${safe.changes.filter((c) => c.restart).map((c) => c.containerName).join(', ')}` : why;
+  return decide(restart ? 'ResizeWithRestart' : 'ResizeInPlace', reason, message, { changes: safe.changes, disruptive: restart, urgent, ...ordering(safe.changes) });
+}

@@ -1,0 +1,96 @@
+/**
+ * What the planner decides for one pod, with the reason. Expected outcomes (skip, wait) are values
+ * with a reason, never exceptions; the executor carries out `ResizeInPlace`, `ResizeWithRestart`
+ * and `Evict`, and reports every decision in logs, events and metrics by its `reason` code.
+ */
+import type { ContainerResourceValues } from '../policy/container-values.ts';
+import type { ResourceName } from '../recommender/types.ts';
+
+/** What to do with the pod. */
+export type DecisionAction = 'Skip' | 'ResizeInPlace' | 'ResizeWithRestart' | 'Evict' | 'Wait';
+
+/** Why. Stable codes for metrics, events and tests. */
+export type DecisionReason =
+  // skip
+  | 'UpdateModeOff'
+  | 'UpdateModeInitial'
+  | 'PodTerminating'
+  | 'PodNotRunning'
+  | 'NoRecommendation'
+  | 'InvalidRecommendation'
+  | 'HpaConflict'
+  | 'PolicyLeftAlone'
+  | 'WithinBounds'
+  | 'UpToDate'
+  | 'InPlaceUnsupported'
+  | 'RestartNotAllowed'
+  | 'EvictionRequirementsNotMet'
+  | 'WouldBeRejected'
+  // triggers (act)
+  | 'OutsideBounds'
+  | 'Drift'
+  | 'OomKilled'
+  | 'MemoryPressure'
+  // following a resize
+  | 'ResizeProposed'
+  | 'ResizeInProgress'
+  | 'ResizeDeferred'
+  | 'ResizeInfeasible'
+  | 'ResizeStuck'
+  | 'ResizeSuperseded'
+  | 'FallbackInfeasible'
+  | 'FallbackDeferredTimeout'
+  | 'FallbackInProgressTimeout'
+  | 'FallbackError'
+  | 'FallbackInPlaceUnsupported'
+  // pacing and budgets (from plan())
+  | 'Cooldown'
+  | 'Canary'
+  | 'MinReplicas'
+  | 'DisruptionBudget'
+  | 'RateLimited';
+
+/** One container's change. */
+export interface ContainerChange {
+  containerName: string;
+  kind: 'container' | 'sidecar';
+  /** What the container has now (actual values). */
+  from: ContainerResourceValues;
+  /** What it is resized to. */
+  to: ContainerResourceValues;
+  /** Resources whose request or limit changes. */
+  resources: ResourceName[];
+  /** True if the change restarts the container (a resource with resizePolicy RestartContainer changes). */
+  restart: boolean;
+}
+
+/** The decision for one pod. */
+export interface PodDecision {
+  namespace: string;
+  podName: string;
+  /** The workload the pod belongs to (for budgets), e.g. `Deployment/shop/web`. */
+  workload: string;
+  action: DecisionAction;
+  reason: DecisionReason;
+  /** A sentence for people: logs, events, the dry-run plan. */
+  message: string;
+  /** The containers that change (resize: what is sent; evict: what the webhook will give). */
+  changes: ContainerChange[];
+  /** True for actions that interrupt the workload: evictions and resizes that restart a container. */
+  disruptive: boolean;
+  /** True for OOM, memory pressure and resize fallbacks: ahead of everything else, no canary wait. */
+  urgent: boolean;
+  /** True if any request goes up (scale-ups are done first). */
+  scaleUp: boolean;
+  /** Summed relative change of the requests (ordering among equals); 0.5 = 50%. */
+  difference: number;
+  /** Resources left alone because an HPA scales the workload on them (to report on the VPA). */
+  hpaExcluded: ResourceName[];
+  /** Policy and safety notes (capped, kept, floor applied, ...) for logs. */
+  notes: string[];
+}
+
+/** True for the actions that write to the API server. */
+export function isAction(decision: Pick<PodDecision, 'action'>): boolean {
+  return decision.action === 'ResizeInPlace' || decision.action === 'ResizeWithRestart' || decision.action === 'Evict';
+}

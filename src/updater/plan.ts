@@ -1,0 +1,137 @@
+/**
+ * The updater's plan for one loop: the decisions for every pod of every workload, in the order the
+ * executor carries them out. Pure: budgets and rate limits are inputs, the clock is `now`.
+ * 1. each pod is decided alone (decide-pod.ts);
+ * 2. actions are ordered: urgent first (OOM, memory pressure, resize fallbacks), then scale-ups,
+ *    then by the size of the change (largest first), then by name;
+ * 3. in that order, an action becomes a `Wait` when
+ *    - canary: the workload has several live pods and none has settled at new values yet: only one
+ *      pod is changed (none while another is being resized); urgent actions are exempt;
+ *    - it is disruptive and the workload has fewer live pods than minReplicas (`MinReplicas`) or
+ *      no disruption left in its budget (`DisruptionBudget`, workload-budget.ts);
+ *    - the loop's global rate limit for resizes or evictions is used up (`RateLimited`).
+ * The result lists the actions first (execution order), then waits, then skips.
+ */
+import type { V1LimitRange, V1Pod } from '@kubernetes/client-node';
+import type { NumericContainerRecommendation } from '../api/vpa-quantities.ts';
+import type { VerticalPodAutoscaler } from '../api/vpa.ts';
+import type { ResourceName } from '../recommender/types.ts';
+import type { PodUsage } from './container-usage.ts';
+import { decidePod, type PlannerContext } from './decide-pod.ts';
+import { isAction, type DecisionReason, type PodDecision } from './decision.ts';
+import { lastUpdateTime, UPDATER_FIELD_MANAGER } from './pod-timing.ts';
+import { readResizeState } from './resize-state.ts';
+import { podReady, workloadBudget } from './workload-budget.ts';
+
+/** The pods of one workload under one VPA. */
+export interface WorkloadGroup {
+  /** e.g. `Deployment/shop/web`. */
+  workload: string;
+  vpa: VerticalPodAutoscaler;
+  pods: readonly V1Pod[];
+  /** Desired replicas (the owner's spec.replicas); default: the number of pods. */
+  replicas?: number;
+  recommendation?: readonly NumericContainerRecommendation[];
+  limitRanges?: readonly V1LimitRange[];
+  /** Usage by pod name, then container name. */
+  usage?: Readonly<Record<string, PodUsage | undefined>>;
+  hpaResources?: readonly ResourceName[];
+}
+
+/** What this loop may still do across all workloads (from the executor's rate limiter). */
+export interface GlobalBudget {
+  resizes: number;
+  evictions: number;
+}
+
+/** Everything a loop plans from. */
+export interface PlanInput extends PlannerContext {
+  groups: readonly WorkloadGroup[];
+  budget: GlobalBudget;
+}
+
+const ORDER: Record<PodDecision['action'], number> = { ResizeInPlace: 0, ResizeWithRestart: 0, Evict: 0, Wait: 1, Skip: 2 };
+
+/** Orders actions: urgent, then scale-ups, then the larger change, then by namespace/name. */
+export function compareDecisions(a: PodDecision, b: PodDecision): number {
+  return (
+    ORDER[a.action] - ORDER[b.action] ||
+    Number(b.urgent) - Number(a.urgent) ||
+    Number(b.scaleUp) - Number(a.scaleUp) ||
+    b.difference - a.difference ||
+    a.workload.localeCompare(b.workload) ||
+    `${a.namespace}/${a.podName}`.localeCompare(`${b.namespace}/${b.podName}`)
+  );
+}
+
+function held(d: PodDecision, reason: DecisionReason, why: string): PodDecision {
+  return { ...d, action: 'Wait', reason, message: `${why} (planned: ${d.action} ${d.reason}: ${d.message})`, disruptive: false };
+}
+
+/** True if the pod has settled at values the updater gave it or the recommendation accepts. */
+function settled(pod: V1Pod, decision: PodDecision, fieldManager: string): boolean {
+  if (!podReady(pod) || readResizeState(pod).phase !== 'None') return false;
+  if (decision.action === 'Skip' && (decision.reason === 'WithinBounds' || decision.reason === 'UpToDate')) return true;
+  return lastUpdateTime(pod, fieldManager) !== undefined;
+}
+
+const IN_FLIGHT: readonly DecisionReason[] = ['ResizeProposed', 'ResizeInProgress', 'ResizeDeferred', 'ResizeInfeasible', 'ResizeStuck'];
+
+/** The ordered decisions for every pod of every group. */
+export function plan(input: PlanInput): PodDecision[] {
+  const { options } = input;
+  const fieldManager = input.fieldManager ?? UPDATER_FIELD_MANAGER;
+  const all: PodDecision[] = [];
+  const state = new Map<string, { disruptions: number; live: number; minReplicas: number; canaryOpen: boolean; canaryLeft: number }>();
+  for (const group of input.groups) {
+    const decisions = group.pods.map((pod) => {
+      const d = decidePod(
+        {
+          pod,
+          vpa: group.vpa,
+          workload: group.workload,
+          ...(group.recommendation ? { recommendation: group.recommendation } : {}),
+          ...(group.limitRanges ? { limitRanges: group.limitRanges } : {}),
+          ...(group.usage?.[pod.metadata?.name ?? ''] ? { usage: group.usage[pod.metadata?.name ?? ''] } : {}),
+          ...(group.hpaResources ? { hpaResources: group.hpaResources } : {}),
+        },
+        input,
+      );
+      return { pod, d };
+    });
+    const budget = workloadBudget(group.pods, group.vpa, options, group.replicas);
+    const anySettled = decisions.some(({ pod, d }) => settled(pod, d, fieldManager));
+    const inFlight = decisions.some(({ d }) => IN_FLIGHT.includes(d.reason));
+    state.set(group.workload, {
+      disruptions: budget.disruptions,
+      live: budget.live,
+      minReplicas: budget.minReplicas,
+      canaryOpen: !options.canary || budget.live <= 1 || anySettled,
+      canaryLeft: inFlight ? 0 : 1,
+    });
+    all.push(...decisions.map(({ d }) => d));
+  }
+
+  all.sort(compareDecisions);
+  let { resizes, evictions } = input.budget;
+  return all
+    .map((d) => {
+      if (!isAction(d)) return d;
+      const w = state.get(d.workload)!;
+      if (!d.urgent && !w.canaryOpen) {
+        if (w.canaryLeft === 0) return held(d, 'Canary', 'waiting for the canary pod of this workload to settle');
+      }
+      if (d.disruptive) {
+        if (w.live < w.minReplicas) return held(d, 'MinReplicas', `${w.live} live pod(s), fewer than minReplicas ${w.minReplicas}`);
+        if (w.disruptions <= 0) return held(d, 'DisruptionBudget', 'the workload\'s disruption budget is used up');
+      }
+      const isEvict = d.action === 'Evict';
+      if (isEvict ? evictions <= 0 : resizes <= 0) return held(d, 'RateLimited', `the global ${isEvict ? 'eviction' : 'resize'} rate limit is used up`);
+      if (isEvict) evictions -= 1;
+      else resizes -= 1;
+      if (d.disruptive) w.disruptions -= 1;
+      if (!d.urgent && !w.canaryOpen) w.canaryLeft -= 1;
+      return d;
+    })
+    .sort(compareDecisions);
+}

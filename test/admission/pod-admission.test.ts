@@ -1,0 +1,114 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import fastJsonPatch from 'fast-json-patch';
+import type { V1Pod } from '@kubernetes/client-node';
+import { admitPod } from '../../src/admission/pod-admission.ts';
+import { cached, container, view, vpaObject, webPod } from './fixtures.ts';
+
+function patched(pod: V1Pod, ops: unknown[]): V1Pod {
+  return fastJsonPatch.applyPatch(structuredClone(pod), ops as fastJsonPatch.Operation[], true, false).newDocument;
+}
+
+test('Burstable pod: requests set to the target, limits scaled with them, annotations say from what', () => {
+  // cpu 100m/200m -> request 250m, limit 200m x 250/100 = 500m; memory 128Mi/256Mi -> 300Mi, 256 x 300/128 = 600Mi.
+  const pod = webPod([container('app', { cpu: '100m', memory: '128Mi' }, { cpu: '200m', memory: '256Mi' })]);
+  const decision = admitPod(pod, 'shop', view([cached(vpaObject('web-vpa', 'web', { app: { cpu: '250m', memory: '300Mi' } }))]));
+  assert.equal(decision.outcome, 'patched');
+  assert.equal(decision.vpaName, 'web-vpa');
+  const after = patched(pod, decision.patch);
+  assert.deepEqual(after.spec?.containers[0]?.resources, { requests: { cpu: '250m', memory: '300Mi' }, limits: { cpu: '500m', memory: '600Mi' } });
+  assert.deepEqual(after.metadata?.annotations, {
+    vpaUpdates: 'Pod resources updated by web-vpa: container 0: cpu request, memory request, cpu limit, memory limit',
+    'tailor.dev/vpa': 'web-vpa',
+    'tailor.dev/resources-changed': 'app: cpu request 100m -> 250m, memory request 128Mi -> 300Mi, cpu limit 200m -> 500m, memory limit 256Mi -> 600Mi',
+  });
+  assert.deepEqual(decision.patch.map((o) => [o.op, o.path]), [['replace', '/spec/containers/0/resources'], ['add', '/metadata/annotations']]);
+});
+
+test('maxAllowed caps the target first: 400m capped to 300m, limit 200m x 300/100 = 600m', () => {
+  const pod = webPod([container('app', { cpu: '100m' }, { cpu: '200m' })]);
+  const vpa = vpaObject('web-vpa', 'web', { app: { cpu: '400m' } }, { resourcePolicy: { containerPolicies: [{ containerName: '*', maxAllowed: { cpu: '300m' } }] } });
+  const decision = admitPod(pod, 'shop', view([cached(vpa)]));
+  assert.deepEqual(patched(pod, decision.patch).spec?.containers[0]?.resources, { requests: { cpu: '300m' }, limits: { cpu: '600m' } });
+  assert.ok(decision.adjustments.some((a) => a.code === 'CappedToMaxAllowed'));
+});
+
+test('a LimitRange Container max bounds request and limit: target 400m, max 300m -> 300m/300m (memory keeps it Burstable)', () => {
+  const pod = webPod([container('app', { cpu: '100m', memory: '100Mi' }, { cpu: '200m', memory: '200Mi' })]);
+  const lr = { metadata: { name: 'lr' }, spec: { limits: [{ type: 'Container', max: { cpu: '300m' } }] } };
+  const decision = admitPod(pod, 'shop', view([cached(vpaObject('web-vpa', 'web', { app: { cpu: '400m' } }))], [lr]));
+  assert.deepEqual(patched(pod, decision.patch).spec?.containers[0]?.resources, { requests: { cpu: '300m', memory: '100Mi' }, limits: { cpu: '300m', memory: '200Mi' } });
+});
+
+test('Guaranteed stays Guaranteed: 100m/128Mi both ways -> 250m/300Mi both ways', () => {
+  const pod = webPod([container('app', { cpu: '100m', memory: '128Mi' }, { cpu: '100m', memory: '128Mi' })]);
+  const decision = admitPod(pod, 'shop', view([cached(vpaObject('web-vpa', 'web', { app: { cpu: '250m', memory: '300Mi' } }))]));
+  assert.deepEqual(patched(pod, decision.patch).spec?.containers[0]?.resources, { requests: { cpu: '250m', memory: '300Mi' }, limits: { cpu: '250m', memory: '300Mi' } });
+});
+
+test('BestEffort pods stay BestEffort: admitted unchanged with the reason', () => {
+  const pod = webPod([container('app')]);
+  const decision = admitPod(pod, 'shop', view([cached(vpaObject('web-vpa', 'web', { app: { cpu: '250m' } }))]));
+  assert.equal(decision.outcome, 'unchanged');
+  assert.deepEqual(decision.patch, []);
+  assert.match(decision.message, /BestEffort/);
+});
+
+test('updateMode Off changes nothing; Initial applies at creation; container mode Off keeps that container', () => {
+  const pod = webPod([container('app', { cpu: '100m' }), container('log', { cpu: '50m' })]);
+  const recs = { app: { cpu: '250m' }, log: { cpu: '80m' } };
+  const off = admitPod(pod, 'shop', view([cached(vpaObject('v', 'web', recs, { updatePolicy: { updateMode: 'Off' } }))]));
+  assert.equal(off.outcome, 'mode-off');
+  const initial = admitPod(pod, 'shop', view([cached(vpaObject('v', 'web', recs, { updatePolicy: { updateMode: 'Initial' }, resourcePolicy: { containerPolicies: [{ containerName: 'log', mode: 'Off' }] } }))]));
+  assert.equal(initial.outcome, 'patched');
+  const after = patched(pod, initial.patch);
+  assert.deepEqual(after.spec?.containers.map((c) => c.resources?.requests?.cpu), ['250m', '50m']);
+  assert.equal(after.metadata?.annotations?.vpaUpdates, 'Pod resources updated by v: container 0: cpu request');
+});
+
+test('existing annotations are kept and new keys escaped; a sidecar is patched under initContainers', () => {
+  const pod = webPod([container('app', { cpu: '100m' })], { annotations: { team: 'shop', 'tailor.dev/vpa': 'stale' } });
+  pod.spec!.initContainers = [container('init', { cpu: '10m' }), { ...container('proxy', { cpu: '20m' }), restartPolicy: 'Always' }];
+  const decision = admitPod(pod, 'shop', view([cached(vpaObject('v', 'web', { app: { cpu: '200m' }, proxy: { cpu: '40m' }, init: { cpu: '99m' } }))]));
+  const paths = decision.patch.map((o) => `${o.op} ${o.path}`);
+  assert.deepEqual(paths, [
+    'replace /spec/containers/0/resources',
+    'replace /spec/initContainers/1/resources',
+    'add /metadata/annotations/vpaUpdates',
+    'replace /metadata/annotations/tailor.dev~1vpa',
+    'add /metadata/annotations/tailor.dev~1resources-changed',
+  ]);
+  const after = patched(pod, decision.patch);
+  assert.equal(after.spec?.initContainers?.[0]?.resources?.requests?.cpu, '10m');
+  assert.equal(after.spec?.initContainers?.[1]?.resources?.requests?.cpu, '40m');
+  assert.equal(after.metadata?.annotations?.team, 'shop');
+  assert.equal(after.metadata?.annotations?.['tailor.dev/resources-changed'], 'app: cpu request 100m -> 200m; proxy: cpu request 20m -> 40m');
+});
+
+test('a container without resources gets them by add', () => {
+  const pod = webPod([{ name: 'app', image: 'nginx' }, container('side', { memory: '64Mi' })]);
+  const decision = admitPod(pod, 'shop', view([cached(vpaObject('v', 'web', { app: { memory: '100Mi' }, side: { memory: '100Mi' } }))]));
+  // app has no request to start from: it is Burstable through `side`, so app gets a 100Mi request.
+  assert.deepEqual(decision.patch[0], { op: 'add', path: '/spec/containers/0/resources', value: { requests: { memory: '100Mi' } } });
+});
+
+test('no VPA, an invalid VPA, no recommendation, no controller: unchanged with a reason', () => {
+  const pod = webPod([container('app', { cpu: '100m' })]);
+  assert.equal(admitPod(pod, 'shop', view([cached(vpaObject('v', 'api', { app: { cpu: '1' } }))])).outcome, 'no-vpa');
+  const invalid = cached(vpaObject('v', 'web', { app: { cpu: '1' } }, { resourcePolicy: { containerPolicies: [{ containerName: 'app', minAllowed: { cpu: '2' }, maxAllowed: { cpu: '1' } }] } }));
+  const d = admitPod(pod, 'shop', view([invalid]));
+  assert.equal(d.outcome, 'invalid-vpa');
+  assert.match(d.message, /spec\.resourcePolicy\.containerPolicies\[0\]/);
+  assert.equal(admitPod(pod, 'shop', view([cached(vpaObject('v', 'web', {}))])).outcome, 'no-recommendation');
+  const bare: V1Pod = { metadata: { name: 'bare' }, spec: pod.spec! };
+  assert.equal(admitPod(bare, 'shop', view([])).outcome, 'no-controller');
+});
+
+test('a pod already at the target is unchanged; status.qosClass sent with the pod is ignored', () => {
+  const pod = webPod([container('app', { cpu: '250m' })]);
+  pod.status = { qosClass: 'BestEffort' };
+  const d = admitPod(pod, 'shop', view([cached(vpaObject('v', 'web', { app: { cpu: '250m' } }))]));
+  assert.equal(d.outcome, 'unchanged');
+  const grow = admitPod(webPod([container('app', { cpu: '100m' })], {}), 'shop', view([cached(vpaObject('v', 'web', { app: { cpu: '250m' } }))]));
+  assert.equal(grow.outcome, 'patched');
+});

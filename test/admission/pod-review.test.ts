@@ -1,0 +1,44 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { reviewPod, type PodReviewSource } from '../../src/admission/pod-review.ts';
+import { cached, container, view, vpaObject, webPod } from './fixtures.ts';
+
+const pod = webPod([container('app', { cpu: '100m' })]);
+const request = (operation = 'CREATE') => ({ uid: 'u', operation, namespace: 'shop', object: pod });
+const ready = (vpas = [cached(vpaObject('web-vpa', 'web', { app: { cpu: '250m' } }))]): PodReviewSource => ({ notSynced: () => [], namespaceView: () => view(vpas) });
+
+test('a patched pod is logged at info with owner, VPA and the change; the pod is named by its generateName', () => {
+  const r = reviewPod(request(), ready());
+  assert.equal(r.outcome, 'patched');
+  assert.equal(r.response.patchType, 'JSONPatch');
+  assert.equal(r.log.level, 'info');
+  assert.equal(r.log.message, 'resources set: VPA web-vpa: app: cpu request 100m -> 250m');
+  assert.deepEqual(r.log.fields, { pod: 'shop/web-5d8f7-<generated>', owner: 'Deployment/web', vpa: 'web-vpa' });
+});
+
+test('before the watches have listed, pods are admitted unchanged with a warning naming what is missing', () => {
+  const r = reviewPod(request(), { notSynced: () => ['replicasets', 'jobs'], namespaceView: () => { throw new Error('must not be read'); } });
+  assert.deepEqual(r.response, { uid: 'u', allowed: true });
+  assert.equal(r.outcome, 'not-ready');
+  assert.equal(r.log.level, 'warn');
+  assert.match(r.log.message, /not synced yet \(replicasets, jobs\)/);
+});
+
+test('a failing decision admits the pod unchanged (outcome error, warning with the error)', () => {
+  const r = reviewPod(request(), { notSynced: () => [], namespaceView: () => { throw new Error('cache broken'); } });
+  assert.deepEqual(r.response, { uid: 'u', allowed: true });
+  assert.equal(r.outcome, 'error');
+  assert.equal(r.log.level, 'warn');
+  assert.match(String((r.log.fields.err as Error).message), /cache broken/);
+});
+
+test('an invalid VPA is a warning; no VPA is debug; UPDATE is not mutated', () => {
+  const invalid = cached(vpaObject('web-vpa', 'web', { app: { cpu: '250m' } }, { updatePolicy: { updateMode: 'Sometimes' } }));
+  const r = reviewPod(request(), ready([invalid]));
+  assert.equal(r.outcome, 'invalid-vpa');
+  assert.equal(r.log.level, 'warn');
+  assert.match(r.log.message, /admitted unchanged: VPA web-vpa \(targets Deployment\/web\) is invalid, so it is not applied: spec\.updatePolicy\.updateMode/);
+  assert.equal(reviewPod(request(), ready([])).log.level, 'debug');
+  const update = reviewPod(request('UPDATE'), ready());
+  assert.deepEqual(update.response, { uid: 'u', allowed: true });
+});

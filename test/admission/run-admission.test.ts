@@ -1,0 +1,76 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import * as k8s from '@kubernetes/client-node';
+import { startCluster } from '../sim/e2e/cluster-fixture.ts';
+import { createDeployment, podsOf, until, VPA_GROUP, VPA_KEY } from './webhook-fixture.ts';
+
+/** A port that was free a moment ago (the webhook URL must name its port before it listens). */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.listen(0, '127.0.0.1', () => {
+      const port = (s.address() as { port: number }).port;
+      s.close(() => resolve(port));
+    });
+    s.on('error', reject);
+  });
+}
+
+test('tailor run --components admission serves the webhook, registers it and mutates pods; SIGTERM stops it', async (t) => {
+  const f = await startCluster('1.35');
+  t.after(() => f.close());
+  const dir = mkdtempSync(join(tmpdir(), 'tailor-run-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  const kubeconfig = join(dir, 'kubeconfig');
+  await f.sim.server.writeKubeconfig(kubeconfig);
+  await f.core.createNamespace({ body: { metadata: { name: 'tailor' } } });
+  await f.core.createNamespace({ body: { metadata: { name: 'shop' } } });
+
+  const port = await freePort();
+  const child = spawn(process.execPath, [
+    'bin/tailor.mjs', 'run', '--components', 'admission', '--kubeconfig', kubeconfig,
+    '--admission-address', '127.0.0.1', '--admission-port', String(port), '--admission-webhook-url', `https://127.0.0.1:${port}`,
+    '--metrics-address', '127.0.0.1', '--metrics-port', '0', '--log-level', 'info',
+  ], { stdio: ['ignore', 'ignore', 'pipe'], env: { PATH: process.env['PATH'] ?? '', HOME: '/nonexistent' } });
+  let stderr = '';
+  child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  t.after(async () => {
+    if (child.exitCode === null) child.kill('SIGKILL');
+    await exited;
+  });
+
+  const kc = new k8s.KubeConfig();
+  kc.loadFromString(f.sim.server.kubeconfig());
+  const admission = kc.makeApiClient(k8s.AdmissionregistrationV1Api);
+  await until(async () => (await admission.listMutatingWebhookConfiguration()).items.length === 1, 90_000, () => `webhook registered (stderr: ${stderr})`);
+  await until(() => stderr.includes('admission webhook listening'), 5000, 'listening log line');
+
+  const custom = kc.makeApiClient(k8s.CustomObjectsApi);
+  await custom.createNamespacedCustomObject({
+    ...VPA_GROUP,
+    namespace: 'shop',
+    body: { apiVersion: 'autoscaling.k8s.io/v1', kind: 'VerticalPodAutoscaler', metadata: { name: 'web-vpa' }, spec: { targetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'web' }, updatePolicy: { updateMode: 'Initial' } } },
+  });
+  f.sim.server.store.mutate(VPA_KEY, 'shop', 'web-vpa', (d) => {
+    (d as { status?: unknown }).status = { recommendation: { containerRecommendations: [{ containerName: 'app', target: { cpu: '321m' } }] } };
+  });
+  // The child's watch cache learns the status asynchronously; create pods until one has it.
+  await createDeployment(f, 'shop', 'web', 1, { requests: { cpu: '100m' } });
+  await until(async () => {
+    await f.tick(1000);
+    const pods = await podsOf(f, 'shop', 'web');
+    if (pods[0]?.spec?.containers[0]?.resources?.requests?.cpu === '321m') return true;
+    for (const p of pods) await f.core.deleteNamespacedPod({ namespace: 'shop', name: p.metadata!.name! });
+    return false;
+  }, 60_000, 'a pod created with the recommendation');
+  assert.match(stderr, /"component":"admission".*"outcome":"patched".*resources set: VPA web-vpa: app: cpu request 100m -> 321m/);
+
+  child.kill('SIGTERM');
+  assert.equal(await exited, 0);
+});

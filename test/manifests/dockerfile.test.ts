@@ -1,0 +1,162 @@
+/**
+ * The Dockerfile cannot be built here (no container engine), so this checks what can be checked
+ * without building: it parses and validates (dockerfile-utils, the linter of the VS Code Docker
+ * extension), has a dependency stage and a runtime stage, installs production dependencies only,
+ * runs as a numeric non-root user, starts `node bin/tailor.mjs`, and copies only what exists. And
+ * the code it copies imports no development dependency, so `npm ci --omit=dev` is enough to run it;
+ * the image's file set, assembled in a temporary directory, starts the CLI.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { cp, mkdir, mkdtemp, readFile, readdir, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { builtinModules } from 'node:module';
+import { join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { DockerfileParser, type Instruction } from 'dockerfile-ast';
+import { validate } from 'dockerfile-utils';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+
+interface Stage {
+  name: string;
+  image: string;
+  instructions: Instruction[];
+}
+
+async function stages(): Promise<{ text: string; stages: Stage[]; args: Map<string, string> }> {
+  const text = await readFile(join(ROOT, 'Dockerfile'), 'utf8');
+  const dockerfile = DockerfileParser.parse(text);
+  const args = new Map<string, string>();
+  for (const arg of dockerfile.getInitialARGs()) {
+    const property = arg.getProperty();
+    if (property) args.set(property.getName(), property.getValue() ?? '');
+  }
+  const out: Stage[] = [];
+  for (const instruction of dockerfile.getInstructions()) {
+    if (instruction.getKeyword() === 'FROM') {
+      const from = dockerfile.getFROMs().find((f) => f.getRange().start.line === instruction.getRange().start.line);
+      out.push({ name: from?.getBuildStage() ?? '', image: from?.getImage() ?? '', instructions: [] });
+    } else out.at(-1)?.instructions.push(instruction);
+  }
+  return { text, stages: out, args };
+}
+
+/** An instruction's flags and arguments as written, e.g. `--from=deps /app/node_modules ./node_modules`. */
+function args(i: Instruction): string {
+  const flags = 'getFlags' in i ? (i as unknown as { getFlags(): { getName(): string; getValue(): string | null }[] }).getFlags() : [];
+  return [...flags.map((f) => `--${f.getName()}=${f.getValue() ?? ''}`), i.getArgumentsContent() ?? ''].join(' ');
+}
+const keyword = (stage: Stage, k: string) => stage.instructions.filter((i) => i.getKeyword() === k);
+
+test('the Dockerfile parses without problems and has a deps stage and a runtime stage on Node LTS', async () => {
+  const { text, stages: all, args: buildArgs } = await stages();
+  assert.deepEqual(validate(text), []);
+  assert.deepEqual(all.map((s) => s.name), ['deps', 'runtime']);
+  const image = buildArgs.get('NODE_IMAGE') ?? '';
+  for (const s of all) assert.equal(s.image, '${NODE_IMAGE}');
+  // Even Node majors become LTS; slim Debian images.
+  const major = /^node:(\d+)-[a-z]+-slim$/.exec(image);
+  assert.ok(major, image);
+  assert.equal(Number(major[1]) % 2, 0, `Node ${major[1]} is an LTS line`);
+  assert.ok(Number(major[1]) >= 22, 'a supported LTS line');
+});
+
+test('only production dependencies are installed, and only into the runtime image', async () => {
+  const [deps, runtime] = (await stages()).stages as [Stage, Stage];
+  const installs = keyword(deps, 'RUN').map(args);
+  assert.equal(installs.length, 1);
+  assert.match(installs[0]!, /^npm ci --omit=dev\b/);
+  assert.deepEqual(keyword(deps, 'COPY').map(args), ['package.json package-lock.json ./']);
+  assert.deepEqual(keyword(runtime, 'RUN'), [], 'nothing is installed or built in the runtime stage');
+  const copies = keyword(runtime, 'COPY').map(args);
+  assert.deepEqual(copies, ['--from=deps /app/node_modules ./node_modules', 'package.json ./', 'bin ./bin', 'src ./src']);
+  for (const source of ['package.json', 'package-lock.json', 'bin', 'src', 'bin/tailor.mjs']) assert.ok(await stat(join(ROOT, source)), source);
+  const ignore = await readFile(join(ROOT, '.dockerignore'), 'utf8');
+  assert.match(ignore, /^\*$/m, 'the build context leaves out everything not named (node_modules, .git, tests)');
+});
+
+test('the runtime stage runs node bin/tailor.mjs as a numeric non-root user', async () => {
+  const runtime = (await stages()).stages[1] as Stage;
+  const users = keyword(runtime, 'USER').map(args);
+  assert.equal(users.length, 1);
+  const [uid, gid] = users[0]!.split(':').map(Number);
+  assert.ok(Number.isInteger(uid) && uid! > 0 && Number.isInteger(gid) && gid! > 0, `numeric non-root user: ${users[0]}`);
+  // USER comes after every COPY, so nothing later runs as root.
+  const last = runtime.instructions.findIndex((i) => i.getKeyword() === 'USER');
+  assert.ok(runtime.instructions.slice(last).every((i) => !['RUN', 'COPY', 'ADD'].includes(i.getKeyword())));
+  assert.deepEqual(keyword(runtime, 'ENTRYPOINT').map(args), ['["node", "bin/tailor.mjs"]']);
+  assert.match(keyword(runtime, 'CMD').map(args)[0] ?? '', /^\["run"/);
+});
+
+async function sourceFiles(dir: string): Promise<string[]> {
+  const out: string[] = [];
+  for (const entry of await readdir(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) out.push(...(await sourceFiles(path)));
+    else if (/\.(ts|mjs|js)$/.test(entry.name)) out.push(path);
+  }
+  return out;
+}
+
+/** The package an import specifier names (`@scope/name/x` -> `@scope/name`), or undefined if relative. */
+function packageOf(specifier: string): string | undefined {
+  if (specifier.startsWith('.') || specifier.startsWith('/')) return undefined;
+  const parts = specifier.split('/');
+  return specifier.startsWith('@') ? parts.slice(0, 2).join('/') : parts[0];
+}
+
+test('the code in the image imports only production dependencies and Node built-ins', async () => {
+  const pkg = JSON.parse(await readFile(join(ROOT, 'package.json'), 'utf8')) as { dependencies: Record<string, string>; devDependencies: Record<string, string> };
+  assert.ok(pkg.dependencies['tsx'], 'tsx runs the sources, so it is a production dependency');
+  const allowed = new Set([...Object.keys(pkg.dependencies), ...builtinModules]);
+  const files = [...(await sourceFiles(join(ROOT, 'src'))), ...(await sourceFiles(join(ROOT, 'bin')))];
+  const runtimeImport = /^\s*(?:import|export)\s+(?!type\b)(?:[^'"]*?\sfrom\s+)?['"]([^'"]+)['"]|\bimport\(\s*['"]([^'"]+)['"]\s*\)/gm;
+  const used = new Map<string, string>();
+  for (const file of files) {
+    const text = await readFile(file, 'utf8');
+    for (const match of text.matchAll(runtimeImport)) {
+      const name = packageOf((match[1] ?? match[2]) as string);
+      if (name && !used.has(name)) used.set(name, file);
+    }
+  }
+  const stray = [...used].filter(([name]) => !allowed.has(name.replace(/^node:/, ''))).map(([name, file]) => `${name} (${file})`);
+  assert.deepEqual(stray, []);
+  // The scan sees the real imports (not vacuous): the CLI's, YAML and logging packages are among them.
+  for (const name of ['commander', 'yaml', 'tsx', 'pino']) assert.ok(used.has(name), name);
+  for (const dev of Object.keys(pkg.devDependencies)) assert.equal(used.has(dev), false, `${dev} is a dev dependency`);
+});
+
+function run(command: string, args: string[], options: { cwd: string; env?: NodeJS.ProcessEnv }): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(command, args, { ...options, timeout: 60_000, maxBuffer: 16 * 1024 * 1024 }, (err, stdout, stderr) => {
+      resolve({ code: err ? Number((err as { code?: number }).code ?? 1) : 0, stdout, stderr });
+    });
+  });
+}
+
+test("the image's files (package.json, bin, src and the production node_modules only) start the CLI", async () => {
+  // What the runtime stage holds, assembled without a container engine: the packages
+  // `npm ls --omit=dev` lists (what `npm ci --omit=dev` installs from the same lock file).
+  const listed = await run('npm', ['ls', '--omit=dev', '--all', '--parseable'], { cwd: ROOT });
+  assert.equal(listed.code, 0, listed.stderr);
+  const root = ROOT.replace(/\/$/, '');
+  const packages = listed.stdout.trim().split('\n').filter((p) => p !== root).map((p) => relative(root, p));
+  assert.ok(packages.includes('node_modules/tsx') && !packages.includes('node_modules/typescript') && !packages.includes('node_modules/eslint'));
+  const image = await mkdtemp(join(tmpdir(), 'tailor-image-'));
+  try {
+    for (const path of ['package.json', 'bin', 'src', ...packages]) await cp(join(ROOT, path), join(image, 'app', path), { recursive: true });
+    await mkdir(join(image, 'tmp'));
+    const env = { PATH: process.env['PATH'], HOME: join(image, 'tmp'), TMPDIR: join(image, 'tmp'), NODE_ENV: 'production' };
+    const version = await run('node', ['bin/tailor.mjs', '--version'], { cwd: join(image, 'app'), env });
+    assert.equal(version.code, 0, version.stderr);
+    const pkg = JSON.parse(await readFile(join(ROOT, 'package.json'), 'utf8')) as { version: string };
+    assert.equal(version.stdout.trim(), pkg.version);
+    const help = await run('node', ['bin/tailor.mjs', 'run', '--help'], { cwd: join(image, 'app'), env });
+    assert.equal(help.code, 0, help.stderr);
+    assert.match(help.stdout, /^Usage: tailor run/);
+  } finally {
+    await rm(image, { recursive: true, force: true });
+  }
+});

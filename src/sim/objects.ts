@@ -3,6 +3,7 @@
  * on the wire (plain objects, quantities as strings, timestamps as RFC 3339 strings). Only the
  * fields the cluster half of kube-sim looks at are named; everything else passes through untouched.
  */
+import type { ObjectMeta, OwnerReference } from './apiserver/types.ts';
 
 /** A resource list such as `{ cpu: "250m", memory: "512Mi" }`. */
 export type ResourceList = Record<string, string>;
@@ -28,29 +29,8 @@ export interface Container {
   [key: string]: unknown;
 }
 
-export interface OwnerReference {
-  apiVersion: string;
-  kind: string;
-  name: string;
-  uid: string;
-  controller?: boolean;
-  blockOwnerDeletion?: boolean;
-}
-
-export interface ObjectMeta {
-  name?: string;
-  generateName?: string;
-  namespace?: string;
-  uid?: string;
-  resourceVersion?: string;
-  generation?: number;
-  creationTimestamp?: string;
-  deletionTimestamp?: string;
-  labels?: Record<string, string>;
-  annotations?: Record<string, string>;
-  ownerReferences?: OwnerReference[];
-  [key: string]: unknown;
-}
+/** Object metadata and owner references: the API server's own definitions, one source for both halves of kube-sim. */
+export type { ObjectMeta, OwnerReference };
 
 export interface PodCondition {
   type: string;

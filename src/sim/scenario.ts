@@ -9,6 +9,7 @@ import { parseServerVersion, type ServerVersion } from './server-version.ts';
 import { parseDuration, parseUsagePattern } from './usage/usage-pattern.ts';
 
 import { ScenarioError, fail, list, num, obj, onlyKeys, quantity, resourceMap, str, stringMap } from './scenario-fields.ts';
+import type { FaultRule } from './apiserver/fault-injection.ts';
 
 export { ScenarioError };
 
@@ -42,19 +43,8 @@ export interface WorkloadSpec {
   containers: ContainerSpec[];
 }
 
-/** A fault rule, in the API server's FaultRule shape (latency given as a duration). */
-export interface FaultSpec {
-  verbs?: string[];
-  resources?: string[];
-  subresources?: string[];
-  namespaces?: string[];
-  rate?: number;
-  latencyMs?: number;
-  error?: 500 | 429 | 409 | 410;
-  retryAfterSeconds?: number;
-  dropWatchAfterMs?: number;
-  times?: number;
-}
+/** A fault rule in a scenario: exactly the API server's {@link FaultRule}. */
+export type FaultSpec = FaultRule;
 
 export interface Scenario {
   serverVersion?: ServerVersion;

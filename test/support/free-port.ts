@@ -1,13 +1,2 @@
-/** A free TCP port on 127.0.0.1 (asks the kernel with a listen on port 0, then releases it). */
-import net from 'node:net';
-
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
+/** Moved to src/local-prometheus (the demo uses it too); re-exported for the tests. */
+export * from '../../src/local-prometheus/free-port.ts';

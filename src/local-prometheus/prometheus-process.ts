@@ -1,0 +1,109 @@
+/**
+ * A local Prometheus (Debian's package) run as a child process: installs it when missing, backfills
+ * OpenMetrics files with `promtool tsdb create-blocks-from openmetrics` (in parallel), starts it on
+ * a free 127.0.0.1 port with a temp data dir, an optional scrape configuration and a retention long
+ * enough to keep old blocks, waits for /-/ready, and stops it (and removes the data) afterwards.
+ * Used by the integration tests, the benchmarks and `tailor demo`. Children are killed at process
+ * exit too (see child-processes.ts), so none outlives its parent.
+ */
+import { spawn } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pLimit from 'p-limit';
+import { stopChild, track } from './child-processes.ts';
+import { ensureDebianPackage } from './debian-package.ts';
+import { freePort } from './free-port.ts';
+
+export interface RunningServer {
+  url: string;
+  stop(): Promise<void>;
+}
+
+function run(cmd: string, args: string[]): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(cmd, args, { stdio: ['ignore', 'ignore', 'pipe'] });
+    track(child);
+    let stderr = '';
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.once('error', reject);
+    child.once('exit', (code) => (code === 0 ? resolve() : reject(new Error(`${cmd} ${args.join(' ')} exited ${code}: ${stderr.slice(-2000)}`))));
+  });
+}
+
+/** Turns OpenMetrics files into TSDB blocks in `dataDir`, `parallel` promtool runs at a time. */
+export async function backfill(files: readonly string[], dataDir: string, parallel = 2): Promise<void> {
+  const limit = pLimit(parallel);
+  await Promise.all(files.map((f) => limit(() => run('promtool', ['tsdb', 'create-blocks-from', 'openmetrics', '--quiet', f, dataDir]))));
+}
+
+/** Polls `url` until it answers 2xx; fails early when the child exits, or after `timeoutMs`. */
+export async function waitReady(url: string, child: { exitCode: number | null }, stderr: () => string, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`server exited ${child.exitCode} before it was ready: ${stderr().slice(-2000)}`);
+    try {
+      const res = await fetch(url);
+      if (res.ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`server at ${url} not ready after ${timeoutMs} ms: ${stderr().slice(-2000)}`);
+}
+
+export interface LocalPrometheusOptions {
+  /** OpenMetrics files to backfill before start (each becomes TSDB blocks). */
+  files?: readonly string[];
+  /** The whole prometheus.yml (default: no scrape jobs, `scrape_interval: 1h`). */
+  config?: string;
+  /** Where to work (default: a new temp dir, removed on stop). */
+  workDir?: string;
+  /** Extra command-line flags for prometheus. */
+  extraArgs?: readonly string[];
+}
+
+export interface LocalPrometheus extends RunningServer {
+  port: number;
+  /** The prometheus.yml in use (for `/-/reload` after rewriting it). */
+  configPath: string;
+}
+
+/** Starts a (backfilled) Prometheus; `stop()` ends it and removes its data unless `workDir` was given. */
+export async function startLocalPrometheus(options: LocalPrometheusOptions = {}): Promise<LocalPrometheus> {
+  ensureDebianPackage('prometheus', ['prometheus', 'promtool']);
+  const workDir = options.workDir ?? (await mkdtemp(join(tmpdir(), 'tailor-prom-')));
+  const dataDir = join(workDir, 'data');
+  if (options.files && options.files.length > 0) await backfill(options.files, dataDir);
+  const configPath = join(workDir, 'prometheus.yml');
+  await writeFile(configPath, options.config ?? 'global:\n  scrape_interval: 1h\n');
+  const port = await freePort();
+  const child = spawn(
+    'prometheus',
+    [
+      `--config.file=${configPath}`,
+      `--storage.tsdb.path=${dataDir}`,
+      '--storage.tsdb.retention.time=3650d',
+      `--web.listen-address=127.0.0.1:${port}`,
+      '--log.level=warn',
+      ...(options.extraArgs ?? []),
+    ],
+    { stdio: ['ignore', 'ignore', 'pipe'] },
+  );
+  track(child);
+  let stderr = '';
+  child.stderr.on('data', (d: Buffer) => (stderr = (stderr + d.toString()).slice(-10_000)));
+  const url = `http://127.0.0.1:${port}`;
+  const stop = async () => {
+    await stopChild(child);
+    if (!options.workDir) await rm(workDir, { recursive: true, force: true });
+  };
+  try {
+    await waitReady(`${url}/-/ready`, child, () => stderr, 60_000);
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+  return { url, port, configPath, stop };
+}

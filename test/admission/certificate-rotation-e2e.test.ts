@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { connect } from 'node:tls';
 import * as k8s from '@kubernetes/client-node';
-import { createCa, issueServingCertificate, type CaPem } from '../../src/admission/self-signed-certificates.ts';
+import { createCa, issueServingCertificate, type CaPem } from '../../src/tls/self-signed-certificates.ts';
 import { T0 } from '../sim/e2e/cluster-fixture.ts';
 import { createDeployment, createVpa, podsOf, recommend, startWebhookCluster, until } from './webhook-fixture.ts';
 

@@ -1,5 +1,6 @@
 /**
- * A CA and the serving certificates it signs, for running without cert-manager. RSA 2048 keys are
+ * A CA and the serving certificates it signs: the admission webhook's certificates when running
+ * without cert-manager, and kube-sim's HTTPS. RSA 2048 keys are
  * made by node's crypto (fast) and the certificates by node-forge. The CA is valid for 10 years,
  * serving certificates for 1 year, both from an hour before `now` (clock skew). The serving
  * certificate names the webhook Service (`<svc>`, `<svc>.<ns>`, `<svc>.<ns>.svc`,
@@ -9,7 +10,12 @@
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { isIP } from 'node:net';
 import forge from 'node-forge';
-import type { ServingCredentials } from './serving-credentials.ts';
+
+/** A key and certificate as PEM (structurally the admission webhook's ServingCredentials). */
+export interface PemPair {
+  cert: string;
+  key: string;
+}
 
 /** A CA as PEM. */
 export interface CaPem {
@@ -59,7 +65,7 @@ export function serviceDnsNames(service: string, namespace: string): string[] {
 }
 
 /** Issues a serving certificate for `names` (DNS names or IP addresses), signed by the CA. */
-export function issueServingCertificate(ca: CaPem, names: readonly string[], now: number): ServingCredentials {
+export function issueServingCertificate(ca: CaPem, names: readonly string[], now: number): PemPair {
   const caCert = forge.pki.certificateFromPem(ca.cert);
   const caKey = forge.pki.privateKeyFromPem(ca.key);
   const keyPem = rsaKeyPem();

@@ -4,8 +4,9 @@
  * field manager `tailor-updater`, and a Normal event `HpaConflict` on the VPA when the condition
  * is set or its message changes. Only when something changed, so a steady conflict costs no
  * writes. A 409 (the recommender wrote meanwhile) or any other failure is logged and retried next
- * loop, from the objects. Nothing is written in dry-run mode.
+ * loop, from the objects. Nothing is written in dry-run mode. Up to 16 writes at once.
  */
+import pLimit from 'p-limit';
 import type { VerticalPodAutoscaler } from '../api/vpa.ts';
 import { classifyApiError } from '../kube/errors.ts';
 import type { Logger } from '../observability/logger.ts';
@@ -14,9 +15,14 @@ import type { WorkloadGroup } from './plan.ts';
 import type { UpdaterApi } from './updater-api.ts';
 import { vpaEvent } from './updater-events.ts';
 
-/** The conflict of one group, when the updater leaves resources to an HPA. */
+/**
+ * The conflict of one group, when the updater leaves resources to an HPA. VPAs in mode Off or
+ * Initial get none: the updater does not touch their pods anyway.
+ */
 export function groupConflict(group: WorkloadGroup, respectHpa: boolean): HpaConflict | undefined {
   if (!respectHpa || !group.hpaResources || group.hpaResources.length === 0) return undefined;
+  const mode = group.vpa.spec.updatePolicy?.updateMode ?? 'Recreate';
+  if (mode === 'Off' || mode === 'Initial') return undefined;
   return { workload: group.workload, hpaNames: group.hpaNames ?? [], resources: [...group.hpaResources].sort() };
 }
 
@@ -28,8 +34,9 @@ export async function reportHpaConflicts(
   const patch = deps.api.patchVpaConditions?.bind(deps.api);
   if (!patch || deps.dryRun) return 0;
   let written = 0;
+  const limit = pLimit(16);
   await Promise.all(
-    groups.map(async (group) => {
+    groups.map((group) => limit(async () => {
       const vpa: VerticalPodAutoscaler = group.vpa;
       const update = hpaConditionUpdate(vpa, groupConflict(group, deps.respectHpa), deps.now);
       if (!update) return;
@@ -52,7 +59,7 @@ export async function reportHpaConflicts(
           log.warn({ err, reason: HPA_CONFLICT_CONDITION }, 'could not record the event');
         }
       } else log.info({ condition: HPA_CONFLICT_CONDITION }, 'no HPA conflict any more; condition removed');
-    }),
+    })),
   );
   return written;
 }

@@ -2,6 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { VerticalPodAutoscaler, VpaCondition } from '../../src/api/vpa.ts';
 import { hpaConditionUpdate, hpaConflictMessage } from '../../src/updater/hpa-condition.ts';
+import { groupConflict } from '../../src/updater/hpa-status.ts';
 
 const NOW = Date.UTC(2026, 5, 1, 12, 0, 0);
 const provided: VpaCondition = { type: 'RecommendationProvided', status: 'True', reason: 'RecommendationProvided', message: 'ok', lastTransitionTime: '2026-06-01T10:00:00Z' };
@@ -34,4 +35,12 @@ test('no conflict removes the condition and keeps the rest; without one there is
 
 test('the message names every HPA', () => {
   assert.equal(hpaConflictMessage({ workload: 'StatefulSet/db/pg', hpaNames: ['a', 'b'], resources: ['memory'] }), 'HorizontalPodAutoscaler a, b scales StatefulSet/db/pg on memory utilisation; the updater leaves memory to it');
+});
+
+test('only VPAs whose pods the updater changes report the conflict, and only with respectHpa', () => {
+  const group = (mode: string) => ({ workload: 'Deployment/shop/web', vpa: { metadata: { name: 'web' }, spec: { targetRef: { kind: 'Deployment', name: 'web' }, updatePolicy: { updateMode: mode } } } as unknown as VerticalPodAutoscaler, pods: [], hpaResources: ['memory', 'cpu'] as ('cpu' | 'memory')[], hpaNames: ['web'] });
+  assert.deepEqual(groupConflict(group('InPlaceOrRecreate'), true), { workload: 'Deployment/shop/web', hpaNames: ['web'], resources: ['cpu', 'memory'] });
+  assert.equal(groupConflict(group('Off'), true), undefined);
+  assert.equal(groupConflict(group('Initial'), true), undefined);
+  assert.equal(groupConflict(group('Recreate'), false), undefined);
 });

@@ -5,7 +5,7 @@
  * recent memory from there each cycle. A container whose memory grows toward its limit gets its
  * memory raised in place before the OOM kill, with an event; a memory limit goes down no further
  * than the observed peak + margin; with Prometheus stopped, the loop goes on without usage and
- * says so. The pressure window is 5 s here instead of 2 min, so the test takes about a minute.
+ * says so. The pressure window is 5 s here instead of 2 min, so the test takes about half a minute.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -77,7 +77,7 @@ workloads:
   for (let i = 0; i < 120 && ((await promValue(prometheus.url, `count_over_time(${steadyWss}[1m])`)) ?? 0) < 3; i++) await delay(500);
   await createVpa('steady', { target: { cpu: '200m', memory: '128Mi' }, lowerBound: { cpu: '100m', memory: '100Mi' }, upperBound: { cpu: '400m', memory: '200Mi' } });
 
-  // grow: 200 MiB + 1 MiB/s against a 256 MiB limit: above 90% (230.4 MiB) after 30 s, OOM-killed after 56 s if nothing is done.
+  // grow: 220 MiB + 1 MiB/s against a 256 MiB limit: above 90% (230.4 MiB) after 10.4 s, OOM-killed after 36 s if nothing is done.
   await apps.createNamespacedDeployment({
     namespace: 'default',
     body: {
@@ -86,7 +86,7 @@ workloads:
         replicas: 1,
         selector: { matchLabels: { app: 'grow' } },
         template: {
-          metadata: { labels: { app: 'grow' }, annotations: { 'tailor.dev/sim-usage': JSON.stringify({ app: { cpu: '50m', memory: 'leak(200Mi, 1Mi/s)' } }) } },
+          metadata: { labels: { app: 'grow' }, annotations: { 'tailor.dev/sim-usage': JSON.stringify({ app: { cpu: '50m', memory: 'leak(220Mi, 1Mi/s)' } }) } },
           spec: { containers: [{ name: 'app', image: 'nginx:1.27', resources: { requests: { cpu: '100m', memory: '200Mi' }, limits: { memory: '256Mi' } } }] },
         },
       },

@@ -37,7 +37,7 @@ export const PROMETHEUS_OPTIONS = {
     flag: 'prometheus-url',
     env: 'TAILOR_PROMETHEUS_URL',
     type: urlType,
-    description: 'PromQL HTTP API (Prometheus, Thanos, Mimir, Cortex, VictoriaMetrics). Required by the recommender.',
+    description: 'PromQL HTTP API (Prometheus, Thanos, Mimir, Cortex, VictoriaMetrics). Required by the recommender; the updater reads recent memory usage from it (without it the updater never lowers a memory limit and its memory pressure guard is off).',
     group: 'Prometheus',
   },
   prometheusTimeout: {

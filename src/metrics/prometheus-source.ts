@@ -5,9 +5,10 @@
  */
 import type { Logger } from '../observability/logger.ts';
 import type { QueryConfig } from './metric-names.ts';
+import { MEMORY_USAGE_NAMESPACES_PER_QUERY, type ContainerMemoryUsage, type MemoryUsageSource, type MemoryUsageWindows } from './memory-usage-source.ts';
 import type { Answer, ContainerResources, ContainerSeries, MetricsSource, OomEvent, OwnerLink, StepRange } from './metrics-source.ts';
 import { addQuality, cleanQuality, containerId } from './metrics-source.ts';
-import { containerSeriesSelector, cpuUsageQuery, memoryPeakQuery, namespaceSizesQuery, oomKillsQuery, ownerSeriesSelectors, resourcesQuery } from './promql-queries.ts';
+import { containerSeriesSelector, cpuUsageQuery, memoryPeakQuery, memoryUsageQuery, namespaceSizesQuery, oomKillsQuery, ownerSeriesSelectors, resourcesQuery } from './promql-queries.ts';
 import { PROMETHEUS_MAX_POINTS_PER_SERIES, splitRange } from './range-plan.ts';
 import { decodeMatrix, keyOf, mergeSeries, type RawRangeSeries } from './series-decode.ts';
 import type { PrometheusQueryClient } from './query-client.ts';
@@ -20,7 +21,7 @@ interface RawInstant {
   value: { time: Date; value: number };
 }
 
-export class PrometheusMetricsSource implements MetricsSource {
+export class PrometheusMetricsSource implements MetricsSource, MemoryUsageSource {
   private readonly log: Logger;
 
   constructor(
@@ -120,6 +121,29 @@ export class PrometheusMetricsSource implements MetricsSource {
         byId.set(id, entry);
       }
       (l.kind === 'limit' ? entry.limits : entry.requests)[l.resource] = value;
+    }
+    return [...byId.keys()].sort().map((id) => byId.get(id)!);
+  }
+
+  /** Recent peak and sustained working set per container: one instant query per 200 namespaces. */
+  async memoryUsage(namespaces: readonly string[], at: number, windows: MemoryUsageWindows): Promise<ContainerMemoryUsage[]> {
+    const byId = new Map<string, ContainerMemoryUsage>();
+    const sorted = [...new Set(namespaces)].sort();
+    for (let i = 0; i < sorted.length; i += MEMORY_USAGE_NAMESPACES_PER_QUERY) {
+      const batch = sorted.slice(i, i + MEMORY_USAGE_NAMESPACES_PER_QUERY);
+      const answer = await this.client.instant(memoryUsageQuery(this.cfg, batch, windows), at);
+      this.noteWarnings(answer.warnings, 'memory usage');
+      for (const item of answer.result.result as RawInstant[]) {
+        const key = keyOf(item.metric.labels, this.cfg.labels);
+        const kind = (item.metric.labels as Record<string, unknown>).kind;
+        const value = item.value.value;
+        if (!key || !Number.isFinite(value)) continue;
+        const id = containerId(key);
+        const entry = byId.get(id) ?? { key };
+        byId.set(id, entry);
+        if (kind === 'peak') entry.peakBytes = value;
+        else if (kind === 'sustained') entry.sustainedBytes = value;
+      }
     }
     return [...byId.keys()].sort().map((id) => byId.get(id)!);
   }

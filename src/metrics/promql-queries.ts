@@ -98,3 +98,21 @@ export function resourcesQuery(cfg: QueryConfig, namespaces: readonly string[], 
     `label_replace(max by (${by}) (last_over_time(${selector(metric, matchers, cfg.extraSelector)}[${w}])), "kind", "${kind}", "", "")`;
   return `${part(m.requests, 'request')} or ${part(m.limits, 'limit')}`;
 }
+
+/**
+ * Recent memory of every container, for the updater, in one instant query (per batch of
+ * namespaces), told apart by a `kind` label:
+ * - `kind="peak"`: the highest working set over `peakWindowMs` (the memory-safety floor);
+ * - `kind="sustained"`: the lowest working set over `pressureWindowMs`, only for containers that
+ *   already had a sample in the `coverageMs` before that window began, so a container that started
+ *   30 s ago cannot look as if it had been above 90% of its limit for 2 minutes. With a 2 min
+ *   window, a lowest value of 950 MiB against a 1 GiB limit (above 921.6 MiB) is memory pressure.
+ */
+export function memoryUsageQuery(cfg: QueryConfig, namespaces: readonly string[], windows: { peakWindowMs: number; pressureWindowMs: number; coverageMs: number }): string {
+  const by = byContainer(cfg);
+  const sel = selector(cfg.metrics.memoryWorkingSet, containerMatchers(cfg, namespaces), cfg.extraSelector);
+  const peak = `max by (${by}) (max_over_time(${sel}[${duration(windows.peakWindowMs)}]))`;
+  const low = `max by (${by}) (min_over_time(${sel}[${duration(windows.pressureWindowMs)}]))`;
+  const before = `max by (${by}) (present_over_time(${sel}[${duration(windows.coverageMs)}] offset ${duration(windows.pressureWindowMs)}))`;
+  return `label_replace(${peak}, "kind", "peak", "", "") or label_replace(${low} and on (${by}) ${before}, "kind", "sustained", "", "")`;
+}

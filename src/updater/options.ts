@@ -19,6 +19,8 @@ export interface UpdaterOptions {
   memoryPressureRatio: number;
   /** ... for at least this long triggers the memory pressure guard (default 2 min). */
   memoryPressureWindowMs: number;
+  /** The memory-safety floor uses the highest working set over this window (default 1h). */
+  memoryPeakWindowMs: number;
   /** The pressure guard raises the memory request (and a scaled limit) to at least current x this factor (default 1.5). */
   memoryPressureRaiseFactor: number;
   /** A memory limit never goes below the recent peak x (1 + this) ... (default 0.15). */
@@ -55,6 +57,7 @@ export const DEFAULT_UPDATER_OPTIONS: Readonly<UpdaterOptions> = Object.freeze({
   memoryPressureRatio: 0.9,
   memoryPressureWindowMs: 2 * MINUTE,
   memoryPressureRaiseFactor: 1.5,
+  memoryPeakWindowMs: HOUR,
   memoryPeakMarginRatio: 0.15,
   memoryPeakMarginBytes: 64 * MiB,
   maxStepUpFactor: 2,
@@ -80,7 +83,7 @@ export function updaterOptions(overrides: Partial<UpdaterOptions> = {}): Updater
   const check = (field: keyof UpdaterOptions, ok: boolean, what: string) => {
     if (!ok) throw new UpdaterOptionsError(`updater option ${field} = ${String(o[field])}: ${what}`);
   };
-  for (const field of ['minPodAgeForDriftMs', 'oomLookbackMs', 'memoryPressureWindowMs', 'podCooldownMs', 'deferredTimeoutMs', 'inProgressTimeoutMs', 'memoryPeakMarginBytes', 'driftThreshold', 'memoryPeakMarginRatio'] as const) {
+  for (const field of ['minPodAgeForDriftMs', 'oomLookbackMs', 'memoryPressureWindowMs', 'memoryPeakWindowMs', 'podCooldownMs', 'deferredTimeoutMs', 'inProgressTimeoutMs', 'memoryPeakMarginBytes', 'driftThreshold', 'memoryPeakMarginRatio'] as const) {
     check(field, Number.isFinite(o[field]) && o[field] >= 0, 'must be a number >= 0');
   }
   check('memoryPressureRatio', o.memoryPressureRatio > 0 && o.memoryPressureRatio <= 1, 'must be in (0, 1]');

@@ -36,6 +36,8 @@ export interface WorkloadGroup {
   /** Usage by pod name, then container name. */
   usage?: Readonly<Record<string, PodUsage | undefined>>;
   hpaResources?: readonly ResourceName[];
+  /** The HPAs that scale the workload on `hpaResources` (for the VPA's HpaConflict condition). */
+  hpaNames?: readonly string[];
 }
 
 /** What this loop may still do across all workloads (from the executor's rate limiter). */

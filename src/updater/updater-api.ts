@@ -6,6 +6,7 @@
  */
 import { Agent } from 'node:https';
 import * as k8s from '@kubernetes/client-node';
+import type { VpaCondition } from '../api/vpa.ts';
 import { JSON_PATCH_CONTENT_TYPE, type ResizeRequest } from './resize-patch.ts';
 
 /** A Kubernetes Event to record (core/v1), built by updater-events.ts. */
@@ -19,6 +20,12 @@ export interface UpdaterApi {
   evict(namespace: string, name: string, uid: string | undefined): Promise<void>;
   /** Records an event. */
   recordEvent(event: UpdaterEvent): Promise<void>;
+  /**
+   * Writes a VPA's `status.conditions` (merge patch on `/status`) pinned to `resourceVersion`:
+   * a VPA changed since it was read gives 409 and the write is made again next loop. Optional so
+   * that API doubles written before it stay valid; without it the HpaConflict condition is not written.
+   */
+  patchVpaConditions?(namespace: string, name: string, resourceVersion: string | undefined, conditions: readonly VpaCondition[], fieldManager: string): Promise<void>;
 }
 
 /**
@@ -48,6 +55,8 @@ export function kubeUpdaterApi(kubeConfig: k8s.KubeConfig): UpdaterApi {
   const agent = keepAlive();
   const OPTIONS = { middleware: [agent], middlewareMergeStrategy: 'append' as const };
   const JSON_PATCH = k8s.setHeaderOptions('Content-Type', JSON_PATCH_CONTENT_TYPE, OPTIONS);
+  const MERGE_PATCH = k8s.setHeaderOptions('Content-Type', k8s.PatchStrategy.MergePatch, OPTIONS);
+  const custom = kubeConfig.makeApiClient(k8s.CustomObjectsApi);
   return {
     async resize(request, fieldManager) {
       const params = { namespace: request.namespace, name: request.name, body: request.patch, fieldManager };
@@ -65,6 +74,10 @@ export function kubeUpdaterApi(kubeConfig: k8s.KubeConfig): UpdaterApi {
     },
     async recordEvent(event) {
       await core.createNamespacedEvent({ namespace: event.metadata.namespace ?? 'default', body: event }, OPTIONS);
+    },
+    async patchVpaConditions(namespace, name, resourceVersion, conditions, fieldManager) {
+      const body = { ...(resourceVersion ? { metadata: { resourceVersion } } : {}), status: { conditions } };
+      await custom.patchNamespacedCustomObjectStatus({ group: 'autoscaling.k8s.io', version: 'v1', plural: 'verticalpodautoscalers', namespace, name, body, fieldManager }, MERGE_PATCH);
     },
   };
 }

@@ -44,6 +44,13 @@ export class UpdaterCaches {
     };
   }
 
+  /** Calls `listener` with every pod added or updated (watch events), e.g. to see a resize complete. */
+  onPod(listener: (pod: V1Pod) => void): void {
+    for (const cache of this.caches.get('pods') ?? []) cache.on((type, obj) => {
+      if (type !== 'delete') listener(obj as V1Pod);
+    });
+  }
+
   /** Starts every cache and resolves when all have listed once. */
   async start(): Promise<void> {
     const all = [...this.caches.values()].flat();

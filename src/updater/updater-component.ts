@@ -8,8 +8,12 @@
 import * as k8s from '@kubernetes/client-node';
 import type { ComponentContext, LoopComponent } from '../controller/component.ts';
 import { namespaceSelected, watchNamespaces } from '../controller/vpa-selection.ts';
+import { prometheusConnection, prometheusQueryConfig } from '../config/prometheus-options.ts';
 import { KubeApiError } from '../kube/errors.ts';
-import { updaterOptions } from './options.ts';
+import type { MemoryUsageSource } from '../metrics/memory-usage-source.ts';
+import { PrometheusMetricsSource } from '../metrics/prometheus-source.ts';
+import { PrometheusQueryClient } from '../metrics/query-client.ts';
+import { updaterOptions, type UpdaterOptions } from './options.ts';
 import { parseServerVersion, serverCapabilities, type ServerCapabilities } from './server-capabilities.ts';
 import { kubeUpdaterApi } from './updater-api.ts';
 import { UpdaterCaches } from './updater-caches.ts';
@@ -29,12 +33,28 @@ export async function detectCapabilities(kubeConfig: k8s.KubeConfig, inPlaceFeat
   return serverCapabilities(version, inPlaceFeatureGate);
 }
 
+/** What tests may replace or tune. */
+export interface UpdaterDeps {
+  /** Recent memory usage (default: Prometheus at --prometheus-url, none without it). */
+  usage?: MemoryUsageSource;
+  /** Decision thresholds besides the configured ones (e.g. a shorter pressure window in tests). */
+  options?: Partial<UpdaterOptions>;
+}
+
+/** The usage source of the configuration: Prometheus when --prometheus-url is set. */
+function configuredUsage(ctx: ComponentContext): MemoryUsageSource | undefined {
+  const { config, logger } = ctx;
+  if (config.prometheusUrl === undefined) return undefined;
+  return new PrometheusMetricsSource(new PrometheusQueryClient(prometheusConnection(config), logger, ctx.metrics.prometheus.observer()), prometheusQueryConfig(config), logger);
+}
+
 /** The updater component's factory. */
-export function createUpdaterComponent(ctx: ComponentContext): LoopComponent {
+export function createUpdaterComponent(ctx: ComponentContext, deps: UpdaterDeps = {}): LoopComponent {
   const { config, logger, kubeConfig } = ctx;
   const metrics = new UpdaterMetrics(ctx.metrics.registry);
   const api = kubeUpdaterApi(kubeConfig);
-  const options = updaterOptions({ allowContainerRestart: config.allowContainerRestart });
+  const options = updaterOptions({ allowContainerRestart: config.allowContainerRestart, ...deps.options });
+  const usage = deps.usage ?? configuredUsage(ctx);
   let caches: UpdaterCaches | undefined;
   let loop: UpdaterLoop | undefined;
   return {
@@ -44,7 +64,8 @@ export function createUpdaterComponent(ctx: ComponentContext): LoopComponent {
       const capabilities = await detectCapabilities(kubeConfig, config.inPlaceFeatureGate);
       caches = new UpdaterCaches({ kubeConfig, logger, namespaces: watchNamespaces(config), selected: (ns) => namespaceSelected(ns, config) });
       await caches.start();
-      logger.info({ version: capabilities.version, inPlace: capabilities.inPlaceResize, dryRun: config.updaterDryRun }, 'updater active');
+      logger.info({ version: capabilities.version, inPlace: capabilities.inPlaceResize, dryRun: config.updaterDryRun, usage: usage ? 'prometheus' : 'none' }, 'updater active');
+      if (!usage) logger.warn('no --prometheus-url: the updater never lowers a memory limit and its memory pressure guard is off');
       loop = new UpdaterLoop({
         sources: caches.sources,
         api,
@@ -55,7 +76,11 @@ export function createUpdaterComponent(ctx: ComponentContext): LoopComponent {
         budget: { resizes: config.maxResizesPerLoop, evictions: config.maxEvictionsPerLoop },
         dryRun: config.updaterDryRun,
         instance: config.leaderIdentity ?? 'tailor',
+        ...(usage ? { usage } : {}),
+        clock: ctx.clock,
       });
+      const current = loop;
+      caches.onPod((pod) => current.podSeen(pod));
     },
     async runCycle({ now, signal }) {
       if (!loop || !caches || signal.aborted) return;

@@ -66,6 +66,13 @@ function event(involved: Involved, reason: string, type: 'Normal' | 'Warning', m
   };
 }
 
+/** An event on a VPA (e.g. `HpaConflict`). */
+export function vpaEvent(vpa: VerticalPodAutoscaler, reason: string, type: 'Normal' | 'Warning', message: string, now: number, instance: string): CoreV1Event {
+  const uid = vpa.metadata.uid;
+  const involved: Involved = { apiVersion: vpa.apiVersion ?? 'autoscaling.k8s.io/v1', kind: 'VerticalPodAutoscaler', namespace: vpa.metadata.namespace ?? 'default', name: vpa.metadata.name, ...(uid ? { uid } : {}) };
+  return event(involved, reason, type, message.slice(0, 1024), now, instance);
+}
+
 /** The pod's and the VPA's event for an action's outcome (none for outcomes that need no telling). */
 export function actionEvents(input: { decision: PodDecision; outcome: ActionOutcome; podUid?: string; vpa: VerticalPodAutoscaler; now: number; instance: string; detail?: string }): CoreV1Event[] {
   const kind = eventReason(input.decision, input.outcome);

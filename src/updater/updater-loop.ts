@@ -16,6 +16,11 @@ import type { ServerCapabilities } from './server-capabilities.ts';
 import type { UpdaterApi } from './updater-api.ts';
 import type { UpdaterMetrics } from './updater-metrics.ts';
 import { groupWorkloads, type WorkloadObject } from './workload-groups.ts';
+import type { MemoryUsageSource } from '../metrics/memory-usage-source.ts';
+import { reportHpaConflicts } from './hpa-status.ts';
+import { UPDATER_FIELD_MANAGER } from './pod-timing.ts';
+import { ResizeLatencyTracker, type LatencySample } from './resize-latency.ts';
+import { readUsage } from './usage-reader.ts';
 
 /** Where the loop reads the objects from (cached; each call returns the current view). */
 export interface UpdaterSources {
@@ -40,6 +45,10 @@ export interface UpdaterLoopDeps {
   instance?: string;
   /** Which VPAs this updater handles (namespace selection); default all. */
   handles?: (vpa: VerticalPodAutoscaler) => boolean;
+  /** Recent memory usage (Prometheus); without it no memory limit is lowered and the pressure guard is off. */
+  usage?: MemoryUsageSource;
+  /** The time of pod updates seen between loops (the end of the recommendation-to-applied measurement); default: the loop's `now`. */
+  clock?: () => number;
 }
 
 /** What one loop did. */
@@ -48,13 +57,34 @@ export interface LoopReport {
   results: ActionResult[];
   invalidVpas: number;
   unmatchedPods: number;
+  /** False when recent memory usage could not be read (or no source is configured). */
+  usageAvailable: boolean;
+  /** VPA HpaConflict conditions written. */
+  hpaConditionsWritten: number;
+  /** Resizes seen completed in this loop (most are seen between loops, through {@link UpdaterLoop.podSeen}). */
+  completed: LatencySample[];
 }
 
 /** Runs loops; holds the executor's back-off between them. */
 export class UpdaterLoop {
   private readonly state: ExecutorState = { backoffUntil: 0 };
+  private readonly latency: ResizeLatencyTracker;
+  private usageWasAvailable: boolean | undefined;
 
-  constructor(private readonly deps: UpdaterLoopDeps) {}
+  constructor(private readonly deps: UpdaterLoopDeps) {
+    this.latency = new ResizeLatencyTracker((s) => deps.metrics?.appliedLatency.observe({ path: s.path, since: s.since }, s.seconds));
+  }
+
+  /** A pod update (watch event) seen at the clock's time: completes the measurement of a resize sent earlier. */
+  podSeen(pod: V1Pod): LatencySample | undefined {
+    if (!this.deps.clock) return undefined;
+    return this.latency.podSeen(pod, this.deps.clock());
+  }
+
+  /** Resizes sent and not yet seen completed. */
+  get resizesInFlight(): number {
+    return this.latency.inFlight;
+  }
 
   /** One loop at `now` (ms). */
   async runOnce(now: number): Promise<LoopReport> {
@@ -77,7 +107,20 @@ export class UpdaterLoop {
       hpas: deps.sources.hpas(),
       workloads: deps.sources.workloads(),
     });
+    const namespaces = [...new Set(groups.flatMap((g) => g.pods.map((p) => p.metadata?.namespace ?? 'default')))];
+    const usage = await readUsage(deps.usage, namespaces, now, deps.options);
+    this.noteUsage(usage);
+    for (const g of groups) {
+      const byPod = Object.fromEntries(g.pods.map((p) => [p.metadata?.name ?? '', usage.usage.get(`${p.metadata?.namespace ?? 'default'}/${p.metadata?.name ?? ''}`)]).filter(([, u]) => u !== undefined));
+      if (Object.keys(byPod).length > 0) g.usage = byPod;
+    }
+    const completed: LatencySample[] = [];
+    for (const g of groups) for (const p of g.pods) {
+      const sample = this.latency.podSeen(p, now);
+      if (sample) completed.push(sample);
+    }
     const decisions = plan({ options: deps.options, capabilities: deps.capabilities, now, groups, budget: deps.budget });
+    this.latency.noteDecisions(decisions, now);
     const pods = new Map<string, V1Pod>();
     const vpaByWorkload = new Map<string, VerticalPodAutoscaler>();
     for (const g of groups) {
@@ -88,6 +131,29 @@ export class UpdaterLoop {
       { decisions, pods, vpaOf: (d) => vpaByWorkload.get(d.workload), now, state: this.state },
       { api: deps.api, logger: deps.logger, capabilities: deps.capabilities, ...(deps.metrics ? { metrics: deps.metrics } : {}), ...(deps.dryRun ? { dryRun: true } : {}), ...(deps.instance ? { instance: deps.instance } : {}) },
     );
-    return { decisions, results, invalidVpas, unmatchedPods: unmatched.length };
+    if (!deps.dryRun) for (const r of results) if (r.outcome === 'applied') this.latency.noteApplied(r.decision, pods.get(`${r.decision.namespace}/${r.decision.podName}`), vpaByWorkload.get(r.decision.workload), now);
+    const hpaConditionsWritten = await reportHpaConflicts(groups, {
+      api: deps.api,
+      logger: deps.logger,
+      now,
+      respectHpa: deps.options.respectHpa,
+      fieldManager: UPDATER_FIELD_MANAGER,
+      instance: deps.instance ?? 'tailor',
+      ...(deps.dryRun ? { dryRun: true } : {}),
+    });
+    return { decisions, results, invalidVpas, unmatchedPods: unmatched.length, usageAvailable: usage.available, hpaConditionsWritten, completed };
+  }
+
+  /** Counts the read; a warning each loop without usage from a configured source, a note when it is back. */
+  private noteUsage(read: Awaited<ReturnType<typeof readUsage>>): void {
+    const { metrics, logger } = this.deps;
+    const outcome = read.available ? 'ok' : this.deps.usage ? 'failed' : 'disabled';
+    metrics?.usageReads.inc({ outcome });
+    metrics?.usageAvailable.set(read.available ? 1 : 0);
+    if (!read.available && outcome === 'failed') {
+      const err = 'error' in read ? read.error : undefined;
+      logger.warn({ err }, 'memory usage unavailable (Prometheus): no memory limit is lowered and the memory pressure guard is off this loop');
+    } else if (read.available && this.usageWasAvailable === false) logger.info('memory usage available again (Prometheus)');
+    this.usageWasAvailable = read.available;
   }
 }

@@ -7,9 +7,18 @@
  *   (`FallbackInfeasible`, `FallbackDeferredTimeout`, ...), counted when decided;
  * - `tailor_updater_evictions_total{outcome}`: evictions asked for (`applied`, `blocked` by a PDB, ...);
  * - `tailor_updater_planned_actions{action,reason}`: the last loop's plan (also in dry-run mode);
- * - `tailor_updater_backoff_until_seconds`: when writes may resume after throttling (0: none).
+ * - `tailor_updater_backoff_until_seconds`: when writes may resume after throttling (0: none);
+ * - `tailor_updater_usage_reads_total{outcome}`: reads of recent memory usage from Prometheus
+ *   (`ok`, `failed`, `disabled` without --prometheus-url), one per loop;
+ * - `tailor_updater_usage_available`: 1 when the last loop had usage, else 0 (no memory limit is
+ *   lowered and the memory pressure guard is off);
+ * - `tailor_updater_recommendation_to_applied_seconds{path,since}`: from the recommendation to the
+ *   resize seen completed (resize-latency.ts).
  */
-import { Counter, Gauge, type Registry } from 'prom-client';
+import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
+
+/** Buckets of the recommendation-to-applied histogram (s): seconds for urgent resizes up to a day for drift. */
+export const APPLIED_LATENCY_BUCKETS = [1, 5, 15, 30, 60, 120, 300, 600, 1800, 3600, 4 * 3600, 12 * 3600, 24 * 3600, 7 * 24 * 3600];
 
 export class UpdaterMetrics {
   readonly decisions: Counter<'action' | 'reason'>;
@@ -18,6 +27,9 @@ export class UpdaterMetrics {
   readonly evictions: Counter<'outcome'>;
   readonly planned: Gauge<'action' | 'reason'>;
   readonly backoffUntil: Gauge;
+  readonly usageReads: Counter<'outcome'>;
+  readonly usageAvailable: Gauge;
+  readonly appliedLatency: Histogram<'path' | 'since'>;
 
   constructor(registry: Registry) {
     const registers = [registry];
@@ -27,5 +39,14 @@ export class UpdaterMetrics {
     this.evictions = new Counter({ name: 'tailor_updater_evictions_total', help: 'Evictions asked for, by outcome (applied, blocked by a PDB, ...).', labelNames: ['outcome'], registers });
     this.planned = new Gauge({ name: 'tailor_updater_planned_actions', help: "The last loop's plan: pods by action and reason.", labelNames: ['action', 'reason'], registers });
     this.backoffUntil = new Gauge({ name: 'tailor_updater_backoff_until_seconds', help: 'Unix time until which writes pause after the API server throttled (0: not paused).', registers });
+    this.usageReads = new Counter({ name: 'tailor_updater_usage_reads_total', help: 'Reads of recent memory usage from Prometheus, by outcome (ok, failed, disabled).', labelNames: ['outcome'], registers });
+    this.usageAvailable = new Gauge({ name: 'tailor_updater_usage_available', help: '1 when the last loop had memory usage from Prometheus; 0: no memory limit is lowered and the pressure guard is off.', registers });
+    this.appliedLatency = new Histogram({
+      name: 'tailor_updater_recommendation_to_applied_seconds',
+      help: 'Seconds from the recommendation (since=recommendation: the VPA status write; since=first-seen: the updater first saw the difference) to the in-place resize seen completed, by path.',
+      labelNames: ['path', 'since'],
+      buckets: APPLIED_LATENCY_BUCKETS,
+      registers,
+    });
   }
 }

@@ -43,13 +43,15 @@ export function groupWorkloads(objects: ClusterObjects): Grouping {
     const key = workloadKey({ kind: vpa.spec.targetRef.kind, namespace, name: vpa.spec.targetRef.name });
     if (byKey.has(key)) continue; // two VPAs for one workload: the first wins (upstream refuses both)
     const limitRanges = (objects.limitRanges ?? []).filter((lr) => ns(lr.metadata?.namespace) === namespace);
-    const hpaResources = (objects.hpas ?? [])
-      .filter((h) => ns(h.metadata?.namespace) === namespace && h.spec?.scaleTargetRef.kind === vpa.spec.targetRef.kind && h.spec.scaleTargetRef.name === vpa.spec.targetRef.name)
-      .flatMap(hpaUtilizationResources);
+    const hpas = (objects.hpas ?? []).filter((h) => ns(h.metadata?.namespace) === namespace && h.spec?.scaleTargetRef.kind === vpa.spec.targetRef.kind && h.spec.scaleTargetRef.name === vpa.spec.targetRef.name);
+    const hpaResources = hpas.flatMap(hpaUtilizationResources);
     const workload = (objects.workloads ?? []).find((w) => w.kind === vpa.spec.targetRef.kind && w.metadata?.name === vpa.spec.targetRef.name && ns(w.metadata?.namespace) === namespace);
     const group: WorkloadGroup = { workload: key, vpa, pods: [] };
     if (limitRanges.length > 0) group.limitRanges = limitRanges;
-    if (hpaResources.length > 0) group.hpaResources = [...new Set(hpaResources)];
+    if (hpaResources.length > 0) {
+      group.hpaResources = [...new Set(hpaResources)];
+      group.hpaNames = hpas.filter((h) => hpaUtilizationResources(h).length > 0).map((h) => h.metadata?.name ?? '').sort();
+    }
     if (workload?.spec?.replicas !== undefined) group.replicas = workload.spec.replicas;
     const entry = { group, pods: [] };
     byKey.set(key, entry);

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { queryConfig } from '../../src/metrics/metric-names.ts';
-import { containerSeriesSelector, cpuUsageQuery, memoryPeakQuery, namespaceSizesQuery, oomKillsQuery, ownerSeriesSelectors, resourcesQuery } from '../../src/metrics/promql-queries.ts';
+import { containerSeriesSelector, cpuUsageQuery, memoryPeakQuery, memoryUsageQuery, namespaceSizesQuery, oomKillsQuery, ownerSeriesSelectors, resourcesQuery } from '../../src/metrics/promql-queries.ts';
 
 const cfg = queryConfig({ extraSelector: 'cluster="prod"' });
 const all = [
@@ -12,6 +12,7 @@ const all = [
   containerSeriesSelector(cfg),
   resourcesQuery(cfg, ['a', 'b'], 3600_000),
   namespaceSizesQuery(cfg, 3600_000),
+  memoryUsageQuery(cfg, ['a', 'b'], { peakWindowMs: 3600_000, pressureWindowMs: 120_000, coverageMs: 60_000 }),
 ];
 
 test('the CPU query is a per-step rate merged over scrape jobs, without POD and empty containers', () => {
@@ -43,4 +44,14 @@ test('label names are configurable (older cAdvisor pod_name / container_name)', 
 
 test('queries are per namespace batch, never per pod or container', () => {
   for (const q of all) assert.doesNotMatch(q, /\bpod=/);
+});
+
+test('the updater\'s memory query: peak over 1h, lowest over 2 min where a sample precedes the window', () => {
+  const sel = 'container_memory_working_set_bytes{namespace=~"a|b",container!="",container!="POD",cluster="prod"}';
+  const by = 'namespace, pod, container';
+  assert.equal(
+    memoryUsageQuery(cfg, ['a', 'b'], { peakWindowMs: 3600_000, pressureWindowMs: 120_000, coverageMs: 60_000 }),
+    `label_replace(max by (${by}) (max_over_time(${sel}[3600s])), "kind", "peak", "", "") or ` +
+      `label_replace(max by (${by}) (min_over_time(${sel}[120s])) and on (${by}) max by (${by}) (present_over_time(${sel}[60s] offset 120s)), "kind", "sustained", "", "")`,
+  );
 });

@@ -112,6 +112,32 @@ export function sourceSuite(backend: string, traits: BackendTraits, start: (seri
       assert.equal(s.values.filter((v) => v === 900 * MiB).length, 1);
     });
 
+    test('recent memory for the updater: the peak over 1h and the lowest value over 2 min, in one query', async () => {
+      // Memory is sampled every 30 s at :15 and :45. At 00:31:00 the 2 min window holds 00:29:15 ..
+      // 00:30:45, among them web-abc-1's 900 MiB spike at 00:30:15: the peak, never the lowest value.
+      const at = SPIKE_AT + 45_000;
+      const windows = { peakWindowMs: HOUR, pressureWindowMs: 2 * MINUTE, coverageMs: MINUTE };
+      const before = client.stats.queries;
+      const usage = await source.memoryUsage(['shop', 'batch'], at, windows);
+      assert.equal(client.stats.queries - before, 1, 'one query for both namespaces');
+      const sampled = (from: number, to: number) => {
+        const out: number[] = [];
+        for (let t = START + 15_000; t <= to; t += 30_000) if (t >= from) out.push(t);
+        return out;
+      };
+      const expected = CONTAINERS.map((c) => ({
+        id: `${c.namespace}/${c.pod}/${c.container}`,
+        peakBytes: Math.max(...sampled(at - HOUR, at).map((t) => c.memoryBytes(t))),
+        sustainedBytes: Math.min(...sampled(at - 2 * MINUTE, at).map((t) => c.memoryBytes(t))),
+      })).sort((a, b) => a.id.localeCompare(b.id));
+      assert.deepEqual(usage.map((u) => ({ id: containerId(u.key), peakBytes: u.peakBytes, sustainedBytes: u.sustainedBytes })), expected);
+      assert.equal(expected.find((e) => e.id === 'shop/web-abc-1/app')!.peakBytes, 900 * MiB);
+
+      // 90 s after the first sample, nothing precedes the 2 min window: no sustained value.
+      const young = await source.memoryUsage(['shop'], START + 90_000, windows);
+      assert.ok(young.length > 0 && young.every((u) => u.peakBytes !== undefined && u.sustainedBytes === undefined), JSON.stringify(young));
+    });
+
     test('OOM kills come from kube-state-metrics and from cAdvisor, one event at the kill', async () => {
       const answer = await source.oomKills(['shop', 'batch'], { start: START + MINUTE, end: END, step: MINUTE });
       const events = answer.data.map((e) => [containerId(e.key), e.at, e.count]);

@@ -2,8 +2,9 @@
  * The updater's fallbacks end to end on kube-sim 1.32 (feature gate on: the pod itself is patched), 1.33 and 1.35: an Infeasible resize (bigger than
  * the node) is followed by an eviction and the Deployment's new pod runs; a Deferred resize waits,
  * then falls back after 5 minutes; a PodDisruptionBudget's refusal (429) is retried in later loops
- * and never forced. kube-sim runs no admission webhook here (issue 8), so the recreated pod gets
- * the Deployment's template values, not the recommendation.
+ * and never forced. No admission webhook is registered here, so the recreated pod gets the
+ * Deployment's template values; fallback-with-webhook.test.ts runs the Infeasible fallback with the
+ * webhook, where the new pod gets the recommendation on a node where it fits.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';

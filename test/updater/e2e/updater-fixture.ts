@@ -13,6 +13,7 @@ import { detectCapabilities } from '../../../src/updater/updater-component.ts';
 import { kubeUpdaterApi, type UpdaterApi } from '../../../src/updater/updater-api.ts';
 import { UpdaterLoop, type LoopReport } from '../../../src/updater/updater-loop.ts';
 import { UpdaterMetrics } from '../../../src/updater/updater-metrics.ts';
+import type { MemoryUsageSource } from '../../../src/metrics/memory-usage-source.ts';
 import type { NodeSpec } from '../../../src/sim/scenario.ts';
 import type { ServerVersion } from '../../../src/sim/server-version.ts';
 import { startCluster, type ClusterFixture } from '../../sim/e2e/cluster-fixture.ts';
@@ -20,8 +21,11 @@ import { startCluster, type ClusterFixture } from '../../sim/e2e/cluster-fixture
 export interface UpdaterFixture extends ClusterFixture {
   kc: k8s.KubeConfig;
   custom: k8s.CustomObjectsApi;
-  /** Every write the updater sent: `resize ns/name`, `evict ns/name`, `event Reason`. */
+  /** Every write the updater sent: `resize ns/name`, `evict ns/name`, `event Kind/Reason`, `vpa-status ns/name`. */
   calls: string[];
+  registry: Registry;
+  /** The current loop (replaced by restartUpdater). */
+  current(): UpdaterLoop;
   /** One updater loop at the simulated time; waits for the caches to see the latest writes first. */
   loop(): Promise<LoopReport>;
   restartUpdater(): Promise<void>;
@@ -33,23 +37,33 @@ function counted(api: UpdaterApi, calls: string[]): UpdaterApi {
     resize: (r, m) => (calls.push(`resize ${r.namespace}/${r.name}`), api.resize(r, m)),
     evict: (ns, name, uid) => (calls.push(`evict ${ns}/${name}`), api.evict(ns, name, uid)),
     recordEvent: (e) => (calls.push(`event ${e.involvedObject.kind}/${e.reason}`), api.recordEvent(e)),
+    patchVpaConditions: (ns, name, rv, conditions, manager) => (calls.push(`vpa-status ${ns}/${name}`), api.patchVpaConditions!(ns, name, rv, conditions, manager)),
   };
 }
 
-export async function startUpdaterFixture(version: ServerVersion, nodes: Partial<NodeSpec>[], options: Partial<UpdaterOptions> = {}): Promise<UpdaterFixture> {
+/** Recent memory usage for the loop (a double of Prometheus). */
+export interface FixtureExtras {
+  usage?: MemoryUsageSource;
+}
+
+export async function startUpdaterFixture(version: ServerVersion, nodes: Partial<NodeSpec>[], options: Partial<UpdaterOptions> = {}, extras: FixtureExtras = {}): Promise<UpdaterFixture> {
   const f = await startCluster(version, nodes);
   const kc = new k8s.KubeConfig();
   kc.loadFromString(f.sim.server.kubeconfig());
   const calls: string[] = [];
   const api = counted(kubeUpdaterApi(kc), calls);
-  const metrics = new UpdaterMetrics(new Registry());
+  const registry = new Registry();
+  const metrics = new UpdaterMetrics(registry);
   const capabilities = await detectCapabilities(kc, true);
   let caches: UpdaterCaches | undefined;
   let loop: UpdaterLoop | undefined;
   const start = async () => {
     caches = new UpdaterCaches({ kubeConfig: kc, logger: silentLogger(), namespaces: undefined, selected: () => true });
     await caches.start();
-    loop = new UpdaterLoop({ sources: caches.sources, api, logger: silentLogger(), metrics, options: updaterOptions(options), capabilities, budget: { resizes: 100, evictions: 100 } });
+    const clock = () => f.sim.cluster.clock.now();
+    const current = new UpdaterLoop({ sources: caches.sources, api, logger: silentLogger(), metrics, options: updaterOptions(options), capabilities, budget: { resizes: 100, evictions: 100 }, clock, ...(extras.usage ? { usage: extras.usage } : {}) });
+    loop = current;
+    caches.onPod((pod) => current.podSeen(pod));
   };
   await start();
   const core = f.core;
@@ -70,6 +84,8 @@ export async function startUpdaterFixture(version: ServerVersion, nodes: Partial
     kc,
     custom,
     calls,
+    registry,
+    current: () => loop!,
     async loop() {
       await caughtUp();
       return loop!.runOnce(f.sim.cluster.clock.now());
@@ -101,7 +117,7 @@ export async function createVpa(
   name: string,
   mode: string,
   recommendations: { containerName: string; target: Record<string, string>; lowerBound?: Record<string, string>; upperBound?: Record<string, string> }[],
-  extra: { minReplicas?: number; annotations?: Record<string, string> } = {},
+  extra: { minReplicas?: number; annotations?: Record<string, string>; maxAllowed?: Record<string, string>; conditions?: object[] } = {},
 ): Promise<void> {
   const ref = { group: 'autoscaling.k8s.io', version: 'v1', namespace: 'default', plural: 'verticalpodautoscalers' };
   await f.custom.createNamespacedCustomObject({
@@ -110,11 +126,15 @@ export async function createVpa(
       apiVersion: 'autoscaling.k8s.io/v1',
       kind: 'VerticalPodAutoscaler',
       metadata: { name, ...(extra.annotations ? { annotations: extra.annotations } : {}) },
-      spec: { targetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name }, updatePolicy: { updateMode: mode, ...(extra.minReplicas !== undefined ? { minReplicas: extra.minReplicas } : {}) } },
+      spec: {
+        targetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name },
+        updatePolicy: { updateMode: mode, ...(extra.minReplicas !== undefined ? { minReplicas: extra.minReplicas } : {}) },
+        ...(extra.maxAllowed ? { resourcePolicy: { containerPolicies: [{ containerName: '*', maxAllowed: extra.maxAllowed }] } } : {}),
+      },
     },
   });
   await f.custom.patchNamespacedCustomObjectStatus(
-    { ...ref, name, body: { status: { recommendation: { containerRecommendations: recommendations } } } },
+    { ...ref, name, body: { status: { recommendation: { containerRecommendations: recommendations }, ...(extra.conditions ? { conditions: extra.conditions } : {}) } }, fieldManager: 'tailor-recommender' },
     k8s.setHeaderOptions('Content-Type', k8s.PatchStrategy.MergePatch),
   );
 }

@@ -25,6 +25,11 @@ export class MemoryTarget {
   private followMissAt = -Infinity;
   private oomFloor = 0;
   private oomFloorUntil = -Infinity;
+  private lastSampleAt = NaN;
+  /** Past-guard checks, per rule (0: hour of day, 1: follow): the limit the rule set for this hour... */
+  private readonly checkLimit = new Float64Array(2).fill(Infinity);
+  /** ...and since when the working set has stayed at or above the pressure line (-1: it has not). */
+  private readonly pressureSince = new Float64Array(2).fill(-1);
 
   constructor(options: TailorOptions) {
     this.o = options;
@@ -39,9 +44,62 @@ export class MemoryTarget {
     if (!(bytes >= 0)) return;
     if (Number.isNaN(this.firstSampleAt)) this.firstSampleAt = at;
     const hour = Math.floor(at / HOUR);
-    if (hour !== this.currentHour && this.currentHour >= 0) this.checkRules(this.currentHour, at);
+    const gap = Number.isNaN(this.lastSampleAt) ? 0 : at - this.lastSampleAt;
+    this.lastSampleAt = at;
+    if (this.o.memoryCheckPastGuard) {
+      if (hour !== this.currentHour) this.startChecks(hour);
+      this.checkSample(bytes, at, gap);
+    } else if (hour !== this.currentHour && this.currentHour >= 0) {
+      this.checkRules(this.currentHour, at);
+    }
     this.currentHour = hour;
     this.peaks.add(bytes, at);
+  }
+
+  /**
+   * Past-guard checks, at the start of hour `hour`: the limit each rule would set for it (from the
+   * hours before it only). No checks in the first `memorySeasonalAfterMs` of history.
+   */
+  private startChecks(hour: number): void {
+    const o = this.o;
+    const history = Number.isNaN(this.firstSampleAt) ? 0 : hour * HOUR - this.firstSampleAt;
+    // The lowest limit the rule leaves in force: the updater acts only below lowerFactor x target.
+    const headroom = (1 + o.memoryMargin) * o.memoryLowerFactor;
+    this.checkLimit[0] = history >= o.memorySeasonalAfterMs ? this.peaks.predictionFor(hour, this.aheadHours, this.recentHours) * headroom : Infinity;
+    this.checkLimit[1] = history >= o.memoryFollowMs ? this.peaks.recentMax(hour - 1, this.followHours) * headroom : Infinity;
+    this.pressureSince.fill(-1);
+  }
+
+  /**
+   * Would the sample have OOM-killed the container under each rule's limit, with the updater's
+   * pressure guard in place? The guard raises a limit (x raiseFactor) once the working set has
+   * stayed at or above threshold x limit for its window, so slow growth is caught before the kill;
+   * only a jump past the limit faster than the guard reacts is a miss.
+   * Worked number: limit 1,000 MiB, line 900 MiB, window 2 min, 1-minute samples: 850 -> 1,010 is
+   * a miss; 910, 950 (2 minutes at the line: the limit becomes 1,500) -> 1,010 is not.
+   */
+  private checkSample(bytes: number, at: number, gap: number): void {
+    const o = this.o;
+    for (let r = 0; r < 2; r++) {
+      const limit = this.checkLimit[r] ?? Infinity;
+      if (limit === Infinity) continue;
+      if (bytes > limit) {
+        if (r === 0) this.seasonalMissAt = at;
+        else this.followMissAt = at;
+        this.checkLimit[r] = Infinity; // one miss per rule and hour is enough
+        continue;
+      }
+      if (bytes < limit * o.pressureThreshold) {
+        this.pressureSince[r] = -1;
+        continue;
+      }
+      const since = (this.pressureSince[r] ?? -1) < 0 ? at : (this.pressureSince[r] ?? at);
+      this.pressureSince[r] = since;
+      if (at - since + gap >= o.pressureWindowMs) {
+        this.checkLimit[r] = limit * o.pressureRaiseFactor;
+        this.pressureSince[r] = -1;
+      }
+    }
   }
 
   /**
@@ -52,6 +110,14 @@ export class MemoryTarget {
     const held = at < this.oomFloorUntil ? this.oomFloor : 0;
     this.oomFloor = Math.max(held, limitBytes * this.o.oomBumpFactor);
     this.oomFloorUntil = at + this.o.oomHoldMs;
+    if (this.o.memoryCheckPastGuard) {
+      // A kill under a tighter rule is that rule's miss (and the follow rule's, tighter still).
+      const o = this.o;
+      const follow = this.trusted(this.followMissAt, at, o.memoryFollowMs, o.memoryFollowTrustMs);
+      if (follow || this.trusted(this.seasonalMissAt, at, o.memorySeasonalAfterMs, o.memorySeasonalTrustMs)) this.followMissAt = at;
+      if (!follow && this.followMissAt !== at) this.seasonalMissAt = at;
+    }
+    if (this.o.oomIntoHistory) this.peaks.add(limitBytes * this.o.oomBumpFactor, at);
   }
 
   /** Time since the first sample (ms), 0 before any. */
@@ -63,8 +129,8 @@ export class MemoryTarget {
   peak(now: number): number {
     const o = this.o;
     let peak: number;
-    if (this.trusted(this.followMissAt, now, o.memoryFollowTrustMs)) peak = this.peaks.recentMax(Math.floor(now / HOUR), this.followHours);
-    else if (this.trusted(this.seasonalMissAt, now, o.memorySeasonalTrustMs)) peak = this.peaks.seasonalMax(now, this.aheadHours, this.recentHours);
+    if (this.trusted(this.followMissAt, now, o.memoryFollowMs, o.memoryFollowTrustMs)) peak = this.peaks.recentMax(Math.floor(now / HOUR), this.followHours + 1); // + the hour under way
+    else if (this.trusted(this.seasonalMissAt, now, o.memorySeasonalAfterMs, o.memorySeasonalTrustMs)) peak = this.peaks.seasonalMax(now, this.aheadHours, this.recentHours);
     else peak = this.peaks.max(now);
     return now < this.oomFloorUntil ? Math.max(peak, this.oomFloor) : peak;
   }
@@ -79,9 +145,15 @@ export class MemoryTarget {
     if (actual > this.peaks.recentMax(hour - 1, this.followHours) * headroom) this.followMissAt = now;
   }
 
-  /** True when a rule has been checked for `trustMs` without a miss. */
-  private trusted(missAt: number, now: number, trustMs: number): boolean {
+  /**
+   * True when a rule has earned trust: checked for `trustMs` (from `checksAfterMs` of history)
+   * without a miss; with past-guard checks, a rule that has missed once waits `memoryRetrustMs`
+   * after its last miss (a container that jumped once will jump again).
+   */
+  private trusted(missAt: number, now: number, checksAfterMs: number, trustMs: number): boolean {
     const o = this.o;
-    return o.memorySeasonal && now - Math.max(missAt, this.firstSampleAt + o.memorySeasonalAfterMs) >= trustMs;
+    if (!o.memorySeasonal) return false;
+    if (!o.memoryCheckPastGuard) return now - Math.max(missAt, this.firstSampleAt + o.memorySeasonalAfterMs) >= trustMs;
+    return missAt === -Infinity ? now - (this.firstSampleAt + checksAfterMs) >= trustMs : now - missAt >= o.memoryRetrustMs;
   }
 }

@@ -23,6 +23,9 @@ export class MemoryTarget {
   private currentHour = -1;
   private seasonalMissAt = -Infinity;
   private followMissAt = -Infinity;
+  /** Misses so far per rule (past-guard checks): each one doubles the wait before trust returns. */
+  private seasonalMisses = 0;
+  private followMisses = 0;
   private oomFloor = 0;
   private oomFloorUntil = -Infinity;
   private lastSampleAt = NaN;
@@ -84,8 +87,8 @@ export class MemoryTarget {
       const limit = this.checkLimit[r] ?? Infinity;
       if (limit === Infinity) continue;
       if (bytes > limit) {
-        if (r === 0) this.seasonalMissAt = at;
-        else this.followMissAt = at;
+        if (r === 0) this.missSeasonal(at);
+        else this.missFollow(at);
         this.checkLimit[r] = Infinity; // one miss per rule and hour is enough
         continue;
       }
@@ -113,9 +116,10 @@ export class MemoryTarget {
     if (this.o.memoryCheckPastGuard) {
       // A kill under a tighter rule is that rule's miss (and the follow rule's, tighter still).
       const o = this.o;
-      const follow = this.trusted(this.followMissAt, at, o.memoryFollowMs, o.memoryFollowTrustMs);
-      if (follow || this.trusted(this.seasonalMissAt, at, o.memorySeasonalAfterMs, o.memorySeasonalTrustMs)) this.followMissAt = at;
-      if (!follow && this.followMissAt !== at) this.seasonalMissAt = at;
+      const follow = this.trusted(this.followMissAt, this.followMisses, at, o.memoryFollowMs, o.memoryFollowTrustMs);
+      const seasonal = !follow && this.trusted(this.seasonalMissAt, this.seasonalMisses, at, o.memorySeasonalAfterMs, o.memorySeasonalTrustMs);
+      if (follow || seasonal) this.missFollow(at);
+      if (seasonal) this.missSeasonal(at);
     }
     if (this.o.oomIntoHistory) this.peaks.add(limitBytes * this.o.oomBumpFactor, at);
   }
@@ -129,8 +133,8 @@ export class MemoryTarget {
   peak(now: number): number {
     const o = this.o;
     let peak: number;
-    if (this.trusted(this.followMissAt, now, o.memoryFollowMs, o.memoryFollowTrustMs)) peak = this.peaks.recentMax(Math.floor(now / HOUR), this.followHours + 1); // + the hour under way
-    else if (this.trusted(this.seasonalMissAt, now, o.memorySeasonalAfterMs, o.memorySeasonalTrustMs)) peak = this.peaks.seasonalMax(now, this.aheadHours, this.recentHours);
+    if (this.trusted(this.followMissAt, this.followMisses, now, o.memoryFollowMs, o.memoryFollowTrustMs)) peak = this.peaks.recentMax(Math.floor(now / HOUR), this.followHours + 1); // + the hour under way
+    else if (this.trusted(this.seasonalMissAt, this.seasonalMisses, now, o.memorySeasonalAfterMs, o.memorySeasonalTrustMs)) peak = this.peaks.seasonalMax(now, this.aheadHours, this.recentHours);
     else peak = this.peaks.max(now);
     return now < this.oomFloorUntil ? Math.max(peak, this.oomFloor) : peak;
   }
@@ -141,19 +145,31 @@ export class MemoryTarget {
     if (hour * HOUR - this.firstSampleAt < o.memorySeasonalAfterMs) return;
     const actual = this.peaks.peakOfHour(hour);
     const headroom = 1 + o.memoryMargin;
-    if (actual > this.peaks.predictionFor(hour, this.aheadHours, this.recentHours) * headroom) this.seasonalMissAt = now;
-    if (actual > this.peaks.recentMax(hour - 1, this.followHours) * headroom) this.followMissAt = now;
+    if (actual > this.peaks.predictionFor(hour, this.aheadHours, this.recentHours) * headroom) this.missSeasonal(now);
+    if (actual > this.peaks.recentMax(hour - 1, this.followHours) * headroom) this.missFollow(now);
+  }
+
+  private missFollow(at: number): void {
+    this.followMissAt = at;
+    this.followMisses++;
+  }
+
+  private missSeasonal(at: number): void {
+    this.seasonalMissAt = at;
+    this.seasonalMisses++;
   }
 
   /**
    * True when a rule has earned trust: checked for `trustMs` (from `checksAfterMs` of history)
-   * without a miss; with past-guard checks, a rule that has missed once waits `memoryRetrustMs`
-   * after its last miss (a container that jumped once will jump again).
+   * without a miss. With past-guard checks, a rule that has missed waits `memoryRetrustMs` after
+   * its last miss, doubled for every earlier miss (a container that jumped will jump again):
+   * 8 days after the first miss, 16 after the second.
    */
-  private trusted(missAt: number, now: number, checksAfterMs: number, trustMs: number): boolean {
+  private trusted(missAt: number, misses: number, now: number, checksAfterMs: number, trustMs: number): boolean {
     const o = this.o;
     if (!o.memorySeasonal) return false;
     if (!o.memoryCheckPastGuard) return now - Math.max(missAt, this.firstSampleAt + o.memorySeasonalAfterMs) >= trustMs;
-    return missAt === -Infinity ? now - (this.firstSampleAt + checksAfterMs) >= trustMs : now - missAt >= o.memoryRetrustMs;
+    if (misses === 0) return now - (this.firstSampleAt + checksAfterMs) >= trustMs;
+    return now - missAt >= o.memoryRetrustMs * 2 ** Math.min(misses - 1, 10);
   }
 }

@@ -84,7 +84,7 @@ export interface TailorOptions {
 }
 
 export const TAILOR_DEFAULTS: Readonly<TailorOptions> = Object.freeze({
-  cpuQuantile: 0.9,
+  cpuQuantile: 0.902,
   cpuSeasonal: true,
   cpuReachFloor: true,
   cpuSurge: true,
@@ -92,7 +92,7 @@ export const TAILOR_DEFAULTS: Readonly<TailorOptions> = Object.freeze({
   flatHalfLifeMs: 12 * HOUR,
   lossTimeConstantMs: 2 * DAY,
   horizonMs: 15 * 60_000,
-  surgeWindowMs: 30 * 60_000,
+  surgeWindowMs: 15 * 60_000,
   cpuLowerFactor: 0.8,
   cpuUpperFactor: 1.25,
   memoryHistoryMs: 7 * DAY,

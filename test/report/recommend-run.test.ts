@@ -1,11 +1,19 @@
 /**
  * End to end on a real Prometheus: the recommendation computed from Prometheus history equals the
  * one computed from the same samples fed straight into the model (within one histogram bucket,
- * 5%), and `tailor recommend` prints it in the JSON contract.
+ * 5%), and `tailor recommend` prints it in the JSON contract; with a kubeconfig (kube-sim) the
+ * current requests and limits come from the cluster's pods instead of kube-state-metrics.
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
+import { execFile, spawnSync } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import * as k8s from '@kubernetes/client-node';
+import { startKubeSim } from '../../src/sim/kube-sim.ts';
+import { defaultScenario } from '../../src/sim/scenario.ts';
 import { silentLogger } from '../../src/observability/logger.ts';
 import { queryConfig } from '../../src/metrics/metric-names.ts';
 import { PrometheusQueryClient } from '../../src/metrics/query-client.ts';
@@ -106,5 +114,48 @@ describe('recommend from a real Prometheus', () => {
     const none = spawnSync(process.execPath, ['bin/tailor.mjs', 'recommend', '--prometheus-url', server!.url, '--namespace', 'nope', '--at', String(END)], { encoding: 'utf8' });
     assert.equal(none.status, 1);
     assert.match(none.stderr, /no container CPU usage found for namespaces nope/);
+  });
+
+  test('with --kubeconfig or KUBECONFIG, current requests and limits come from the cluster (kube-sim)', async (t) => {
+    const sim = await startKubeSim({ scenario: { ...defaultScenario(), workloads: [] }, reactToChanges: false, startAt: END });
+    const dir = await mkdtemp(join(tmpdir(), 'tailor-recommend-'));
+    t.after(async () => {
+      await sim.close();
+      await rm(dir, { recursive: true, force: true });
+    });
+    const kubeconfig = join(dir, 'kubeconfig');
+    await sim.server.writeKubeconfig(kubeconfig);
+    const kc = new k8s.KubeConfig();
+    kc.loadFromString(sim.server.kubeconfig());
+    const core = kc.makeApiClient(k8s.CoreV1Api);
+    const apps = kc.makeApiClient(k8s.AppsV1Api);
+    await core.createNamespace({ body: { metadata: { name: 'shop' } } });
+    const owner = (apiVersion: string, kind: string, name: string) => [{ apiVersion, kind, name, uid: `${name}-uid`, controller: true }];
+    await apps.createNamespacedReplicaSet({
+      namespace: 'shop',
+      body: {
+        metadata: { name: 'web-abc', ownerReferences: owner('apps/v1', 'Deployment', 'web') },
+        spec: { selector: { matchLabels: { app: 'web' } }, template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'app', image: 'nginx' }] } } },
+      },
+    });
+    // Different from what kube-state-metrics reports in Prometheus (500m / 512Mi, limits 1 / 1Gi).
+    const pod = (name: string, ownerRefs: k8s.V1OwnerReference[], resources: k8s.V1ResourceRequirements, container = 'app') =>
+      core.createNamespacedPod({ namespace: 'shop', body: { metadata: { name, ownerReferences: ownerRefs }, spec: { containers: [{ name: container, image: 'nginx', resources }] } } });
+    const web = { requests: { cpu: '300m', memory: '384Mi' }, limits: { cpu: '600m', memory: '768Mi' } };
+    await pod('web-abc-1', owner('apps/v1', 'ReplicaSet', 'web-abc'), web);
+    await pod('web-abc-2', owner('apps/v1', 'ReplicaSet', 'web-abc'), web);
+    await pod('db-0', owner('apps/v1', 'StatefulSet', 'db'), { requests: { cpu: '2', memory: '3Gi' } }, 'postgres');
+
+    const run = promisify(execFile);
+    const args = ['bin/tailor.mjs', 'recommend', '--prometheus-url', server!.url, '--selector', 'cluster="test"', '--namespace', 'shop', '--at', String(END), '--format', 'json'];
+    const env = { ...process.env, KUBECONFIG: '' };
+    for (const [how, extraArgs, extraEnv] of [['--kubeconfig', ['--kubeconfig', kubeconfig], {}], ['KUBECONFIG', [], { KUBECONFIG: kubeconfig }]] as const) {
+      const { stdout } = await run(process.execPath, [...args, ...extraArgs], { env: { ...env, ...extraEnv } });
+      const rows = JSON.parse(stdout) as RowJson[];
+      assert.deepEqual(rows.map((r) => [r.workload, r.container, r.cpu.request, r.cpu.limit, r.memory.request, r.memory.limit]), [
+        [{ kind: 'Deployment', name: 'web' }, 'app', '300m', '600m', '384Mi', '768Mi'],
+        [{ kind: 'StatefulSet', name: 'db' }, 'postgres', '2', null, '3Gi', null],
+      ], how);
+    }
   });
 });

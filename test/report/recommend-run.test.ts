@@ -19,6 +19,7 @@ import { queryConfig } from '../../src/metrics/metric-names.ts';
 import { PrometheusQueryClient } from '../../src/metrics/query-client.ts';
 import { PrometheusMetricsSource } from '../../src/metrics/prometheus-source.ts';
 import { vpaStrategy } from '../../src/recommender/vpa-strategy.ts';
+import { tailorStrategy } from '../../src/replay/strategies/tailor/tailor-strategy.ts';
 import type { ResourceEstimate } from '../../src/recommender/types.ts';
 import { runRecommend } from '../../src/report/recommend-run.ts';
 import type { RowJson } from '../../src/report/report-json.ts';
@@ -40,6 +41,21 @@ function direct(workloadPods: string[]): ResourceEstimate {
       peak = Math.max(peak, c.memoryBytes(t));
     }
     for (const at of c.oomKillsAt ?? []) model.recordOom(Math.max(c.requests?.memory ?? 0, peak), at, c.pod);
+  }
+  return model.estimate(END)!;
+}
+
+/** Tailor's estimate fed directly: the pods' samples merged minute by minute, memory as 1-minute peaks. */
+function directTailor(workloadPods: string[]): ResourceEstimate {
+  const model = tailorStrategy().newModel();
+  const pods = CONTAINERS.filter((x) => workloadPods.includes(x.pod));
+  for (let t = START + MINUTE; t <= END; t += MINUTE) {
+    for (const c of pods) model.addCpuSample(c.cpuCores(t), t, c.pod);
+    for (const c of pods) model.addMemorySample(Math.max(c.memoryBytes(t - 45_000), c.memoryBytes(t - 15_000)), t, c.pod);
+    for (const c of pods) {
+      const oom = (c.oomKillsAt ?? []).find((at) => at > t - MINUTE && at <= t);
+      if (oom !== undefined) model.recordOom(c.requests?.memory ?? 0, t, c.pod);
+    }
   }
   return model.estimate(END)!;
 }
@@ -79,6 +95,17 @@ describe('recommend from a real Prometheus', () => {
     assert.equal(web.pods, 2);
     assert.equal(web.cpu.request, 500);
     assert.equal(web.cpu.savings, (500 - web.cpu.target!) * 2);
+  });
+
+  test('the tailor strategy (time-ordered) gives the same recommendation from Prometheus as fed directly', async () => {
+    const client = new PrometheusQueryClient({ url: server!.url }, silentLogger());
+    const source = new PrometheusMetricsSource(client, queryConfig({ extraSelector: 'cluster="test"' }), silentLogger());
+    const { rows } = await runRecommend({ source, strategy: tailorStrategy(), now: END, namespaces: ['shop'], feed: { lagMs: 0 }, logger: silentLogger() });
+    const expected: Record<string, string[]> = { web: ['web-abc-1', 'web-abc-2'], db: ['db-0'] };
+    for (const row of rows) {
+      const want = directTailor(expected[row.workload.name]!);
+      for (const r of ['cpu', 'memory'] as const) assertWithinBucket(row[r].target!, want.target[r], `tailor ${row.workload.name} ${r} target`);
+    }
   });
 
   test('tailor recommend prints the JSON contract', () => {

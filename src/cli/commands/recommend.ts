@@ -96,7 +96,7 @@ export function registerRecommend(program: Command): void {
     .addOption(new Option('--format <format>', 'output format').choices([...REPORT_FORMATS]).default('table'))
     .option('--history <duration>', 'history window', '8d')
     .option('--step <duration>', 'resolution of the usage samples', '1m')
-    .option('--strategy <name>', 'recommendation strategy', 'vpa')
+    .option('--strategy <name>', 'recommendation strategy: tailor (the best on the quality suite) or vpa (upstream)', 'tailor')
     .option('--selector <matchers>', 'label matchers added to every query, e.g. cluster="prod"', '')
     .option('--at <time>', 'evaluate as of this time (ISO or ms since the epoch; default now)')
     .option('--timeout <duration>', 'per-request timeout', '30s')

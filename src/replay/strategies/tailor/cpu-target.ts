@@ -56,9 +56,12 @@ export class CpuTarget {
     return !Number.isNaN(this.lastSampleAt);
   }
 
-  /** A CPU sample (cores) at `at`; samples not newer than the last one are ignored. */
+  /**
+   * A CPU sample (cores) at `at`; samples older than the last one are ignored (several at the same
+   * time, e.g. from the pods of one workload, all count).
+   */
   add(cores: number, at: number): void {
-    if (!(cores >= 0) || !(at > this.lastSampleAt || Number.isNaN(this.lastSampleAt))) return;
+    if (!(cores >= 0) || !(at >= this.lastSampleAt || Number.isNaN(this.lastSampleAt))) return;
     if (Number.isNaN(this.lastSampleAt)) {
       this.firstSampleAt = at;
     } else {

@@ -63,5 +63,7 @@ export function tailorStrategy(overrides: Partial<TailorOptions> = {}, name = 't
     name,
     description: 'Tailor: CPU p90 by hour of day or all hours (the better predictor), memory from the tightest trusted peak rule + 12%, fast OOM reaction',
     newModel: () => new TailorModel(options),
+    // Hour transitions, surge windows and the after-the-fact checks assume a forward clock.
+    timeOrdered: true,
   };
 }

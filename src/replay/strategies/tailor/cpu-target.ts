@@ -1,7 +1,7 @@
 /**
- * Tailor's CPU target for one container: the configured quantile (p90) of usage, from an
+ * Tailor's CPU target for one container: the configured quantile (p90.2) of usage, from an
  * hour-of-day model or an all-hours model, whichever has predicted this container better lately
- * (running quantile loss); raised at once when the last 30 minutes show a sustained increase.
+ * (running quantile loss); raised at once when the last 15 minutes (surgeWindowMs) show a sustained increase.
  * Figures behind each part: docs/tailor-strategy.md.
  */
 import { DecayingHistogram } from '../../../recommender/decaying-histogram.ts';
@@ -90,7 +90,7 @@ export class CpuTarget {
     } else {
       target = this.flatQuantile(now);
     }
-    // Sustained increase: the median of the last 30 minutes above the target.
+    // Sustained increase: the median of the last surgeWindowMs (15 min) above the target.
     if (o.cpuSurge && (this.recentMedian.value() ?? 0) > target) target = Math.max(target, this.recentHigh.value() ?? 0);
     return target;
   }

@@ -1,11 +1,15 @@
 /**
  * Tailor's memory target for one container: a peak to cover (the margin is added by the caller),
  * from the tightest of three rules that has earned trust:
- *  - follow: the peak of the last `memoryFollowMs` (3 h) — leaks after a restart, steps down;
- *  - hour of day: the same hours on the last 7 days plus the last `memoryRecentMs` (3 h);
+ *  - follow: the peak of the hour under way and the last `memoryFollowMs` (1 h) — leaks after a
+ *    restart, steps down;
+ *  - hour of day: the same hours on the last 7 days plus the last `memoryRecentMs` (1 h);
  *  - history: the peak of the last 7 days (always trusted).
- * After each hour, each rule is checked: would the limit it would have set (peak + margin) have
- * held that hour's peak? A miss suspends the rule until it has gone `...TrustMs` without one.
+ * Each rule is checked after the fact, sample by sample: would the limit it set for the hour have
+ * OOM-killed the container, given the updater's pressure guard (`checkSample`)? A rule is trusted
+ * after `...TrustMs` of checks without a miss; after a miss it waits `memoryRetrustMs`, doubled per
+ * earlier miss (docs/decisions/0141). With `memoryCheckPastGuard` off, the older hourly check:
+ * did the hour's peak stay under the rule's limit?
  * After an OOM kill the peak is at least limit x `oomBumpFactor` for `oomHoldMs`.
  */
 import { HourlyPeaks } from './hourly-peaks.ts';

@@ -38,14 +38,14 @@ export interface TailorOptions {
    */
   memorySeasonal: boolean;
   memoryRecentMs: number;
-  /** The follow rule: cover only the peak of the last `memoryFollowMs` (leaks, restarts, steps down). */
+  /** The follow rule: cover only the hour under way and the last `memoryFollowMs` (leaks, restarts, steps down). */
   memoryFollowMs: number;
-  /** The follow rule needs this long without a miss (a week: a weekend dip is not a step down). */
+  /** The follow rule needs this long of checks without a miss (2 days; a weekly dip is its known weakness, decision 0141). */
   memoryFollowTrustMs: number;
   memorySeasonalAfterMs: number;
   /**
-   * ...and used only after `memorySeasonalTrustMs` of checks in which no hour went above the
-   * limit the rule would have set for it (a spike it could not have seen coming).
+   * ...and used only after `memorySeasonalTrustMs` of checks without a miss (a jump it could not
+   * have seen coming, see `memoryCheckPastGuard`).
    */
   memorySeasonalTrustMs: number;
   /**

@@ -72,15 +72,15 @@ test('a daily job is prepared step by step ahead and CPU drops back between jobs
   assert.ok(midday < 25, `midday: ${midday}`);
 });
 
-test('a sustained increase raises CPU within half an hour; a short burst does not', () => {
+test('a sustained increase raises CPU within one cooldown (15 min); a short burst does not', () => {
   const m = model();
   let t = 0;
   for (; t < 2 * DAY; t += MIN) m.addCpuSample(0.2, t);
-  // A 5-minute burst at 2 cores: the 30-minute median stays at 200m.
+  // A 5-minute burst at 2 cores: the 15-minute median stays at 200m.
   for (let i = 0; i < 5; i++, t += MIN) m.addCpuSample(2, t);
   assert.ok((m.estimate(t)?.target.cpu ?? 0) < 300);
-  // 20 minutes at 1 core: the median of the last 30 minutes is now 1 core.
-  for (let i = 0; i < 20; i++, t += MIN) m.addCpuSample(1, t);
+  // 12 minutes at 1 core: of the last 15 minutes, 12 are at 1 core and 3 at 2: the median is 1 core.
+  for (let i = 0; i < 12; i++, t += MIN) m.addCpuSample(1, t);
   assert.ok((m.estimate(t)?.target.cpu ?? 0) >= 1000);
 });
 

@@ -2,7 +2,10 @@
  * `npm run bench:quality`: replays the evaluation suite (216 generated containers x 10 days at
  * 1-minute samples) and the real Azure CPU traces under every strategy, and prints one row per
  * strategy with its ratio to `vpa`, the issue 5 targets for `tailor`, and the wall times.
- * Flags: --by-archetype adds one table per archetype of the suite.
+ * Flags: --by-archetype adds one table per archetype of the suite; --per-archetype N generates a
+ * smaller suite of N containers per archetype (same seed and archetypes, other draws: a quicker
+ * check while iterating, 6 is a quarter of the work; the published figures are the whole suite's);
+ * --no-azure skips the real traces.
  * Single-threaded on purpose: the replay target is "under a minute on one core".
  */
 import { fileURLToPath } from 'node:url';
@@ -21,6 +24,11 @@ import type { Trace } from '../src/replay/trace.ts';
 const STRATEGIES = ['vpa', 'krr', 'oracle', 'tailor'];
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const byArchetype = process.argv.includes('--by-archetype');
+const skipAzure = process.argv.includes('--no-azure');
+const perArchetypeAt = process.argv.indexOf('--per-archetype');
+const perArchetype = perArchetypeAt >= 0 ? Number(process.argv[perArchetypeAt + 1]) : EVALUATION_SUITE.perArchetype;
+if (!Number.isInteger(perArchetype) || perArchetype < 1) throw new Error('--per-archetype needs a whole number >= 1');
+const SPEC = { ...EVALUATION_SUITE, perArchetype };
 
 function seconds(ms: number): string {
   return `${(ms / 1000).toFixed(1)} s`;
@@ -75,10 +83,11 @@ function printTargets(rows: QualityFigures[]): void {
 }
 
 let start = performance.now();
-const suite = generateWorkload(EVALUATION_SUITE);
+const suite = generateWorkload(SPEC);
 console.log(`# Recommendation quality (seed ${EVALUATION_SUITE.seed}; suite generated in ${seconds(performance.now() - start)})`);
 const suiteResult = replayAll(suite);
-const suiteRows = printRuns(`Evaluation suite (${EVALUATION_SUITE.days} days, ${EVALUATION_SUITE.intervalSeconds} s samples)`, suite, suiteResult);
+const suiteTitle = perArchetype === EVALUATION_SUITE.perArchetype ? 'Evaluation suite' : `Smaller suite (${perArchetype} per archetype, NOT the published suite)`;
+const suiteRows = printRuns(`${suiteTitle} (${EVALUATION_SUITE.days} days, ${EVALUATION_SUITE.intervalSeconds} s samples)`, suite, suiteResult);
 printTargets(suiteRows);
 if (byArchetype) {
   for (const archetype of ARCHETYPE_NAMES) {
@@ -87,6 +96,7 @@ if (byArchetype) {
   }
 }
 
+if (skipAzure) process.exit(0);
 const azurePath = locateSharedTrace(repoRoot);
 start = performance.now();
 const azure = await readTraceFile(azurePath);

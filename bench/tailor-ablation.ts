@@ -17,7 +17,8 @@ import { readTraceFile } from '../src/replay/trace-reader.ts';
 import { locateSharedTrace } from '../src/replay/shared-traces.ts';
 import type { Trace } from '../src/replay/trace.ts';
 
-const DAY = 86_400_000;
+const HOUR = 3_600_000;
+const DAY = 24 * HOUR;
 const NEVER = 1e15;
 
 /** Each variant: a short name and the options it changes. */
@@ -26,16 +27,27 @@ const VARIANTS: Array<[string, Partial<TailorOptions>]> = [
   ['cpu: all-hours model only', { cpuSeasonal: false }],
   ['cpu: no reach floor', { cpuReachFloor: false }],
   ['cpu: no surge raise', { cpuSurge: false }],
+  ['cpu: surge window 30 min', { surgeWindowMs: 30 * 60_000 }],
+  ['cpu: p90', { cpuQuantile: 0.9 }],
+  ['cpu: p90.5', { cpuQuantile: 0.905 }],
   ['cpu: p85', { cpuQuantile: 0.85 }],
   ['cpu: p95', { cpuQuantile: 0.95 }],
   ['mem: 7-day peak only', { memorySeasonal: false }],
-  ['mem: follow trusted after 3 d', { memoryFollowTrustMs: 3 * DAY }],
+  ['mem: checks ignore the guard', { memoryCheckPastGuard: false }],
   ['mem: follow rule off', { memoryFollowTrustMs: NEVER }],
-  ['mem: hour-of-day trusted after 3 d', { memorySeasonalTrustMs: 3 * DAY }],
-  ['mem: OOM bump held 7 d', { oomHoldMs: 7 * DAY }],
-  ['mem: OOM bump x1.2', { oomBumpFactor: 1.2 }],
+  ['mem: follow trusted after 7 d', { memoryFollowTrustMs: 7 * DAY }],
+  ['mem: hour-of-day trusted after 5 d', { memorySeasonalTrustMs: 5 * DAY }],
+  ['mem: follow/recent 3 h', { memoryFollowMs: 3 * HOUR, memoryRecentMs: 3 * HOUR }],
+  ['mem: lower bound 0.95', { memoryLowerFactor: 0.95 }],
+  ['mem: no decrease in 1st day', { memoryLearnMs: DAY }],
   ['mem: decrease from the start', { memoryLearnMs: 0 }],
+  ['mem: OOM bump held 1 d', { oomHoldMs: DAY }],
+  ['mem: OOM bump x1.2', { oomBumpFactor: 1.2 }],
   ['mem: margin 5%', { memoryMargin: 0.05 }],
+  ['mem: as before (decision 0054)', {
+    memoryCheckPastGuard: false, memoryFollowMs: 3 * HOUR, memoryRecentMs: 3 * HOUR, memoryFollowTrustMs: 7 * DAY,
+    memorySeasonalTrustMs: 5 * DAY, memoryLowerFactor: 0.95, memoryLearnMs: DAY, oomHoldMs: DAY,
+  }],
 ];
 
 function run(trace: Trace, cpuOnly: boolean): QualityFigures[] {

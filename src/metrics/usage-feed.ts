@@ -20,6 +20,8 @@ export interface UsageSink {
   cpu(series: ContainerSeries): void;
   memory(series: ContainerSeries): void;
   oom(event: OomEvent): void;
+  /** Optional: called after each chunk's series and events were delivered (one time range). */
+  endChunk?(): void;
 }
 
 export interface FeedOptions {
@@ -171,6 +173,7 @@ export class UsageFeed {
           report.memorySamples += s.times.length;
         }
         for (const e of oom.data) sink.oom(e);
+        sink.endChunk?.();
         report.oomEvents += oom.data.length;
         for (const q of [cpu.quality, memory.quality, oom.quality]) addQuality(report.quality, q);
         this.metrics?.samples.inc({ resource: 'cpu' }, cpu.data.reduce((n, s) => n + s.times.length, 0));

@@ -5,10 +5,14 @@
 import { StrategyRegistry } from './strategy-registry.ts';
 import type { Strategy } from './types.ts';
 import { vpaStrategy } from './vpa-strategy.ts';
+import { tailorStrategy } from '../replay/strategies/tailor/tailor-strategy.ts';
 
-/** Fresh instances of the built-in strategies, in display order. */
+/**
+ * Fresh instances of the built-in strategies, in display order: `vpa` (the upstream recommender)
+ * and `tailor` (Tailor's own, the best the quality suite supports: docs/tailor-strategy.md).
+ */
 export function builtinStrategies(): Strategy[] {
-  return [vpaStrategy()];
+  return [vpaStrategy(), tailorStrategy()];
 }
 
 /** A registry holding the built-in strategies; callers may register more. */

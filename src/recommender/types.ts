@@ -58,4 +58,10 @@ export interface Strategy {
   readonly description: string;
   /** A fresh, empty usage model for one container. */
   newModel(context?: ModelContext): UsageModel;
+  /**
+   * True when the model needs its samples in time order across instances (pods): a feed that
+   * delivers one pod's series after another must merge them first (report/workload-usage.ts).
+   * Optional; absent means any order is fine (a histogram).
+   */
+  readonly timeOrdered?: boolean;
 }

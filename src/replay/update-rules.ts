@@ -1,9 +1,13 @@
 /**
  * The updater's rules, as the replay simulates them (issue 7): when a container's requests may
- * change, and by how much per change. Pure; the future updater planner is meant to share these
- * options and their defaults.
+ * change, and by how much per change. Pure. The thresholds are not copied: they are derived from
+ * the real updater's options (src/updater/options.ts, `DEFAULT_UPDATER_OPTIONS`), and the step and
+ * memory-floor arithmetic is the updater's own (`limitStep`, `memoryLimitFloor`).
  */
 import type { ResourceEstimate, Resources } from '../recommender/types.ts';
+import { memoryLimitFloor } from '../updater/memory-safety.ts';
+import { DEFAULT_UPDATER_OPTIONS, type UpdaterOptions } from '../updater/options.ts';
+import { limitStep } from '../updater/step-limits.ts';
 
 /** When and how far the updater moves requests. All times in milliseconds. */
 export interface UpdateRules {
@@ -45,26 +49,52 @@ export interface MemoryPressureRule {
 }
 
 /**
- * The defaults of the real updater (src/updater/options.ts on branch updater, issue 7): 12 h age,
- * 10% drift, 15 min cooldown, x2 / x0.5 steps, pressure 90% for 2 min -> x1.5, memory never
- * lowered below the last hour's peak + max(15%, 64 MiB). See docs/decisions/0051.
+ * The window of the "recent peak" the memory-safety floor is taken over (1 h). In the cluster it
+ * is the updater shell's usage query (`max_over_time(...[1h])`, src/updater/container-usage.ts),
+ * not a planner option, so the replay names it here.
  */
-export const DEFAULT_UPDATE_RULES: Readonly<UpdateRules> = Object.freeze({
-  minAgeMs: 12 * 3_600_000,
-  minRelativeDiff: 0.1,
-  cooldownMs: 15 * 60_000,
-  maxStepUp: 2,
-  maxStepDown: 0.5,
-  memoryPressure: Object.freeze({ threshold: 0.9, durationMs: 120_000, raiseFactor: 1.5 }),
-  memorySafety: Object.freeze({ windowMs: 3_600_000, marginRatio: 0.15, marginBytes: 64 * 1024 ** 2 }),
-});
+export const MEMORY_PEAK_WINDOW_MS = 3_600_000;
 
 /**
- * The lowest memory a decrease may go to: peak + max(peak x marginRatio, marginBytes).
+ * The replay's rules from the real updater's options, field by field: minPodAgeForDriftMs ->
+ * minAgeMs, driftThreshold -> minRelativeDiff, podCooldownMs -> cooldownMs, maxStep*Factor ->
+ * maxStep*, memoryPressure{Ratio,WindowMs,RaiseFactor} -> memoryPressure, memoryPeakMargin{Ratio,
+ * Bytes} -> memorySafety (over `peakWindowMs`).
+ */
+export function updateRulesFrom(options: Readonly<UpdaterOptions>, peakWindowMs: number = MEMORY_PEAK_WINDOW_MS): UpdateRules {
+  return {
+    minAgeMs: options.minPodAgeForDriftMs,
+    minRelativeDiff: options.driftThreshold,
+    cooldownMs: options.podCooldownMs,
+    maxStepUp: options.maxStepUpFactor,
+    maxStepDown: options.maxStepDownFactor,
+    memoryPressure: Object.freeze({
+      threshold: options.memoryPressureRatio,
+      durationMs: options.memoryPressureWindowMs,
+      raiseFactor: options.memoryPressureRaiseFactor,
+    }),
+    memorySafety: Object.freeze({
+      windowMs: peakWindowMs,
+      marginRatio: options.memoryPeakMarginRatio,
+      marginBytes: options.memoryPeakMarginBytes,
+    }),
+  };
+}
+
+/**
+ * The rules of the real updater with its defaults (issue 7): 12 h age, 10% drift, 15 min
+ * cooldown, x2 / x0.5 steps, pressure 90% for 2 min -> x1.5, memory never lowered below the last
+ * hour's peak + max(15%, 64 MiB). Derived from `DEFAULT_UPDATER_OPTIONS`; see docs/decisions/0051.
+ */
+export const DEFAULT_UPDATE_RULES: Readonly<UpdateRules> = Object.freeze(updateRulesFrom(DEFAULT_UPDATER_OPTIONS));
+
+/**
+ * The lowest memory a decrease may go to: peak + max(peak x marginRatio, marginBytes), rounded up
+ * to a whole byte (the updater's `memoryLimitFloor`).
  * Worked number with the defaults: peak 800 MiB -> 800 + max(120, 64) = 920 MiB.
  */
 export function memoryFloor(peakBytes: number, rule: MemorySafetyRule): number {
-  return peakBytes + Math.max(peakBytes * rule.marginRatio, rule.marginBytes);
+  return memoryLimitFloor(peakBytes, { memoryPeakMarginRatio: rule.marginRatio, memoryPeakMarginBytes: rule.marginBytes });
 }
 
 /** What the updater knows about one container when it decides. */
@@ -133,11 +163,10 @@ function relativeDiff(request: number, target: number): number {
 }
 
 /**
- * Moves `current` toward `target` by at most one step: within [current x maxStepDown,
- * current x maxStepUp]. Example: current 200m, target 900m, maxStepUp 2: the change goes to 400m.
- * A zero current request jumps straight to the target (there is nothing to scale).
+ * Moves `current` toward `target` by at most one step, as the updater does (`limitStep`): within
+ * [ceil(current x maxStepDown), floor(current x maxStepUp)]. Example: current 200m, target 900m,
+ * maxStepUp 2: the change goes to 400m. A zero current request jumps straight to the target.
  */
 export function stepToward(current: number, target: number, rules: UpdateRules): number {
-  if (current <= 0) return target;
-  return Math.min(current * rules.maxStepUp, Math.max(current * rules.maxStepDown, target));
+  return limitStep(current, target, { maxStepUpFactor: rules.maxStepUp, maxStepDownFactor: rules.maxStepDown });
 }

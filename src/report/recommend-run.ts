@@ -13,6 +13,7 @@ import { OwnerIndex } from '../metrics/owner-resolution.ts';
 import { UsageFeed, type FeedOptions, type SyncReport } from '../metrics/usage-feed.ts';
 import type { SourceMetrics } from '../metrics/source-metrics.ts';
 import type { Strategy } from '../recommender/types.ts';
+import type { ClusterResources } from './cluster-resources.ts';
 import { buildRows, currentByWorkload, type ReportRow } from './report-rows.ts';
 import { WorkloadUsage } from './workload-usage.ts';
 
@@ -26,6 +27,12 @@ export interface RecommendInput {
   feed?: Omit<FeedOptions, 'namespaces'>;
   /** How far back to look for the current requests and limits (default 1 h). */
   resourcesLookbackMs?: number;
+  /**
+   * Reads the current requests, limits and owners from the cluster (`--kubeconfig`) instead of
+   * kube-state-metrics. Owner links from Prometheus are kept too: pods of the history that are gone
+   * from the cluster still resolve to their workload.
+   */
+  readCluster?: (namespaces: readonly string[]) => Promise<ClusterResources>;
   logger: Logger;
   metrics?: SourceMetrics;
   onProgress?: (done: number, total: number) => void;
@@ -56,9 +63,14 @@ export async function runRecommend(input: RecommendInput): Promise<RecommendResu
 
   const links: OwnerLink[] = [];
   const resources: ContainerResources[] = [];
+  if (input.readCluster) {
+    const cluster = await input.readCluster(namespaces);
+    links.push(...cluster.links);
+    resources.push(...cluster.resources);
+  }
   for (const batch of batchNamespaces(sizes, 1, 20_000)) {
     links.push(...(await input.source.owners(batch.namespaces, input.now, historyMs)));
-    resources.push(...(await input.source.resources(batch.namespaces, input.now, input.resourcesLookbackMs ?? HOUR)));
+    if (!input.readCluster) resources.push(...(await input.source.resources(batch.namespaces, input.now, input.resourcesLookbackMs ?? HOUR)));
   }
   const owners = new OwnerIndex(links);
   const memoryRequests = new Map(resources.map((r) => [containerId(r.key), r.requests.memory]));

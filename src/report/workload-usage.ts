@@ -2,12 +2,15 @@
  * A {@link UsageSink} that aggregates container usage by workload and container name (the way a
  * VPA does): every pod of Deployment `web` feeds the same `app` model, with the pod name as the
  * instance so the strategy keeps per-pod memory peaks. Holds one model and a few numbers per
- * workload container, nothing per sample.
+ * workload container, nothing per sample across chunks. For a time-ordered strategy (`tailor`)
+ * the samples of one chunk are merged across pods in time order before they reach the model
+ * (the feed delivers one pod's series after another), so only one chunk is ever buffered.
  */
 import type { ContainerKey, ContainerSeries, OomEvent } from '../metrics/metrics-source.ts';
 import type { UsageSink } from '../metrics/usage-feed.ts';
 import type { OwnerIndex, WorkloadRef } from '../metrics/owner-resolution.ts';
 import type { Strategy, UsageModel } from '../recommender/types.ts';
+import { TimeOrderedBuffer } from './time-ordered-buffer.ts';
 
 /** One workload container being modelled. */
 export interface WorkloadContainer {
@@ -24,6 +27,7 @@ export interface WorkloadContainer {
 
 export class WorkloadUsage implements UsageSink {
   private readonly byId = new Map<string, WorkloadContainer>();
+  private readonly buffer: TimeOrderedBuffer | undefined;
 
   /**
    * @param memoryRequestOf the current memory request (bytes) of a pod's container, if known:
@@ -35,11 +39,14 @@ export class WorkloadUsage implements UsageSink {
     private readonly owners: OwnerIndex,
     private readonly memoryRequestOf: (key: ContainerKey) => number | undefined = () => undefined,
     private readonly containersInPod: (namespace: string, pod: string) => number = () => 1,
-  ) {}
+  ) {
+    this.buffer = strategy.timeOrdered ? new TimeOrderedBuffer() : undefined;
+  }
 
   cpu(series: ContainerSeries): void {
     const wc = this.entry(series.key);
-    for (let i = 0; i < series.times.length; i++) wc.model.addCpuSample(series.values[i]!, series.times[i]!, series.key.pod);
+    if (this.buffer) this.buffer.cpu(wc.model, series);
+    else for (let i = 0; i < series.times.length; i++) wc.model.addCpuSample(series.values[i]!, series.times[i]!, series.key.pod);
     wc.cpuSamples += series.times.length;
   }
 
@@ -47,21 +54,31 @@ export class WorkloadUsage implements UsageSink {
     const wc = this.entry(series.key);
     for (let i = 0; i < series.times.length; i++) {
       const v = series.values[i]!;
-      wc.model.addMemorySample(v, series.times[i]!, series.key.pod);
+      if (!this.buffer) wc.model.addMemorySample(v, series.times[i]!, series.key.pod);
       if (v > wc.memoryPeak) wc.memoryPeak = v;
     }
+    this.buffer?.memory(wc.model, series);
     wc.memorySamples += series.times.length;
   }
 
   oom(event: OomEvent): void {
     const wc = this.entry(event.key);
     const used = Math.max(this.memoryRequestOf(event.key) ?? 0, wc.memoryPeak);
-    for (let i = 0; i < event.count; i++) wc.model.recordOom(used, event.at, event.key.pod);
+    for (let i = 0; i < event.count; i++) {
+      if (this.buffer) this.buffer.oom(wc.model, used, event.at, event.key.pod);
+      else wc.model.recordOom(used, event.at, event.key.pod);
+    }
     wc.ooms += event.count;
+  }
+
+  /** The end of a chunk: buffered samples go to the models in time order. */
+  endChunk(): void {
+    this.buffer?.flush();
   }
 
   /** The modelled workload containers, sorted by namespace, workload and container. */
   containers(): WorkloadContainer[] {
+    this.buffer?.flush();
     return [...this.byId.keys()].sort().map((id) => this.byId.get(id)!);
   }
 

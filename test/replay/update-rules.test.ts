@@ -1,6 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { DEFAULT_UPDATE_RULES, memoryFloor, stepToward, updateReason, type ContainerUpdateState } from '../../src/replay/update-rules.ts';
+import { DEFAULT_UPDATE_RULES, MEMORY_PEAK_WINDOW_MS, memoryFloor, stepToward, updateReason, updateRulesFrom, type ContainerUpdateState } from '../../src/replay/update-rules.ts';
+import { DEFAULT_UPDATER_OPTIONS, updaterOptions } from '../../src/updater/options.ts';
+import { limitStep } from '../../src/updater/step-limits.ts';
 import { estimate } from './helpers.ts';
 
 const H = 3_600_000;
@@ -42,4 +44,29 @@ test('steps go at most x2 up and x0.5 down', () => {
   assert.equal(stepToward(200, 300, DEFAULT_UPDATE_RULES), 300);
   assert.equal(stepToward(200, 30, DEFAULT_UPDATE_RULES), 100);
   assert.equal(stepToward(0, 30, DEFAULT_UPDATE_RULES), 30);
+});
+
+test('the replay rules are the real updater defaults, not a copy', () => {
+  const o = DEFAULT_UPDATER_OPTIONS;
+  assert.equal(DEFAULT_UPDATE_RULES.minAgeMs, o.minPodAgeForDriftMs);
+  assert.equal(DEFAULT_UPDATE_RULES.minRelativeDiff, o.driftThreshold);
+  assert.equal(DEFAULT_UPDATE_RULES.cooldownMs, o.podCooldownMs);
+  assert.equal(DEFAULT_UPDATE_RULES.maxStepUp, o.maxStepUpFactor);
+  assert.equal(DEFAULT_UPDATE_RULES.maxStepDown, o.maxStepDownFactor);
+  assert.deepEqual(DEFAULT_UPDATE_RULES.memoryPressure, { threshold: o.memoryPressureRatio, durationMs: o.memoryPressureWindowMs, raiseFactor: o.memoryPressureRaiseFactor });
+  assert.deepEqual(DEFAULT_UPDATE_RULES.memorySafety, { windowMs: MEMORY_PEAK_WINDOW_MS, marginRatio: o.memoryPeakMarginRatio, marginBytes: o.memoryPeakMarginBytes });
+  // A changed updater option flows through: cooldown 30 min, steps x3 / x0.25.
+  const rules = updateRulesFrom(updaterOptions({ podCooldownMs: 30 * 60_000, maxStepUpFactor: 3, maxStepDownFactor: 0.25 }));
+  assert.equal(rules.cooldownMs, 30 * 60_000);
+  assert.equal(stepToward(200, 900, rules), 600);
+  assert.equal(stepToward(200, 30, rules), 50);
+});
+
+test('steps and the memory floor are the updater planner\'s arithmetic', () => {
+  const steps = { maxStepUpFactor: DEFAULT_UPDATER_OPTIONS.maxStepUpFactor, maxStepDownFactor: DEFAULT_UPDATER_OPTIONS.maxStepDownFactor };
+  // Odd values show the planner's rounding: 333 x 0.5 = 166.5 -> 167, 333 x 2 = 666.
+  for (const [current, target] of [[333, 1], [333, 5000], [333, 400], [0, 7]] as const) {
+    assert.equal(stepToward(current, target, DEFAULT_UPDATE_RULES), limitStep(current, target, steps));
+  }
+  assert.equal(stepToward(333, 1, DEFAULT_UPDATE_RULES), 167);
 });

@@ -1,16 +1,25 @@
 /**
  * End to end on a real Prometheus: the recommendation computed from Prometheus history equals the
  * one computed from the same samples fed straight into the model (within one histogram bucket,
- * 5%), and `tailor recommend` prints it in the JSON contract.
+ * 5%), and `tailor recommend` prints it in the JSON contract; with a kubeconfig (kube-sim) the
+ * current requests and limits come from the cluster's pods instead of kube-state-metrics.
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
+import { execFile, spawnSync } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import * as k8s from '@kubernetes/client-node';
+import { startKubeSim } from '../../src/sim/kube-sim.ts';
+import { defaultScenario } from '../../src/sim/scenario.ts';
 import { silentLogger } from '../../src/observability/logger.ts';
 import { queryConfig } from '../../src/metrics/metric-names.ts';
 import { PrometheusQueryClient } from '../../src/metrics/query-client.ts';
 import { PrometheusMetricsSource } from '../../src/metrics/prometheus-source.ts';
 import { vpaStrategy } from '../../src/recommender/vpa-strategy.ts';
+import { tailorStrategy } from '../../src/replay/strategies/tailor/tailor-strategy.ts';
 import type { ResourceEstimate } from '../../src/recommender/types.ts';
 import { runRecommend } from '../../src/report/recommend-run.ts';
 import type { RowJson } from '../../src/report/report-json.ts';
@@ -32,6 +41,21 @@ function direct(workloadPods: string[]): ResourceEstimate {
       peak = Math.max(peak, c.memoryBytes(t));
     }
     for (const at of c.oomKillsAt ?? []) model.recordOom(Math.max(c.requests?.memory ?? 0, peak), at, c.pod);
+  }
+  return model.estimate(END)!;
+}
+
+/** Tailor's estimate fed directly: the pods' samples merged minute by minute, memory as 1-minute peaks. */
+function directTailor(workloadPods: string[]): ResourceEstimate {
+  const model = tailorStrategy().newModel();
+  const pods = CONTAINERS.filter((x) => workloadPods.includes(x.pod));
+  for (let t = START + MINUTE; t <= END; t += MINUTE) {
+    for (const c of pods) model.addCpuSample(c.cpuCores(t), t, c.pod);
+    for (const c of pods) model.addMemorySample(Math.max(c.memoryBytes(t - 45_000), c.memoryBytes(t - 15_000)), t, c.pod);
+    for (const c of pods) {
+      const oom = (c.oomKillsAt ?? []).find((at) => at > t - MINUTE && at <= t);
+      if (oom !== undefined) model.recordOom(c.requests?.memory ?? 0, t, c.pod);
+    }
   }
   return model.estimate(END)!;
 }
@@ -73,6 +97,17 @@ describe('recommend from a real Prometheus', () => {
     assert.equal(web.cpu.savings, (500 - web.cpu.target!) * 2);
   });
 
+  test('the tailor strategy (time-ordered) gives the same recommendation from Prometheus as fed directly', async () => {
+    const client = new PrometheusQueryClient({ url: server!.url }, silentLogger());
+    const source = new PrometheusMetricsSource(client, queryConfig({ extraSelector: 'cluster="test"' }), silentLogger());
+    const { rows } = await runRecommend({ source, strategy: tailorStrategy(), now: END, namespaces: ['shop'], feed: { lagMs: 0 }, logger: silentLogger() });
+    const expected: Record<string, string[]> = { web: ['web-abc-1', 'web-abc-2'], db: ['db-0'] };
+    for (const row of rows) {
+      const want = directTailor(expected[row.workload.name]!);
+      for (const r of ['cpu', 'memory'] as const) assertWithinBucket(row[r].target!, want.target[r], `tailor ${row.workload.name} ${r} target`);
+    }
+  });
+
   test('tailor recommend prints the JSON contract', () => {
     const result = spawnSync(process.execPath, ['bin/tailor.mjs', 'recommend', '--prometheus-url', server!.url, '--selector', 'cluster="test"', '--namespace', 'shop', '--at', new Date(END).toISOString(), '--format', 'json'], { encoding: 'utf8' });
     assert.equal(result.status, 0, result.stderr);
@@ -106,5 +141,48 @@ describe('recommend from a real Prometheus', () => {
     const none = spawnSync(process.execPath, ['bin/tailor.mjs', 'recommend', '--prometheus-url', server!.url, '--namespace', 'nope', '--at', String(END)], { encoding: 'utf8' });
     assert.equal(none.status, 1);
     assert.match(none.stderr, /no container CPU usage found for namespaces nope/);
+  });
+
+  test('with --kubeconfig or KUBECONFIG, current requests and limits come from the cluster (kube-sim)', async (t) => {
+    const sim = await startKubeSim({ scenario: { ...defaultScenario(), workloads: [] }, reactToChanges: false, startAt: END });
+    const dir = await mkdtemp(join(tmpdir(), 'tailor-recommend-'));
+    t.after(async () => {
+      await sim.close();
+      await rm(dir, { recursive: true, force: true });
+    });
+    const kubeconfig = join(dir, 'kubeconfig');
+    await sim.server.writeKubeconfig(kubeconfig);
+    const kc = new k8s.KubeConfig();
+    kc.loadFromString(sim.server.kubeconfig());
+    const core = kc.makeApiClient(k8s.CoreV1Api);
+    const apps = kc.makeApiClient(k8s.AppsV1Api);
+    await core.createNamespace({ body: { metadata: { name: 'shop' } } });
+    const owner = (apiVersion: string, kind: string, name: string) => [{ apiVersion, kind, name, uid: `${name}-uid`, controller: true }];
+    await apps.createNamespacedReplicaSet({
+      namespace: 'shop',
+      body: {
+        metadata: { name: 'web-abc', ownerReferences: owner('apps/v1', 'Deployment', 'web') },
+        spec: { selector: { matchLabels: { app: 'web' } }, template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'app', image: 'nginx' }] } } },
+      },
+    });
+    // Different from what kube-state-metrics reports in Prometheus (500m / 512Mi, limits 1 / 1Gi).
+    const pod = (name: string, ownerRefs: k8s.V1OwnerReference[], resources: k8s.V1ResourceRequirements, container = 'app') =>
+      core.createNamespacedPod({ namespace: 'shop', body: { metadata: { name, ownerReferences: ownerRefs }, spec: { containers: [{ name: container, image: 'nginx', resources }] } } });
+    const web = { requests: { cpu: '300m', memory: '384Mi' }, limits: { cpu: '600m', memory: '768Mi' } };
+    await pod('web-abc-1', owner('apps/v1', 'ReplicaSet', 'web-abc'), web);
+    await pod('web-abc-2', owner('apps/v1', 'ReplicaSet', 'web-abc'), web);
+    await pod('db-0', owner('apps/v1', 'StatefulSet', 'db'), { requests: { cpu: '2', memory: '3Gi' } }, 'postgres');
+
+    const run = promisify(execFile);
+    const args = ['bin/tailor.mjs', 'recommend', '--prometheus-url', server!.url, '--selector', 'cluster="test"', '--namespace', 'shop', '--at', String(END), '--format', 'json'];
+    const env = { ...process.env, KUBECONFIG: '' };
+    for (const [how, extraArgs, extraEnv] of [['--kubeconfig', ['--kubeconfig', kubeconfig], {}], ['KUBECONFIG', [], { KUBECONFIG: kubeconfig }]] as const) {
+      const { stdout } = await run(process.execPath, [...args, ...extraArgs], { env: { ...env, ...extraEnv } });
+      const rows = JSON.parse(stdout) as RowJson[];
+      assert.deepEqual(rows.map((r) => [r.workload, r.container, r.cpu.request, r.cpu.limit, r.memory.request, r.memory.limit]), [
+        [{ kind: 'Deployment', name: 'web' }, 'app', '300m', '600m', '384Mi', '768Mi'],
+        [{ kind: 'StatefulSet', name: 'db' }, 'postgres', '2', null, '3Gi', null],
+      ], how);
+    }
   });
 });

@@ -1,6 +1,6 @@
 /**
  * `tailor recommend`: the one-shot report from Prometheus alone. Per workload and container: the
- * current requests and limits (kube-state-metrics), the recommendation with bounds, the difference
+ * current requests and limits (kube-state-metrics, or the cluster with --kubeconfig / $KUBECONFIG), the recommendation with bounds, the difference
  * and the estimated savings, as a table, JSON, YAML, CSV or HTML. This file only parses options
  * and wires the parts; the work is in src/report/ and src/metrics/.
  */
@@ -18,6 +18,8 @@ import { createStrategyRegistry } from '../../recommender/builtin-strategies.ts'
 import { runRecommend } from '../../report/recommend-run.ts';
 import { REPORT_FORMATS, renderReport, type ReportFormat } from '../../report/report-format.ts';
 import { parseDuration } from '../duration-option.ts';
+import { connectKube } from '../../kube/kube-connection.ts';
+import { kubeClusterLister, readClusterResources } from '../../report/cluster-resources.ts';
 
 interface RecommendOptions {
   prometheusUrl: string;
@@ -41,6 +43,8 @@ interface RecommendOptions {
   maxPointsPerQuery: string;
   progress: boolean;
   logLevel: string;
+  kubeconfig?: string;
+  kubeContext?: string;
 }
 
 const collect = (value: string, previous: string[]) => [...previous, value];
@@ -92,7 +96,7 @@ export function registerRecommend(program: Command): void {
     .addOption(new Option('--format <format>', 'output format').choices([...REPORT_FORMATS]).default('table'))
     .option('--history <duration>', 'history window', '8d')
     .option('--step <duration>', 'resolution of the usage samples', '1m')
-    .option('--strategy <name>', 'recommendation strategy', 'vpa')
+    .option('--strategy <name>', 'recommendation strategy: tailor (the best on the quality suite) or vpa (upstream)', 'tailor')
     .option('--selector <matchers>', 'label matchers added to every query, e.g. cluster="prod"', '')
     .option('--at <time>', 'evaluate as of this time (ISO or ms since the epoch; default now)')
     .option('--timeout <duration>', 'per-request timeout', '30s')
@@ -106,6 +110,8 @@ export function registerRecommend(program: Command): void {
     .option('--metric <name=value>', 'override a metric name, e.g. cpuUsageSeconds=my_cpu_total (repeatable)', collect, [])
     .option('--label <name=value>', 'override a label name, e.g. pod=pod_name (repeatable)', collect, [])
     .option('--max-points-per-query <n>', 'points (series x steps) per answer at most', '250000')
+    .option('--kubeconfig <path>', 'read current requests, limits and owners from this cluster (default: $KUBECONFIG when set; else kube-state-metrics)')
+    .option('--kube-context <name>', 'context of the kubeconfig (default: its current context)')
     .option('--no-progress', 'no progress bar on stderr')
     .option('--log-level <level>', 'log level of the JSON logs on stderr', 'warn')
     .action(async (o: RecommendOptions) => {
@@ -119,6 +125,10 @@ export function registerRecommend(program: Command): void {
       const metrics = new SourceMetrics(new Registry());
       const client = new PrometheusQueryClient(connection(o), logger, metrics.observer());
       const source = new PrometheusMetricsSource(client, cfg, logger);
+      // The cluster is read only when asked for: a flag, or KUBECONFIG in the environment.
+      const useCluster = o.kubeconfig !== undefined || (process.env['KUBECONFIG'] ?? '') !== '';
+      const kube = useCluster ? connectKube({ kubeconfig: o.kubeconfig, context: o.kubeContext, env: process.env }) : undefined;
+      if (kube) logger.info({ cluster: kube.description }, 'current requests and limits from the cluster');
       const bar = o.progress && process.stderr.isTTY ? new cliProgress.SingleBar({ stream: process.stderr, format: 'reading history [{bar}] {value}/{total} chunks' }, cliProgress.Presets.shades_classic) : undefined;
       try {
         const { rows } = await runRecommend({
@@ -129,6 +139,7 @@ export function registerRecommend(program: Command): void {
           feed: { historyMs: parseDuration(o.history), stepMs: parseDuration(o.step), maxPointsPerQuery: Number(o.maxPointsPerQuery) },
           logger,
           metrics,
+          readCluster: kube ? (namespaces) => readClusterResources(kubeClusterLister(kube.kubeConfig), namespaces) : undefined,
           onProgress: bar ? (done, total) => (done === 0 ? bar.start(total, 0) : bar.update(done)) : undefined,
         });
         bar?.stop();

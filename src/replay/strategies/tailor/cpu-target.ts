@@ -1,7 +1,7 @@
 /**
- * Tailor's CPU target for one container: the configured quantile (p90) of usage, from an
+ * Tailor's CPU target for one container: the configured quantile (p90.2) of usage, from an
  * hour-of-day model or an all-hours model, whichever has predicted this container better lately
- * (running quantile loss); raised at once when the last 30 minutes show a sustained increase.
+ * (running quantile loss); raised at once when the last 15 minutes (surgeWindowMs) show a sustained increase.
  * Figures behind each part: docs/tailor-strategy.md.
  */
 import { DecayingHistogram } from '../../../recommender/decaying-histogram.ts';
@@ -56,9 +56,12 @@ export class CpuTarget {
     return !Number.isNaN(this.lastSampleAt);
   }
 
-  /** A CPU sample (cores) at `at`; samples not newer than the last one are ignored. */
+  /**
+   * A CPU sample (cores) at `at`; samples older than the last one are ignored (several at the same
+   * time, e.g. from the pods of one workload, all count).
+   */
   add(cores: number, at: number): void {
-    if (!(cores >= 0) || !(at > this.lastSampleAt || Number.isNaN(this.lastSampleAt))) return;
+    if (!(cores >= 0) || !(at >= this.lastSampleAt || Number.isNaN(this.lastSampleAt))) return;
     if (Number.isNaN(this.lastSampleAt)) {
       this.firstSampleAt = at;
     } else {
@@ -87,7 +90,7 @@ export class CpuTarget {
     } else {
       target = this.flatQuantile(now);
     }
-    // Sustained increase: the median of the last 30 minutes above the target.
+    // Sustained increase: the median of the last surgeWindowMs (15 min) above the target.
     if (o.cpuSurge && (this.recentMedian.value() ?? 0) > target) target = Math.max(target, this.recentHigh.value() ?? 0);
     return target;
   }

@@ -1,11 +1,15 @@
 /**
  * Tailor's memory target for one container: a peak to cover (the margin is added by the caller),
  * from the tightest of three rules that has earned trust:
- *  - follow: the peak of the last `memoryFollowMs` (3 h) — leaks after a restart, steps down;
- *  - hour of day: the same hours on the last 7 days plus the last `memoryRecentMs` (3 h);
+ *  - follow: the peak of the hour under way and the last `memoryFollowMs` (1 h) — leaks after a
+ *    restart, steps down;
+ *  - hour of day: the same hours on the last 7 days plus the last `memoryRecentMs` (1 h);
  *  - history: the peak of the last 7 days (always trusted).
- * After each hour, each rule is checked: would the limit it would have set (peak + margin) have
- * held that hour's peak? A miss suspends the rule until it has gone `...TrustMs` without one.
+ * Each rule is checked after the fact, sample by sample: would the limit it set for the hour have
+ * OOM-killed the container, given the updater's pressure guard (`checkSample`)? A rule is trusted
+ * after `...TrustMs` of checks without a miss; after a miss it waits `memoryRetrustMs`, doubled per
+ * earlier miss (docs/decisions/0141). With `memoryCheckPastGuard` off, the older hourly check:
+ * did the hour's peak stay under the rule's limit?
  * After an OOM kill the peak is at least limit x `oomBumpFactor` for `oomHoldMs`.
  */
 import { HourlyPeaks } from './hourly-peaks.ts';
@@ -23,8 +27,16 @@ export class MemoryTarget {
   private currentHour = -1;
   private seasonalMissAt = -Infinity;
   private followMissAt = -Infinity;
+  /** Misses so far per rule (past-guard checks): each one doubles the wait before trust returns. */
+  private seasonalMisses = 0;
+  private followMisses = 0;
   private oomFloor = 0;
   private oomFloorUntil = -Infinity;
+  private lastSampleAt = NaN;
+  /** Past-guard checks, per rule (0: hour of day, 1: follow): the limit the rule set for this hour... */
+  private readonly checkLimit = new Float64Array(2).fill(Infinity);
+  /** ...and since when the working set has stayed at or above the pressure line (-1: it has not). */
+  private readonly pressureSince = new Float64Array(2).fill(-1);
 
   constructor(options: TailorOptions) {
     this.o = options;
@@ -39,9 +51,62 @@ export class MemoryTarget {
     if (!(bytes >= 0)) return;
     if (Number.isNaN(this.firstSampleAt)) this.firstSampleAt = at;
     const hour = Math.floor(at / HOUR);
-    if (hour !== this.currentHour && this.currentHour >= 0) this.checkRules(this.currentHour, at);
+    const gap = Number.isNaN(this.lastSampleAt) ? 0 : at - this.lastSampleAt;
+    this.lastSampleAt = at;
+    if (this.o.memoryCheckPastGuard) {
+      if (hour !== this.currentHour) this.startChecks(hour);
+      this.checkSample(bytes, at, gap);
+    } else if (hour !== this.currentHour && this.currentHour >= 0) {
+      this.checkRules(this.currentHour, at);
+    }
     this.currentHour = hour;
     this.peaks.add(bytes, at);
+  }
+
+  /**
+   * Past-guard checks, at the start of hour `hour`: the limit each rule would set for it (from the
+   * hours before it only). No checks in the first `memorySeasonalAfterMs` of history.
+   */
+  private startChecks(hour: number): void {
+    const o = this.o;
+    const history = Number.isNaN(this.firstSampleAt) ? 0 : hour * HOUR - this.firstSampleAt;
+    // The lowest limit the rule leaves in force: the updater acts only below lowerFactor x target.
+    const headroom = (1 + o.memoryMargin) * o.memoryLowerFactor;
+    this.checkLimit[0] = history >= o.memorySeasonalAfterMs ? this.peaks.predictionFor(hour, this.aheadHours, this.recentHours) * headroom : Infinity;
+    this.checkLimit[1] = history >= o.memoryFollowMs ? this.peaks.recentMax(hour - 1, this.followHours) * headroom : Infinity;
+    this.pressureSince.fill(-1);
+  }
+
+  /**
+   * Would the sample have OOM-killed the container under each rule's limit, with the updater's
+   * pressure guard in place? The guard raises a limit (x raiseFactor) once the working set has
+   * stayed at or above threshold x limit for its window, so slow growth is caught before the kill;
+   * only a jump past the limit faster than the guard reacts is a miss.
+   * Worked number: limit 1,000 MiB, line 900 MiB, window 2 min, 1-minute samples: 850 -> 1,010 is
+   * a miss; 910, 950 (2 minutes at the line: the limit becomes 1,500) -> 1,010 is not.
+   */
+  private checkSample(bytes: number, at: number, gap: number): void {
+    const o = this.o;
+    for (let r = 0; r < 2; r++) {
+      const limit = this.checkLimit[r] ?? Infinity;
+      if (limit === Infinity) continue;
+      if (bytes > limit) {
+        if (r === 0) this.missSeasonal(at);
+        else this.missFollow(at);
+        this.checkLimit[r] = Infinity; // one miss per rule and hour is enough
+        continue;
+      }
+      if (bytes < limit * o.pressureThreshold) {
+        this.pressureSince[r] = -1;
+        continue;
+      }
+      const since = (this.pressureSince[r] ?? -1) < 0 ? at : (this.pressureSince[r] ?? at);
+      this.pressureSince[r] = since;
+      if (at - since + gap >= o.pressureWindowMs) {
+        this.checkLimit[r] = limit * o.pressureRaiseFactor;
+        this.pressureSince[r] = -1;
+      }
+    }
   }
 
   /**
@@ -52,6 +117,15 @@ export class MemoryTarget {
     const held = at < this.oomFloorUntil ? this.oomFloor : 0;
     this.oomFloor = Math.max(held, limitBytes * this.o.oomBumpFactor);
     this.oomFloorUntil = at + this.o.oomHoldMs;
+    if (this.o.memoryCheckPastGuard) {
+      // A kill under a tighter rule is that rule's miss (and the follow rule's, tighter still).
+      const o = this.o;
+      const follow = this.trusted(this.followMissAt, this.followMisses, at, o.memoryFollowMs, o.memoryFollowTrustMs);
+      const seasonal = !follow && this.trusted(this.seasonalMissAt, this.seasonalMisses, at, o.memorySeasonalAfterMs, o.memorySeasonalTrustMs);
+      if (follow || seasonal) this.missFollow(at);
+      if (seasonal) this.missSeasonal(at);
+    }
+    if (this.o.oomIntoHistory) this.peaks.add(limitBytes * this.o.oomBumpFactor, at);
   }
 
   /** Time since the first sample (ms), 0 before any. */
@@ -63,8 +137,8 @@ export class MemoryTarget {
   peak(now: number): number {
     const o = this.o;
     let peak: number;
-    if (this.trusted(this.followMissAt, now, o.memoryFollowTrustMs)) peak = this.peaks.recentMax(Math.floor(now / HOUR), this.followHours);
-    else if (this.trusted(this.seasonalMissAt, now, o.memorySeasonalTrustMs)) peak = this.peaks.seasonalMax(now, this.aheadHours, this.recentHours);
+    if (this.trusted(this.followMissAt, this.followMisses, now, o.memoryFollowMs, o.memoryFollowTrustMs)) peak = this.peaks.recentMax(Math.floor(now / HOUR), this.followHours + 1); // + the hour under way
+    else if (this.trusted(this.seasonalMissAt, this.seasonalMisses, now, o.memorySeasonalAfterMs, o.memorySeasonalTrustMs)) peak = this.peaks.seasonalMax(now, this.aheadHours, this.recentHours);
     else peak = this.peaks.max(now);
     return now < this.oomFloorUntil ? Math.max(peak, this.oomFloor) : peak;
   }
@@ -75,13 +149,31 @@ export class MemoryTarget {
     if (hour * HOUR - this.firstSampleAt < o.memorySeasonalAfterMs) return;
     const actual = this.peaks.peakOfHour(hour);
     const headroom = 1 + o.memoryMargin;
-    if (actual > this.peaks.predictionFor(hour, this.aheadHours, this.recentHours) * headroom) this.seasonalMissAt = now;
-    if (actual > this.peaks.recentMax(hour - 1, this.followHours) * headroom) this.followMissAt = now;
+    if (actual > this.peaks.predictionFor(hour, this.aheadHours, this.recentHours) * headroom) this.missSeasonal(now);
+    if (actual > this.peaks.recentMax(hour - 1, this.followHours) * headroom) this.missFollow(now);
   }
 
-  /** True when a rule has been checked for `trustMs` without a miss. */
-  private trusted(missAt: number, now: number, trustMs: number): boolean {
+  private missFollow(at: number): void {
+    this.followMissAt = at;
+    this.followMisses++;
+  }
+
+  private missSeasonal(at: number): void {
+    this.seasonalMissAt = at;
+    this.seasonalMisses++;
+  }
+
+  /**
+   * True when a rule has earned trust: checked for `trustMs` (from `checksAfterMs` of history)
+   * without a miss. With past-guard checks, a rule that has missed waits `memoryRetrustMs` after
+   * its last miss, doubled for every earlier miss (a container that jumped will jump again):
+   * 8 days after the first miss, 16 after the second.
+   */
+  private trusted(missAt: number, misses: number, now: number, checksAfterMs: number, trustMs: number): boolean {
     const o = this.o;
-    return o.memorySeasonal && now - Math.max(missAt, this.firstSampleAt + o.memorySeasonalAfterMs) >= trustMs;
+    if (!o.memorySeasonal) return false;
+    if (!o.memoryCheckPastGuard) return now - Math.max(missAt, this.firstSampleAt + o.memorySeasonalAfterMs) >= trustMs;
+    if (misses === 0) return now - (this.firstSampleAt + checksAfterMs) >= trustMs;
+    return now - missAt >= o.memoryRetrustMs * 2 ** Math.min(misses - 1, 10);
   }
 }

@@ -2,6 +2,8 @@
  * The settings of the `tailor` strategy, with the defaults the quality bench justifies
  * (docs/tailor-strategy.md gives the figures behind each).
  */
+import { DEFAULT_UPDATER_OPTIONS } from '../../../updater/options.ts';
+
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
 
@@ -36,16 +38,28 @@ export interface TailorOptions {
    */
   memorySeasonal: boolean;
   memoryRecentMs: number;
-  /** The follow rule: cover only the peak of the last `memoryFollowMs` (leaks, restarts, steps down). */
+  /** The follow rule: cover only the hour under way and the last `memoryFollowMs` (leaks, restarts, steps down). */
   memoryFollowMs: number;
-  /** The follow rule needs this long without a miss (a week: a weekend dip is not a step down). */
+  /** The follow rule needs this long of checks without a miss (2 days; a weekly dip is its known weakness, decision 0141). */
   memoryFollowTrustMs: number;
   memorySeasonalAfterMs: number;
   /**
-   * ...and used only after `memorySeasonalTrustMs` of checks in which no hour went above the
-   * limit the rule would have set for it (a spike it could not have seen coming).
+   * ...and used only after `memorySeasonalTrustMs` of checks without a miss (a jump it could not
+   * have seen coming, see `memoryCheckPastGuard`).
    */
   memorySeasonalTrustMs: number;
+  /**
+   * How the hour-of-day and follow rules are checked: true = a miss is a sample that would have
+   * gone past the rule's limit faster than the updater's pressure guard (below) raises it (an OOM
+   * kill that would really have happened); false = any hour whose peak went above the rule's limit.
+   */
+  memoryCheckPastGuard: boolean;
+  /** With past-guard checks: a rule that missed is used again only this long after its last miss. */
+  memoryRetrustMs: number;
+  /** The updater's memory pressure guard, as the checks assume it (src/updater/options.ts). */
+  pressureThreshold: number;
+  pressureWindowMs: number;
+  pressureRaiseFactor: number;
   /** Memory margin above the remembered peak. */
   memoryMargin: number;
   /** Memory bounds around the target. */
@@ -57,6 +71,8 @@ export interface TailorOptions {
   oomBumpFactor: number;
   /** ...for this long (the real peak is then in the history). */
   oomHoldMs: number;
+  /** Record limit x oomBumpFactor as a peak in the history (remembered like any peak: 7 days). */
+  oomIntoHistory: boolean;
   /**
    * The updater's largest increase per change (x2): an hour's CPU is never set below what the
    * coming hours need divided by this per hour ahead, so each rise is one change away.
@@ -68,7 +84,7 @@ export interface TailorOptions {
 }
 
 export const TAILOR_DEFAULTS: Readonly<TailorOptions> = Object.freeze({
-  cpuQuantile: 0.9,
+  cpuQuantile: 0.902,
   cpuSeasonal: true,
   cpuReachFloor: true,
   cpuSurge: true,
@@ -76,22 +92,28 @@ export const TAILOR_DEFAULTS: Readonly<TailorOptions> = Object.freeze({
   flatHalfLifeMs: 12 * HOUR,
   lossTimeConstantMs: 2 * DAY,
   horizonMs: 15 * 60_000,
-  surgeWindowMs: 30 * 60_000,
+  surgeWindowMs: 15 * 60_000,
   cpuLowerFactor: 0.8,
   cpuUpperFactor: 1.25,
   memoryHistoryMs: 7 * DAY,
   memorySeasonal: true,
-  memoryRecentMs: 3 * HOUR,
-  memoryFollowMs: 3 * HOUR,
-  memoryFollowTrustMs: 7 * DAY,
+  memoryRecentMs: HOUR,
+  memoryFollowMs: HOUR,
+  memoryFollowTrustMs: 2 * DAY,
   memorySeasonalAfterMs: DAY,
-  memorySeasonalTrustMs: 5 * DAY,
+  memorySeasonalTrustMs: DAY,
+  memoryCheckPastGuard: true,
+  memoryRetrustMs: 8 * DAY,
+  pressureThreshold: DEFAULT_UPDATER_OPTIONS.memoryPressureRatio,
+  pressureWindowMs: DEFAULT_UPDATER_OPTIONS.memoryPressureWindowMs,
+  pressureRaiseFactor: DEFAULT_UPDATER_OPTIONS.memoryPressureRaiseFactor,
   memoryMargin: 0.12,
-  memoryLowerFactor: 0.95,
+  memoryLowerFactor: 1,
   memoryUpperFactor: 1.3,
-  memoryLearnMs: DAY,
+  memoryLearnMs: 6 * HOUR,
   oomBumpFactor: 1.5,
-  oomHoldMs: DAY,
+  oomHoldMs: 12 * HOUR,
+  oomIntoHistory: false,
   maxStepUp: 2,
   minCpuMillicores: 5,
   minMemoryBytes: 16 * 1024 ** 2,

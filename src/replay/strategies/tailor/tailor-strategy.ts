@@ -1,8 +1,8 @@
 /**
- * The `tailor` strategy: CPU from {@link CpuTarget} (p90 of the better of an hour-of-day and an
+ * The `tailor` strategy: CPU from {@link CpuTarget} (p90.2 of the better of an hour-of-day and an
  * all-hours model, reachable under the step limit, raised on sustained increases), memory from
- * {@link MemoryTarget} (the tightest trusted peak rule + 12%, OOM bump held a day). Bounds are
- * tight for increases and loose for decreases; memory never decreases in the first day.
+ * {@link MemoryTarget} (the tightest trusted peak rule + 12%, OOM bump held 12 h). Bounds are
+ * tight for increases and loose for decreases; memory never decreases in the first 6 hours.
  * Why each part is there, with figures: docs/tailor-strategy.md.
  */
 import type { ResourceEstimate, Strategy, UsageModel } from '../../../recommender/types.ts';
@@ -50,7 +50,7 @@ export class TailorModel implements UsageModel {
     r.lowerBound.cpu = cpu * o.cpuLowerFactor;
     r.upperBound.cpu = cpu * o.cpuUpperFactor;
     r.lowerBound.memory = memory * o.memoryLowerFactor;
-    // Before a day of history, memory only goes up: the day's peak may still be to come.
+    // Early on (memoryLearnMs, 6 h), memory only goes up: the first peaks may still be to come.
     r.upperBound.memory = this.memory.historyMs(now) < o.memoryLearnMs ? Infinity : memory * o.memoryUpperFactor;
     return r;
   }
@@ -61,7 +61,9 @@ export function tailorStrategy(overrides: Partial<TailorOptions> = {}, name = 't
   const options: TailorOptions = { ...TAILOR_DEFAULTS, ...overrides };
   return {
     name,
-    description: 'Tailor: CPU p90 by hour of day or all hours (the better predictor), memory from the tightest trusted peak rule + 12%, fast OOM reaction',
+    description: 'Tailor: CPU p90.2 by hour of day or all hours (the better predictor), memory from the tightest trusted peak rule + 12%, fast OOM reaction',
     newModel: () => new TailorModel(options),
+    // Hour transitions, surge windows and the after-the-fact checks assume a forward clock.
+    timeOrdered: true,
   };
 }

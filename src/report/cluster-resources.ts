@@ -1,0 +1,111 @@
+/**
+ * Current requests and limits read from the cluster instead of kube-state-metrics (`tailor
+ * recommend --kubeconfig`): one list call per namespace for pods, ReplicaSets and Jobs (never one
+ * call per pod), mapped to the same `ContainerResources` and `OwnerLink`s the Prometheus source
+ * gives, so owners resolve to workloads the same way (Pod -> ReplicaSet -> Deployment, Pod -> Job
+ * -> CronJob). The mapping is pure; the lister is injected.
+ */
+import * as k8s from '@kubernetes/client-node';
+import pLimit from 'p-limit';
+import { parseCpu, parseMemory } from '../api/quantity.ts';
+import type { ContainerResources, OwnerLink } from '../metrics/metrics-source.ts';
+
+/** The three list calls per namespace. */
+export interface ClusterLister {
+  pods(namespace: string): Promise<k8s.V1Pod[]>;
+  replicaSets(namespace: string): Promise<k8s.V1ReplicaSet[]>;
+  jobs(namespace: string): Promise<k8s.V1Job[]>;
+}
+
+/** What the report needs from the cluster. */
+export interface ClusterResources {
+  resources: ContainerResources[];
+  links: OwnerLink[];
+}
+
+/** Reading from the cluster failed; the message names the namespace, the cause is kept. */
+export class ClusterReadError extends Error {
+  override readonly name = 'ClusterReadError';
+}
+
+/** A lister over client-node's typed APIs. */
+export function kubeClusterLister(kc: k8s.KubeConfig): ClusterLister {
+  const core = kc.makeApiClient(k8s.CoreV1Api);
+  const apps = kc.makeApiClient(k8s.AppsV1Api);
+  const batch = kc.makeApiClient(k8s.BatchV1Api);
+  return {
+    pods: async (namespace) => (await core.listNamespacedPod({ namespace })).items,
+    replicaSets: async (namespace) => (await apps.listNamespacedReplicaSet({ namespace })).items,
+    jobs: async (namespace) => (await batch.listNamespacedJob({ namespace })).items,
+  };
+}
+
+/** Cores from a Kubernetes CPU quantity ("250m" -> 0.25); undefined when absent. */
+function cores(q: string | undefined): number | undefined {
+  return q === undefined ? undefined : parseCpu(q) / 1000;
+}
+
+function bytes(q: string | undefined): number | undefined {
+  return q === undefined ? undefined : parseMemory(q);
+}
+
+/**
+ * The requests and limits of each container of the pods that hold resources now (Succeeded and
+ * Failed pods are left out: they reserve nothing). Example: container `app` with requests
+ * {cpu: 250m, memory: 256Mi} -> requests {cpu: 0.25, memory: 268435456}.
+ */
+export function podResources(pods: readonly k8s.V1Pod[]): ContainerResources[] {
+  const out: ContainerResources[] = [];
+  for (const pod of pods) {
+    const phase = pod.status?.phase;
+    if (phase === 'Succeeded' || phase === 'Failed') continue;
+    const namespace = pod.metadata?.namespace ?? '';
+    const name = pod.metadata?.name ?? '';
+    for (const c of pod.spec?.containers ?? []) {
+      const req = c.resources?.requests ?? {};
+      const lim = c.resources?.limits ?? {};
+      out.push({
+        key: { namespace, pod: name, container: c.name },
+        requests: { cpu: cores(req['cpu']), memory: bytes(req['memory']) },
+        limits: { cpu: cores(lim['cpu']), memory: bytes(lim['memory']) },
+      });
+    }
+  }
+  return out;
+}
+
+/** The controller owner of an object, as an OwnerLink of `kind`/`name`. */
+function controllerLink(kind: OwnerLink['kind'], meta: k8s.V1ObjectMeta | undefined): OwnerLink | undefined {
+  const refs = meta?.ownerReferences ?? [];
+  const owner = refs.find((r) => r.controller) ?? refs[0];
+  if (!owner || !meta?.name) return undefined;
+  return { namespace: meta.namespace ?? '', kind, name: meta.name, ownerKind: owner.kind, ownerName: owner.name };
+}
+
+/** Owner links of pods, ReplicaSets and Jobs (the controller reference of each). */
+export function ownerLinks(pods: readonly k8s.V1Pod[], replicaSets: readonly k8s.V1ReplicaSet[], jobs: readonly k8s.V1Job[]): OwnerLink[] {
+  const links: Array<OwnerLink | undefined> = [
+    ...pods.map((p) => controllerLink('Pod', p.metadata)),
+    ...replicaSets.map((r) => controllerLink('ReplicaSet', r.metadata)),
+    ...jobs.map((j) => controllerLink('Job', j.metadata)),
+  ];
+  return links.filter((l): l is OwnerLink => l !== undefined);
+}
+
+/** Reads every namespace (three list calls each, `concurrency` namespaces at a time). */
+export async function readClusterResources(lister: ClusterLister, namespaces: readonly string[], concurrency = 4): Promise<ClusterResources> {
+  const limit = pLimit(concurrency);
+  const parts = await Promise.all(
+    namespaces.map((namespace) =>
+      limit(async () => {
+        try {
+          const [pods, replicaSets, jobs] = await Promise.all([lister.pods(namespace), lister.replicaSets(namespace), lister.jobs(namespace)]);
+          return { resources: podResources(pods), links: ownerLinks(pods, replicaSets, jobs) };
+        } catch (err) {
+          throw new ClusterReadError(`could not list pods, ReplicaSets and Jobs of namespace ${namespace}: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
+        }
+      }),
+    ),
+  );
+  return { resources: parts.flatMap((p) => p.resources), links: parts.flatMap((p) => p.links) };
+}

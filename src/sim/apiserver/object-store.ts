@@ -23,6 +23,11 @@ export interface ObjectStoreOptions {
   historyCapacity?: number;
   /** Called when a listener throws; the event still reaches the other listeners. */
   onListenerError?: (err: unknown, event: StoreEvent) => void;
+  /**
+   * Resources whose metadata.generation the server does not populate: created without one and
+   * never bumped (pods before 1.33; KEP-5067 made a pod's generation 1 and bumped it on spec changes).
+   */
+  untrackedGeneration?: ReadonlySet<string>;
 }
 
 /** Options of {@link ObjectStore.update}. */
@@ -96,11 +101,13 @@ export class ObjectStore {
   private readonly now: () => number;
   private readonly historyCapacity: number;
   private readonly onListenerError: (err: unknown, event: StoreEvent) => void;
+  private readonly untrackedGeneration: ReadonlySet<string>;
 
   constructor(options: ObjectStoreOptions) {
     this.now = options.now;
     this.historyCapacity = options.historyCapacity ?? 10_000;
     this.onListenerError = options.onListenerError ?? (() => {});
+    this.untrackedGeneration = options.untrackedGeneration ?? new Set();
   }
 
   /** The current global resourceVersion as a string (what a list returns). */
@@ -167,7 +174,8 @@ export class ObjectStore {
     obj.metadata.uid = randomUUID();
     obj.metadata.resourceVersion = String(this.revision);
     obj.metadata.creationTimestamp = toRfc3339(this.now());
-    obj.metadata.generation = 1;
+    if (this.untrackedGeneration.has(resource)) delete obj.metadata.generation;
+    else obj.metadata.generation = 1;
     delete obj.metadata.deletionTimestamp;
     this.put(resource, obj);
     this.indexOwners(resource, obj);
@@ -192,7 +200,8 @@ export class ObjectStore {
     const obj = cloneObject(input);
     obj.metadata.uid = old.metadata.uid;
     obj.metadata.creationTimestamp = old.metadata.creationTimestamp;
-    obj.metadata.generation = (old.metadata.generation ?? 1) + (options.keepGeneration || isDeepStrictEqual(specPart(old), specPart(obj)) ? 0 : 1);
+    if (old.metadata.generation === undefined && this.untrackedGeneration.has(resource)) delete obj.metadata.generation;
+    else obj.metadata.generation = (old.metadata.generation ?? 1) + (options.keepGeneration || isDeepStrictEqual(specPart(old), specPart(obj)) ? 0 : 1);
     if (old.metadata.deletionTimestamp) {
       obj.metadata.deletionTimestamp = old.metadata.deletionTimestamp;
       obj.metadata.deletionGracePeriodSeconds = old.metadata.deletionGracePeriodSeconds;

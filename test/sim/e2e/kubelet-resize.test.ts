@@ -143,6 +143,8 @@ test('e2e 1.32: no resize subresource; resources patched on the pod, legacy stat
   );
   const proposed = await f.core.patchNamespacedPod({ namespace: 'default', name: 'web', body: { spec: { containers: [{ name: 'app', resources: { requests: { cpu: '700m' } } }] } } }, STRATEGIC_MERGE);
   assert.equal((proposed.status as { resize?: string }).resize, 'Proposed', 'the API server marks the resize Proposed');
+  // Before KEP-5067 (1.33) a pod has no generation, and spec changes do not give it one.
+  assert.equal(proposed.metadata?.generation, undefined);
   await f.tick(0);
   let pod = await f.core.readNamespacedPod({ namespace: 'default', name: 'web' });
   assert.equal((pod.status as { resize?: string }).resize, 'InProgress');

@@ -127,6 +127,8 @@ export class KubeSimApiServer {
     this.store = new ObjectStore({
       now: this.now,
       historyCapacity: options.historyCapacity ?? 10_000,
+      // 1.32 API servers leave a pod's generation unset (KEP-5067 came in 1.33).
+      ...(this.serverVersion === '1.32' ? { untrackedGeneration: new Set(['pods']) } : {}),
       onListenerError: (err, event) => storeLog.error({ err, resource: event.resource, name: event.object.metadata.name }, 'store listener failed'),
     });
     this.faults = new FaultInjector(options.random);

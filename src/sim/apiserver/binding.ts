@@ -1,6 +1,7 @@
 /**
  * `POST pods/{name}/binding` (what a scheduler calls): sets `spec.nodeName` and the
- * `PodScheduled` condition. A pod already on a node is 409 Conflict
+ * `PodScheduled` condition, without bumping `metadata.generation` (the real binding storage writes
+ * the pod outside the pod update strategy: a scheduled pod stays at generation 1). A pod already on a node is 409 Conflict
  * `Operation cannot be fulfilled on pods/binding "web": pod web is already assigned to node "n1"`.
  */
 import { ApiError, badRequest } from './api-error.ts';
@@ -26,7 +27,7 @@ export const bindingSubresource: SubresourceHandler = {
       const conditions = (status.conditions ?? []).filter((c) => c['type'] !== 'PodScheduled');
       conditions.push({ type: 'PodScheduled', status: 'True', lastProbeTime: null, lastTransitionTime: toRfc3339(now) });
       draft.status = { ...status, conditions };
-    });
+    }, { keepGeneration: true });
     return { status: 201, body: { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', code: 201 } };
   },
 };

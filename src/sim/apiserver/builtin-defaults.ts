@@ -99,6 +99,8 @@ export const builtinDefaulter: Defaulter = (o, type) => {
     setIfMissing(spec, 'failedJobsHistoryLimit', 1);
   } else if (g === '' && kind === 'Service') {
     defaultService(o);
+  } else if (g === '' && kind === 'Secret') {
+    setIfMissing(o as Any, 'type', 'Opaque');
   }
 };
 

@@ -23,12 +23,22 @@ export interface ObjectStoreOptions {
   historyCapacity?: number;
   /** Called when a listener throws; the event still reaches the other listeners. */
   onListenerError?: (err: unknown, event: StoreEvent) => void;
+  /**
+   * Resources whose metadata.generation the server does not populate: created without one and
+   * never bumped (pods before 1.33; KEP-5067 made a pod's generation 1 and bumped it on spec changes).
+   */
+  untrackedGeneration?: ReadonlySet<string>;
 }
 
 /** Options of {@link ObjectStore.update}. */
 export interface UpdateOptions {
   /** Reject with 409 when the object's metadata.resourceVersion is set and stale (default true). */
   checkResourceVersion?: boolean;
+  /**
+   * Keep metadata.generation even when the spec part changed: for writes the real API server makes
+   * outside the resource's update strategy, such as `pods/binding` setting `spec.nodeName`.
+   */
+  keepGeneration?: boolean;
 }
 
 /** Options of {@link ObjectStore.delete}. */
@@ -52,6 +62,14 @@ function deepFreeze<T>(value: T): T {
     for (const child of Object.values(value as object)) deepFreeze(child);
   }
   return value;
+}
+
+/**
+ * The first mark for deletion (graceful, or held by finalizers) bumps a set generation, as the
+ * real server does so that controllers see the change of behaviour: a pod at 1 goes to 2.
+ */
+function bumpGeneration(obj: KubeObject): void {
+  if ((obj.metadata.generation ?? 0) > 0) obj.metadata.generation = (obj.metadata.generation ?? 0) + 1;
 }
 
 function specPart(obj: KubeObject): Record<string, unknown> {
@@ -83,11 +101,13 @@ export class ObjectStore {
   private readonly now: () => number;
   private readonly historyCapacity: number;
   private readonly onListenerError: (err: unknown, event: StoreEvent) => void;
+  private readonly untrackedGeneration: ReadonlySet<string>;
 
   constructor(options: ObjectStoreOptions) {
     this.now = options.now;
     this.historyCapacity = options.historyCapacity ?? 10_000;
     this.onListenerError = options.onListenerError ?? (() => {});
+    this.untrackedGeneration = options.untrackedGeneration ?? new Set();
   }
 
   /** The current global resourceVersion as a string (what a list returns). */
@@ -154,7 +174,8 @@ export class ObjectStore {
     obj.metadata.uid = randomUUID();
     obj.metadata.resourceVersion = String(this.revision);
     obj.metadata.creationTimestamp = toRfc3339(this.now());
-    obj.metadata.generation = 1;
+    if (this.untrackedGeneration.has(resource)) delete obj.metadata.generation;
+    else obj.metadata.generation = 1;
     delete obj.metadata.deletionTimestamp;
     this.put(resource, obj);
     this.indexOwners(resource, obj);
@@ -179,7 +200,8 @@ export class ObjectStore {
     const obj = cloneObject(input);
     obj.metadata.uid = old.metadata.uid;
     obj.metadata.creationTimestamp = old.metadata.creationTimestamp;
-    obj.metadata.generation = (old.metadata.generation ?? 1) + (isDeepStrictEqual(specPart(old), specPart(obj)) ? 0 : 1);
+    if (old.metadata.generation === undefined && this.untrackedGeneration.has(resource)) delete obj.metadata.generation;
+    else obj.metadata.generation = (old.metadata.generation ?? 1) + (options.keepGeneration || isDeepStrictEqual(specPart(old), specPart(obj)) ? 0 : 1);
     if (old.metadata.deletionTimestamp) {
       obj.metadata.deletionTimestamp = old.metadata.deletionTimestamp;
       obj.metadata.deletionGracePeriodSeconds = old.metadata.deletionGracePeriodSeconds;
@@ -206,13 +228,13 @@ export class ObjectStore {
    * Read-modify-write without conflicts, for in-process writers (kubelet, controllers).
    * `change` gets a mutable copy and may modify it in place or return a replacement.
    */
-  mutate(resource: string, namespace: string, name: string, change: (draft: KubeObject) => KubeObject | void): KubeObject {
+  mutate(resource: string, namespace: string, name: string, change: (draft: KubeObject) => KubeObject | void, options: Pick<UpdateOptions, 'keepGeneration'> = {}): KubeObject {
     const old = this.get(resource, namespace, name);
     if (!old) throw notFound({ ...describe(resource), name });
     const draft = cloneObject(old);
     const next = change(draft) ?? draft;
     next.metadata.resourceVersion = old.metadata.resourceVersion;
-    return this.update(resource, next);
+    return this.update(resource, next, options);
   }
 
   /**
@@ -236,6 +258,7 @@ export class ObjectStore {
       marked.metadata.resourceVersion = String(this.revision);
       marked.metadata.deletionTimestamp = toRfc3339(this.now());
       marked.metadata.deletionGracePeriodSeconds = 0;
+      bumpGeneration(marked);
       this.put(resource, marked);
       this.emit('MODIFIED', resource, marked, old);
       return { object: marked, finalizing: true };
@@ -257,6 +280,7 @@ export class ObjectStore {
     const marked = cloneObject(old);
     this.revision += 1;
     marked.metadata.resourceVersion = String(this.revision);
+    if (!old.metadata.deletionTimestamp) bumpGeneration(marked);
     marked.metadata.deletionTimestamp = deletionTimestamp;
     marked.metadata.deletionGracePeriodSeconds = gracePeriodSeconds;
     this.put(resource, marked);

@@ -1,104 +1,113 @@
 /**
- * Decodes the few protobuf request bodies kubectl sends through its typed clients
- * (`kubectl auth can-i`, `kubectl drain`, `kubectl create token`): the Kubernetes envelope
- * (`k8s\0` + runtime.Unknown{typeMeta, raw}) around Eviction, SelfSubjectAccessReview,
- * SubjectAccessReview, TokenRequest, Binding and DeleteOptions, into the JSON shape the rest of
- * the server uses. Responses stay JSON, which those clients accept. Other kinds are 415.
+ * Decodes the protobuf request bodies kubectl sends through its typed clients
+ * (`Content-Type: application/vnd.kubernetes.protobuf`; kubectl does not fall back to JSON on a
+ * 415): the `k8s\0` magic, then a runtime.Unknown envelope {typeMeta, raw}, `raw` being the object
+ * (messages in protobuf-schema.ts). The result is the JSON shape the rest of the server uses;
+ * responses stay JSON, which kubectl accepts. A kind without a message, or a body with a field the
+ * schema does not declare, is 415 with a message that says what to send instead.
  */
-import { unsupportedMediaType } from './api-error.ts';
+import protobuf from 'protobufjs';
+import { ApiError } from './api-error.ts';
+import { KUBE_PROTO, POINTER_FIELDS, PROTOBUF_KINDS } from './protobuf-schema.ts';
 
-/** Field number -> [json name, type] for one message; a nested message type is a string key. */
-type FieldSpec = Record<number, [string, 'string' | 'int' | 'bool' | 'strings' | 'map' | string]>;
+const MEDIA_TYPE = 'application/vnd.kubernetes.protobuf';
+const ACCEPTED = ['application/json', 'application/yaml', `${MEDIA_TYPE} (for ${[...new Set(Object.values(PROTOBUF_KINDS))].sort().join(', ')})`];
 
-const MESSAGES: Record<string, FieldSpec> = {
-  ObjectMeta: { 1: ['name', 'string'], 2: ['generateName', 'string'], 3: ['namespace', 'string'], 5: ['uid', 'string'], 6: ['resourceVersion', 'string'], 11: ['labels', 'map'], 12: ['annotations', 'map'] },
-  Preconditions: { 1: ['uid', 'string'], 2: ['resourceVersion', 'string'] },
-  DeleteOptions: { 1: ['gracePeriodSeconds', 'int'], 2: ['preconditions', 'Preconditions'], 3: ['orphanDependents', 'bool'], 4: ['propagationPolicy', 'string'], 5: ['dryRun', 'strings'] },
-  Eviction: { 1: ['metadata', 'ObjectMeta'], 2: ['deleteOptions', 'DeleteOptions'] },
-  ResourceAttributes: { 1: ['namespace', 'string'], 2: ['verb', 'string'], 3: ['group', 'string'], 4: ['version', 'string'], 5: ['resource', 'string'], 6: ['subresource', 'string'], 7: ['name', 'string'] },
-  NonResourceAttributes: { 1: ['path', 'string'], 2: ['verb', 'string'] },
-  SelfSubjectAccessReviewSpec: { 1: ['resourceAttributes', 'ResourceAttributes'], 2: ['nonResourceAttributes', 'NonResourceAttributes'] },
-  SelfSubjectAccessReview: { 1: ['metadata', 'ObjectMeta'], 2: ['spec', 'SelfSubjectAccessReviewSpec'] },
-  SubjectAccessReviewSpec: { 1: ['resourceAttributes', 'ResourceAttributes'], 2: ['nonResourceAttributes', 'NonResourceAttributes'], 3: ['user', 'string'], 4: ['groups', 'strings'], 6: ['uid', 'string'] },
-  SubjectAccessReview: { 1: ['metadata', 'ObjectMeta'], 2: ['spec', 'SubjectAccessReviewSpec'] },
-  BoundObjectReference: { 1: ['kind', 'string'], 2: ['apiVersion', 'string'], 3: ['name', 'string'], 4: ['uid', 'string'] },
-  TokenRequestSpec: { 1: ['audiences', 'strings'], 3: ['boundObjectRef', 'BoundObjectReference'], 4: ['expirationSeconds', 'int'] },
-  TokenRequest: { 1: ['metadata', 'ObjectMeta'], 2: ['spec', 'TokenRequestSpec'] },
-  ObjectReference: { 1: ['kind', 'string'], 2: ['namespace', 'string'], 3: ['name', 'string'], 4: ['uid', 'string'], 5: ['apiVersion', 'string'], 6: ['resourceVersion', 'string'], 7: ['fieldPath', 'string'] },
-  Binding: { 1: ['metadata', 'ObjectMeta'], 2: ['target', 'ObjectReference'] },
-  TypeMeta: { 1: ['apiVersion', 'string'], 2: ['kind', 'string'] },
-  Unknown: { 1: ['typeMeta', 'TypeMeta'], 2: ['raw', 'bytes'], 3: ['contentEncoding', 'string'], 4: ['contentType', 'string'] },
-  MapEntry: { 1: ['key', 'string'], 2: ['value', 'string'] },
-};
+const root = protobuf.parse(KUBE_PROTO, { keepCase: true }).root;
+const lookup = (name: string): protobuf.Type => root.lookupType(`k8s.${name}`);
+const UNKNOWN = lookup('Unknown');
 
-class Reader {
-  pos = 0;
-  constructor(readonly buf: Buffer) {}
-  varint(): bigint {
-    let result = 0n;
-    let shift = 0n;
-    for (;;) {
-      const byte = this.buf[this.pos++];
-      if (byte === undefined) throw new Error('truncated varint');
-      result |= BigInt(byte & 0x7f) << shift;
-      if ((byte & 0x80) === 0) return result;
-      shift += 7n;
-    }
-  }
-  bytes(): Buffer {
-    const len = Number(this.varint());
-    const out = this.buf.subarray(this.pos, this.pos + len);
-    this.pos += len;
-    return out;
-  }
-}
-
-function decodeMessage(buf: Buffer, type: string): Record<string, unknown> {
-  const spec = MESSAGES[type] ?? {};
-  const out: Record<string, unknown> = {};
-  const r = new Reader(buf);
-  while (r.pos < buf.length) {
-    const tag = Number(r.varint());
-    const field = tag >>> 3;
-    const wire = tag & 7;
-    let value: unknown;
-    if (wire === 0) value = r.varint();
-    else if (wire === 2) value = r.bytes();
-    else if (wire === 1) {
-      value = buf.readBigInt64LE(r.pos);
-      r.pos += 8;
-    } else if (wire === 5) {
-      value = buf.readInt32LE(r.pos);
-      r.pos += 4;
-    } else throw new Error(`unsupported wire type ${wire}`);
-    const entry = spec[field];
-    if (!entry) continue;
-    const [name, kind] = entry;
-    if (kind === 'string') out[name] = (value as Buffer).toString('utf8');
-    else if (kind === 'bytes') out[name] = value;
-    else if (kind === 'int') out[name] = Number(value as bigint);
-    else if (kind === 'bool') out[name] = (value as bigint) !== 0n;
-    else if (kind === 'strings') out[name] = [...((out[name] as string[] | undefined) ?? []), (value as Buffer).toString('utf8')];
-    else if (kind === 'map') {
-      const e = decodeMessage(value as Buffer, 'MapEntry');
-      out[name] = { ...((out[name] as Record<string, string> | undefined) ?? {}), [String(e['key'] ?? '')]: String(e['value'] ?? '') };
-    } else out[name] = decodeMessage(value as Buffer, kind);
-  }
-  return out;
+/** 415 whose message says what kube-sim does accept and how to get it from kubectl. */
+function unsupported(detail: string): ApiError {
+  return new ApiError(
+    415,
+    'UnsupportedMediaType',
+    `the body of the request was in an unknown format - ${detail}; accepted media types include: ${ACCEPTED.join(', ')}. ` +
+      `kube-sim decodes protobuf only for the kinds listed; send JSON or YAML instead, e.g. "kubectl create -f FILE" or "kubectl apply -f FILE" (see docs/kube-sim.md)`,
+    {},
+    { cause: MEDIA_TYPE },
+  );
 }
 
 /** True when a Content-Type is Kubernetes protobuf. */
 export function isProtobuf(contentType: string | undefined): boolean {
-  return (contentType ?? '').startsWith('application/vnd.kubernetes.protobuf');
+  return (contentType ?? '').startsWith(MEDIA_TYPE);
 }
 
-/** Decodes an enveloped protobuf body into JSON; 415 for kinds it does not know. */
+function toNumber(value: unknown): number {
+  return typeof value === 'number' ? value : Number(String(value)); // int64 values come as Long
+}
+
+/** RFC 3339 of a meta/v1 Time, or undefined for the zero time (Go's zero value, `null` in JSON). */
+function timeToJson(message: Record<string, unknown>): string | undefined {
+  const seconds = toNumber(message['seconds'] ?? 0);
+  if (seconds === 0) return undefined;
+  return new Date(seconds * 1000).toISOString().replace('.000Z', 'Z');
+}
+
+/** One field value in its JSON form; undefined when JSON would leave it out. */
+function valueToJson(field: protobuf.Field, value: unknown): unknown {
+  const type = field.resolvedType;
+  if (type instanceof protobuf.Type) {
+    if (type.name === 'Time') return timeToJson(value as Record<string, unknown>);
+    if (type.name === 'Quantity') return (value as { string?: string }).string ?? '0';
+    if (type.name === 'IntOrString') {
+      const v = value as { type?: unknown; intVal?: number; strVal?: string };
+      return toNumber(v.type ?? 0) === 1 ? (v.strVal ?? '') : (v.intVal ?? 0);
+    }
+    return messageToJson(type, value as Record<string, unknown>);
+  }
+  if (field.type === 'bytes') return Buffer.from(value as Uint8Array).toString('base64');
+  if (field.type === 'int64' || field.type === 'uint64') return toNumber(value);
+  return value;
+}
+
+/** A decoded message in its JSON form (see POINTER_FIELDS for which zero values are kept). */
+function messageToJson(type: protobuf.Type, message: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const field of type.fieldsArray) {
+    if (!Object.prototype.hasOwnProperty.call(message, field.name)) continue;
+    const value = message[field.name];
+    if (field.map) {
+      const entries = Object.entries(value as Record<string, unknown>);
+      if (entries.length > 0) out[field.name] = Object.fromEntries(entries.map(([k, v]) => [k, valueToJson(field, v)]));
+    } else if (field.repeated) {
+      const items = value as unknown[];
+      if (items.length > 0) out[field.name] = items.map((v) => valueToJson(field, v));
+    } else if (field.type === 'bytes' && field.name === 'status') {
+      continue; // status parts are not decoded: the server resets them on create
+    } else {
+      const json = valueToJson(field, value);
+      const zero = json === '' || json === 0 || json === false;
+      if (json !== undefined && (!zero || POINTER_FIELDS.has(`${type.name}.${field.name}`))) out[field.name] = json;
+    }
+  }
+  return out;
+}
+
+/** Decodes an enveloped protobuf body into its JSON form; 415 for kinds or fields it does not know. */
 export function decodeProtobufBody(body: Buffer): Record<string, unknown> {
-  const accepted = ['application/json', 'application/yaml'];
-  if (body.length < 4 || body.subarray(0, 4).toString('latin1') !== 'k8s\u0000') throw unsupportedMediaType('application/vnd.kubernetes.protobuf', accepted);
-  const unknown = decodeMessage(body.subarray(4), 'Unknown');
-  const typeMeta = (unknown['typeMeta'] ?? {}) as { apiVersion?: string; kind?: string };
-  const kind = typeMeta.kind ?? '';
-  if (!MESSAGES[kind] || !(unknown['raw'] instanceof Buffer)) throw unsupportedMediaType(`application/vnd.kubernetes.protobuf (${kind})`, accepted);
-  return { apiVersion: typeMeta.apiVersion, kind, ...decodeMessage(unknown['raw'], kind) };
+  if (body.length < 4 || body.subarray(0, 4).toString('latin1') !== 'k8s\u0000') throw unsupported('the protobuf body lacks the "k8s\\0" prefix');
+  let envelope: { typeMeta?: { apiVersion?: string; kind?: string }; raw?: Uint8Array };
+  try {
+    envelope = UNKNOWN.decode(body.subarray(4)) as typeof envelope;
+  } catch (err) {
+    throw new ApiError(400, 'BadRequest', `error decoding protobuf body: ${(err as Error).message}`, undefined, { cause: err });
+  }
+  const apiVersion = envelope.typeMeta?.apiVersion ?? '';
+  const kind = envelope.typeMeta?.kind ?? '';
+  const name = PROTOBUF_KINDS[`${apiVersion}/${kind}`];
+  if (!name || !envelope.raw) throw unsupported(`no protobuf decoding for ${apiVersion || '(no apiVersion)'} ${kind || '(no kind)'}`);
+  const type = lookup(name);
+  let message: protobuf.Message;
+  try {
+    message = type.decode(envelope.raw);
+  } catch (err) {
+    throw new ApiError(400, 'BadRequest', `error decoding protobuf ${kind}: ${(err as Error).message}`, undefined, { cause: err });
+  }
+  // protobufjs skips fields it has no declaration for; re-encoding shows whether any were there.
+  if (type.encode(message).finish().length !== envelope.raw.length) {
+    throw unsupported(`the protobuf ${kind} has fields kube-sim does not decode`);
+  }
+  return { apiVersion, kind, ...messageToJson(type, message as unknown as Record<string, unknown>) };
 }

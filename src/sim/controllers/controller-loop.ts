@@ -15,7 +15,22 @@ import { reconcileReplicaSet } from './replicaset-controller.ts';
 import { reconcileStatefulSet } from './statefulset-controller.ts';
 import { reconcileDaemonSet } from './daemonset-controller.ts';
 import { reconcileJob } from './job-controller.ts';
-import { controlledBy, type ReconcileResult, type Workload } from './workload-types.ts';
+import { type ReconcileResult, type Workload } from './workload-types.ts';
+import { neverYield, type MaybeYield } from '../time-slicer.ts';
+import type { ObjectMeta } from '../objects.ts';
+
+/** Groups objects by the uid of their controller owner reference (one pass, instead of a filter per owner). */
+function byController<T extends { metadata: ObjectMeta }>(objects: readonly T[]): Map<string, T[]> {
+  const out = new Map<string, T[]>();
+  for (const o of objects) {
+    const uid = (o.metadata.ownerReferences ?? []).find((r) => r.controller)?.uid;
+    if (uid === undefined) continue;
+    let list = out.get(uid);
+    if (!list) out.set(uid, (list = []));
+    list.push(o);
+  }
+  return out;
+}
 
 const COMPONENT: Record<string, string> = {
   ReplicaSet: 'replicaset-controller',
@@ -32,13 +47,20 @@ export class ControllerLoop {
     private readonly logger: Logger,
   ) {}
 
-  /** One pass over all workloads at simulated time `now`. */
-  async sync(now: number): Promise<void> {
+  /**
+   * One pass over all workloads at simulated time `now`; `maybeYield` is awaited before each
+   * workload so a long pass lets the event loop serve requests. Linear in the objects: pods and
+   * ReplicaSets are grouped by controller once (a filter per owner was 1,000 x 2,000 checks a pass).
+   */
+  async sync(now: number, maybeYield: MaybeYield = neverYield): Promise<void> {
     const store = this.host.store;
-    const pods = store.list('pods') as unknown as Pod[];
-    const owned = (owner: Workload) => pods.filter((p) => controlledBy(p, owner));
+    const podsByOwner = byController(store.list('pods') as unknown as Pod[]);
+    const owned = (owner: Workload) => podsByOwner.get(owner.metadata.uid ?? '') ?? [];
+    const replicaSetsByOwner = byController(store.list('replicasets.apps') as unknown as Workload[]);
     for (const d of store.list('deployments.apps') as unknown as Workload[]) {
-      const replicaSets = (store.list('replicasets.apps', d.metadata.namespace) as unknown as Workload[]).filter((rs) => controlledBy(rs, d));
+      await maybeYield();
+      if (!this.stillCurrent('deployments.apps', d)) continue;
+      const replicaSets = replicaSetsByOwner.get(d.metadata.uid ?? '') ?? [];
       const plan = planDeployment({ ...d, kind: 'Deployment' }, replicaSets);
       for (const rs of plan.create) await this.createOrWarn(rs as unknown as StoredObject, d);
       for (const [name, replicas] of Object.entries(plan.scale)) {
@@ -54,11 +76,30 @@ export class ControllerLoop {
       }
       this.writeStatus('deployments.apps', d, plan.status);
     }
-    for (const rs of store.list('replicasets.apps') as unknown as Workload[]) await this.apply('replicasets.apps', { ...rs, kind: 'ReplicaSet' }, reconcileReplicaSet({ ...rs, kind: 'ReplicaSet' }, owned(rs)));
-    for (const sts of store.list('statefulsets.apps') as unknown as Workload[]) await this.apply('statefulsets.apps', { ...sts, kind: 'StatefulSet' }, reconcileStatefulSet(sts, owned(sts)));
+    // ReplicaSets are listed again: the Deployments above may have created or scaled some.
+    for (const rs of store.list('replicasets.apps') as unknown as Workload[]) {
+      await maybeYield();
+      if (this.stillCurrent('replicasets.apps', rs)) await this.apply('replicasets.apps', { ...rs, kind: 'ReplicaSet' }, reconcileReplicaSet({ ...rs, kind: 'ReplicaSet' }, owned(rs)));
+    }
+    for (const sts of store.list('statefulsets.apps') as unknown as Workload[]) {
+      await maybeYield();
+      if (this.stillCurrent('statefulsets.apps', sts)) await this.apply('statefulsets.apps', { ...sts, kind: 'StatefulSet' }, reconcileStatefulSet(sts, owned(sts)));
+    }
     const nodes = store.list('nodes') as unknown as NodeObject[];
-    for (const ds of store.list('daemonsets.apps') as unknown as Workload[]) await this.apply('daemonsets.apps', { ...ds, kind: 'DaemonSet' }, reconcileDaemonSet(ds, owned(ds), nodes));
-    for (const job of store.list('jobs.batch') as unknown as Workload[]) await this.apply('jobs.batch', { ...job, kind: 'Job' }, reconcileJob(job, owned(job), rfc3339(now)));
+    for (const ds of store.list('daemonsets.apps') as unknown as Workload[]) {
+      await maybeYield();
+      if (this.stillCurrent('daemonsets.apps', ds)) await this.apply('daemonsets.apps', { ...ds, kind: 'DaemonSet' }, reconcileDaemonSet(ds, owned(ds), nodes));
+    }
+    for (const job of store.list('jobs.batch') as unknown as Workload[]) {
+      await maybeYield();
+      if (this.stillCurrent('jobs.batch', job)) await this.apply('jobs.batch', { ...job, kind: 'Job' }, reconcileJob(job, owned(job), rfc3339(now)));
+    }
+  }
+
+  /** False when the workload was deleted or changed while the pass yielded (the next pass sees the new one). */
+  private stillCurrent(resource: string, w: Workload): boolean {
+    const latest = this.host.store.get(resource, w.metadata.namespace ?? '', w.metadata.name ?? '');
+    return latest?.metadata.resourceVersion === w.metadata.resourceVersion;
   }
 
   private async apply(resource: string, owner: Workload, result: ReconcileResult): Promise<void> {

@@ -10,8 +10,9 @@ import { setCondition } from '../kubelet/conditions.ts';
 import { podRef } from '../kubelet/kubelet-event.ts';
 import { addToUsage, nodeUsage, placePod } from './place-pod.ts';
 import type { Logger } from '../../observability/logger.ts';
+import { neverYield, type MaybeYield } from '../time-slicer.ts';
 
-export async function runScheduler(host: ClusterHost, events: EventRecorder, now: number, logger: Logger): Promise<void> {
+export async function runScheduler(host: ClusterHost, events: EventRecorder, now: number, logger: Logger, maybeYield: MaybeYield = neverYield): Promise<void> {
   const store = host.store;
   const nodes = store.list('nodes') as unknown as NodeObject[];
   const pods = store.list('pods') as unknown as Pod[];
@@ -19,8 +20,12 @@ export async function runScheduler(host: ClusterHost, events: EventRecorder, now
   for (const pod of pods) {
     if (pod.spec.nodeName || pod.metadata.deletionTimestamp || (pod.status?.phase && pod.status.phase !== 'Pending')) continue;
     if (((pod.spec.schedulingGates as unknown[] | undefined) ?? []).length > 0) continue;
+    await maybeYield();
     const ns = pod.metadata.namespace ?? '';
     const name = pod.metadata.name ?? '';
+    // The pod may have gone or been bound by someone else while the pass yielded.
+    const latest = store.get('pods', ns, name) as unknown as Pod | undefined;
+    if (!latest || latest.metadata.uid !== pod.metadata.uid || latest.spec.nodeName) continue;
     try {
       usage ??= nodeUsage(pods);
       const placement = placePod(pod, nodes, pods, usage);

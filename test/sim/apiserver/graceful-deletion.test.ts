@@ -26,6 +26,7 @@ test('deleting a bound pod marks it with deletionTimestamp = now + grace; status
   const marked = await sim.core.deleteNamespacedPod({ namespace: 'default', name: 'g1' });
   assert.equal(marked.metadata?.deletionTimestamp?.toISOString(), '2026-03-01T10:00:30.000Z');
   assert.equal(marked.metadata?.deletionGracePeriodSeconds, 30);
+  assert.equal(marked.metadata?.generation, 2, 'the first mark for deletion bumps the generation (1 -> 2)');
   await sim.core.patchNamespacedPodStatus({ namespace: 'default', name: 'g1', body: { status: { phase: 'Running' } } }, k8s.setHeaderOptions('Content-Type', k8s.PatchStrategy.MergePatch));
   const still = sim.server.store.get('pods', 'default', 'g1');
   assert.ok(still, 'a status write does not complete a graceful deletion');

@@ -34,6 +34,16 @@ test('update: stale resourceVersion is 409, no-op keeps the version, spec change
   assert.throws(() => s.update('configmaps', cm('missing')), { code: 404 });
 });
 
+test('mutate with keepGeneration changes the spec part without bumping the generation (pods/binding)', () => {
+  const s = store();
+  s.create('configmaps', cm('b', { k: '1' }));
+  const kept = s.mutate('configmaps', 'ns', 'b', (d) => void ((d as { data?: Record<string, string> }).data = { k: '2' }), { keepGeneration: true });
+  assert.equal(kept.metadata.generation, 1);
+  assert.equal(kept.metadata.resourceVersion, '2', 'still a write');
+  const bumped = s.mutate('configmaps', 'ns', 'b', (d) => void ((d as { data?: Record<string, string> }).data = { k: '3' }));
+  assert.equal(bumped.metadata.generation, 2);
+});
+
 test('finalizers keep a deleted object until the last one is removed', () => {
   const s = store();
   const events: string[] = [];
@@ -42,6 +52,7 @@ test('finalizers keep a deleted object until the last one is removed', () => {
   const marked = s.delete('configmaps', 'ns', 'f');
   assert.equal(marked.finalizing, true);
   assert.equal(marked.object.metadata.deletionTimestamp, '2026-03-01T10:00:00Z');
+  assert.equal(marked.object.metadata.generation, 2, 'the mark for deletion bumps the generation');
   assert.ok(s.get('configmaps', 'ns', 'f'));
   s.mutate('configmaps', 'ns', 'f', (d) => {
     d.metadata.finalizers = [];

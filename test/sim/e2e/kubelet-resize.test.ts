@@ -21,9 +21,12 @@ for (const version of ['1.33', '1.35'] as const) {
     await runningPod(f, 'web');
     const want = { requests: { cpu: '800m', memory: '300Mi' }, limits: { cpu: '1500m', memory: '600Mi' } };
     const before = await f.core.readNamespacedPod({ namespace: 'default', name: 'web' });
+    // Scheduled (pods/binding) and started (status writes): still the generation it was created with.
+    assert.equal(before.metadata?.generation, 1, 'binding and status writes keep generation 1');
+    assert.equal(before.status?.observedGeneration, 1);
     const patched = await f.core.patchNamespacedPodResize({ namespace: 'default', name: 'web', body: resizeOps(want) }, JSON_PATCH);
     const generation = patched.metadata?.generation;
-    assert.equal(generation, (before.metadata?.generation ?? 0) + 1, 'a resize bumps the generation');
+    assert.equal(generation, 2, 'a resize bumps the generation');
     await f.tick(0);
     let pod = await f.core.readNamespacedPod({ namespace: 'default', name: 'web' });
     assert.equal(cond(pod, 'PodResizeInProgress')?.status, 'True');
@@ -140,6 +143,8 @@ test('e2e 1.32: no resize subresource; resources patched on the pod, legacy stat
   );
   const proposed = await f.core.patchNamespacedPod({ namespace: 'default', name: 'web', body: { spec: { containers: [{ name: 'app', resources: { requests: { cpu: '700m' } } }] } } }, STRATEGIC_MERGE);
   assert.equal((proposed.status as { resize?: string }).resize, 'Proposed', 'the API server marks the resize Proposed');
+  // Before KEP-5067 (1.33) a pod has no generation, and spec changes do not give it one.
+  assert.equal(proposed.metadata?.generation, undefined);
   await f.tick(0);
   let pod = await f.core.readNamespacedPod({ namespace: 'default', name: 'web' });
   assert.equal((pod.status as { resize?: string }).resize, 'InProgress');

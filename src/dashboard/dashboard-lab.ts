@@ -28,6 +28,7 @@ import { freePort } from '../local-prometheus/free-port.ts';
 import { startLocalPrometheus, type LocalPrometheus } from '../local-prometheus/prometheus-process.ts';
 import { startKubeSim, type KubeSim } from '../sim/kube-sim.ts';
 import { parseScenario } from '../sim/scenario.ts';
+import { instantQuery } from './prometheus-api.ts';
 
 /** The namespace of the lab's workloads. */
 export const LAB_NAMESPACE = 'shop';
@@ -135,5 +136,27 @@ export async function startDashboardLab(options: DashboardLabOptions = {}): Prom
   } catch (err) {
     await stop();
     throw err;
+  }
+}
+
+/** The scenario's events, as PromQL that is > 0 once each has happened and been scraped. */
+export const LAB_EVENTS: Readonly<Record<string, string>> = {
+  'in-place resize': 'sum(tailor_updater_resizes_total{path="in-place", outcome="applied"})',
+  'restart resize': 'sum(tailor_updater_resizes_total{path="restart", outcome="applied"})',
+  'Infeasible fallback': 'sum(tailor_updater_fallbacks_total{cause="FallbackInfeasible"})',
+  'applied eviction': 'sum(tailor_updater_evictions_total{outcome="applied"})',
+  'OOM kill': `sum(container_oom_events_total{namespace="${LAB_NAMESPACE}"})`,
+  'admission review': 'sum(tailor_admission_reviews_total{webhook="mutate-pods", outcome="patched"})',
+  leader: 'max(tailor_leader)',
+};
+
+/** Polls Prometheus every second until every event was scraped or `deadline` (ms since epoch) passed; returns the events not seen. */
+export async function waitForLabEvents(lab: DashboardLab, deadline: number): Promise<string[]> {
+  let pending = Object.keys(LAB_EVENTS);
+  for (;;) {
+    const seen = await Promise.all(pending.map(async (name) => ((await instantQuery(lab.prometheus.url, LAB_EVENTS[name]!))[0]?.values[0]?.[1] ?? 0) > 0));
+    pending = pending.filter((_, i) => !seen[i]);
+    if (pending.length === 0 || Date.now() >= deadline) return pending;
+    await new Promise((r) => setTimeout(r, 1000));
   }
 }

@@ -9,24 +9,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { setTimeout as delay } from 'node:timers/promises';
 import { DASHBOARD_FILE } from '../../src/dashboard/dashboard-file.ts';
-import { LAB_NAMESPACE, startDashboardLab } from '../../src/dashboard/dashboard-lab.ts';
+import { LAB_NAMESPACE, startDashboardLab, waitForLabEvents } from '../../src/dashboard/dashboard-lab.ts';
 import { panelQueries, parseLabelValues, substitute, variableQueries, type VariableValues } from '../../src/dashboard/panel-targets.ts';
 import { instantQuery, labelValues, type Series } from '../../src/dashboard/prometheus-api.ts';
 
 const MiB = 1024 * 1024;
-
-/** Events the panels show, as PromQL that is > 0 once each has happened and been scraped. */
-const EVENTS: Record<string, string> = {
-  'in-place resize': 'sum(tailor_updater_resizes_total{path="in-place", outcome="applied"})',
-  'restart resize': 'sum(tailor_updater_resizes_total{path="restart", outcome="applied"})',
-  'Infeasible fallback': 'sum(tailor_updater_fallbacks_total{cause="FallbackInfeasible"})',
-  'applied eviction': 'sum(tailor_updater_evictions_total{outcome="applied"})',
-  'OOM kill': 'sum(container_oom_events_total{namespace="shop"})',
-  'admission review': 'sum(tailor_admission_reviews_total{webhook="mutate-pods", outcome="patched"})',
-  'leader': 'max(tailor_leader)',
-};
 
 /** The single-value variables' choices: the workload with CPU and memory limits. */
 const CHOSEN: Record<string, string> = { namespace: LAB_NAMESPACE, workload: 'web' };
@@ -44,13 +32,7 @@ test('every panel query of the Grafana dashboard returns data from a Prometheus 
   const url = lab.prometheus.url;
 
   // Wait (with a deadline, not a fixed sleep) until every event has been scraped.
-  const deadline = Date.now() + 150_000;
-  let pending = Object.keys(EVENTS);
-  while (pending.length > 0 && Date.now() < deadline) {
-    const seen = await Promise.all(pending.map(async (name) => ((await instantQuery(url, EVENTS[name]!))[0]?.values[0]?.[1] ?? 0) > 0));
-    pending = pending.filter((_, i) => !seen[i]);
-    if (pending.length > 0) await delay(1000);
-  }
+  const pending = await waitForLabEvents(lab, Date.now() + 150_000);
   assert.deepEqual(pending, [], `events not seen in Prometheus after ${Math.round((Date.now() - lab.startedAt) / 1000)} s`);
   t.diagnostic(`all events scraped ${Math.round((Date.now() - lab.startedAt) / 1000)} s after the start`);
 

@@ -75,7 +75,7 @@ const NS = '$namespace';
 const WL = '$workload';
 const RI = '$__rate_interval';
 
-type Unit = 'cores' | 'bytes' | 's' | 'short' | 'ops' | 'none';
+type Unit = 'cores' | 'bytes' | 's' | 'short' | 'none';
 
 interface Query {
   expr: string;
@@ -134,7 +134,7 @@ function quantile(q: number, metric: string, by: string, selector = ''): string 
   return `histogram_quantile(${q}, sum by (${by}, le) (rate(${metric}_bucket${selector}[${RI}])))`;
 }
 
-const UNITS: Record<Unit, string> = { cores: 'none', bytes: 'bytes', s: 's', short: 'short', ops: 'short', none: 'none' };
+const UNITS: Record<Unit, string> = { cores: 'suffix: cores', bytes: 'bytes', s: 's', short: 'short', none: 'none' };
 
 class Layout {
   private y = 0;
@@ -149,7 +149,7 @@ class Layout {
     this.y += 1;
   }
 
-  panel(type: 'timeseries' | 'stat', title: string, description: string, w: number, h: number, unit: Unit, queries: Query[], extra: Partial<DashboardPanel> = {}): void {
+  panel(type: 'timeseries' | 'stat', title: string, description: string, w: number, h: number, unit: Unit, queries: Query[], overrides: unknown[] = []): void {
     if (this.x + w > 24) this.newLine();
     const targets = queries.map((q, i) => ({ refId: String.fromCharCode(65 + i), expr: q.expr, legendFormat: q.legend, datasource: DS, range: true, instant: false }));
     const defaults: Record<string, unknown> = { unit: UNITS[unit], ...(unit === 'cores' ? { decimals: 3 } : {}) };
@@ -162,11 +162,10 @@ class Layout {
       gridPos: { x: this.x, y: this.y, w, h },
       datasource: DS,
       targets,
-      fieldConfig: { defaults, overrides: [] },
+      fieldConfig: { defaults, overrides },
       options: type === 'stat'
         ? { reduceOptions: { calcs: ['lastNotNull'], fields: '', values: false }, colorMode: 'value', graphMode: 'area', textMode: 'auto' }
         : { legend: { displayMode: 'table', placement: 'bottom', calcs: ['lastNotNull', 'max'] }, tooltip: { mode: 'multi', sort: 'desc' } },
-      ...extra,
     });
     this.x += w;
     this.rowHeight = Math.max(this.rowHeight, h);
@@ -179,30 +178,22 @@ class Layout {
   }
 }
 
-/** Dashed lines for the bounds, a thicker target: what Grafana draws over the usage. */
-function boundStyles(): { defaults: Record<string, unknown>; overrides: unknown[] } {
+/** Dashed lines for the bounds, a thicker target, dotted limits: what Grafana draws over the usage. */
+function boundStyles(): unknown[] {
   const byRegex = (regex: string, properties: unknown[]) => ({ matcher: { id: 'byRegexp', options: regex }, properties });
-  return {
-    defaults: {},
-    overrides: [
-      byRegex('^(lower|upper) bound .*', [{ id: 'custom.lineStyle', value: { fill: 'dash', dash: [10, 10] } }]),
-      byRegex('^target .*', [{ id: 'custom.lineWidth', value: 2 }]),
-      byRegex('^limit .*', [{ id: 'custom.lineStyle', value: { fill: 'dot', dash: [2, 6] } }]),
-    ],
-  };
+  return [
+    byRegex('^(lower|upper) bound .*', [{ id: 'custom.lineStyle', value: { fill: 'dash', dash: [10, 10] } }]),
+    byRegex('^target .*', [{ id: 'custom.lineWidth', value: 2 }]),
+    byRegex('^limit .*', [{ id: 'custom.lineStyle', value: { fill: 'dot', dash: [2, 6] } }]),
+  ];
 }
 
 /** The whole dashboard. */
 export function tailorDashboard(): GrafanaDashboard {
   const l = new Layout();
-  const withBounds = (unit: Unit): Partial<DashboardPanel> => {
-    const styles = boundStyles();
-    return { fieldConfig: { defaults: { unit: UNITS[unit], custom: { drawStyle: 'line', lineWidth: 1, fillOpacity: 0, showPoints: 'never', spanNulls: true } }, overrides: styles.overrides } };
-  };
-
   l.row('Workload $workload in $namespace: usage, requests, limits and recommendation');
-  l.panel('timeseries', 'CPU: usage, requests, limits and recommendation', 'CPU cores of the busiest pod of the workload per container, against its requests and limits and the VPA\'s target, lower and upper bound.', 12, 9, 'cores', resourceQueries('cpu'), withBounds('cores'));
-  l.panel('timeseries', 'Memory: working set, requests, limits and recommendation', 'Working set bytes of the busiest pod of the workload per container, against its requests and limits and the VPA\'s target, lower and upper bound.', 12, 9, 'bytes', resourceQueries('memory'), withBounds('bytes'));
+  l.panel('timeseries', 'CPU: usage, requests, limits and recommendation', 'CPU cores of the busiest pod of the workload per container, against its requests and limits and the VPA\'s target, lower and upper bound.', 12, 9, 'cores', resourceQueries('cpu'), boundStyles());
+  l.panel('timeseries', 'Memory: working set, requests, limits and recommendation', 'Working set bytes of the busiest pod of the workload per container, against its requests and limits and the VPA\'s target, lower and upper bound.', 12, 9, 'bytes', resourceQueries('memory'), boundStyles());
 
   l.row('Estimated savings in $namespace (requests minus target, every pod)');
   l.panel('stat', 'CPU savings', 'Requested CPU minus the recommended target, summed over every pod of every container with a VPA in the namespace (negative: more is needed).', 4, 8, 'cores', [{ expr: `sum(${savings('cpu')})`, legend: 'cores' }]);

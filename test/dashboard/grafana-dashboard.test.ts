@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { DASHBOARD_FILE, dashboardFileText } from '../../src/dashboard/dashboard-file.ts';
 import { tailorDashboard } from '../../src/dashboard/grafana-dashboard.ts';
 import { panelQueries } from '../../src/dashboard/panel-targets.ts';
@@ -53,4 +53,16 @@ test('the monitoring component ships the dashboard as a ConfigMap for the Grafan
   assert.ok(cm);
   assert.equal(cm.metadata.labels['grafana_dashboard'], '1');
   assert.equal(cm.data['tailor.json'], readFileSync(DASHBOARD_FILE, 'utf8'));
+});
+
+test('the README shows every rendered dashboard image, each a PNG under 200 KB', () => {
+  const readme = readFileSync('README.md', 'utf8');
+  const images = readdirSync('docs/images').filter((f) => f.startsWith('dashboard-'));
+  assert.ok(images.length >= 3, images.join(', '));
+  for (const image of images) {
+    assert.ok(readme.includes(`](docs/images/${image})`), `README shows ${image}`);
+    const bytes = readFileSync(`docs/images/${image}`);
+    assert.equal(bytes.subarray(1, 4).toString(), 'PNG', image);
+    assert.ok(bytes.length < 200 * 1024, `${image}: ${bytes.length} bytes`);
+  }
 });

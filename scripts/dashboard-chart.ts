@@ -3,8 +3,8 @@
  * one line per series named by its legend, the panel's unit on the y axis. Bytes are shown in MiB,
  * time on the x axis as seconds since the first sample. A series far above the others (the
  * recommendation's upper bound while confidence is low is x1,000 and more) would flatten every
- * other line: the y axis stops at 1.5 x the highest other series and such a series is named
- * "(off scale)" in the legend. Series that stay at zero all along (zero-initialised counters of
+ * other line: the y axis stops at 1.5 x the highest other series (see clipTop) and such a series is
+ * named "(off scale)" in the legend. Series that stay at zero all along (zero-initialised counters of
  * outcomes that never happened) are left out, as Grafana's "hide zeros" would.
  */
 import type { TopLevelSpec } from 'vega-lite';
@@ -31,16 +31,23 @@ function axis(unit: string): { title: string; divisor: number } {
 }
 
 /**
- * The y-axis top when one series is far above the rest: 1.5 x the highest positive maximum that is
- * not more than 10x the next one; undefined when nothing is off scale. Maxima 2, 3 and 4,000 (an
- * upper bound of low confidence) give 4.5; maxima 0, 0 and 1 give undefined (zeros never count).
+ * The y-axis top when series are far above the rest: each series whose highest value is more than
+ * 10x the largest magnitude (|value|) of every lower series is cut, and the axis stops at 1.5x the
+ * highest value left; undefined when nothing is cut. Series ranges [0, 2], [0, 3] and [0, 4,000]
+ * (an upper bound of low confidence) give 4.5; [-8, 0] and [0, 0.5] give undefined (8 outweighs 0.5).
  */
-export function clipTop(maxima: readonly number[]): number | undefined {
-  const sorted = maxima.filter((m) => Number.isFinite(m) && m > 0).sort((a, b) => a - b);
-  if (sorted.length < 2) return undefined;
-  let keep = sorted.length;
-  while (keep > 1 && sorted[keep - 1]! > 10 * sorted[keep - 2]!) keep--;
-  return keep === sorted.length ? undefined : sorted[keep - 1]! * 1.5;
+export function clipTop(ranges: ReadonlyArray<{ min: number; max: number }>): number | undefined {
+  const sorted = ranges.filter((r) => Number.isFinite(r.max) && Number.isFinite(r.min)).sort((a, b) => b.max - a.max);
+  let cut = 0;
+  while (cut < sorted.length - 1) {
+    const rest = sorted.slice(cut + 1);
+    const magnitude = Math.max(...rest.map((r) => Math.max(Math.abs(r.min), Math.abs(r.max))));
+    if (!(sorted[cut]!.max > 10 * magnitude)) break;
+    cut++;
+  }
+  if (cut === 0) return undefined;
+  const top = Math.max(...sorted.slice(cut).map((r) => r.max));
+  return top > 0 ? top * 1.5 : undefined;
 }
 
 /** The series to draw: those with a non-zero value (zero-initialised counters that never moved are noise), or all when every one is zero. */
@@ -54,8 +61,9 @@ export function panelSpec(panel: PanelChart, width: number, height: number): Top
   const { title, divisor } = axis(panel.unit);
   panel = { ...panel, series: drawnSeries(panel.series) };
   const start = Math.min(...panel.series.flatMap((s) => s.points.map(([t]) => t)));
-  const maxima = panel.series.map((s) => Math.max(...s.points.map(([, v]) => v / divisor)));
-  const top = clipTop(maxima);
+  const finiteValues = (s: ChartSeries) => s.points.map(([, v]) => v / divisor).filter(Number.isFinite);
+  const maxima = panel.series.map((s) => Math.max(...finiteValues(s)));
+  const top = clipTop(panel.series.map((s, i) => ({ min: Math.min(...finiteValues(s)), max: maxima[i]! })));
   const values = panel.series.flatMap((s, i) => {
     const name = top !== undefined && maxima[i]! > top ? `${s.name} (off scale)` : s.name;
     return s.points.filter(([, v]) => Number.isFinite(v)).map(([t, v]) => ({ t: t - start, v: top === undefined ? v / divisor : Math.min(v / divisor, top), series: name }));

@@ -15,7 +15,8 @@
  *   through the admission webhook, which sets the recommendation;
  * - `hog`'s memory steps from 100Mi to 1Gi after 30 s, over its 256Mi limit: OOM kills, and a
  *   memory resize with resizePolicy RestartContainer (the restart path);
- * - `idle` requests 500m / 512Mi, uses 30m / 64Mi, with updateMode Off: pure estimated savings.
+ * - `idle` requests 500m / 512Mi, uses 30m / 64Mi, with updateMode Off: pure estimated savings;
+ * - `db`, a StatefulSet (mode Off): its pods are owned directly, not through a ReplicaSet.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -33,16 +34,16 @@ import { instantQuery } from './prometheus-api.ts';
 /** The namespace of the lab's workloads. */
 export const LAB_NAMESPACE = 'shop';
 
-function vpa(name: string, mode: string, extra: Record<string, unknown> = {}): string {
+function vpa(name: string, mode: string, extra: Record<string, unknown> = {}, kind = 'Deployment'): string {
   return JSON.stringify({
     apiVersion: 'autoscaling.k8s.io/v1',
     kind: 'VerticalPodAutoscaler',
     metadata: { name, namespace: LAB_NAMESPACE },
-    spec: { targetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name }, updatePolicy: { updateMode: mode, ...extra } },
+    spec: { targetRef: { apiVersion: 'apps/v1', kind, name }, updatePolicy: { updateMode: mode, ...extra } },
   });
 }
 
-/** The lab's cluster: one 2-core node, four Deployments with VPAs (see the file comment). */
+/** The lab's cluster: one 2-core node, four Deployments and a StatefulSet with VPAs (see the file comment). */
 export const LAB_SCENARIO = `
 nodes: [{name: node-1, cpu: "2", memory: 8Gi}]
 workloads:
@@ -55,12 +56,15 @@ workloads:
        usage: {cpu: "steady(50m)", memory: "step(100Mi, 1Gi, 30s)"}}]}
   - {kind: Deployment, name: idle, namespace: ${LAB_NAMESPACE}, replicas: 1, containers: [
       {name: app, requests: {cpu: 500m, memory: 512Mi}, usage: {cpu: "steady(30m)", memory: "steady(64Mi)"}}]}
+  - {kind: StatefulSet, name: db, namespace: ${LAB_NAMESPACE}, replicas: 1, containers: [
+      {name: postgres, requests: {cpu: 50m, memory: 256Mi}, usage: {cpu: "steady(40m)", memory: "steady(200Mi)"}}]}
 objects:
   - {apiVersion: v1, kind: Namespace, metadata: {name: tailor}}
   - ${vpa('web', 'InPlaceOrRecreate')}
   - ${vpa('big', 'InPlaceOrRecreate', { minReplicas: 1 })}
   - ${vpa('hog', 'InPlaceOrRecreate', { minReplicas: 1 })}
   - ${vpa('idle', 'Off')}
+  - ${vpa('db', 'Off', {}, 'StatefulSet')}
 `;
 
 /** The prometheus.yml: kube-sim's two endpoints (HTTPS, its own CA) and Tailor's /metrics, every second. */

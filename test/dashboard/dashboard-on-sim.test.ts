@@ -51,7 +51,7 @@ test('every panel query of the Grafana dashboard returns data from a Prometheus 
       values[v.name] = chosen;
     }
   }
-  assert.deepEqual(values['workload'] === 'web' && (await labelValues(url, 'target_name', `tailor_vpa_recommendation{namespace="${LAB_NAMESPACE}"}`)).sort(), ['big', 'hog', 'idle', 'web']);
+  assert.deepEqual(values['workload'] === 'web' && (await labelValues(url, 'target_name', `tailor_vpa_recommendation{namespace="${LAB_NAMESPACE}"}`)).sort(), ['big', 'db', 'hog', 'idle', 'web']);
   assert.deepEqual(values['container'], ['app']);
 
   // Every target over the whole run: $__rate_interval spans it, as a range covering it would.
@@ -90,4 +90,12 @@ test('every panel query of the Grafana dashboard returns data from a Prometheus 
   assert.ok(cpuSaving >= 0.45 && cpuSaving <= 0.475, `idle CPU saving ${cpuSaving}`);
   assert.ok(Math.abs(memorySaving - 262 * MiB) < 2 * MiB, `idle memory saving ${memorySaving / MiB} MiB`);
   assert.equal(valueOf(get('Leader', 'A'), {}), 1);
+
+  // The StatefulSet's pods are owned directly (no ReplicaSet): the same panel finds them.
+  const memoryPanel = queries.filter((q) => q.panel === 'Memory: working set, requests, limits and recommendation');
+  const db = { ...values, workload: 'db', container: ['postgres'] };
+  const [usage, request] = await Promise.all(memoryPanel.slice(0, 2).map((q) => instantQuery(url, substitute(q.expr, db, intervals))));
+  assert.equal(valueOf(request!, { container: 'postgres' }), 256 * MiB);
+  const dbUsage = valueOf(usage!, { container: 'postgres' })!;
+  assert.ok(dbUsage >= 180 * MiB && dbUsage <= 220 * MiB, `db working set ${dbUsage / MiB} MiB (200Mi +/- 10%)`);
 });

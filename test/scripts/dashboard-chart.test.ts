@@ -2,12 +2,13 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { clipTop, drawnSeries, panelSpec } from '../../scripts/dashboard-chart.ts';
 
-test('clipTop cuts only a series more than 10x above the next positive one', () => {
-  assert.equal(clipTop([2, 3, 4000]), 4.5);
-  assert.equal(clipTop([2, 3, 25]), undefined);
-  assert.equal(clipTop([0, 0, 1]), undefined, 'zeros never count');
-  assert.equal(clipTop([-8, 0.46, 0.07]), undefined);
-  assert.equal(clipTop([1, 100, 100_000]), 1.5, 'each step over 10x is cut');
+test('clipTop cuts only series more than 10x above the magnitude of every lower one', () => {
+  const r = (...maxima: number[]) => maxima.map((max) => ({ min: 0, max }));
+  assert.equal(clipTop(r(2, 3, 4000)), 4.5);
+  assert.equal(clipTop(r(2, 3, 25)), undefined);
+  assert.equal(clipTop(r(0, 0, 1)), undefined, 'over series at zero only, the axis would stop at 0: nothing is cut');
+  assert.equal(clipTop([{ min: -8.3, max: 0 }, { min: 0, max: 0.465 }, { min: 0, max: 0.04 }]), undefined, 'savings: a large negative outweighs the positives');
+  assert.equal(clipTop(r(1, 100, 100_000)), 1.5, 'each step over 10x is cut');
 });
 
 test('drawnSeries leaves out the series that stay at zero, unless all do', () => {

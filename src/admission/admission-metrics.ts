@@ -7,8 +7,16 @@
  *   response (buckets from 1 ms: answers come from memory and must stay far below the timeout);
  * - `tailor_admission_certificate_reloads_total{outcome}`: serving certificates loaded (ok) or
  *   refused (error) after the files changed.
+ *
+ * Every review series starts at 0 (each webhook with each outcome), so `increase()` sees the first
+ * review too (a series born at 1 shows no increase in Prometheus).
  */
 import { Counter, Histogram, type Registry } from 'prom-client';
+import type { PodOutcome } from './pod-admission.ts';
+import type { VpaOutcome } from './vpa-admission.ts';
+
+const POD_OUTCOMES = ['patched', 'no-controller', 'no-vpa', 'invalid-vpa', 'mode-off', 'no-recommendation', 'unchanged'] as const satisfies readonly PodOutcome[];
+const VPA_OUTCOMES = ['allowed', 'denied'] as const satisfies readonly VpaOutcome[];
 
 export type WebhookName = 'mutate-pods' | 'validate-vpa';
 
@@ -27,6 +35,9 @@ export class AdmissionMetrics {
       buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
       registers,
     });
+    for (const outcome of [...POD_OUTCOMES, 'not-ready', 'error']) this.reviews.inc({ webhook: 'mutate-pods', outcome }, 0);
+    for (const outcome of [...VPA_OUTCOMES, 'error']) this.reviews.inc({ webhook: 'validate-vpa', outcome }, 0);
+    for (const webhook of ['mutate-pods', 'validate-vpa'] satisfies WebhookName[]) this.duration.zero({ webhook });
     this.certificateReloads = new Counter({ name: 'tailor_admission_certificate_reloads_total', help: 'Serving certificate reloads after the files changed, by outcome (ok, error).', labelNames: ['outcome'], registers });
   }
 

@@ -14,11 +14,20 @@
  *   lowered and the memory pressure guard is off);
  * - `tailor_updater_recommendation_to_applied_seconds{path,since}`: from the recommendation to the
  *   resize seen completed (resize-latency.ts).
+ *
+ * The resize, eviction and fallback series start at 0 for every known path, outcome and cause, so
+ * `increase()` sees the first event too (a series born at 1 shows no increase in Prometheus).
  */
 import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
+import type { ActionOutcome } from './action-outcome.ts';
+import type { DecisionReason } from './decision.ts';
 
 /** Buckets of the recommendation-to-applied histogram (s): seconds for urgent resizes up to a day for drift. */
 export const APPLIED_LATENCY_BUCKETS = [1, 5, 15, 30, 60, 120, 300, 600, 1800, 3600, 4 * 3600, 12 * 3600, 24 * 3600, 7 * 24 * 3600];
+
+/** Outcomes an executed resize or eviction can have (dry runs and backoff skips are not executed). */
+const EXECUTED_OUTCOMES = ['applied', 'gone', 'conflict', 'invalid', 'blocked', 'throttled', 'failed'] as const satisfies readonly ActionOutcome[];
+const FALLBACK_CAUSES = ['FallbackInfeasible', 'FallbackDeferredTimeout', 'FallbackInProgressTimeout', 'FallbackError', 'FallbackInPlaceUnsupported'] as const satisfies readonly DecisionReason[];
 
 export class UpdaterMetrics {
   readonly decisions: Counter<'action' | 'reason'>;
@@ -48,5 +57,10 @@ export class UpdaterMetrics {
       buckets: APPLIED_LATENCY_BUCKETS,
       registers,
     });
+    for (const outcome of EXECUTED_OUTCOMES) {
+      this.evictions.inc({ outcome }, 0);
+      if (outcome !== 'blocked') for (const path of ['in-place', 'restart']) this.resizes.inc({ path, outcome }, 0);
+    }
+    for (const cause of FALLBACK_CAUSES) this.fallbacks.inc({ cause }, 0);
   }
 }

@@ -1,0 +1,281 @@
+/**
+ * Tailor's Grafana dashboard as data: `npm run dashboard:build` writes it to
+ * manifests/monitoring/grafana-dashboard.json (a test keeps that file equal to this). Every query
+ * uses the names Tailor exports (src/observability, src/updater, src/admission, src/metrics) and the
+ * cAdvisor / kube-state-metrics names of a real cluster (the same kube-sim serves).
+ *
+ * Variables: datasource, namespace, workload (a VPA's target), container (multi, All). Rows:
+ * the workload's usage against requests, limits and the recommendation bounds; estimated savings;
+ * the updater's actions and outcomes; OOM kills and restarts; Tailor's own loops, Prometheus
+ * traffic, leadership and admission webhook.
+ */
+import { workloadPods } from './workload-pods.ts';
+
+/** One query of a panel (Grafana's Prometheus target). */
+export interface PanelTarget {
+  refId: string;
+  expr: string;
+  legendFormat: string;
+  datasource: { type: 'prometheus'; uid: string };
+  range: boolean;
+  instant: boolean;
+}
+
+/** A panel of the dashboard: a row header, a time series or a stat. */
+export interface DashboardPanel {
+  id: number;
+  type: 'row' | 'timeseries' | 'stat';
+  title: string;
+  description?: string;
+  gridPos: { x: number; y: number; w: number; h: number };
+  datasource?: { type: 'prometheus'; uid: string };
+  targets?: PanelTarget[];
+  fieldConfig?: { defaults: Record<string, unknown>; overrides: unknown[] };
+  options?: Record<string, unknown>;
+  collapsed?: boolean;
+  panels?: DashboardPanel[];
+}
+
+/** A template variable. */
+export interface DashboardVariable {
+  name: string;
+  label: string;
+  type: 'datasource' | 'query';
+  query: string | { query: string; refId: string; qryType: number };
+  definition?: string;
+  datasource?: { type: 'prometheus'; uid: string };
+  multi: boolean;
+  includeAll: boolean;
+  refresh: number;
+  sort?: number;
+  current: Record<string, never>;
+  options: never[];
+  hide: number;
+}
+
+export interface GrafanaDashboard {
+  uid: string;
+  title: string;
+  description: string;
+  tags: string[];
+  schemaVersion: number;
+  version: number;
+  editable: boolean;
+  graphTooltip: number;
+  refresh: string;
+  time: { from: string; to: string };
+  timezone: string;
+  templating: { list: DashboardVariable[] };
+  annotations: { list: unknown[] };
+  panels: DashboardPanel[];
+}
+
+const DS = { type: 'prometheus' as const, uid: '${datasource}' };
+const NS = '$namespace';
+const WL = '$workload';
+const RI = '$__rate_interval';
+
+type Unit = 'cores' | 'bytes' | 's' | 'short' | 'none';
+
+interface Query {
+  expr: string;
+  legend: string;
+}
+
+function queryVariable(name: string, label: string, definition: string, multi = false): DashboardVariable {
+  return {
+    name,
+    label,
+    type: 'query',
+    datasource: DS,
+    query: { query: definition, refId: 'PrometheusVariableQueryEditor-VariableQuery', qryType: 1 },
+    definition,
+    multi,
+    includeAll: multi,
+    refresh: 2,
+    sort: 1,
+    current: {},
+    options: [],
+    hide: 0,
+  };
+}
+
+/** The usage, requests, limits and bounds of the selected workload's containers, for one resource. */
+function resourceQueries(resource: 'cpu' | 'memory'): Query[] {
+  const pods = workloadPods(NS, WL);
+  const usage =
+    resource === 'cpu'
+      ? `sum by (namespace, pod, container) (rate(container_cpu_usage_seconds_total{namespace="${NS}", container=~"$container"}[${RI}]))`
+      : `max by (namespace, pod, container) (container_memory_working_set_bytes{namespace="${NS}", container=~"$container"})`;
+  const spec = (metric: string) => `max by (container) (${metric}{namespace="${NS}", container=~"$container", resource="${resource}"} * on (namespace, pod) group_left() ${pods})`;
+  const bound = (b: string) => `max by (container) (tailor_vpa_recommendation{namespace="${NS}", target_name="${WL}", container=~"$container", resource="${resource}", bound="${b}"})`;
+  return [
+    { expr: `max by (container) (${usage} * on (namespace, pod) group_left() ${pods})`, legend: 'usage {{container}} (busiest pod)' },
+    { expr: spec('kube_pod_container_resource_requests'), legend: 'request {{container}}' },
+    { expr: spec('kube_pod_container_resource_limits'), legend: 'limit {{container}}' },
+    { expr: bound('target'), legend: 'target {{container}}' },
+    { expr: bound('lowerBound'), legend: 'lower bound {{container}}' },
+    { expr: bound('upperBound'), legend: 'upper bound {{container}}' },
+  ];
+}
+
+/**
+ * Requests minus the recommended target, summed over every pod of every VPA-managed container in
+ * the namespace, by workload. Worked number: 3 pods requesting 500m with a target of 120m save
+ * 3 x (0.5 - 0.12) = 1.14 cores. Negative: the workload needs more than it requests.
+ */
+function savings(resource: 'cpu' | 'memory'): string {
+  const requests = `sum by (namespace, pod, container) (kube_pod_container_resource_requests{namespace="${NS}", resource="${resource}"})`;
+  const target = `max by (namespace, workload, container) (label_replace(tailor_vpa_recommendation{namespace="${NS}", resource="${resource}", bound="target"}, "workload", "$1", "target_name", "(.+)"))`;
+  return `sum by (workload) (${requests} * on (namespace, pod) group_left(workload) ${workloadPods(NS)} - on (namespace, workload, container) group_left() ${target})`;
+}
+
+function quantile(q: number, metric: string, by: string, selector = ''): string {
+  return `histogram_quantile(${q}, sum by (${by}, le) (rate(${metric}_bucket${selector}[${RI}])))`;
+}
+
+const UNITS: Record<Unit, string> = { cores: 'suffix: cores', bytes: 'bytes', s: 's', short: 'short', none: 'none' };
+
+class Layout {
+  private y = 0;
+  private x = 0;
+  private rowHeight = 0;
+  private id = 0;
+  readonly panels: DashboardPanel[] = [];
+
+  row(title: string): void {
+    this.newLine();
+    this.panels.push({ id: ++this.id, type: 'row', title, collapsed: false, gridPos: { x: 0, y: this.y, w: 24, h: 1 }, panels: [] });
+    this.y += 1;
+  }
+
+  panel(type: 'timeseries' | 'stat', title: string, description: string, w: number, h: number, unit: Unit, queries: Query[], overrides: unknown[] = []): void {
+    if (this.x + w > 24) this.newLine();
+    const targets = queries.map((q, i) => ({ refId: String.fromCharCode(65 + i), expr: q.expr, legendFormat: q.legend, datasource: DS, range: true, instant: false }));
+    const defaults: Record<string, unknown> = { unit: UNITS[unit], ...(unit === 'cores' ? { decimals: 3 } : {}) };
+    if (type === 'timeseries') defaults['custom'] = { drawStyle: 'line', lineWidth: 1, fillOpacity: 0, showPoints: 'never', spanNulls: true };
+    this.panels.push({
+      id: ++this.id,
+      type,
+      title,
+      description,
+      gridPos: { x: this.x, y: this.y, w, h },
+      datasource: DS,
+      targets,
+      fieldConfig: { defaults, overrides },
+      options: type === 'stat'
+        ? { reduceOptions: { calcs: ['lastNotNull'], fields: '', values: false }, colorMode: 'value', graphMode: 'area', textMode: 'auto' }
+        : { legend: { displayMode: 'table', placement: 'bottom', calcs: ['lastNotNull', 'max'] }, tooltip: { mode: 'multi', sort: 'desc' } },
+    });
+    this.x += w;
+    this.rowHeight = Math.max(this.rowHeight, h);
+  }
+
+  private newLine(): void {
+    this.y += this.rowHeight;
+    this.x = 0;
+    this.rowHeight = 0;
+  }
+}
+
+/** Dashed lines for the bounds, a thicker target, dotted limits: what Grafana draws over the usage. */
+function boundStyles(): unknown[] {
+  const byRegex = (regex: string, properties: unknown[]) => ({ matcher: { id: 'byRegexp', options: regex }, properties });
+  return [
+    byRegex('^(lower|upper) bound .*', [{ id: 'custom.lineStyle', value: { fill: 'dash', dash: [10, 10] } }]),
+    byRegex('^target .*', [{ id: 'custom.lineWidth', value: 2 }]),
+    byRegex('^limit .*', [{ id: 'custom.lineStyle', value: { fill: 'dot', dash: [2, 6] } }]),
+  ];
+}
+
+/** The whole dashboard. */
+export function tailorDashboard(): GrafanaDashboard {
+  const l = new Layout();
+  l.row('Workload $workload in $namespace: usage, requests, limits and recommendation');
+  l.panel('timeseries', 'CPU: usage, requests, limits and recommendation', 'CPU cores of the busiest pod of the workload per container, against its requests and limits and the VPA\'s target, lower and upper bound.', 12, 9, 'cores', resourceQueries('cpu'), boundStyles());
+  l.panel('timeseries', 'Memory: working set, requests, limits and recommendation', 'Working set bytes of the busiest pod of the workload per container, against its requests and limits and the VPA\'s target, lower and upper bound.', 12, 9, 'bytes', resourceQueries('memory'), boundStyles());
+
+  l.row('Estimated savings in $namespace (requests minus target, every pod)');
+  l.panel('stat', 'CPU savings', 'Requested CPU minus the recommended target, summed over every pod of every container with a VPA in the namespace (negative: more is needed).', 4, 8, 'cores', [{ expr: `sum(${savings('cpu')})`, legend: 'cores' }]);
+  l.panel('stat', 'Memory savings', 'Requested memory minus the recommended target, summed like CPU.', 4, 8, 'bytes', [{ expr: `sum(${savings('memory')})`, legend: 'bytes' }]);
+  l.panel('timeseries', 'CPU savings by workload', 'Requested minus target CPU cores per workload.', 8, 8, 'cores', [{ expr: savings('cpu'), legend: '{{workload}}' }]);
+  l.panel('timeseries', 'Memory savings by workload', 'Requested minus target memory bytes per workload.', 8, 8, 'bytes', [{ expr: savings('memory'), legend: '{{workload}}' }]);
+
+  l.row('Updater: actions and outcomes');
+  l.panel('timeseries', 'Updater actions', 'Decisions of the updater loops by action and reason (Skip and Wait included), per rate interval.', 8, 9, 'short', [
+    { expr: `sum by (action, reason) (increase(tailor_updater_decisions_total[${RI}]))`, legend: '{{action}} {{reason}}' },
+  ]);
+  l.panel('timeseries', 'Resizes by path and outcome', 'Resizes sent: path in-place (no restart) or restart (resizePolicy RestartContainer), by outcome.', 8, 9, 'short', [
+    { expr: `sum by (path, outcome) (increase(tailor_updater_resizes_total[${RI}]))`, legend: '{{path}} {{outcome}}' },
+  ]);
+  l.panel('timeseries', 'Evictions and fallbacks', 'Evictions asked for by outcome (blocked: a PodDisruptionBudget refused), and the in-place resizes that fell back to eviction, by cause.', 8, 9, 'short', [
+    { expr: `sum by (outcome) (increase(tailor_updater_evictions_total[${RI}]))`, legend: 'eviction {{outcome}}' },
+    { expr: `sum by (cause) (increase(tailor_updater_fallbacks_total[${RI}]))`, legend: 'fallback {{cause}}' },
+  ]);
+
+  l.row('Workload health in $namespace');
+  l.panel('timeseries', 'OOM kills', 'Out-of-memory kills per container (cAdvisor), and the containers whose last termination was OOMKilled at some time in the interval (kube-state-metrics).', 12, 8, 'short', [
+    { expr: `sum by (pod, container) (increase(container_oom_events_total{namespace="${NS}"}[${RI}]))`, legend: 'OOM kills {{pod}}/{{container}}' },
+    { expr: `max by (pod, container) (max_over_time(kube_pod_container_status_last_terminated_reason{namespace="${NS}", reason="OOMKilled"}[${RI}]))`, legend: 'last terminated OOMKilled {{pod}}/{{container}}' },
+  ]);
+  l.panel('timeseries', 'Container restarts', 'Container restarts (OOM kills, restarts of a resize with resizePolicy RestartContainer, crashes).', 12, 8, 'short', [
+    { expr: `sum by (pod, container) (increase(kube_pod_container_status_restarts_total{namespace="${NS}"}[${RI}]))`, legend: '{{pod}}/{{container}}' },
+  ]);
+
+  l.row('Tailor: loops, Prometheus, leadership, admission');
+  l.panel('timeseries', 'Loop cycle latency', 'p50 and p95 of whole loop cycles (recommender, updater), and p95 of their phases.', 8, 8, 's', [
+    { expr: quantile(0.95, 'tailor_loop_phase_duration_seconds', 'loop', '{phase="cycle"}'), legend: 'p95 {{loop}}' },
+    { expr: quantile(0.5, 'tailor_loop_phase_duration_seconds', 'loop', '{phase="cycle"}'), legend: 'p50 {{loop}}' },
+    { expr: quantile(0.95, 'tailor_loop_phase_duration_seconds', 'loop, phase', '{phase!="cycle"}'), legend: 'p95 {{loop}} {{phase}}' },
+  ]);
+  l.panel('timeseries', 'Loop cycles and errors', 'Loop cycles by outcome (ok, error) per rate interval; anything but ok is a failed cycle, retried at the next tick.', 8, 8, 'short', [
+    { expr: `sum by (loop, outcome) (increase(tailor_loop_cycles_total[${RI}]))`, legend: '{{loop}} {{outcome}}' },
+  ]);
+  l.panel('timeseries', 'Time since the last successful cycle', 'Seconds since each loop last ended a cycle without error; grows without bound while a loop fails or has stopped.', 8, 8, 's', [
+    { expr: 'time() - max by (loop) (tailor_loop_last_success_timestamp_seconds)', legend: '{{loop}}' },
+  ]);
+  l.panel('timeseries', 'Prometheus queries by outcome', 'PromQL queries of the recommender by kind and outcome: ok, or the error class (timeout, unavailable, bad_data, ...); failed namespace batches are retried next cycle.', 8, 8, 'short', [
+    { expr: `sum by (kind, outcome) (increase(tailor_prometheus_queries_total[${RI}]))`, legend: '{{kind}} {{outcome}}' },
+    { expr: `sum(increase(tailor_usage_failed_batches_total[${RI}]))`, legend: 'failed batches' },
+  ]);
+  l.panel('timeseries', 'Prometheus query latency', 'p95 wall time of the recommender\'s PromQL queries (retries included), by kind.', 8, 8, 's', [
+    { expr: quantile(0.95, 'tailor_prometheus_query_duration_seconds', 'kind'), legend: 'p95 {{kind}}' },
+  ]);
+  l.panel('timeseries', 'Leader', 'Per replica and Lease: 1 while the replica holds the Lease and runs the loops; exactly one replica per Lease should be 1.', 8, 8, 'none', [
+    { expr: 'max by (instance, lease) (tailor_leader)', legend: '{{lease}} {{instance}}' },
+  ]);
+  l.panel('timeseries', 'Admission webhook requests', 'Admission reviews answered per rate interval, by webhook and outcome (patched, no-vpa, mode-off, ... for pods; allowed, denied for VPAs).', 8, 8, 'short', [
+    { expr: `sum by (webhook, outcome) (increase(tailor_admission_reviews_total[${RI}]))`, legend: '{{webhook}} {{outcome}}' },
+  ]);
+  l.panel('timeseries', 'Admission webhook latency', 'p99 time to answer an admission review, by webhook (the API server waits for it on every pod creation).', 8, 8, 's', [
+    { expr: quantile(0.99, 'tailor_admission_review_duration_seconds', 'webhook'), legend: 'p99 {{webhook}}' },
+  ]);
+  l.panel('timeseries', 'Tracked VPAs and containers', 'VPA objects and VPA x container aggregates each component handles.', 8, 8, 'short', [
+    { expr: 'max by (component) (tailor_tracked_vpas)', legend: 'VPAs {{component}}' },
+    { expr: 'max by (component) (tailor_tracked_containers)', legend: 'containers {{component}}' },
+  ]);
+
+  return {
+    uid: 'tailor-overview',
+    title: 'Tailor: vertical autoscaling',
+    description: 'Usage against requests and Tailor\'s recommendations, estimated savings, updater actions, OOM kills and the health of Tailor itself.',
+    tags: ['tailor', 'vpa', 'kubernetes'],
+    schemaVersion: 39,
+    version: 1,
+    editable: true,
+    graphTooltip: 1,
+    refresh: '30s',
+    time: { from: 'now-6h', to: 'now' },
+    timezone: 'browser',
+    templating: {
+      list: [
+        { name: 'datasource', label: 'Prometheus', type: 'datasource', query: 'prometheus', multi: false, includeAll: false, refresh: 1, current: {}, options: [], hide: 0 },
+        queryVariable('namespace', 'Namespace', 'label_values(tailor_vpa_recommendation, namespace)'),
+        queryVariable('workload', 'Workload', 'label_values(tailor_vpa_recommendation{namespace="$namespace"}, target_name)'),
+        queryVariable('container', 'Container', 'label_values(tailor_vpa_recommendation{namespace="$namespace", target_name="$workload"}, container)', true),
+      ],
+    },
+    annotations: { list: [] },
+    panels: l.panels,
+  };
+}

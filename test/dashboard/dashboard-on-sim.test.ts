@@ -1,0 +1,101 @@
+/**
+ * The Grafana dashboard against the real thing: kube-sim at real speed, Tailor's recommender,
+ * updater and admission webhook in-process with /metrics over HTTP, and a real Prometheus scraping
+ * all of it every second (src/dashboard/dashboard-lab.ts). Once the scenario has produced its
+ * events (in-place and restart resizes, an Infeasible fallback eviction, OOM kills, an admission
+ * review), the template variables are resolved with their label_values() queries and every panel
+ * target's PromQL runs against Prometheus: none may fail or come back without a finite value.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { DASHBOARD_FILE } from '../../src/dashboard/dashboard-file.ts';
+import { LAB_NAMESPACE, startDashboardLab, waitForLabEvents } from '../../src/dashboard/dashboard-lab.ts';
+import { panelQueries, parseLabelValues, substitute, variableQueries, type VariableValues } from '../../src/dashboard/panel-targets.ts';
+import { instantQuery, labelValues, type Series } from '../../src/dashboard/prometheus-api.ts';
+
+const MiB = 1024 * 1024;
+
+/** The single-value variables' choices: the workload with CPU and memory limits. */
+const CHOSEN: Record<string, string> = { namespace: LAB_NAMESPACE, workload: 'web' };
+
+const finite = (series: Series[]) => series.some((s) => s.values.some(([, v]) => Number.isFinite(v)));
+const valueOf = (series: Series[], labels: Record<string, string>) => series.find((s) => Object.entries(labels).every(([k, v]) => s.metric[k] === v))?.values[0]?.[1];
+
+test('every panel query of the Grafana dashboard returns data from a Prometheus that scraped Tailor on kube-sim', { timeout: 240_000 }, async (t) => {
+  const dashboard = JSON.parse(readFileSync(DASHBOARD_FILE, 'utf8')) as Parameters<typeof panelQueries>[0] & Parameters<typeof variableQueries>[0];
+  const queries = panelQueries(dashboard);
+  assert.ok(queries.length >= 25, `${queries.length} panel targets`);
+
+  const lab = await startDashboardLab();
+  t.after(() => lab.stop());
+  const url = lab.prometheus.url;
+
+  // Wait (with a deadline, not a fixed sleep) until every event has been scraped.
+  const pending = await waitForLabEvents(lab, Date.now() + 150_000);
+  assert.deepEqual(pending, [], `events not seen in Prometheus after ${Math.round((Date.now() - lab.startedAt) / 1000)} s`);
+  t.diagnostic(`all events scraped ${Math.round((Date.now() - lab.startedAt) / 1000)} s after the start`);
+
+  // The variables as Grafana resolves them: label_values() through the label values API.
+  const values: Record<string, string | string[]> = {};
+  for (const v of variableQueries(dashboard)) {
+    const parsed = parseLabelValues(v.definition);
+    assert.ok(parsed, `variable ${v.name}: ${v.definition} is label_values(selector, label)`);
+    const found = await labelValues(url, parsed.label, substitute(parsed.match, values));
+    assert.ok(found.length > 0, `variable ${v.name} has no values: ${v.definition}`);
+    if (v.multi) {
+      values[v.name] = found; // All
+    } else {
+      const chosen = CHOSEN[v.name]!;
+      assert.ok(found.includes(chosen), `variable ${v.name} lacks ${chosen}: ${found.join(', ')}`);
+      values[v.name] = chosen;
+    }
+  }
+  assert.deepEqual(values['workload'] === 'web' && (await labelValues(url, 'target_name', `tailor_vpa_recommendation{namespace="${LAB_NAMESPACE}"}`)).sort(), ['big', 'db', 'hog', 'idle', 'web']);
+  assert.deepEqual(values['container'], ['app']);
+
+  // Every target over the whole run: $__rate_interval spans it, as a range covering it would.
+  const run = `${Math.ceil((Date.now() - lab.startedAt) / 1000)}s`;
+  const intervals = { __rate_interval: run, __interval: '2s', __range: run };
+  const failures: string[] = [];
+  const results = new Map<string, Series[]>();
+  for (const q of queries) {
+    const expr = substitute(q.expr, values as VariableValues, intervals);
+    assert.doesNotMatch(expr, /\$(?!1")/, `unsubstituted variable in ${q.panel} ${q.refId}: ${expr}`);
+    try {
+      const series = await instantQuery(url, expr);
+      results.set(`${q.panel}/${q.refId}`, series);
+      if (!finite(series)) failures.push(`${q.panel} ${q.refId} (${q.legendFormat}): no finite value: ${expr}`);
+    } catch (err) {
+      failures.push(`${q.panel} ${q.refId}: ${(err as Error).message}`);
+    }
+  }
+  assert.deepEqual(failures, [], `${failures.length} of ${queries.length} panel queries failed`);
+  t.diagnostic(`${queries.length} panel targets returned data`);
+
+  // A few worked numbers through the panels' own queries.
+  const get = (panel: string, refId: string) => results.get(`${panel}/${refId}`)!;
+  // web requests 20m per pod and is resized in place, at most doubling per step: 40m.
+  const webRequest = valueOf(get('CPU: usage, requests, limits and recommendation', 'B'), { container: 'app' });
+  assert.ok(webRequest === 0.02 || webRequest === 0.04, `web CPU request ${webRequest}`);
+  const resizes = get('Resizes by path and outcome', 'A');
+  assert.ok((valueOf(resizes, { path: 'in-place', outcome: 'applied' }) ?? 0) > 0 && (valueOf(resizes, { path: 'restart', outcome: 'applied' }) ?? 0) > 0, JSON.stringify(resizes));
+  assert.ok((valueOf(get('Evictions and fallbacks', 'B'), { cause: 'FallbackInfeasible' }) ?? 0) > 0);
+  assert.ok(get('OOM kills', 'A').some((s) => s.metric['pod']?.startsWith('hog-') && s.values[0]![1] > 0), 'hog was OOM-killed');
+  // idle (updateMode Off) requests 500m / 512Mi, uses 30m / 64Mi: targets at the per-pod floors
+  // or just above (25m-40m; 250Mi), so it could save 0.46-0.475 cores and 512Mi - 250Mi = 262Mi.
+  const cpuSaving = valueOf(get('CPU savings by workload', 'A'), { workload: 'idle' })!;
+  const memorySaving = valueOf(get('Memory savings by workload', 'A'), { workload: 'idle' })!;
+  t.diagnostic(`idle could save ${cpuSaving} cores and ${memorySaving / MiB} MiB`);
+  assert.ok(cpuSaving >= 0.45 && cpuSaving <= 0.475, `idle CPU saving ${cpuSaving}`);
+  assert.ok(Math.abs(memorySaving - 262 * MiB) < 2 * MiB, `idle memory saving ${memorySaving / MiB} MiB`);
+  assert.equal(valueOf(get('Leader', 'A'), {}), 1);
+
+  // The StatefulSet's pods are owned directly (no ReplicaSet): the same panel finds them.
+  const memoryPanel = queries.filter((q) => q.panel === 'Memory: working set, requests, limits and recommendation');
+  const db = { ...values, workload: 'db', container: ['postgres'] };
+  const [usage, request] = await Promise.all(memoryPanel.slice(0, 2).map((q) => instantQuery(url, substitute(q.expr, db, intervals))));
+  assert.equal(valueOf(request!, { container: 'postgres' }), 256 * MiB);
+  const dbUsage = valueOf(usage!, { container: 'postgres' })!;
+  assert.ok(dbUsage >= 180 * MiB && dbUsage <= 220 * MiB, `db working set ${dbUsage / MiB} MiB (200Mi +/- 10%)`);
+});

@@ -13,7 +13,8 @@ export class SyntheticSource implements MetricsSource {
 
   constructor(
     private readonly server: KubeSimApiServer,
-    private readonly usage: { cpuCores: number; memoryBytes: number } = { cpuCores: 0.3, memoryBytes: 100 * 1024 * 1024 },
+    /** What every container uses (change it to move the recommendation). */
+    readonly usage: { cpuCores: number; memoryBytes: number } = { cpuCores: 0.3, memoryBytes: 100 * 1024 * 1024 },
   ) {}
 
   private containers(namespaces: readonly string[]): Array<{ namespace: string; pod: string; container: string }> {

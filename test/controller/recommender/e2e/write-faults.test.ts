@@ -132,6 +132,7 @@ workloads:
   const watchFaultsFrom = Date.now();
   sim.server.addFault({ verbs: ['watch'], resources: ['verticalpodautoscalers'], dropWatchAfterMs: 100, times: 3 });
   sim.server.store.compact();
+  sim.server.endWatches(); // the open watches end; their resumes meet the dropped history
   await custom.createNamespacedCustomObject({ ...VPA, namespace: 'default', body: { ...vpa('zz-late'), spec: { ...vpa('zz-late').spec, targetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'web' } } } });
   const readLate = async () => (await custom.getNamespacedCustomObject({ ...VPA, namespace: 'default', name: 'zz-late' })) as VerticalPodAutoscaler;
   const recoveredFrom = Date.now();

@@ -41,6 +41,7 @@ import { attributeGonePods } from './history-attribution.ts';
 import { CheckpointSchedule } from './checkpoint-schedule.ts';
 import { RecommenderMetrics } from './recommender-metrics.ts';
 import { RecommenderWriter } from './recommender-writes.ts';
+import { statusRefusedEvent } from './vpa-events.ts';
 import type { CycleContext } from '../loop-scheduler.ts';
 import { handlesRecommenders, namespaceSelected, watchNamespaces } from '../vpa-selection.ts';
 import { orphanCheckpoints } from './checkpoint-orphans.ts';
@@ -93,6 +94,8 @@ export class RecommenderLoop implements LoopComponent {
   private attributed = false;
   /** The views of the last cycle (for the checkpoint flush at shutdown). */
   private lastViews: VpaView[] = [];
+  /** `vpaId\0message` of refused statuses already reported by an Event. */
+  private reportedRefusals = new Set<string>();
   private readonly writer: RecommenderWriter;
   /** The recommender's write and attribution counters. */
   readonly own: RecommenderMetrics;
@@ -134,6 +137,7 @@ export class RecommenderLoop implements LoopComponent {
     this.bootstrapped = false;
     this.attributed = false;
     this.lastViews = [];
+    this.reportedRefusals = new Set();
     this.schedule = new CheckpointSchedule(this.config.checkpointInterval, this.config.checkpointGcInterval);
     const restoredUntil = await this.restoreCheckpoints();
     this.feed = undefined;
@@ -225,6 +229,7 @@ export class RecommenderLoop implements LoopComponent {
         // A failed write loses nothing: the cached status still differs, so the next cycle writes again.
         const result = await this.writer.write('status', `VPA ${v.id}`, () => this.kube.patchVpaStatus(v.vpa.metadata.namespace ?? '', v.vpa.metadata.name, decision.status), signal);
         if (!result.ok && result.kind !== 'notFound') writeFailures++;
+        if (!result.ok && result.kind === 'invalid') await this.reportRefusedStatus(v, now, signal);
       }
     });
     this.lastViews = views;
@@ -233,6 +238,19 @@ export class RecommenderLoop implements LoopComponent {
     this.metrics.trackedVpas.set({ component: 'recommender' }, views.length);
     this.metrics.trackedContainers.set({ component: 'recommender' }, this.aggregates.size());
     if (writeFailures > 0 && writeFailures === views.length) throw new Error(`no VPA status could be written (${writeFailures} failures)`);
+  }
+
+  /**
+   * The API refuses this VPA's status (its stored spec fails the CRD's schema): say why in a
+   * Warning Event, once per VPA and message per leadership.
+   */
+  private async reportRefusedStatus(v: VpaView, now: number, signal: AbortSignal): Promise<void> {
+    const message = v.problem?.message ?? 'the object fails the API server\'s validation';
+    const key = `${v.id}\u0000${message}`;
+    if (this.reportedRefusals.has(key)) return;
+    const event = statusRefusedEvent(v.vpa, message, now, this.config.leaderIdentity ?? 'tailor');
+    const result = await this.writer.write('event', `event on VPA ${v.id}`, () => this.kube.createEvent(event), signal);
+    if (result.ok) this.reportedRefusals.add(key);
   }
 
   /** Each handled VPA with its problem or its selector and pods. */

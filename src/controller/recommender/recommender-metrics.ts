@@ -1,7 +1,7 @@
 /**
  * The recommender's own Prometheus metrics (prom-client), on the registry given:
  * - `tailor_recommender_writes_total{object,outcome}`: writes by object (`status`, `checkpoint`,
- *   `checkpoint_delete`) and final outcome (`ok`, or the error kind of src/kube/errors.ts after
+ *   `checkpoint_delete`, `event`) and final outcome (`ok`, or the error kind of src/kube/errors.ts after
  *   the retries: `throttled`, `unavailable`, `conflict`, `notFound`, `invalid`, `forbidden`, ...;
  *   `deferred` when skipped because the API server asked us to back off);
  * - `tailor_recommender_write_retries_total{object,reason}`: retries, by the error kind retried;
@@ -12,7 +12,7 @@
 import { Counter, Gauge, type Registry } from 'prom-client';
 
 /** What a write is about. */
-export type WriteObject = 'status' | 'checkpoint' | 'checkpoint_delete';
+export type WriteObject = 'status' | 'checkpoint' | 'checkpoint_delete' | 'event';
 
 export class RecommenderMetrics {
   readonly writes: Counter<'object' | 'outcome'>;

@@ -10,8 +10,8 @@
  * unknown fields). Those the schema allows (min above max) go through the API. The API server
  * then accepts status writes on the stored ones by validation ratcheting (1.30+), except for the
  * bad quantity: it sits under the schema's `anyOf`, which the real server does not ratchet, so
- * no status can be written on that VPA at all; the recommender logs the validation errors and
- * counts the rejected write (`outcome="invalid"`), and carries on.
+ * no status can be written on that VPA at all; the recommender logs the validation errors,
+ * counts the rejected write (`outcome="invalid"`), says why in one Warning Event, and carries on.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -108,6 +108,12 @@ workloads:
   const logged = lines.filter((l) => l.vpa === 'default/bad-quantity' && l.level === 40).map((l) => JSON.stringify(l));
   assert.ok(logged.some((l) => l.includes('spec.resourcePolicy.containerPolicies[0].minAllowed.memory')), logged.join('\n'));
   assert.match(await metrics.registry.getSingleMetricAsString('tailor_recommender_writes_total'), /tailor_recommender_writes_total\{object="status",outcome="invalid"\} [1-9]/);
+  // ... and said in one Warning Event on the VPA (two cycles, one event).
+  const events = (await kc.makeApiClient(k8s.CoreV1Api).listNamespacedEvent({ namespace: 'default', fieldSelector: 'involvedObject.name=bad-quantity' })).items;
+  assert.equal(events.length, 1, JSON.stringify(events.map((e) => e.message)));
+  assert.equal(events[0]!.reason, 'ConfigUnsupported');
+  assert.equal(events[0]!.type, 'Warning');
+  assert.match(events[0]!.message!, /spec\.resourcePolicy\.containerPolicies\[0\]\.minAllowed\.memory/);
 
   // The well-formed VPAs are served, also on pods without requests.
   for (const name of ['web', 'bare']) {

@@ -153,9 +153,12 @@ workloads:
   const bStepsDown = await until('b steps down', () => rb.elector?.isLeader() === false);
   const a2Leads = await until('a2 leads', () => ra2.elector?.isLeader() === true);
   t.diagnostic(`b stepped down ${bStepsDown - faultAt} ms after its Lease calls began to fail; a2 led after ${a2Leads - faultAt} ms`);
-  assert.ok(bStepsDown - faultAt <= RENEW_DEADLINE_MS + RETRY_MS + 500, 'b stepped down at its renew deadline');
-  assert.ok(a2Leads - faultAt >= LEASE_MS - RETRY_MS, 'a2 waited for the lease to expire');
-  assert.ok(a2Leads - faultAt <= LEASE_MS + 3 * RETRY_MS + 500, 'a2 took over within the lease duration and a retry');
+  // b's last renewal was at most a retry period (plus a request) before the fault; a2 takes the
+  // Lease a lease duration after it saw that renewal, at its next retry. Slack for a loaded machine.
+  assert.ok(bStepsDown - faultAt <= RENEW_DEADLINE_MS + 2 * RETRY_MS + 500, 'b stepped down at its renew deadline');
+  assert.ok(a2Leads - faultAt >= LEASE_MS - 2 * RETRY_MS, 'a2 waited for the lease to expire (an immediate takeover would be one retry)');
+  assert.ok(a2Leads - faultAt <= LEASE_MS + 4 * RETRY_MS + 1000, 'a2 took over within the lease duration and a retry or two');
+  assert.ok(a2Leads > bStepsDown, 'b had stepped down before a2 led');
   await until('a2 wrote', () => by(a.user, faultAt).length > 0);
   const bLastCheckpoint = Math.max(...by(b.user).filter((w) => w.resource === 'verticalpodautoscalercheckpoints').map((w) => w.startedAt!));
   const a2FirstRange = sourceA2.cpuRanges[0]!;

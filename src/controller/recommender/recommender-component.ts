@@ -206,7 +206,8 @@ export class RecommenderLoop implements LoopComponent {
     const routes = views.flatMap((v) => v.pods.map((p) => ({ namespace: p.metadata.namespace, pod: p.metadata.name, vpaId: v.id, memoryRequests: new Map((p.spec?.containers ?? []).map((c) => [c.name, memoryRequest(p, c.name)])) })));
     this.aggregates.routePods(routes);
 
-    if (!this.attributed) await this.attributeGonePods(views, now);
+    // Only useful before the bootstrap's samples arrive: afterwards they have been routed or dropped.
+    if (!this.attributed && !this.bootstrapped) await this.attributeGonePods(views, now);
     this.feed ??= this.createFeed(now);
     const report = await this.metrics.timePhase('recommender', 'fetch-usage', () => this.feed!.sync(now, this.aggregates));
     this.lastSync = report;
@@ -316,7 +317,8 @@ export class RecommenderLoop implements LoopComponent {
 
   /**
    * Routes the pods that are gone but left owner series in the bootstrap window to the VPA of their
-   * workload, so their history counts (history-attribution.ts). Retried each cycle until it succeeds.
+   * workload, so their history counts (history-attribution.ts). Retried each cycle until it or the
+   * bootstrap succeeds.
    */
   private async attributeGonePods(views: readonly VpaView[], now: number): Promise<void> {
     const targets = views.filter((v) => !v.problem).map((v) => ({ vpaId: v.id, namespace: v.vpa.metadata.namespace ?? '', kind: v.vpa.spec.targetRef.kind, name: v.vpa.spec.targetRef.name }));

@@ -5,6 +5,7 @@
 import type { OptionTable } from './option-spec.ts';
 import { booleanType, durationType, integerType, stringType } from './option-types.ts';
 import { FEED_DEFAULTS } from '../metrics/usage-feed.ts';
+import { CHECKPOINT_DEFAULTS } from '../controller/recommender/checkpoint-schedule.ts';
 
 export const RECOMMENDER_OPTIONS = {
   recommenderName: {
@@ -45,6 +46,23 @@ export const RECOMMENDER_OPTIONS = {
     type: integerType(11_000, 10_000_000),
     default: FEED_DEFAULTS.maxPointsPerQuery,
     description: 'Points (series x steps) per Prometheus answer at most; longer ranges are split.',
+    group: 'Recommender',
+  },
+  checkpointInterval: {
+    flag: 'checkpoint-interval',
+    env: 'TAILOR_CHECKPOINT_INTERVAL',
+    type: durationType,
+    default: CHECKPOINT_DEFAULTS.intervalMs,
+    description:
+      'How often each VPA x container checkpoint is written (also once on a graceful shutdown while leader). A restart re-reads Prometheus from the checkpoint on, so a longer interval costs re-read history, not lost history (decision 0137).',
+    group: 'Recommender',
+  },
+  checkpointGcInterval: {
+    flag: 'checkpoint-gc-interval',
+    env: 'TAILOR_CHECKPOINT_GC_INTERVAL',
+    type: durationType,
+    default: CHECKPOINT_DEFAULTS.gcIntervalMs,
+    description: 'How often checkpoints whose VPA no longer exists are listed and deleted (first time: the first cycle as leader).',
     group: 'Recommender',
   },
 } satisfies OptionTable;

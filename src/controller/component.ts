@@ -31,6 +31,9 @@ export interface ComponentContext {
   clock: Clock;
 }
 
+/** Why a loop component is deactivated. */
+export type DeactivateReason = 'shutdown' | 'leadershipLost';
+
 /** A component whose work is a cycle on the schedule, on the leader only. */
 export interface LoopComponent {
   kind: 'loop';
@@ -39,8 +42,12 @@ export interface LoopComponent {
   activate?(signal: AbortSignal): Promise<void>;
   /** One cycle; throw to have it counted as failed (it runs again at the next tick). */
   runCycle(cycle: CycleContext): Promise<void>;
-  /** After the last cycle when leadership ends or the process stops. */
-  deactivate?(): Promise<void>;
+  /**
+   * After the last cycle when leadership ends (`leadershipLost`: another replica may already be
+   * writing, so write nothing) or the process stops while leading (`shutdown`: the Lease is still
+   * held until this returns, so a last write such as a checkpoint flush is safe).
+   */
+  deactivate?(reason?: DeactivateReason): Promise<void>;
 }
 
 /** A component that serves on every replica (no leader election). */

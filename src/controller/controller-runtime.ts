@@ -126,7 +126,7 @@ export async function startController(o: ControllerRuntimeOptions): Promise<Runn
         if (l.activated) {
           l.activated = false;
           try {
-            await l.component.deactivate?.();
+            await l.component.deactivate?.(abort ? 'leadershipLost' : 'shutdown');
           } catch (err) {
             log.error({ err, loop: l.component.name }, 'deactivate failed');
           }

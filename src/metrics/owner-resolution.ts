@@ -28,12 +28,32 @@ export class OwnerIndex {
 
   /** The top-most workload of a pod; `Pod/<name>` when it has no owner. */
   workloadOf(namespace: string, pod: string): WorkloadRef {
-    let current: WorkloadRef = { kind: 'Pod', name: pod };
+    const chain = this.chainOf(namespace, pod);
+    return chain[chain.length - 1]!;
+  }
+
+  /**
+   * The pod and its owners up the chain, e.g. `[Pod/web-7c9-x, ReplicaSet/web-7c9, Deployment/web]`
+   * (at most 5 owners).
+   */
+  chainOf(namespace: string, pod: string): WorkloadRef[] {
+    const chain: WorkloadRef[] = [{ kind: 'Pod', name: pod }];
     for (let depth = 0; depth < 5; depth++) {
+      const current = chain[chain.length - 1]!;
       const owner = this.links.get(`${namespace}/${current.kind}/${current.name}`);
       if (!owner) break;
-      current = owner;
+      chain.push(owner);
     }
-    return current;
+    return chain;
+  }
+
+  /** Every pod with an owner link, as `{ namespace, pod }`. */
+  pods(): Array<{ namespace: string; pod: string }> {
+    const out: Array<{ namespace: string; pod: string }> = [];
+    for (const id of this.links.keys()) {
+      const [namespace, kind, ...rest] = id.split('/');
+      if (kind === 'Pod') out.push({ namespace: namespace!, pod: rest.join('/') });
+    }
+    return out;
   }
 }

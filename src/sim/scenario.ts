@@ -154,7 +154,7 @@ function parseFaults(v: unknown): FaultSpec[] {
   return list(v, 'faults').map((raw, i) => {
     const path = `faults[${i}]`;
     const f = obj(raw, path);
-    onlyKeys(f, ['verbs', 'resources', 'subresources', 'namespaces', 'rate', 'latency', 'error', 'retryAfterSeconds', 'dropWatchAfter', 'times'], path);
+    onlyKeys(f, ['verbs', 'resources', 'subresources', 'namespaces', 'users', 'rate', 'latency', 'error', 'retryAfterSeconds', 'dropWatchAfter', 'times'], path);
     const strings = (key: string) => {
       const l = list(f[key], `${path}.${key}`);
       l.forEach((s, j) => str(s, `${path}.${key}[${j}]`));
@@ -178,6 +178,7 @@ function parseFaults(v: unknown): FaultSpec[] {
       ...strings('resources'),
       ...strings('subresources'),
       ...strings('namespaces'),
+      ...strings('users'),
       rate,
       ...(latencyMs !== undefined ? { latencyMs } : {}),
       ...(f.error !== undefined ? { error: f.error as FaultSpec['error'] } : {}),

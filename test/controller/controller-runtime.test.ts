@@ -23,6 +23,7 @@ interface Trace {
   replica: string;
   event: 'activate' | 'start' | 'end' | 'deactivate';
   at: number;
+  reason?: string;
 }
 
 /** A loop component for the test: records what the runtime makes it do; each cycle takes `cycleMs`. */
@@ -36,7 +37,7 @@ function recordingLoop(replica: string, trace: Trace[], cycleMs = 30): LoopCompo
       await delay(cycleMs, undefined, { signal }).catch(() => undefined);
       trace.push({ replica, event: 'end', at: Date.now() });
     },
-    deactivate: async () => void trace.push({ replica, event: 'deactivate', at: Date.now() }),
+    deactivate: async (reason) => void trace.push({ replica, event: 'deactivate', at: Date.now(), ...(reason ? { reason } : {}) }),
   };
 }
 
@@ -166,4 +167,23 @@ test('without leader election the loop starts at once; a failing activate fails 
   assert.equal((await fetch(`${c.http.url}/readyz`)).status, 200);
   const leases = await sim.kc.makeApiClient(k8s.CoordinationV1Api).listNamespacedLease({ namespace: 'kube-system' });
   assert.equal(leases.items.length, 0, 'no Lease without leader election');
+});
+
+test('deactivate says why: shutdown while leading, or leadership lost (when the Lease cannot be renewed)', async (t) => {
+  const sim = await startSim();
+  const trace: Trace[] = [];
+  const a = await replica(sim, 'a', trace);
+  t.after(async () => {
+    sim.server.faults.clear();
+    await a.stop();
+    await sim.close();
+  });
+  await until('a leads', () => a.elector?.isLeader() === true);
+  sim.server.addFault({ resources: ['leases'], error: 500 });
+  await until('a steps down', () => trace.some((e) => e.event === 'deactivate'), 6000);
+  assert.equal(trace.find((e) => e.event === 'deactivate')?.reason, 'leadershipLost');
+  sim.server.faults.clear();
+  await until('a leads again', () => a.elector?.isLeader() === true, 10_000);
+  await a.stop();
+  assert.equal(trace.filter((e) => e.event === 'deactivate').at(-1)?.reason, 'shutdown');
 });

@@ -4,10 +4,15 @@
  * activate (on becoming leader): watch VPAs and pods, restore every checkpoint of a handled VPA,
  * and create the usage feed with a history window that starts at the oldest restored
  * `lastSampleStart` (the full `--history` only when nothing was restored).
- * runCycle: resolve each VPA's target to its pods (oldest VPA wins a shared workload), ingest new
- * usage from Prometheus and OOM kills from pod status, write each changed status, write the
- * checkpoints, delete orphaned ones, and publish the gauges. A failure on one VPA is logged and
- * shown on that VPA; the others go on. deactivate: stop the watches and drop leader-only state.
+ * runCycle: resolve each VPA's target to its pods (oldest VPA wins a shared workload); until the
+ * bootstrap has read its history, attribute pods already gone to their VPA through the owner
+ * series (history-attribution.ts); ingest new usage from Prometheus and OOM kills from pod status,
+ * write each changed status, write the checkpoints that are due (`--checkpoint-interval`), delete
+ * orphaned ones when the sweep is due (`--checkpoint-gc-interval`), and publish the gauges. Writes
+ * are retried by error class (recommender-writes.ts). A failure on one VPA is logged and shown on
+ * that VPA; the others go on.
+ * deactivate: on a graceful shutdown, write every checkpoint once more (the Lease is still held);
+ * then stop the watches and drop leader-only state.
  */
 import type { KubeConfig, KubernetesObject } from '@kubernetes/client-node';
 import { buildCheckpoint, checkpointName } from '../../api/checkpoint.ts';
@@ -29,7 +34,14 @@ import type { Logger } from '../../observability/logger.ts';
 import { loadAggregateCheckpoint, saveAggregateCheckpoint } from '../../recommender/checkpoint.ts';
 import { defaultModelConfig } from '../../recommender/model-config.ts';
 import type { AggregateContainerState } from '../../recommender/aggregate-container-state.ts';
-import type { ComponentContext, LoopComponent } from '../component.ts';
+import type { ComponentContext, DeactivateReason, LoopComponent } from '../component.ts';
+import { systemClock, type Clock, type Sleep } from '../clock.ts';
+import { OwnerIndex } from '../../metrics/owner-resolution.ts';
+import { attributeGonePods } from './history-attribution.ts';
+import { CheckpointSchedule } from './checkpoint-schedule.ts';
+import { RecommenderMetrics } from './recommender-metrics.ts';
+import { RecommenderWriter } from './recommender-writes.ts';
+import { statusRefusedEvent } from './vpa-events.ts';
 import type { CycleContext } from '../loop-scheduler.ts';
 import { handlesRecommenders, namespaceSelected, watchNamespaces } from '../vpa-selection.ts';
 import { orphanCheckpoints } from './checkpoint-orphans.ts';
@@ -48,6 +60,10 @@ type Pod = PodLike & { metadata: { name: string; namespace: string }; status?: P
 export interface RecommenderDeps {
   /** The usage source (default: Prometheus from the configuration). */
   source?: MetricsSource;
+  /** Waits between write retries (default: timers). */
+  sleep?: Sleep;
+  /** Backoff jitter source (default Math.random). */
+  random?: () => number;
 }
 
 /** One cycle's view of a handled VPA. */
@@ -73,6 +89,16 @@ export class RecommenderLoop implements LoopComponent {
   private feed: UsageFeed | undefined;
   private bootstrapped = false;
   private seenOoms = new Set<string>();
+  private schedule: CheckpointSchedule;
+  /** Gone pods have been attributed for the bootstrap window. */
+  private attributed = false;
+  /** The views of the last cycle (for the checkpoint flush at shutdown). */
+  private lastViews: VpaView[] = [];
+  /** `vpaId\0message` of refused statuses already reported by an Event. */
+  private reportedRefusals = new Set<string>();
+  private readonly writer: RecommenderWriter;
+  /** The recommender's write and attribution counters. */
+  readonly own: RecommenderMetrics;
   /** The last sync report (for tests and logs). */
   lastSync: SyncReport | undefined;
 
@@ -82,9 +108,13 @@ export class RecommenderLoop implements LoopComponent {
     private readonly metrics: ControllerMetrics,
     logger: Logger,
     deps: RecommenderDeps = {},
+    private readonly clock: Clock = systemClock,
   ) {
     this.log = logger;
     this.kube = new RecommenderKube(kubeConfig);
+    this.schedule = new CheckpointSchedule(config.checkpointInterval, config.checkpointGcInterval);
+    this.own = new RecommenderMetrics(metrics.registry);
+    this.writer = new RecommenderWriter({ metrics: this.own, logger: logger.child({ part: 'writes' }), clock, ...(deps.sleep ? { sleep: deps.sleep } : {}), ...(deps.random ? { random: deps.random } : {}) });
     this.source = deps.source ?? new PrometheusMetricsSource(new PrometheusQueryClient(prometheusConnection(config), logger, metrics.prometheus.observer()), prometheusQueryConfig(config), logger);
   }
 
@@ -105,6 +135,10 @@ export class RecommenderLoop implements LoopComponent {
     await Promise.all(caches.map((c) => c.synced()));
     this.aggregates = new VpaAggregates(defaultModelConfig());
     this.bootstrapped = false;
+    this.attributed = false;
+    this.lastViews = [];
+    this.reportedRefusals = new Set();
+    this.schedule = new CheckpointSchedule(this.config.checkpointInterval, this.config.checkpointGcInterval);
     const restoredUntil = await this.restoreCheckpoints();
     this.feed = undefined;
     this.pendingResume = restoredUntil;
@@ -126,6 +160,9 @@ export class RecommenderLoop implements LoopComponent {
         const created = typeof c.metadata['creationTimestamp'] === 'string' ? parseRfc3339(c.metadata['creationTimestamp']) : undefined;
         const state = loadAggregateCheckpoint(defaultModelConfig(), c.status, created);
         this.aggregates.restore(id, container, state);
+        // The new leader writes it again one interval after its last write, not at once.
+        const updated = c.status?.lastUpdateTime ? Date.parse(c.status.lastUpdateTime) : Number.NaN;
+        if (Number.isFinite(updated)) this.schedule.wrote(`${id}/${container}`, updated);
         restored++;
         if (state.lastSampleStart !== undefined) oldest = oldest === undefined ? state.lastSampleStart : Math.min(oldest, state.lastSampleStart);
       } catch (err) {
@@ -136,16 +173,27 @@ export class RecommenderLoop implements LoopComponent {
     return oldest;
   }
 
-  private createFeed(now: number): UsageFeed {
+  /** The history the first sync reads: `--history`, or back to the oldest restored checkpoint. */
+  private bootstrapWindow(now: number): number {
     const step = this.config.historyStep;
     // Resume from the oldest checkpoint: only the samples after it are read again (one step of
     // overlap; samples already in a checkpoint are skipped by the aggregates).
-    const historyMs = this.pendingResume === undefined ? this.config.history : Math.min(this.config.history, Math.max(step, now - this.pendingResume + step));
+    return this.pendingResume === undefined ? this.config.history : Math.min(this.config.history, Math.max(step, now - this.pendingResume + step));
+  }
+
+  private createFeed(now: number): UsageFeed {
+    const step = this.config.historyStep;
+    const historyMs = this.bootstrapWindow(now);
     const namespaces = watchNamespaces(this.config);
     return new UsageFeed(this.source, { historyMs, stepMs: step, maxPointsPerQuery: this.config.maxPointsPerQuery, ...(namespaces ? { namespaces } : {}) }, this.log, this.metrics.prometheus);
   }
 
-  async deactivate(): Promise<void> {
+  async deactivate(reason?: DeactivateReason): Promise<void> {
+    if (reason === 'shutdown' && this.lastViews.length > 0) {
+      // Still leader: the Lease is released only after this returns, so no one else writes yet.
+      await this.metrics.timePhase('recommender', 'checkpoints', () => this.writeCheckpoints(this.lastViews, this.clock(), new AbortController().signal, { all: true }));
+    }
+    this.lastViews = [];
     await Promise.all([this.vpaCache?.stop(), this.podCache?.stop()]);
     this.vpaCache = undefined;
     this.podCache = undefined;
@@ -158,6 +206,8 @@ export class RecommenderLoop implements LoopComponent {
     const routes = views.flatMap((v) => v.pods.map((p) => ({ namespace: p.metadata.namespace, pod: p.metadata.name, vpaId: v.id, memoryRequests: new Map((p.spec?.containers ?? []).map((c) => [c.name, memoryRequest(p, c.name)])) })));
     this.aggregates.routePods(routes);
 
+    // Only useful before the bootstrap's samples arrive: afterwards they have been routed or dropped.
+    if (!this.attributed && !this.bootstrapped) await this.attributeGonePods(views, now);
     this.feed ??= this.createFeed(now);
     const report = await this.metrics.timePhase('recommender', 'fetch-usage', () => this.feed!.sync(now, this.aggregates));
     this.lastSync = report;
@@ -177,19 +227,31 @@ export class RecommenderLoop implements LoopComponent {
         const decision = decideVpaStatus({ previous: v.vpa.status, problem: v.problem, podsMatched: v.pods.length, fetchingHistory: !this.bootstrapped, computed, ...(usageProblem ? { usageProblem } : {}) }, now);
         for (const c of decision.status.recommendation?.containerRecommendations ?? []) series.push(toSeries(v.vpa, c));
         if (!decision.changed) continue;
-        try {
-          await this.kube.patchVpaStatus(v.vpa.metadata.namespace ?? '', v.vpa.metadata.name, decision.status);
-        } catch (err) {
-          writeFailures++;
-          this.log.error({ err, vpa: v.id }, 'VPA status not written; retried next cycle');
-        }
+        // A failed write loses nothing: the cached status still differs, so the next cycle writes again.
+        const result = await this.writer.write('status', `VPA ${v.id}`, () => this.kube.patchVpaStatus(v.vpa.metadata.namespace ?? '', v.vpa.metadata.name, decision.status), signal);
+        if (!result.ok && result.kind !== 'notFound') writeFailures++;
+        if (!result.ok && result.kind === 'invalid') await this.reportRefusedStatus(v, now, signal);
       }
     });
-    if (!signal.aborted) await this.metrics.timePhase('recommender', 'checkpoints', () => this.writeCheckpoints(views, now));
+    this.lastViews = views;
+    if (!signal.aborted) await this.metrics.timePhase('recommender', 'checkpoints', () => this.writeCheckpoints(views, now, signal, { all: false }));
     this.metrics.replaceRecommendations(series);
     this.metrics.trackedVpas.set({ component: 'recommender' }, views.length);
     this.metrics.trackedContainers.set({ component: 'recommender' }, this.aggregates.size());
     if (writeFailures > 0 && writeFailures === views.length) throw new Error(`no VPA status could be written (${writeFailures} failures)`);
+  }
+
+  /**
+   * The API refuses this VPA's status (its stored spec fails the CRD's schema): say why in a
+   * Warning Event, once per VPA and message per leadership.
+   */
+  private async reportRefusedStatus(v: VpaView, now: number, signal: AbortSignal): Promise<void> {
+    const message = v.problem?.message ?? 'the object fails the API server\'s validation';
+    const key = `${v.id}\u0000${message}`;
+    if (this.reportedRefusals.has(key)) return;
+    const event = statusRefusedEvent(v.vpa, message, now, this.config.leaderIdentity ?? 'tailor');
+    const result = await this.writer.write('event', `event on VPA ${v.id}`, () => this.kube.createEvent(event), signal);
+    if (result.ok) this.reportedRefusals.add(key);
   }
 
   /** Each handled VPA with its problem or its selector and pods. */
@@ -253,29 +315,65 @@ export class RecommenderLoop implements LoopComponent {
     this.seenOoms = current;
   }
 
-  /** Writes a checkpoint per handled VPA x container with samples; deletes orphans. */
-  private async writeCheckpoints(views: readonly VpaView[], now: number): Promise<void> {
+  /**
+   * Routes the pods that are gone but left owner series in the bootstrap window to the VPA of their
+   * workload, so their history counts (history-attribution.ts). Retried each cycle until it or the
+   * bootstrap succeeds.
+   */
+  private async attributeGonePods(views: readonly VpaView[], now: number): Promise<void> {
+    const targets = views.filter((v) => !v.problem).map((v) => ({ vpaId: v.id, namespace: v.vpa.metadata.namespace ?? '', kind: v.vpa.spec.targetRef.kind, name: v.vpa.spec.targetRef.name }));
+    const namespaces = [...new Set(targets.map((t) => t.namespace))];
+    if (namespaces.length === 0) return;
+    try {
+      const owners = new OwnerIndex(await this.source.owners(namespaces, now, this.bootstrapWindow(now)));
+      const current = new Set((this.podCache?.list() ?? []).map((p) => `${p.metadata?.namespace ?? ''}/${p.metadata?.name ?? ''}`));
+      const routes = attributeGonePods(owners, current, targets);
+      this.aggregates.routePods(routes.map((r) => ({ ...r, memoryRequests: new Map() })));
+      this.own.attributedPods.inc(routes.length);
+      this.attributed = true;
+      this.log.info({ pods: routes.length }, 'history of pods already gone attributed to their VPAs through owner series');
+    } catch (err) {
+      this.log.warn({ err }, 'owner series not readable; the history of pods already gone is attributed next cycle');
+    }
+  }
+
+  /**
+   * Writes the checkpoints that are due (all of them with `all`, at shutdown) per handled VPA x
+   * container with samples; deletes orphans when the sweep is due.
+   */
+  private async writeCheckpoints(views: readonly VpaView[], now: number, signal: AbortSignal, o: { all: boolean }): Promise<void> {
+    const live = new Set<string>();
     for (const v of views) {
       if (v.problem) continue;
       for (const [container, t] of this.aggregates.byVpa.get(v.id) ?? []) {
         if (t.state.totalSamplesCount === 0) continue;
+        const id = `${v.id}/${container}`;
+        live.add(id);
+        if (signal.aborted || (!o.all && !this.schedule.due(id, now))) continue;
         const ns = v.vpa.metadata.namespace ?? '';
-        try {
-          await this.kube.applyCheckpoint(buildCheckpoint(ns, v.vpa.metadata.name, container, saveAggregateCheckpoint(t.state, now)));
-        } catch (err) {
-          this.log.error({ err, checkpoint: `${ns}/${checkpointName(v.vpa.metadata.name, container)}` }, 'checkpoint not written; retried next cycle');
-        }
+        const checkpoint = buildCheckpoint(ns, v.vpa.metadata.name, container, saveAggregateCheckpoint(t.state, now));
+        const result = await this.writer.write('checkpoint', `checkpoint ${ns}/${checkpointName(v.vpa.metadata.name, container)}`, () => this.kube.applyCheckpoint(checkpoint), signal);
+        if (result.ok) this.schedule.wrote(id, now);
       }
     }
+    if (o.all) return;
+    this.schedule.retain(live);
+    if (signal.aborted || !this.schedule.gcDue(now)) return;
     const existing = new Set(this.vpas().map((v) => vpaId(v.metadata.namespace, v.metadata.name)));
+    let orphans: Array<{ namespace: string; name: string }>;
     try {
-      for (const orphan of orphanCheckpoints(await this.kube.listCheckpoints(), existing)) {
-        await this.kube.deleteCheckpoint(orphan.namespace, orphan.name);
-        this.log.info({ checkpoint: `${orphan.namespace}/${orphan.name}` }, 'orphaned checkpoint deleted');
-      }
+      orphans = orphanCheckpoints(await this.kube.listCheckpoints(), existing);
     } catch (err) {
-      this.log.error({ err }, 'orphaned checkpoints not cleaned up; retried next cycle');
+      this.log.error({ err }, 'checkpoints not listed; orphans are collected next cycle');
+      return;
     }
+    let left = 0;
+    for (const orphan of orphans) {
+      const result = await this.writer.write('checkpoint_delete', `checkpoint ${orphan.namespace}/${orphan.name}`, () => this.kube.deleteCheckpoint(orphan.namespace, orphan.name), signal);
+      if (result.ok) this.log.info({ checkpoint: `${orphan.namespace}/${orphan.name}` }, 'orphaned checkpoint deleted');
+      else if (result.kind !== 'notFound') left++;
+    }
+    if (left === 0) this.schedule.sweptAt(now);
   }
 }
 
@@ -295,5 +393,5 @@ function resourceAmounts(list: Record<string, string | undefined>): { cpu?: numb
 
 /** The {@link ComponentFactory} registered as `recommender`. */
 export function createRecommenderComponent(ctx: ComponentContext, deps: RecommenderDeps = {}): RecommenderLoop {
-  return new RecommenderLoop(ctx.config, ctx.kubeConfig, ctx.metrics, ctx.logger, deps);
+  return new RecommenderLoop(ctx.config, ctx.kubeConfig, ctx.metrics, ctx.logger, deps, ctx.clock);
 }

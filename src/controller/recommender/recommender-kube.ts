@@ -1,7 +1,7 @@
 /**
  * The recommender's API calls, each wrapped in a {@link KubeApiError} that says what it was doing:
  * resolving a target to its pod selector, writing a VPA's status (merge patch on the status
- * subresource), applying, listing and deleting checkpoints. Every write carries the field manager
+ * subresource), applying, listing and deleting checkpoints, recording an Event. Every write carries the field manager
  * `tailor-recommender`.
  */
 import * as k8s from '@kubernetes/client-node';
@@ -34,10 +34,12 @@ class ObjectApi extends k8s.KubernetesObjectApi {
 export class RecommenderKube {
   private readonly objects: ObjectApi;
   private readonly custom: k8s.CustomObjectsApi;
+  private readonly core: k8s.CoreV1Api;
 
   constructor(private readonly kubeConfig: k8s.KubeConfig) {
     this.objects = kubeConfig.makeApiClient(ObjectApi);
     this.custom = kubeConfig.makeApiClient(k8s.CustomObjectsApi);
+    this.core = kubeConfig.makeApiClient(k8s.CoreV1Api);
   }
 
   /**
@@ -99,6 +101,16 @@ export class RecommenderKube {
       return (await listObjects<VerticalPodAutoscalerCheckpoint & k8s.KubernetesObject>(this.kubeConfig, resourcePath(CHECKPOINT_RESOURCE, namespace))).items;
     } catch (err) {
       throw new KubeApiError(`list checkpoints${namespace ? ` in ${namespace}` : ''}`, err);
+    }
+  }
+
+  /** Records an Event (core/v1). */
+  async createEvent(event: k8s.CoreV1Event): Promise<void> {
+    const namespace = event.metadata?.namespace ?? 'default';
+    try {
+      await this.core.createNamespacedEvent({ namespace, body: event });
+    } catch (err) {
+      throw new KubeApiError(`record event on ${event.involvedObject.kind} ${namespace}/${event.involvedObject.name}`, err);
     }
   }
 

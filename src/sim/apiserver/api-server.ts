@@ -239,6 +239,11 @@ export class KubeSimApiServer {
     return this.url;
   }
 
+  /** Ends every open watch stream now (as an API server restart would); clients resume or re-list. */
+  endWatches(): void {
+    this.closeWatches?.();
+  }
+
   /** Stops listening, ends all watches and in-process controllers. */
   async close(): Promise<void> {
     for (const stop of this.stoppers) stop();

@@ -9,6 +9,7 @@ import type { ObjectStore } from './object-store.ts';
 import type { Defaulter, ObjectValidator } from './request-pipeline.ts';
 import type { ResourceRegistry } from './resource-registry.ts';
 import { resourceKey, type ResourceType } from './resource-type.ts';
+import { ratchetCauses } from './validation-ratcheting.ts';
 import { pruneAndDefault, unknownFields, validateAgainstSchema, type JsonSchemaProps } from './schema-validation.ts';
 import { badRequest } from './api-error.ts';
 import { toRfc3339 } from './object-store.ts';
@@ -99,14 +100,16 @@ function schemaFor(type: ResourceType, object: KubeObject): JsonSchemaProps | un
 }
 
 /** Validates custom resources against their version's schema. */
-export const customResourceValidator: ObjectValidator = ({ type, object }) => {
+export const customResourceValidator: ObjectValidator = ({ type, object, operation, oldObject }) => {
   if (type.crdName === undefined) return [];
   const schema = schemaFor(type, object);
   if (!schema) return [];
   const { metadata: _m, ...body } = object;
   const rootSchema: JsonSchemaProps = { ...schema, properties: { ...(schema.properties ?? {}) } };
   delete rootSchema.properties?.['metadata'];
-  return validateAgainstSchema(rootSchema, body, '');
+  const causes = validateAgainstSchema(rootSchema, body, '');
+  // Validation ratcheting (validation-ratcheting.ts): what was already invalid may stay so.
+  return operation === 'UPDATE' && oldObject ? ratchetCauses(causes, object, oldObject) : causes;
 };
 
 /** Prunes unknown fields and fills schema defaults in custom resources. */

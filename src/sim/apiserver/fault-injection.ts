@@ -18,6 +18,8 @@ export interface FaultRule {
   /** Subresources (`resize`, `eviction`, `status`); '' matches the main resource. */
   subresources?: string[];
   namespaces?: string[];
+  /** Only requests of these users (e.g. one replica's service account); empty: everyone. */
+  users?: string[];
   /** Probability in [0, 1] that the rule fires for a matching request (default 1). */
   rate?: number;
   /** Added latency in ms before the request is served. */
@@ -41,6 +43,8 @@ export interface FaultDecision {
 
 /** What a request is matched on. */
 export interface FaultTarget {
+  /** Who is asking (absent: matched by rules without `users` only). */
+  username?: string;
   verb: string;
   resource: string;
   group: string;
@@ -91,6 +95,7 @@ function matches(rule: FaultRule, t: FaultTarget): boolean {
   if (rule.resources?.length && !rule.resources.includes(t.resource) && !rule.resources.includes(key)) return false;
   if (rule.subresources?.length && !rule.subresources.includes(t.subresource)) return false;
   if (rule.namespaces?.length && !rule.namespaces.includes(t.namespace)) return false;
+  if (rule.users?.length && (t.username === undefined || !rule.users.includes(t.username))) return false;
   return true;
 }
 

@@ -178,6 +178,7 @@ export function createHttpShell(deps: HttpShellDependencies): { server: Server; 
     if (!RESOURCE_VERBS.has(request.verb)) throw new ApiError(405, 'MethodNotAllowed', 'the server does not allow this method on the requested resource');
     const type = deps.pipeline.resolve(request);
     const decision = deps.faults.decide({
+      username: user.username,
       verb: request.verb,
       resource: info.resource,
       group: info.group,
@@ -262,8 +263,10 @@ export function createHttpShell(deps: HttpShellDependencies): { server: Server; 
 
   function count(req: IncomingMessage, res: ServerResponse, info: RequestInfo, user: UserInfo): void {
     const started = performance.now();
+    const startedAt = Date.now();
     const verb = metricVerb(String(info.verb), req.headers['content-type']);
     const scope = info.name !== undefined ? 'resource' : info.namespace !== undefined ? 'namespace' : 'cluster';
+    const fieldManager = new URL(req.url ?? '/', 'http://127.0.0.1').searchParams.get('fieldManager');
     const record = (): void =>
       deps.metrics.record({
         verb,
@@ -275,6 +278,12 @@ export function createHttpShell(deps: HttpShellDependencies): { server: Server; 
         code: res.statusCode,
         username: user.username,
         seconds: (performance.now() - started) / 1000,
+        ...(info.namespace !== undefined ? { namespace: info.namespace } : {}),
+        ...(info.name !== undefined ? { name: info.name } : {}),
+        ...(req.headers['user-agent'] !== undefined ? { userAgent: req.headers['user-agent'] } : {}),
+        ...(fieldManager ? { fieldManager } : {}),
+        startedAt,
+        endedAt: Date.now(),
       });
     res.once(verb === 'WATCH' ? 'close' : 'finish', record);
   }

@@ -3,6 +3,10 @@
  * and `apiserver_request_duration_seconds` (served at `/metrics`), plus an in-process snapshot per
  * user, so a benchmark can report how many calls of each kind a component made (e.g. the
  * updater's `PATCH pods/resize` per VPA). In-process requests are not counted.
+ *
+ * `onRecord(listener)` is the request log: each finished request, in the order they finish, with
+ * its object, user agent, field manager and start/end times, so a test can prove who wrote what
+ * when (e.g. that two leader-elected replicas never wrote at the same time).
  */
 import { Counter, Histogram, Registry } from 'prom-client';
 
@@ -19,6 +23,16 @@ export interface RequestRecord {
   code: number;
   username: string;
   seconds: number;
+  /** The object's namespace and name, when the request named them. */
+  namespace?: string;
+  name?: string;
+  /** The client's User-Agent header. */
+  userAgent?: string;
+  /** The `fieldManager` query parameter of a write. */
+  fieldManager?: string;
+  /** Wall-clock start and end of the request (ms since the epoch; a watch ends when it starts). */
+  startedAt?: number;
+  endedAt?: number;
 }
 
 /** A snapshot row: how many requests matched these labels. */
@@ -45,6 +59,7 @@ export class RequestMetrics {
   private readonly total: Counter;
   private readonly duration: Histogram;
   private readonly counts = new Map<string, RequestCount>();
+  private listeners: Array<(r: RequestRecord) => void> = [];
 
   constructor() {
     const labelNames = ['verb', 'group', 'version', 'resource', 'subresource', 'scope', 'code'];
@@ -66,6 +81,15 @@ export class RequestMetrics {
     const row = this.counts.get(key);
     if (row) row.count += 1;
     else this.counts.set(key, { verb: r.verb, resource: r.resource, subresource: r.subresource, code: r.code, username: r.username, count: 1 });
+    for (const listener of this.listeners) listener(r);
+  }
+
+  /** Calls `listener` with every request recorded from now on; returns a function that stops it. */
+  onRecord(listener: (r: RequestRecord) => void): () => void {
+    this.listeners.push(listener);
+    return () => {
+      this.listeners = this.listeners.filter((l) => l !== listener);
+    };
   }
 
   /** The counts so far, optionally only those matching a filter. */

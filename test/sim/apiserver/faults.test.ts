@@ -82,3 +82,13 @@ test('in-process requests are not affected by faults', async () => {
   const res = await sim.server.execute({ verb: 'get', group: '', version: 'v1', resource: 'pods', namespace: 'default', name: 'f' });
   assert.equal(res.status, 200);
 });
+
+test('fault: a rule for some users fires only for their requests', async () => {
+  sim.server.addFault({ users: ['system:serviceaccount:default:replica-b'], error: 500 });
+  const asAdmin = await rawRequest(sim.server, 'GET', '/api/v1/namespaces/default/pods/f');
+  assert.equal(asAdmin.status, 200, 'kube-sim-admin is not in the rule');
+  sim.server.faults.clear();
+  sim.server.addFault({ users: ['kube-sim-admin'], error: 500 });
+  const failed = await rawRequest(sim.server, 'GET', '/api/v1/namespaces/default/pods/f');
+  assert.equal(failed.status, 500);
+});

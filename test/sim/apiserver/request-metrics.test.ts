@@ -30,3 +30,16 @@ test('/metrics serves apiserver_request_total in Prometheus text format', async 
   assert.match(res.text, /apiserver_request_total\{verb="LIST",group="",version="v1",resource="pods",subresource="",scope="namespace",code="200"\} 2/);
   assert.match(res.text, /apiserver_request_duration_seconds_bucket\{le="0.005",verb="LIST"/);
 });
+
+test('the request log reports each request with its object, user agent, field manager and times, in order', async () => {
+  const log: Array<{ verb: string; name?: string; userAgent?: string; fieldManager?: string; startedAt?: number; endedAt?: number; code: number }> = [];
+  const stop = sim.server.requests.onRecord((r) => log.push(r));
+  const before = Date.now();
+  await sim.core.createNamespacedPod({ namespace: 'default', body: podManifest('logged'), fieldManager: 'tester' });
+  await sim.core.readNamespacedPod({ namespace: 'default', name: 'logged' });
+  stop();
+  await sim.core.readNamespacedPod({ namespace: 'default', name: 'logged' });
+  assert.deepEqual(log.map((r) => `${r.verb} ${r.name ?? '-'} ${r.fieldManager ?? '-'} ${r.code}`), ['POST - tester 201', 'GET logged - 200']);
+  assert.ok(log.every((r) => r.startedAt! >= before && r.endedAt! >= r.startedAt! && r.endedAt! <= Date.now()));
+  assert.ok(log.every((r) => typeof r.userAgent === 'string' && r.userAgent.length > 0), JSON.stringify(log.map((r) => r.userAgent)));
+});

@@ -161,3 +161,19 @@ test('a list at an exact, compacted resourceVersion is 410 Expired', async () =>
   sim.server.store.compact();
   await assert.rejects(sim.core.listNamespacedConfigMap({ namespace: 'default', resourceVersion: before, resourceVersionMatch: 'Exact' }), (err) => (err as { code?: number }).code === 410);
 });
+
+test('endWatches ends every open watch stream; the client sees the end', async () => {
+  let ended = false;
+  const watch = new k8s.Watch(sim.kc);
+  const controller = await watch.watch('/api/v1/namespaces/default/configmaps', {}, () => undefined, () => void (ended = true));
+  try {
+    await new Promise((r) => setTimeout(r, 50));
+    assert.equal(ended, false);
+    sim.server.endWatches();
+    const deadline = Date.now() + 2000;
+    while (!ended && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+    assert.equal(ended, true);
+  } finally {
+    controller.abort();
+  }
+});

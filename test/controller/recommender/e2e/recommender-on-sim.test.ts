@@ -85,7 +85,7 @@ workloads:
   const condition = (v: VerticalPodAutoscaler, type: string) => v.status?.conditions?.find((c) => c.type === type);
   const targetOf = (v: VerticalPodAutoscaler) => v.status?.recommendation?.containerRecommendations?.find((c) => c.containerName === 'app')?.target;
 
-  const { config } = resolveRunConfig({ components: 'recommender', prometheusUrl: `http://127.0.0.1:${port}`, history: '10m', historyStep: '2s', logLevel: 'silent' }, {});
+  const { config } = resolveRunConfig({ components: 'recommender', prometheusUrl: `http://127.0.0.1:${port}`, history: '10m', historyStep: '2s', checkpointGcInterval: '1s', logLevel: 'silent' }, {});
   let metrics = new ControllerMetrics(createRegistry({ defaultMetrics: false }));
   const start = (): RecommenderLoop => {
     metrics = new ControllerMetrics(createRegistry({ defaultMetrics: false }));
@@ -140,9 +140,10 @@ workloads:
   assert.deepEqual(names.map((c) => c.metadata.name).sort(), ['hog-app', 'web-app']);
   assert.ok(names.every((c) => c.status.version === 'v3'));
 
-  // A restart: a new component restores the checkpoints and reads only what is newer.
+  // A graceful restart: the shutdown writes every checkpoint (the default interval of 10 min has
+  // not come round since the first cycle); a new component restores them and reads only what is newer.
   const webBefore = targetOf(await readVpa('web'));
-  await loop.deactivate();
+  await loop.deactivate('shutdown');
   loop = start();
   await loop.activate();
   await runCycle();
@@ -154,7 +155,7 @@ workloads:
 
   // Deleting a VPA makes its checkpoint an orphan, deleted at the next cycle.
   await custom.deleteNamespacedCustomObject({ ...VPA, namespace: 'default', name: 'hog' });
-  await delay(500);
+  await delay(1100); // the watch sees the deletion, and the 1 s orphan sweep interval has passed
   await runCycle();
   const left = ((await custom.listNamespacedCustomObject({ ...CHECKPOINTS, namespace: 'default' })) as { items: Array<{ metadata: { name: string } }> }).items;
   assert.deepEqual(left.map((c) => c.metadata.name), ['web-app']);

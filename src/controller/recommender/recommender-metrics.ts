@@ -1,0 +1,30 @@
+/**
+ * The recommender's own Prometheus metrics (prom-client), on the registry given:
+ * - `tailor_recommender_writes_total{object,outcome}`: writes by object (`status`, `checkpoint`,
+ *   `checkpoint_delete`, `event`) and final outcome (`ok`, or the error kind of src/kube/errors.ts after
+ *   the retries: `throttled`, `unavailable`, `conflict`, `notFound`, `invalid`, `forbidden`, ...;
+ *   `deferred` when skipped because the API server asked us to back off);
+ * - `tailor_recommender_write_retries_total{object,reason}`: retries, by the error kind retried;
+ * - `tailor_recommender_backoff_until_seconds`: until when writes pause after throttling (0 or in the past: none);
+ * - `tailor_recommender_history_pods_attributed_total`: pods already gone at bootstrap whose
+ *   history was attributed to a VPA through kube-state owner series.
+ */
+import { Counter, Gauge, type Registry } from 'prom-client';
+
+/** What a write is about. */
+export type WriteObject = 'status' | 'checkpoint' | 'checkpoint_delete' | 'event';
+
+export class RecommenderMetrics {
+  readonly writes: Counter<'object' | 'outcome'>;
+  readonly retries: Counter<'object' | 'reason'>;
+  readonly backoffUntil: Gauge;
+  readonly attributedPods: Counter;
+
+  constructor(registry: Registry) {
+    const registers = [registry];
+    this.writes = new Counter({ name: 'tailor_recommender_writes_total', help: 'Recommender writes (VPA status, checkpoints, orphan deletions) by final outcome.', labelNames: ['object', 'outcome'], registers });
+    this.retries = new Counter({ name: 'tailor_recommender_write_retries_total', help: 'Recommender write retries, by the error kind retried.', labelNames: ['object', 'reason'], registers });
+    this.backoffUntil = new Gauge({ name: 'tailor_recommender_backoff_until_seconds', help: 'Unix time until which recommender writes pause after the API server throttled (0 or in the past: not paused).', registers });
+    this.attributedPods = new Counter({ name: 'tailor_recommender_history_pods_attributed_total', help: 'Pods gone before the bootstrap whose history was attributed to a VPA through owner series.', registers });
+  }
+}

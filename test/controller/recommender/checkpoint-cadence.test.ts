@@ -1,0 +1,100 @@
+/**
+ * Checkpoint cadence with an injected clock: the recommender runs cycles at simulated times one
+ * minute apart against kube-sim's API (real HTTP), with a synthetic usage source, and the request
+ * log counts the checkpoint writes and orphan sweeps per cycle.
+ *
+ * Worked numbers (interval 10 min, sweep 15 min, 2 VPAs x 1 container): cycles at minutes 0..21
+ * write checkpoints at minutes 0, 10, 20 (2 each, 6 in all, instead of 44 when written every
+ * cycle); the sweep lists checkpoints at minutes 0 and 15, so an orphan made at minute 1 is deleted
+ * at minute 15. A graceful shutdown writes every checkpoint once more; losing leadership writes
+ * none. A new leader takes the restored checkpoints' lastUpdateTime as their last write.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { buildCheckpoint } from '../../../src/api/checkpoint.ts';
+import { resolveRunConfig } from '../../../src/config/run-config.ts';
+import { createRecommenderComponent, type RecommenderLoop } from '../../../src/controller/recommender/recommender-component.ts';
+import { ControllerMetrics, createRegistry } from '../../../src/observability/controller-metrics.ts';
+import { silentLogger } from '../../../src/observability/logger.ts';
+import type { KubeObject } from '../../../src/sim/apiserver/index.ts';
+import type { RequestRecord } from '../../../src/sim/apiserver/request-metrics.ts';
+import { startKubeSim } from '../../../src/sim/kube-sim.ts';
+import { parseScenario } from '../../../src/sim/scenario.ts';
+import { SyntheticSource } from '../../support/synthetic-source.ts';
+import * as k8s from '@kubernetes/client-node';
+
+const MIN = 60_000;
+const VPA = { group: 'autoscaling.k8s.io', version: 'v1', plural: 'verticalpodautoscalers' };
+const CHECKPOINTS = { group: 'autoscaling.k8s.io', version: 'v1', plural: 'verticalpodautoscalercheckpoints' };
+
+test('checkpoints on their own interval, the orphan sweep on a slower one, a flush at shutdown only', { timeout: 60_000 }, async (t) => {
+  const sim = await startKubeSim({
+    scenario: parseScenario(`
+nodes: [{name: n, cpu: "8", memory: 32Gi}]
+workloads:
+  - {kind: Deployment, name: web, replicas: 1, containers: [{name: app, requests: {cpu: 100m, memory: 64Mi}}]}
+  - {kind: Deployment, name: api, replicas: 1, containers: [{name: app, requests: {cpu: 100m, memory: 64Mi}}]}
+`),
+  });
+  t.after(() => sim.close());
+  const kc = new k8s.KubeConfig();
+  kc.loadFromString(sim.server.kubeconfig());
+  const custom = kc.makeApiClient(k8s.CustomObjectsApi);
+  for (const name of ['web', 'api']) {
+    await custom.createNamespacedCustomObject({ ...VPA, namespace: 'default', body: { apiVersion: 'autoscaling.k8s.io/v1', kind: 'VerticalPodAutoscaler', metadata: { name }, spec: { targetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name }, updatePolicy: { updateMode: 'Off' } } } });
+  }
+  const log: RequestRecord[] = [];
+  sim.server.requests.onRecord((r) => log.push(r));
+  const applies = () => log.filter((r) => r.resource === 'verticalpodautoscalercheckpoints' && r.verb === 'APPLY' && r.code < 300).length;
+  const sweeps = () => log.filter((r) => r.resource === 'verticalpodautoscalercheckpoints' && r.verb === 'LIST').length;
+
+  const { config } = resolveRunConfig({ components: 'recommender', prometheusUrl: 'http://127.0.0.1:9', history: '30m', historyStep: '1m', checkpointInterval: '10m', checkpointGcInterval: '15m', logLevel: 'silent' }, {});
+  const t0 = Math.floor(Date.now() / MIN) * MIN;
+  let now = t0;
+  const source = new SyntheticSource(sim.server);
+  const start = (): RecommenderLoop => createRecommenderComponent({ config, logger: silentLogger(), kubeConfig: kc, metrics: new ControllerMetrics(createRegistry({ defaultMetrics: false })), clock: () => now }, { source });
+  let loop = start();
+  t.after(() => loop.deactivate());
+  await loop.activate();
+  const signal = new AbortController().signal;
+  const perMinute: Array<{ minute: number; applies: number; sweeps: number }> = [];
+  for (let minute = 0; minute <= 21; minute++) {
+    now = t0 + minute * MIN;
+    const [a, s] = [applies(), sweeps()];
+    await loop.runCycle({ now, cycle: minute + 1, signal });
+    perMinute.push({ minute, applies: applies() - a, sweeps: sweeps() - s });
+    if (minute === 1) sim.server.store.create('verticalpodautoscalercheckpoints.autoscaling.k8s.io', buildCheckpoint('default', 'deleted-vpa', 'app', {}) as unknown as KubeObject);
+  }
+  const writesAt = perMinute.filter((p) => p.applies > 0).map((p) => `${p.minute}:${p.applies}`);
+  const sweepsAt = perMinute.filter((p) => p.sweeps > 0).map((p) => p.minute);
+  t.diagnostic(`checkpoint writes (minute:count) ${writesAt.join(' ')}; sweeps at minutes ${sweepsAt.join(', ')}`);
+  assert.deepEqual(writesAt, ['0:2', '10:2', '20:2']);
+  assert.deepEqual(sweepsAt, [0, 15]);
+  const names = async () => ((await custom.listNamespacedCustomObject({ ...CHECKPOINTS, namespace: 'default' })) as { items: Array<{ metadata: { name: string } }> }).items.map((c) => c.metadata.name).sort();
+  assert.deepEqual(await names(), ['api-app', 'web-app'], 'the orphan made at minute 1 was deleted by the sweep at minute 15');
+
+  // Losing leadership writes nothing; a graceful shutdown writes every checkpoint once more.
+  now = t0 + 21 * MIN + 30_000;
+  let before = applies();
+  await loop.deactivate('leadershipLost');
+  assert.equal(applies(), before, 'no write after leadership is lost');
+  loop = start();
+  await loop.activate();
+  // The new leader restored lastUpdateTime = minute 20: nothing is due before minute 30.
+  before = applies();
+  for (const minute of [22, 25, 29]) {
+    now = t0 + minute * MIN;
+    await loop.runCycle({ now, cycle: minute, signal });
+  }
+  assert.equal(applies(), before, 'restored checkpoints are not rewritten before their interval');
+  now = t0 + 30 * MIN;
+  await loop.runCycle({ now, cycle: 30, signal });
+  assert.equal(applies() - before, 2, 'due again at minute 30');
+  before = applies();
+  now = t0 + 31 * MIN;
+  await loop.runCycle({ now, cycle: 31, signal });
+  await loop.deactivate('shutdown');
+  assert.equal(applies() - before, 2, 'the shutdown flushed both checkpoints');
+  const web = (await custom.getNamespacedCustomObject({ ...CHECKPOINTS, namespace: 'default', name: 'web-app' })) as { status: { lastUpdateTime: string } };
+  assert.equal(Date.parse(web.status.lastUpdateTime), now, 'stamped with the injected clock at shutdown');
+});

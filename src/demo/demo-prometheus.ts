@@ -9,7 +9,7 @@ import { mkdir } from 'node:fs/promises';
 import { once } from 'node:events';
 import { join } from 'node:path';
 import { startLocalPrometheus, type LocalPrometheus } from '../local-prometheus/prometheus-process.ts';
-import type { HistorySeries } from './openmetrics-history.ts';
+import type { HistorySeries, ScrapeLabels } from './openmetrics-history.ts';
 import { openMetricsLines } from './openmetrics-history.ts';
 
 /** Where Prometheus scrapes. */
@@ -20,6 +20,11 @@ export interface ScrapeTargets {
   tailor: string;
   /** Scrape interval in seconds. */
   intervalSeconds: number;
+}
+
+/** The labels Prometheus adds to kube-sim's two endpoints (job names as in {@link scrapeConfig}). */
+export function scrapeLabels(t: ScrapeTargets): ScrapeLabels {
+  return { cadvisor: { job: 'cadvisor', instance: t.sim }, kubeState: { job: 'kube-state', instance: t.sim } };
 }
 
 /** prometheus.yml for the demo (pure). */

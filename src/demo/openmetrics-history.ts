@@ -26,11 +26,19 @@ const USAGE_METRICS: Record<string, 'cpu' | 'memory'> = {
 /** kube-state-metrics families backfilled with their current value (requests, limits, owners). */
 export const CONSTANT_METRICS = ['kube_pod_container_resource_requests', 'kube_pod_container_resource_limits', 'kube_pod_owner', 'kube_replicaset_owner', 'kube_pod_labels'] as const;
 
+/** The labels Prometheus adds to what it scrapes (`job`, `instance`), per endpoint. */
+export interface ScrapeLabels {
+  cadvisor: Record<string, string>;
+  kubeState: Record<string, string>;
+}
+
 /**
  * The series to backfill from the sim's current families: each cAdvisor CPU / working-set sample
- * of a container with a history, and the constant kube-state families over the same span.
+ * of a container with a history, and the constant kube-state families over the same span. Each
+ * gets the `job` and `instance` labels its scrape will add, so history and live samples are one
+ * series (`{job="cadvisor", instance="127.0.0.1:6443", pod="web-1", ...}`).
  */
-export function historySeries(cadvisor: readonly MetricFamily[], kubeState: readonly MetricFamily[], histories: readonly ContainerHistory[]): HistorySeries[] {
+export function historySeries(cadvisor: readonly MetricFamily[], kubeState: readonly MetricFamily[], histories: readonly ContainerHistory[], scrape: ScrapeLabels): HistorySeries[] {
   const byId = new Map(histories.map((h) => [containerId(h.key), h]));
   const out: HistorySeries[] = [];
   for (const f of cadvisor) {
@@ -38,7 +46,7 @@ export function historySeries(cadvisor: readonly MetricFamily[], kubeState: read
     if (!usage) continue;
     for (const s of f.samples) {
       const h = byId.get(containerId({ namespace: s.labels['namespace'] ?? '', pod: s.labels['pod'] ?? '', container: s.labels['container'] ?? '' }));
-      if (h) out.push({ metric: f.name, labels: s.labels, usage, history: h });
+      if (h) out.push({ metric: f.name, labels: { ...s.labels, ...scrape.cadvisor }, usage, history: h });
     }
   }
   if (histories.length === 0) return out;
@@ -46,7 +54,7 @@ export function historySeries(cadvisor: readonly MetricFamily[], kubeState: read
   const to = Math.max(...histories.map((h) => h.end));
   for (const f of kubeState) {
     if (!(CONSTANT_METRICS as readonly string[]).includes(f.name)) continue;
-    for (const s of f.samples) out.push({ metric: f.name, labels: s.labels, constant: s.value, from, to });
+    for (const s of f.samples) out.push({ metric: f.name, labels: { ...s.labels, ...scrape.kubeState }, constant: s.value, from, to });
   }
   return out;
 }

@@ -28,7 +28,7 @@ import type { VerticalPodAutoscaler } from '../api/vpa.ts';
 import { activitiesBetween, type Activity } from './activity.ts';
 import { podRows, type DemoSnapshot, type SnapshotEvent } from './demo-snapshot.ts';
 import type { DemoOptions } from './demo-options.ts';
-import { startDemoPrometheus } from './demo-prometheus.ts';
+import { scrapeLabels, startDemoPrometheus } from './demo-prometheus.ts';
 import { loadDemoScenario } from './demo-scenario.ts';
 import { formatActivity, renderScreen, renderSummary, renderTable } from './demo-view.ts';
 import { LiveUsageRecorder, type MeterReading } from './live-usage-recorder.ts';
@@ -104,16 +104,22 @@ class Teardown {
   }
 }
 
-/** Resolves when SIGINT/SIGTERM arrives or after `durationMs`; `cancel` removes the handlers. */
-function stopSignal(durationMs: number | undefined): { stopped: Promise<string>; cancel: () => void } {
+/**
+ * Resolves when SIGINT/SIGTERM arrives (from the start) or `durationMs` after `startTimer()` (the
+ * demo's running time, not counting start-up); `cancel` removes the handlers.
+ */
+function stopSignal(durationMs: number | undefined): { stopped: Promise<string>; startTimer: () => void; cancel: () => void } {
   let resolveStop!: (why: string) => void;
   const stopped = new Promise<string>((r) => (resolveStop = r));
   const onSignal = (signal: NodeJS.Signals) => resolveStop(signal);
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
-  const timer = durationMs === undefined ? undefined : setTimeout(() => resolveStop(`--duration ${Math.round(durationMs / 1000)}s`), durationMs);
+  let timer: NodeJS.Timeout | undefined;
   return {
     stopped,
+    startTimer: () => {
+      if (durationMs !== undefined) timer = setTimeout(() => resolveStop(`--duration ${Math.round(durationMs / 1000)}s`), durationMs);
+    },
     cancel: () => {
       process.off('SIGINT', onSignal);
       process.off('SIGTERM', onSignal);
@@ -138,6 +144,7 @@ export async function runDemo(options: DemoOptions, out: DemoOutput = process.st
   const logger = createLogger({ level: options.logLevel, destination: logStream });
   const startedAt = Date.now();
   let controller: RunningController | undefined;
+  let prometheusStarted = false;
   try {
     const scenario = await loadDemoScenario();
     const version = options.serverVersion ?? scenario.cluster.serverVersion ?? '1.35';
@@ -158,14 +165,17 @@ export async function runDemo(options: DemoOptions, out: DemoOutput = process.st
       say(`tailor demo: backfilling ${scenario.history.days} days of history and starting Prometheus (installed with apt-get if missing)`);
       try {
         const pods = sim.server.store.list('pods') as unknown as Pod[];
+        const targets = { sim: `127.0.0.1:${sim.server.port}`, tailor: `127.0.0.1:${metricsPort}`, intervalSeconds: 5 };
         const series = historySeries(
           cadvisorFamilies(pods, (uid, c) => sim.cluster.kubelet.meter(uid, c)),
           kubeStateFamilies(pods, sim.server.store.list('replicasets.apps') as unknown as Workload[]),
           histories,
+          scrapeLabels(targets),
         );
-        const prometheus = await startDemoPrometheus(dir, series, scenario.history.intervalMs, { sim: `127.0.0.1:${sim.server.port}`, tailor: `127.0.0.1:${metricsPort}`, intervalSeconds: 5 });
+        const prometheus = await startDemoPrometheus(dir, series, scenario.history.intervalMs, targets);
         teardown.add('stop Prometheus', () => prometheus.stop());
         prometheusUrl = prometheus.url;
+        prometheusStarted = true;
         prometheusLine = `prometheus  ${prometheus.url} (pid ${prometheus.pid}): ${prometheus.samples} samples of history backfilled; scraping kube-sim and Tailor every 5s`;
       } catch (err) {
         logger.error({ err }, 'Prometheus could not be started');
@@ -248,6 +258,7 @@ export async function runDemo(options: DemoOptions, out: DemoOutput = process.st
     const timer = setInterval(refresh, VIEW_REFRESH_MS);
     teardown.add('stop the view', () => clearInterval(timer));
     say(`tailor demo: running${options.durationMs ? ` for ${Math.round(options.durationMs / 1000)}s` : ''}; Ctrl-C to stop`);
+    stop.startTimer();
 
     const why = await stop.stopped;
     clearInterval(timer);
@@ -265,5 +276,5 @@ export async function runDemo(options: DemoOptions, out: DemoOutput = process.st
   stop.cancel();
   const failed = await teardown.run(logger);
   if (failed.length > 0) throw new Error(`stopping failed: ${failed.join('; ')}`);
-  say(`tailor demo: stopped; Tailor, Prometheus and kube-sim are down and ${dir} is removed`);
+  say(`tailor demo: stopped; Tailor${prometheusStarted ? ', Prometheus' : ''} and kube-sim are down, ${dir} is removed`);
 }

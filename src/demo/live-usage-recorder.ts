@@ -78,16 +78,23 @@ export class LiveUsageRecorder {
     return w ? Math.max(...w.memory) : undefined;
   }
 
-  /** OOM kills in (from, to]: the increase of the OOM counter since the reading before `from`. */
+  /**
+   * OOM kills in (from, to]: the increase of the OOM counter from the last reading at or before
+   * `from` (or, without one, the first reading in the window) to the last reading in it.
+   */
   oomKills(key: ContainerKey, from: number, to: number): number {
     const s = this.series.get(containerId(key));
     if (!s) return 0;
     let before: number | undefined;
+    let first: number | undefined;
     let last: number | undefined;
     for (let i = 0; i < s.times.length; i++) {
       if (s.times[i]! <= from) before = s.oom[i];
-      else if (s.times[i]! <= to) last = s.oom[i];
+      else if (s.times[i]! <= to) {
+        first ??= s.oom[i];
+        last = s.oom[i];
+      }
     }
-    return last === undefined ? 0 : Math.max(0, last - (before ?? last));
+    return last === undefined ? 0 : Math.max(0, last - (before ?? first ?? last));
   }
 }

@@ -8,7 +8,7 @@ import type { VerticalPodAutoscaler } from '../api/vpa.ts';
 import type { Pod } from '../sim/objects.ts';
 import { VPA_UPDATES_ANNOTATION } from '../admission/pod-patch.ts';
 import { EVENT_SOURCE } from '../updater/updater-events.ts';
-import { showCpu, showMemory, type DemoSnapshot } from './demo-snapshot.ts';
+import { pendingResize, showCpu, showMemory, type DemoSnapshot } from './demo-snapshot.ts';
 
 export const ACTIVITY_KINDS = ['recommendation', 'in-place', 'restart', 'eviction', 'fallback', 'infeasible', 'oom', 'admitted', 'scale-up', 'refused'] as const;
 export type ActivityKind = (typeof ACTIVITY_KINDS)[number];
@@ -65,9 +65,9 @@ function podChanges(prev: DemoSnapshot, next: DemoSnapshot): Activity[] {
         out.push({ at: next.now, kind: 'oom', subject: workloadOf(pod), text: `${name}/${s.name} OOM-killed (memory limit ${showMemory(limit)}), restart #${s.restartCount}` });
       }
     }
-    const infeasible = (p: Pod | undefined) => p?.status?.conditions?.find((c) => c.type === 'PodResizePending' && c.status === 'True' && c.reason === 'Infeasible');
+    const infeasible = (p: Pod | undefined) => (p && pendingResize(p)?.reason === 'Infeasible' ? pendingResize(p) : undefined);
     const now = infeasible(pod);
-    if (now && !infeasible(old)) out.push({ at: next.now, kind: 'infeasible', subject: workloadOf(pod), text: `${name}: resize Infeasible: ${now.message ?? ''}` });
+    if (now && !infeasible(old)) out.push({ at: next.now, kind: 'infeasible', subject: workloadOf(pod), text: `${name}: resize Infeasible${now.message ? `: ${now.message}` : ''}` });
     if (!old && pod.metadata.annotations?.[VPA_UPDATES_ANNOTATION]) {
       out.push({ at: next.now, kind: 'admitted', subject: workloadOf(pod), text: `${name} created with the recommendation by the admission webhook: ${pod.metadata.annotations[VPA_UPDATES_ANNOTATION]}` });
     }

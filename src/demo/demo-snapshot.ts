@@ -75,11 +75,22 @@ export function vpaOfPod(pod: Pod, vpas: readonly VerticalPodAutoscaler[]): Vert
   return vpas.find((v) => v.metadata.namespace === pod.metadata.namespace && v.spec?.targetRef?.name === app);
 }
 
+/**
+ * A pending resize: the 1.33+ condition PodResizePending (reason Infeasible or Deferred), or on
+ * 1.32 the legacy `status.resize` (which has no message).
+ */
+export function pendingResize(pod: Pod): { reason: string; message?: string } | undefined {
+  const c = pod.status?.conditions?.find((x) => x.type === 'PodResizePending' && x.status === 'True');
+  if (c) return { reason: c.reason ?? 'Pending', ...(c.message ? { message: c.message } : {}) };
+  const legacy = (pod.status as { resize?: string } | undefined)?.resize;
+  return legacy === 'Infeasible' || legacy === 'Deferred' ? { reason: legacy } : undefined;
+}
+
 /** A pod's state in a word or two: Running, Pending (Unschedulable), resize Infeasible, resizing. */
 export function podState(pod: Pod): string {
   const conditions = pod.status?.conditions ?? [];
-  const pending = conditions.find((c) => c.type === 'PodResizePending' && c.status === 'True');
-  if (pending) return `resize ${pending.reason ?? 'pending'}`;
+  const pending = pendingResize(pod);
+  if (pending) return `resize ${pending.reason}`;
   if (conditions.some((c) => c.type === 'PodResizeInProgress' && c.status === 'True')) return 'resizing';
   const unscheduled = conditions.find((c) => c.type === 'PodScheduled' && c.status === 'False');
   const phase = pod.status?.phase ?? 'Pending';

@@ -48,6 +48,10 @@ test('an OOM kill (restart count up, last state OOMKilled), an Infeasible resize
     'admitted batch: batch-b created with the recommendation by the admission webhook: Pod resources updated by batch: container 0: cpu request',
     'scale-up large-1: node large-1 joined (8 cpu, 32Gi)',
   ]);
+  // On 1.32 the kubelet reports it in the legacy status.resize, without a message.
+  const legacy = pod({ name: 'batch-a', app: 'batch' });
+  (legacy.status as { resize?: string }).resize = 'Infeasible';
+  assert.deepEqual(activitiesBetween(before, snap(T0 + 1000, { pods: [legacy] })).map((a) => a.text), ['batch-a: resize Infeasible']);
   // A restart for a resize (reason Completed) is not an OOM kill.
   const resized = snap(T0 + 2000, { pods: [pod({ name: 'leaky-a', app: 'leaky', restarts: 2, lastReason: 'Completed' })] });
   assert.deepEqual(activitiesBetween(after, resized).filter((a) => a.kind === 'oom'), []);

@@ -42,6 +42,8 @@ export const DEMO_INTERVAL = '10s';
 const VIEW_REFRESH_MS = 1000;
 const RECORD_EVERY_MS = 5000;
 const NAMESPACE = 'default';
+const HIDE_CURSOR = '\x1b[?25l';
+const SHOW_CURSOR = '\x1b[?25h';
 
 /** Where the demo writes; a terminal gets the redrawn view. */
 export interface DemoOutput {
@@ -236,6 +238,13 @@ export async function runDemo(options: DemoOptions, out: DemoOutput = process.st
     let previous = baseline;
     let lastRecord = 0;
     const refresh = () => {
+      try {
+        update();
+      } catch (err) {
+        logger.error({ err }, 'view refresh failed; retried in a second');
+      }
+    };
+    const update = () => {
       const now = Date.now();
       if (recorder && now - lastRecord >= RECORD_EVERY_MS) {
         recorder.record(now, meterReadings(sim));
@@ -254,9 +263,13 @@ export async function runDemo(options: DemoOptions, out: DemoOutput = process.st
         for (const a of news) say(formatActivity(a, startedAt));
       }
     };
+    if (out.isTTY) out.write(HIDE_CURSOR);
     refresh();
     const timer = setInterval(refresh, VIEW_REFRESH_MS);
-    teardown.add('stop the view', () => clearInterval(timer));
+    teardown.add('stop the view', () => {
+      clearInterval(timer);
+      if (out.isTTY) out.write(SHOW_CURSOR);
+    });
     say(`tailor demo: running${options.durationMs ? ` for ${Math.round(options.durationMs / 1000)}s` : ''}; Ctrl-C to stop`);
     stop.startTimer();
 

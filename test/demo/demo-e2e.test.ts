@@ -22,8 +22,8 @@ interface DemoChild {
   exited: Promise<number | null>;
 }
 
-function startDemo(args: string[]): DemoChild {
-  const child = spawn(process.execPath, ['bin/tailor.mjs', 'demo', ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, KUBECONFIG: '/nonexistent' } });
+function startDemo(args: string[], env: Record<string, string | undefined> = {}): DemoChild {
+  const child = spawn(process.execPath, ['bin/tailor.mjs', 'demo', ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, KUBECONFIG: '/nonexistent', ...env } });
   let out = '';
   child.stdout!.setEncoding('utf8').on('data', (d: string) => (out += d));
   child.stderr!.setEncoding('utf8').on('data', (d: string) => (out += d));
@@ -152,6 +152,18 @@ test('tailor demo --no-prometheus: the recommender reads the simulator; --durati
   assert.match(out, /stopping \(--duration 25s\)/);
   const kubeconfig = line(out, /^kubeconfig {2}/)!.split(/\s+/)[1]!;
   assert.equal(existsSync(dirname(kubeconfig)), false, 'the temp dir is removed');
+});
+
+test('tailor demo says so when Prometheus cannot be installed, and runs on the simulator source', { timeout: 120_000 }, async (t) => {
+  // Nothing on PATH: neither prometheus nor apt-get can be found.
+  const demo = startDemo(['--duration', '15s'], { PATH: '/nonexistent' });
+  t.after(() => ensureStopped(demo, () => undefined));
+  const code = await demo.exited;
+  const out = demo.out();
+  assert.equal(code, 0, out);
+  assert.match(out, /^tailor demo: Prometheus could not be started \(could not install the Debian package prometheus \(needs root and apt\)\); the recommender reads the usage straight from the simulator instead$/m);
+  assert.match(out, /^prometheus {2}not running: the recommender reads the simulator/m);
+  assert.ok(line(out, /recommendation +web +VPA web: app: cpu /), out);
 });
 
 test('tailor demo refuses a bad option before starting anything, naming the flag', async () => {

@@ -8,13 +8,22 @@ import type { Activity, ActivityKind } from './activity.ts';
 import { countByKind } from './activity.ts';
 import type { PodRow } from './demo-snapshot.ts';
 
+/** A pod's name without its workload's prefix: `web-5w5fg9q249-7j6kr` of `web` -> `7j6kr`. */
+export function shortPodName(pod: string, workload: string): string {
+  return pod.startsWith(`${workload}-`) ? (pod.split('-').pop() ?? pod) : pod;
+}
+
+/** No line between rows, so a terminal holds the whole table. */
+const COMPACT = { mid: '', 'left-mid': '', 'mid-mid': '', 'right-mid': '' };
+
 /** The table of pods with their requests and recommendations. */
 export function renderTable(rows: readonly PodRow[]): string {
   const table = new Table({
     head: ['workload', 'pod', 'node', 'state', 'restarts', 'cpu req', 'cpu target [lower, upper]', 'mem req', 'mem target [lower, upper]'],
+    chars: COMPACT,
     style: { head: [], border: [] },
   });
-  for (const r of rows) table.push([r.workload, r.pod, r.node, r.state, String(r.restarts), r.cpu, r.cpuRecommendation, r.memory, r.memoryRecommendation]);
+  for (const r of rows) table.push([r.workload, shortPodName(r.pod, r.workload), r.node, r.state, String(r.restarts), r.cpu, r.cpuRecommendation, r.memory, r.memoryRecommendation]);
   return table.toString();
 }
 
@@ -61,4 +70,16 @@ export interface Screen {
 export function renderScreen(s: Screen): string {
   const latest = s.log.slice(-s.logLines).map((a) => formatActivity(a, s.startedAt));
   return [...s.header, '', renderTable(s.rows), '', 'actions (newest last):', ...(latest.length > 0 ? latest : ['  (waiting for the first recommendations)']), ''].join('\n');
+}
+
+/**
+ * One terminal frame: cursor home, each line cut to the terminal's width (a wrapped line would
+ * shift the next redraw) and cleared to its end, then the rest of the screen cleared, so the
+ * redraw does not flicker. Worked example: `ttyFrame('abcdef\nxy', 4)` ->
+ * `ESC[H abcd ESC[K \n xy ESC[K ESC[J` (without the spaces).
+ */
+export function ttyFrame(screen: string, columns?: number): string {
+  const lines = screen.replace(/\n$/, '').split('\n');
+  const fit = (l: string) => (columns !== undefined && columns > 0 && l.length > columns ? l.slice(0, columns) : l);
+  return `\x1b[H${lines.map((l) => `${fit(l)}\x1b[K`).join('\n')}\n\x1b[J`;
 }

@@ -30,7 +30,7 @@ import { podRows, type DemoSnapshot, type SnapshotEvent } from './demo-snapshot.
 import type { DemoOptions } from './demo-options.ts';
 import { scrapeLabels, startDemoPrometheus } from './demo-prometheus.ts';
 import { loadDemoScenario } from './demo-scenario.ts';
-import { formatActivity, renderScreen, renderSummary, renderTable } from './demo-view.ts';
+import { formatActivity, renderScreen, renderSummary, renderTable, ttyFrame } from './demo-view.ts';
 import { LiveUsageRecorder, type MeterReading } from './live-usage-recorder.ts';
 import { historySeries } from './openmetrics-history.ts';
 import { nodeToAdd } from './scale-up.ts';
@@ -49,6 +49,8 @@ const SHOW_CURSOR = '\x1b[?25h';
 export interface DemoOutput {
   write(text: string): unknown;
   isTTY?: boolean;
+  /** The terminal's width, when it is one. */
+  columns?: number;
 }
 
 /** Reads the cluster as the view shows it. */
@@ -258,12 +260,12 @@ export async function runDemo(options: DemoOptions, out: DemoOutput = process.st
       if (add) sim.server.store.create('nodes', nodeObject(add.node, current.nodes.length, version) as unknown as KubeObject);
       if (out.isTTY) {
         const clock = `running ${Math.round((now - startedAt) / 1000)}s${options.durationMs ? ` of ${Math.round(options.durationMs / 1000)}s` : ''}; Ctrl-C to stop`;
-        out.write(`\x1b[H\x1b[2J${renderScreen({ header: [`${header[0]}  (${clock})`, ...header.slice(1)], rows: podRows(current), log, startedAt, logLines: 14 })}`);
+        out.write(ttyFrame(renderScreen({ header: [`${header[0]}  (${clock})`, ...header.slice(1)], rows: podRows(current), log, startedAt, logLines: 14 }), out.columns));
       } else {
         for (const a of news) say(formatActivity(a, startedAt));
       }
     };
-    if (out.isTTY) out.write(HIDE_CURSOR);
+    if (out.isTTY) out.write(`${HIDE_CURSOR}\x1b[2J`);
     refresh();
     const timer = setInterval(refresh, VIEW_REFRESH_MS);
     teardown.add('stop the view', () => {

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { podRows, podState, showCpu, showMemory } from '../../src/demo/demo-snapshot.ts';
-import { elapsed, formatActivity, renderScreen, renderSummary, renderTable } from '../../src/demo/demo-view.ts';
+import { elapsed, formatActivity, renderScreen, renderSummary, renderTable, shortPodName, ttyFrame } from '../../src/demo/demo-view.ts';
 import type { Activity } from '../../src/demo/activity.ts';
 import { pod, snap, vpa } from './demo-fixtures.ts';
 
@@ -32,7 +32,10 @@ test('rows: pods of workloads with a VPA, sorted, with requests and the recommen
   ]);
   const table = renderTable(rows);
   assert.match(table, /workload.*pod.*node.*state.*restarts.*cpu req.*cpu target \[lower, upper\].*mem req.*mem target \[lower, upper\]/);
-  assert.match(table, /web-a.*small-2.*Running.*600m.*296m \[246m, 430m\].*256Mi/);
+  assert.match(table, /│ web +│ a +│ small-2 │ Running.*600m.*296m \[246m, 430m\].*256Mi/);
+  assert.equal(table.split('\n').length, 1 + 1 + 2 + 1, 'top, head, one line per row, bottom');
+  assert.equal(shortPodName('web-5w5fg9q249-7j6kr', 'web'), '7j6kr');
+  assert.equal(shortPodName('db-0', 'web'), 'db-0');
 });
 
 test('log lines, the summary and the screen', () => {
@@ -51,4 +54,9 @@ test('log lines, the summary and the screen', () => {
   assert.ok(screen.includes('+19s  fallback'), 'the newest line is shown');
   assert.ok(!screen.includes('in-place'), 'only the last logLines lines');
   assert.match(renderScreen({ header: [], rows: [], log: [], startedAt: T0, logLines: 5 }), /waiting for the first recommendations/);
+});
+
+test('a terminal frame: home, lines cut to the width and cleared to their end, the rest cleared', () => {
+  assert.equal(ttyFrame('abcdef\nxy\n', 4), '\x1b[Habcd\x1b[K\nxy\x1b[K\n\x1b[J');
+  assert.equal(ttyFrame('abcdef', undefined), '\x1b[Habcdef\x1b[K\n\x1b[J', 'no width known: nothing cut');
 });

@@ -11,7 +11,7 @@ export function registerDemo(program: Command): void {
   program
     .command('demo')
     .description('Try Tailor on a simulated cluster: kube-sim, Prometheus with days of history, recommender, updater and admission webhook, with a live view.')
-    .option('--duration <duration>', 'stop after this long (e.g. 90s, 5m; default: until Ctrl-C)')
+    .option('--duration <duration>', 'stop after this much running time, start-up not counted (e.g. 90s, 5m; default: until Ctrl-C)')
     .option('--port <port>', 'port of /metrics on 127.0.0.1 (0 = any free port)', '0')
     .option('--no-prometheus', 'do not start Prometheus: the recommender reads the simulator directly')
     .option('--server-version <version>', 'Kubernetes version kube-sim follows (1.32, 1.33, 1.34, 1.35; default 1.35)')

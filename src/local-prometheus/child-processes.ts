@@ -1,7 +1,7 @@
 /**
  * Keeps track of the server processes a test or benchmark starts, and kills whatever is still
- * running when the process exits (normally, on an uncaught error, or on SIGINT / SIGTERM), so no
- * Prometheus outlives its test even when the test fails.
+ * running when the process exits (normally, on an uncaught error, or on SIGINT / SIGTERM unless the
+ * process handles the signal itself), so no Prometheus outlives its test even when the test fails.
  */
 import type { ChildProcess } from 'node:child_process';
 
@@ -25,6 +25,9 @@ function install(): void {
   process.on('exit', killAll);
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     process.once(signal, () => {
+      // A process with its own handler for the signal (tailor demo stops gracefully) stops its
+      // children itself; the exit hook above still kills whatever is left.
+      if (process.listenerCount(signal) > 0) return;
       killAll();
       process.exit(signal === 'SIGINT' ? 130 : 143);
     });

@@ -66,6 +66,8 @@ export interface LocalPrometheusOptions {
 
 export interface LocalPrometheus extends RunningServer {
   port: number;
+  /** The process id of the prometheus child (to check it is gone after `stop()`). */
+  pid: number | undefined;
   /** The prometheus.yml in use (for `/-/reload` after rewriting it). */
   configPath: string;
 }
@@ -105,5 +107,5 @@ export async function startLocalPrometheus(options: LocalPrometheusOptions = {})
     await stop();
     throw err;
   }
-  return { url, port, configPath, stop };
+  return { url, port, pid: child.pid, configPath, stop };
 }

@@ -3,6 +3,7 @@
  * them in this order with their one-line descriptions. Each command lives in its own file.
  */
 import type { Command } from 'commander';
+import { registerDemo } from './demo.ts';
 import { registerGenerateTrace } from './generate-trace.ts';
 import { registerPlan } from './plan.ts';
 import { registerRecommend } from './recommend.ts';
@@ -15,6 +16,7 @@ import { registerValidate } from './validate.ts';
 export type RegisterCommand = (program: Command) => void;
 
 export const commands: readonly RegisterCommand[] = [
+  registerDemo,
   registerRecommend,
   registerReplay,
   registerGenerateTrace,

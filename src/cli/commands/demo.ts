@@ -1,0 +1,24 @@
+/**
+ * `tailor demo`: the product's front door. One command runs kube-sim with a few workloads, a real
+ * Prometheus with days of history, and Tailor's recommender, updater and admission webhook, and
+ * shows what Tailor does live (src/demo/run-demo.ts; docs/demo.md).
+ */
+import type { Command } from 'commander';
+import { parseDemoOptions, type DemoFlags } from '../../demo/demo-options.ts';
+import { runDemo } from '../../demo/run-demo.ts';
+
+export function registerDemo(program: Command): void {
+  program
+    .command('demo')
+    .description('Try Tailor on a simulated cluster: kube-sim, Prometheus with days of history, recommender, updater and admission webhook, with a live view.')
+    .option('--duration <duration>', 'stop after this much running time, start-up not counted (e.g. 90s, 5m; default: until Ctrl-C)')
+    .option('--port <port>', 'port of /metrics on 127.0.0.1 (0 = any free port)', '0')
+    .option('--no-prometheus', 'do not start Prometheus: the recommender reads the simulator directly')
+    .option('--server-version <version>', 'Kubernetes version kube-sim follows (1.32, 1.33, 1.34, 1.35; default 1.35)')
+    .option('--log-file <file>', 'write the components\' JSON logs here (default: a temp file removed at exit)')
+    .option('--log-level <level>', 'level of those logs (debug, info, warn, error)', 'info')
+    .addHelpText('after', '\nSee docs/demo.md for what each workload shows and how to look at it with kubectl.')
+    .action(async (flags: DemoFlags) => {
+      await runDemo(parseDemoOptions(flags));
+    });
+}

@@ -1,0 +1,85 @@
+/**
+ * The demo's terminal view, pure: the pod table (cli-table3), the action log lines and the
+ * closing summary. On a terminal the shell redraws {@link renderScreen} in place; elsewhere it
+ * appends {@link formatActivity} lines as they happen and prints the table once at the end.
+ */
+import Table from 'cli-table3';
+import type { Activity, ActivityKind } from './activity.ts';
+import { countByKind } from './activity.ts';
+import type { PodRow } from './demo-snapshot.ts';
+
+/** A pod's name without its workload's prefix: `web-5w5fg9q249-7j6kr` of `web` -> `7j6kr`. */
+export function shortPodName(pod: string, workload: string): string {
+  return pod.startsWith(`${workload}-`) ? (pod.split('-').pop() ?? pod) : pod;
+}
+
+/** No line between rows, so a terminal holds the whole table. */
+const COMPACT = { mid: '', 'left-mid': '', 'mid-mid': '', 'right-mid': '' };
+
+/** The table of pods with their requests and recommendations. */
+export function renderTable(rows: readonly PodRow[]): string {
+  const table = new Table({
+    head: ['workload', 'pod', 'node', 'state', 'restarts', 'cpu req', 'cpu target [lower, upper]', 'mem req', 'mem target [lower, upper]'],
+    chars: COMPACT,
+    style: { head: [], border: [] },
+  });
+  for (const r of rows) table.push([r.workload, shortPodName(r.pod, r.workload), r.node, r.state, String(r.restarts), r.cpu, r.cpuRecommendation, r.memory, r.memoryRecommendation]);
+  return table.toString();
+}
+
+/** Seconds since the start: `+75s`. */
+export function elapsed(at: number, startedAt: number): string {
+  return `+${Math.max(0, Math.round((at - startedAt) / 1000))}s`;
+}
+
+/** One log line: `+12s  in-place        web     web-6d4-x: ResizedInPlace: ...`. */
+export function formatActivity(a: Activity, startedAt: number): string {
+  return `${elapsed(a.at, startedAt).padStart(6)}  ${a.kind.padEnd(14)}  ${a.subject.padEnd(8)}  ${a.text}`;
+}
+
+const SUMMARY_ORDER: readonly [ActivityKind, string][] = [
+  ['recommendation', 'recommendations'],
+  ['in-place', 'in-place resizes'],
+  ['restart', 'restarting resizes'],
+  ['infeasible', 'infeasible resizes'],
+  ['fallback', 'fallback evictions'],
+  ['eviction', 'evictions'],
+  ['admitted', 'pods admitted with the recommendation'],
+  ['oom', 'OOM kills'],
+  ['scale-up', 'nodes added'],
+  ['refused', 'refused or failed actions'],
+];
+
+/** `summary: 4 recommendations, 3 in-place resizes, ...` (every kind, zeros included). */
+export function renderSummary(log: readonly Activity[]): string {
+  const counts = countByKind(log);
+  return `summary: ${SUMMARY_ORDER.map(([k, label]) => `${counts[k]} ${label}`).join(', ')}`;
+}
+
+export interface Screen {
+  /** Lines above the table (where things are, how long it runs). */
+  header: readonly string[];
+  rows: readonly PodRow[];
+  log: readonly Activity[];
+  startedAt: number;
+  /** How many of the latest log lines to show. */
+  logLines: number;
+}
+
+/** The whole screen for a terminal (redrawn in place). */
+export function renderScreen(s: Screen): string {
+  const latest = s.log.slice(-s.logLines).map((a) => formatActivity(a, s.startedAt));
+  return [...s.header, '', renderTable(s.rows), '', 'actions (newest last):', ...(latest.length > 0 ? latest : ['  (waiting for the first recommendations)']), ''].join('\n');
+}
+
+/**
+ * One terminal frame: cursor home, each line cut to the terminal's width (a wrapped line would
+ * shift the next redraw) and cleared to its end, then the rest of the screen cleared, so the
+ * redraw does not flicker. Worked example: `ttyFrame('abcdef\nxy', 4)` ->
+ * `ESC[H abcd ESC[K \n xy ESC[K ESC[J` (without the spaces).
+ */
+export function ttyFrame(screen: string, columns?: number): string {
+  const lines = screen.replace(/\n$/, '').split('\n');
+  const fit = (l: string) => (columns !== undefined && columns > 0 && l.length > columns ? l.slice(0, columns) : l);
+  return `\x1b[H${lines.map((l) => `${fit(l)}\x1b[K`).join('\n')}\n\x1b[J`;
+}

@@ -6,11 +6,26 @@
  * A state restored from a checkpoint ignores samples at or before its `lastSampleStart` (they are
  * in the checkpoint already), so a restart can re-read an overlapping window without counting a
  * sample twice.
+ *
+ * The same OOM kill usually arrives twice: from pod status (`lastState.terminated`, exact time) and
+ * from Prometheus (a step later). Only the first report of a container's kill is recorded: a report
+ * within {@link SAME_OOM_KILL_MS} of one already recorded is the same kill. Recording it twice
+ * would bump memory a second time from a request the updater may have raised meanwhile (seen in the
+ * demo: 256Mi -> 384Mi request, then a second bump to 561Mi instead of ~307Mi). Kills at or before a
+ * restored checkpoint's last sample are in the checkpoint already and are not recorded again.
  */
 import type { ContainerSeries, OomEvent, ContainerKey } from '../../metrics/metrics-source.ts';
 import type { UsageSink } from '../../metrics/usage-feed.ts';
 import { AggregateContainerState } from '../../recommender/aggregate-container-state.ts';
 import type { ModelConfig } from '../../recommender/model-config.ts';
+
+/**
+ * Two reports of a container's OOM kill this close together are one kill: Prometheus reports a
+ * kill at its query step after the kill (1 min by default) plus up to a scrape interval, so 5 min
+ * covers both with room. Real repeated kills this close (a crash loop) bump from the same peak and
+ * would add nothing anyway (an OOM bump only replaces a smaller peak of the same window).
+ */
+export const SAME_OOM_KILL_MS = 5 * 60_000;
 
 /** One VPA x container history. */
 export interface TrackedContainer {
@@ -28,6 +43,8 @@ export class VpaAggregates implements UsageSink {
   private readonly lastMemory = new Map<string, number>();
   /** `namespace/pod/container` -> memory request (bytes). */
   private readonly requests = new Map<string, number>();
+  /** `namespace/pod/container` -> time of the last OOM kill recorded. */
+  private readonly lastOom = new Map<string, number>();
   /** Samples of pods that belong to no handled VPA (dropped). */
   unrouted = 0;
 
@@ -97,9 +114,14 @@ export class VpaAggregates implements UsageSink {
   recordOom(key: ContainerKey, at: number, requestBytes?: number): boolean {
     const t = this.target(key);
     if (!t) return false;
+    if (t.resumeAfter !== undefined && at <= t.resumeAfter) return false;
     const id = `${key.namespace}/${key.pod}/${key.container}`;
+    const previous = this.lastOom.get(id);
+    if (previous !== undefined && Math.abs(at - previous) <= SAME_OOM_KILL_MS) return false;
     const used = Math.max(requestBytes ?? this.requests.get(id) ?? 0, this.lastMemory.get(id) ?? 0);
-    return t.state.recordOom(used, at, key.pod);
+    const recorded = t.state.recordOom(used, at, key.pod);
+    if (recorded) this.lastOom.set(id, at);
+    return recorded;
   }
 
   /** Drops containers with no sample for the memory window (renamed or removed) and VPAs no longer handled. */
@@ -112,6 +134,7 @@ export class VpaAggregates implements UsageSink {
       for (const [name, t] of containers) if (t.state.isExpired(now)) containers.delete(name);
     }
     for (const [pod, vpaId] of this.podVpa) if (!handled.has(vpaId)) this.podVpa.delete(pod);
+    for (const [id, at] of this.lastOom) if (at < now - SAME_OOM_KILL_MS) this.lastOom.delete(id);
   }
 
   /** Number of VPA x container histories held. */

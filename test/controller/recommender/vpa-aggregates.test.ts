@@ -46,6 +46,35 @@ test('an OOM kill bumps the memory peak: max(request, last sample) x 1.2, at lea
   assert.equal(a.recordOom(key('gone-1'), T0), false);
 });
 
+test('one OOM kill reported twice (pod status, then Prometheus a step later with a raised request) bumps once', () => {
+  const a = new VpaAggregates(defaultModelConfig());
+  const MiB = 1024 * 1024;
+  a.routePods([{ namespace: 'shop', pod: 'leaky-1', vpaId: 'shop/leaky', memoryRequests: new Map([['app', 256 * MiB]]) }]);
+  a.memory({ key: key('leaky-1'), times: [T0], values: [250 * MiB] });
+  const state = a.byVpa.get('shop/leaky')!.get('app')!.state;
+  // Pod status: used = 256 MiB; bump = max(256 x 1.2, 256 + 100) = 356 MiB.
+  assert.ok(a.recordOom(key('leaky-1'), T0 + 30_000, 256 * MiB));
+  const once = state.memoryPeaks.percentile(1);
+  assert.ok(once >= 356 * MiB && once < 400 * MiB, `peak ${once / MiB} MiB`);
+  // Prometheus reports the same kill 90 s later, after the updater raised the request to 384 MiB:
+  // recorded again it would bump to max(384 x 1.2, 484) = 484 MiB.
+  assert.equal(a.recordOom(key('leaky-1'), T0 + 120_000, 384 * MiB), false);
+  assert.equal(state.memoryPeaks.percentile(1), once);
+  // A kill 10 minutes later is a new kill, bumped from the raised request.
+  assert.ok(a.recordOom(key('leaky-1'), T0 + 11 * MIN, 384 * MiB));
+  assert.ok(state.memoryPeaks.percentile(1) >= 484 * MiB);
+});
+
+test('a kill already in a restored checkpoint is not recorded again after a restart', () => {
+  const a = new VpaAggregates(defaultModelConfig());
+  const restored = new AggregateContainerState(defaultModelConfig());
+  for (let i = 0; i < 5; i++) restored.addCpuSample(0.5, T0 + i * MIN, 'web-1');
+  a.restore('shop/web', 'app', restored);
+  a.routePods([{ namespace: 'shop', pod: 'web-1', vpaId: 'shop/web', memoryRequests: new Map([['app', 128 * 1024 * 1024]]) }]);
+  assert.equal(a.recordOom(key('web-1'), T0 + 2 * MIN), false, 'at minute 2, before the checkpoint\'s last sample');
+  assert.ok(a.recordOom(key('web-1'), T0 + 6 * MIN), 'after it: a new kill');
+});
+
 test('prune drops VPAs no longer handled and containers without samples for the memory window', () => {
   const a = new VpaAggregates(defaultModelConfig());
   a.routePods([{ namespace: 'shop', pod: 'web-1', vpaId: 'shop/web', memoryRequests: new Map() }]);

@@ -40,11 +40,15 @@ export interface Adjustment {
   message: string;
 }
 
-/** Formats a value of a resource for messages: cpu `250m`, memory `512Mi` or bytes. */
+/**
+ * Formats a value of a resource for messages: cpu `250m`; memory `512Mi` / `1Gi` when whole, else
+ * MiB to one decimal marked as rounded (507070005 bytes -> `~483.6Mi`), plain bytes below 1 MiB.
+ */
 export function describeAmount(resource: ResourceName, value: number): string {
   if (resource === 'cpu') return `${value}m`;
   const MiB = 1024 * 1024;
   if (value % (1024 * MiB) === 0) return `${value / (1024 * MiB)}Gi`;
   if (value % MiB === 0) return `${value / MiB}Mi`;
-  return `${value}`;
+  if (!Number.isFinite(value) || Math.abs(value) < MiB) return `${value}`;
+  return `~${(value / MiB).toFixed(1)}Mi`;
 }

@@ -204,7 +204,7 @@ export class RecommenderLoop implements LoopComponent {
     if (!this.vpaCache || !this.podCache) throw new Error('recommender runCycle before activate');
     const views = await this.metrics.timePhase('recommender', 'resolve-targets', () => this.resolveTargets());
     const routes = views.flatMap((v) => v.pods.map((p) => ({ namespace: p.metadata.namespace, pod: p.metadata.name, vpaId: v.id, memoryRequests: new Map((p.spec?.containers ?? []).map((c) => [c.name, memoryRequest(p, c.name)])) })));
-    this.aggregates.routePods(routes);
+    this.aggregates.routePods(routes, now);
 
     // Only useful before the bootstrap's samples arrive: afterwards they have been routed or dropped.
     if (!this.attributed && !this.bootstrapped) await this.attributeGonePods(views, now);
@@ -306,7 +306,8 @@ export class RecommenderLoop implements LoopComponent {
         for (const kill of podOomKills(pod)) {
           current.add(kill.id);
           if (this.seenOoms.has(kill.id)) continue;
-          if (this.aggregates.recordOom({ namespace: kill.namespace, pod: kill.pod, container: kill.container }, kill.at, kill.requestBytes)) {
+          // Valued at the request the container had at the kill (the updater may have raised it since).
+          if (this.aggregates.recordOom({ namespace: kill.namespace, pod: kill.pod, container: kill.container }, kill.at)) {
             this.log.info({ vpa: v.id, pod: kill.pod, container: kill.container }, 'OOM kill recorded from pod status');
           }
         }

@@ -27,6 +27,14 @@ import type { ModelConfig } from '../../recommender/model-config.ts';
  */
 export const SAME_OOM_KILL_MS = 5 * 60_000;
 
+/** A container's memory request as last seen, with the one before it and when the change was seen. */
+interface RequestSeen {
+  bytes: number;
+  /** When `bytes` was first seen (ms); -Infinity for the first sight. */
+  since: number;
+  before?: number;
+}
+
 /** One VPA x container history. */
 export interface TrackedContainer {
   state: AggregateContainerState;
@@ -41,8 +49,8 @@ export class VpaAggregates implements UsageSink {
   private readonly podVpa = new Map<string, string>();
   /** `namespace/pod/container` -> last memory sample (bytes), for the memory in use at an OOM kill. */
   private readonly lastMemory = new Map<string, number>();
-  /** `namespace/pod/container` -> memory request (bytes). */
-  private readonly requests = new Map<string, number>();
+  /** `namespace/pod/container` -> memory request (bytes), and the one before it when it changed. */
+  private readonly requests = new Map<string, RequestSeen>();
   /** `namespace/pod/container` -> time of the last OOM kill recorded. */
   private readonly lastOom = new Map<string, number>();
   /** Samples of pods that belong to no handled VPA (dropped). */
@@ -50,12 +58,28 @@ export class VpaAggregates implements UsageSink {
 
   constructor(private readonly config: ModelConfig) {}
 
-  /** Which VPA each pod belongs to, and its containers' memory requests (bytes). */
-  routePods(pods: ReadonlyArray<{ namespace: string; pod: string; vpaId: string; memoryRequests: ReadonlyMap<string, number> }>): void {
+  /**
+   * Which VPA each pod belongs to, and its containers' memory requests (bytes) as seen at
+   * `observedAt` (ms). A request that changed since the last call is remembered with the one before
+   * it, so an OOM kill from before the change is valued at the request the container had then.
+   */
+  routePods(pods: ReadonlyArray<{ namespace: string; pod: string; vpaId: string; memoryRequests: ReadonlyMap<string, number> }>, observedAt = Number.NEGATIVE_INFINITY): void {
     for (const p of pods) {
       this.podVpa.set(`${p.namespace}/${p.pod}`, p.vpaId);
-      for (const [c, bytes] of p.memoryRequests) this.requests.set(`${p.namespace}/${p.pod}/${c}`, bytes);
+      for (const [c, bytes] of p.memoryRequests) {
+        const id = `${p.namespace}/${p.pod}/${c}`;
+        const seen = this.requests.get(id);
+        if (!seen) this.requests.set(id, { bytes, since: Number.NEGATIVE_INFINITY });
+        else if (seen.bytes !== bytes) this.requests.set(id, { bytes, since: observedAt, before: seen.bytes });
+      }
     }
+  }
+
+  /** The memory request a container had at `at`, as far as the calls to routePods saw it. */
+  private requestAt(id: string, at: number): number | undefined {
+    const seen = this.requests.get(id);
+    if (!seen) return undefined;
+    return at < seen.since && seen.before !== undefined ? seen.before : seen.bytes;
   }
 
   /** The history of a VPA's container, created empty at `now` when new. */
@@ -108,8 +132,9 @@ export class VpaAggregates implements UsageSink {
   }
 
   /**
-   * Records an OOM kill of a container: memory in use is the larger of its request and its last
-   * sample (`requestBytes` overrides the remembered request). Returns false for an unrouted pod.
+   * Records an OOM kill of a container: memory in use is the larger of its request at the kill and
+   * its last sample (`requestBytes` overrides the remembered request). Returns false for an unrouted
+   * pod, and for a kill already recorded (see SAME_OOM_KILL_MS) or in a restored checkpoint.
    */
   recordOom(key: ContainerKey, at: number, requestBytes?: number): boolean {
     const t = this.target(key);
@@ -118,7 +143,7 @@ export class VpaAggregates implements UsageSink {
     const id = `${key.namespace}/${key.pod}/${key.container}`;
     const previous = this.lastOom.get(id);
     if (previous !== undefined && Math.abs(at - previous) <= SAME_OOM_KILL_MS) return false;
-    const used = Math.max(requestBytes ?? this.requests.get(id) ?? 0, this.lastMemory.get(id) ?? 0);
+    const used = Math.max(requestBytes ?? this.requestAt(id, at) ?? 0, this.lastMemory.get(id) ?? 0);
     const recorded = t.state.recordOom(used, at, key.pod);
     if (recorded) this.lastOom.set(id, at);
     return recorded;

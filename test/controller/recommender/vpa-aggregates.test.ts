@@ -65,6 +65,20 @@ test('one OOM kill reported twice (pod status, then Prometheus a step later with
   assert.ok(state.memoryPeaks.percentile(1) >= 484 * MiB);
 });
 
+test('a kill is valued at the request the container had then, not one the updater raised after it', () => {
+  const a = new VpaAggregates(defaultModelConfig());
+  const MiB = 1024 * 1024;
+  const route = (bytes: number, at: number) => a.routePods([{ namespace: 'shop', pod: 'leaky-1', vpaId: 'shop/leaky', memoryRequests: new Map([['app', bytes * MiB]]) }], at);
+  route(256, T0);
+  a.memory({ key: key('leaky-1'), times: [T0], values: [200 * MiB] });
+  // Killed at minute 1.5; the cycle at minute 2 already sees the request raised to 384 MiB.
+  route(384, T0 + 2 * MIN);
+  assert.ok(a.recordOom(key('leaky-1'), T0 + 1.5 * MIN));
+  const peak = a.byVpa.get('shop/leaky')!.get('app')!.state.memoryPeaks.percentile(1);
+  // used = 256 MiB -> bump max(256 x 1.2, 256 + 100) = 356 MiB (not 484 MiB from 384 MiB).
+  assert.ok(peak >= 356 * MiB && peak < 400 * MiB, `peak ${peak / MiB} MiB`);
+});
+
 test('a kill already in a restored checkpoint is not recorded again after a restart', () => {
   const a = new VpaAggregates(defaultModelConfig());
   const restored = new AggregateContainerState(defaultModelConfig());

@@ -8,47 +8,8 @@ import type { ConfigOf, OptionTable } from './option-spec.ts';
 import { booleanType, decimalType, durationType, integerType, memoryType } from './option-types.ts';
 import { DEFAULT_UPDATER_OPTIONS, type UpdaterOptions } from '../updater/options.ts';
 
-export const UPDATER_OPTIONS = {
-  updaterDryRun: {
-    flag: 'updater-dry-run',
-    env: 'TAILOR_UPDATER_DRY_RUN',
-    type: booleanType,
-    default: false,
-    description: 'Plan, log and export the plan (tailor_updater_planned_actions) only; send no resize or eviction.',
-    group: 'Updater',
-  },
-  allowContainerRestart: {
-    flag: 'allow-container-restart',
-    env: 'TAILOR_ALLOW_CONTAINER_RESTART',
-    type: booleanType,
-    default: false,
-    description: 'Allow in-place resizes that restart a container (resizePolicy RestartContainer) for VPAs without the tailor.dev/allow-container-restart annotation.',
-    group: 'Updater',
-  },
-  maxResizesPerLoop: {
-    flag: 'max-resizes-per-loop',
-    env: 'TAILOR_MAX_RESIZES_PER_LOOP',
-    type: integerType(0, 1_000_000),
-    default: 1000,
-    description: 'In-place resizes sent per updater loop at most (global rate limit).',
-    group: 'Updater',
-  },
-  maxEvictionsPerLoop: {
-    flag: 'max-evictions-per-loop',
-    env: 'TAILOR_MAX_EVICTIONS_PER_LOOP',
-    type: integerType(0, 1_000_000),
-    default: 50,
-    description: 'Evictions (and fallback evictions) per updater loop at most (global rate limit).',
-    group: 'Updater',
-  },
-  inPlaceFeatureGate: {
-    flag: 'in-place-feature-gate',
-    env: 'TAILOR_IN_PLACE_FEATURE_GATE',
-    type: booleanType,
-    default: false,
-    description: 'On Kubernetes 1.27-1.32: the InPlacePodVerticalScaling feature gate is on (resizes patch the pod; needs RBAC patch pods).',
-    group: 'Updater',
-  },
+/** The memory-safety windows and margins (also options of `tailor plan`). */
+export const MEMORY_SAFETY_OPTIONS = {
   memoryPressureWindow: {
     flag: 'memory-pressure-window',
     env: 'TAILOR_MEMORY_PRESSURE_WINDOW',
@@ -91,16 +52,66 @@ export const UPDATER_OPTIONS = {
   },
 } satisfies OptionTable;
 
-export type UpdaterConfig = ConfigOf<typeof UPDATER_OPTIONS>;
+export type MemorySafetyConfig = ConfigOf<typeof MEMORY_SAFETY_OPTIONS>;
 
-/** Pure: the updater thresholds the configuration sets (the others keep their defaults). */
-export function configuredUpdaterOptions(config: UpdaterConfig): Partial<UpdaterOptions> {
+/** Pure: the memory-safety thresholds the configuration sets. */
+export function memorySafetyOptions(config: MemorySafetyConfig): Partial<UpdaterOptions> {
   return {
-    allowContainerRestart: config.allowContainerRestart,
     memoryPressureWindowMs: config.memoryPressureWindow,
     memoryPressureRatio: config.memoryPressureRatio,
     memoryPeakWindowMs: config.memoryPeakWindow,
     memoryPeakMarginRatio: config.memoryPeakMarginRatio,
     memoryPeakMarginBytes: config.memoryPeakMarginBytes,
   };
+}
+
+export const UPDATER_OPTIONS = {
+  updaterDryRun: {
+    flag: 'updater-dry-run',
+    env: 'TAILOR_UPDATER_DRY_RUN',
+    type: booleanType,
+    default: false,
+    description: 'Plan, log and export the plan (tailor_updater_planned_actions) only; send no resize or eviction.',
+    group: 'Updater',
+  },
+  allowContainerRestart: {
+    flag: 'allow-container-restart',
+    env: 'TAILOR_ALLOW_CONTAINER_RESTART',
+    type: booleanType,
+    default: false,
+    description: 'Allow in-place resizes that restart a container (resizePolicy RestartContainer) for VPAs without the tailor.dev/allow-container-restart annotation.',
+    group: 'Updater',
+  },
+  maxResizesPerLoop: {
+    flag: 'max-resizes-per-loop',
+    env: 'TAILOR_MAX_RESIZES_PER_LOOP',
+    type: integerType(0, 1_000_000),
+    default: 1000,
+    description: 'In-place resizes sent per updater loop at most (global rate limit).',
+    group: 'Updater',
+  },
+  maxEvictionsPerLoop: {
+    flag: 'max-evictions-per-loop',
+    env: 'TAILOR_MAX_EVICTIONS_PER_LOOP',
+    type: integerType(0, 1_000_000),
+    default: 50,
+    description: 'Evictions (and fallback evictions) per updater loop at most (global rate limit).',
+    group: 'Updater',
+  },
+  inPlaceFeatureGate: {
+    flag: 'in-place-feature-gate',
+    env: 'TAILOR_IN_PLACE_FEATURE_GATE',
+    type: booleanType,
+    default: false,
+    description: 'On Kubernetes 1.27-1.32: the InPlacePodVerticalScaling feature gate is on (resizes patch the pod; needs RBAC patch pods).',
+    group: 'Updater',
+  },
+  ...MEMORY_SAFETY_OPTIONS,
+} satisfies OptionTable;
+
+export type UpdaterConfig = ConfigOf<typeof UPDATER_OPTIONS>;
+
+/** Pure: the updater thresholds the configuration sets (the others keep their defaults). */
+export function configuredUpdaterOptions(config: UpdaterConfig): Partial<UpdaterOptions> {
+  return { allowContainerRestart: config.allowContainerRestart, ...memorySafetyOptions(config) };
 }

@@ -5,6 +5,7 @@
  */
 import cron from 'node-cron';
 import { parseDuration } from '../cli/duration-option.ts';
+import { formatMemory, parseMemory } from '../api/quantity.ts';
 
 /** One value type. */
 export interface OptionType<T> {
@@ -62,6 +63,33 @@ export function integerType(min: number, max: number): OptionType<number> {
     format: String,
   };
 }
+
+/**
+ * Decimal numbers in a range, e.g. shares: `decimalType(0, 1, { minExclusive: true })` accepts
+ * 0.9 and 1 but refuses 0 and 1.5.
+ */
+export function decimalType(min: number, max: number, bounds: { minExclusive?: boolean } = {}): OptionType<number> {
+  const range = `${bounds.minExclusive ? '(' : '['}${min}, ${max}]`;
+  return {
+    name: `number in ${range}`,
+    placeholder: '<number>',
+    parse: (t) => {
+      if (!/^\s*\d+(\.\d+)?\s*$/.test(t)) throw new Error('not a decimal number (e.g. 0.9)');
+      const n = Number(t);
+      if (n > max || n < min || (bounds.minExclusive && n === min)) throw new Error(`out of range ${range}`);
+      return n;
+    },
+    format: String,
+  };
+}
+
+/** Memory quantities such as `64Mi`, `1G` -> bytes; shown back as Kubernetes writes them (`64Mi`). */
+export const memoryType: OptionType<number> = {
+  name: 'memory quantity',
+  placeholder: '<quantity>',
+  parse: (t) => parseMemory(t),
+  format: formatMemory,
+};
 
 /** Durations such as `90s`, `1m`, `1h30m` -> ms; shown back in the largest exact unit. */
 export const durationType: OptionType<number> = {

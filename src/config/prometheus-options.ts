@@ -3,7 +3,7 @@
  * `--prometheus-` in `tailor run` because the kube connection has its own credentials), and their
  * translation into the usage source's {@link ConnectionOptions} and {@link QueryConfig}.
  */
-import type { ConfigOf, OptionTable } from './option-spec.ts';
+import type { ConfigOf, ConfigRule, OptionTable } from './option-spec.ts';
 import { booleanType, durationType, integerType, keyValueType, listType, pathType, stringType, urlType, type OptionType } from './option-types.ts';
 import { CONNECTION_DEFAULTS, parseHeader, type ConnectionOptions } from '../metrics/connection-options.ts';
 import { DEFAULT_LABEL_NAMES, DEFAULT_METRIC_NAMES, queryConfig, type LabelNames, type MetricNames, type QueryConfig } from '../metrics/metric-names.ts';
@@ -131,6 +131,15 @@ export const PROMETHEUS_OPTIONS = {
 } satisfies OptionTable;
 
 export type PrometheusConfig = ConfigOf<typeof PROMETHEUS_OPTIONS>;
+
+/** Relations between the Prometheus options (for every command that has them). */
+export const PROMETHEUS_RULES: readonly ConfigRule<PrometheusConfig>[] = [
+  {
+    options: ['prometheusBearerToken', 'prometheusBearerTokenFile', 'prometheusBasicAuth'],
+    check: (c) =>
+      [c.prometheusBearerToken, c.prometheusBearerTokenFile, c.prometheusBasicAuth].filter((v) => v !== undefined).length > 1 ? 'give at most one kind of Prometheus credentials' : undefined,
+  },
+];
 
 /** The usage source's connection settings; throws when the URL is missing. */
 export function prometheusConnection(config: PrometheusConfig): ConnectionOptions {

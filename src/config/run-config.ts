@@ -8,7 +8,7 @@ import type { ConfigOf, ConfigRule } from './option-spec.ts';
 import { mergeOptionTables } from './option-spec.ts';
 import { ADMISSION_OPTIONS } from './admission-options.ts';
 import { CONTROLLER_OPTIONS } from './controller-options.ts';
-import { PROMETHEUS_OPTIONS } from './prometheus-options.ts';
+import { PROMETHEUS_OPTIONS, PROMETHEUS_RULES } from './prometheus-options.ts';
 import { RECOMMENDER_OPTIONS } from './recommender-options.ts';
 import { UPDATER_OPTIONS } from './updater-options.ts';
 import { formatDuration } from './option-types.ts';
@@ -66,11 +66,7 @@ export const RUN_RULES: readonly ConfigRule<RunConfig>[] = [
       return 'error' in s ? s.error : undefined;
     },
   },
-  {
-    options: ['prometheusBearerToken', 'prometheusBearerTokenFile', 'prometheusBasicAuth'],
-    check: (c) =>
-      [c.prometheusBearerToken, c.prometheusBearerTokenFile, c.prometheusBasicAuth].filter((v) => v !== undefined).length > 1 ? 'give at most one kind of Prometheus credentials' : undefined,
-  },
+  ...PROMETHEUS_RULES,
 ];
 
 /** Resolves `tailor run`'s configuration from the command line and the environment; throws listing every problem. */

@@ -16,7 +16,10 @@
  * - `hog`'s memory steps from 100Mi to 1Gi after 30 s, over its 256Mi limit: OOM kills, and a
  *   memory resize with resizePolicy RestartContainer (the restart path);
  * - `idle` requests 500m / 512Mi, uses 30m / 64Mi, with updateMode Off: pure estimated savings;
- * - `db`, a StatefulSet (mode Off): its pods are owned directly, not through a ReplicaSet.
+ * - `db`, a StatefulSet (mode Off): its pods are owned directly, not through a ReplicaSet;
+ * - the first VPA status patch, and the first one after 15 s, answer 500: the recommender retries
+ *   them. Two at different times, because a counter series born at 1 shows no increase() in
+ *   Prometheus: the panel needs the second.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -43,6 +46,12 @@ function vpa(name: string, mode: string, extra: Record<string, unknown> = {}, ki
   });
 }
 
+/** One HTTP 500 on the next VPA status patch: the recommender retries it. */
+const STATUS_FAULT = { verbs: ['patch'], resources: ['verticalpodautoscalers'], subresources: ['status'], error: 500, times: 1 } as const;
+
+/** When the second status fault is armed (ms after the start): the retry counter, born at 1 by the first, then rises. */
+const SECOND_FAULT_AFTER_MS = 15_000;
+
 /** The lab's cluster: one 2-core node, four Deployments and a StatefulSet with VPAs (see the file comment). */
 export const LAB_SCENARIO = `
 nodes: [{name: node-1, cpu: "2", memory: 8Gi}]
@@ -65,6 +74,8 @@ objects:
   - ${vpa('hog', 'InPlaceOrRecreate', { minReplicas: 1 })}
   - ${vpa('idle', 'Off')}
   - ${vpa('db', 'Off', {}, 'StatefulSet')}
+faults:
+  - ${JSON.stringify(STATUS_FAULT)}
 `;
 
 /** The prometheus.yml: kube-sim's two endpoints (HTTPS, its own CA) and Tailor's /metrics, every second. */
@@ -136,6 +147,8 @@ export async function startDashboardLab(options: DashboardLabOptions = {}): Prom
     );
     const tailor = await startRun(config, { env: {}, ...(options.logDestination ? { logDestination: options.logDestination } : {}) });
     stops.push(() => tailor.stop());
+    const secondFault = setTimeout(() => sim.server.addFault({ ...STATUS_FAULT, verbs: [...STATUS_FAULT.verbs], resources: [...STATUS_FAULT.resources], subresources: [...STATUS_FAULT.subresources] }), SECOND_FAULT_AFTER_MS);
+    stops.push(async () => clearTimeout(secondFault));
     return { sim, prometheus, tailor, startedAt, stop };
   } catch (err) {
     await stop();
@@ -151,6 +164,8 @@ export const LAB_EVENTS: Readonly<Record<string, string>> = {
   'applied eviction': 'sum(tailor_updater_evictions_total{outcome="applied"})',
   'OOM kill': `sum(container_oom_events_total{namespace="${LAB_NAMESPACE}"})`,
   'admission review': 'sum(tailor_admission_reviews_total{webhook="mutate-pods", outcome="patched"})',
+  'two recommender write retries': 'sum(tailor_recommender_write_retries_total{object="status", reason="unavailable"}) - 1',
+  'resize seen applied': 'sum(tailor_updater_recommendation_to_applied_seconds_count)',
   leader: 'max(tailor_leader)',
 };
 

@@ -6,8 +6,9 @@
  *
  * Variables: datasource, namespace, workload (a VPA's target), container (multi, All). Rows:
  * the workload's usage against requests, limits and the recommendation bounds; estimated savings;
- * the updater's actions and outcomes; OOM kills and restarts; Tailor's own loops, Prometheus
- * traffic, leadership and admission webhook.
+ * the updater's actions and outcomes, its latency from recommendation to applied and its memory
+ * usage feed; OOM kills and restarts; Tailor's own loops, Prometheus traffic, leadership,
+ * admission webhook and the recommender's writes.
  */
 import { workloadPods } from './workload-pods.ts';
 
@@ -212,7 +213,14 @@ export function tailorDashboard(): GrafanaDashboard {
     { expr: `sum by (outcome) (increase(tailor_updater_evictions_total[${RI}]))`, legend: 'eviction {{outcome}}' },
     { expr: `sum by (cause) (increase(tailor_updater_fallbacks_total[${RI}]))`, legend: 'fallback {{cause}}' },
   ]);
-
+  l.panel('timeseries', 'Recommendation to applied', 'p50 and p95 seconds from a recommendation to the in-place resize seen completed, by path (since="recommendation": from the VPA status write; "first-seen": from when the updater first saw the difference, when later).', 8, 8, 's', [
+    { expr: quantile(0.5, 'tailor_updater_recommendation_to_applied_seconds', 'path'), legend: 'p50 {{path}}' },
+    { expr: quantile(0.95, 'tailor_updater_recommendation_to_applied_seconds', 'path'), legend: 'p95 {{path}}' },
+  ]);
+  l.panel('timeseries', 'Updater memory usage feed', 'Whether the updater\'s memory safety is fed: usage available (1) or not (0: no memory limit is lowered and the pressure guard is off), and its Prometheus reads per rate interval by outcome (ok, failed, disabled without --prometheus-url).', 8, 8, 'short', [
+    { expr: 'max(tailor_updater_usage_available)', legend: 'usage available' },
+    { expr: `sum by (outcome) (increase(tailor_updater_usage_reads_total[${RI}]))`, legend: 'reads {{outcome}}' },
+  ]);
   l.row('Workload health in $namespace');
   l.panel('timeseries', 'OOM kills', 'Out-of-memory kills per container (cAdvisor), and the containers whose last termination was OOMKilled at some time in the interval (kube-state-metrics).', 12, 8, 'short', [
     { expr: `sum by (pod, container) (increase(container_oom_events_total{namespace="${NS}"}[${RI}]))`, legend: 'OOM kills {{pod}}/{{container}}' },
@@ -253,6 +261,11 @@ export function tailorDashboard(): GrafanaDashboard {
   l.panel('timeseries', 'Tracked VPAs and containers', 'VPA objects and VPA x container aggregates each component handles.', 8, 8, 'short', [
     { expr: 'max by (component) (tailor_tracked_vpas)', legend: 'VPAs {{component}}' },
     { expr: 'max by (component) (tailor_tracked_containers)', legend: 'containers {{component}}' },
+  ]);
+
+  l.panel('timeseries', 'Recommender writes', 'Writes of the recommender (VPA status, checkpoints, deletions, events) per rate interval by object and final outcome (ok, or the error kind after the retries; deferred while throttled), and the retries by error kind.', 8, 8, 'short', [
+    { expr: `sum by (object, outcome) (increase(tailor_recommender_writes_total[${RI}]))`, legend: '{{object}} {{outcome}}' },
+    { expr: `sum by (object, reason) (increase(tailor_recommender_write_retries_total[${RI}]))`, legend: 'retry {{object}} {{reason}}' },
   ]);
 
   return {

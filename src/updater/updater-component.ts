@@ -9,6 +9,7 @@ import * as k8s from '@kubernetes/client-node';
 import type { ComponentContext, LoopComponent } from '../controller/component.ts';
 import { namespaceSelected, watchNamespaces } from '../controller/vpa-selection.ts';
 import { prometheusConnection, prometheusQueryConfig } from '../config/prometheus-options.ts';
+import { configuredUpdaterOptions } from '../config/updater-options.ts';
 import { KubeApiError } from '../kube/errors.ts';
 import type { MemoryUsageSource } from '../metrics/memory-usage-source.ts';
 import { PrometheusMetricsSource } from '../metrics/prometheus-source.ts';
@@ -53,7 +54,7 @@ export function createUpdaterComponent(ctx: ComponentContext, deps: UpdaterDeps 
   const { config, logger, kubeConfig } = ctx;
   const metrics = new UpdaterMetrics(ctx.metrics.registry);
   const api = kubeUpdaterApi(kubeConfig);
-  const options = updaterOptions({ allowContainerRestart: config.allowContainerRestart, ...deps.options });
+  const options = updaterOptions({ ...configuredUpdaterOptions(config), ...deps.options });
   const usage = deps.usage ?? configuredUsage(ctx);
   let caches: UpdaterCaches | undefined;
   let loop: UpdaterLoop | undefined;
@@ -64,7 +65,8 @@ export function createUpdaterComponent(ctx: ComponentContext, deps: UpdaterDeps 
       const capabilities = await detectCapabilities(kubeConfig, config.inPlaceFeatureGate);
       caches = new UpdaterCaches({ kubeConfig, logger, namespaces: watchNamespaces(config), selected: (ns) => namespaceSelected(ns, config) });
       await caches.start();
-      logger.info({ version: capabilities.version, inPlace: capabilities.inPlaceResize, dryRun: config.updaterDryRun, usage: usage ? 'prometheus' : 'none' }, 'updater active');
+      const memory = { pressureWindowMs: options.memoryPressureWindowMs, pressureRatio: options.memoryPressureRatio, peakWindowMs: options.memoryPeakWindowMs, peakMarginRatio: options.memoryPeakMarginRatio, peakMarginBytes: options.memoryPeakMarginBytes };
+      logger.info({ version: capabilities.version, inPlace: capabilities.inPlaceResize, dryRun: config.updaterDryRun, usage: usage ? 'prometheus' : 'none', memory }, 'updater active');
       if (!usage) logger.warn('no --prometheus-url: the updater never lowers a memory limit and its memory pressure guard is off');
       loop = new UpdaterLoop({
         sources: caches.sources,

@@ -20,7 +20,7 @@ import type { MemoryUsageSource } from '../metrics/memory-usage-source.ts';
 import { reportHpaConflicts } from './hpa-status.ts';
 import { UPDATER_FIELD_MANAGER } from './pod-timing.ts';
 import { ResizeLatencyTracker, type LatencySample } from './resize-latency.ts';
-import { readUsage } from './usage-reader.ts';
+import { attachUsage, namespacesOf, readUsage } from './usage-reader.ts';
 
 /** Where the loop reads the objects from (cached; each call returns the current view). */
 export interface UpdaterSources {
@@ -107,13 +107,9 @@ export class UpdaterLoop {
       hpas: deps.sources.hpas(),
       workloads: deps.sources.workloads(),
     });
-    const namespaces = [...new Set(groups.flatMap((g) => g.pods.map((p) => p.metadata?.namespace ?? 'default')))];
-    const usage = await readUsage(deps.usage, namespaces, now, deps.options);
+    const usage = await readUsage(deps.usage, namespacesOf(groups), now, deps.options);
     this.noteUsage(usage);
-    for (const g of groups) {
-      const byPod = Object.fromEntries(g.pods.map((p) => [p.metadata?.name ?? '', usage.usage.get(`${p.metadata?.namespace ?? 'default'}/${p.metadata?.name ?? ''}`)]).filter(([, u]) => u !== undefined));
-      if (Object.keys(byPod).length > 0) g.usage = byPod;
-    }
+    attachUsage(groups, usage.usage);
     const completed: LatencySample[] = [];
     for (const g of groups) for (const p of g.pods) {
       const sample = this.latency.podSeen(p, now);

@@ -15,7 +15,7 @@
  * - `tailor_updater_recommendation_to_applied_seconds{path,since}`: from the recommendation to the
  *   resize seen completed (resize-latency.ts).
  *
- * The resize, eviction and fallback series start at 0 for every known path, outcome and cause, so
+ * The resize, eviction, fallback and latency series start at 0 for every known path, outcome and cause, so
  * `increase()` sees the first event too (a series born at 1 shows no increase in Prometheus).
  */
 import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
@@ -62,5 +62,6 @@ export class UpdaterMetrics {
       if (outcome !== 'blocked') for (const path of ['in-place', 'restart']) this.resizes.inc({ path, outcome }, 0);
     }
     for (const cause of FALLBACK_CAUSES) this.fallbacks.inc({ cause }, 0);
+    for (const path of ['in-place', 'restart']) for (const since of ['recommendation', 'first-seen']) this.appliedLatency.zero({ path, since });
   }
 }

@@ -8,6 +8,7 @@
 import type { ContainerMemoryUsage, MemoryUsageSource, MemoryUsageWindows } from '../metrics/memory-usage-source.ts';
 import type { ContainerUsage, PodUsage } from './container-usage.ts';
 import type { UpdaterOptions } from './options.ts';
+import type { WorkloadGroup } from './plan.ts';
 
 /** A sample must precede the pressure window by at most this much for the window to count as covered (scrapes up to 1 min apart). */
 export const PRESSURE_COVERAGE_MS = 60_000;
@@ -50,5 +51,18 @@ export async function readUsage(source: MemoryUsageSource | undefined, namespace
     return { available: true, usage: podUsageFrom(answer, options.memoryPressureWindowMs) };
   } catch (error) {
     return { available: false, usage: new Map(), error };
+  }
+}
+
+/** The namespaces the groups' pods are in (what {@link readUsage} asks for). */
+export function namespacesOf(groups: readonly WorkloadGroup[]): string[] {
+  return [...new Set(groups.flatMap((g) => g.pods.map((p) => p.metadata?.namespace ?? 'default')))];
+}
+
+/** Sets each group's `usage` to its pods' entries in `usage` (groups without any are left alone). */
+export function attachUsage(groups: WorkloadGroup[], usage: UsageByPod): void {
+  for (const g of groups) {
+    const byPod = Object.fromEntries(g.pods.map((p) => [p.metadata?.name ?? '', usage.get(`${p.metadata?.namespace ?? 'default'}/${p.metadata?.name ?? ''}`)]).filter(([, u]) => u !== undefined));
+    if (Object.keys(byPod).length > 0) g.usage = byPod;
   }
 }

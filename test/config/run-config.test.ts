@@ -8,6 +8,8 @@ import { addTableOptions, commandLineValues } from '../../src/config/commander-o
 import { mergeOptionTables } from '../../src/config/option-spec.ts';
 import { stringType } from '../../src/config/option-types.ts';
 import { prometheusConnection, prometheusQueryConfig } from '../../src/config/prometheus-options.ts';
+import { configuredUpdaterOptions } from '../../src/config/updater-options.ts';
+import { updaterOptions } from '../../src/updater/options.ts';
 import { RUN_REFERENCE_PATH, runConfigurationReference } from '../../src/config/run-config-reference.ts';
 
 /** Parses argv the way `tailor run` does and resolves it against `env`. */
@@ -120,6 +122,34 @@ test('the Prometheus options become the usage source\'s connection and query set
   assert.equal(q.labels.pod, 'pod_name');
   assert.equal(q.extraSelector, 'cluster="prod"');
   assert.deepEqual(problems(['--prometheus-selector', 'cluster=prod'], URL_ENV).length, 1);
+});
+
+test('the memory-safety windows and margins: defaults of the updater, flags and variables, errors naming the flag', () => {
+  const defaults = updaterOptions(configuredUpdaterOptions(resolve([], URL_ENV).config));
+  assert.equal(defaults.memoryPressureWindowMs, 120_000);
+  assert.equal(defaults.memoryPressureRatio, 0.9);
+  assert.equal(defaults.memoryPeakWindowMs, 3_600_000);
+  assert.equal(defaults.memoryPeakMarginRatio, 0.15);
+  assert.equal(defaults.memoryPeakMarginBytes, 64 * 1024 * 1024);
+  const { config } = resolve(
+    ['--memory-pressure-window', '5m', '--memory-pressure-ratio', '0.95', '--memory-peak-window', '6h', '--memory-peak-margin', '128Mi'],
+    { ...URL_ENV, TAILOR_MEMORY_PEAK_MARGIN_RATIO: '0.25', TAILOR_MEMORY_PEAK_WINDOW: '2h' },
+  );
+  const o = updaterOptions(configuredUpdaterOptions(config));
+  assert.equal(o.memoryPressureWindowMs, 300_000);
+  assert.equal(o.memoryPressureRatio, 0.95);
+  assert.equal(o.memoryPeakWindowMs, 21_600_000, 'the flag wins over TAILOR_MEMORY_PEAK_WINDOW');
+  assert.equal(o.memoryPeakMarginRatio, 0.25);
+  assert.equal(o.memoryPeakMarginBytes, 134_217_728);
+  assert.equal(o.maxStepUpFactor, 2, 'thresholds without a flag keep their defaults');
+  assert.deepEqual(problems(['--memory-pressure-ratio', '0', '--memory-pressure-window', '0s', '--memory-peak-margin', '-1Mi', '--memory-peak-margin-ratio', 'ten'], URL_ENV), [
+    '--memory-pressure-window=0s: must be longer than zero',
+    '--memory-pressure-ratio=0: out of range (0, 1]',
+    '--memory-peak-margin-ratio=ten: not a decimal number (e.g. 0.9)',
+    '--memory-peak-margin=-1Mi: memory quantity "-1Mi" is negative',
+  ]);
+  assert.deepEqual(problems([], { ...URL_ENV, TAILOR_MEMORY_PRESSURE_RATIO: '1.5', TAILOR_MEMORY_PEAK_WINDOW: '1x' }).length, 2);
+  assert.match(problems([], { ...URL_ENV, TAILOR_MEMORY_PRESSURE_RATIO: '1.5' })[0]!, /^TAILOR_MEMORY_PRESSURE_RATIO=1\.5: out of range \(0, 1\]/);
 });
 
 test('tables merge, refusing a key, flag or variable defined twice', () => {

@@ -3,7 +3,7 @@
  * updater and admission webhook in-process with /metrics over HTTP, and a real Prometheus scraping
  * all of it every second (src/dashboard/dashboard-lab.ts). Once the scenario has produced its
  * events (in-place and restart resizes, an Infeasible fallback eviction, OOM kills, an admission
- * review), the template variables are resolved with their label_values() queries and every panel
+ * review, retried recommender writes, resizes seen applied), the template variables are resolved with their label_values() queries and every panel
  * target's PromQL runs against Prometheus: none may fail or come back without a finite value.
  */
 import { test } from 'node:test';
@@ -90,6 +90,17 @@ test('every panel query of the Grafana dashboard returns data from a Prometheus 
   assert.ok(cpuSaving >= 0.45 && cpuSaving <= 0.475, `idle CPU saving ${cpuSaving}`);
   assert.ok(Math.abs(memorySaving - 262 * MiB) < 2 * MiB, `idle memory saving ${memorySaving / MiB} MiB`);
   assert.equal(valueOf(get('Leader', 'A'), {}), 1);
+  // The updater reads usage from the lab's Prometheus: fed, and every read ok.
+  assert.equal(valueOf(get('Updater memory usage feed', 'A'), {}), 1);
+  assert.ok((valueOf(get('Updater memory usage feed', 'B'), { outcome: 'ok' }) ?? 0) > 0);
+  // The two injected 500s on VPA status patches were retried, and status writes went through.
+  assert.ok((valueOf(get('Recommender writes', 'B'), { object: 'status', reason: 'unavailable' }) ?? 0) > 0, JSON.stringify(get('Recommender writes', 'B')));
+  assert.ok((valueOf(get('Recommender writes', 'A'), { object: 'status', outcome: 'ok' }) ?? 0) > 0);
+  // In-place resizes seen applied: p50 <= p95, within the run.
+  const p50 = valueOf(get('Recommendation to applied', 'A'), { path: 'in-place' })!;
+  const p95 = valueOf(get('Recommendation to applied', 'B'), { path: 'in-place' })!;
+  t.diagnostic(`recommendation to applied in place: p50 ${p50} s, p95 ${p95} s`);
+  assert.ok(p50 > 0 && p50 <= p95 && p95 <= (Date.now() - lab.startedAt) / 1000 * 2, `p50 ${p50}, p95 ${p95}`);
 
   // The StatefulSet's pods are owned directly (no ReplicaSet): the same panel finds them.
   const memoryPanel = queries.filter((q) => q.panel === 'Memory: working set, requests, limits and recommendation');

@@ -2,17 +2,30 @@
  * `tailor plan -f FILE...`: the updater's dry run on objects read from files, e.g.
  * `kubectl get pods,vpa,deploy,limitranges,hpa -n shop -o yaml > shop.yaml; tailor plan -f shop.yaml`.
  * Prints one line per pod (decision, reason, from -> to) and a summary; changes nothing anywhere.
- * Without usage data from Prometheus, memory limits are never lowered (the safe reading).
+ * With `--prometheus-url` (and the same connection options and `TAILOR_PROMETHEUS_*` variables as
+ * `tailor run`) it reads the pods' recent memory as the in-cluster updater does, so memory limits
+ * may go down to the observed peak + margin and the memory pressure guard can fire; without it,
+ * memory limits are never lowered (the safe reading).
  */
 import { readFile } from 'node:fs/promises';
 import { CommanderError, Option, type Command } from 'commander';
 import { parseAllDocuments } from 'yaml';
 import type { V1LimitRange, V1Pod, V2HorizontalPodAutoscaler } from '@kubernetes/client-node';
 import { parseRfc3339 } from '../../api/rfc3339.ts';
+import { addTableOptions, commandLineValues } from '../../config/commander-options.ts';
+import { mergeOptionTables } from '../../config/option-spec.ts';
+import { PROMETHEUS_OPTIONS, PROMETHEUS_RULES, prometheusConnection, prometheusQueryConfig } from '../../config/prometheus-options.ts';
+import { InvalidConfigurationError, resolveConfig, type CommandLineValues, type Environment } from '../../config/resolve-config.ts';
+import { MEMORY_SAFETY_OPTIONS, memorySafetyOptions } from '../../config/updater-options.ts';
+import type { MemoryUsageSource } from '../../metrics/memory-usage-source.ts';
+import { PrometheusMetricsSource } from '../../metrics/prometheus-source.ts';
+import { PrometheusQueryClient } from '../../metrics/query-client.ts';
+import { silentLogger } from '../../observability/logger.ts';
+import { attachUsage, namespacesOf, readUsage } from '../../updater/usage-reader.ts';
 import { validateVpa } from '../../api/validate-vpa.ts';
 import type { VerticalPodAutoscaler } from '../../api/vpa.ts';
 import { formatPlan } from '../../updater/dry-run.ts';
-import { updaterOptions } from '../../updater/options.ts';
+import { updaterOptions, type UpdaterOptions } from '../../updater/options.ts';
 import { plan } from '../../updater/plan.ts';
 import { parseServerVersion, serverCapabilities } from '../../updater/server-capabilities.ts';
 import { groupWorkloads, type ClusterObjects, type WorkloadObject } from '../../updater/workload-groups.ts';
@@ -83,10 +96,32 @@ function count(value: string, flag: string): number {
   return n;
 }
 
+/** The Prometheus connection and memory-safety options of `tailor plan` (rows shared with `tailor run`). */
+export const PLAN_USAGE_OPTIONS = mergeOptionTables(PROMETHEUS_OPTIONS, MEMORY_SAFETY_OPTIONS);
+
+/** Where `tailor plan` gets recent memory usage from, and the thresholds it applies to it. */
+export interface PlanUsage {
+  /** Absent: no usage (no memory limit is lowered, no pressure guard). */
+  source?: MemoryUsageSource;
+  options: Partial<UpdaterOptions>;
+}
+
+/**
+ * The usage input of the command line and the environment: a Prometheus source when
+ * --prometheus-url (TAILOR_PROMETHEUS_URL) is set. Throws {@link InvalidConfigurationError}.
+ */
+export function planUsage(cli: CommandLineValues, env: Environment): PlanUsage {
+  const { config } = resolveConfig(PLAN_USAGE_OPTIONS, cli, env, PROMETHEUS_RULES);
+  const options = memorySafetyOptions(config);
+  if (config.prometheusUrl === undefined) return { options };
+  const client = new PrometheusQueryClient(prometheusConnection(config), silentLogger());
+  return { source: new PrometheusMetricsSource(client, prometheusQueryConfig(config), silentLogger()), options };
+}
+
 /** Runs the dry run; `now` is the clock (ms). Returns the exit code (2 for a bad flag value). */
-export async function planFiles(flags: PlanFlags, now: number, out: NodeJS.WritableStream, err: NodeJS.WritableStream): Promise<number> {
+export async function planFiles(flags: PlanFlags, now: number, out: NodeJS.WritableStream, err: NodeJS.WritableStream, usage: PlanUsage = { options: {} }): Promise<number> {
   try {
-    return await runPlan(flags, now, out, err);
+    return await runPlan(flags, now, out, err, usage);
   } catch (e) {
     if (!(e instanceof FlagError)) throw e;
     err.write(`tailor plan: ${e.message}\n`);
@@ -94,7 +129,7 @@ export async function planFiles(flags: PlanFlags, now: number, out: NodeJS.Writa
   }
 }
 
-async function runPlan(flags: PlanFlags, now: number, out: NodeJS.WritableStream, err: NodeJS.WritableStream): Promise<number> {
+async function runPlan(flags: PlanFlags, now: number, out: NodeJS.WritableStream, err: NodeJS.WritableStream, usage: PlanUsage): Promise<number> {
   const objects: Json[] = [];
   for (const file of flags.filename) objects.push(...objectsIn(await readFile(file, 'utf8'), file));
   const [major = '', minor = ''] = flags.serverVersion.split('.');
@@ -109,8 +144,19 @@ async function runPlan(flags: PlanFlags, now: number, out: NodeJS.WritableStream
     }
   }
   const { groups, unmatched } = groupWorkloads(collectObjects(objects, err));
+  const options = updaterOptions({ ...usage.options, allowContainerRestart: flags.allowRestart });
+  if (usage.source) {
+    const read = await readUsage(usage.source, namespacesOf(groups), at, options);
+    if (read.available) {
+      attachUsage(groups, read.usage);
+      err.write(`memory usage from Prometheus for ${read.usage.size} pod(s)\n`);
+    } else {
+      const why = read.error instanceof Error ? read.error.message : String(read.error);
+      err.write(`memory usage unavailable (${why}): planned without it, so no memory limit is lowered and the pressure guard is off\n`);
+    }
+  }
   const decisions = plan({
-    options: updaterOptions({ allowContainerRestart: flags.allowRestart }),
+    options,
     capabilities: serverCapabilities(version, flags.featureGate),
     now: at,
     groups,
@@ -123,7 +169,7 @@ async function runPlan(flags: PlanFlags, now: number, out: NodeJS.WritableStream
 
 /** Registers `tailor plan`. */
 export function registerPlan(program: Command): void {
-  program
+  const command = program
     .command('plan')
     .description('Dry-run the updater on Pods, VPAs, workloads, LimitRanges and HPAs read from YAML/JSON files')
     .requiredOption('-f, --filename <files...>', 'YAML or JSON files (several documents or kind: List each), e.g. from kubectl get -o yaml')
@@ -132,9 +178,18 @@ export function registerPlan(program: Command): void {
     .option('--now <rfc3339>', 'plan as of this time (default: the current time)')
     .addOption(new Option('--resizes <n>', 'resizes this loop may make').default('1000'))
     .addOption(new Option('--evictions <n>', 'evictions this loop may make').default('1000'))
-    .option('--allow-restart', 'allow resizes that restart containers for every VPA', false)
-    .action(async (flags: PlanFlags) => {
-      const code = await planFiles(flags, Date.now(), process.stdout, process.stderr);
-      if (code !== 0) throw new CommanderError(code, 'tailor.plan', `plan ended with exit code ${code}`);
-    });
+    .option('--allow-restart', 'allow resizes that restart containers for every VPA', false);
+  addTableOptions(command, PLAN_USAGE_OPTIONS);
+  command.action(async (flags: PlanFlags) => {
+    let usage: PlanUsage;
+    try {
+      usage = planUsage(commandLineValues(command, PLAN_USAGE_OPTIONS), process.env);
+    } catch (e) {
+      if (!(e instanceof InvalidConfigurationError)) throw e;
+      process.stderr.write(`tailor plan: ${e.message}\n`);
+      throw new CommanderError(2, 'tailor.plan', e.message);
+    }
+    const code = await planFiles(flags, Date.now(), process.stdout, process.stderr, usage);
+    if (code !== 0) throw new CommanderError(code, 'tailor.plan', `plan ended with exit code ${code}`);
+  });
 }

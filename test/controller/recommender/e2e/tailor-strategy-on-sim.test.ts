@@ -9,6 +9,8 @@
  *    the new leader restores the upstream-format checkpoints and re-reads the full `--history` to
  *    rebuild the tailor models (decision 0150). No history is lost or counted twice: the upstream
  *    checkpoint holds the same sample count after the restart as before it.
+ * 3. Going back to `--recommender-strategy vpa` resumes from those checkpoints and gives upstream's
+ *    figure for the whole history.
  *
  * Worked numbers: pod A at 0.2 core, pod B at 0.3 + 0.1 x sin(2 pi t / 90 min) core, 10 h of
  * history. Half the samples are at 0.2; pod B's p80 is about 0.38, so the pooled p90.2 is about
@@ -134,4 +136,19 @@ workloads:
   }
   await second.loop.deactivate('shutdown');
   assert.equal(await samplesInCheckpoint(), samplesBefore, `the upstream checkpoint holds the same ${samplesBefore} samples: none lost, none counted twice`);
+
+  // Back to upstream's algorithm: the checkpoints written under tailor carry the whole history.
+  const vpaConfig = { ...config, recommenderStrategy: 'vpa' as const };
+  const metrics = new ControllerMetrics(createRegistry({ defaultMetrics: false }));
+  const third = createRecommenderComponent({ config: vpaConfig, logger: silentLogger(), kubeConfig: kc, metrics, clock: () => now }, { source });
+  loops.push(third);
+  const rangesBeforeVpa = source.cpuRanges.length;
+  await third.activate();
+  await third.runCycle({ now, cycle: 1, signal });
+  const resumedFrom = source.cpuRanges[rangesBeforeVpa]!.start;
+  assert.ok(resumedFrom >= now - 10 * MIN, `vpa resumes at the checkpoint, not at --history (from ${new Date(resumedFrom).toISOString()})`);
+  const back = await recommendationGauges(metrics);
+  t.diagnostic(`back on vpa: target ${back.get('target/cpu')} cores ${(back.get('target/memory')! / MiB).toFixed(1)} MiB`);
+  assert.ok(within(back.get('target/cpu')!, upstream.cpu, 0.05), `vpa's CPU target from the checkpoint ${back.get('target/cpu')} equals upstream's on the whole history ${upstream.cpu}`);
+  assert.ok(within(back.get('target/memory')!, upstream.memory, 0.05), `vpa's memory target from the checkpoint ${back.get('target/memory')} equals upstream's on the whole history ${upstream.memory}`);
 });

@@ -1,18 +1,20 @@
 /**
- * Throughput and memory of the `vpa` usage model.
- *   node --import tsx --expose-gc bench/recommender-model.ts [containers] [days] [realistic|spread]
+ * Throughput and memory of a strategy's usage model (default `vpa`; `tailor` for the in-cluster
+ * `--recommender-strategy tailor`, decisions 0150-0151).
+ *   node --import tsx --expose-gc bench/recommender-model.ts [containers] [days] [realistic|spread] [vpa|tailor]
  * `realistic` feeds one CPU and one memory sample per minute per container (a daily cycle with
  * noise); `spread` spreads each container's samples over every bucket of both histograms (the worst
  * case for memory). Reports samples per second and the bytes held per container (JS heap and
  * typed-array storage separately; each typed array also costs ~200 bytes of engine bookkeeping
  * that neither figure shows).
  */
-import { vpaStrategy } from '../src/recommender/vpa-strategy.ts';
+import { createStrategyRegistry } from '../src/recommender/builtin-strategies.ts';
 import type { UsageModel } from '../src/recommender/types.ts';
 
 const containers = Number(process.argv[2] ?? 200);
 const days = Number(process.argv[3] ?? 10);
 const mode = process.argv[4] ?? 'realistic';
+const strategyName = process.argv[5] ?? 'vpa';
 const MINUTE = 60_000;
 const t0 = Date.UTC(2026, 0, 1);
 const gc = (globalThis as { gc?: () => void }).gc;
@@ -35,7 +37,7 @@ function noise(): number {
   return ((seed >>> 0) % 1000) / 1000;
 }
 
-const strategy = vpaStrategy();
+const strategy = createStrategyRegistry().get(strategyName);
 const before = await used();
 const models: UsageModel[] = [];
 for (let c = 0; c < containers; c++) models.push(strategy.newModel());
@@ -66,6 +68,7 @@ const estSeconds = Number(process.hrtime.bigint() - estStarted) / 1e9;
 const after = await used();
 const samples = containers * minutes * 2;
 console.log(JSON.stringify({
+  strategy: strategy.name,
   mode,
   containers,
   days,

@@ -3,7 +3,7 @@
  * how much usage history it reads. The Prometheus connection is in prometheus-options.ts.
  */
 import type { OptionTable } from './option-spec.ts';
-import { booleanType, durationType, integerType, stringType } from './option-types.ts';
+import { booleanType, durationType, enumType, integerType, stringType } from './option-types.ts';
 import { FEED_DEFAULTS } from '../metrics/usage-feed.ts';
 import { CHECKPOINT_DEFAULTS } from '../controller/recommender/checkpoint-schedule.ts';
 
@@ -22,6 +22,15 @@ export const RECOMMENDER_OPTIONS = {
     type: booleanType,
     default: false,
     description: 'With --recommender-name: also handle the VPAs that name no recommender.',
+    group: 'Recommender',
+  },
+  recommenderStrategy: {
+    flag: 'recommender-strategy',
+    env: 'TAILOR_RECOMMENDER_STRATEGY',
+    type: enumType(['vpa', 'tailor'] as const),
+    default: 'vpa',
+    description:
+      'The algorithm behind the VPA status: vpa (upstream\'s) or tailor (docs/tailor-strategy.md; best with Tailor\'s updater, decision 0151). Checkpoints stay in upstream\'s format either way; with tailor every start re-reads the full --history (decision 0150).',
     group: 'Recommender',
   },
   history: {

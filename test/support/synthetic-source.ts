@@ -2,7 +2,9 @@
  * A usage source for the recommender's end-to-end tests that need no Prometheus (leader handover,
  * faults, bad input): every container of every pod that exists in the kube-sim store at query time
  * used `cpuCores` and `memoryBytes` at every step. It remembers each range it was asked for, so a
- * test can tell a full history bootstrap from a resume at a checkpoint.
+ * test can tell a full history bootstrap from a resume at a checkpoint. With `usageAt`, usage
+ * depends on the time and the pod instead (undefined: no sample then), so re-reading a range gives
+ * the same history.
  */
 import type { KubeSimApiServer } from '../../src/sim/apiserver/index.ts';
 import { cleanQuality, type Answer, type ContainerResources, type ContainerSeries, type MetricsSource, type OomEvent, type OwnerLink, type StepRange } from '../../src/metrics/metrics-source.ts';
@@ -15,6 +17,8 @@ export class SyntheticSource implements MetricsSource {
     private readonly server: KubeSimApiServer,
     /** What every container uses (change it to move the recommendation). */
     readonly usage: { cpuCores: number; memoryBytes: number } = { cpuCores: 0.3, memoryBytes: 100 * 1024 * 1024 },
+    /** Usage by time and pod (wins over `usage`); undefined: the pod has no sample at that time. */
+    readonly usageAt?: (at: number, pod: string) => { cpuCores: number; memoryBytes: number } | undefined,
   ) {}
 
   private containers(namespaces: readonly string[]): Array<{ namespace: string; pod: string; container: string }> {
@@ -23,10 +27,22 @@ export class SyntheticSource implements MetricsSource {
     );
   }
 
-  private series(namespaces: readonly string[], range: StepRange, value: number): Answer<ContainerSeries[]> {
-    const times: number[] = [];
-    for (let t = range.start; t <= range.end; t += range.step) times.push(t);
-    return { data: this.containers(namespaces).map((key) => ({ key, times, values: times.map(() => value) })), quality: cleanQuality() };
+  private series(namespaces: readonly string[], range: StepRange, resource: 'cpuCores' | 'memoryBytes'): Answer<ContainerSeries[]> {
+    const steps: number[] = [];
+    for (let t = range.start; t <= range.end; t += range.step) steps.push(t);
+    const data = this.containers(namespaces).map((key) => {
+      if (!this.usageAt) return { key, times: steps, values: steps.map(() => this.usage[resource]) };
+      const times: number[] = [];
+      const values: number[] = [];
+      for (const t of steps) {
+        const u = this.usageAt(t, key.pod);
+        if (u === undefined) continue;
+        times.push(t);
+        values.push(u[resource]);
+      }
+      return { key, times, values };
+    });
+    return { data: data.filter((s) => s.times.length > 0), quality: cleanQuality() };
   }
 
   async namespaceSizes(): Promise<Map<string, number>> {
@@ -37,11 +53,11 @@ export class SyntheticSource implements MetricsSource {
 
   async cpuUsage(namespaces: readonly string[], range: StepRange): Promise<Answer<ContainerSeries[]>> {
     this.cpuRanges.push(range);
-    return this.series(namespaces, range, this.usage.cpuCores);
+    return this.series(namespaces, range, 'cpuCores');
   }
 
   async memoryPeaks(namespaces: readonly string[], range: StepRange): Promise<Answer<ContainerSeries[]>> {
-    return this.series(namespaces, range, this.usage.memoryBytes);
+    return this.series(namespaces, range, 'memoryBytes');
   }
 
   async oomKills(): Promise<Answer<OomEvent[]>> {

@@ -13,6 +13,9 @@
  * that VPA; the others go on.
  * deactivate: on a graceful shutdown, write every checkpoint once more (the Lease is still held);
  * then stop the watches and drop leader-only state.
+ * `--recommender-strategy tailor`: the status comes from the tailor strategy's model per VPA x
+ * container (vpa-aggregates.ts feeds it); the upstream state goes on feeding the checkpoints, and
+ * the bootstrap always reads the full `--history` to rebuild the models (decision 0150).
  */
 import type { KubeConfig, KubernetesObject } from '@kubernetes/client-node';
 import { buildCheckpoint, checkpointName } from '../../api/checkpoint.ts';
@@ -34,6 +37,8 @@ import type { Logger } from '../../observability/logger.ts';
 import { loadAggregateCheckpoint, saveAggregateCheckpoint } from '../../recommender/checkpoint.ts';
 import { defaultModelConfig } from '../../recommender/model-config.ts';
 import type { AggregateContainerState } from '../../recommender/aggregate-container-state.ts';
+import { createStrategyRegistry } from '../../recommender/builtin-strategies.ts';
+import type { Strategy, UsageModel } from '../../recommender/types.ts';
 import type { ComponentContext, DeactivateReason, LoopComponent } from '../component.ts';
 import { systemClock, type Clock, type Sleep } from '../clock.ts';
 import { OwnerIndex } from '../../metrics/owner-resolution.ts';
@@ -51,7 +56,8 @@ import { memoryRequest, podOomKills, type PodLike } from './pod-oom-kills.ts';
 import { RecommenderKube, VPA_RESOURCE } from './recommender-kube.ts';
 import { VpaAggregates } from './vpa-aggregates.ts';
 import { losingVpas } from './vpa-ownership.ts';
-import { vpaRecommendation } from './vpa-recommendation.ts';
+import { cappedRecommendation, vpaRecommendation } from './vpa-recommendation.ts';
+import { strategyEstimates } from './strategy-estimates.ts';
 import { decideVpaStatus, type VpaProblem } from './vpa-status-decision.ts';
 
 type Pod = PodLike & { metadata: { name: string; namespace: string }; status?: PodLike['status'] & { phase?: string } };
@@ -85,7 +91,9 @@ export class RecommenderLoop implements LoopComponent {
   private readonly source: MetricsSource;
   private vpaCache: WatchCache<KubernetesObject> | undefined;
   private podCache: WatchCache<KubernetesObject> | undefined;
-  private aggregates = new VpaAggregates(defaultModelConfig());
+  private aggregates: VpaAggregates;
+  /** The strategy behind the status; undefined for upstream's algorithm (`--recommender-strategy vpa`). */
+  private readonly strategy: Strategy | undefined;
   private feed: UsageFeed | undefined;
   private bootstrapped = false;
   private seenOoms = new Set<string>();
@@ -111,6 +119,8 @@ export class RecommenderLoop implements LoopComponent {
     private readonly clock: Clock = systemClock,
   ) {
     this.log = logger;
+    this.strategy = config.recommenderStrategy === 'vpa' ? undefined : createStrategyRegistry().get(config.recommenderStrategy);
+    this.aggregates = new VpaAggregates(defaultModelConfig(), this.strategy);
     this.kube = new RecommenderKube(kubeConfig);
     this.schedule = new CheckpointSchedule(config.checkpointInterval, config.checkpointGcInterval);
     this.own = new RecommenderMetrics(metrics.registry);
@@ -133,7 +143,7 @@ export class RecommenderLoop implements LoopComponent {
     const caches = [this.vpaCache, this.podCache];
     await Promise.all(caches.map((c) => c.start()));
     await Promise.all(caches.map((c) => c.synced()));
-    this.aggregates = new VpaAggregates(defaultModelConfig());
+    this.aggregates = new VpaAggregates(defaultModelConfig(), this.strategy);
     this.bootstrapped = false;
     this.attributed = false;
     this.lastViews = [];
@@ -173,9 +183,13 @@ export class RecommenderLoop implements LoopComponent {
     return oldest;
   }
 
-  /** The history the first sync reads: `--history`, or back to the oldest restored checkpoint. */
+  /**
+   * The history the first sync reads: `--history`, or back to the oldest restored checkpoint. With
+   * a strategy always `--history`: its models have no checkpoint and are rebuilt from it.
+   */
   private bootstrapWindow(now: number): number {
     const step = this.config.historyStep;
+    if (this.strategy) return this.config.history;
     // Resume from the oldest checkpoint: only the samples after it are read again (one step of
     // overlap; samples already in a checkpoint are skipped by the aggregates).
     return this.pendingResume === undefined ? this.config.history : Math.min(this.config.history, Math.max(step, now - this.pendingResume + step));
@@ -223,7 +237,7 @@ export class RecommenderLoop implements LoopComponent {
       for (const v of views) {
         if (signal.aborted) return;
         const states = new Map<string, AggregateContainerState>([...(this.aggregates.byVpa.get(v.id) ?? new Map())].map(([name, t]) => [name, t.state]));
-        const computed = v.problem ? undefined : vpaRecommendation(states, v.vpa.spec?.resourcePolicy);
+        const computed = v.problem ? undefined : this.strategy ? cappedRecommendation(this.modelEstimates(v, now), states, v.vpa.spec?.resourcePolicy) : vpaRecommendation(states, v.vpa.spec?.resourcePolicy);
         const decision = decideVpaStatus({ previous: v.vpa.status, problem: v.problem, podsMatched: v.pods.length, fetchingHistory: !this.bootstrapped, computed, ...(usageProblem ? { usageProblem } : {}) }, now);
         for (const c of decision.status.recommendation?.containerRecommendations ?? []) series.push(toSeries(v.vpa, c));
         if (!decision.changed) continue;
@@ -239,6 +253,13 @@ export class RecommenderLoop implements LoopComponent {
     this.metrics.trackedVpas.set({ component: 'recommender' }, views.length);
     this.metrics.trackedContainers.set({ component: 'recommender' }, this.aggregates.size());
     if (writeFailures > 0 && writeFailures === views.length) throw new Error(`no VPA status could be written (${writeFailures} failures)`);
+  }
+
+  /** The strategy's estimates of a VPA's containers (finite bounds: strategy-estimates.ts). */
+  private modelEstimates(v: VpaView, now: number) {
+    const models = new Map<string, UsageModel>();
+    for (const [name, t] of this.aggregates.byVpa.get(v.id) ?? []) if (t.model) models.set(name, t.model);
+    return strategyEstimates(models, now, (container) => ({ memory: Math.max(0, ...v.pods.map((p) => memoryRequest(p, container))) }));
   }
 
   /**

@@ -10,14 +10,23 @@
  * The same OOM kill usually arrives twice: from pod status (`lastState.terminated`, exact time) and
  * from Prometheus (a step later). Only the first report of a container's kill is recorded: a report
  * within {@link SAME_OOM_KILL_MS} of one already recorded is the same kill. Recording it twice
- * would bump memory a second time from a request the updater may have raised meanwhile (seen in the
- * demo: 256Mi -> 384Mi request, then a second bump to 561Mi instead of ~307Mi). Kills at or before a
- * restored checkpoint's last sample are in the checkpoint already and are not recorded again.
+ * would bump memory a second time, from a request the updater may have raised meanwhile (seen in
+ * the demo). Kills at or before a restored checkpoint's last sample are in the checkpoint already:
+ * the upstream state does not record them again.
+ *
+ * With a strategy (`--recommender-strategy tailor`), each history also holds that strategy's
+ * {@link UsageModel}, fed the same samples and OOM kills. The upstream state is kept alongside for
+ * the upstream-format checkpoints (decision 0150). The model has no checkpoint: it is rebuilt from
+ * the history the feed re-reads at start-up, so it takes every sample, also those at or before
+ * `resumeAfter`. A time-ordered strategy gets each chunk's samples of all pods merged in time
+ * order (the feed delivers one pod's series after another; the merge is flushed at `endChunk`).
  */
 import type { ContainerSeries, OomEvent, ContainerKey } from '../../metrics/metrics-source.ts';
 import type { UsageSink } from '../../metrics/usage-feed.ts';
 import { AggregateContainerState } from '../../recommender/aggregate-container-state.ts';
 import type { ModelConfig } from '../../recommender/model-config.ts';
+import type { Strategy, UsageModel } from '../../recommender/types.ts';
+import { TimeOrderedBuffer } from '../../report/time-ordered-buffer.ts';
 
 /**
  * Two reports of a container's OOM kill this close together are one kill: Prometheus reports a
@@ -40,6 +49,8 @@ export interface TrackedContainer {
   state: AggregateContainerState;
   /** Samples at or before this time are already in `state` (from a checkpoint). */
   resumeAfter?: number;
+  /** The strategy's model (absent for the upstream algorithm, which reads `state`). */
+  model?: UsageModel;
 }
 
 export class VpaAggregates implements UsageSink {
@@ -56,7 +67,19 @@ export class VpaAggregates implements UsageSink {
   /** Samples of pods that belong to no handled VPA (dropped). */
   unrouted = 0;
 
-  constructor(private readonly config: ModelConfig) {}
+  private readonly buffer: TimeOrderedBuffer | undefined;
+
+  /** @param strategy the strategy whose models to feed besides the upstream state (none: upstream only). */
+  constructor(
+    private readonly config: ModelConfig,
+    private readonly strategy?: Strategy,
+  ) {
+    this.buffer = strategy?.timeOrdered ? new TimeOrderedBuffer() : undefined;
+  }
+
+  private newModel(): UsageModel | undefined {
+    return this.strategy?.newModel();
+  }
 
   /**
    * Which VPA each pod belongs to, and its containers' memory requests (bytes) as seen at
@@ -87,7 +110,12 @@ export class VpaAggregates implements UsageSink {
     let containers = this.byVpa.get(vpaId);
     if (!containers) this.byVpa.set(vpaId, (containers = new Map()));
     let tracked = containers.get(container);
-    if (!tracked) containers.set(container, (tracked = { state: new AggregateContainerState(this.config, now) }));
+    if (!tracked) {
+      tracked = { state: new AggregateContainerState(this.config, now) };
+      const model = this.newModel();
+      if (model) tracked.model = model;
+      containers.set(container, tracked);
+    }
     return tracked;
   }
 
@@ -95,6 +123,8 @@ export class VpaAggregates implements UsageSink {
   restore(vpaId: string, container: string, state: AggregateContainerState): void {
     if (!this.byVpa.has(vpaId)) this.byVpa.set(vpaId, new Map());
     const tracked: TrackedContainer = { state };
+    const model = this.newModel();
+    if (model) tracked.model = model;
     if (state.lastSampleStart !== undefined) tracked.resumeAfter = state.lastSampleStart;
     this.byVpa.get(vpaId)!.set(container, tracked);
   }
@@ -110,9 +140,11 @@ export class VpaAggregates implements UsageSink {
     if (!t) return void (this.unrouted += series.times.length);
     for (let i = 0; i < series.times.length; i++) {
       const at = series.times[i]!;
+      if (t.model && !this.buffer) t.model.addCpuSample(series.values[i]!, at, series.key.pod);
       if (t.resumeAfter !== undefined && at <= t.resumeAfter) continue;
       t.state.addCpuSample(series.values[i]!, at, series.key.pod);
     }
+    if (t.model && this.buffer) this.buffer.cpu(t.model, series);
   }
 
   memory(series: ContainerSeries): void {
@@ -120,33 +152,46 @@ export class VpaAggregates implements UsageSink {
     if (!t) return void (this.unrouted += series.times.length);
     for (let i = 0; i < series.times.length; i++) {
       const at = series.times[i]!;
+      if (t.model && !this.buffer) t.model.addMemorySample(series.values[i]!, at, series.key.pod);
       if (t.resumeAfter !== undefined && at <= t.resumeAfter) continue;
       t.state.addMemorySample(series.values[i]!, at, series.key.pod);
     }
+    if (t.model && this.buffer) this.buffer.memory(t.model, series);
     if (series.values.length > 0) this.lastMemory.set(`${series.key.namespace}/${series.key.pod}/${series.key.container}`, series.values[series.values.length - 1]!);
   }
 
   /** An OOM kill reported by Prometheus (a bumped memory sample at once). */
   oom(event: OomEvent): void {
-    this.recordOom(event.key, event.at);
+    this.recordOom(event.key, event.at, undefined, true);
+  }
+
+  /** The end of a chunk: the merged samples go to time-ordered models. */
+  endChunk(): void {
+    this.buffer?.flush();
   }
 
   /**
    * Records an OOM kill of a container: memory in use is the larger of its request at the kill and
-   * its last sample (`requestBytes` overrides the remembered request). Returns false for an unrouted
-   * pod, and for a kill already recorded (see SAME_OOM_KILL_MS) or in a restored checkpoint.
+   * its last sample (`requestBytes` overrides the remembered request). A kill reported again (see
+   * SAME_OOM_KILL_MS) is dropped. The strategy's model gets every other kill; `fromHistory`
+   * (Prometheus) kills join the time-ordered merge. The upstream state skips kills at or before its
+   * restored checkpoint (in it already). Returns whether the upstream state recorded it (false for
+   * an unrouted pod).
    */
-  recordOom(key: ContainerKey, at: number, requestBytes?: number): boolean {
+  recordOom(key: ContainerKey, at: number, requestBytes?: number, fromHistory = false): boolean {
     const t = this.target(key);
     if (!t) return false;
-    if (t.resumeAfter !== undefined && at <= t.resumeAfter) return false;
     const id = `${key.namespace}/${key.pod}/${key.container}`;
     const previous = this.lastOom.get(id);
     if (previous !== undefined && Math.abs(at - previous) <= SAME_OOM_KILL_MS) return false;
+    this.lastOom.set(id, at);
     const used = Math.max(requestBytes ?? this.requestAt(id, at) ?? 0, this.lastMemory.get(id) ?? 0);
-    const recorded = t.state.recordOom(used, at, key.pod);
-    if (recorded) this.lastOom.set(id, at);
-    return recorded;
+    // In a chunk (from Prometheus) the kill joins the merge; from pod status (between syncs) the
+    // buffer is empty and the kill goes straight to the model.
+    if (t.model && this.buffer && fromHistory) this.buffer.oom(t.model, used, at, key.pod);
+    else t.model?.recordOom(used, at, key.pod);
+    if (t.resumeAfter !== undefined && at <= t.resumeAfter) return false;
+    return t.state.recordOom(used, at, key.pod);
   }
 
   /** Drops containers with no sample for the memory window (renamed or removed) and VPAs no longer handled. */

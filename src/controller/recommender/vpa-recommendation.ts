@@ -14,6 +14,7 @@ import { capRecommendation } from '../../policy/cap-recommendation.ts';
 import { historyConfidence } from '../../recommender/confidence.ts';
 import { estimatePodContainers } from '../../recommender/estimator.ts';
 import type { AggregateContainerState } from '../../recommender/aggregate-container-state.ts';
+import type { ResourceEstimate } from '../../recommender/types.ts';
 
 /** The recommendation and the containers whose history is shorter than a day. */
 export interface VpaRecommendation {
@@ -24,7 +25,14 @@ export interface VpaRecommendation {
 
 /** The capped recommendation of a VPA from its containers' states (by container name). */
 export function vpaRecommendation(states: ReadonlyMap<string, AggregateContainerState>, policy: PodResourcePolicy | undefined): VpaRecommendation {
-  const estimates = estimatePodContainers(states);
+  return cappedRecommendation(estimatePodContainers(states), states, policy);
+}
+
+/**
+ * The capped recommendation from per-container estimates (upstream's or a strategy's: see
+ * strategy-estimates.ts); confidence comes from the upstream states fed the same samples.
+ */
+export function cappedRecommendation(estimates: ReadonlyMap<string, ResourceEstimate>, states: ReadonlyMap<string, AggregateContainerState>, policy: PodResourcePolicy | undefined): VpaRecommendation {
   const containers: RecommendedContainerResources[] = [];
   const lowConfidence: string[] = [];
   for (const name of [...estimates.keys()].sort()) {
@@ -35,7 +43,8 @@ export function vpaRecommendation(states: ReadonlyMap<string, AggregateContainer
     );
     if (!recommendation) continue;
     containers.push(recommendationToStatus(recommendation));
-    if (historyConfidence(states.get(name)!) < 1) lowConfidence.push(name);
+    const state = states.get(name);
+    if (!state || historyConfidence(state) < 1) lowConfidence.push(name);
   }
   return { recommendation: { containerRecommendations: containers }, lowConfidence };
 }

@@ -86,7 +86,7 @@ test('a kill already in a restored checkpoint is not recorded again after a rest
   a.restore('shop/web', 'app', restored);
   a.routePods([{ namespace: 'shop', pod: 'web-1', vpaId: 'shop/web', memoryRequests: new Map([['app', 128 * 1024 * 1024]]) }]);
   assert.equal(a.recordOom(key('web-1'), T0 + 2 * MIN), false, 'at minute 2, before the checkpoint\'s last sample');
-  assert.ok(a.recordOom(key('web-1'), T0 + 6 * MIN), 'after it: a new kill');
+  assert.ok(a.recordOom(key('web-1'), T0 + 8 * MIN), 'after it, and more than SAME_OOM_KILL_MS later: a new kill');
 });
 
 test('prune drops VPAs no longer handled and containers without samples for the memory window', () => {

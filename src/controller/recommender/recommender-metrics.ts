@@ -8,11 +8,20 @@
  * - `tailor_recommender_backoff_until_seconds`: until when writes pause after throttling (0 or in the past: none);
  * - `tailor_recommender_history_pods_attributed_total`: pods already gone at bootstrap whose
  *   history was attributed to a VPA through kube-state owner series.
+ *
+ * The write and retry series start at 0 for every object and the usual outcomes and retry reasons,
+ * so `increase()` in Prometheus sees the first event too (a series born at 1 shows no increase).
  */
 import { Counter, Gauge, type Registry } from 'prom-client';
 
 /** What a write is about. */
 export type WriteObject = 'status' | 'checkpoint' | 'checkpoint_delete' | 'event';
+
+const WRITE_OBJECTS: readonly WriteObject[] = ['status', 'checkpoint', 'checkpoint_delete', 'event'];
+/** Final outcomes shown from the start: success, a pause, and the errors a cluster usually gives. */
+const WRITE_OUTCOMES = ['ok', 'deferred', 'throttled', 'unavailable', 'conflict', 'invalid', 'forbidden', 'notFound'] as const;
+/** The error kinds the writer retries (recommender-writes.ts: conflicts, gone, and back-off kinds). */
+const RETRY_REASONS = ['conflict', 'gone', 'throttled', 'unavailable', 'network'] as const;
 
 export class RecommenderMetrics {
   readonly writes: Counter<'object' | 'outcome'>;
@@ -25,6 +34,10 @@ export class RecommenderMetrics {
     this.writes = new Counter({ name: 'tailor_recommender_writes_total', help: 'Recommender writes (VPA status, checkpoints, orphan deletions) by final outcome.', labelNames: ['object', 'outcome'], registers });
     this.retries = new Counter({ name: 'tailor_recommender_write_retries_total', help: 'Recommender write retries, by the error kind retried.', labelNames: ['object', 'reason'], registers });
     this.backoffUntil = new Gauge({ name: 'tailor_recommender_backoff_until_seconds', help: 'Unix time until which recommender writes pause after the API server throttled (0 or in the past: not paused).', registers });
+    for (const object of WRITE_OBJECTS) {
+      for (const outcome of WRITE_OUTCOMES) this.writes.inc({ object, outcome }, 0);
+      for (const reason of RETRY_REASONS) this.retries.inc({ object, reason }, 0);
+    }
     this.attributedPods = new Counter({ name: 'tailor_recommender_history_pods_attributed_total', help: 'Pods gone before the bootstrap whose history was attributed to a VPA through owner series.', registers });
   }
 }

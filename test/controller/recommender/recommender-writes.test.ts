@@ -28,8 +28,9 @@ function setup() {
   });
   const value = async (name: string, labels: string) => {
     const text = await registry.getSingleMetricAsString(name);
-    const line = text.split('\n').find((l) => l.startsWith(`${name}{`) && l.includes(labels));
-    return line === undefined ? 0 : Number(line.split(' ').pop());
+    // Summed over the other labels (every object x outcome series exists from the start, at 0).
+    const lines = text.split('\n').filter((l) => l.startsWith(`${name}{`) && l.includes(labels));
+    return lines.reduce((sum, l) => sum + Number(l.split(' ').pop()), 0);
   };
   return { writer, sleeps, value, advance: (ms: number) => (now += ms), signal: new AbortController().signal };
 }

@@ -10,7 +10,7 @@ import { stringType } from '../../src/config/option-types.ts';
 import { prometheusConnection, prometheusQueryConfig } from '../../src/config/prometheus-options.ts';
 import { configuredUpdaterOptions } from '../../src/config/updater-options.ts';
 import { updaterOptions } from '../../src/updater/options.ts';
-import { RUN_REFERENCE_PATH, runConfigurationReference } from '../../src/config/run-config-reference.ts';
+import { README_PATH, RUN_REFERENCE_PATH, runConfigurationReference, withConfigurationReference } from '../../src/config/run-config-reference.ts';
 
 /** Parses argv the way `tailor run` does and resolves it against `env`. */
 function resolve(argv: string[], env: Record<string, string> = {}) {
@@ -169,6 +169,13 @@ test('every row: a TAILOR_ variable, a description, a help line; the key matches
     assert.ok(help.includes(`--${spec.flag}`) && help.includes(spec.env), `${key} missing from --help`);
   }
   assert.match(help, /Leader election:/);
+});
+
+test('the README carries the same configuration reference (npm run docs:config copies it)', () => {
+  const readme = readFileSync(README_PATH, 'utf8');
+  assert.equal(withConfigurationReference(readme, runConfigurationReference()), readme, 'stale: run npm run docs:config');
+  for (const spec of Object.values(RUN_OPTIONS)) assert.ok(readme.includes(`\`${spec.env}\``), spec.env);
+  assert.throws(() => withConfigurationReference('# no markers', ''), /markers/);
 });
 
 test('docs/configuration.md is the current output of npm run docs:config', () => {

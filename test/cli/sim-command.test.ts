@@ -34,7 +34,9 @@ test('tailor sim runs a scenario, writes a kubeconfig that client-node uses, and
   const core = kc.makeApiClient(k8s.CoreV1Api);
   assert.deepEqual((await core.listNode()).items.map((n) => n.metadata?.name), ['node-1', 'node-2']);
   let pods: k8s.V1Pod[] = [];
-  for (let i = 0; i < 50 && pods.filter((p) => p.status?.phase === 'Running').length < 3; i++) {
+  // A deadline, not a count of 100 ms rounds (each round's request takes longer on a loaded machine).
+  const deadline = Date.now() + 30_000;
+  while (pods.filter((p) => p.status?.phase === 'Running').length < 3 && Date.now() < deadline) {
     pods = (await core.listNamespacedPod({ namespace: 'shop' })).items;
     await new Promise((r) => setTimeout(r, 100));
   }

@@ -26,15 +26,19 @@ interface Trace {
   reason?: string;
 }
 
-/** A loop component for the test: records what the runtime makes it do; each cycle takes `cycleMs`. */
-function recordingLoop(replica: string, trace: Trace[], cycleMs = 30): LoopComponent {
+/**
+ * A loop component for the test: records what the runtime makes it do; each cycle takes `cycleMs`,
+ * or (given a promise) lasts until the test settles it.
+ */
+function recordingLoop(replica: string, trace: Trace[], cycle: number | Promise<void> = 30): LoopComponent {
   return {
     kind: 'loop',
     name: 'updater',
     activate: async () => void trace.push({ replica, event: 'activate', at: Date.now() }),
     runCycle: async ({ signal }) => {
       trace.push({ replica, event: 'start', at: Date.now() });
-      await delay(cycleMs, undefined, { signal }).catch(() => undefined);
+      if (typeof cycle === 'number') await delay(cycle, undefined, { signal }).catch(() => undefined);
+      else await cycle;
       trace.push({ replica, event: 'end', at: Date.now() });
     },
     deactivate: async (reason) => void trace.push({ replica, event: 'deactivate', at: Date.now(), ...(reason ? { reason } : {}) }),
@@ -47,10 +51,10 @@ const config = (extra: Record<string, string> = {}) =>
     {},
   ).config;
 
-async function replica(sim: SimFixture, identity: string, trace: Trace[], cycleMs?: number, extra?: Record<string, string>): Promise<RunningController> {
+async function replica(sim: SimFixture, identity: string, trace: Trace[], cycle?: number | Promise<void>, extra?: Record<string, string>): Promise<RunningController> {
   return startController({
     config: config(extra),
-    components: [recordingLoop(identity, trace, cycleMs)],
+    components: [recordingLoop(identity, trace, cycle)],
     kubeConfig: sim.kc,
     metrics: new ControllerMetrics(createRegistry({ defaultMetrics: false })),
     logger: silentLogger(),
@@ -80,8 +84,12 @@ test('two replicas: only the leader runs cycles; after it stops, the other takes
   await until('a leads', () => a.elector?.isLeader() === true);
   const b = await replica(sim, 'b', trace);
   t.after(() => b.stop());
-  await delay(600);
-  assert.ok(trace.filter((e) => e.replica === 'a' && e.event === 'end').length >= 3, 'a ran cycles');
+  // Wait for what the checks need (not a fixed time, which a loaded machine overruns): a ran
+  // cycles, and b has read the Lease naming a (so it did try) at least twice.
+  await until('a ran 3 cycles', () => trace.filter((e) => e.replica === 'a' && e.event === 'end').length >= 3);
+  await until('b saw a lead', () => b.elector?.currentLeader() === 'a');
+  const seenAt = Date.now();
+  await until('b tried again', () => Date.now() - seenAt >= 600);
   assert.equal(trace.filter((e) => e.replica === 'b').length, 0, 'b stood by');
   // Both are ready (b as a standby); the metrics say who leads.
   assert.equal((await fetch(`${a.http.url}/readyz`)).status, 200);
@@ -106,23 +114,31 @@ test('two replicas: only the leader runs cycles; after it stops, the other takes
 test('shutdown waits for the running cycle, keeps the Lease until then, and releases it after', async (t) => {
   const sim = await startSim();
   const trace: Trace[] = [];
-  const a = await replica(sim, 'a', trace, 400);
+  // The cycle lasts until the test ends it, so "while stopping" holds however slow the machine is.
+  let endCycle!: () => void;
+  const cycle = new Promise<void>((resolve) => (endCycle = resolve));
+  const a = await replica(sim, 'a', trace, cycle);
   t.after(async () => {
+    endCycle();
     await a.stop();
     await sim.close();
   });
   await until('a cycle is running', () => trace.some((e) => e.event === 'start'));
   const leases = sim.kc.makeApiClient(k8s.CoordinationV1Api);
-  const stopping = a.stop();
+  let stopped = false;
+  const stopping = a.stop().then(() => void (stopped = true));
   await delay(200);
   const holderWhileStopping = (await leases.readNamespacedLease({ name: 'tailor-updater', namespace: 'kube-system' })).spec?.holderIdentity;
+  assert.equal(stopped, false, 'stop waits for the running cycle');
+  const endedAt = Date.now();
+  endCycle();
   await stopping;
   assert.equal(holderWhileStopping, 'a');
   assert.deepEqual(
     trace.map((e) => e.event),
     ['activate', 'start', 'end', 'deactivate'],
   );
-  assert.ok(trace[2]!.at - trace[1]!.at >= 390, 'the cycle ran to its end');
+  assert.ok(trace[2]!.at >= endedAt, 'the cycle ran to its end');
   const after = await leases.readNamespacedLease({ name: 'tailor-updater', namespace: 'kube-system' });
   assert.equal(after.spec?.holderIdentity, '', 'released');
   await assert.rejects(fetch(`${a.http.url}/healthz`), 'the HTTP server is closed');

@@ -1,14 +1,20 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { setTimeout as delay } from 'node:timers/promises';
 import * as k8s from '@kubernetes/client-node';
 import { LeaderElector } from '../../src/controller/leader-elector.ts';
-import { KubeLeaseStore } from '../../src/kube/lease-store.ts';
+import { KubeLeaseStore, type LeaseStore } from '../../src/kube/lease-store.ts';
+import type { LeaseRecord, LeaseSnapshot } from '../../src/controller/lease-decision.ts';
 import { silentLogger } from '../../src/observability/logger.ts';
 import { startSim, type SimFixture } from '../sim/apiserver/sim-fixture.ts';
+import { VirtualTime } from '../support/virtual-time.ts';
 
-// Real timings, short but with room for a loaded machine: lease 4 s, renew deadline 3 s, retry 250 ms.
+// Timings as in a real deployment scaled down: lease 4 s, renew deadline 3 s, retry 250 ms. They run
+// on virtual time (test/support/virtual-time.ts): the electors talk real HTTP to the sim, but time
+// moves only while they sleep, so the durations below are exact whatever the machine's load.
 const TIMING = { leaseDurationMs: 4000, renewDeadlineMs: 3000, retryPeriodMs: 250 };
+/** Acquire attempts wait retry x (1 + 0.2 x 0.5) = 275 ms. */
+const JITTER = 0.5;
+const ACQUIRE_PERIOD_MS = TIMING.retryPeriodMs * (1 + 0.2 * JITTER);
 
 interface Candidate {
   elector: LeaderElector;
@@ -16,14 +22,48 @@ interface Candidate {
   events: string[];
 }
 
+/** Lease requests that time waits for; while `hangs` is set each one first takes `hangs` virtual ms. */
+class TrackedStore implements LeaseStore {
+  hangs = 0;
+  private readonly cleanup = new AbortController();
+  constructor(
+    private readonly inner: LeaseStore,
+    private readonly time: VirtualTime,
+  ) {}
+  get where(): string {
+    return this.inner.where;
+  }
+  get(): Promise<LeaseSnapshot | undefined> {
+    return this.call(() => this.inner.get());
+  }
+  create(record: LeaseRecord): Promise<LeaseSnapshot> {
+    return this.call(() => this.inner.create(record));
+  }
+  update(record: LeaseRecord, resourceVersion: string): Promise<LeaseSnapshot> {
+    return this.call(() => this.inner.update(record, resourceVersion));
+  }
+  /** Ends every hanging request (with an error), for cleanup. */
+  unhang(): void {
+    this.hangs = 0;
+    this.cleanup.abort(new Error('test over'));
+  }
+  private async call<T>(request: () => Promise<T>): Promise<T> {
+    if (this.hangs > 0) await this.time.sleep(this.hangs, this.cleanup.signal);
+    return this.time.track(request);
+  }
+}
+
 /** An elector running against the sim; `crashes` = it stops without releasing the Lease. */
-function candidate(sim: SimFixture, identity: string, options: { crashes?: boolean } = {}): Candidate {
+function candidate(sim: SimFixture, time: VirtualTime, identity: string, options: { crashes?: boolean; store?: TrackedStore } = {}): Candidate {
   const events: string[] = [];
   const elector = new LeaderElector({
     ...TIMING,
-    store: new KubeLeaseStore(sim.kc, 'kube-system', 'tailor-test'),
+    store: options.store ?? new TrackedStore(new KubeLeaseStore(sim.kc, 'kube-system', 'tailor-test'), time),
     identity,
     logger: silentLogger(),
+    clock: time.clock,
+    sleep: time.sleep,
+    random: () => JITTER,
     onStartedLeading: () => events.push('started'),
     onStoppedLeading: () => void events.push('stopped'),
   });
@@ -39,15 +79,6 @@ function candidate(sim: SimFixture, identity: string, options: { crashes?: boole
   };
 }
 
-async function until(what: string, condition: () => boolean, timeoutMs = 5000): Promise<number> {
-  const start = Date.now();
-  while (!condition()) {
-    if (Date.now() - start > timeoutMs) assert.fail(`timed out waiting for ${what}`);
-    await delay(10);
-  }
-  return Date.now() - start;
-}
-
 async function holder(sim: SimFixture): Promise<string | undefined> {
   const l = await sim.kc.makeApiClient(k8s.CoordinationV1Api).readNamespacedLease({ name: 'tailor-test', namespace: 'kube-system' });
   return l.spec?.holderIdentity;
@@ -55,43 +86,46 @@ async function holder(sim: SimFixture): Promise<string | undefined> {
 
 test('two electors over HTTP: exactly one leads, and the Lease names it', async (t) => {
   const sim = await startSim();
-  const a = candidate(sim, 'a');
-  const b = candidate(sim, 'b');
+  const time = new VirtualTime();
+  const a = candidate(sim, time, 'a');
+  const b = candidate(sim, time, 'b');
   t.after(async () => {
     await Promise.all([a.stop(), b.stop()]);
     await sim.close();
   });
-  await until('a leader', () => a.elector.isLeader() || b.elector.isLeader());
-  // Watch for 2 s (8 renewals): never both, never none.
-  for (let i = 0; i < 100; i++) {
+  await time.until('a leader', () => a.elector.isLeader() || b.elector.isLeader(), 1000);
+  // 10 s (40 renewals, 2.5 lease durations), checked after every timer: never both, never none.
+  let checks = 0;
+  const from = time.now();
+  await time.advance(10_000, () => {
     const leaders = [a, b].filter((c) => c.elector.isLeader()).length;
-    assert.equal(leaders, 1, `sample ${i}: ${leaders} leaders`);
-    await delay(20);
-  }
+    assert.equal(leaders, 1, `at +${time.now() - from} ms: ${leaders} leaders`);
+    checks++;
+  });
+  assert.ok(checks >= 40 + 36, `${checks} checks`);
   const leader = a.elector.isLeader() ? 'a' : 'b';
   assert.equal(await holder(sim), leader);
   assert.equal(a.elector.currentLeader(), leader);
   assert.equal(b.elector.currentLeader(), leader);
 });
 
-test('handover after release: the other takes over well before the lease would expire', async (t) => {
+test('handover after release: the other takes over at its next attempt, not when the lease would expire', async (t) => {
   const sim = await startSim();
-  const a = candidate(sim, 'a');
+  const time = new VirtualTime();
+  const a = candidate(sim, time, 'a');
   t.after(async () => {
     await a.stop();
     await sim.close();
   });
-  await until('a leads', () => a.elector.isLeader());
-  const b = candidate(sim, 'b');
+  await time.until('a leads', () => a.elector.isLeader(), 1000);
+  const b = candidate(sim, time, 'b');
   t.after(() => b.stop());
-  await delay(300);
+  await time.advance(1000);
   assert.equal(b.elector.isLeader(), false);
-  const stoppedAt = Date.now();
   await a.stop();
   assert.deepEqual(a.events, ['started', 'stopped']);
-  const took = await until('b leads', () => b.elector.isLeader());
-  assert.ok(Date.now() - stoppedAt < TIMING.leaseDurationMs, `handover took ${Date.now() - stoppedAt} ms`);
-  assert.ok(took >= 0);
+  const took = await time.until('b leads', () => b.elector.isLeader(), TIMING.leaseDurationMs);
+  assert.ok(took <= ACQUIRE_PERIOD_MS, `handover took ${took} ms`);
   assert.equal(await holder(sim), 'b');
   const lease = await sim.kc.makeApiClient(k8s.CoordinationV1Api).readNamespacedLease({ name: 'tailor-test', namespace: 'kube-system' });
   assert.equal(lease.spec?.leaseTransitions, 1, 'a created it (0), b acquired it (1)');
@@ -99,57 +133,65 @@ test('handover after release: the other takes over well before the lease would e
 
 test('a leader that stops renewing (crash) is replaced after the lease duration, not before', async (t) => {
   const sim = await startSim();
-  const a = candidate(sim, 'a', { crashes: true });
+  const time = new VirtualTime();
+  const a = candidate(sim, time, 'a', { crashes: true });
   t.after(async () => {
     await a.stop();
     await sim.close();
   });
-  await until('a leads', () => a.elector.isLeader());
-  const b = candidate(sim, 'b');
+  await time.until('a leads', () => a.elector.isLeader(), 1000);
+  const b = candidate(sim, time, 'b');
   t.after(() => b.stop());
-  await delay(250);
-  const crashedAt = Date.now();
+  await time.advance(1000);
   await a.stop(); // a crash: the Lease still names a
   assert.equal(await holder(sim), 'a');
-  await until('b leads', () => b.elector.isLeader(), 10_000);
-  const after = Date.now() - crashedAt;
-  // b first saw a's last renewal at most ~one retry period before the crash.
-  assert.ok(after >= TIMING.leaseDurationMs - TIMING.retryPeriodMs - 20, `took over after ${after} ms`);
-  assert.ok(after <= TIMING.leaseDurationMs + 4 * TIMING.retryPeriodMs + 1500, `took over after ${after} ms`);
+  // a renewed at most one retry period ago, and b saw that version at most one attempt later:
+  // b may take over from 4000 - 250 ms on, and does so within one attempt of 4000 ms.
+  const after = await time.until('b leads', () => b.elector.isLeader(), 2 * TIMING.leaseDurationMs);
+  assert.ok(after >= TIMING.leaseDurationMs - TIMING.retryPeriodMs, `took over after ${after} ms`);
+  assert.ok(after <= TIMING.leaseDurationMs + ACQUIRE_PERIOD_MS, `took over after ${after} ms`);
   assert.equal(await holder(sim), 'b');
 });
 
 test('the leader steps down when renewals fail past the renew deadline, and leads again when the server recovers', async (t) => {
   const sim = await startSim();
-  const a = candidate(sim, 'a');
+  const time = new VirtualTime();
+  const a = candidate(sim, time, 'a');
   t.after(async () => {
     await a.stop();
     await sim.close();
   });
-  await until('a leads', () => a.elector.isLeader());
+  await time.until('a leads', () => a.elector.isLeader(), 1000);
+  await time.advance(1000);
   const remove = sim.server.addFault({ resources: ['leases'], error: 500 });
-  const faultAt = Date.now();
-  const steppedDown = await until('a steps down', () => !a.elector.isLeader(), 6000);
-  assert.ok(steppedDown >= TIMING.renewDeadlineMs - TIMING.retryPeriodMs - 20, `stepped down after ${steppedDown} ms`);
-  assert.ok(Date.now() - faultAt < TIMING.leaseDurationMs, 'before anyone else could take the lease');
+  // The last renewal was at most one retry period before the fault; renewals are tried every
+  // retry period, so the step-down comes within one retry period of 3000 ms.
+  const steppedDown = await time.until('a steps down', () => !a.elector.isLeader(), TIMING.leaseDurationMs);
+  assert.ok(steppedDown >= TIMING.renewDeadlineMs - TIMING.retryPeriodMs, `stepped down after ${steppedDown} ms`);
+  assert.ok(steppedDown <= TIMING.renewDeadlineMs + TIMING.retryPeriodMs, `stepped down after ${steppedDown} ms`);
   assert.deepEqual(a.events, ['started', 'stopped']);
   remove();
-  await until('a leads again', () => a.elector.isLeader(), 6000);
+  await time.until('a leads again', () => a.elector.isLeader(), 2 * TIMING.leaseDurationMs);
   assert.deepEqual(a.events, ['started', 'stopped', 'started']);
 });
 
 test('a renewal that hangs (API latency) counts against the deadline', async (t) => {
   const sim = await startSim();
-  const a = candidate(sim, 'a', { crashes: true });
+  const time = new VirtualTime();
+  const store = new TrackedStore(new KubeLeaseStore(sim.kc, 'kube-system', 'tailor-test'), time);
+  const a = candidate(sim, time, 'a', { crashes: true, store });
   t.after(async () => {
-    sim.server.faults.clear();
+    store.unhang();
     await a.stop();
     await sim.close();
   });
-  await until('a leads', () => a.elector.isLeader());
-  sim.server.addFault({ resources: ['leases'], latencyMs: 8000 });
-  const steppedDown = await until('a steps down', () => !a.elector.isLeader(), 8000);
-  assert.ok(steppedDown < TIMING.renewDeadlineMs + 2 * TIMING.retryPeriodMs + 1000, `stepped down after ${steppedDown} ms, not when the request came back`);
+  await time.until('a leads', () => a.elector.isLeader(), 1000);
+  await time.advance(1000);
+  store.hangs = 8000;
+  // Stepped down at the renew deadline (last renewal + 3000 ms), not when the request comes back.
+  const steppedDown = await time.until('a steps down', () => !a.elector.isLeader(), 8000);
+  assert.ok(steppedDown >= TIMING.renewDeadlineMs - TIMING.retryPeriodMs, `stepped down after ${steppedDown} ms`);
+  assert.ok(steppedDown <= TIMING.renewDeadlineMs, `stepped down after ${steppedDown} ms, not when the request came back`);
 });
 
 test('timings are checked: retry < renew deadline < lease duration', () => {

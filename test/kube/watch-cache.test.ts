@@ -101,10 +101,11 @@ test('410 Gone: the cache re-lists, and objects deleted in the gap are reported 
   const { sim, podCache } = await simWithCaches(t);
   await sim.core.createNamespacedPod({ namespace: 'default', body: podManifest('stays') });
   await sim.core.createNamespacedPod({ namespace: 'default', body: podManifest('goes') });
-  // The first watch ends after 100 ms; every watch is served 400 ms late, so the re-watch is
-  // still waiting while the pods change and the watch history is dropped.
+  // The first watch ends after 100 ms; every watch is served 1500 ms late, so no watch is being
+  // served while the pods change (~250 ms after the sync) and the watch history is dropped. (It
+  // was 400 ms: a loaded machine that made the changes 400 ms late let the watch see them.)
   sim.server.addFault({ verbs: ['watch'], resources: ['pods'], dropWatchAfterMs: 100, times: 1 });
-  sim.server.addFault({ verbs: ['watch'], resources: ['pods'], latencyMs: 400, times: 2 });
+  sim.server.addFault({ verbs: ['watch'], resources: ['pods'], latencyMs: 1500, times: 2 });
   const { cache, events } = podCache();
   await cache.start();
   await cache.synced();

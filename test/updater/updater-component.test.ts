@@ -41,7 +41,8 @@ test('tailor run --components updater resizes a pod in place on kube-sim and exp
   const controller = await startRun(config, { env: {}, logDestination: logs, factories: { updater: (ctx) => createUpdaterComponent(ctx, { usage }) } });
   t.after(() => controller.stop());
   let cpu: string | undefined;
-  for (let i = 0; i < 200 && cpu !== '800m'; i++) {
+  const deadline = Date.now() + 30_000; // the first cycle: a deadline, not 200 rounds of 50 ms
+  while (cpu !== '800m' && Date.now() < deadline) {
     await delay(50);
     cpu = (await podsOf(f, 'web'))[0]?.spec?.containers[0]?.resources?.requests?.cpu;
   }

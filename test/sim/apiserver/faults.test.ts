@@ -74,7 +74,9 @@ test('a dropped watch ends the stream', async () => {
   const ended = await new Promise<number>((resolve) => {
     void watch.watch('/api/v1/namespaces/default/pods', {}, () => {}, () => resolve(Date.now() - started));
   });
-  assert.ok(ended >= 90 && ended < 2000, `ended after ${ended} ms`);
+  // Not before the 100 ms; the upper bound only has to tell "dropped" from "never ends", so it
+  // leaves a loaded machine 10 s.
+  assert.ok(ended >= 90 && ended < 10_000, `ended after ${ended} ms`);
 });
 
 test('in-process requests are not affected by faults', async () => {

@@ -1,7 +1,7 @@
 /**
  * A real HTTPS admission webhook server for tests: a fresh CA and a certificate for 127.0.0.1 and
  * `hooks.test.svc`; per path behaviour (`/label` adds a label by JSON Patch, `/deny` denies with
- * code 403, `/allow` allows, `/warn` allows with a warning, `/team` adds team=a to objects labelled mutated, `/slow` answers after 1.5 s); every received review is recorded.
+ * code 403, `/allow` allows, `/warn` allows with a warning, `/team` adds team=a to objects labelled mutated, `/slow` answers after {@link SLOW_ANSWER_MS}); every received review is recorded.
  */
 import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
@@ -31,8 +31,15 @@ export interface TestWebhookServer {
   close: () => Promise<void>;
 }
 
+/**
+ * When `/slow` answers: far beyond any timeoutSeconds a test sets (1 s), so a call that returns
+ * early was cut by the timeout even on a loaded machine.
+ */
+export const SLOW_ANSWER_MS = 10_000;
+
 /** Starts the server on 127.0.0.1 (port 0). */
 export async function startWebhookServer(): Promise<TestWebhookServer> {
+  const slow = new Set<NodeJS.Timeout>();
   const ca = createCertificateAuthority('webhook-test-ca');
   const cert = ca.issueServerCertificate('hooks', ['hooks.test.svc']);
   const received: ReceivedReview[] = [];
@@ -69,7 +76,13 @@ export async function startWebhookServer(): Promise<TestWebhookServer> {
         res.writeHead(200, { 'content-type': 'application/json' });
         res.end(JSON.stringify({ apiVersion: 'admission.k8s.io/v1', kind: 'AdmissionReview', response }));
       };
-      if (path === '/slow') setTimeout(send, 1500);
+      if (path === '/slow') {
+        const timer = setTimeout(() => {
+          slow.delete(timer);
+          send();
+        }, SLOW_ANSWER_MS);
+        slow.add(timer);
+      }
       else send();
     });
   });
@@ -82,6 +95,7 @@ export async function startWebhookServer(): Promise<TestWebhookServer> {
     received,
     close: () =>
       new Promise<void>((resolve) => {
+        for (const timer of slow) clearTimeout(timer);
         server.closeAllConnections();
         server.close(() => resolve());
       }),

@@ -49,6 +49,15 @@ export const RECOMMENDER_OPTIONS = {
     description: 'Resolution of the usage samples read from Prometheus.',
     group: 'Recommender',
   },
+  historyBackfillVpas: {
+    flag: 'history-backfill-vpas',
+    env: 'TAILOR_HISTORY_BACKFILL_VPAS',
+    type: integerType(1, 100_000),
+    default: 50,
+    description:
+      'VPAs created while the recommender runs get their workload\'s --history from Prometheus at once; at most this many per cycle (one set of queries per namespace for all of them), the rest in the next cycles (decision 0162).',
+    group: 'Recommender',
+  },
   maxPointsPerQuery: {
     flag: 'max-points-per-query',
     env: 'TAILOR_MAX_POINTS_PER_QUERY',

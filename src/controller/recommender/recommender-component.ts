@@ -11,6 +11,10 @@
  * orphaned ones when the sweep is due (`--checkpoint-gc-interval`), and publish the gauges. Writes
  * are retried by error class (recommender-writes.ts). A failure on one VPA is logged and shown on
  * that VPA; the others go on.
+ * A VPA created later, in a namespace the feed already reads, gets its workload's history at once
+ * (decision 0162): before the routing, up to `--history-backfill-vpas` such VPAs per cycle have
+ * their pods' `--history` read (backfill-plan.ts, history-backfill.ts); until then their pods are
+ * not routed and the VPA shows FetchingHistory.
  * deactivate: on a graceful shutdown, write every checkpoint once more (the Lease is still held);
  * then stop the watches and drop leader-only state.
  * `--recommender-strategy tailor`: the status comes from the tailor strategy's model per VPA x
@@ -43,6 +47,8 @@ import type { ComponentContext, DeactivateReason, LoopComponent } from '../compo
 import { systemClock, type Clock, type Sleep } from '../clock.ts';
 import { OwnerIndex } from '../../metrics/owner-resolution.ts';
 import { attributeGonePods } from './history-attribution.ts';
+import { BackfillPlan } from './backfill-plan.ts';
+import { backfillHistory, type BackfillTarget } from './history-backfill.ts';
 import { CheckpointSchedule } from './checkpoint-schedule.ts';
 import { RecommenderMetrics } from './recommender-metrics.ts';
 import { RecommenderWriter } from './recommender-writes.ts';
@@ -98,6 +104,8 @@ export class RecommenderLoop implements LoopComponent {
   private bootstrapped = false;
   private seenOoms = new Set<string>();
   private schedule: CheckpointSchedule;
+  /** VPAs created after the feed read their namespace, waiting for their history (decision 0162). */
+  private backfillPlan = new BackfillPlan();
   /** Gone pods have been attributed for the bootstrap window. */
   private attributed = false;
   /** The views of the last cycle (for the checkpoint flush at shutdown). */
@@ -146,6 +154,7 @@ export class RecommenderLoop implements LoopComponent {
     this.aggregates = new VpaAggregates(defaultModelConfig(), this.strategy);
     this.bootstrapped = false;
     this.attributed = false;
+    this.backfillPlan = new BackfillPlan();
     this.lastViews = [];
     this.reportedRefusals = new Set();
     this.schedule = new CheckpointSchedule(this.config.checkpointInterval, this.config.checkpointGcInterval);
@@ -217,7 +226,12 @@ export class RecommenderLoop implements LoopComponent {
   async runCycle({ now, signal }: CycleContext): Promise<void> {
     if (!this.vpaCache || !this.podCache) throw new Error('recommender runCycle before activate');
     const views = await this.metrics.timePhase('recommender', 'resolve-targets', () => this.resolveTargets());
-    const routes = views.flatMap((v) => v.pods.map((p) => ({ namespace: p.metadata.namespace, pod: p.metadata.name, vpaId: v.id, memoryRequests: new Map((p.spec?.containers ?? []).map((c) => [c.name, memoryRequest(p, c.name)])) })));
+    const cursorOf = (ns: string) => this.feed?.cursor(ns);
+    this.backfillPlan.observe(views.map((v) => ({ id: v.id, namespace: v.vpa.metadata.namespace ?? '', ready: !v.problem })), cursorOf);
+    if (this.backfillPlan.pendingCount > 0) await this.metrics.timePhase('recommender', 'backfill-history', () => this.backfillNewVpas(views, cursorOf));
+    this.own.backfillPending.set(this.backfillPlan.pendingCount);
+    // A VPA still waiting for its history gets no samples from the feed: its read covers them later.
+    const routes = views.filter((v) => !this.backfillPlan.isPending(v.id)).flatMap((v) => v.pods.map((p) => ({ namespace: p.metadata.namespace, pod: p.metadata.name, vpaId: v.id, memoryRequests: new Map((p.spec?.containers ?? []).map((c) => [c.name, memoryRequest(p, c.name)])) })));
     this.aggregates.routePods(routes, now);
 
     // Only useful before the bootstrap's samples arrive: afterwards they have been routed or dropped.
@@ -238,7 +252,7 @@ export class RecommenderLoop implements LoopComponent {
         if (signal.aborted) return;
         const states = new Map<string, AggregateContainerState>([...(this.aggregates.byVpa.get(v.id) ?? new Map())].map(([name, t]) => [name, t.state]));
         const computed = v.problem ? undefined : this.strategy ? cappedRecommendation(this.modelEstimates(v, now), states, v.vpa.spec?.resourcePolicy) : vpaRecommendation(states, v.vpa.spec?.resourcePolicy);
-        const decision = decideVpaStatus({ previous: v.vpa.status, problem: v.problem, podsMatched: v.pods.length, fetchingHistory: !this.bootstrapped, computed, ...(usageProblem ? { usageProblem } : {}) }, now);
+        const decision = decideVpaStatus({ previous: v.vpa.status, problem: v.problem, podsMatched: v.pods.length, fetchingHistory: !this.bootstrapped || this.backfillPlan.isPending(v.id), computed, ...(usageProblem ? { usageProblem } : {}) }, now);
         for (const c of decision.status.recommendation?.containerRecommendations ?? []) series.push(toSeries(v.vpa, c));
         if (!decision.changed) continue;
         // A failed write loses nothing: the cached status still differs, so the next cycle writes again.
@@ -343,7 +357,7 @@ export class RecommenderLoop implements LoopComponent {
    * bootstrap succeeds.
    */
   private async attributeGonePods(views: readonly VpaView[], now: number): Promise<void> {
-    const targets = views.filter((v) => !v.problem).map((v) => ({ vpaId: v.id, namespace: v.vpa.metadata.namespace ?? '', kind: v.vpa.spec.targetRef.kind, name: v.vpa.spec.targetRef.name }));
+    const targets = views.filter((v) => !v.problem && !this.backfillPlan.isPending(v.id)).map((v) => ({ vpaId: v.id, namespace: v.vpa.metadata.namespace ?? '', kind: v.vpa.spec.targetRef.kind, name: v.vpa.spec.targetRef.name }));
     const namespaces = [...new Set(targets.map((t) => t.namespace))];
     if (namespaces.length === 0) return;
     try {
@@ -356,6 +370,41 @@ export class RecommenderLoop implements LoopComponent {
       this.log.info({ pods: routes.length }, 'history of pods already gone attributed to their VPAs through owner series');
     } catch (err) {
       this.log.warn({ err }, 'owner series not readable; the history of pods already gone is attributed next cycle');
+    }
+  }
+
+  /**
+   * Reads the history of the VPAs created after the feed read their namespace, at most
+   * `--history-backfill-vpas` this cycle, one group (one set of queries per namespace) at a time.
+   * A failed group is forgotten and retried next cycle.
+   */
+  private async backfillNewVpas(views: readonly VpaView[], cursorOf: (ns: string) => number | undefined): Promise<void> {
+    const byId = new Map(views.map((v) => [v.id, v]));
+    const currentPods = new Set((this.podCache?.list() ?? []).map((p) => `${p.metadata?.namespace ?? ''}/${p.metadata?.name ?? ''}`));
+    const options = { historyMs: this.config.history, stepMs: this.config.historyStep, maxPointsPerQuery: this.config.maxPointsPerQuery };
+    for (const group of this.backfillPlan.next(this.config.historyBackfillVpas, cursorOf)) {
+      const targets: BackfillTarget[] = group.vpaIds.map((id) => {
+        const v = byId.get(id)!;
+        return {
+          vpaId: id,
+          namespace: v.vpa.metadata.namespace ?? '',
+          kind: v.vpa.spec.targetRef.kind,
+          name: v.vpa.spec.targetRef.name,
+          pods: v.pods.map((p) => ({ pod: p.metadata.name, memoryRequests: new Map((p.spec?.containers ?? []).map((c) => [c.name, memoryRequest(p, c.name)])) })),
+        };
+      });
+      const log = { vpas: group.vpaIds.length, namespaces: group.namespaces, until: new Date(group.until).toISOString() };
+      try {
+        const result = await backfillHistory(this.source, group, targets, currentPods, this.aggregates, options, this.log, this.metrics.prometheus);
+        this.backfillPlan.done(group.vpaIds);
+        this.own.backfills.inc({ outcome: 'ok' }, group.vpaIds.length);
+        this.own.attributedPods.inc(result.gonePods);
+        this.log.info({ ...log, pods: result.pods, gonePods: result.gonePods, cpuSamples: result.report.cpuSamples, memorySamples: result.report.memorySamples }, 'history of VPAs created since start-up read from Prometheus');
+      } catch (err) {
+        for (const id of group.vpaIds) this.aggregates.forget(id);
+        this.own.backfills.inc({ outcome: 'failed' }, group.vpaIds.length);
+        this.log.warn({ ...log, err }, 'history of new VPAs not read; retried next cycle');
+      }
     }
   }
 

@@ -7,7 +7,10 @@
  * - `tailor_recommender_write_retries_total{object,reason}`: retries, by the error kind retried;
  * - `tailor_recommender_backoff_until_seconds`: until when writes pause after throttling (0 or in the past: none);
  * - `tailor_recommender_history_pods_attributed_total`: pods already gone at bootstrap whose
- *   history was attributed to a VPA through kube-state owner series.
+ *   history was attributed to a VPA through kube-state owner series;
+ * - `tailor_recommender_history_backfills_total{outcome}`: VPAs created while the recommender runs
+ *   whose workload history was read from Prometheus (`ok`), or whose read failed (`failed`, retried);
+ * - `tailor_recommender_history_backfill_pending`: such VPAs still waiting for their history.
  *
  * The write and retry series start at 0 for every object and the usual outcomes and retry reasons,
  * so `increase()` in Prometheus sees the first event too (a series born at 1 shows no increase).
@@ -28,6 +31,8 @@ export class RecommenderMetrics {
   readonly retries: Counter<'object' | 'reason'>;
   readonly backoffUntil: Gauge;
   readonly attributedPods: Counter;
+  readonly backfills: Counter<'outcome'>;
+  readonly backfillPending: Gauge;
 
   constructor(registry: Registry) {
     const registers = [registry];
@@ -39,5 +44,8 @@ export class RecommenderMetrics {
       for (const reason of RETRY_REASONS) this.retries.inc({ object, reason }, 0);
     }
     this.attributedPods = new Counter({ name: 'tailor_recommender_history_pods_attributed_total', help: 'Pods gone before the bootstrap whose history was attributed to a VPA through owner series.', registers });
+    this.backfills = new Counter({ name: 'tailor_recommender_history_backfills_total', help: 'VPAs created while the recommender runs whose workload history was read from Prometheus, by outcome (ok, failed: retried next cycle).', labelNames: ['outcome'], registers });
+    for (const outcome of ['ok', 'failed']) this.backfills.inc({ outcome }, 0);
+    this.backfillPending = new Gauge({ name: 'tailor_recommender_history_backfill_pending', help: 'VPAs created while the recommender runs still waiting for their workload history.', registers });
   }
 }

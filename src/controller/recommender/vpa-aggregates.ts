@@ -129,6 +129,15 @@ export class VpaAggregates implements UsageSink {
     this.byVpa.get(vpaId)!.set(container, tracked);
   }
 
+  /**
+   * Drops a VPA's histories and its pods' routes (a history read that failed half-way: the retry
+   * reads it all again, so nothing of it may stay).
+   */
+  forget(vpaId: string): void {
+    this.byVpa.delete(vpaId);
+    for (const [pod, id] of this.podVpa) if (id === vpaId) this.podVpa.delete(pod);
+  }
+
   private target(key: ContainerKey): TrackedContainer | undefined {
     const vpaId = this.podVpa.get(`${key.namespace}/${key.pod}`);
     if (vpaId === undefined) return undefined;

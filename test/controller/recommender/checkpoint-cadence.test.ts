@@ -18,31 +18,16 @@ import { ControllerMetrics, createRegistry } from '../../../src/observability/co
 import { silentLogger } from '../../../src/observability/logger.ts';
 import type { KubeObject } from '../../../src/sim/apiserver/index.ts';
 import type { RequestRecord } from '../../../src/sim/apiserver/request-metrics.ts';
-import { startKubeSim } from '../../../src/sim/kube-sim.ts';
-import { parseScenario } from '../../../src/sim/scenario.ts';
 import { SyntheticSource } from '../../support/synthetic-source.ts';
-import * as k8s from '@kubernetes/client-node';
+import { offVpa, startRecommenderSim, VPA_API } from '../../support/recommender-sim.ts';
 
 const MIN = 60_000;
-const VPA = { group: 'autoscaling.k8s.io', version: 'v1', plural: 'verticalpodautoscalers' };
+const VPA = VPA_API;
 const CHECKPOINTS = { group: 'autoscaling.k8s.io', version: 'v1', plural: 'verticalpodautoscalercheckpoints' };
 
 test('checkpoints on their own interval, the orphan sweep on a slower one, a flush at shutdown only', { timeout: 60_000 }, async (t) => {
-  const sim = await startKubeSim({
-    scenario: parseScenario(`
-nodes: [{name: n, cpu: "8", memory: 32Gi}]
-workloads:
-  - {kind: Deployment, name: web, replicas: 1, containers: [{name: app, requests: {cpu: 100m, memory: 64Mi}}]}
-  - {kind: Deployment, name: api, replicas: 1, containers: [{name: app, requests: {cpu: 100m, memory: 64Mi}}]}
-`),
-  });
-  t.after(() => sim.close());
-  const kc = new k8s.KubeConfig();
-  kc.loadFromString(sim.server.kubeconfig());
-  const custom = kc.makeApiClient(k8s.CustomObjectsApi);
-  for (const name of ['web', 'api']) {
-    await custom.createNamespacedCustomObject({ ...VPA, namespace: 'default', body: { apiVersion: 'autoscaling.k8s.io/v1', kind: 'VerticalPodAutoscaler', metadata: { name }, spec: { targetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name }, updatePolicy: { updateMode: 'Off' } } } });
-  }
+  const { sim, kc, custom } = await startRecommenderSim(t, ['web', 'api'].map((name) => ({ name, replicas: 1, cpu: '100m', memory: '64Mi' })));
+  for (const name of ['web', 'api']) await custom.createNamespacedCustomObject({ ...VPA, namespace: 'default', body: offVpa(name) });
   const log: RequestRecord[] = [];
   sim.server.requests.onRecord((r) => log.push(r));
   const applies = () => log.filter((r) => r.resource === 'verticalpodautoscalercheckpoints' && r.verb === 'APPLY' && r.code < 300).length;

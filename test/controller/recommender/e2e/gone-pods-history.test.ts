@@ -11,19 +11,17 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import * as k8s from '@kubernetes/client-node';
 import type { VerticalPodAutoscaler } from '../../../../src/api/vpa.ts';
 import { resolveRunConfig } from '../../../../src/config/run-config.ts';
 import { createRecommenderComponent } from '../../../../src/controller/recommender/recommender-component.ts';
 import { ControllerMetrics, createRegistry } from '../../../../src/observability/controller-metrics.ts';
 import { silentLogger } from '../../../../src/observability/logger.ts';
-import { startKubeSim } from '../../../../src/sim/kube-sim.ts';
-import { parseScenario } from '../../../../src/sim/scenario.ts';
 import { ensureDebianPackage } from '../../../support/debian-package.ts';
 import { startPrometheus } from '../../../support/prometheus-server.ts';
 import { MINUTE, usageFixture, type FixtureContainer } from '../../../support/usage-fixture.ts';
+import { offVpa, startRecommenderSim, VPA_API } from '../../../support/recommender-sim.ts';
 
-const VPA = { group: 'autoscaling.k8s.io', version: 'v1', plural: 'verticalpodautoscalers' };
+const VPA = VPA_API;
 const MiB = 1024 * 1024;
 
 test('the Prometheus history of pods gone before the bootstrap counts for the VPA of their workload, through owner series', { timeout: 120_000 }, async (t) => {
@@ -42,18 +40,8 @@ test('the Prometheus history of pods gone before the bootstrap counts for the VP
   );
   const prometheus = await startPrometheus({ series });
   t.after(() => prometheus.stop());
-  const sim = await startKubeSim({
-    scenario: parseScenario(`
-nodes: [{name: n, cpu: "8", memory: 32Gi}]
-workloads:
-  - {kind: Deployment, name: web, replicas: 2, containers: [{name: app, requests: {cpu: 250m, memory: 128Mi}}]}
-`),
-  });
-  t.after(() => sim.close());
-  const kc = new k8s.KubeConfig();
-  kc.loadFromString(sim.server.kubeconfig());
-  const custom = kc.makeApiClient(k8s.CustomObjectsApi);
-  await custom.createNamespacedCustomObject({ ...VPA, namespace: 'default', body: { apiVersion: 'autoscaling.k8s.io/v1', kind: 'VerticalPodAutoscaler', metadata: { name: 'web' }, spec: { targetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'web' }, updatePolicy: { updateMode: 'Off' } } } });
+  const { sim, kc, custom } = await startRecommenderSim(t, [{ name: 'web', replicas: 2, cpu: '250m', memory: '128Mi' }]);
+  await custom.createNamespacedCustomObject({ ...VPA, namespace: 'default', body: offVpa('web') });
   const current = sim.server.store.list('pods', 'default').map((p) => p.metadata.name);
   assert.ok(current.length === 2 && current.every((n) => !n?.startsWith('web-5d4')), `the current pods are others: ${current.join(', ')}`);
 

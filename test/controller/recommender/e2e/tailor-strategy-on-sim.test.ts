@@ -18,7 +18,6 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import * as k8s from '@kubernetes/client-node';
 import type { VerticalPodAutoscaler } from '../../../../src/api/vpa.ts';
 import { resolveRunConfig } from '../../../../src/config/run-config.ts';
 import { createRecommenderComponent, type RecommenderLoop } from '../../../../src/controller/recommender/recommender-component.ts';
@@ -28,14 +27,13 @@ import { vpaStrategy } from '../../../../src/recommender/vpa-strategy.ts';
 import type { Strategy } from '../../../../src/recommender/types.ts';
 import { TAILOR_DEFAULTS } from '../../../../src/replay/strategies/tailor/options.ts';
 import { tailorStrategy } from '../../../../src/replay/strategies/tailor/tailor-strategy.ts';
-import { startKubeSim } from '../../../../src/sim/kube-sim.ts';
-import { parseScenario } from '../../../../src/sim/scenario.ts';
 import { SyntheticSource } from '../../../support/synthetic-source.ts';
+import { offVpa, startRecommenderSim, VPA_API } from '../../../support/recommender-sim.ts';
 
 const MIN = 60_000;
 const HOUR = 60 * MIN;
 const MiB = 1024 * 1024;
-const VPA = { group: 'autoscaling.k8s.io', version: 'v1', plural: 'verticalpodautoscalers' };
+const VPA = VPA_API;
 const CHECKPOINTS = { group: 'autoscaling.k8s.io', version: 'v1', plural: 'verticalpodautoscalercheckpoints' };
 
 type Gauges = Map<string, number>;
@@ -51,18 +49,8 @@ async function recommendationGauges(metrics: ControllerMetrics): Promise<Gauges>
 const within = (actual: number, expected: number, tolerance: number) => Math.abs(actual - expected) <= tolerance * expected;
 
 test('tailor strategy in the cluster: the VPA status is tailor\'s, and a restart gives the same one without losing history', { timeout: 120_000 }, async (t) => {
-  const sim = await startKubeSim({
-    scenario: parseScenario(`
-nodes: [{name: n, cpu: "8", memory: 32Gi}]
-workloads:
-  - {kind: Deployment, name: web, replicas: 2, containers: [{name: app, requests: {cpu: 250m, memory: 128Mi}}]}
-`),
-  });
-  t.after(() => sim.close());
-  const kc = new k8s.KubeConfig();
-  kc.loadFromString(sim.server.kubeconfig());
-  const custom = kc.makeApiClient(k8s.CustomObjectsApi);
-  await custom.createNamespacedCustomObject({ ...VPA, namespace: 'default', body: { apiVersion: 'autoscaling.k8s.io/v1', kind: 'VerticalPodAutoscaler', metadata: { name: 'web' }, spec: { targetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'web' }, updatePolicy: { updateMode: 'Off' } } } });
+  const { sim, kc, custom } = await startRecommenderSim(t, [{ name: 'web', replicas: 2, cpu: '250m', memory: '128Mi' }]);
+  await custom.createNamespacedCustomObject({ ...VPA, namespace: 'default', body: offVpa('web') });
   const pods = sim.server.store.list('pods', 'default').map((p) => p.metadata.name ?? '').sort();
   assert.equal(pods.length, 2);
 

@@ -11,20 +11,19 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { setTimeout as delay } from 'node:timers/promises';
-import * as k8s from '@kubernetes/client-node';
 import type { VerticalPodAutoscaler } from '../../../../src/api/vpa.ts';
 import { resolveRunConfig } from '../../../../src/config/run-config.ts';
 import { createRecommenderComponent, type RecommenderLoop } from '../../../../src/controller/recommender/recommender-component.ts';
 import { ControllerMetrics, createRegistry } from '../../../../src/observability/controller-metrics.ts';
 import { silentLogger } from '../../../../src/observability/logger.ts';
 import type { RequestRecord } from '../../../../src/sim/apiserver/request-metrics.ts';
-import { startKubeSim } from '../../../../src/sim/kube-sim.ts';
-import { parseScenario } from '../../../../src/sim/scenario.ts';
 import { SyntheticSource } from '../../../support/synthetic-source.ts';
+import { offVpa, startRecommenderSim, VPA_API } from '../../../support/recommender-sim.ts';
 
-const VPA = { group: 'autoscaling.k8s.io', version: 'v1', plural: 'verticalpodautoscalers' };
+const VPA = VPA_API;
 const CHECKPOINTS = { group: 'autoscaling.k8s.io', version: 'v1', plural: 'verticalpodautoscalercheckpoints' };
-const vpa = (name: string) => ({ apiVersion: 'autoscaling.k8s.io/v1', kind: 'VerticalPodAutoscaler', metadata: { name }, spec: { targetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'web' }, updatePolicy: { updateMode: 'Off' } } });
+/** A VPA in mode Off for the Deployment web. */
+const vpa = (name: string) => offVpa(name, 'web');
 
 interface Checkpoint {
   metadata: { name: string };
@@ -32,17 +31,7 @@ interface Checkpoint {
 }
 
 test('faults on status and checkpoint writes and on watches: retried by class, backed off, counted, nothing lost', { timeout: 90_000 }, async (t) => {
-  const sim = await startKubeSim({
-    scenario: parseScenario(`
-nodes: [{name: n, cpu: "8", memory: 32Gi}]
-workloads:
-  - {kind: Deployment, name: web, replicas: 2, containers: [{name: app, requests: {cpu: 250m, memory: 128Mi}}]}
-`),
-  });
-  t.after(() => sim.close());
-  const kc = new k8s.KubeConfig();
-  kc.loadFromString(sim.server.kubeconfig());
-  const custom = kc.makeApiClient(k8s.CustomObjectsApi);
+  const { sim, kc, custom } = await startRecommenderSim(t, [{ name: 'web', replicas: 2, cpu: '250m', memory: '128Mi' }]);
   await custom.createNamespacedCustomObject({ ...VPA, namespace: 'default', body: vpa('web') });
   const log: RequestRecord[] = [];
   sim.server.requests.onRecord((r) => log.push(r));

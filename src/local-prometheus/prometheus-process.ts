@@ -80,10 +80,9 @@ export async function startLocalPrometheus(options: LocalPrometheusOptions = {})
   if (options.files && options.files.length > 0) await backfill(options.files, dataDir);
   const configPath = join(workDir, 'prometheus.yml');
   await writeFile(configPath, options.config ?? 'global:\n  scrape_interval: 1h\n');
-  const port = await freePort();
-  const child = spawn(
-    'prometheus',
-    [
+  const server = await startServerProcess({
+    command: 'prometheus',
+    args: (port) => [
       `--config.file=${configPath}`,
       `--storage.tsdb.path=${dataDir}`,
       '--storage.tsdb.retention.time=3650d',
@@ -91,21 +90,52 @@ export async function startLocalPrometheus(options: LocalPrometheusOptions = {})
       '--log.level=warn',
       ...(options.extraArgs ?? []),
     ],
-    { stdio: ['ignore', 'ignore', 'pipe'] },
-  );
+    readyPath: '/-/ready',
+    readyTimeoutMs: 60_000,
+    cleanup: () => (options.workDir ? Promise.resolve() : rm(workDir, { recursive: true, force: true })),
+  });
+  return { ...server, configPath };
+}
+
+/** How to start a server child process that answers HTTP on 127.0.0.1. */
+export interface ServerProcessSpec {
+  command: string;
+  /** Its arguments, given the free port it must listen on. */
+  args(port: number): string[];
+  /** A path that answers 2xx once the server is ready (e.g. `/-/ready`, `/health`). */
+  readyPath: string;
+  readyTimeoutMs: number;
+  /** Run after the process has stopped (e.g. remove its data). */
+  cleanup?: () => Promise<void>;
+}
+
+/** A started server process: its URL, port and pid, and `stop()` (SIGTERM, then SIGKILL; then cleanup). */
+export interface ServerProcess extends RunningServer {
+  port: number;
+  pid: number | undefined;
+}
+
+/**
+ * Starts a server on a free port, tracked so it dies with this process, and waits until it is
+ * ready; a server that exits or is not ready in time is stopped (and cleaned up) and the error
+ * carries the end of its stderr. Prometheus and the tests' VictoriaMetrics start this way.
+ */
+export async function startServerProcess(spec: ServerProcessSpec): Promise<ServerProcess> {
+  const port = await freePort();
+  const child = spawn(spec.command, spec.args(port), { stdio: ['ignore', 'ignore', 'pipe'] });
   track(child);
   let stderr = '';
-  child.stderr.on('data', (d: Buffer) => (stderr = (stderr + d.toString()).slice(-10_000)));
+  child.stderr?.on('data', (d: Buffer) => (stderr = (stderr + d.toString()).slice(-10_000)));
   const url = `http://127.0.0.1:${port}`;
   const stop = async () => {
     await stopChild(child);
-    if (!options.workDir) await rm(workDir, { recursive: true, force: true });
+    await spec.cleanup?.();
   };
   try {
-    await waitReady(`${url}/-/ready`, child, () => stderr, 60_000);
+    await waitReady(`${url}${spec.readyPath}`, child, () => stderr, spec.readyTimeoutMs);
   } catch (err) {
     await stop();
     throw err;
   }
-  return { url, port, pid: child.pid, configPath, stop };
+  return { url, port, pid: child.pid, stop };
 }

@@ -3,23 +3,19 @@
  * missing, starts it on a free 127.0.0.1 port with a temp data dir, imports the series through
  * /api/v1/import/prometheus, flushes, and stops it afterwards.
  */
-import { spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { stopChild, track } from './child-processes.ts';
 import { ensureDebianPackage } from './debian-package.ts';
 import { exposition, type FixtureSeries } from './fixture-series.ts';
-import { freePort } from './free-port.ts';
-import { waitReady, type RunningServer } from './prometheus-server.ts';
+import { startServerProcess, type RunningServer } from '../../src/local-prometheus/prometheus-process.ts';
 
 export async function startVictoriaMetrics(series: readonly FixtureSeries[]): Promise<RunningServer> {
   ensureDebianPackage('victoria-metrics', ['victoria-metrics']);
   const workDir = await mkdtemp(join(tmpdir(), 'tailor-vm-'));
-  const port = await freePort();
-  const child = spawn(
-    'victoria-metrics',
-    [
+  const server = await startServerProcess({
+    command: 'victoria-metrics',
+    args: (port) => [
       `-httpListenAddr=127.0.0.1:${port}`,
       `-storageDataPath=${join(workDir, 'data')}`,
       '-retentionPeriod=100y',
@@ -27,18 +23,12 @@ export async function startVictoriaMetrics(series: readonly FixtureSeries[]): Pr
       '-search.disableCache',
       '-loggerLevel=ERROR',
     ],
-    { stdio: ['ignore', 'ignore', 'pipe'] },
-  );
-  track(child);
-  let stderr = '';
-  child.stderr.on('data', (d: Buffer) => (stderr = (stderr + d.toString()).slice(-10_000)));
-  const url = `http://127.0.0.1:${port}`;
-  const stop = async () => {
-    await stopChild(child);
-    await rm(workDir, { recursive: true, force: true });
-  };
+    readyPath: '/health',
+    readyTimeoutMs: 30_000,
+    cleanup: () => rm(workDir, { recursive: true, force: true }),
+  });
+  const { url, stop } = server;
   try {
-    await waitReady(`${url}/health`, child, () => stderr, 30_000);
     for (const body of exposition(series)) {
       const res = await fetch(`${url}/api/v1/import/prometheus`, { method: 'POST', body });
       if (!res.ok) throw new Error(`VictoriaMetrics import failed: HTTP ${res.status} ${await res.text()}`);

@@ -6,9 +6,9 @@
  */
 import { DecayingHistogram } from '../../../recommender/decaying-histogram.ts';
 import { exponentialHistogramOptions } from '../../../recommender/histogram-options.ts';
-import { SlidingQuantile } from '../../sliding-quantile.ts';
 import { hourOfDay, HourOfDayHistograms } from './hour-of-day-histograms.ts';
 import type { TailorOptions } from './options.ts';
+import { RecentWindow } from './recent-window.ts';
 
 const DAY = 86_400_000;
 /** CPU buckets: first 1 millicore wide, each 2% wider, up to 1000 cores. */
@@ -29,8 +29,8 @@ export class CpuTarget {
   private readonly o: TailorOptions;
   private readonly seasonal: HourOfDayHistograms;
   private readonly flat: DecayingHistogram;
-  private readonly recentMedian: SlidingQuantile;
-  private readonly recentHigh: SlidingQuantile;
+  /** The last surgeWindowMs of samples: its median and cpuQuantile drive the surge check. */
+  private readonly recent: RecentWindow;
   private firstSampleAt = NaN;
   private lastSampleAt = NaN;
   private flatCached = 0;
@@ -47,8 +47,7 @@ export class CpuTarget {
       options.cpuReachFloor ? options.maxStepUp : Infinity,
     );
     this.flat = new DecayingHistogram(CPU_BUCKETS, options.flatHalfLifeMs);
-    this.recentMedian = new SlidingQuantile(0.5, options.surgeWindowMs);
-    this.recentHigh = new SlidingQuantile(options.cpuQuantile, options.surgeWindowMs);
+    this.recent = new RecentWindow(options.surgeWindowMs);
   }
 
   /** True once a sample was added. */
@@ -74,8 +73,7 @@ export class CpuTarget {
     this.lastSampleAt = at;
     this.seasonal.add(cores, at);
     this.flat.addSample(cores, 1, at);
-    this.recentMedian.add(cores, at);
-    this.recentHigh.add(cores, at);
+    this.recent.add(cores, at);
   }
 
   /** The CPU (cores) to hold from `now` until the next change may happen (`horizonMs`). */
@@ -91,7 +89,7 @@ export class CpuTarget {
       target = this.flatQuantile(now);
     }
     // Sustained increase: the median of the last surgeWindowMs (15 min) above the target.
-    if (o.cpuSurge && (this.recentMedian.value() ?? 0) > target) target = Math.max(target, this.recentHigh.value() ?? 0);
+    if (o.cpuSurge && (this.recent.quantile(0.5) ?? 0) > target) target = Math.max(target, this.recent.quantile(o.cpuQuantile) ?? 0);
     return target;
   }
 

@@ -5,9 +5,11 @@
  * (JS heap + typed-array storage).
  *   node --import tsx --expose-gc bench/tailor-model-breakdown.ts [containers=200] [days=8]
  */
-import { DecayingHistogram } from '../src/recommender/decaying-histogram.ts';
+import { execFileSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { exponentialHistogramOptions } from '../src/recommender/histogram-options.ts';
 import { HourOfDayHistograms } from '../src/replay/strategies/tailor/hour-of-day-histograms.ts';
+import { PooledDecayingHistograms } from '../src/replay/strategies/tailor/pooled-decaying-histograms.ts';
 import { HourlyPeaks } from '../src/replay/strategies/tailor/hourly-peaks.ts';
 import { RecentWindow } from '../src/replay/strategies/tailor/recent-window.ts';
 import { CpuTarget } from '../src/replay/strategies/tailor/cpu-target.ts';
@@ -55,17 +57,24 @@ async function measure(name: string, make: () => unknown, feed: (part: never, co
     }
   }
   const after = await used();
-  console.log(`${name.padEnd(44)} ${String(Math.round((after - before) / containers)).padStart(7)} B`);
-  if (parts.length === 0) console.log('');
+  // parts.length keeps the parts reachable until after the measurement.
+  console.log(`${name.padEnd(36)} ${String(Math.round((after - before) / parts.length)).padStart(7)} B`);
 }
 
-await measure('hour-of-day CPU histograms (24)', () => new HourOfDayHistograms(CPU_BUCKETS, o.seasonalHalfLifeMs, o.cpuQuantile, o.maxStepUp), (p: HourOfDayHistograms, cores, _b, at) => p.add(cores, at));
-await measure('all-hours CPU histogram', () => new DecayingHistogram(CPU_BUCKETS, o.flatHalfLifeMs), (p: DecayingHistogram, cores, _b, at) => p.addSample(cores, 1, at));
-await measure('recent CPU window (surge check)', () => new RecentWindow(o.surgeWindowMs), (p: RecentWindow, cores, _b, at) => p.add(cores, at));
-await measure('hourly memory peaks (7 days)', () => new HourlyPeaks(o.memoryHistoryMs), (p: HourlyPeaks, _c, bytes, at) => p.add(bytes, at));
-await measure('CpuTarget (all CPU parts)', () => new CpuTarget(o), (p: CpuTarget, cores, _b, at) => p.add(cores, at));
-await measure('MemoryTarget (all memory parts)', () => new MemoryTarget(o), (p: MemoryTarget, _c, bytes, at) => p.add(bytes, at));
-await measure('TailorModel (whole)', () => new TailorModel(o), (p: TailorModel, cores, bytes, at) => {
-  p.addCpuSample(cores, at);
-  p.addMemorySample(bytes, at);
-});
+/** The parts, each measured in a process of its own (garbage of one part would blur the next). */
+const PARTS: Record<string, () => Promise<void>> = {
+  'hour-of-day CPU histograms (24)': () => measure('hour-of-day CPU histograms (24)', () => new HourOfDayHistograms(CPU_BUCKETS, o.seasonalHalfLifeMs, o.cpuQuantile, o.maxStepUp), (p: HourOfDayHistograms, cores, _b, at) => p.add(cores, at)),
+  'all-hours CPU histogram': () => measure('all-hours CPU histogram', () => new PooledDecayingHistograms(1, CPU_BUCKETS, o.flatHalfLifeMs), (p: PooledDecayingHistograms, cores, _b, at) => p.add(0, cores, at)),
+  'recent CPU window (surge check)': () => measure('recent CPU window (surge check)', () => new RecentWindow(o.surgeWindowMs), (p: RecentWindow, cores, _b, at) => p.add(cores, at)),
+  'hourly memory peaks (7 days)': () => measure('hourly memory peaks (7 days)', () => new HourlyPeaks(o.memoryHistoryMs), (p: HourlyPeaks, _c, bytes, at) => p.add(bytes, at)),
+  'CpuTarget (all CPU parts)': () => measure('CpuTarget (all CPU parts)', () => new CpuTarget(o), (p: CpuTarget, cores, _b, at) => p.add(cores, at)),
+  'MemoryTarget (all memory parts)': () => measure('MemoryTarget (all memory parts)', () => new MemoryTarget(o), (p: MemoryTarget, _c, bytes, at) => p.add(bytes, at)),
+  'TailorModel (whole)': () =>
+    measure('TailorModel (whole)', () => new TailorModel(o), (p: TailorModel, cores, bytes, at) => {
+      p.addCpuSample(cores, at);
+      p.addMemorySample(bytes, at);
+    }),
+};
+const only = process.argv[4];
+if (only !== undefined) await PARTS[only]?.();
+else for (const name of Object.keys(PARTS)) process.stdout.write(execFileSync(process.execPath, [...process.execArgv, fileURLToPath(import.meta.url), String(containers), String(days), name]));

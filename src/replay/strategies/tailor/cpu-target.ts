@@ -4,9 +4,9 @@
  * (running quantile loss); raised at once when the last 15 minutes (surgeWindowMs) show a sustained increase.
  * Figures behind each part: docs/tailor-strategy.md.
  */
-import { DecayingHistogram } from '../../../recommender/decaying-histogram.ts';
 import { exponentialHistogramOptions } from '../../../recommender/histogram-options.ts';
 import { hourOfDay, HourOfDayHistograms } from './hour-of-day-histograms.ts';
+import { PooledDecayingHistograms } from './pooled-decaying-histograms.ts';
 import type { TailorOptions } from './options.ts';
 import { RecentWindow } from './recent-window.ts';
 
@@ -28,7 +28,8 @@ export function quantileLoss(q: number, u: number, p: number): number {
 export class CpuTarget {
   private readonly o: TailorOptions;
   private readonly seasonal: HourOfDayHistograms;
-  private readonly flat: DecayingHistogram;
+  /** The all-hours histogram (a pool of one: no per-histogram objects). */
+  private readonly flat: PooledDecayingHistograms;
   /** The last surgeWindowMs of samples: its median and cpuQuantile drive the surge check. */
   private readonly recent: RecentWindow;
   private firstSampleAt = NaN;
@@ -46,7 +47,7 @@ export class CpuTarget {
       options.cpuQuantile,
       options.cpuReachFloor ? options.maxStepUp : Infinity,
     );
-    this.flat = new DecayingHistogram(CPU_BUCKETS, options.flatHalfLifeMs);
+    this.flat = new PooledDecayingHistograms(1, CPU_BUCKETS, options.flatHalfLifeMs);
     this.recent = new RecentWindow(options.surgeWindowMs);
   }
 
@@ -72,7 +73,7 @@ export class CpuTarget {
     }
     this.lastSampleAt = at;
     this.seasonal.add(cores, at);
-    this.flat.addSample(cores, 1, at);
+    this.flat.add(0, cores, at);
     this.recent.add(cores, at);
   }
 
@@ -95,7 +96,7 @@ export class CpuTarget {
 
   private flatQuantile(now: number): number {
     if (now - this.flatCachedAt >= FLAT_REFRESH_MS) {
-      this.flatCached = this.flat.isEmpty() ? 0 : this.flat.percentile(this.o.cpuQuantile);
+      this.flatCached = this.flat.isEmpty(0) ? 0 : this.flat.percentile(0, this.o.cpuQuantile);
       this.flatCachedAt = now;
     }
     return this.flatCached;

@@ -4,8 +4,8 @@
  * hour instead of one wide one for the whole day. The 24 quantiles (and their reachable versions,
  * see `reachable`) are recomputed at most every `refreshMs`, so asking every minute is cheap.
  */
-import { DecayingHistogram } from '../../../recommender/decaying-histogram.ts';
 import type { HistogramOptions } from '../../../recommender/histogram-options.ts';
+import { PooledDecayingHistograms } from './pooled-decaying-histograms.ts';
 
 const HOUR = 3_600_000;
 
@@ -15,9 +15,9 @@ export function hourOfDay(at: number): number {
 }
 
 export class HourOfDayHistograms {
-  private readonly slots: DecayingHistogram[];
-  private readonly quantiles = new Float64Array(24);
-  private readonly reachables = new Float64Array(24);
+  private readonly slots: PooledDecayingHistograms;
+  /** The 24 quantiles, then their 24 reachable versions. */
+  private readonly cache = new Float64Array(48);
   private refreshedAt = -Infinity;
   private readonly q: number;
   private readonly maxStep: number;
@@ -25,20 +25,20 @@ export class HourOfDayHistograms {
 
   /** `maxStep`: the largest factor of one change (the updater's step limit up); Infinity: no reach. */
   constructor(buckets: HistogramOptions, halfLifeMs: number, q: number, maxStep: number, refreshMs = 10 * 60_000) {
-    this.slots = Array.from({ length: 24 }, () => new DecayingHistogram(buckets, halfLifeMs));
+    this.slots = new PooledDecayingHistograms(24, buckets, halfLifeMs);
     this.q = q;
     this.maxStep = maxStep;
     this.refreshMs = refreshMs;
   }
 
   add(cores: number, at: number): void {
-    this.slots[hourOfDay(at)]?.addSample(cores, 1, at);
+    this.slots.add(hourOfDay(at), cores, at);
   }
 
   /** The quantile of hour `hour` as of `now` (0 when that hour has no sample yet). */
   quantile(hour: number, now: number): number {
     this.refresh(now);
-    return this.quantiles[hour] ?? 0;
+    return hour >= 0 && hour < 24 ? this.cache[hour]! : 0;
   }
 
   /**
@@ -49,21 +49,20 @@ export class HourOfDayHistograms {
    */
   reachable(hour: number, now: number): number {
     this.refresh(now);
-    return this.reachables[hour] ?? 0;
+    return hour >= 0 && hour < 24 ? this.cache[24 + hour]! : 0;
   }
 
   private refresh(now: number): void {
     if (now - this.refreshedAt < this.refreshMs) return;
     this.refreshedAt = now;
     for (let h = 0; h < 24; h++) {
-      const slot = this.slots[h];
-      this.quantiles[h] = slot === undefined || slot.isEmpty() ? 0 : slot.percentile(this.q);
+      this.cache[h] = this.slots.isEmpty(h) ? 0 : this.slots.percentile(h, this.q);
     }
     for (let h = 0; h < 24; h++) {
       let best = 0;
       let divisor = 1;
-      for (let k = 0; k < 24 && divisor < Infinity; k++, divisor *= this.maxStep) best = Math.max(best, (this.quantiles[(h + k) % 24] ?? 0) / divisor);
-      this.reachables[h] = best;
+      for (let k = 0; k < 24 && divisor < Infinity; k++, divisor *= this.maxStep) best = Math.max(best, this.cache[(h + k) % 24]! / divisor);
+      this.cache[24 + h] = best;
     }
   }
 }

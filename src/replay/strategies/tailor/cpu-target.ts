@@ -13,6 +13,8 @@ import { RecentWindow } from './recent-window.ts';
 const DAY = 86_400_000;
 /** CPU buckets: first 1 millicore wide, each 2% wider, up to 1000 cores. */
 const CPU_BUCKETS = exponentialHistogramOptions(1000, 0.001, 1.02, 1e-6);
+/** The all-hours histogram's place in the pool (after the 24 hours'). */
+const FLAT = 24;
 /** The all-hours quantile is recomputed at most this often. */
 const FLAT_REFRESH_MS = 10 * 60_000;
 
@@ -28,8 +30,8 @@ export function quantileLoss(q: number, u: number, p: number): number {
 export class CpuTarget {
   private readonly o: TailorOptions;
   private readonly seasonal: HourOfDayHistograms;
-  /** The all-hours histogram (a pool of one: no per-histogram objects). */
-  private readonly flat: PooledDecayingHistograms;
+  /** Histograms 0-23: the hours' (seasonal); histogram FLAT: all hours. */
+  private readonly histograms: PooledDecayingHistograms;
   /** The last surgeWindowMs of samples: its median and cpuQuantile drive the surge check. */
   private readonly recent: RecentWindow;
   private firstSampleAt = NaN;
@@ -41,13 +43,12 @@ export class CpuTarget {
 
   constructor(options: TailorOptions) {
     this.o = options;
+    this.histograms = new PooledDecayingHistograms([...Array<number>(24).fill(options.seasonalHalfLifeMs), options.flatHalfLifeMs], CPU_BUCKETS);
     this.seasonal = new HourOfDayHistograms(
-      CPU_BUCKETS,
-      options.seasonalHalfLifeMs,
+      this.histograms,
       options.cpuQuantile,
       options.cpuReachFloor ? options.maxStepUp : Infinity,
     );
-    this.flat = new PooledDecayingHistograms(1, CPU_BUCKETS, options.flatHalfLifeMs);
     this.recent = new RecentWindow(options.surgeWindowMs);
   }
 
@@ -73,7 +74,7 @@ export class CpuTarget {
     }
     this.lastSampleAt = at;
     this.seasonal.add(cores, at);
-    this.flat.add(0, cores, at);
+    this.histograms.add(FLAT, cores, at);
     this.recent.add(cores, at);
   }
 
@@ -96,7 +97,7 @@ export class CpuTarget {
 
   private flatQuantile(now: number): number {
     if (now - this.flatCachedAt >= FLAT_REFRESH_MS) {
-      this.flatCached = this.flat.isEmpty(0) ? 0 : this.flat.percentile(0, this.o.cpuQuantile);
+      this.flatCached = this.histograms.isEmpty(FLAT) ? 0 : this.histograms.percentile(FLAT, this.o.cpuQuantile);
       this.flatCachedAt = now;
     }
     return this.flatCached;

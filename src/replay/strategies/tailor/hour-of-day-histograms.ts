@@ -4,8 +4,7 @@
  * hour instead of one wide one for the whole day. The 24 quantiles (and their reachable versions,
  * see `reachable`) are recomputed at most every `refreshMs`, so asking every minute is cheap.
  */
-import type { HistogramOptions } from '../../../recommender/histogram-options.ts';
-import { PooledDecayingHistograms } from './pooled-decaying-histograms.ts';
+import type { PooledDecayingHistograms } from './pooled-decaying-histograms.ts';
 
 const HOUR = 3_600_000;
 
@@ -23,9 +22,13 @@ export class HourOfDayHistograms {
   private readonly maxStep: number;
   private readonly refreshMs: number;
 
-  /** `maxStep`: the largest factor of one change (the updater's step limit up); Infinity: no reach. */
-  constructor(buckets: HistogramOptions, halfLifeMs: number, q: number, maxStep: number, refreshMs = 10 * 60_000) {
-    this.slots = new PooledDecayingHistograms(24, buckets, halfLifeMs);
+  /**
+   * `slots`: a pool whose histograms 0-23 are the hours' (it may hold more, e.g. an all-hours one);
+   * `maxStep`: the largest factor of one change (the updater's step limit up); Infinity: no reach.
+   */
+  constructor(slots: PooledDecayingHistograms, q: number, maxStep: number, refreshMs = 10 * 60_000) {
+    if (slots.count < 24) throw new RangeError(`the pool holds ${slots.count} histograms, 24 needed`);
+    this.slots = slots;
     this.q = q;
     this.maxStep = maxStep;
     this.refreshMs = refreshMs;

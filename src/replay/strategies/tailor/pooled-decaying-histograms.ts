@@ -1,13 +1,13 @@
 /**
- * `count` decaying histograms over one bucket scheme and one half-life (the 24 hour-of-day CPU
- * histograms), stored together: every histogram's window of buckets in use sits in one shared
+ * Decaying histograms over one bucket scheme, each with its own half-life (a CPU model's 24
+ * hour-of-day histograms and its all-hours one), stored together: every histogram's window of buckets in use sits in one shared
  * Float64Array, and their totals, reference times and bounds in a few small arrays. Histogram `k`
  * behaves exactly as a DecayingHistogram (src/recommender/decaying-histogram.ts) fed the same samples (same float operations in the
  * same order, so the same percentiles to the last bit), without 24 x 3 objects and 24 typed arrays
- * (~14 KiB per container with 1-minute samples; decision 0160).
+ * (~15 KiB per container with 1-minute samples; decision 0160).
  *
  * Worked number: 24 hours whose samples span 21 buckets each hold 24 x (21 + 2 x 2 slack) x 8 =
- * 4,800 bytes of weights, plus 24 x (8 + 8 + 4 x 4) = 768 bytes of bookkeeping.
+ * 4,800 bytes of weights, plus 24 x (3 x 8 + 5 x 4) = 1,056 bytes of bookkeeping.
  */
 import { MAX_DECAY_EXPONENT } from '../../../recommender/decaying-histogram.ts';
 import type { HistogramOptions } from '../../../recommender/histogram-options.ts';
@@ -24,37 +24,45 @@ const FIELDS = 5;
 
 export class PooledDecayingHistograms {
   private readonly options: HistogramOptions;
-  private readonly halfLifeMs: number;
   private pool = new Float64Array(0);
   private readonly meta: Int32Array;
-  /** Per histogram: total weight, then reference time (NaN before the first sample). */
+  /** Per histogram: total weight, reference time (NaN before the first sample), half-life (ms). */
   private readonly sums: Float64Array;
 
-  constructor(count: number, options: HistogramOptions, halfLifeMs: number) {
-    if (!(Number.isFinite(halfLifeMs) && halfLifeMs > 0)) throw new RangeError(`half-life must be a positive number of ms, got ${halfLifeMs}`);
+  /** One histogram per entry of `halfLivesMs`, histogram k with half-life halfLivesMs[k]. */
+  constructor(halfLivesMs: readonly number[], options: HistogramOptions) {
+    const count = halfLivesMs.length;
     this.options = options;
-    this.halfLifeMs = halfLifeMs;
     this.meta = new Int32Array(count * FIELDS);
-    this.sums = new Float64Array(count * 2);
+    this.sums = new Float64Array(count * 3);
     for (let k = 0; k < count; k++) {
+      const halfLifeMs = halfLivesMs[k]!;
+      if (!(Number.isFinite(halfLifeMs) && halfLifeMs > 0)) throw new RangeError(`half-life must be a positive number of ms, got ${halfLifeMs}`);
       this.meta[k * FIELDS + MIN] = options.numBuckets;
       this.meta[k * FIELDS + MAX] = -1;
-      this.sums[2 * k + 1] = NaN;
+      this.sums[3 * k + 1] = NaN;
+      this.sums[3 * k + 2] = halfLifeMs;
     }
+  }
+
+  /** How many histograms the pool holds. */
+  get count(): number {
+    return this.meta.length / FIELDS;
   }
 
   /** Adds a sample of `value` (weight 1) at `at` (ms) to histogram `k`. */
   add(k: number, value: number, at: number): void {
     if (!Number.isFinite(at)) throw new RangeError(`sample time must be finite ms since epoch, got ${at}`);
-    const reference = this.sums[2 * k + 1]!;
-    if (Number.isNaN(reference) || at > reference + this.halfLifeMs * MAX_DECAY_EXPONENT) this.shiftReference(k, at);
-    const weight = 2 ** ((at - this.sums[2 * k + 1]!) / this.halfLifeMs);
+    const reference = this.sums[3 * k + 1]!;
+    const halfLife = this.sums[3 * k + 2]!;
+    if (Number.isNaN(reference) || at > reference + halfLife * MAX_DECAY_EXPONENT) this.shiftReference(k, at);
+    const weight = 2 ** ((at - this.sums[3 * k + 1]!) / halfLife);
     if (!(weight >= 0) || weight === Infinity) throw new RangeError(`sample weight must be a finite number >= 0, got ${weight}`);
     const index = this.options.findBucket(value);
     const at0 = this.slotOf(k, index);
     const updated = this.pool[at0]! + weight;
     this.pool[at0] = updated;
-    this.sums[2 * k] = this.sums[2 * k]! + weight;
+    this.sums[3 * k] = this.sums[3 * k]! + weight;
     if (updated >= this.options.epsilon) {
       const m = k * FIELDS;
       if (index < this.meta[m + MIN]!) this.meta[m + MIN] = index;
@@ -73,7 +81,7 @@ export class PooledDecayingHistograms {
     const m = k * FIELDS;
     const base = this.meta[m + START]! - this.meta[m + OFFSET]!;
     const max = this.meta[m + MAX]!;
-    const threshold = p * this.sums[2 * k]!;
+    const threshold = p * this.sums[3 * k]!;
     const pool = this.pool;
     let bucket = this.meta[m + MIN]!;
     let partial = 0;
@@ -92,11 +100,11 @@ export class PooledDecayingHistograms {
 
   /** Moves histogram `k`'s reference to `to` rounded to whole half-lives, rescaling its weights. */
   private shiftReference(k: number, to: number): void {
-    const halfLife = this.halfLifeMs;
+    const halfLife = this.sums[3 * k + 2]!;
     const rounded = Math.round(to / halfLife) * halfLife;
-    const reference = this.sums[2 * k + 1]!;
+    const reference = this.sums[3 * k + 1]!;
     if (!Number.isNaN(reference)) this.scale(k, 2 ** Math.round((reference - rounded) / halfLife));
-    this.sums[2 * k + 1] = rounded;
+    this.sums[3 * k + 1] = rounded;
   }
 
   private scale(k: number, factor: number): void {
@@ -104,7 +112,7 @@ export class PooledDecayingHistograms {
     const start = this.meta[m + START]!;
     const end = start + this.meta[m + LENGTH]!;
     for (let i = start; i < end; i++) this.pool[i]! *= factor;
-    this.sums[2 * k] = this.sums[2 * k]! * factor;
+    this.sums[3 * k] = this.sums[3 * k]! * factor;
     // Move the non-empty range inwards past buckets that fell below epsilon.
     const eps = this.options.epsilon;
     const base = start - this.meta[m + OFFSET]!;

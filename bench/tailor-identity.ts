@@ -14,7 +14,7 @@ import type { ResourceEstimate, Strategy, UsageModel } from '../src/recommender/
 const perArchetype = Number(process.argv[2] ?? 2);
 const days = Number(process.argv[3] ?? EVALUATION_SUITE.days);
 const trace = generateWorkload({ ...EVALUATION_SUITE, perArchetype, days });
-const hash = createHash('sha256');
+let hash = createHash('sha256');
 const bits = new Float64Array(6);
 let estimates = 0;
 
@@ -38,6 +38,8 @@ function record(e: ResourceEstimate | undefined): void {
 const VARIANTS = [{}, { memoryCheckPastGuard: false, oomIntoHistory: true }];
 const results = [];
 for (const overrides of VARIANTS) {
+  hash = createHash('sha256');
+  estimates = 0;
   const inner = tailorStrategy(overrides);
   const recording: Strategy = {
     ...inner,
@@ -56,6 +58,6 @@ for (const overrides of VARIANTS) {
     },
   };
   const run = replayTrace(trace, recording);
-  results.push({ overrides, estimates, estimateDigest: hash.copy().digest('hex'), tallies: run.containers });
+  results.push({ overrides, estimates, estimateDigest: hash.digest('hex'), tallies: run.containers });
 }
 console.log(JSON.stringify({ perArchetype, days, results }, null, 1));

@@ -34,8 +34,8 @@ function record(e: ResourceEstimate | undefined): void {
   hash.update(new Uint8Array(bits.buffer));
 }
 
-/** The defaults, and the other branches of the memory rules (hourly checks, OOMs into the history). */
-const VARIANTS = [{}, { memoryCheckPastGuard: false, oomIntoHistory: true }];
+/** The defaults, the other branches of the memory rules (hourly checks, OOMs into the history), raw hourly CPU quantiles. */
+const VARIANTS = [{}, { memoryCheckPastGuard: false, oomIntoHistory: true }, { cpuReachFloor: false, memorySeasonal: false }];
 const results = [];
 for (const overrides of VARIANTS) {
   hash = createHash('sha256');

@@ -4,15 +4,17 @@
  * (running quantile loss); raised at once when the last 15 minutes (surgeWindowMs) show a sustained increase.
  * Figures behind each part: docs/tailor-strategy.md.
  */
-import { DecayingHistogram } from '../../../recommender/decaying-histogram.ts';
 import { exponentialHistogramOptions } from '../../../recommender/histogram-options.ts';
-import { SlidingQuantile } from '../../sliding-quantile.ts';
 import { hourOfDay, HourOfDayHistograms } from './hour-of-day-histograms.ts';
+import { PooledDecayingHistograms } from './pooled-decaying-histograms.ts';
 import type { TailorOptions } from './options.ts';
+import { RecentWindow } from './recent-window.ts';
 
 const DAY = 86_400_000;
 /** CPU buckets: first 1 millicore wide, each 2% wider, up to 1000 cores. */
 const CPU_BUCKETS = exponentialHistogramOptions(1000, 0.001, 1.02, 1e-6);
+/** The all-hours histogram's place in the pool (after the 24 hours'). */
+const FLAT = 24;
 /** The all-hours quantile is recomputed at most this often. */
 const FLAT_REFRESH_MS = 10 * 60_000;
 
@@ -28,9 +30,10 @@ export function quantileLoss(q: number, u: number, p: number): number {
 export class CpuTarget {
   private readonly o: TailorOptions;
   private readonly seasonal: HourOfDayHistograms;
-  private readonly flat: DecayingHistogram;
-  private readonly recentMedian: SlidingQuantile;
-  private readonly recentHigh: SlidingQuantile;
+  /** Histograms 0-23: the hours' (seasonal); histogram FLAT: all hours. */
+  private readonly histograms: PooledDecayingHistograms;
+  /** The last surgeWindowMs of samples: its median and cpuQuantile drive the surge check. */
+  private readonly recent: RecentWindow;
   private firstSampleAt = NaN;
   private lastSampleAt = NaN;
   private flatCached = 0;
@@ -40,15 +43,13 @@ export class CpuTarget {
 
   constructor(options: TailorOptions) {
     this.o = options;
+    this.histograms = new PooledDecayingHistograms([...Array<number>(24).fill(options.seasonalHalfLifeMs), options.flatHalfLifeMs], CPU_BUCKETS);
     this.seasonal = new HourOfDayHistograms(
-      CPU_BUCKETS,
-      options.seasonalHalfLifeMs,
+      this.histograms,
       options.cpuQuantile,
       options.cpuReachFloor ? options.maxStepUp : Infinity,
     );
-    this.flat = new DecayingHistogram(CPU_BUCKETS, options.flatHalfLifeMs);
-    this.recentMedian = new SlidingQuantile(0.5, options.surgeWindowMs);
-    this.recentHigh = new SlidingQuantile(options.cpuQuantile, options.surgeWindowMs);
+    this.recent = new RecentWindow(options.surgeWindowMs);
   }
 
   /** True once a sample was added. */
@@ -73,9 +74,8 @@ export class CpuTarget {
     }
     this.lastSampleAt = at;
     this.seasonal.add(cores, at);
-    this.flat.addSample(cores, 1, at);
-    this.recentMedian.add(cores, at);
-    this.recentHigh.add(cores, at);
+    this.histograms.add(FLAT, cores, at);
+    this.recent.add(cores, at);
   }
 
   /** The CPU (cores) to hold from `now` until the next change may happen (`horizonMs`). */
@@ -91,13 +91,13 @@ export class CpuTarget {
       target = this.flatQuantile(now);
     }
     // Sustained increase: the median of the last surgeWindowMs (15 min) above the target.
-    if (o.cpuSurge && (this.recentMedian.value() ?? 0) > target) target = Math.max(target, this.recentHigh.value() ?? 0);
+    if (o.cpuSurge && (this.recent.quantile(0.5) ?? 0) > target) target = Math.max(target, this.recent.quantile(o.cpuQuantile) ?? 0);
     return target;
   }
 
   private flatQuantile(now: number): number {
     if (now - this.flatCachedAt >= FLAT_REFRESH_MS) {
-      this.flatCached = this.flat.isEmpty() ? 0 : this.flat.percentile(this.o.cpuQuantile);
+      this.flatCached = this.histograms.isEmpty(FLAT) ? 0 : this.histograms.percentile(FLAT, this.o.cpuQuantile);
       this.flatCachedAt = now;
     }
     return this.flatCached;

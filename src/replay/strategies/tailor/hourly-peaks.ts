@@ -1,27 +1,30 @@
 /**
  * Memory peaks per hour over a bounded history (a ring of hourly maxima); the maximum over the
- * history is the peak to cover. 7 days of hours = 168 numbers per container. The maximum is
- * rescanned at most once per hour, so asking every minute costs nothing.
+ * history is the peak to cover. 7 days of hours = 168 peaks (float64) and 168 hour numbers (int32)
+ * in one 2,016-byte buffer per container. The maximum is rescanned at most once per hour, so asking
+ * every minute costs nothing.
  */
 const HOUR = 3_600_000;
 
 export class HourlyPeaks {
   private readonly peaks: Float64Array;
-  /** Absolute hour number (ms / 1 h) held by each slot; -1 when unused. */
-  private readonly hours: Float64Array;
+  /** Absolute hour number (ms / 1 h, int32: up to the year 245,000) held by each slot; -1 when unused. */
+  private readonly hours: Int32Array;
   private cachedMax = 0;
   private checkedHour = -1;
   private dirty = false;
 
   constructor(historyMs: number) {
     const n = Math.max(1, Math.ceil(historyMs / HOUR));
-    this.peaks = new Float64Array(n);
-    this.hours = new Float64Array(n).fill(-1);
+    const buffer = new ArrayBuffer(n * 12);
+    this.peaks = new Float64Array(buffer, 0, n);
+    this.hours = new Int32Array(buffer, n * 8, n).fill(-1);
   }
 
   /** Records `value` at `at` (ms) into its hour. */
   add(value: number, at: number): void {
     const hour = Math.floor(at / HOUR);
+    if (!(hour >= -0x80000000 && hour <= 0x7fffffff)) throw new RangeError(`sample time out of range: ${at} ms`);
     const slot = hour % this.peaks.length;
     if (this.hours[slot] !== hour) {
       this.hours[slot] = hour;

@@ -34,9 +34,9 @@ export class MemoryTarget {
   private oomFloorUntil = -Infinity;
   private lastSampleAt = NaN;
   /** Past-guard checks, per rule (0: hour of day, 1: follow): the limit the rule set for this hour... */
-  private readonly checkLimit = new Float64Array(2).fill(Infinity);
+  private readonly checkLimit = [Infinity, Infinity];
   /** ...and since when the working set has stayed at or above the pressure line (-1: it has not). */
-  private readonly pressureSince = new Float64Array(2).fill(-1);
+  private readonly pressureSince = [-1, -1];
 
   constructor(options: TailorOptions) {
     this.o = options;

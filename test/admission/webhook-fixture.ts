@@ -30,6 +30,29 @@ export async function until(check: () => boolean | Promise<boolean>, ms = 5000, 
   }
 }
 
+/**
+ * The webhook on 127.0.0.1 (port 0), registering its configurations `tailor` by URL, its CA Secret in
+ * namespace `tailor`; the defaults of the manifests otherwise (3 s, failurePolicy Ignore).
+ */
+export function loopbackWebhookOptions(tls: TlsSource, now: () => number, overrides: Partial<AdmissionOptions> = {}): AdmissionOptions {
+  return {
+    host: '127.0.0.1',
+    port: 0,
+    tls,
+    register: true,
+    configurationName: 'tailor',
+    endpoint: (port) => ({ url: `https://127.0.0.1:${port}` }),
+    namespace: 'tailor',
+    namespaces: [],
+    ignoreNamespaces: [],
+    timeoutSeconds: 3,
+    failurePolicy: 'Ignore',
+    fieldManager: 'tailor-admission',
+    now,
+    ...overrides,
+  };
+}
+
 /** Starts kube-sim and the webhook (namespace `tailor` holds its CA Secret). */
 export async function startWebhookCluster(tls: TlsSource, overrides: Partial<AdmissionOptions> = {}): Promise<WebhookFixture> {
   const f = await startCluster('1.35');
@@ -39,22 +62,7 @@ export async function startWebhookCluster(tls: TlsSource, overrides: Partial<Adm
   let webhook: AdmissionWebhook | undefined;
   try {
     await f.core.createNamespace({ body: { metadata: { name: 'tailor' } } });
-    webhook = new AdmissionWebhook(kubeConfig, silentLogger(), registry, {
-      host: '127.0.0.1',
-      port: 0,
-      tls,
-      register: true,
-      configurationName: 'tailor',
-      endpoint: (port) => ({ url: `https://127.0.0.1:${port}` }),
-      namespace: 'tailor',
-      namespaces: [],
-      ignoreNamespaces: [],
-      timeoutSeconds: 3,
-      failurePolicy: 'Ignore',
-      fieldManager: 'tailor-admission',
-      now: () => T0,
-      ...overrides,
-    });
+    webhook = new AdmissionWebhook(kubeConfig, silentLogger(), registry, loopbackWebhookOptions(tls, () => T0, overrides));
     await webhook.start();
     await until(() => webhook!.ready() === undefined, 5000, 'webhook ready');
   } catch (err) {

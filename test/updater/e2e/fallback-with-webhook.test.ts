@@ -11,7 +11,7 @@ import * as k8s from '@kubernetes/client-node';
 import { Registry } from 'prom-client';
 import { AdmissionWebhook } from '../../../src/admission/admission-webhook.ts';
 import { silentLogger } from '../../../src/observability/logger.ts';
-import { until } from '../../admission/webhook-fixture.ts';
+import { loopbackWebhookOptions, until } from '../../admission/webhook-fixture.ts';
 import { createVpa, deployment, podsOf, startUpdaterFixture, summary } from './updater-fixture.ts';
 
 const plain = (x: unknown): unknown => JSON.parse(JSON.stringify(x)) as unknown;
@@ -23,21 +23,7 @@ for (const version of ['1.32', '1.33', '1.35'] as const) {
     t.after(() => f.close());
     await f.core.createNamespace({ body: { metadata: { name: 'tailor' } } });
     const registry = new Registry();
-    const webhook = new AdmissionWebhook(f.kc, silentLogger(), registry, {
-      host: '127.0.0.1',
-      port: 0,
-      tls: { mode: 'self-signed', caSecretName: 'tailor-webhook-ca' },
-      register: true,
-      configurationName: 'tailor',
-      endpoint: (port) => ({ url: `https://127.0.0.1:${port}` }),
-      namespace: 'tailor',
-      namespaces: [],
-      ignoreNamespaces: [],
-      timeoutSeconds: 3,
-      failurePolicy: 'Ignore',
-      fieldManager: 'tailor-admission',
-      now: () => f.sim.cluster.clock.now(),
-    });
+    const webhook = new AdmissionWebhook(f.kc, silentLogger(), registry, loopbackWebhookOptions({ mode: 'self-signed', caSecretName: 'tailor-webhook-ca' }, () => f.sim.cluster.clock.now()));
     t.after(() => webhook.stop());
     await webhook.start();
     await until(() => webhook.ready() === undefined, 5000, 'webhook ready');

@@ -1,4 +1,4 @@
-import { test } from 'node:test';
+import { test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
 import * as k8s from '@kubernetes/client-node';
 import { LeaderElector } from '../../src/controller/leader-elector.ts';
@@ -79,6 +79,19 @@ function candidate(sim: SimFixture, time: VirtualTime, identity: string, options
   };
 }
 
+/** A sim, virtual time, and candidate `a` once it leads; both stopped when the test ends. */
+async function leaderA(t: TestContext, options: { crashes?: boolean } = {}): Promise<{ sim: SimFixture; time: VirtualTime; a: Candidate }> {
+  const sim = await startSim();
+  const time = new VirtualTime();
+  const a = candidate(sim, time, 'a', options);
+  t.after(async () => {
+    await a.stop();
+    await sim.close();
+  });
+  await time.until('a leads', () => a.elector.isLeader(), 1000);
+  return { sim, time, a };
+}
+
 async function holder(sim: SimFixture): Promise<string | undefined> {
   const l = await sim.kc.makeApiClient(k8s.CoordinationV1Api).readNamespacedLease({ name: 'tailor-test', namespace: 'kube-system' });
   return l.spec?.holderIdentity;
@@ -110,14 +123,7 @@ test('two electors over HTTP: exactly one leads, and the Lease names it', async 
 });
 
 test('handover after release: the other takes over at its next attempt, not when the lease would expire', async (t) => {
-  const sim = await startSim();
-  const time = new VirtualTime();
-  const a = candidate(sim, time, 'a');
-  t.after(async () => {
-    await a.stop();
-    await sim.close();
-  });
-  await time.until('a leads', () => a.elector.isLeader(), 1000);
+  const { sim, time, a } = await leaderA(t);
   const b = candidate(sim, time, 'b');
   t.after(() => b.stop());
   await time.advance(1000);
@@ -132,14 +138,7 @@ test('handover after release: the other takes over at its next attempt, not when
 });
 
 test('a leader that stops renewing (crash) is replaced after the lease duration, not before', async (t) => {
-  const sim = await startSim();
-  const time = new VirtualTime();
-  const a = candidate(sim, time, 'a', { crashes: true });
-  t.after(async () => {
-    await a.stop();
-    await sim.close();
-  });
-  await time.until('a leads', () => a.elector.isLeader(), 1000);
+  const { sim, time, a } = await leaderA(t, { crashes: true });
   const b = candidate(sim, time, 'b');
   t.after(() => b.stop());
   await time.advance(1000);
@@ -154,14 +153,7 @@ test('a leader that stops renewing (crash) is replaced after the lease duration,
 });
 
 test('the leader steps down when renewals fail past the renew deadline, and leads again when the server recovers', async (t) => {
-  const sim = await startSim();
-  const time = new VirtualTime();
-  const a = candidate(sim, time, 'a');
-  t.after(async () => {
-    await a.stop();
-    await sim.close();
-  });
-  await time.until('a leads', () => a.elector.isLeader(), 1000);
+  const { sim, time, a } = await leaderA(t);
   await time.advance(1000);
   const remove = sim.server.addFault({ resources: ['leases'], error: 500 });
   // The last renewal was at most one retry period before the fault; renewals are tried every

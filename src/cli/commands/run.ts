@@ -17,6 +17,7 @@ import { startController, type RunningController } from '../../controller/contro
 import { scheduleFor, scheduleOfCron, type LoopSchedule } from '../../controller/schedule.ts';
 import { systemClock } from '../../controller/clock.ts';
 import type { Component } from '../../controller/component.ts';
+import { untilShutdownSignal } from '../shutdown-signal.ts';
 
 /** The loop schedule of a validated configuration. */
 export function loopSchedule(config: RunConfig): LoopSchedule {
@@ -74,16 +75,8 @@ export function registerRun(program: Command): void {
   command.action(async () => {
     const { config } = resolveRunConfig(commandLineValues(command, RUN_OPTIONS), process.env);
     const controller = await startRun(config, { env: process.env, homeDir: homedir() });
-    await new Promise<void>((resolve) => {
-      const onSignal = (signal: NodeJS.Signals) => {
-        controller.logger.info({ signal }, 'shutting down');
-        process.off('SIGTERM', onSignal);
-        process.off('SIGINT', onSignal);
-        resolve();
-      };
-      process.on('SIGTERM', onSignal);
-      process.on('SIGINT', onSignal);
-    });
+    const signal = await untilShutdownSignal();
+    controller.logger.info({ signal }, 'shutting down');
     await controller.stop();
   });
 }

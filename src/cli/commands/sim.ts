@@ -10,6 +10,7 @@ import { createLogger } from '../../observability/logger.ts';
 import { readScenarioFile, startKubeSim } from '../../sim/kube-sim.ts';
 import { parseServerVersion, SERVER_VERSIONS, type ServerVersion } from '../../sim/server-version.ts';
 import type { Scenario } from '../../sim/scenario.ts';
+import { untilShutdownSignal } from '../shutdown-signal.ts';
 
 interface SimOptions {
   port: string;
@@ -59,15 +60,7 @@ async function runSim(options: SimOptions): Promise<void> {
       '',
     ].join('\n'),
   );
-  await new Promise<void>((resolve) => {
-    const stop = () => {
-      process.off('SIGINT', stop);
-      process.off('SIGTERM', stop);
-      resolve();
-    };
-    process.on('SIGINT', stop);
-    process.on('SIGTERM', stop);
-  });
+  await untilShutdownSignal();
   await sim.close();
   process.stdout.write('kube-sim stopped\n');
 }

@@ -7,15 +7,16 @@
  * their median and worst latency. Usage: `npm run bench:kube-sim [-- <deployments>]`.
  */
 import { request } from 'node:https';
-import { startKubeSim } from '../src/sim/kube-sim.ts';
-import { defaultScenario } from '../src/sim/scenario.ts';
-import type { KubeObject } from '../src/sim/apiserver/index.ts';
+import { startKubeSim } from 'kube-sim';
+import { defaultScenario } from 'kube-sim/scenario';
+import type { KubeObject } from 'kube-sim/apiserver';
+import { VPA_CRD_MANIFESTS } from '../src/api/vpa-crd-manifests.ts';
 
 const DEPLOYMENTS = Number(process.argv[2] ?? 1000);
 
 const scenario = defaultScenario();
 scenario.nodes = Array.from({ length: 20 }, (_, i) => ({ name: `node-${i}`, cpu: '64', memory: '256Gi', pods: 110, labels: {}, resizeSupport: true }));
-const sim = await startKubeSim({ scenario, version: '1.35', startAt: Date.UTC(2026, 0, 1) });
+const sim = await startKubeSim({ crdManifests: VPA_CRD_MANIFESTS, scenario, version: '1.35', startAt: Date.UTC(2026, 0, 1) });
 
 /** One GET over real HTTPS; resolves with its latency in ms. */
 function probe(): Promise<number> {

@@ -6,9 +6,10 @@
  * `READY` when the pods run, and stops when its stdin closes.
  */
 import { writeFileSync } from 'node:fs';
-import { startKubeSim } from '../src/sim/kube-sim.ts';
-import { defaultScenario } from '../src/sim/scenario.ts';
-import type { KubeObject } from '../src/sim/apiserver/index.ts';
+import { startKubeSim } from 'kube-sim';
+import { defaultScenario } from 'kube-sim/scenario';
+import type { KubeObject } from 'kube-sim/apiserver';
+import { VPA_CRD_MANIFESTS } from '../src/api/vpa-crd-manifests.ts';
 
 const latencyMs = Number(process.argv[2] ?? 0);
 const kubeconfigPath = process.argv[3] ?? '/tmp/tailor-bench-updater.kubeconfig';
@@ -20,7 +21,7 @@ scenario.nodes = Array.from({ length: 20 }, (_, i) => ({ name: `node-${i}`, cpu:
 // does while the updater runs and the loop's wall time is the updater's. A measurement choice, no
 // longer a workaround: with it on the start-up settles in ~1-3 s (`npm run bench:kube-sim`,
 // decision 0145), and the loop's wall time then includes the sim's reactions to the 500 changes.
-const sim = await startKubeSim({ scenario, version: '1.35', startAt: Date.UTC(2026, 0, 1), reactToChanges: false });
+const sim = await startKubeSim({ crdManifests: VPA_CRD_MANIFESTS, scenario, version: '1.35', startAt: Date.UTC(2026, 0, 1), reactToChanges: false });
 const MEM = { memory: '256Mi' };
 
 for (let i = 0; i < WORKLOADS; i++) {

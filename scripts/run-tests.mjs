@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 // Runs the test suite with node's own test runner (through tsx, so tests are plain .ts files).
 // Usage: node scripts/run-tests.mjs [unit|integration|e2e|<path fragment>]...
-// With no argument every test under test/ runs. Node 20's runner does not expand globs itself.
-import { readdirSync, statSync } from 'node:fs';
+// With no argument every test under test/ and packages/*/test runs. Node 20's runner does not expand globs itself.
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
 
@@ -17,7 +17,8 @@ function findTests(dir) {
 }
 
 const filters = process.argv.slice(2);
-const all = findTests('test').sort();
+const packageTests = readdirSync('packages').map((name) => join('packages', name, 'test')).filter((dir) => existsSync(dir));
+const all = [...findTests('test'), ...packageTests.flatMap(findTests)].sort();
 const files = filters.length === 0 ? all : all.filter((f) => filters.some((x) => f.includes(x)));
 if (files.length === 0) {
   console.error(`no test files match ${filters.join(' ')}`);

@@ -13,7 +13,7 @@ import { CertificateFiles, type LoadedCertificates } from './certificate-files.t
 import { ClusterView } from './cluster-view.ts';
 import { reviewPod } from './pod-review.ts';
 import { registerWebhooks } from './register-webhooks.ts';
-import { issueServingCertificate, serviceDnsNames } from '../tls/self-signed-certificates.ts';
+import { issueServingCertificate, serviceDnsNames } from 'kube-basics/self-signed-certificates';
 import type { ServingCredentials } from './serving-credentials.ts';
 import { ensureSharedCa } from './shared-ca.ts';
 import { reviewVpa } from './vpa-admission.ts';

@@ -15,7 +15,7 @@
  * The pod's `status` is ignored: at creation the class comes from the spec alone.
  */
 import type { V1LimitRange, V1Pod } from '@kubernetes/client-node';
-import { QuantityError } from '../api/quantity.ts';
+import { QuantityError } from 'kube-basics/quantity';
 import type { VerticalPodAutoscaler } from '../api/vpa.ts';
 import { recommendationFromStatus } from '../api/vpa-quantities.ts';
 import type { Adjustment } from '../policy/adjustments.ts';

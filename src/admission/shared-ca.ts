@@ -6,7 +6,7 @@
  */
 import type { CoreV1Api } from '@kubernetes/client-node';
 import { classifyApiError, KubeApiError } from '../kube/errors.ts';
-import { createCa, type CaPem } from '../tls/self-signed-certificates.ts';
+import { createCa, type CaPem } from 'kube-basics/self-signed-certificates';
 
 /** The CA Secret exists but does not hold a CA. */
 export class SharedCaError extends Error {

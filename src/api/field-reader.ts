@@ -3,7 +3,7 @@
  * message) for every problem instead of throwing. Each method returns the normalised value, or
  * undefined when the field is wrong. Used by `validateVpa`.
  */
-import { QuantityError, parseCpu, parseMemory } from './quantity.ts';
+import { QuantityError, parseCpu, parseMemory } from 'kube-basics/quantity';
 import { isWholeAmount } from './quantity-resolution.ts';
 import { RESOURCE_NAMES, type ResourceName } from '../recommender/types.ts';
 import { describeType, fieldPath, isPlainObject, type FieldError } from './field-errors.ts';

@@ -5,7 +5,7 @@
  * which the quantity fits a safe integer (nano units for anything below 9e6 units), which is exact
  * for every quantity Kubernetes itself keeps (it has no precision below 1n).
  */
-import { parseQuantity } from './quantity.ts';
+import { parseQuantity } from 'kube-basics/quantity';
 
 /** True if `quantity` is a whole number of millicores (cpu) or bytes (memory). Assumes a valid quantity. */
 export function isWholeAmount(resource: 'cpu' | 'memory', quantity: string): boolean {

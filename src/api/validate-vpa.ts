@@ -10,7 +10,7 @@
  * (usually a typo such as `updatemode`), resources other than cpu and memory in a container policy,
  * and duplicate container policies (see docs/decisions/0010-vpa-validation.md).
  */
-import { parseCpu, parseMemory } from './quantity.ts';
+import { parseCpu, parseMemory } from 'kube-basics/quantity';
 import { RESOURCE_NAMES } from '../recommender/types.ts';
 import { fieldPath, type FieldError } from './field-errors.ts';
 import { Reader } from './field-reader.ts';

@@ -3,7 +3,7 @@
  * numbers the core computes with (CPU in millicores, memory in bytes): `{cpu: 250, memory: 536870912}`.
  * Resources a list leaves out stay out (a VPA controlling only cpu recommends only cpu).
  */
-import { formatCpu, formatMemory, parseCpu, parseMemory } from './quantity.ts';
+import { formatCpu, formatMemory, parseCpu, parseMemory } from 'kube-basics/quantity';
 import { RESOURCE_NAMES, type ContainerRecommendation, type Resources } from '../recommender/types.ts';
 import type { RecommendedContainerResources, ResourceList } from './vpa.ts';
 

@@ -5,7 +5,7 @@
  */
 import cron from 'node-cron';
 import { parseDuration } from '../cli/duration-option.ts';
-import { formatMemory, parseMemory } from '../api/quantity.ts';
+import { formatMemory, parseMemory } from 'kube-basics/quantity';
 
 /** One value type. */
 export interface OptionType<T> {

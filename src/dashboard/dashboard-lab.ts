@@ -30,9 +30,10 @@ import { resolveRunConfig } from '../config/run-config.ts';
 import type { RunningController } from '../controller/controller-runtime.ts';
 import { freePort } from '../local-prometheus/free-port.ts';
 import { startLocalPrometheus, type LocalPrometheus } from '../local-prometheus/prometheus-process.ts';
-import { startKubeSim, type KubeSim } from '../sim/kube-sim.ts';
-import { parseScenario } from '../sim/scenario.ts';
+import { startKubeSim, type KubeSim } from 'kube-sim';
+import { parseScenario } from 'kube-sim/scenario';
 import { instantQuery } from './prometheus-api.ts';
+import { VPA_CRD_MANIFESTS } from '../api/vpa-crd-manifests.ts';
 
 /** The namespace of the lab's workloads. */
 export const LAB_NAMESPACE = 'shop';
@@ -116,7 +117,7 @@ export async function startDashboardLab(options: DashboardLabOptions = {}): Prom
       for (const s of stops.reverse()) await s().catch(() => undefined);
     })());
   try {
-    const sim = await startKubeSim({ scenario: parseScenario(LAB_SCENARIO), speed: 1, tickMs: 200 });
+    const sim = await startKubeSim({ crdManifests: VPA_CRD_MANIFESTS, scenario: parseScenario(LAB_SCENARIO), speed: 1, tickMs: 200 });
     stops.push(() => sim.close());
     const dir = await mkdtemp(join(tmpdir(), 'tailor-dashboard-lab-'));
     stops.push(() => rm(dir, { recursive: true, force: true }));

@@ -5,7 +5,7 @@
  * webhook and recommender wrote (a new pod with the recommendation, a changed recommendation).
  */
 import type { VerticalPodAutoscaler } from '../api/vpa.ts';
-import type { Pod } from '../sim/objects.ts';
+import type { Pod } from 'kube-sim/objects';
 import { VPA_UPDATES_ANNOTATION } from '../admission/pod-patch.ts';
 import { EVENT_SOURCE } from '../updater/updater-events.ts';
 import { pendingResize, showCpu, showMemory, type DemoSnapshot } from './demo-snapshot.ts';

@@ -3,7 +3,7 @@
  * e.g. `--duration "soon": invalid duration ...`.
  */
 import { parseDuration } from '../cli/duration-option.ts';
-import { parseServerVersion, type ServerVersion } from '../sim/server-version.ts';
+import { parseServerVersion, type ServerVersion } from 'kube-sim/server-version';
 
 /** As commander hands them over. */
 export interface DemoFlags {

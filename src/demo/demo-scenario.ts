@@ -5,9 +5,9 @@
  */
 import { readFile } from 'node:fs/promises';
 import { parse, stringify } from 'yaml';
-import { parseScenario, type NodeSpec, type Scenario } from '../sim/scenario.ts';
-import { fail, num, obj, onlyKeys, stringMap, ScenarioError } from '../sim/scenario-fields.ts';
-import { parseDuration, parseUsagePattern } from '../sim/usage/usage-pattern.ts';
+import { parseScenario, type NodeSpec, type Scenario } from 'kube-sim/scenario';
+import { fail, num, obj, onlyKeys, stringMap, ScenarioError } from 'kube-sim/scenario-fields';
+import { parseDuration, parseUsagePattern } from 'kube-sim/usage/usage-pattern';
 
 /** Usage patterns of one container (pattern text per resource). */
 export type PatternTexts = { cpu?: string; memory?: string };

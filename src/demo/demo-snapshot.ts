@@ -3,9 +3,9 @@
  * VPAs, events, nodes, read from kube-sim's store as `kubectl get` would): one row per pod and
  * container with its current requests and its VPA's recommendation (target and bounds).
  */
-import { parseCpu, parseMemory } from '../api/quantity.ts';
+import { parseCpu, parseMemory } from 'kube-basics/quantity';
 import type { VerticalPodAutoscaler } from '../api/vpa.ts';
-import type { NodeObject, Pod } from '../sim/objects.ts';
+import type { NodeObject, Pod } from 'kube-sim/objects';
 
 /** An event as the view needs it (core/v1 fields). */
 export interface SnapshotEvent {

@@ -8,7 +8,7 @@
  * Worked number: a container steady at 0.5 cores sampled every 30 s has a CPU counter growing
  * 15 CPU-seconds a sample: 15, 30, 45, ...; `rate(...[1m])` reads 0.5 back.
  */
-import type { MetricFamily } from '../sim/metrics/prometheus-text.ts';
+import type { MetricFamily } from 'kube-sim/metrics/prometheus-text';
 import { sampleTimes, usageOfHistory, type ContainerHistory } from './usage-history.ts';
 import { containerId } from '../metrics/metrics-source.ts';
 

@@ -17,13 +17,13 @@ import { createRecommenderComponent } from '../controller/recommender/recommende
 import type { RunningController } from '../controller/controller-runtime.ts';
 import { freePort } from '../local-prometheus/free-port.ts';
 import { createLogger, type Logger } from '../observability/logger.ts';
-import { startKubeSim, type KubeSim } from '../sim/kube-sim.ts';
-import type { KubeObject } from '../sim/apiserver/index.ts';
-import { cadvisorFamilies } from '../sim/metrics/cadvisor-metrics.ts';
-import { kubeStateFamilies } from '../sim/metrics/kube-state-metrics.ts';
-import type { Workload } from '../sim/controllers/workload-types.ts';
-import type { NodeObject, Pod } from '../sim/objects.ts';
-import { nodeObject } from '../sim/scenario-objects.ts';
+import { startKubeSim, type KubeSim } from 'kube-sim';
+import type { KubeObject } from 'kube-sim/apiserver';
+import { cadvisorFamilies } from 'kube-sim/metrics/cadvisor-metrics';
+import { kubeStateFamilies } from 'kube-sim/metrics/kube-state-metrics';
+import type { Workload } from 'kube-sim/controllers/workload-types';
+import type { NodeObject, Pod } from 'kube-sim/objects';
+import { nodeObject } from 'kube-sim/scenario-objects';
 import type { VerticalPodAutoscaler } from '../api/vpa.ts';
 import { activitiesBetween, type Activity } from './activity.ts';
 import { podRows, type DemoSnapshot, type SnapshotEvent } from './demo-snapshot.ts';
@@ -36,6 +36,7 @@ import { historySeries } from './openmetrics-history.ts';
 import { nodeToAdd } from './scale-up.ts';
 import { SimMetricsSource, type OwnedObject } from './sim-metrics-source.ts';
 import { containerHistories } from './usage-history.ts';
+import { VPA_CRD_MANIFESTS } from '../api/vpa-crd-manifests.ts';
 
 /** Loop intervals of the demo (the defaults are for clusters: 1 minute). */
 export const DEMO_INTERVAL = '10s';
@@ -153,7 +154,7 @@ export async function runDemo(options: DemoOptions, out: DemoOutput = process.st
     const scenario = await loadDemoScenario();
     const version = options.serverVersion ?? scenario.cluster.serverVersion ?? '1.35';
     say(`tailor demo: starting kube-sim ${version} with ${scenario.cluster.workloads.length} workloads on ${scenario.cluster.nodes.length} nodes`);
-    const sim = await startKubeSim({ scenario: scenario.cluster, version, speed: 1, tickMs: 250, logger: logger.child({ component: 'kube-sim' }) });
+    const sim = await startKubeSim({ crdManifests: VPA_CRD_MANIFESTS, scenario: scenario.cluster, version, speed: 1, tickMs: 250, logger: logger.child({ component: 'kube-sim' }) });
     teardown.add('stop kube-sim', () => sim.close());
     const kubeconfig = join(dir, 'kubeconfig');
     await sim.server.writeKubeconfig(kubeconfig);

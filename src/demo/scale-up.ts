@@ -4,8 +4,8 @@
  * batch workload's recreated pod, which the admission webhook gave the recommendation of about
  * 2.2 cores, needs it: the small nodes have 2.
  */
-import type { NodeSpec } from '../sim/scenario.ts';
-import type { NodeObject, Pod } from '../sim/objects.ts';
+import type { NodeSpec } from 'kube-sim/scenario';
+import type { NodeObject, Pod } from 'kube-sim/objects';
 
 /** The first unschedulable pod, or undefined. */
 export function unschedulablePod(pods: readonly Pod[]): Pod | undefined {

@@ -6,8 +6,8 @@
  */
 import type { Answer, ContainerKey, ContainerResources, ContainerSeries, MetricsSource, OomEvent, OwnerLink, StepRange } from '../metrics/metrics-source.ts';
 import { cleanQuality, containerId } from '../metrics/metrics-source.ts';
-import { parseCpu, parseMemory } from '../api/quantity.ts';
-import type { Pod } from '../sim/objects.ts';
+import { parseCpu, parseMemory } from 'kube-basics/quantity';
+import type { Pod } from 'kube-sim/objects';
 import type { LiveUsageRecorder } from './live-usage-recorder.ts';
 import { sampleTimes, usageOfHistory, type ContainerHistory } from './usage-history.ts';
 

@@ -5,12 +5,12 @@
  * (backfill-files.ts) and the simulator source used without Prometheus (sim-metrics-source.ts).
  */
 import type { ContainerKey } from '../metrics/metrics-source.ts';
-import type { UsagePattern } from '../sim/usage/usage-pattern.ts';
-import { parseUsagePattern } from '../sim/usage/usage-pattern.ts';
-import { usageAt } from '../sim/usage/usage-at.ts';
-import { containerUsages } from '../sim/usage/usage-annotation.ts';
-import { USAGE_ANNOTATION } from '../sim/usage/usage-annotation.ts';
-import type { Pod } from '../sim/objects.ts';
+import type { UsagePattern } from 'kube-sim/usage/usage-pattern';
+import { parseUsagePattern } from 'kube-sim/usage/usage-pattern';
+import { usageAt } from 'kube-sim/usage/usage-at';
+import { containerUsages } from 'kube-sim/usage/usage-annotation';
+import { USAGE_ANNOTATION } from 'kube-sim/usage/usage-annotation';
+import type { Pod } from 'kube-sim/objects';
 import type { HistorySpec } from './demo-scenario.ts';
 
 /** The history of one container: its patterns from `start` (ms) until `end`. */

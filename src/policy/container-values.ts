@@ -5,7 +5,7 @@
  * not read here and are never changed by the policy.
  */
 import type { V1ResourceRequirements } from '@kubernetes/client-node';
-import { parseCpu, parseMemory } from '../api/quantity.ts';
+import { parseCpu, parseMemory } from 'kube-basics/quantity';
 import type { ResourceAmounts } from '../api/vpa-quantities.ts';
 import { RESOURCE_NAMES, type ResourceName } from '../recommender/types.ts';
 

@@ -7,7 +7,7 @@
  * these objects, and a bad value must not stop resizing everywhere else.
  */
 import type { V1LimitRange } from '@kubernetes/client-node';
-import { parseQuantity } from '../api/quantity.ts';
+import { parseQuantity } from 'kube-basics/quantity';
 import { RESOURCE_NAMES, type ResourceName } from '../recommender/types.ts';
 import { parseAmount } from './container-values.ts';
 

@@ -18,7 +18,7 @@
  * and no request or limit removed. Pure: no I/O, never throws.
  */
 import type { V1Container, V1LimitRange, V1Pod, V1ResourceRequirements } from '@kubernetes/client-node';
-import { QuantityError } from '../api/quantity.ts';
+import { QuantityError } from 'kube-basics/quantity';
 import type { PodResourcePolicy } from '../api/vpa.ts';
 import type { ResourceAmounts } from '../api/vpa-quantities.ts';
 import { RESOURCE_NAMES, type ResourceName } from '../recommender/types.ts';

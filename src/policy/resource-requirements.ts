@@ -5,7 +5,7 @@
  * what the admission webhook patches into a new pod and the updater sends to `pods/resize`.
  */
 import type { V1ResourceRequirements } from '@kubernetes/client-node';
-import { formatCpu, formatMemory } from '../api/quantity.ts';
+import { formatCpu, formatMemory } from 'kube-basics/quantity';
 import type { ResourceName } from '../recommender/types.ts';
 import type { ContainerResourcesPlan } from './pod-resources.ts';
 

@@ -3,15 +3,9 @@
  * bytes, time in milliseconds since the Unix epoch (always passed in, never read from a clock).
  */
 
-/** CPU (millicores) and memory (bytes). Values may be fractional until policy rounds them. */
-export interface Resources {
-  cpu: number;
-  memory: number;
-}
+import type { Resources } from 'kube-basics/resources';
 
-/** The resource names Tailor manages. */
-export type ResourceName = keyof Resources;
-export const RESOURCE_NAMES: readonly ResourceName[] = ['cpu', 'memory'];
+export { RESOURCE_NAMES, type ResourceName, type Resources } from 'kube-basics/resources';
 
 /** One container's estimate before policy: the figures a strategy produces. */
 export interface ResourceEstimate {

@@ -7,7 +7,7 @@
  */
 import * as k8s from '@kubernetes/client-node';
 import pLimit from 'p-limit';
-import { parseCpu, parseMemory } from '../api/quantity.ts';
+import { parseCpu, parseMemory } from 'kube-basics/quantity';
 import type { ContainerResources, OwnerLink } from '../metrics/metrics-source.ts';
 
 /** The three list calls per namespace. */

@@ -2,7 +2,7 @@
  * Quantities of the report as Kubernetes strings: exact for machine formats (`"587m"`,
  * `"272629760"`), rounded up to whole MiB for people (`"260Mi"`), signed for differences.
  */
-import { formatCpu, formatMemory, roundUpToMiB } from '../api/quantity.ts';
+import { formatCpu, formatMemory, roundUpToMiB } from 'kube-basics/quantity';
 
 /** CPU millicores -> `"587m"` / `"2"`; undefined -> null. */
 export function cpuText(millicores: number | undefined): string | null {

@@ -18,7 +18,7 @@
  *    (resize-guard.ts); a restart of any container makes it `ResizeWithRestart` (disruptive).
  */
 import type { V1LimitRange, V1Pod } from '@kubernetes/client-node';
-import { QuantityError } from '../api/quantity.ts';
+import { QuantityError } from 'kube-basics/quantity';
 import type { UpdateMode, VerticalPodAutoscaler } from '../api/vpa.ts';
 import { recommendationFromStatus, type NumericContainerRecommendation } from '../api/vpa-quantities.ts';
 import { readResourceValues, type ContainerResourceValues } from '../policy/container-values.ts';

@@ -6,7 +6,7 @@
  * (and says why) rather than sending it.
  */
 import type { V1Pod } from '@kubernetes/client-node';
-import { QuantityError } from '../api/quantity.ts';
+import { QuantityError } from 'kube-basics/quantity';
 import { readResourceValues, type ContainerResourceValues } from '../policy/container-values.ts';
 import { podQosClass, qosClassOf } from '../policy/qos.ts';
 import { RESOURCE_NAMES } from '../recommender/types.ts';

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CertificateFiles, loadCertificateFiles, type LoadedCertificates } from '../../src/admission/certificate-files.ts';
 import { CredentialsError } from '../../src/admission/serving-credentials.ts';
-import { createCa, issueServingCertificate } from '../../src/tls/self-signed-certificates.ts';
+import { createCa, issueServingCertificate } from 'kube-basics/self-signed-certificates';
 import { silentLogger } from '../../src/observability/logger.ts';
 
 const NOW = Date.UTC(2026, 0, 1);

@@ -6,8 +6,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { connect } from 'node:tls';
 import * as k8s from '@kubernetes/client-node';
-import { createCa, issueServingCertificate, type CaPem } from '../../src/tls/self-signed-certificates.ts';
-import { T0 } from '../sim/e2e/cluster-fixture.ts';
+import { createCa, issueServingCertificate, type CaPem } from 'kube-basics/self-signed-certificates';
+import { T0 } from 'kube-sim/test/e2e/cluster-fixture';
 import { createDeployment, createVpa, podsOf, recommend, startWebhookCluster, until } from './webhook-fixture.ts';
 
 /** The SHA-256 fingerprint of the certificate the server presents. */

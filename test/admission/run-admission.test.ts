@@ -6,7 +6,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as k8s from '@kubernetes/client-node';
-import { startCluster } from '../sim/e2e/cluster-fixture.ts';
+import { startCluster } from 'kube-sim/test/e2e/cluster-fixture';
 import { createDeployment, podsOf, until, VPA_GROUP, VPA_KEY } from './webhook-fixture.ts';
 
 /** A port that was free a moment ago (the webhook URL must name its port before it listens). */

@@ -2,8 +2,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { X509Certificate } from 'node:crypto';
 import { ensureSharedCa, SharedCaError } from '../../src/admission/shared-ca.ts';
-import { issueServingCertificate } from '../../src/tls/self-signed-certificates.ts';
-import { startSim } from '../sim/apiserver/sim-fixture.ts';
+import { issueServingCertificate } from 'kube-basics/self-signed-certificates';
+import { startSim } from 'kube-sim/test/apiserver/sim-fixture';
 
 const NOW = Date.UTC(2026, 0, 1);
 

@@ -5,7 +5,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as k8s from '@kubernetes/client-node';
-import { apiFailure } from '../sim/e2e/cluster-fixture.ts';
+import { apiFailure } from 'kube-sim/test/e2e/cluster-fixture';
 import { createDeployment, createVpa, podsOf, recommend, startWebhookCluster, until, VPA_GROUP, type WebhookFixture } from './webhook-fixture.ts';
 
 // One cluster and webhook (self-signed CA in a Secret) for the whole file; tests run in order.

@@ -7,7 +7,7 @@ import * as k8s from '@kubernetes/client-node';
 import { Registry } from 'prom-client';
 import { AdmissionWebhook, type AdmissionOptions, type TlsSource } from '../../src/admission/admission-webhook.ts';
 import { silentLogger } from '../../src/observability/logger.ts';
-import { startCluster, T0, type ClusterFixture } from '../sim/e2e/cluster-fixture.ts';
+import { startCluster, T0, type ClusterFixture } from 'kube-sim/test/e2e/cluster-fixture';
 
 export const VPA_GROUP = { group: 'autoscaling.k8s.io', version: 'v1', plural: 'verticalpodautoscalers' } as const;
 export const VPA_KEY = 'verticalpodautoscalers.autoscaling.k8s.io';

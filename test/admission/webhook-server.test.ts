@@ -5,7 +5,7 @@ import { connect } from 'node:tls';
 import { Registry } from 'prom-client';
 import { AdmissionMetrics } from '../../src/admission/admission-metrics.ts';
 import { allow } from '../../src/admission/admission-review.ts';
-import { createCa, issueServingCertificate } from '../../src/tls/self-signed-certificates.ts';
+import { createCa, issueServingCertificate } from 'kube-basics/self-signed-certificates';
 import { WebhookServer } from '../../src/admission/webhook-server.ts';
 import { reviewVpa } from '../../src/admission/vpa-admission.ts';
 import { silentLogger } from '../../src/observability/logger.ts';

@@ -9,7 +9,7 @@ import * as k8s from '@kubernetes/client-node';
 import { loopSchedule, startRun } from '../../src/cli/commands/run.ts';
 import { resolveRunConfig, type RunConfig } from '../../src/config/run-config.ts';
 import type { ComponentFactory } from '../../src/controller/component.ts';
-import { startSim } from '../sim/apiserver/sim-fixture.ts';
+import { startSim } from 'kube-sim/test/apiserver/sim-fixture';
 import { componentFactories, ComponentNotImplementedError } from '../../src/controller/component-registry.ts';
 
 function tailor(args: string[], env: Record<string, string> = {}) {

@@ -8,7 +8,7 @@ import type { Ticker } from '../../src/controller/loop-scheduler.ts';
 import { resolveRunConfig } from '../../src/config/run-config.ts';
 import { ControllerMetrics, createRegistry } from '../../src/observability/controller-metrics.ts';
 import { silentLogger } from '../../src/observability/logger.ts';
-import { startSim, type SimFixture } from '../sim/apiserver/sim-fixture.ts';
+import { startSim, type SimFixture } from 'kube-sim/test/apiserver/sim-fixture';
 
 /** Ticks every `ms` with a timer (node-cron's smallest step is a second; the scheduler test covers it). */
 function intervalTicker(ms: number): Ticker {

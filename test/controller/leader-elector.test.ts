@@ -5,7 +5,7 @@ import { LeaderElector } from '../../src/controller/leader-elector.ts';
 import { KubeLeaseStore, type LeaseStore } from '../../src/kube/lease-store.ts';
 import type { LeaseRecord, LeaseSnapshot } from '../../src/controller/lease-decision.ts';
 import { silentLogger } from '../../src/observability/logger.ts';
-import { startSim, type SimFixture } from '../sim/apiserver/sim-fixture.ts';
+import { startSim, type SimFixture } from 'kube-sim/test/apiserver/sim-fixture';
 import { VirtualTime } from '../support/virtual-time.ts';
 
 // Timings as in a real deployment scaled down: lease 4 s, renew deadline 3 s, retry 250 ms. They run

@@ -33,7 +33,7 @@ test('queries use only defined variables and the data source variable; every met
   }
   const exported = [
     'src/observability/controller-metrics.ts', 'src/updater/updater-metrics.ts', 'src/controller/recommender/recommender-metrics.ts', 'src/admission/admission-metrics.ts', 'src/metrics/source-metrics.ts',
-    'src/sim/metrics/cadvisor-metrics.ts', 'src/sim/metrics/kube-state-metrics.ts',
+    'packages/kube-sim/src/metrics/cadvisor-metrics.ts', 'packages/kube-sim/src/metrics/kube-state-metrics.ts',
   ].map((f) => readFileSync(f, 'utf8')).join('\n');
   for (const m of metrics) assert.ok(exported.includes(`'${m}'`), `${m} is exported`);
   assert.ok(metrics.size >= 20, [...metrics].join(', '));

@@ -14,7 +14,7 @@ import { existsSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import * as k8s from '@kubernetes/client-node';
-import { parseCpu } from '../../src/api/quantity.ts';
+import { parseCpu } from 'kube-basics/quantity';
 
 interface DemoChild {
   child: ChildProcess;

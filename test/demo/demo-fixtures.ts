@@ -1,7 +1,7 @@
 /** Small builders of cluster objects for the demo's pure view and log tests. */
 import type { VerticalPodAutoscaler } from '../../src/api/vpa.ts';
 import type { DemoSnapshot, SnapshotEvent } from '../../src/demo/demo-snapshot.ts';
-import type { NodeObject, Pod } from '../../src/sim/objects.ts';
+import type { NodeObject, Pod } from 'kube-sim/objects';
 
 export interface PodShape {
   name: string;

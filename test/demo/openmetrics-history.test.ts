@@ -1,9 +1,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { MetricFamily } from '../../src/sim/metrics/prometheus-text.ts';
+import type { MetricFamily } from 'kube-sim/metrics/prometheus-text';
 import { historySeries, openMetricsLines } from '../../src/demo/openmetrics-history.ts';
 import { containerHistories, sampleTimes, usageOfHistory, type ContainerHistory } from '../../src/demo/usage-history.ts';
-import type { Pod } from '../../src/sim/objects.ts';
+import type { Pod } from 'kube-sim/objects';
 
 const MiB = 2 ** 20;
 const web: ContainerHistory = {

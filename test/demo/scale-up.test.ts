@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { nodeToAdd } from '../../src/demo/scale-up.ts';
-import type { NodeSpec } from '../../src/sim/scenario.ts';
+import type { NodeSpec } from 'kube-sim/scenario';
 import { node, pod } from './demo-fixtures.ts';
 
 const large: NodeSpec = { name: 'large-1', cpu: '8', memory: '32Gi', pods: 110, labels: {}, resizeSupport: true };

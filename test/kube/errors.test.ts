@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { createServer } from 'node:net';
 import * as k8s from '@kubernetes/client-node';
 import { classifyApiError, classificationOf, KubeApiError } from '../../src/kube/errors.ts';
-import { startSim, podManifest, type SimFixture } from '../sim/apiserver/sim-fixture.ts';
+import { startSim, podManifest, type SimFixture } from 'kube-sim/test/apiserver/sim-fixture';
 
 let sim: SimFixture;
 let coordination: k8s.CoordinationV1Api;

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as k8s from '@kubernetes/client-node';
 import { connectKube, KubeConnectionError } from '../../src/kube/kube-connection.ts';
-import { startSim } from '../sim/apiserver/sim-fixture.ts';
+import { startSim } from 'kube-sim/test/apiserver/sim-fixture';
 
 function kubeconfigText(name: string, server: string, namespace = 'default'): string {
   return `apiVersion: v1

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import * as k8s from '@kubernetes/client-node';
 import { backoffDelay, retryConflicts, withRetry } from '../../src/kube/retry.ts';
 import { classifyApiError } from '../../src/kube/errors.ts';
-import { startSim } from '../sim/apiserver/sim-fixture.ts';
+import { startSim } from 'kube-sim/test/apiserver/sim-fixture';
 
 const status = (code: number, body: object = {}, headers: Record<string, string> = {}) => new k8s.ApiException(code, 'x', JSON.stringify(body), headers);
 

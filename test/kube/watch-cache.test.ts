@@ -5,7 +5,7 @@ import type * as k8s from '@kubernetes/client-node';
 import { WatchCache, type WatchEventType } from '../../src/kube/watch-cache.ts';
 import { listObjects, resourcePath } from '../../src/kube/list-objects.ts';
 import { silentLogger } from '../../src/observability/logger.ts';
-import { startSim, podManifest } from '../sim/apiserver/sim-fixture.ts';
+import { startSim, podManifest } from 'kube-sim/test/apiserver/sim-fixture';
 
 const PODS = { group: '', version: 'v1', plural: 'pods' };
 const VPAS = { group: 'autoscaling.k8s.io', version: 'v1', plural: 'verticalpodautoscalers' };

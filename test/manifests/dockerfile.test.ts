@@ -9,6 +9,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
+import { existsSync, readdirSync } from 'node:fs';
 import { cp, mkdir, mkdtemp, readFile, readdir, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { builtinModules } from 'node:module';
@@ -18,6 +19,10 @@ import { DockerfileParser, type Instruction } from 'dockerfile-ast';
 import { validate } from 'dockerfile-utils';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+/** The npm workspace packages (packages/*): the image holds their manifests, bins and sources. */
+const WORKSPACES = readdirSync(join(ROOT, 'packages')).sort();
+/** What of a workspace package goes into the image. */
+const WORKSPACE_PARTS = ['package.json', 'bin', 'src'];
 
 interface Stage {
   name: string;
@@ -68,10 +73,10 @@ test('only production dependencies are installed, and only into the runtime imag
   const installs = keyword(deps, 'RUN').map(args);
   assert.equal(installs.length, 1);
   assert.match(installs[0]!, /^npm ci --omit=dev\b/);
-  assert.deepEqual(keyword(deps, 'COPY').map(args), ['package.json package-lock.json ./']);
+  assert.deepEqual(keyword(deps, 'COPY').map(args), ['package.json package-lock.json ./', ...WORKSPACES.map((w) => `packages/${w}/package.json packages/${w}/`)]);
   assert.deepEqual(keyword(runtime, 'RUN'), [], 'nothing is installed or built in the runtime stage');
   const copies = keyword(runtime, 'COPY').map(args);
-  assert.deepEqual(copies, ['--from=deps /app/node_modules ./node_modules', 'package.json ./', 'bin ./bin', 'src ./src']);
+  assert.deepEqual(copies, ['--from=deps /app/node_modules ./node_modules', 'package.json ./', 'bin ./bin', 'src ./src', 'packages ./packages']);
   for (const source of ['package.json', 'package-lock.json', 'bin', 'src', 'bin/tailor.mjs']) assert.ok(await stat(join(ROOT, source)), source);
   const ignore = await readFile(join(ROOT, '.dockerignore'), 'utf8');
   assert.match(ignore, /^\*$/m, 'the build context leaves out everything not named (node_modules, .git, tests)');
@@ -123,6 +128,23 @@ test('the code in the image imports only production dependencies and Node built-
   }
   const stray = [...used].filter(([name]) => !allowed.has(name.replace(/^node:/, ''))).map(([name, file]) => `${name} (${file})`);
   assert.deepEqual(stray, []);
+  assert.ok(WORKSPACES.every((w) => pkg.dependencies[w]), 'the workspace packages are production dependencies');
+  // Each workspace package's code imports only its own production dependencies and Node built-ins.
+  for (const w of WORKSPACES) {
+    const dir = join(ROOT, 'packages', w);
+    const own = JSON.parse(await readFile(join(dir, 'package.json'), 'utf8')) as { name: string; dependencies?: Record<string, string> };
+    const ownAllowed = new Set([own.name, ...Object.keys(own.dependencies ?? {}), ...builtinModules]);
+    const ownFiles = (await Promise.all(['src', 'bin'].filter((d) => existsSync(join(dir, d))).map((d) => sourceFiles(join(dir, d))))).flat();
+    assert.ok(ownFiles.length > 0, w);
+    const ownStray: string[] = [];
+    for (const file of ownFiles) {
+      for (const match of (await readFile(file, 'utf8')).matchAll(runtimeImport)) {
+        const name = packageOf((match[1] ?? match[2]) as string);
+        if (name && !ownAllowed.has(name.replace(/^node:/, ''))) ownStray.push(`${name} (${relative(ROOT, file)})`);
+      }
+    }
+    assert.deepEqual(ownStray, [], `${w} imports only what its package.json declares`);
+  }
   // The scan sees the real imports (not vacuous): the CLI's, YAML and logging packages are among them.
   for (const name of ['commander', 'yaml', 'tsx', 'pino']) assert.ok(used.has(name), name);
   for (const dev of Object.keys(pkg.devDependencies)) assert.equal(used.has(dev), false, `${dev} is a dev dependency`);
@@ -136,7 +158,7 @@ function run(command: string, args: string[], options: { cwd: string; env?: Node
   });
 }
 
-test("the image's files (package.json, bin, src and the production node_modules only) start the CLI", async () => {
+test("the image's files (package.json, bin, src, the workspace packages' sources and the production node_modules only) start the CLI", async () => {
   // What the runtime stage holds, assembled without a container engine: the packages
   // `npm ls --omit=dev` lists (what `npm ci --omit=dev` installs from the same lock file).
   const listed = await run('npm', ['ls', '--omit=dev', '--all', '--parseable'], { cwd: ROOT });
@@ -146,7 +168,8 @@ test("the image's files (package.json, bin, src and the production node_modules 
   assert.ok(packages.includes('node_modules/tsx') && !packages.includes('node_modules/typescript') && !packages.includes('node_modules/eslint'));
   const image = await mkdtemp(join(tmpdir(), 'tailor-image-'));
   try {
-    for (const path of ['package.json', 'bin', 'src', ...packages]) await cp(join(ROOT, path), join(image, 'app', path), { recursive: true });
+    const workspaceParts = WORKSPACES.flatMap((w) => WORKSPACE_PARTS.map((part) => join('packages', w, part))).filter((p) => existsSync(join(ROOT, p)));
+    for (const path of ['package.json', 'bin', 'src', ...workspaceParts, ...packages]) await cp(join(ROOT, path), join(image, 'app', path), { recursive: true });
     await mkdir(join(image, 'tmp'));
     const env = { PATH: process.env['PATH'], HOME: join(image, 'tmp'), TMPDIR: join(image, 'tmp'), NODE_ENV: 'production' };
     const version = await run('node', ['bin/tailor.mjs', '--version'], { cwd: join(image, 'app'), env });
@@ -156,6 +179,10 @@ test("the image's files (package.json, bin, src and the production node_modules 
     const help = await run('node', ['bin/tailor.mjs', 'run', '--help'], { cwd: join(image, 'app'), env });
     assert.equal(help.code, 0, help.stderr);
     assert.match(help.stdout, /^Usage: tailor run/);
+    // The workspace packages resolve through the linked node_modules: kube-sim's own bin starts too.
+    const simHelp = await run('node', ['node_modules/kube-sim/bin/kube-sim.mjs', '--help'], { cwd: join(image, 'app'), env });
+    assert.equal(simHelp.code, 0, simHelp.stderr);
+    assert.match(simHelp.stdout, /^Usage: kube-sim/);
   } finally {
     await rm(image, { recursive: true, force: true });
   }

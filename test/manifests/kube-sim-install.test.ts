@@ -9,7 +9,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { startCluster } from '../sim/e2e/cluster-fixture.ts';
+import { startCluster } from 'kube-sim/test/e2e/cluster-fixture';
 import { find, kubectl, MANIFESTS, render } from './kustomize.ts';
 
 const MONITORING_CRDS = fileURLToPath(new URL('./fixtures/prometheus-operator-crds.yaml', import.meta.url));

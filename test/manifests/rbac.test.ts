@@ -12,7 +12,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as k8s from '@kubernetes/client-node';
-import { startCluster, type ClusterFixture } from '../sim/e2e/cluster-fixture.ts';
+import { startCluster, type ClusterFixture } from 'kube-sim/test/e2e/cluster-fixture';
 import { kubectl, MANIFESTS } from './kustomize.ts';
 
 const NS = 'tailor-system';

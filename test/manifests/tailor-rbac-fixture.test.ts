@@ -1,11 +1,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as k8s from '@kubernetes/client-node';
-import { KubeSimApiServer } from '../../src/sim/apiserver/index.ts';
+import { KubeSimApiServer } from 'kube-sim/apiserver';
 import { componentKubeConfig, installTailorRbac } from '../support/tailor-rbac.ts';
+import { VPA_CRD_MANIFESTS } from '../../src/api/vpa-crd-manifests.ts';
 
 test('the RBAC fixture for end-to-end suites installs the roles and authenticates as each component', async (t) => {
-  const server = new KubeSimApiServer({ authentication: true, authorization: true });
+  const server = new KubeSimApiServer({ crdManifests: VPA_CRD_MANIFESTS, authentication: true, authorization: true });
   await server.start();
   t.after(() => server.close());
   const created = await installTailorRbac(server);

@@ -8,7 +8,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import type { V1Container, V1LimitRange } from '@kubernetes/client-node';
-import { formatCpu, formatMemory } from '../../src/api/quantity.ts';
+import { formatCpu, formatMemory } from 'kube-basics/quantity';
 import type { ContainerResourcePolicy } from '../../src/api/vpa.ts';
 import type { ContainerTarget, PodResourcesInput } from '../../src/policy/pod-resources.ts';
 import { planPodResources } from '../../src/policy/pod-resources.ts';

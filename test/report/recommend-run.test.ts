@@ -12,8 +12,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import * as k8s from '@kubernetes/client-node';
-import { startKubeSim } from '../../src/sim/kube-sim.ts';
-import { defaultScenario } from '../../src/sim/scenario.ts';
+import { startKubeSim } from 'kube-sim';
+import { defaultScenario } from 'kube-sim/scenario';
 import { silentLogger } from '../../src/observability/logger.ts';
 import { queryConfig } from '../../src/metrics/metric-names.ts';
 import { PrometheusQueryClient } from '../../src/metrics/query-client.ts';
@@ -27,6 +27,7 @@ import { startPrometheus, type RunningServer } from '../support/prometheus-serve
 import { CONTAINERS, END, START, sampleClusterSeries } from '../support/sample-cluster.ts';
 import { MINUTE } from '../support/usage-fixture.ts';
 import { freePort } from '../support/free-port.ts';
+import { VPA_CRD_MANIFESTS } from '../../src/api/vpa-crd-manifests.ts';
 
 const BUCKET = 1.05;
 
@@ -144,7 +145,7 @@ describe('recommend from a real Prometheus', () => {
   });
 
   test('with --kubeconfig or KUBECONFIG, current requests and limits come from the cluster (kube-sim)', async (t) => {
-    const sim = await startKubeSim({ scenario: { ...defaultScenario(), workloads: [] }, reactToChanges: false, startAt: END });
+    const sim = await startKubeSim({ crdManifests: VPA_CRD_MANIFESTS, scenario: { ...defaultScenario(), workloads: [] }, reactToChanges: false, startAt: END });
     const dir = await mkdtemp(join(tmpdir(), 'tailor-recommend-'));
     t.after(async () => {
       await sim.close();

@@ -5,8 +5,9 @@
  */
 import type { TestContext } from 'node:test';
 import * as k8s from '@kubernetes/client-node';
-import { startKubeSim, type KubeSim } from '../../src/sim/kube-sim.ts';
-import { parseScenario } from '../../src/sim/scenario.ts';
+import { startKubeSim, type KubeSim } from 'kube-sim';
+import { parseScenario } from 'kube-sim/scenario';
+import { VPA_CRD_MANIFESTS } from '../../src/api/vpa-crd-manifests.ts';
 
 /** Where the VPAs are, for CustomObjectsApi calls. */
 export const VPA_API = { group: 'autoscaling.k8s.io', version: 'v1', plural: 'verticalpodautoscalers' };
@@ -33,7 +34,7 @@ export interface RecommenderSim {
 /** Starts kube-sim (node `n`, 8 cpu / 32Gi) with the Deployments; stopped when the test ends. */
 export async function startRecommenderSim(t: TestContext, deployments: readonly DeploymentSketch[]): Promise<RecommenderSim> {
   const workloads = deployments.map((d) => `  - {kind: Deployment, name: ${d.name}, replicas: ${d.replicas}, containers: [{name: app, requests: {cpu: ${d.cpu}, memory: ${d.memory}}}]}`);
-  const sim = await startKubeSim({ scenario: parseScenario(['nodes: [{name: n, cpu: "8", memory: 32Gi}]', 'workloads:', ...workloads, ''].join('\n')) });
+  const sim = await startKubeSim({ crdManifests: VPA_CRD_MANIFESTS, scenario: parseScenario(['nodes: [{name: n, cpu: "8", memory: 32Gi}]', 'workloads:', ...workloads, ''].join('\n')) });
   t.after(() => sim.close());
   const kc = new k8s.KubeConfig();
   kc.loadFromString(sim.server.kubeconfig());

@@ -6,7 +6,7 @@
  * depends on the time and the pod instead (undefined: no sample then), so re-reading a range gives
  * the same history.
  */
-import type { KubeSimApiServer } from '../../src/sim/apiserver/index.ts';
+import type { KubeSimApiServer } from 'kube-sim/apiserver';
 import { cleanQuality, type Answer, type ContainerResources, type ContainerSeries, type MetricsSource, type OomEvent, type OwnerLink, type StepRange } from '../../src/metrics/metrics-source.ts';
 
 export class SyntheticSource implements MetricsSource {

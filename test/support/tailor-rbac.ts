@@ -6,8 +6,8 @@
  * `server.setAuthorization(true)`; a call outside the component's role then gets 403.
  */
 import * as k8s from '@kubernetes/client-node';
-import type { KubeSimApiServer } from '../../src/sim/apiserver/index.ts';
-import type { KubeObject } from '../../src/sim/apiserver/types.ts';
+import type { KubeSimApiServer } from 'kube-sim/apiserver';
+import type { KubeObject } from 'kube-sim/apiserver/types';
 import { render } from '../manifests/kustomize.ts';
 
 /** Tailor's components, each with its own service account `tailor-<component>`. */

@@ -13,7 +13,7 @@ import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import jsonpatch from 'fast-json-patch';
 import type { V1Pod, V1PodCondition } from '@kubernetes/client-node';
-import { formatCpu, formatMemory, parseCpu, parseMemory } from '../../src/api/quantity.ts';
+import { formatCpu, formatMemory, parseCpu, parseMemory } from 'kube-basics/quantity';
 import type { UpdateMode } from '../../src/api/vpa.ts';
 import { readResourceValues } from '../../src/policy/container-values.ts';
 import { podQosClass, qosClassOf } from '../../src/policy/qos.ts';

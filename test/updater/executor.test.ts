@@ -20,7 +20,7 @@ import { serverCapabilities } from '../../src/updater/server-capabilities.ts';
 import { kubeUpdaterApi } from '../../src/updater/updater-api.ts';
 import { UpdaterMetrics } from '../../src/updater/updater-metrics.ts';
 import { vpa as buildVpa, type RecommendationSketch } from '../builders/vpas.ts';
-import { startCluster, type ClusterFixture } from '../sim/e2e/cluster-fixture.ts';
+import { startCluster, type ClusterFixture } from 'kube-sim/test/e2e/cluster-fixture';
 
 const RES = { requests: { cpu: '500m', memory: '256Mi' }, limits: { cpu: '1', memory: '512Mi' } };
 const MORE_CPU: RecommendationSketch = { target: { cpu: '800m', memory: '256Mi' }, lower: { cpu: '700m', memory: '200Mi' }, upper: { cpu: '1600m', memory: '400Mi' } };

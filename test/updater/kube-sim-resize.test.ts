@@ -17,7 +17,7 @@ import { serverCapabilities } from '../../src/updater/server-capabilities.ts';
 import type { PodUsage } from '../../src/updater/container-usage.ts';
 import type { UpdateMode } from '../../src/api/vpa.ts';
 import { vpa, type RecommendationSketch } from '../builders/vpas.ts';
-import { appPod, JSON_PATCH, startCluster, type ClusterFixture } from '../sim/e2e/cluster-fixture.ts';
+import { appPod, JSON_PATCH, startCluster, type ClusterFixture } from 'kube-sim/test/e2e/cluster-fixture';
 
 const RES = { requests: { cpu: '500m', memory: '256Mi' }, limits: { cpu: '1', memory: '512Mi' } };
 type Version = '1.33' | '1.35';

@@ -3,7 +3,7 @@
  * figures (slack, shortfall, OOM kills, changes), as a table or as the JSON contract of issue 5.
  */
 import { Command, InvalidArgumentError, Option } from 'commander';
-import { parseCpu, parseMemory } from '../../api/quantity.ts';
+import { parseCpu, parseMemory } from 'kube-basics/quantity';
 import { readTraceFile } from '../../replay/trace-reader.ts';
 import { DEFAULT_REPLAY_OPTIONS, replayTrace } from '../../replay/replay-engine.ts';
 import { summarize } from '../../replay/quality-tally.ts';

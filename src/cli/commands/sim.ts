@@ -7,10 +7,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Command, Option } from 'commander';
 import { createLogger } from '../../observability/logger.ts';
-import { readScenarioFile, startKubeSim } from '../../sim/kube-sim.ts';
-import { parseServerVersion, SERVER_VERSIONS, type ServerVersion } from '../../sim/server-version.ts';
-import type { Scenario } from '../../sim/scenario.ts';
+import { readScenarioFile, startKubeSim } from 'kube-sim';
+import { parseServerVersion, SERVER_VERSIONS, type ServerVersion } from 'kube-sim/server-version';
+import type { Scenario } from 'kube-sim/scenario';
 import { untilShutdownSignal } from '../shutdown-signal.ts';
+import { VPA_CRD_MANIFESTS } from '../../api/vpa-crd-manifests.ts';
 
 interface SimOptions {
   port: string;
@@ -48,7 +49,7 @@ async function runSim(options: SimOptions): Promise<void> {
   }
   const version: ServerVersion | undefined = options.serverVersion ? parseServerVersion(options.serverVersion) : undefined;
   const speed = options.speed !== undefined ? parseSpeed(options.speed) : (scenario?.speed ?? 1);
-  const sim = await startKubeSim({ port, ...(version ? { version } : {}), ...(scenario ? { scenario } : {}), ...(baseDir ? { baseDir } : {}), speed, logger });
+  const sim = await startKubeSim({ crdManifests: VPA_CRD_MANIFESTS, port, ...(version ? { version } : {}), ...(scenario ? { scenario } : {}), ...(baseDir ? { baseDir } : {}), speed, logger });
   const kubeconfig = options.kubeconfigOut ?? join(tmpdir(), `tailor-sim-${sim.server.port}.kubeconfig`);
   await sim.server.writeKubeconfig(kubeconfig);
   process.stdout.write(

@@ -4,7 +4,7 @@
  * the next cycle is recorded once. The memory in use at the kill is taken as the container's memory
  * request (the model raises it to the observed peak when that is larger).
  */
-import { parseMemory } from '../../api/quantity.ts';
+import { parseMemory } from 'kube-basics/quantity';
 import { parseRfc3339 } from '../../api/rfc3339.ts';
 
 /** The parts of a pod this reads. */

@@ -14,7 +14,7 @@ import type { VerticalPodAutoscaler } from '../../../src/api/vpa.ts';
 import { startRun } from '../../../src/cli/commands/run.ts';
 import { resolveRunConfig } from '../../../src/config/run-config.ts';
 import { freePort } from '../../support/free-port.ts';
-import { startSim } from '../../sim/apiserver/sim-fixture.ts';
+import { startSim } from 'kube-sim/test/apiserver/sim-fixture';
 
 const VPA = { group: 'autoscaling.k8s.io', version: 'v1', plural: 'verticalpodautoscalers' };
 

@@ -14,9 +14,9 @@ import { kubeUpdaterApi, type UpdaterApi } from '../../../src/updater/updater-ap
 import { UpdaterLoop, type LoopReport } from '../../../src/updater/updater-loop.ts';
 import { UpdaterMetrics } from '../../../src/updater/updater-metrics.ts';
 import type { MemoryUsageSource } from '../../../src/metrics/memory-usage-source.ts';
-import type { NodeSpec } from '../../../src/sim/scenario.ts';
-import type { ServerVersion } from '../../../src/sim/server-version.ts';
-import { startCluster, type ClusterFixture } from '../../sim/e2e/cluster-fixture.ts';
+import type { NodeSpec } from 'kube-sim/scenario';
+import type { ServerVersion } from 'kube-sim/server-version';
+import { startCluster, type ClusterFixture } from 'kube-sim/test/e2e/cluster-fixture';
 
 export interface UpdaterFixture extends ClusterFixture {
   kc: k8s.KubeConfig;

@@ -9,7 +9,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as k8s from '@kubernetes/client-node';
-import { parseMemory } from '../../../src/api/quantity.ts';
+import { parseMemory } from 'kube-basics/quantity';
 import type { VerticalPodAutoscaler } from '../../../src/api/vpa.ts';
 import type { ContainerMemoryUsage, MemoryUsageSource } from '../../../src/metrics/memory-usage-source.ts';
 import { PrometheusUnreachableError } from '../../../src/metrics/metrics-errors.ts';

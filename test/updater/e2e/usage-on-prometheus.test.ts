@@ -11,14 +11,15 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { setTimeout as delay } from 'node:timers/promises';
 import * as k8s from '@kubernetes/client-node';
-import { parseMemory } from '../../../src/api/quantity.ts';
+import { parseMemory } from 'kube-basics/quantity';
 import { resolveRunConfig } from '../../../src/config/run-config.ts';
 import { startLocalPrometheus } from '../../../src/local-prometheus/prometheus-process.ts';
 import { ControllerMetrics, createRegistry } from '../../../src/observability/controller-metrics.ts';
 import { silentLogger } from '../../../src/observability/logger.ts';
-import { startKubeSim } from '../../../src/sim/kube-sim.ts';
-import { parseScenario } from '../../../src/sim/scenario.ts';
+import { startKubeSim } from 'kube-sim';
+import { parseScenario } from 'kube-sim/scenario';
 import { createUpdaterComponent } from '../../../src/updater/updater-component.ts';
+import { VPA_CRD_MANIFESTS } from '../../../src/api/vpa-crd-manifests.ts';
 
 const MiB = 1024 * 1024;
 const VPA = { group: 'autoscaling.k8s.io', version: 'v1', namespace: 'default', plural: 'verticalpodautoscalers' };
@@ -43,7 +44,7 @@ workloads:
         limits: {memory: 1Gi}
         usage: {cpu: "steady(100m)", memory: "steady(700Mi)"}
 `);
-  const sim = await startKubeSim({ scenario, speed: 1, tickMs: 200 });
+  const sim = await startKubeSim({ crdManifests: VPA_CRD_MANIFESTS, scenario, speed: 1, tickMs: 200 });
   t.after(() => sim.close());
   const target = `127.0.0.1:${sim.server.port}`;
   const prometheus = await startLocalPrometheus({

@@ -22,10 +22,11 @@ import { resolveRunConfig } from '../../../../src/config/run-config.ts';
 import { createRecommenderComponent } from '../../../../src/controller/recommender/recommender-component.ts';
 import { ControllerMetrics, createRegistry } from '../../../../src/observability/controller-metrics.ts';
 import { createLogger } from '../../../../src/observability/logger.ts';
-import type { KubeObject } from '../../../../src/sim/apiserver/index.ts';
-import { startKubeSim } from '../../../../src/sim/kube-sim.ts';
-import { parseScenario } from '../../../../src/sim/scenario.ts';
+import type { KubeObject } from 'kube-sim/apiserver';
+import { startKubeSim } from 'kube-sim';
+import { parseScenario } from 'kube-sim/scenario';
 import { SyntheticSource } from '../../../support/synthetic-source.ts';
+import { VPA_CRD_MANIFESTS } from '../../../../src/api/vpa-crd-manifests.ts';
 
 const VPA = { group: 'autoscaling.k8s.io', version: 'v1', plural: 'verticalpodautoscalers' };
 const VPA_KEY = 'verticalpodautoscalers.autoscaling.k8s.io';
@@ -38,6 +39,7 @@ const policy = (min: Record<string, unknown>, max: Record<string, unknown>) => (
 
 test('malformed VPAs, a missing target and pods without requests: conditions that name the problem, logs, and the others still served', { timeout: 60_000 }, async (t) => {
   const sim = await startKubeSim({
+    crdManifests: VPA_CRD_MANIFESTS,
     scenario: parseScenario(`
 nodes: [{name: n, cpu: "8", memory: 32Gi}]
 workloads:

@@ -24,10 +24,11 @@ import type { Ticker } from '../../../../src/controller/loop-scheduler.ts';
 import { createRecommenderComponent } from '../../../../src/controller/recommender/recommender-component.ts';
 import { ControllerMetrics, createRegistry } from '../../../../src/observability/controller-metrics.ts';
 import { silentLogger } from '../../../../src/observability/logger.ts';
-import type { RequestRecord } from '../../../../src/sim/apiserver/request-metrics.ts';
-import { startKubeSim, type KubeSim } from '../../../../src/sim/kube-sim.ts';
-import { parseScenario } from '../../../../src/sim/scenario.ts';
+import type { RequestRecord } from 'kube-sim/apiserver/request-metrics';
+import { startKubeSim, type KubeSim } from 'kube-sim';
+import { parseScenario } from 'kube-sim/scenario';
 import { SyntheticSource } from '../../../support/synthetic-source.ts';
+import { VPA_CRD_MANIFESTS } from '../../../../src/api/vpa-crd-manifests.ts';
 
 const VPA = { group: 'autoscaling.k8s.io', version: 'v1', plural: 'verticalpodautoscalers' };
 const LEASE_MS = 3000;
@@ -83,6 +84,7 @@ function replica(sim: KubeSim, identity: string, kc: k8s.KubeConfig, source: Syn
 
 test('leader handover: graceful and after a leader stops renewing; never two writers; the next leader resumes from checkpoints', { timeout: 90_000 }, async (t) => {
   const sim = await startKubeSim({
+    crdManifests: VPA_CRD_MANIFESTS,
     scenario: parseScenario(`
 nodes: [{name: n, cpu: "8", memory: 32Gi}]
 workloads:

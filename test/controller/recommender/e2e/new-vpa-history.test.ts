@@ -22,11 +22,12 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { createRecommenderComponent, type RecommenderLoop } from '../../../../src/controller/recommender/recommender-component.ts';
 import { ControllerMetrics, createRegistry } from '../../../../src/observability/controller-metrics.ts';
 import { silentLogger } from '../../../../src/observability/logger.ts';
-import { startKubeSim } from '../../../../src/sim/kube-sim.ts';
-import { parseScenario } from '../../../../src/sim/scenario.ts';
+import { startKubeSim } from 'kube-sim';
+import { parseScenario } from 'kube-sim/scenario';
 import { ensureDebianPackage } from '../../../support/debian-package.ts';
 import { startPrometheus } from '../../../support/prometheus-server.ts';
 import { MINUTE, usageFixture, type FixtureContainer } from '../../../support/usage-fixture.ts';
+import { VPA_CRD_MANIFESTS } from '../../../../src/api/vpa-crd-manifests.ts';
 
 const VPA = { group: 'autoscaling.k8s.io', version: 'v1', plural: 'verticalpodautoscalers' };
 const MiB = 1024 * 1024;
@@ -58,7 +59,7 @@ test('VPAs created after several cycles get, within one or two cycles (one read 
   const start = now - 3 * 60 * MINUTE;
   const turn = now - 60 * MINUTE;
 
-  const sim = await startKubeSim({ scenario: parseScenario(SCENARIO) });
+  const sim = await startKubeSim({ crdManifests: VPA_CRD_MANIFESTS, scenario: parseScenario(SCENARIO) });
   t.after(() => sim.close());
   const kc = new k8s.KubeConfig();
   kc.loadFromString(sim.server.kubeconfig());

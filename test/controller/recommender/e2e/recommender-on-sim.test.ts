@@ -12,18 +12,19 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import * as k8s from '@kubernetes/client-node';
-import { parseMemory } from '../../../../src/api/quantity.ts';
+import { parseMemory } from 'kube-basics/quantity';
 import type { VerticalPodAutoscaler } from '../../../../src/api/vpa.ts';
 import { resolveRunConfig } from '../../../../src/config/run-config.ts';
 import { createRecommenderComponent, type RecommenderLoop } from '../../../../src/controller/recommender/recommender-component.ts';
 import { ControllerMetrics, createRegistry } from '../../../../src/observability/controller-metrics.ts';
 import { silentLogger } from '../../../../src/observability/logger.ts';
-import { startKubeSim } from '../../../../src/sim/kube-sim.ts';
-import { parseScenario } from '../../../../src/sim/scenario.ts';
+import { startKubeSim } from 'kube-sim';
+import { parseScenario } from 'kube-sim/scenario';
 import { stopChild, track } from '../../../support/child-processes.ts';
 import { ensureDebianPackage } from '../../../support/debian-package.ts';
 import { freePort } from '../../../support/free-port.ts';
 import { waitReady } from '../../../support/prometheus-server.ts';
+import { VPA_CRD_MANIFESTS } from '../../../../src/api/vpa-crd-manifests.ts';
 
 const VPA = { group: 'autoscaling.k8s.io', version: 'v1', plural: 'verticalpodautoscalers' };
 const CHECKPOINTS = { group: 'autoscaling.k8s.io', version: 'v1', plural: 'verticalpodautoscalercheckpoints' };
@@ -54,7 +55,7 @@ workloads:
         limits: {memory: 256Mi}
         usage: {cpu: "steady(100m)", memory: "step(100Mi, 400Mi, 40s)"}
 `);
-  const sim = await startKubeSim({ scenario, speed: 1, tickMs: 200 });
+  const sim = await startKubeSim({ crdManifests: VPA_CRD_MANIFESTS, scenario, speed: 1, tickMs: 200 });
   t.after(() => sim.close());
   const dir = await mkdtemp(join(tmpdir(), 'tailor-recloop-'));
   t.after(() => rm(dir, { recursive: true, force: true }));

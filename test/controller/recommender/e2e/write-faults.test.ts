@@ -16,7 +16,7 @@ import { resolveRunConfig } from '../../../../src/config/run-config.ts';
 import { createRecommenderComponent, type RecommenderLoop } from '../../../../src/controller/recommender/recommender-component.ts';
 import { ControllerMetrics, createRegistry } from '../../../../src/observability/controller-metrics.ts';
 import { silentLogger } from '../../../../src/observability/logger.ts';
-import type { RequestRecord } from '../../../../src/sim/apiserver/request-metrics.ts';
+import type { RequestRecord } from 'kube-sim/apiserver/request-metrics';
 import { SyntheticSource } from '../../../support/synthetic-source.ts';
 import { offVpa, startRecommenderSim, VPA_API } from '../../../support/recommender-sim.ts';
 

@@ -1,0 +1,57 @@
+/**
+ * The pod QoS class as the API server computes it (Guaranteed, Burstable, BestEffort), from the
+ * cpu and memory requests and limits of all containers (init containers included).
+ */
+import { parseQuantity } from 'kube-basics/quantity';
+import type { Container, Pod } from './objects.ts';
+
+export type QosClass = 'Guaranteed' | 'Burstable' | 'BestEffort';
+
+const QOS_RESOURCES = ['cpu', 'memory'] as const;
+
+function amount(value: string): number {
+  // Compared in milli-units so "1" and "1000m" are equal; memory uses the same exact parser.
+  return parseQuantity(value, 3);
+}
+
+/**
+ * Computes the QoS class from the spec (ignores `status.qosClass`).
+ * Guaranteed: every container has cpu and memory limits and the summed requests equal the summed
+ * limits; BestEffort: no cpu/memory request or limit anywhere; otherwise Burstable.
+ */
+export function computeQosClass(pod: Pod): QosClass {
+  const containers: Container[] = [...(pod.spec.initContainers ?? []), ...pod.spec.containers];
+  const requests = new Map<string, number>();
+  const limits = new Map<string, number>();
+  let guaranteed = true;
+  for (const c of containers) {
+    for (const name of QOS_RESOURCES) {
+      // A request left out defaults to the limit (as the API server's defaulting does).
+      const req = c.resources?.requests?.[name] ?? c.resources?.limits?.[name];
+      if (req !== undefined && amount(req) > 0) requests.set(name, (requests.get(name) ?? 0) + amount(req));
+    }
+    const found = new Set<string>();
+    for (const name of QOS_RESOURCES) {
+      const lim = c.resources?.limits?.[name];
+      if (lim !== undefined && amount(lim) > 0) {
+        found.add(name);
+        limits.set(name, (limits.get(name) ?? 0) + amount(lim));
+      }
+    }
+    if (found.size !== QOS_RESOURCES.length) guaranteed = false;
+  }
+  if (requests.size === 0 && limits.size === 0) return 'BestEffort';
+  if (guaranteed) {
+    for (const [name, req] of requests) {
+      if (limits.get(name) !== req) guaranteed = false;
+    }
+  }
+  return guaranteed && requests.size === limits.size ? 'Guaranteed' : 'Burstable';
+}
+
+/** The pod's recorded QoS class (`status.qosClass`), computed from the spec when absent. */
+export function recordedQosClass(pod: Pod): QosClass {
+  const recorded = pod.status?.qosClass;
+  if (recorded === 'Guaranteed' || recorded === 'Burstable' || recorded === 'BestEffort') return recorded;
+  return computeQosClass(pod);
+}

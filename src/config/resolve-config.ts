@@ -59,14 +59,36 @@ export function resolveConfig<T extends OptionTable>(
     config[key] = resolved.value;
     sources[key] = resolved.source;
   }
-  if (errors.length === 0) {
-    for (const rule of rules) {
-      const problem = rule.check(config as ConfigOf<T>);
-      if (problem !== undefined) errors.push(new ConfigError(`${rule.options.map((k) => describe(table, k)).join(', ')}: ${problem}`, rule.options));
-    }
+  const broken = new Set(errors.flatMap((e) => e.options));
+  for (const rule of rules) {
+    const problem = checkRule(rule, config as ConfigOf<T>, broken);
+    if (problem !== undefined) errors.push(new ConfigError(`${rule.options.map((k) => describe(table, k)).join(', ')}: ${problem}`, rule.options));
   }
   if (errors.length > 0) throw new InvalidConfigurationError(errors);
   return { config: config as ConfigOf<T>, sources: sources as Record<keyof T, ValueSource> };
+}
+
+/**
+ * A rule's problem, if any. Rules run even when single options failed, so that every problem is
+ * reported in one go; but a rule that reads an option which failed to parse says nothing (its
+ * answer would rest on a missing value): the options it reads are recorded as it runs.
+ */
+function checkRule<C extends object>(rule: ConfigRule<C>, config: C, broken: ReadonlySet<string>): string | undefined {
+  if (broken.size === 0) return rule.check(config);
+  let readBroken = false;
+  const watched = new Proxy(config, {
+    get(target, key, receiver) {
+      if (typeof key === 'string' && broken.has(key)) readBroken = true;
+      return Reflect.get(target, key, receiver) as unknown;
+    },
+  });
+  try {
+    const problem = rule.check(watched);
+    return readBroken ? undefined : problem;
+  } catch (err) {
+    if (readBroken) return undefined;
+    throw err;
+  }
 }
 
 /** `--flag` (env `TAILOR_FLAG`), for messages about an option. */

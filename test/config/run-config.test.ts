@@ -77,6 +77,18 @@ test('every bad value is reported at once, naming the flag or the variable it ca
   assert.ok(found.includes('TAILOR_LEADER_ELECT=maybe: not a boolean (use true or false)'));
 });
 
+test('bad values and broken rules across options are reported together, in one run', () => {
+  // `tailor run --components recommender,foo --interval 7s`: a bad item and an interval that does
+  // not divide the minute are both reported, not one per attempt.
+  const found = problems(['--components', 'recommender,foo', '--interval', '7s']);
+  assert.equal(found.length, 2, found.join('\n'));
+  assert.ok(found[0]!.startsWith('--components=recommender,foo: item "foo"'), found.join('\n'));
+  assert.match(found[1]!, /^--interval \(TAILOR_INTERVAL\): an interval of 7000 ms does not divide/);
+  // A rule that reads an option which failed to parse says nothing (whether the recommender, and so
+  // Prometheus, is needed is unknown until --components is fixed).
+  assert.deepEqual(problems(['--components', 'foo']).length, 1);
+});
+
 test('secrets are never echoed in errors', () => {
   const found = problems(['--prometheus-basic-auth', 'nocolon'], URL_ENV);
   assert.deepEqual(found, ['--prometheus-basic-auth: expected USER:PASSWORD']);

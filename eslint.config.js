@@ -1,6 +1,8 @@
-// Lint: the recommended JS and TypeScript rules, plus the few that catch real bugs in async code.
+// Lint: the recommended JS and TypeScript rules, plus the few that catch real bugs in async code,
+// plus the layer rule (eslint.layers.config.js: imports between the folders of src/ run one way).
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
+import layers from './eslint.layers.config.js';
 
 export default tseslint.config(
   { ignores: ['node_modules/**', 'dist/**', 'coverage/**', '.tmp/**'] },
@@ -23,4 +25,5 @@ export default tseslint.config(
     files: ['**/*.js', '**/*.mjs'],
     languageOptions: { globals: { process: 'readonly', console: 'readonly', URL: 'readonly' } },
   },
+  ...layers,
 );

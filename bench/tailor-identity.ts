@@ -8,7 +8,7 @@
 import { createHash } from 'node:crypto';
 import { generateWorkload, EVALUATION_SUITE } from '../src/replay/workload/generator.ts';
 import { replayTrace } from '../src/replay/replay-engine.ts';
-import { tailorStrategy } from '../src/replay/strategies/tailor/tailor-strategy.ts';
+import { tailorStrategy } from '../src/recommender/tailor/tailor-strategy.ts';
 import type { ResourceEstimate, Strategy, UsageModel } from '../src/recommender/types.ts';
 
 const perArchetype = Number(process.argv[2] ?? 2);

@@ -8,14 +8,14 @@
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { exponentialHistogramOptions } from '../src/recommender/histogram-options.ts';
-import { HourOfDayHistograms } from '../src/replay/strategies/tailor/hour-of-day-histograms.ts';
-import { PooledDecayingHistograms } from '../src/replay/strategies/tailor/pooled-decaying-histograms.ts';
-import { HourlyPeaks } from '../src/replay/strategies/tailor/hourly-peaks.ts';
-import { RecentWindow } from '../src/replay/strategies/tailor/recent-window.ts';
-import { CpuTarget } from '../src/replay/strategies/tailor/cpu-target.ts';
-import { MemoryTarget } from '../src/replay/strategies/tailor/memory-target.ts';
-import { TailorModel } from '../src/replay/strategies/tailor/tailor-strategy.ts';
-import { TAILOR_DEFAULTS } from '../src/replay/strategies/tailor/options.ts';
+import { HourOfDayHistograms } from '../src/recommender/tailor/hour-of-day-histograms.ts';
+import { PooledDecayingHistograms } from '../src/recommender/tailor/pooled-decaying-histograms.ts';
+import { HourlyPeaks } from '../src/recommender/tailor/hourly-peaks.ts';
+import { RecentWindow } from '../src/recommender/tailor/recent-window.ts';
+import { CpuTarget } from '../src/recommender/tailor/cpu-target.ts';
+import { MemoryTarget } from '../src/recommender/tailor/memory-target.ts';
+import { TailorModel } from '../src/recommender/tailor/tailor-strategy.ts';
+import { TAILOR_DEFAULTS } from '../src/recommender/tailor/options.ts';
 
 const containers = Number(process.argv[2] ?? 200);
 const days = Number(process.argv[3] ?? 8);

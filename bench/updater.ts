@@ -14,10 +14,10 @@ import { join } from 'node:path';
 import * as k8s from '@kubernetes/client-node';
 import { Registry } from 'prom-client';
 import { silentLogger } from '../src/observability/logger.ts';
-import { updaterOptions } from '../src/updater/options.ts';
+import { updaterOptions } from '../src/policy/update-thresholds.ts';
 import { kubeUpdaterApi, type UpdaterApi } from '../src/updater/updater-api.ts';
 import { UpdaterCaches } from '../src/updater/updater-caches.ts';
-import { detectCapabilities } from '../src/updater/updater-component.ts';
+import { detectCapabilities } from '../src/controller/updater-component.ts';
 import { UpdaterLoop } from '../src/updater/updater-loop.ts';
 import { UpdaterMetrics } from '../src/updater/updater-metrics.ts';
 

@@ -5,7 +5,7 @@
  */
 import { QuantityError, parseCpu, parseMemory } from 'kube-basics/quantity';
 import { isWholeAmount } from './quantity-resolution.ts';
-import { RESOURCE_NAMES, type ResourceName } from '../recommender/types.ts';
+import { RESOURCE_NAMES, type ResourceName } from 'kube-basics/resources';
 import { describeType, fieldPath, isPlainObject, type FieldError } from './field-errors.ts';
 import type { ResourceList } from './vpa.ts';
 

@@ -11,7 +11,7 @@
  * and duplicate container policies (see docs/decisions/0010-vpa-validation.md).
  */
 import { parseCpu, parseMemory } from 'kube-basics/quantity';
-import { RESOURCE_NAMES } from '../recommender/types.ts';
+import { RESOURCE_NAMES } from 'kube-basics/resources';
 import { fieldPath, type FieldError } from './field-errors.ts';
 import { Reader } from './field-reader.ts';
 import {

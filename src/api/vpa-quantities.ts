@@ -4,7 +4,8 @@
  * Resources a list leaves out stay out (a VPA controlling only cpu recommends only cpu).
  */
 import { formatCpu, formatMemory, parseCpu, parseMemory } from 'kube-basics/quantity';
-import { RESOURCE_NAMES, type ContainerRecommendation, type Resources } from '../recommender/types.ts';
+import { RESOURCE_NAMES, type Resources } from 'kube-basics/resources';
+import type { ContainerRecommendation } from './recommendation.ts';
 import type { RecommendedContainerResources, ResourceList } from './vpa.ts';
 
 /** Some of cpu (millicores) and memory (bytes). */

@@ -4,7 +4,7 @@
  * the upstream API's, so existing VPA objects load unchanged. `validateVpa` (validate-vpa.ts) turns
  * an unknown parsed document into this type or into a list of field errors.
  */
-import type { ResourceName } from '../recommender/types.ts';
+import type { ResourceName } from 'kube-basics/resources';
 
 export const VPA_API_VERSION = 'autoscaling.k8s.io/v1';
 export const VPA_KIND = 'VerticalPodAutoscaler';

@@ -4,7 +4,7 @@
  * whose message says what is wrong with the text; the caller adds which flag or variable it was.
  */
 import cron from 'node-cron';
-import { parseDuration } from '../cli/duration-option.ts';
+import { parseDuration } from './duration-option.ts';
 import { formatMemory, parseMemory } from 'kube-basics/quantity';
 
 /** One value type. */

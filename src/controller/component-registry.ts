@@ -3,11 +3,11 @@
  * {@link COMPONENT_FACTORIES}; until then `tailor run --components <it>` fails with a message
  * naming it and the issue that brings it (no stand-in is ever started).
  */
-import { COMPONENT_NAMES, type ComponentName } from '../config/controller-options.ts';
+import { COMPONENT_NAMES, type ComponentName } from './controller-options.ts';
 import type { ComponentFactory } from './component.ts';
-import { createAdmissionComponent } from '../admission/admission-component.ts';
+import { createAdmissionComponent } from './admission-component.ts';
 import { createRecommenderComponent } from './recommender/recommender-component.ts';
-import { createUpdaterComponent } from '../updater/updater-component.ts';
+import { createUpdaterComponent } from './updater-component.ts';
 
 /** The implemented components. The recommender (issue 6), updater (issue 7) and admission webhook (issue 8) add themselves here. */
 export const COMPONENT_FACTORIES: Readonly<Partial<Record<ComponentName, ComponentFactory>>> = {

@@ -12,12 +12,12 @@
  * - A {@link ServerComponent} (admission webhook) runs on every replica, without leader election.
  */
 import type { KubeConfig } from '@kubernetes/client-node';
-import type { RunConfig } from '../config/run-config.ts';
-import type { ComponentName } from '../config/controller-options.ts';
+import type { RunConfig } from './run-config.ts';
+import type { ComponentName } from './controller-options.ts';
 import type { Logger } from '../observability/logger.ts';
-import type { ControllerMetrics } from '../observability/controller-metrics.ts';
-import type { HealthCheck } from '../observability/loop-health.ts';
-import type { Clock } from './clock.ts';
+import type { ControllerMetrics } from './controller-metrics.ts';
+import type { HealthCheck } from './loop-health.ts';
+import type { Clock } from '../kube/clock.ts';
 import type { CycleContext } from './loop-scheduler.ts';
 
 /** What every component gets. */

@@ -11,16 +11,16 @@
  */
 import type { KubeConfig } from '@kubernetes/client-node';
 import type { Logger } from '../observability/logger.ts';
-import type { ControllerMetrics } from '../observability/controller-metrics.ts';
-import { LoopHealth, type HealthCheck } from '../observability/loop-health.ts';
-import { startHealthServer, type RunningHealthServer } from '../observability/health-server.ts';
-import type { RunConfig } from '../config/run-config.ts';
+import type { ControllerMetrics } from './controller-metrics.ts';
+import { LoopHealth, type HealthCheck } from './loop-health.ts';
+import { startHealthServer, type RunningHealthServer } from './health-server.ts';
+import type { RunConfig } from './run-config.ts';
 import { KubeLeaseStore, type LeaseStore } from '../kube/lease-store.ts';
 import type { Component, LoopComponent, ServerComponent } from './component.ts';
 import { LeaderElector } from './leader-elector.ts';
 import { LoopScheduler, cronTicker, type Ticker } from './loop-scheduler.ts';
 import type { LoopSchedule } from './schedule.ts';
-import { realSleep, type Clock, type Sleep } from './clock.ts';
+import { realSleep, type Clock, type Sleep } from '../kube/clock.ts';
 
 export interface ControllerRuntimeOptions {
   config: RunConfig;

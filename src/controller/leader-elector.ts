@@ -15,8 +15,8 @@
  * again), `onNewLeader(identity)` when the observed holder changes.
  */
 import type { Logger } from '../observability/logger.ts';
-import { realSleep, systemClock, type Clock, type Sleep } from './clock.ts';
-import { leaseAction, releasedRecord, type LeaseSnapshot } from './lease-decision.ts';
+import { realSleep, systemClock, type Clock, type Sleep } from '../kube/clock.ts';
+import { leaseAction, releasedRecord, type LeaseSnapshot } from '../kube/lease-decision.ts';
 import type { LeaseStore } from '../kube/lease-store.ts';
 import { classificationOf } from '../kube/errors.ts';
 

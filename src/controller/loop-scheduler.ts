@@ -10,7 +10,7 @@
  */
 import cron from 'node-cron';
 import type { Logger } from '../observability/logger.ts';
-import { systemClock, type Clock } from './clock.ts';
+import { systemClock, type Clock } from '../kube/clock.ts';
 
 /** What a cycle gets. */
 export interface CycleContext {

@@ -2,7 +2,7 @@
  * The options of `tailor demo`, checked before anything starts; every error names its flag,
  * e.g. `--duration "soon": invalid duration ...`.
  */
-import { parseDuration } from '../cli/duration-option.ts';
+import { parseDuration } from '../config/duration-option.ts';
 import { parseServerVersion, type ServerVersion } from 'kube-sim/server-version';
 
 /** As commander hands them over. */

@@ -4,7 +4,7 @@
  * server answer 409 Conflict instead of one write silently replacing the other.
  */
 import { CoordinationV1Api, type KubeConfig, type V1Lease } from '@kubernetes/client-node';
-import type { LeaseRecord, LeaseSnapshot } from '../controller/lease-decision.ts';
+import type { LeaseRecord, LeaseSnapshot } from './lease-decision.ts';
 import { classifyApiError, KubeApiError } from './errors.ts';
 
 /** The field manager of Tailor's Lease writes. */

@@ -12,7 +12,7 @@
  * Hand-written rather than p-retry because the sleep must be injectable (tests, shutdown signal)
  * and the wait must come from the classified error (Retry-After).
  */
-import { realSleep, type Sleep } from '../controller/clock.ts';
+import { realSleep, type Sleep } from './clock.ts';
 import { classificationOf, type ClassifiedApiError } from './errors.ts';
 
 export interface RetryOptions {

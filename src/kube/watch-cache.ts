@@ -9,7 +9,7 @@
  */
 import { makeInformer, type Informer, type KubeConfig, type KubernetesObject, type ObjectCache } from '@kubernetes/client-node';
 import type { Logger } from '../observability/logger.ts';
-import { realSleep, type Sleep } from '../controller/clock.ts';
+import { realSleep, type Sleep } from './clock.ts';
 import { classifyApiError } from './errors.ts';
 import { backoffDelay } from './retry.ts';
 import { listObjects, resourcePath } from './list-objects.ts';

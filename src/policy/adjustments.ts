@@ -3,7 +3,7 @@
  * metrics and tests and a `message` for people: the updater logs it and puts it in events, the
  * admission webhook writes it into the pod's annotations.
  */
-import type { ResourceName } from '../recommender/types.ts';
+import type { ResourceName } from 'kube-basics/resources';
 
 /** The kinds of adjustment the policy makes. */
 export type AdjustmentCode =

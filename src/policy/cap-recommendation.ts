@@ -8,7 +8,7 @@
  */
 import type { PodResourcePolicy } from '../api/vpa.ts';
 import type { NumericContainerRecommendation, ResourceAmounts } from '../api/vpa-quantities.ts';
-import type { ResourceName } from '../recommender/types.ts';
+import type { ResourceName } from 'kube-basics/resources';
 import { describeAmount, type Adjustment } from './adjustments.ts';
 import { containerPolicyFor, type EffectiveContainerPolicy } from './container-policy.ts';
 

@@ -15,7 +15,7 @@
  * The Pod LimitRange (pod-limit-range.ts) and the pod-wide QoS rule (qos-guard.ts) come after this.
  */
 import type { ResourceAmounts } from '../api/vpa-quantities.ts';
-import { RESOURCE_NAMES, type ResourceName } from '../recommender/types.ts';
+import { RESOURCE_NAMES, type ResourceName } from 'kube-basics/resources';
 import { describeAmount, type Adjustment, type AdjustmentCode } from './adjustments.ts';
 import type { EffectiveContainerPolicy } from './container-policy.ts';
 import type { ContainerResourceValues } from './container-values.ts';

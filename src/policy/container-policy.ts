@@ -5,7 +5,7 @@
  */
 import { DEFAULT_CONTAINER_NAME, type ContainerScalingMode, type ControlledValues, type PodResourcePolicy } from '../api/vpa.ts';
 import { resourceListToAmounts, type ResourceAmounts } from '../api/vpa-quantities.ts';
-import { RESOURCE_NAMES, type ResourceName } from '../recommender/types.ts';
+import { RESOURCE_NAMES, type ResourceName } from 'kube-basics/resources';
 
 /** A container policy with every default filled in and quantities as numbers. */
 export interface EffectiveContainerPolicy {

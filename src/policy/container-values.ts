@@ -7,7 +7,7 @@
 import type { V1ResourceRequirements } from '@kubernetes/client-node';
 import { parseCpu, parseMemory } from 'kube-basics/quantity';
 import type { ResourceAmounts } from '../api/vpa-quantities.ts';
-import { RESOURCE_NAMES, type ResourceName } from '../recommender/types.ts';
+import { RESOURCE_NAMES, type ResourceName } from 'kube-basics/resources';
 
 /** A container's requests and limits for cpu (millicores) and memory (bytes). */
 export interface ContainerResourceValues {

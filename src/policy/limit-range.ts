@@ -8,7 +8,7 @@
  */
 import type { V1LimitRange } from '@kubernetes/client-node';
 import { parseQuantity } from 'kube-basics/quantity';
-import { RESOURCE_NAMES, type ResourceName } from '../recommender/types.ts';
+import { RESOURCE_NAMES, type ResourceName } from 'kube-basics/resources';
 import { parseAmount } from './container-values.ts';
 
 /** Bounds for one resource. `maxRatioMilli` is maxLimitRequestRatio x 1000 (`"1.5"` -> 1500). */

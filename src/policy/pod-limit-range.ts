@@ -14,7 +14,7 @@
  * result may move a little further towards the target (never past the bound). maxLimitRequestRatio
  * of type Pod is not applied.
  */
-import { RESOURCE_NAMES, type ResourceName } from '../recommender/types.ts';
+import { RESOURCE_NAMES, type ResourceName } from 'kube-basics/resources';
 import type { ContainerResourceValues } from './container-values.ts';
 import type { ResourceBounds } from './limit-range.ts';
 import { MIB, exceedsRatio, mulDivFloor } from './rounding.ts';

@@ -21,7 +21,7 @@ import type { V1Container, V1LimitRange, V1Pod, V1ResourceRequirements } from '@
 import { QuantityError } from 'kube-basics/quantity';
 import type { PodResourcePolicy } from '../api/vpa.ts';
 import type { ResourceAmounts } from '../api/vpa-quantities.ts';
-import { RESOURCE_NAMES, type ResourceName } from '../recommender/types.ts';
+import { RESOURCE_NAMES, type ResourceName } from 'kube-basics/resources';
 import type { Adjustment } from './adjustments.ts';
 import { planContainer, type MemoryLimitRules } from './container-plan.ts';
 import { containerPolicyFor, type EffectiveContainerPolicy } from './container-policy.ts';

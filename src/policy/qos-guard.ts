@@ -9,7 +9,7 @@
  * 3. where the bounds (minAllowed, LimitRange, pod totals) allow neither, keep that resource as it was.
  * If the class would still change, every container is left as it was.
  */
-import { RESOURCE_NAMES, type ResourceName } from '../recommender/types.ts';
+import { RESOURCE_NAMES, type ResourceName } from 'kube-basics/resources';
 import { describeAmount, type Adjustment } from './adjustments.ts';
 import type { EffectiveContainerPolicy } from './container-policy.ts';
 import type { ContainerResourceValues } from './container-values.ts';

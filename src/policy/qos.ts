@@ -12,7 +12,7 @@
  * The resize API refuses any change of this class.
  */
 import type { V1Pod } from '@kubernetes/client-node';
-import { RESOURCE_NAMES } from '../recommender/types.ts';
+import { RESOURCE_NAMES } from 'kube-basics/resources';
 import { readResourceValues, type ContainerResourceValues } from './container-values.ts';
 
 export type QosClass = 'Guaranteed' | 'Burstable' | 'BestEffort';

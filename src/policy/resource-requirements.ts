@@ -6,7 +6,7 @@
  */
 import type { V1ResourceRequirements } from '@kubernetes/client-node';
 import { formatCpu, formatMemory } from 'kube-basics/quantity';
-import type { ResourceName } from '../recommender/types.ts';
+import type { ResourceName } from 'kube-basics/resources';
 import type { ContainerResourcesPlan } from './pod-resources.ts';
 
 /** Formats an amount as a Kubernetes quantity string. */

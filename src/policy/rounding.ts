@@ -4,7 +4,7 @@
  * well (`287Mi`, not `300000000`) and never land a few bytes under what was asked for. Bounds
  * applied afterwards (maxAllowed, LimitRange) are exact and may leave a value off the MiB grid.
  */
-import type { ResourceName } from '../recommender/types.ts';
+import type { ResourceName } from 'kube-basics/resources';
 
 export const MIB = 1024 * 1024;
 

@@ -5,7 +5,7 @@
 import { StrategyRegistry } from './strategy-registry.ts';
 import type { Strategy } from './types.ts';
 import { vpaStrategy } from './vpa-strategy.ts';
-import { tailorStrategy } from '../replay/strategies/tailor/tailor-strategy.ts';
+import { tailorStrategy } from './tailor/tailor-strategy.ts';
 
 /**
  * Fresh instances of the built-in strategies, in display order: `vpa` (the upstream recommender)

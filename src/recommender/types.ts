@@ -3,23 +3,10 @@
  * bytes, time in milliseconds since the Unix epoch (always passed in, never read from a clock).
  */
 
-import type { Resources } from 'kube-basics/resources';
+import type { ResourceEstimate } from '../api/recommendation.ts';
 
 export { RESOURCE_NAMES, type ResourceName, type Resources } from 'kube-basics/resources';
-
-/** One container's estimate before policy: the figures a strategy produces. */
-export interface ResourceEstimate {
-  target: Resources;
-  lowerBound: Resources;
-  upperBound: Resources;
-}
-
-/** What the recommender publishes per container (the VPA status shape, as numbers). */
-export interface ContainerRecommendation extends ResourceEstimate {
-  containerName: string;
-  /** The target before the VPA's policy (min/maxAllowed, LimitRange) capped it. */
-  uncappedTarget: Resources;
-}
+export type { ContainerRecommendation, ResourceEstimate } from '../api/recommendation.ts';
 
 /**
  * The usage history of one container (aggregated over the pods of a workload), fed sample by

@@ -20,7 +20,7 @@ import type { Resources, UsageModel } from '../recommender/types.ts';
 import type { ContainerSeries, Trace } from './trace.ts';
 import { seriesDays, SECONDS_PER_DAY } from './trace.ts';
 import { QualityTally } from './quality-tally.ts';
-import { SlidingMax } from './sliding-max.ts';
+import { SlidingMax } from '../recommender/sliding-max.ts';
 import { isClairvoyant, type ReplayStrategy } from './replay-strategy.ts';
 import {
   cpuOutsideBounds,

@@ -5,9 +5,9 @@
  */
 import { createStrategyRegistry } from '../recommender/builtin-strategies.ts';
 import type { ReplayStrategy } from './replay-strategy.ts';
-import { krrStrategy } from './strategies/krr.ts';
-import { oracleStrategy } from './strategies/oracle.ts';
-import { tailorStrategy } from './strategies/tailor/tailor-strategy.ts';
+import { krrStrategy } from '../recommender/krr-strategy.ts';
+import { oracleStrategy } from './oracle.ts';
+import { tailorStrategy } from '../recommender/tailor/tailor-strategy.ts';
 
 const REPLAY_FACTORIES: Record<string, () => ReplayStrategy> = {
   krr: () => krrStrategy(),

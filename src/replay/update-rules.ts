@@ -1,12 +1,12 @@
 /**
  * The updater's rules, as the replay simulates them (issue 7): when a container's requests may
  * change, and by how much per change. Pure. The thresholds are not copied: they are derived from
- * the real updater's options (src/updater/options.ts, `DEFAULT_UPDATER_OPTIONS`), and the step and
+ * the real updater's options (src/policy/update-thresholds.ts, `DEFAULT_UPDATER_OPTIONS`), and the step and
  * memory-floor arithmetic is the updater's own (`limitStep`, `memoryLimitFloor`).
  */
 import type { ResourceEstimate, Resources } from '../recommender/types.ts';
 import { memoryLimitFloor } from '../updater/memory-safety.ts';
-import { DEFAULT_UPDATER_OPTIONS, type UpdaterOptions } from '../updater/options.ts';
+import { DEFAULT_UPDATER_OPTIONS, type UpdaterOptions } from '../policy/update-thresholds.ts';
 import { limitStep } from '../updater/step-limits.ts';
 
 /** When and how far the updater moves requests. All times in milliseconds. */

@@ -18,7 +18,7 @@
  */
 import type { UpdateMode } from '../api/vpa.ts';
 import type { DecisionReason } from './decision.ts';
-import type { UpdaterOptions } from './options.ts';
+import type { UpdaterOptions } from '../policy/update-thresholds.ts';
 import type { ResizeState } from './resize-state.ts';
 
 /** What to do about a resize in flight. */

@@ -16,7 +16,7 @@ import { RESOURCE_NAMES, type ResourceName } from '../recommender/types.ts';
 import type { PodUsage } from './container-usage.ts';
 import type { ContainerChange } from './decision.ts';
 import { memoryLimitFloor, safeMemoryLimit } from './memory-safety.ts';
-import type { UpdaterOptions } from './options.ts';
+import type { UpdaterOptions } from '../policy/update-thresholds.ts';
 import type { MemoryFloors } from './resize-guard.ts';
 import { resizeRestartPolicy } from './resize-path.ts';
 import type { ServerCapabilities } from './server-capabilities.ts';

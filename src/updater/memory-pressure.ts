@@ -6,7 +6,7 @@
  * over the last 2 minutes is pressure, a minimum of 900 MiB is not.
  */
 import type { ContainerUsage } from './container-usage.ts';
-import type { UpdaterOptions } from './options.ts';
+import type { UpdaterOptions } from '../policy/update-thresholds.ts';
 
 /** True if the container is under memory pressure against `memoryLimitBytes`. */
 export function underMemoryPressure(

@@ -6,7 +6,7 @@
  * peak 200 MiB -> 200 + max(30, 64) = 264 MiB. Without a known peak the limit is not lowered at all.
  * The floor only stops decreases: a limit already below it is not raised by this rule.
  */
-import type { UpdaterOptions } from './options.ts';
+import type { UpdaterOptions } from '../policy/update-thresholds.ts';
 
 /** The lowest memory limit (bytes) a container may be resized to, given its recent peak. */
 export function memoryLimitFloor(peakBytes: number | undefined, options: Pick<UpdaterOptions, 'memoryPeakMarginRatio' | 'memoryPeakMarginBytes'>): number {

@@ -8,7 +8,7 @@
 import type { ResourceAmounts } from '../api/vpa-quantities.ts';
 import type { ContainerResourceValues } from '../policy/container-values.ts';
 import { RESOURCE_NAMES } from '../recommender/types.ts';
-import type { UpdaterOptions } from './options.ts';
+import type { UpdaterOptions } from '../policy/update-thresholds.ts';
 
 type StepOptions = Pick<UpdaterOptions, 'maxStepUpFactor' | 'maxStepDownFactor'>;
 

@@ -14,7 +14,7 @@ import type { NumericContainerRecommendation } from '../api/vpa-quantities.ts';
 import type { ContainerResourceValues } from '../policy/container-values.ts';
 import { describeAmount } from '../policy/adjustments.ts';
 import { RESOURCE_NAMES } from '../recommender/types.ts';
-import type { UpdaterOptions } from './options.ts';
+import type { UpdaterOptions } from '../policy/update-thresholds.ts';
 
 export type TriggerReason = 'OutsideBounds' | 'Drift' | 'OomKilled' | 'MemoryPressure';
 

@@ -10,7 +10,7 @@ import type { VerticalPodAutoscaler } from '../api/vpa.ts';
 import type { Logger } from '../observability/logger.ts';
 import type { PodDecision } from './decision.ts';
 import { executePlan, type ActionResult, type ExecutorState } from './executor.ts';
-import type { UpdaterOptions } from './options.ts';
+import type { UpdaterOptions } from '../policy/update-thresholds.ts';
 import { plan, type GlobalBudget } from './plan.ts';
 import type { ServerCapabilities } from './server-capabilities.ts';
 import type { UpdaterApi } from './updater-api.ts';

@@ -8,7 +8,7 @@
  */
 import type { V1Pod } from '@kubernetes/client-node';
 import type { VerticalPodAutoscaler } from '../api/vpa.ts';
-import type { UpdaterOptions } from './options.ts';
+import type { UpdaterOptions } from '../policy/update-thresholds.ts';
 
 /** What a workload may still take this loop. */
 export interface WorkloadBudget {

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { parseDuration } from '../../src/cli/duration-option.ts';
+import { parseDuration } from '../../src/config/duration-option.ts';
 
 test('durations: 8d, 90s, 1d12h, 1w', () => {
   assert.equal(parseDuration('8d'), 8 * 86_400_000);

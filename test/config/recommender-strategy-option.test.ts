@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Command } from 'commander';
-import { RUN_OPTIONS, resolveRunConfig } from '../../src/config/run-config.ts';
+import { RUN_OPTIONS, resolveRunConfig } from '../../src/controller/run-config.ts';
 import { InvalidConfigurationError } from '../../src/config/resolve-config.ts';
 import { addTableOptions, commandLineValues } from '../../src/config/commander-options.ts';
 

@@ -2,15 +2,15 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { Command } from 'commander';
-import { RUN_OPTIONS, resolveRunConfig } from '../../src/config/run-config.ts';
+import { RUN_OPTIONS, resolveRunConfig } from '../../src/controller/run-config.ts';
 import { InvalidConfigurationError } from '../../src/config/resolve-config.ts';
 import { addTableOptions, commandLineValues } from '../../src/config/commander-options.ts';
 import { mergeOptionTables } from '../../src/config/option-spec.ts';
 import { stringType } from '../../src/config/option-types.ts';
-import { prometheusConnection, prometheusQueryConfig } from '../../src/config/prometheus-options.ts';
-import { configuredUpdaterOptions } from '../../src/config/updater-options.ts';
-import { updaterOptions } from '../../src/updater/options.ts';
-import { README_PATH, RUN_REFERENCE_PATH, runConfigurationReference, withConfigurationReference } from '../../src/config/run-config-reference.ts';
+import { prometheusConnection, prometheusQueryConfig } from '../../src/metrics/prometheus-options.ts';
+import { configuredUpdaterOptions } from '../../src/updater/updater-options.ts';
+import { updaterOptions } from '../../src/policy/update-thresholds.ts';
+import { README_PATH, RUN_REFERENCE_PATH, runConfigurationReference, withConfigurationReference } from '../../src/cli/run-config-reference.ts';
 
 /** Parses argv the way `tailor run` does and resolves it against `env`. */
 function resolve(argv: string[], env: Record<string, string> = {}) {

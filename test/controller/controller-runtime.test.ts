@@ -5,8 +5,8 @@ import * as k8s from '@kubernetes/client-node';
 import { startController, defaultLeaseName, type RunningController } from '../../src/controller/controller-runtime.ts';
 import type { LoopComponent } from '../../src/controller/component.ts';
 import type { Ticker } from '../../src/controller/loop-scheduler.ts';
-import { resolveRunConfig } from '../../src/config/run-config.ts';
-import { ControllerMetrics, createRegistry } from '../../src/observability/controller-metrics.ts';
+import { resolveRunConfig } from '../../src/controller/run-config.ts';
+import { ControllerMetrics, createRegistry } from '../../src/controller/controller-metrics.ts';
 import { silentLogger } from '../../src/observability/logger.ts';
 import { startSim, type SimFixture } from 'kube-sim/test/apiserver/sim-fixture';
 

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import * as k8s from '@kubernetes/client-node';
 import { LeaderElector } from '../../src/controller/leader-elector.ts';
 import { KubeLeaseStore, type LeaseStore } from '../../src/kube/lease-store.ts';
-import type { LeaseRecord, LeaseSnapshot } from '../../src/controller/lease-decision.ts';
+import type { LeaseRecord, LeaseSnapshot } from '../../src/kube/lease-decision.ts';
 import { silentLogger } from '../../src/observability/logger.ts';
 import { startSim, type SimFixture } from 'kube-sim/test/apiserver/sim-fixture';
 import { VirtualTime } from '../support/virtual-time.ts';

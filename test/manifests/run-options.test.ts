@@ -1,11 +1,11 @@
 /**
  * The flags and TAILOR_* variables the Deployments pass to `tailor run` are options of its table
- * (src/config/run-config.ts), with values its types and checks accept, so a renamed option breaks
+ * (src/controller/run-config.ts), with values its types and checks accept, so a renamed option breaks
  * this test rather than a pod at start-up.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { RUN_OPTIONS } from '../../src/config/run-config.ts';
+import { RUN_OPTIONS } from '../../src/controller/run-config.ts';
 import type { AnyOptionSpec } from '../../src/config/option-spec.ts';
 import { render } from './kustomize.ts';
 

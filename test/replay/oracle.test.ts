@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { replayContainer, DEFAULT_REPLAY_OPTIONS } from '../../src/replay/replay-engine.ts';
-import { oracleStrategy } from '../../src/replay/strategies/oracle.ts';
+import { oracleStrategy } from '../../src/replay/oracle.ts';
 import { DEFAULT_UPDATE_RULES } from '../../src/replay/update-rules.ts';
 import { series } from './helpers.ts';
 

@@ -19,7 +19,7 @@ import { queryConfig } from '../../src/metrics/metric-names.ts';
 import { PrometheusQueryClient } from '../../src/metrics/query-client.ts';
 import { PrometheusMetricsSource } from '../../src/metrics/prometheus-source.ts';
 import { vpaStrategy } from '../../src/recommender/vpa-strategy.ts';
-import { tailorStrategy } from '../../src/replay/strategies/tailor/tailor-strategy.ts';
+import { tailorStrategy } from '../../src/recommender/tailor/tailor-strategy.ts';
 import type { ResourceEstimate } from '../../src/recommender/types.ts';
 import { runRecommend } from '../../src/report/recommend-run.ts';
 import type { RowJson } from '../../src/report/report-json.ts';

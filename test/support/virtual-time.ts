@@ -9,7 +9,7 @@
  * fires the one at +500, waits again, and stops at +600 with the next timer pending at +750.
  */
 import { setTimeout as delay } from 'node:timers/promises';
-import type { Clock, Sleep } from '../../src/controller/clock.ts';
+import type { Clock, Sleep } from '../../src/kube/clock.ts';
 
 interface Timer {
   at: number;

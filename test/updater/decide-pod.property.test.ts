@@ -22,7 +22,7 @@ import { memoryLimitFloor } from '../../src/updater/memory-safety.ts';
 import { resizeJsonPatch } from '../../src/updater/resize-patch.ts';
 import { resizeRestartPolicy } from '../../src/updater/resize-path.ts';
 import type { PodUsage } from '../../src/updater/container-usage.ts';
-import { updaterOptions } from '../../src/updater/options.ts';
+import { updaterOptions } from '../../src/policy/update-thresholds.ts';
 import { container, pod, resizeInProgress, resizePending, type ContainerSketch } from '../builders/pods.ts';
 import { HOUR, MiB, MINUTE } from '../builders/time.ts';
 import { vpa } from '../builders/vpas.ts';

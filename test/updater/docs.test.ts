@@ -2,7 +2,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { DEFAULT_UPDATER_OPTIONS, type UpdaterOptions } from '../../src/updater/options.ts';
+import { DEFAULT_UPDATER_OPTIONS, type UpdaterOptions } from '../../src/policy/update-thresholds.ts';
 
 const doc = readFileSync(new URL('../../docs/updater.md', import.meta.url), 'utf8');
 const optionsSection = doc.slice(doc.indexOf('## Options'));

@@ -14,7 +14,7 @@ import { silentLogger } from '../../src/observability/logger.ts';
 import { decidePod } from '../../src/updater/decide-pod.ts';
 import type { PodDecision } from '../../src/updater/decision.ts';
 import { executePlan, type ExecutorState } from '../../src/updater/executor.ts';
-import { updaterOptions } from '../../src/updater/options.ts';
+import { updaterOptions } from '../../src/policy/update-thresholds.ts';
 import { lastUpdateTime } from '../../src/updater/pod-timing.ts';
 import { serverCapabilities } from '../../src/updater/server-capabilities.ts';
 import { kubeUpdaterApi } from '../../src/updater/updater-api.ts';

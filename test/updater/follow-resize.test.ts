@@ -2,7 +2,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { followResize, type FollowUp } from '../../src/updater/follow-resize.ts';
-import { updaterOptions } from '../../src/updater/options.ts';
+import { updaterOptions } from '../../src/policy/update-thresholds.ts';
 import type { ResizePhase, ResizeState } from '../../src/updater/resize-state.ts';
 import { HOUR, MINUTE, NOW } from '../builders/time.ts';
 

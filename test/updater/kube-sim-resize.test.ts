@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import type { V1Pod } from '@kubernetes/client-node';
 import { decidePod } from '../../src/updater/decide-pod.ts';
 import type { PodDecision } from '../../src/updater/decision.ts';
-import { updaterOptions } from '../../src/updater/options.ts';
+import { updaterOptions } from '../../src/policy/update-thresholds.ts';
 import { resizeRequest } from '../../src/updater/resize-patch.ts';
 import { readResizeState } from '../../src/updater/resize-state.ts';
 import { serverCapabilities } from '../../src/updater/server-capabilities.ts';

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { memoryLimitFloor, safeMemoryLimit } from '../../src/updater/memory-safety.ts';
 import { underMemoryPressure } from '../../src/updater/memory-pressure.ts';
-import { updaterOptions } from '../../src/updater/options.ts';
+import { updaterOptions } from '../../src/policy/update-thresholds.ts';
 import { GiB, MiB, MINUTE } from '../builders/time.ts';
 
 const o = updaterOptions();

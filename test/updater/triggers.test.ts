@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { relativeDifference, updateTriggers } from '../../src/updater/triggers.ts';
-import { updaterOptions } from '../../src/updater/options.ts';
+import { updaterOptions } from '../../src/policy/update-thresholds.ts';
 import { GiB, HOUR } from '../builders/time.ts';
 
 const actual = new Map([['app', { requests: { cpu: 100, memory: GiB }, limits: {} }]]);

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { MemoryUsageSource } from '../../src/metrics/memory-usage-source.ts';
 import { PrometheusUnreachableError } from '../../src/metrics/metrics-errors.ts';
-import { updaterOptions } from '../../src/updater/options.ts';
+import { updaterOptions } from '../../src/policy/update-thresholds.ts';
 import { podUsageFrom, readUsage, usageWindows } from '../../src/updater/usage-reader.ts';
 
 const MiB = 1024 * 1024;

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { podReady, workloadBudget } from '../../src/updater/workload-budget.ts';
-import { updaterOptions } from '../../src/updater/options.ts';
+import { updaterOptions } from '../../src/policy/update-thresholds.ts';
 import { container, pod } from '../builders/pods.ts';
 import { vpa } from '../builders/vpas.ts';
 

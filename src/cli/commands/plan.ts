@@ -14,9 +14,9 @@ import type { V1LimitRange, V1Pod, V2HorizontalPodAutoscaler } from '@kubernetes
 import { parseRfc3339 } from '../../api/rfc3339.ts';
 import { addTableOptions, commandLineValues } from '../../config/commander-options.ts';
 import { mergeOptionTables } from '../../config/option-spec.ts';
-import { PROMETHEUS_OPTIONS, PROMETHEUS_RULES, prometheusConnection, prometheusQueryConfig } from '../../config/prometheus-options.ts';
+import { PROMETHEUS_OPTIONS, PROMETHEUS_RULES, prometheusConnection, prometheusQueryConfig } from '../../metrics/prometheus-options.ts';
 import { InvalidConfigurationError, resolveConfig, type CommandLineValues, type Environment } from '../../config/resolve-config.ts';
-import { MEMORY_SAFETY_OPTIONS, memorySafetyOptions } from '../../config/updater-options.ts';
+import { MEMORY_SAFETY_OPTIONS, memorySafetyOptions } from '../../updater/updater-options.ts';
 import type { MemoryUsageSource } from '../../metrics/memory-usage-source.ts';
 import { PrometheusMetricsSource } from '../../metrics/prometheus-source.ts';
 import { PrometheusQueryClient } from '../../metrics/query-client.ts';
@@ -25,7 +25,7 @@ import { attachUsage, namespacesOf, readUsage } from '../../updater/usage-reader
 import { validateVpa } from '../../api/validate-vpa.ts';
 import type { VerticalPodAutoscaler } from '../../api/vpa.ts';
 import { formatPlan } from '../../updater/dry-run.ts';
-import { updaterOptions, type UpdaterOptions } from '../../updater/options.ts';
+import { updaterOptions, type UpdaterOptions } from '../../policy/update-thresholds.ts';
 import { plan } from '../../updater/plan.ts';
 import { parseServerVersion, serverCapabilities } from '../../updater/server-capabilities.ts';
 import { groupWorkloads, type ClusterObjects, type WorkloadObject } from '../../updater/workload-groups.ts';

@@ -17,7 +17,7 @@ import { SourceMetrics } from '../../metrics/source-metrics.ts';
 import { createStrategyRegistry } from '../../recommender/builtin-strategies.ts';
 import { runRecommend } from '../../report/recommend-run.ts';
 import { REPORT_FORMATS, renderReport, type ReportFormat } from '../../report/report-format.ts';
-import { parseDuration } from '../duration-option.ts';
+import { parseDuration } from '../../config/duration-option.ts';
 import { connectKube } from '../../kube/kube-connection.ts';
 import { kubeClusterLister, readClusterResources } from '../../report/cluster-resources.ts';
 

@@ -13,7 +13,7 @@
  * Worked numbers: 4 attempts, base 200 ms: a 500 then success waits 100-200 ms; a 429 with
  * Retry-After 1 waits 1 s per retry, so three 429s cost 3 s and then writes pause 1 s more.
  */
-import { realSleep, type Clock, type Sleep } from '../clock.ts';
+import { realSleep, type Clock, type Sleep } from '../../kube/clock.ts';
 import { classificationOf, type ClassifiedApiError } from '../../kube/errors.ts';
 import { withRetry } from '../../kube/retry.ts';
 import type { Logger } from '../../observability/logger.ts';

@@ -12,9 +12,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { buildCheckpoint } from '../../../src/api/checkpoint.ts';
-import { resolveRunConfig } from '../../../src/config/run-config.ts';
+import { resolveRunConfig } from '../../../src/controller/run-config.ts';
 import { createRecommenderComponent, type RecommenderLoop } from '../../../src/controller/recommender/recommender-component.ts';
-import { ControllerMetrics, createRegistry } from '../../../src/observability/controller-metrics.ts';
+import { ControllerMetrics, createRegistry } from '../../../src/controller/controller-metrics.ts';
 import { silentLogger } from '../../../src/observability/logger.ts';
 import type { KubeObject } from 'kube-sim/apiserver';
 import type { RequestRecord } from 'kube-sim/apiserver/request-metrics';

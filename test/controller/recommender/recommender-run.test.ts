@@ -11,8 +11,8 @@ import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import * as k8s from '@kubernetes/client-node';
 import type { VerticalPodAutoscaler } from '../../../src/api/vpa.ts';
-import { startRun } from '../../../src/cli/commands/run.ts';
-import { resolveRunConfig } from '../../../src/config/run-config.ts';
+import { startRun } from '../../../src/controller/start-run.ts';
+import { resolveRunConfig } from '../../../src/controller/run-config.ts';
 import { freePort } from '../../support/free-port.ts';
 import { startSim } from 'kube-sim/test/apiserver/sim-fixture';
 

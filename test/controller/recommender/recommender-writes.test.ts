@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { RecommenderMetrics } from '../../../src/controller/recommender/recommender-metrics.ts';
 import { RecommenderWriter, retryWrite } from '../../../src/controller/recommender/recommender-writes.ts';
 import { classifyApiError } from '../../../src/kube/errors.ts';
-import { createRegistry } from '../../../src/observability/controller-metrics.ts';
+import { createRegistry } from '../../../src/controller/controller-metrics.ts';
 import { silentLogger } from '../../../src/observability/logger.ts';
 
 /** An error as client-node 1.x throws it for an HTTP answer. */

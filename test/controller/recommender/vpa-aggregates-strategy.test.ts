@@ -10,7 +10,7 @@ import { VpaAggregates } from '../../../src/controller/recommender/vpa-aggregate
 import { AggregateContainerState } from '../../../src/recommender/aggregate-container-state.ts';
 import { defaultModelConfig } from '../../../src/recommender/model-config.ts';
 import type { ResourceEstimate, Strategy, UsageModel } from '../../../src/recommender/types.ts';
-import { tailorStrategy } from '../../../src/replay/strategies/tailor/tailor-strategy.ts';
+import { tailorStrategy } from '../../../src/recommender/tailor/tailor-strategy.ts';
 
 const T0 = Date.UTC(2026, 0, 1);
 const MIN = 60_000;

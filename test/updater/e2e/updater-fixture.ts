@@ -7,9 +7,9 @@
 import * as k8s from '@kubernetes/client-node';
 import { Registry } from 'prom-client';
 import { silentLogger } from '../../../src/observability/logger.ts';
-import { updaterOptions, type UpdaterOptions } from '../../../src/updater/options.ts';
+import { updaterOptions, type UpdaterOptions } from '../../../src/policy/update-thresholds.ts';
 import { UpdaterCaches } from '../../../src/updater/updater-caches.ts';
-import { detectCapabilities } from '../../../src/updater/updater-component.ts';
+import { detectCapabilities } from '../../../src/controller/updater-component.ts';
 import { kubeUpdaterApi, type UpdaterApi } from '../../../src/updater/updater-api.ts';
 import { UpdaterLoop, type LoopReport } from '../../../src/updater/updater-loop.ts';
 import { UpdaterMetrics } from '../../../src/updater/updater-metrics.ts';

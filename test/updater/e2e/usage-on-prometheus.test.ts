@@ -12,13 +12,13 @@ import assert from 'node:assert/strict';
 import { setTimeout as delay } from 'node:timers/promises';
 import * as k8s from '@kubernetes/client-node';
 import { parseMemory } from 'kube-basics/quantity';
-import { resolveRunConfig } from '../../../src/config/run-config.ts';
+import { resolveRunConfig } from '../../../src/controller/run-config.ts';
 import { startLocalPrometheus } from '../../../src/local-prometheus/prometheus-process.ts';
-import { ControllerMetrics, createRegistry } from '../../../src/observability/controller-metrics.ts';
+import { ControllerMetrics, createRegistry } from '../../../src/controller/controller-metrics.ts';
 import { silentLogger } from '../../../src/observability/logger.ts';
 import { startKubeSim } from 'kube-sim';
 import { parseScenario } from 'kube-sim/scenario';
-import { createUpdaterComponent } from '../../../src/updater/updater-component.ts';
+import { createUpdaterComponent } from '../../../src/controller/updater-component.ts';
 import { VPA_CRD_MANIFESTS } from '../../../src/api/vpa-crd-manifests.ts';
 
 const MiB = 1024 * 1024;

@@ -2,7 +2,7 @@
  * Self-signed TLS material for loopback servers: a CA and server certificates it signs for
  * `127.0.0.1`, `::1`, `localhost` and extra DNS names (e.g. `tailor.tailor.svc`). The API server
  * serves HTTPS with it and puts the CA into the kubeconfig; tests use it for webhook servers, whose
- * `caBundle` is the CA in base64. Built on src/tls (the same code the admission webhook uses).
+ * `caBundle` is the CA in base64. Built on kube-basics/self-signed-certificates (the same code the admission webhook uses).
  */
 import { createCa, issueServingCertificate } from 'kube-basics/self-signed-certificates';
 

@@ -12,9 +12,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { VerticalPodAutoscaler } from '../../../../src/api/vpa.ts';
-import { resolveRunConfig } from '../../../../src/config/run-config.ts';
+import { resolveRunConfig } from '../../../../src/controller/run-config.ts';
 import { createRecommenderComponent } from '../../../../src/controller/recommender/recommender-component.ts';
-import { ControllerMetrics, createRegistry } from '../../../../src/observability/controller-metrics.ts';
+import { ControllerMetrics, createRegistry } from '../../../../src/controller/controller-metrics.ts';
 import { silentLogger } from '../../../../src/observability/logger.ts';
 import { ensureDebianPackage } from '../../../support/debian-package.ts';
 import { startPrometheus } from '../../../support/prometheus-server.ts';

@@ -19,14 +19,14 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { VerticalPodAutoscaler } from '../../../../src/api/vpa.ts';
-import { resolveRunConfig } from '../../../../src/config/run-config.ts';
+import { resolveRunConfig } from '../../../../src/controller/run-config.ts';
 import { createRecommenderComponent, type RecommenderLoop } from '../../../../src/controller/recommender/recommender-component.ts';
-import { ControllerMetrics, createRegistry } from '../../../../src/observability/controller-metrics.ts';
+import { ControllerMetrics, createRegistry } from '../../../../src/controller/controller-metrics.ts';
 import { silentLogger } from '../../../../src/observability/logger.ts';
 import { vpaStrategy } from '../../../../src/recommender/vpa-strategy.ts';
 import type { Strategy } from '../../../../src/recommender/types.ts';
-import { TAILOR_DEFAULTS } from '../../../../src/replay/strategies/tailor/options.ts';
-import { tailorStrategy } from '../../../../src/replay/strategies/tailor/tailor-strategy.ts';
+import { TAILOR_DEFAULTS } from '../../../../src/recommender/tailor/options.ts';
+import { tailorStrategy } from '../../../../src/recommender/tailor/tailor-strategy.ts';
 import { SyntheticSource } from '../../../support/synthetic-source.ts';
 import { offVpa, startRecommenderSim, VPA_API } from '../../../support/recommender-sim.ts';
 

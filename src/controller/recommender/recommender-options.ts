@@ -1,0 +1,86 @@
+/**
+ * Options of the recommender component: which VPAs it handles (upstream `spec.recommenders`) and
+ * how much usage history it reads. The Prometheus connection is in prometheus-options.ts.
+ */
+import type { OptionTable } from '../../config/option-spec.ts';
+import { booleanType, durationType, enumType, integerType, stringType } from '../../config/option-types.ts';
+import { FEED_DEFAULTS } from '../../metrics/usage-feed.ts';
+import { CHECKPOINT_DEFAULTS } from './checkpoint-schedule.ts';
+
+export const RECOMMENDER_OPTIONS = {
+  recommenderName: {
+    flag: 'recommender-name',
+    env: 'TAILOR_RECOMMENDER_NAME',
+    type: stringType,
+    description:
+      'Handle only the VPAs whose spec.recommenders names this recommender. Without it, Tailor acts as the default recommender: VPAs that name none or name "default".',
+    group: 'Recommender',
+  },
+  alsoUnnamedVpas: {
+    flag: 'also-unnamed-vpas',
+    env: 'TAILOR_ALSO_UNNAMED_VPAS',
+    type: booleanType,
+    default: false,
+    description: 'With --recommender-name: also handle the VPAs that name no recommender.',
+    group: 'Recommender',
+  },
+  recommenderStrategy: {
+    flag: 'recommender-strategy',
+    env: 'TAILOR_RECOMMENDER_STRATEGY',
+    type: enumType(['vpa', 'tailor'] as const),
+    default: 'vpa',
+    description:
+      'The algorithm behind the VPA status: vpa (upstream\'s) or tailor (docs/tailor-strategy.md; best with Tailor\'s updater, decision 0151). Checkpoints stay in upstream\'s format either way; with tailor every start re-reads the full --history (decision 0150).',
+    group: 'Recommender',
+  },
+  history: {
+    flag: 'history',
+    env: 'TAILOR_HISTORY',
+    type: durationType,
+    default: FEED_DEFAULTS.historyMs,
+    description: 'Usage history read from Prometheus for a container seen for the first time (without a checkpoint).',
+    group: 'Recommender',
+  },
+  historyStep: {
+    flag: 'history-step',
+    env: 'TAILOR_HISTORY_STEP',
+    type: durationType,
+    default: FEED_DEFAULTS.stepMs,
+    description: 'Resolution of the usage samples read from Prometheus.',
+    group: 'Recommender',
+  },
+  historyBackfillVpas: {
+    flag: 'history-backfill-vpas',
+    env: 'TAILOR_HISTORY_BACKFILL_VPAS',
+    type: integerType(1, 100_000),
+    default: 50,
+    description:
+      'VPAs created while the recommender runs get their workload\'s --history from Prometheus at once; at most this many per cycle (one set of queries per namespace for all of them), the rest in the next cycles (decision 0162).',
+    group: 'Recommender',
+  },
+  maxPointsPerQuery: {
+    flag: 'max-points-per-query',
+    env: 'TAILOR_MAX_POINTS_PER_QUERY',
+    type: integerType(11_000, 10_000_000),
+    default: FEED_DEFAULTS.maxPointsPerQuery,
+    description: 'Points (series x steps) per Prometheus answer at most; longer ranges are split.',
+    group: 'Recommender',
+  },
+  checkpointInterval: {
+    flag: 'checkpoint-interval',
+    env: 'TAILOR_CHECKPOINT_INTERVAL',
+    type: durationType,
+    default: CHECKPOINT_DEFAULTS.intervalMs,
+    description:
+      'How often each VPA x container checkpoint is written (also once on a graceful shutdown while leader). A restart re-reads Prometheus from the checkpoint on, so a longer interval costs re-read history, not lost history (decision 0137).',
+    group: 'Recommender',
+  },
+  checkpointGcInterval: {
+    flag: 'checkpoint-gc-interval',
+    env: 'TAILOR_CHECKPOINT_GC_INTERVAL',
+    type: durationType,
+    default: CHECKPOINT_DEFAULTS.gcIntervalMs,
+    description: 'How often checkpoints whose VPA no longer exists are listed and deleted (first time: the first cycle as leader).',
+    group: 'Recommender',
+  },
+} satisfies OptionTable;

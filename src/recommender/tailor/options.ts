@@ -1,0 +1,120 @@
+/**
+ * The settings of the `tailor` strategy, with the defaults the quality bench justifies
+ * (docs/tailor-strategy.md gives the figures behind each).
+ */
+import { DEFAULT_UPDATER_OPTIONS } from '../../policy/update-thresholds.ts';
+
+const HOUR = 3_600_000;
+const DAY = 24 * HOUR;
+
+export interface TailorOptions {
+  /** CPU quantile aimed at, without a multiplicative margin (newsvendor: one quantile for all). */
+  cpuQuantile: number;
+  /** Use the hour-of-day CPU model when it predicts better (off: all-hours model only). */
+  cpuSeasonal: boolean;
+  /** Raise each hour so the step limit can reach the coming hours (off: the raw hourly quantile). */
+  cpuReachFloor: boolean;
+  /** Raise CPU at once on a sustained increase (see surgeWindowMs). */
+  cpuSurge: boolean;
+  /** Half-life of the hour-of-day CPU histograms. */
+  seasonalHalfLifeMs: number;
+  /** Half-life of the all-hours CPU histogram. */
+  flatHalfLifeMs: number;
+  /** Time constant of the running quantile loss that picks the better CPU model. */
+  lossTimeConstantMs: number;
+  /** How far ahead a CPU target must hold (the updater's cooldown). */
+  horizonMs: number;
+  /** Window of the recent-level check that catches sustained increases. */
+  surgeWindowMs: number;
+  /** CPU bounds around the target: the updater acts outside [target x lower, target x upper]. */
+  cpuLowerFactor: number;
+  cpuUpperFactor: number;
+  /** Memory: how long hourly peaks are remembered. */
+  memoryHistoryMs: number;
+  /**
+   * Memory by hour of day: cover the same hours on earlier days plus the last `memoryRecentMs`,
+   * instead of the whole history's peak. The rule is checked hour by hour once
+   * `memorySeasonalAfterMs` of history exist (yesterday's same hour is known)...
+   */
+  memorySeasonal: boolean;
+  memoryRecentMs: number;
+  /** The follow rule: cover only the hour under way and the last `memoryFollowMs` (leaks, restarts, steps down). */
+  memoryFollowMs: number;
+  /** The follow rule needs this long of checks without a miss (2 days; a weekly dip is its known weakness, decision 0141). */
+  memoryFollowTrustMs: number;
+  memorySeasonalAfterMs: number;
+  /**
+   * ...and used only after `memorySeasonalTrustMs` of checks without a miss (a jump it could not
+   * have seen coming, see `memoryCheckPastGuard`).
+   */
+  memorySeasonalTrustMs: number;
+  /**
+   * How the hour-of-day and follow rules are checked: true = a miss is a sample that would have
+   * gone past the rule's limit faster than the updater's pressure guard (below) raises it (an OOM
+   * kill that would really have happened); false = any hour whose peak went above the rule's limit.
+   */
+  memoryCheckPastGuard: boolean;
+  /** With past-guard checks: a rule that missed is used again only this long after its last miss. */
+  memoryRetrustMs: number;
+  /** The updater's memory pressure guard, as the checks assume it (src/policy/update-thresholds.ts). */
+  pressureThreshold: number;
+  pressureWindowMs: number;
+  pressureRaiseFactor: number;
+  /** Memory margin above the remembered peak. */
+  memoryMargin: number;
+  /** Memory bounds around the target. */
+  memoryLowerFactor: number;
+  memoryUpperFactor: number;
+  /** No memory decrease before this much history (a daily job or peak may not have shown yet). */
+  memoryLearnMs: number;
+  /** After an OOM kill, memory at least limit x this factor... */
+  oomBumpFactor: number;
+  /** ...for this long (the real peak is then in the history). */
+  oomHoldMs: number;
+  /** Record limit x oomBumpFactor as a peak in the history (remembered like any peak: 7 days). */
+  oomIntoHistory: boolean;
+  /**
+   * The updater's largest increase per change (x2): an hour's CPU is never set below what the
+   * coming hours need divided by this per hour ahead, so each rise is one change away.
+   */
+  maxStepUp: number;
+  /** Floors: never recommend less. */
+  minCpuMillicores: number;
+  minMemoryBytes: number;
+}
+
+export const TAILOR_DEFAULTS: Readonly<TailorOptions> = Object.freeze({
+  cpuQuantile: 0.902,
+  cpuSeasonal: true,
+  cpuReachFloor: true,
+  cpuSurge: true,
+  seasonalHalfLifeMs: 3 * DAY,
+  flatHalfLifeMs: 12 * HOUR,
+  lossTimeConstantMs: 2 * DAY,
+  horizonMs: 15 * 60_000,
+  surgeWindowMs: 15 * 60_000,
+  cpuLowerFactor: 0.8,
+  cpuUpperFactor: 1.25,
+  memoryHistoryMs: 7 * DAY,
+  memorySeasonal: true,
+  memoryRecentMs: HOUR,
+  memoryFollowMs: HOUR,
+  memoryFollowTrustMs: 2 * DAY,
+  memorySeasonalAfterMs: DAY,
+  memorySeasonalTrustMs: DAY,
+  memoryCheckPastGuard: true,
+  memoryRetrustMs: 8 * DAY,
+  pressureThreshold: DEFAULT_UPDATER_OPTIONS.memoryPressureRatio,
+  pressureWindowMs: DEFAULT_UPDATER_OPTIONS.memoryPressureWindowMs,
+  pressureRaiseFactor: DEFAULT_UPDATER_OPTIONS.memoryPressureRaiseFactor,
+  memoryMargin: 0.12,
+  memoryLowerFactor: 1,
+  memoryUpperFactor: 1.3,
+  memoryLearnMs: 6 * HOUR,
+  oomBumpFactor: 1.5,
+  oomHoldMs: 12 * HOUR,
+  oomIntoHistory: false,
+  maxStepUp: 2,
+  minCpuMillicores: 5,
+  minMemoryBytes: 16 * 1024 ** 2,
+});

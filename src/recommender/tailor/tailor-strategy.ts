@@ -1,0 +1,69 @@
+/**
+ * The `tailor` strategy: CPU from {@link CpuTarget} (p90.2 of the better of an hour-of-day and an
+ * all-hours model, reachable under the step limit, raised on sustained increases), memory from
+ * {@link MemoryTarget} (the tightest trusted peak rule + 12%, OOM bump held 12 h). Bounds are
+ * tight for increases and loose for decreases; memory never decreases in the first 6 hours.
+ * Why each part is there, with figures: docs/tailor-strategy.md.
+ */
+import type { ResourceEstimate, Strategy, UsageModel } from '../types.ts';
+import { CpuTarget } from './cpu-target.ts';
+import { MemoryTarget } from './memory-target.ts';
+import { TAILOR_DEFAULTS, type TailorOptions } from './options.ts';
+
+export class TailorModel implements UsageModel {
+  private readonly o: TailorOptions;
+  private readonly cpu: CpuTarget;
+  private readonly memory: MemoryTarget;
+  /** Reused for every answer: read it before the next call. */
+  private readonly result: ResourceEstimate = {
+    target: { cpu: 0, memory: 0 },
+    lowerBound: { cpu: 0, memory: 0 },
+    upperBound: { cpu: 0, memory: 0 },
+  };
+
+  constructor(options: TailorOptions) {
+    this.o = options;
+    this.cpu = new CpuTarget(options);
+    this.memory = new MemoryTarget(options);
+  }
+
+  addCpuSample(cores: number, at: number): void {
+    this.cpu.add(cores, at);
+  }
+
+  addMemorySample(bytes: number, at: number): void {
+    this.memory.add(bytes, at);
+  }
+
+  recordOom(memoryUsedBytes: number, at: number): void {
+    this.memory.recordOom(memoryUsedBytes, at);
+  }
+
+  estimate(now: number): ResourceEstimate | undefined {
+    if (!this.cpu.hasData) return undefined;
+    const o = this.o;
+    const cpu = Math.max(o.minCpuMillicores, this.cpu.target(now) * 1000);
+    const memory = Math.max(o.minMemoryBytes, this.memory.peak(now) * (1 + o.memoryMargin));
+    const r = this.result;
+    r.target.cpu = cpu;
+    r.target.memory = memory;
+    r.lowerBound.cpu = cpu * o.cpuLowerFactor;
+    r.upperBound.cpu = cpu * o.cpuUpperFactor;
+    r.lowerBound.memory = memory * o.memoryLowerFactor;
+    // Early on (memoryLearnMs, 6 h), memory only goes up: the first peaks may still be to come.
+    r.upperBound.memory = this.memory.historyMs(now) < o.memoryLearnMs ? Infinity : memory * o.memoryUpperFactor;
+    return r;
+  }
+}
+
+/** The `tailor` strategy; `overrides` change any default of {@link TailorOptions}. */
+export function tailorStrategy(overrides: Partial<TailorOptions> = {}, name = 'tailor'): Strategy {
+  const options: TailorOptions = { ...TAILOR_DEFAULTS, ...overrides };
+  return {
+    name,
+    description: 'Tailor: CPU p90.2 by hour of day or all hours (the better predictor), memory from the tightest trusted peak rule + 12%, fast OOM reaction',
+    newModel: () => new TailorModel(options),
+    // Hour transitions, surge windows and the after-the-fact checks assume a forward clock.
+    timeOrdered: true,
+  };
+}

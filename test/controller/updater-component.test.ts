@@ -1,0 +1,56 @@
+/**
+ * `tailor run --components updater` through startRun (configuration, kubeconfig, leader election,
+ * schedule, /metrics) on kube-sim: the registered updater component fills its watch caches, plans
+ * and resizes a pod in place, and exports its metrics.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setTimeout as delay } from 'node:timers/promises';
+import { startRun } from '../../src/controller/start-run.ts';
+import { resolveRunConfig } from '../../src/controller/run-config.ts';
+import { PassThrough } from 'node:stream';
+import { createUpdaterComponent } from '../../src/controller/updater-component.ts';
+import type { MemoryUsageWindows } from '../../src/metrics/memory-usage-source.ts';
+import { createVpa, deployment, podsOf, startUpdaterFixture } from '../updater/e2e/updater-fixture.ts';
+
+test('tailor run --components updater resizes a pod in place on kube-sim and exports tailor_updater metrics', async (t) => {
+  const f = await startUpdaterFixture('1.35', [{ cpu: '4', memory: '8Gi' }]);
+  const dir = mkdtempSync(join(tmpdir(), 'tailor-updater-run-'));
+  t.after(async () => {
+    await f.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+  const kubeconfig = join(dir, 'kubeconfig');
+  await f.sim.server.writeKubeconfig(kubeconfig);
+  await f.apps.createNamespacedDeployment({ namespace: 'default', body: deployment('web', 1, [{ name: 'app', image: 'nginx:1.27', resources: { requests: { cpu: '500m', memory: '256Mi' }, limits: { cpu: '1', memory: '512Mi' } } }]) });
+  await f.tick(2000);
+  await createVpa(f, 'web', 'InPlaceOrRecreate', [{ containerName: 'app', target: { cpu: '800m', memory: '256Mi' }, lowerBound: { cpu: '700m', memory: '200Mi' } }]);
+  const { config } = resolveRunConfig(
+    { components: 'updater', metricsAddress: '127.0.0.1', metricsPort: '0', leaderIdentity: 'replica-1', logLevel: 'info', kubeconfig, memoryPressureWindow: '5m', memoryPeakWindow: '3h' },
+    { TAILOR_MEMORY_PRESSURE_RATIO: '0.95', TAILOR_MEMORY_PEAK_MARGIN: '32Mi', TAILOR_MEMORY_PEAK_MARGIN_RATIO: '0.2' },
+  );
+  // A usage source that records the windows it is asked for (and has no data, so decisions stay as without usage).
+  const windows: MemoryUsageWindows[] = [];
+  const usage = { memoryUsage: async (_ns: readonly string[], _at: number, w: MemoryUsageWindows) => (windows.push(w), []) };
+  const logs = new PassThrough();
+  let logText = '';
+  logs.on('data', (chunk: Buffer) => (logText += chunk.toString()));
+  const controller = await startRun(config, { env: {}, logDestination: logs, factories: { updater: (ctx) => createUpdaterComponent(ctx, { usage }) } });
+  t.after(() => controller.stop());
+  let cpu: string | undefined;
+  const deadline = Date.now() + 30_000; // the first cycle: a deadline, not 200 rounds of 50 ms
+  while (cpu !== '800m' && Date.now() < deadline) {
+    await delay(50);
+    cpu = (await podsOf(f, 'web'))[0]?.spec?.containers[0]?.resources?.requests?.cpu;
+  }
+  assert.equal(cpu, '800m', 'the first cycle resized the pod');
+  const metrics = await (await fetch(`${controller.http.url}/metrics`)).text();
+  assert.match(metrics, /tailor_updater_resizes_total\{path="in-place",outcome="applied"\} 1/);
+  assert.match(metrics, /tailor_updater_decisions_total\{action="ResizeInPlace",reason="OutsideBounds"\} 1/);
+  assert.deepEqual(windows[0], { peakWindowMs: 3 * 3_600_000, pressureWindowMs: 5 * 60_000, coverageMs: 60_000 }, 'the configured windows reach the usage query');
+  const active = logText.split('\n').filter((l) => l.includes('"updater active"')).map((l) => JSON.parse(l) as { memory: unknown })[0];
+  assert.deepEqual(active?.memory, { pressureWindowMs: 300_000, pressureRatio: 0.95, peakWindowMs: 10_800_000, peakMarginRatio: 0.2, peakMarginBytes: 33_554_432 });
+});

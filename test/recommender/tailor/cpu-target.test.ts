@@ -1,0 +1,33 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { CpuTarget, quantileLoss } from '../../../src/recommender/tailor/cpu-target.ts';
+import { TAILOR_DEFAULTS } from '../../../src/recommender/tailor/options.ts';
+
+const MIN = 60_000;
+const HOUR = 60 * MIN;
+const DAY = 24 * HOUR;
+
+test('quantile loss: under-predicting costs q, over-predicting 1 - q', () => {
+  assert.ok(Math.abs(quantileLoss(0.9, 150, 100) - 45) < 1e-9);
+  assert.ok(Math.abs(quantileLoss(0.9, 100, 150) - 5) < 1e-9);
+  assert.equal(quantileLoss(0.9, 100, 100), 0);
+});
+
+test('a flat container keeps the all-hours model; a daily cycle switches to the hour-of-day one', () => {
+  // Daily square wave: 1 core from 08:00 to 20:00, 0.1 core otherwise, for 4 days.
+  const cycle = new CpuTarget({ ...TAILOR_DEFAULTS });
+  const flat = new CpuTarget({ ...TAILOR_DEFAULTS });
+  for (let t = 0; t < 4 * DAY; t += MIN) {
+    const hour = (t % DAY) / HOUR;
+    cycle.add(hour >= 8 && hour < 20 ? 1 : 0.1, t);
+    flat.add(0.5, t);
+  }
+  // At 02:00 the hour-of-day model knows night is quiet; the reach floor allows 1 / 2^6 at most.
+  const night = cycle.target(4 * DAY + 2 * HOUR);
+  assert.ok(night >= 0.1 && night < 0.11, `night ${night}`);
+  // At 07:50 the 08:00 hour is within the 15-minute horizon: 1 core.
+  assert.ok(cycle.target(4 * DAY + 7 * HOUR + 50 * MIN) >= 1);
+  // The flat container: p90 of 0.5 core at any hour (upper edge of a 2% bucket).
+  const f = flat.target(4 * DAY + 2 * HOUR);
+  assert.ok(f >= 0.5 && f <= 0.512, `flat ${f}`);
+});

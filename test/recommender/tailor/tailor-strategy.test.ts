@@ -1,0 +1,128 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { TailorModel } from '../../../src/recommender/tailor/tailor-strategy.ts';
+import { TAILOR_DEFAULTS } from '../../../src/recommender/tailor/options.ts';
+
+const MIN = 60_000;
+const HOUR = 60 * MIN;
+const DAY = 24 * HOUR;
+const MIB = 1024 ** 2;
+
+function model(): TailorModel {
+  return new TailorModel({ ...TAILOR_DEFAULTS });
+}
+
+test('steady CPU gets its p90 without margin; memory its peak + 12%', () => {
+  const m = model();
+  // CPU at 500m with 1 minute in 20 (5%) at 1,000m: p90 = 500m; memory 500 MiB with one
+  // 600 MiB minute.
+  for (let i = 0; i < 600; i++) {
+    m.addCpuSample(i % 20 === 7 ? 1 : 0.5, i * MIN);
+    m.addMemorySample(i === 300 ? 600 * MIB : 500 * MIB, i * MIN);
+  }
+  const e = m.estimate(600 * MIN);
+  assert.ok(e !== undefined);
+  // Histogram buckets are 2% wide and report their upper edge: p90 lands within [500m, 512m].
+  assert.ok(e.target.cpu >= 500 && e.target.cpu <= 512, `cpu ${e.target.cpu}`);
+  assert.equal(e.target.memory, 600 * MIB * 1.12);
+  // Bounds: CPU [0.8, 1.25] x target, memory [1, 1.3] x target (memory below its target is raised).
+  assert.equal(e.lowerBound.memory, e.target.memory);
+  assert.equal(e.upperBound.cpu, e.target.cpu * 1.25);
+  // 3 minutes in 20 (15%) at 1,000m: p90 is 1,000m.
+  const busy = model();
+  for (let i = 0; i < 600; i++) busy.addCpuSample(i % 20 < 3 ? 1 : 0.5, i * MIN);
+  assert.ok((busy.estimate(600 * MIN)?.target.cpu ?? 0) >= 1000);
+});
+
+test('an OOM kill holds memory at limit x 1.5 (+ margin) for a day', () => {
+  const m = model();
+  for (let i = 0; i < 60; i++) {
+    m.addCpuSample(0.1, i * MIN);
+    m.addMemorySample(200 * MIB, i * MIN);
+  }
+  m.recordOom(256 * MIB, 60 * MIN);
+  assert.equal(m.estimate(61 * MIN)?.target.memory, 256 * MIB * 1.5 * 1.12);
+  m.addCpuSample(0.1, DAY + 2 * HOUR);
+  assert.equal(m.estimate(DAY + 2 * HOUR)?.target.memory, 200 * MIB * 1.12);
+});
+
+test('a daily job is prepared step by step ahead and CPU drops back between jobs', () => {
+  // Idle 20m; from 03:00 to 03:45 every day a job at 2,000m. Four days of history.
+  const m = model();
+  const cpuAt = (t: number) => {
+    const inDay = t % DAY;
+    return inDay >= 3 * HOUR && inDay < 3 * HOUR + 45 * MIN ? 2 : 0.02;
+  };
+  const end = 4 * DAY;
+  for (let t = 0; t < end; t += MIN) {
+    m.addCpuSample(cpuAt(t), t);
+    m.addMemorySample(100 * MIB, t);
+  }
+  // 02:50 on day 5: the job hour starts within the coming 15 minutes (the cooldown) -> ~2,000m.
+  const before = m.estimate(end + 2 * HOUR + 50 * MIN)?.target.cpu ?? 0;
+  assert.ok(before >= 1900, `before the job: ${before}`);
+  // 02:30: one change before the job, the request must be at least 2,000 / 2 to get there in one step.
+  const oneStep = m.estimate(end + 2.5 * HOUR)?.target.cpu ?? 0;
+  assert.ok(oneStep >= 1000 && oneStep < 1100, `02:30: ${oneStep}`);
+  // 01:30: two hours ahead, 2,000 / 4.
+  const twoSteps = m.estimate(end + 1.5 * HOUR)?.target.cpu ?? 0;
+  assert.ok(twoSteps >= 500 && twoSteps < 550, `01:30: ${twoSteps}`);
+  // 12:00: far from the job; the x2 reach needs 2,000 / 2^15, so the idle 20m (x 1.02) is the target.
+  const midday = m.estimate(end + 12 * HOUR)?.target.cpu ?? 0;
+  assert.ok(midday < 25, `midday: ${midday}`);
+});
+
+test('a sustained increase raises CPU within one cooldown (15 min); a short burst does not', () => {
+  const m = model();
+  let t = 0;
+  for (; t < 2 * DAY; t += MIN) m.addCpuSample(0.2, t);
+  // A 5-minute burst at 2 cores: the 15-minute median stays at 200m.
+  for (let i = 0; i < 5; i++, t += MIN) m.addCpuSample(2, t);
+  assert.ok((m.estimate(t)?.target.cpu ?? 0) < 300);
+  // 12 minutes at 1 core: of the last 15 minutes, 12 are at 1 core and 3 at 2: the median is 1 core.
+  for (let i = 0; i < 12; i++, t += MIN) m.addCpuSample(1, t);
+  assert.ok((m.estimate(t)?.target.cpu ?? 0) >= 1000);
+});
+
+test('memory follows the last hour once that rule has gone 2 days without a miss; a jump past the pressure guard stops it', () => {
+  const m = model();
+  let t = 0;
+  const feed = (hours: number, mib: (t: number) => number) => {
+    for (const end = t + hours * HOUR; t < end; t += MIN) {
+      m.addCpuSample(0.1, t);
+      m.addMemorySample(mib(t) * MIB, t);
+    }
+  };
+  // 3 days of slow growth from 500 to 600 MiB (checked from the first hour, trusted after 2 days).
+  feed(72, (at) => 500 + (100 * at) / (3 * DAY));
+  // Restart: memory back to 300 MiB for 2 hours; the follow rule now covers this hour only.
+  feed(2, () => 300);
+  const afterRestart = m.estimate(t)?.target.memory ?? 0;
+  assert.ok(Math.abs(afterRestart - 300 * MIB * 1.12) < 1, `after restart: ${afterRestart / MIB} MiB`);
+  // Growth from 300 to 400 MiB over an hour passes the rule's 336 MiB limit slowly: the updater's
+  // pressure guard (90% for 2 min -> x1.5) would have raised it first, so it is not a miss.
+  feed(1, (at) => 300 + (100 * (at % HOUR)) / HOUR);
+  feed(1, () => 400);
+  assert.ok(Math.abs((m.estimate(t)?.target.memory ?? 0) - 400 * MIB * 1.12) < 1);
+  // A jump from 400 to 700 MiB in one minute would have been a kill: the 7-day peak rule takes over.
+  feed(1, (at) => (at % HOUR < 30 * MIN ? 400 : 700));
+  feed(1, () => 400);
+  assert.equal(m.estimate(t)?.target.memory, 700 * MIB * 1.12);
+});
+
+test('an OOM kill under the follow rule suspends it', () => {
+  const m = model();
+  let t = 0;
+  for (; t < 3 * DAY; t += MIN) {
+    m.addCpuSample(0.1, t);
+    m.addMemorySample((t < DAY ? 800 : 500) * MIB, t);
+  }
+  assert.ok(Math.abs((m.estimate(t)?.target.memory ?? 0) - 500 * MIB * 1.12) < 1, 'follows 500 MiB');
+  m.recordOom(560 * MIB, t);
+  // 12 hours later the OOM floor (560 MiB x 1.5) has expired; the 7-day peak (800 MiB) is used.
+  for (const end = t + 13 * HOUR; t < end; t += MIN) {
+    m.addCpuSample(0.1, t);
+    m.addMemorySample(500 * MIB, t);
+  }
+  assert.equal(m.estimate(t)?.target.memory, 800 * MIB * 1.12);
+});

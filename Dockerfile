@@ -1,20 +1,32 @@
 # syntax=docker/dockerfile:1
-# Tailor's image: `docker build -t tailor:0.1.0 .` The CLI runs the TypeScript sources through tsx
-# (a production dependency), so there is no build step: stage 1 installs the production
-# dependencies only, stage 2 adds the sources (src/ and the workspace packages kube-basics and
-# kube-sim, which `tailor sim` and `tailor demo` use) and runs as a non-root user.
+# Tailor's image: `docker build -t tailor:0.1.0 .` (or buildah/podman). Stage 1 installs every
+# dependency and compiles the CLI into dist/ (scripts/build.mjs: esbuild, no TypeScript compiler at
+# run time); stage 2 installs the production dependencies only; stage 3 holds those, the bundle and
+# the few files it reads at run time (the CRDs and the demo scenario, for `tailor sim` and
+# `tailor demo`), and runs as a non-root user.
 # Node 24 is an LTS line (supported until April 2028); the project is developed and tested on
 # Node 20, so run the test suite on the image's Node before moving it (--build-arg NODE_IMAGE=...).
 ARG NODE_IMAGE=node:24-bookworm-slim
 
+FROM ${NODE_IMAGE} AS build
+WORKDIR /app
+COPY package.json package-lock.json ./
+COPY packages/kube-basics/package.json packages/kube-basics/
+COPY packages/kube-sim/package.json packages/kube-sim/
+RUN npm ci --ignore-scripts --no-audit --no-fund
+COPY scripts/build.mjs scripts/
+COPY src ./src
+COPY packages ./packages
+RUN node scripts/build.mjs
+
 FROM ${NODE_IMAGE} AS deps
 WORKDIR /app
 COPY package.json package-lock.json ./
-# The workspace packages' manifests, so that npm ci links them (their sources come in stage 2).
+# The workspace packages' manifests, so that npm ci resolves them (their code is in the bundle).
 COPY packages/kube-basics/package.json packages/kube-basics/
 COPY packages/kube-sim/package.json packages/kube-sim/
 # --omit=dev: no TypeScript, ESLint or test libraries in the image. --ignore-scripts: no
-# install-time code runs (esbuild, used by tsx, finds its platform binary without its script).
+# install-time code runs.
 RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund && npm cache clean --force
 
 FROM ${NODE_IMAGE} AS runtime
@@ -23,10 +35,11 @@ WORKDIR /app
 COPY --from=deps /app/node_modules ./node_modules
 COPY package.json ./
 COPY bin ./bin
-COPY src ./src
-COPY packages ./packages
-# Any numeric non-root id works (the manifests run as 65532 with a read-only root file system and a
-# writable /tmp for tsx's compile cache); the files above stay owned by root, read-only to it.
+COPY --from=build /app/dist ./dist
+COPY manifests/crds ./manifests/crds
+COPY src/demo/demo-scenario.yaml ./src/demo/
+# Any numeric non-root id works (the manifests run as 65532 with a read-only root file system); the
+# files above stay owned by root, read-only to it.
 USER 65532:65532
 EXPOSE 8942 8443
 ENTRYPOINT ["node", "bin/tailor.mjs"]

@@ -1,7 +1,37 @@
 #!/usr/bin/env node
-// Entry point: registers tsx so the TypeScript sources run as they are (no build step), then starts the CLI.
-import { register } from 'tsx/esm/api';
+// Entry point. Runs the compiled bundle in dist/ (built by `npm ci` through the prepare script, or
+// `npm run build`) when no source it was built from has changed since; otherwise — an edited
+// checkout — runs the TypeScript sources through tsx, so a stale bundle never runs.
+import { readFileSync, statSync } from 'node:fs';
 
-register();
-const { main } = await import('../src/cli/main.ts');
+const root = new URL('../', import.meta.url);
+
+/** True when dist/ holds a build at least as new as every source listed in its build-info.json. */
+function bundleIsFresh() {
+  let info;
+  try {
+    info = JSON.parse(readFileSync(new URL('dist/build-info.json', root), 'utf8'));
+  } catch {
+    return false;
+  }
+  for (const path of info.inputs) {
+    let mtimeMs;
+    try {
+      mtimeMs = statSync(new URL(path, root)).mtimeMs;
+    } catch {
+      continue; // an installed image ships no sources: the bundle is all there is
+    }
+    if (mtimeMs > info.builtAt) return false;
+  }
+  return true;
+}
+
+let main;
+if (bundleIsFresh()) {
+  ({ main } = await import('../dist/tailor.mjs'));
+} else {
+  const { register } = await import('tsx/esm/api');
+  register();
+  ({ main } = await import('../src/cli/main.ts'));
+}
 process.exitCode = await main(process.argv);

@@ -24,6 +24,10 @@ if (files.length === 0) {
   console.error(`no test files match ${filters.join(' ')}`);
   process.exit(1);
 }
+// Tests that run the CLI as a user would (`node bin/tailor.mjs`) run the compiled bundle: build it
+// first, so they test the code as it is now (the bin would fall back to the sources otherwise).
+const built = spawnSync(process.execPath, ['scripts/build.mjs'], { stdio: 'inherit' });
+if (built.status !== 0) process.exit(built.status ?? 1);
 const concurrency = process.env.TEST_CONCURRENCY ?? '2';
 // A test that hangs fails after this long instead of holding the whole run (and CI) hostage.
 const timeoutMs = process.env.TEST_TIMEOUT_MS ?? '300000';

@@ -8,6 +8,7 @@ import { parse, stringify } from 'yaml';
 import { parseScenario, type NodeSpec, type Scenario } from 'kube-sim/scenario';
 import { fail, num, obj, onlyKeys, stringMap, ScenarioError } from 'kube-sim/scenario-fields';
 import { parseDuration, parseUsagePattern } from 'kube-sim/usage/usage-pattern';
+import { packageFile } from '../api/package-files.ts';
 
 /** Usage patterns of one container (pattern text per resource). */
 export type PatternTexts = { cpu?: string; memory?: string };
@@ -30,7 +31,7 @@ export interface DemoScenario {
 }
 
 /** The bundled scenario file. */
-export const DEMO_SCENARIO_FILE = new URL('./demo-scenario.yaml', import.meta.url);
+export const DEMO_SCENARIO_FILE = packageFile('src/demo/demo-scenario.yaml');
 
 function parseHistory(raw: unknown, cluster: Scenario): HistorySpec {
   const h = obj(raw ?? {}, 'history');

@@ -4,7 +4,7 @@
  * and with 20 ms of simulated latency on every API request. Prints, per run: the time to fill the
  * watch caches (once per leadership, not per loop), the wall and CPU time of one loop (plan +
  * resizes, evictions and events sent), the API calls of the loop and the decisions made (equal in
- * both runs). Figures go to the README's updater section.
+ * both runs). Figures go to docs/updater.md (Cost).
  */
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';

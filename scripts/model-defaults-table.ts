@@ -1,4 +1,4 @@
-// Prints the README's table of recommendation-model defaults, generated from MODEL_DEFAULTS.
+// Prints docs/recommender-model.md's table of recommendation-model defaults, generated from MODEL_DEFAULTS.
 // Usage: node --import tsx scripts/model-defaults-table.ts
 import { modelDefaultsTable } from '../src/recommender/model-defaults-table.ts';
 

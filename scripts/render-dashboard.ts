@@ -1,5 +1,5 @@
 /**
- * `npm run render:dashboard`: the README's pictures of the Grafana dashboard, without a browser.
+ * `npm run render:dashboard`: the pictures of the Grafana dashboard in docs/dashboard.md, without a browser.
  * Runs the dashboard test's setup (kube-sim, Tailor in-process, a real Prometheus scraping both:
  * src/dashboard/dashboard-lab.ts) for about 100 s, runs each chosen panel's queries from
  * manifests/monitoring/grafana-dashboard.json over that range (variables resolved as Grafana does),

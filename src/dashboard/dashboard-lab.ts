@@ -3,7 +3,7 @@
  * recommender, updater and admission webhook in this process (as `tailor run` builds them, with
  * leader election and /metrics over HTTP), and a real Prometheus scraping kube-sim's cAdvisor and
  * kube-state-metrics endpoints and Tailor's /metrics every second. Used by the dashboard test
- * (every panel query returns data) and `npm run render:dashboard` (the README's PNGs).
+ * (every panel query returns data) and `npm run render:dashboard` (the PNGs of docs/dashboard.md).
  *
  * The scenario makes every panel's events happen within about a minute, worked through with the
  * recommender's low-confidence bounds (lower bound = p50 x 1.15 x (1 + 0.001/days)^-2, which is

@@ -1,6 +1,6 @@
 /**
- * The README's table of model defaults, generated from {@link MODEL_DEFAULTS} (a test checks that
- * the README contains exactly this table). Print it with
+ * The table of model defaults in docs/recommender-model.md, generated from {@link MODEL_DEFAULTS}
+ * (a test checks that the page contains exactly this table). Print it with
  * `node --import tsx scripts/model-defaults-table.ts`.
  */
 import { MODEL_DEFAULTS, type ModelOptions } from './model-options.ts';

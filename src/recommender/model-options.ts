@@ -1,6 +1,6 @@
 /**
  * Every constant of the recommendation model in one typed object, with the upstream VPA defaults
- * (kubernetes/autoscaler vertical-pod-autoscaler 1.x). The README's defaults table is checked
+ * (kubernetes/autoscaler vertical-pod-autoscaler 1.x). The defaults table in docs/recommender-model.md is checked
  * against {@link MODEL_DEFAULTS} by a test, so the docs stay true.
  *
  * Units: CPU in cores inside histograms and millicores in recommendations, memory in bytes, time

@@ -4,6 +4,8 @@ import { readFileSync } from 'node:fs';
 import { modelDefaultsTable, modelDefaultsTableKeys } from '../../src/recommender/model-defaults-table.ts';
 import { MODEL_DEFAULTS } from '../../src/recommender/model-options.ts';
 
+const MODEL_PAGE = 'docs/recommender-model.md';
+
 test('the defaults table covers every model option once', () => {
   assert.deepEqual([...modelDefaultsTableKeys()].sort(), Object.keys(MODEL_DEFAULTS).sort());
 });
@@ -18,11 +20,11 @@ test('the table shows the values in the units people read', () => {
   assert.match(modelDefaultsTable({ ...MODEL_DEFAULTS, safetyMarginFraction: 0.2 }), /\| `safetyMarginFraction` \| 0\.2 \(\+20%\) \|/);
 });
 
-test('the README "Recommendation model" section contains exactly the generated defaults table', () => {
-  const readme = readFileSync('README.md', 'utf8');
-  const start = readme.indexOf('\n## Recommendation model\n');
-  assert.ok(start >= 0, 'README has a "## Recommendation model" section');
-  const rest = readme.slice(start + 1);
+test('docs/recommender-model.md "Defaults" section contains exactly the generated defaults table', () => {
+  const page = readFileSync(MODEL_PAGE, 'utf8');
+  const start = page.indexOf('\n## Defaults\n');
+  assert.ok(start >= 0, `${MODEL_PAGE} has a "## Defaults" section`);
+  const rest = page.slice(start + 1);
   const next = rest.indexOf('\n## ', 1);
   const section = next < 0 ? rest : rest.slice(0, next);
   assert.ok(section.includes(modelDefaultsTable()), 'regenerate it with: node --import tsx scripts/model-defaults-table.ts');

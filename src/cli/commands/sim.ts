@@ -1,7 +1,7 @@
 /**
  * `tailor sim`: runs kube-sim (API server + simulated cluster) until SIGINT/SIGTERM. Writes a
  * kubeconfig for kubectl and client-node, prints where everything is, and serves the usage metrics
- * at /metrics/cadvisor and /metrics/kube-state on the same port. See the README's kube-sim section.
+ * at /metrics/cadvisor and /metrics/kube-state on the same port. See docs/kube-sim-cluster.md.
  */
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -112,7 +112,7 @@ function real(series: ContainerSeries): void {
     }
     if (t >= nextEstimate) {
       event(t, name, 'est');
-      nextEstimate = t + 2 * HOUR;
+      nextEstimate = t + HOUR / 2;
     }
   }
 }

@@ -9,7 +9,8 @@
  */
 import { writeFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
-import { resolve } from 'node:path';
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { readTraceFile } from '../../src/replay/trace-reader.ts';
 import { AZURE_TRACE, BITBRAINS_TRACE, realTracePath } from '../../src/replay/real-traces.ts';
 import type { ContainerSeries } from '../../src/replay/trace.ts';
@@ -117,7 +118,7 @@ function real(series: ContainerSeries): void {
   }
 }
 
-const root = resolve(import.meta.dirname, '..', '..');
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const bitbrains = await readTraceFile(realTracePath(root, BITBRAINS_TRACE));
 const azure = await readTraceFile(realTracePath(root, AZURE_TRACE));
 for (const wanted of ['bitbrains-rnd-2013-7-vm125', 'bitbrains-rnd-2013-7-vm197']) {

@@ -9,10 +9,11 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { vpaStrategy, type VpaUsageModel } from '../../src/recommender/vpa-strategy.ts';
 
-const DIR = join(import.meta.dirname, 'fixtures', 'upstream-vpa-golden');
+const DIR = join(dirname(fileURLToPath(import.meta.url)), 'fixtures', 'upstream-vpa-golden');
 
 function rows(file: string): string[][] {
   const text = gunzipSync(readFileSync(join(DIR, file))).toString('utf8');

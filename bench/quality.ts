@@ -1,11 +1,12 @@
 /**
  * `npm run bench:quality`: replays the evaluation suite (216 generated containers x 10 days at
- * 1-minute samples) and the real Azure CPU traces under every strategy, and prints one row per
- * strategy with its ratio to `vpa`, the issue 5 targets for `tailor`, and the wall times.
+ * 1-minute samples) and the real traces in traces/ (Azure: CPU; Bitbrains: CPU and memory) under
+ * every strategy, and prints one row per strategy with its ratio to `vpa`, the issue 5 targets for
+ * `tailor`, and the wall times.
  * Flags: --by-archetype adds one table per archetype of the suite; --per-archetype N generates a
  * smaller suite of N containers per archetype (same seed and archetypes, other draws: a quicker
  * check while iterating, 6 is a quarter of the work; the published figures are the whole suite's);
- * --no-azure skips the real traces.
+ * --no-real (or --no-azure) skips the real traces.
  * Single-threaded on purpose: the replay target is "under a minute on one core".
  */
 import { fileURLToPath } from 'node:url';
@@ -18,13 +19,14 @@ import { summarize, type QualityFigures } from '../src/replay/quality-tally.ts';
 import { formatTable } from '../src/replay/quality-report.ts';
 import { createReplayStrategy } from '../src/replay/strategy-registry.ts';
 import { readTraceFile } from '../src/replay/trace-reader.ts';
-import { locateSharedTrace } from '../src/replay/shared-traces.ts';
+import { AZURE_TRACE, BITBRAINS_TRACE, realTracePath } from '../src/replay/real-traces.ts';
+import { describeResampling } from '../src/replay/resample.ts';
 import type { Trace } from '../src/replay/trace.ts';
 
 const STRATEGIES = ['vpa', 'krr', 'oracle', 'tailor'];
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const byArchetype = process.argv.includes('--by-archetype');
-const skipAzure = process.argv.includes('--no-azure');
+const skipAzure = process.argv.includes('--no-azure') || process.argv.includes('--no-real');
 const perArchetypeAt = process.argv.indexOf('--per-archetype');
 const perArchetype = perArchetypeAt >= 0 ? Number(process.argv[perArchetypeAt + 1]) : EVALUATION_SUITE.perArchetype;
 if (!Number.isInteger(perArchetype) || perArchetype < 1) throw new Error('--per-archetype needs a whole number >= 1');
@@ -97,9 +99,15 @@ if (byArchetype) {
 }
 
 if (skipAzure) process.exit(0);
-const azurePath = locateSharedTrace(repoRoot);
-start = performance.now();
-const azure = await readTraceFile(azurePath);
-const readMs = performance.now() - start;
-const azureResult = replayAll(azure);
-printRuns(`Azure V1 CPU traces (real, CPU only, 5 min samples; read in ${seconds(readMs)})`, azure, azureResult);
+const REAL_TRACES: Array<[string, string]> = [
+  [AZURE_TRACE, 'Azure V1 CPU traces (real, CPU only, 5 min samples'],
+  [BITBRAINS_TRACE, 'Bitbrains GWA-T-12 Rnd 2013-07 (real, CPU and memory, 5 min samples, raw'],
+];
+for (const [file, title] of REAL_TRACES) {
+  start = performance.now();
+  const trace = await readTraceFile(realTracePath(repoRoot, file));
+  const readMs = performance.now() - start;
+  const note = trace.resampling && describeResampling(file, trace.resampling);
+  printRuns(`${title}; read in ${seconds(readMs)})`, trace, replayAll(trace));
+  if (note) console.log(`resampled: ${note}`);
+}

@@ -14,7 +14,7 @@ import { createReplayStrategy } from '../src/replay/strategy-registry.ts';
 import { tailorStrategy } from '../src/recommender/tailor/tailor-strategy.ts';
 import type { TailorOptions } from '../src/recommender/tailor/options.ts';
 import { readTraceFile } from '../src/replay/trace-reader.ts';
-import { locateSharedTrace } from '../src/replay/shared-traces.ts';
+import { AZURE_TRACE, realTracePath } from '../src/replay/real-traces.ts';
 import type { Trace } from '../src/replay/trace.ts';
 
 const HOUR = 3_600_000;
@@ -67,6 +67,6 @@ console.log(`## tailor ablation on the evaluation suite (${suite.containers.leng
 console.log(formatTable(run(suite, false), 'vpa'));
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-const azure = await readTraceFile(locateSharedTrace(repoRoot));
+const azure = await readTraceFile(realTracePath(repoRoot, AZURE_TRACE));
 console.log(`\n## tailor ablation on the Azure V1 CPU traces (${azure.containers.length} VMs, CPU only)`);
 console.log(formatTable(run(azure, true), 'vpa'));

@@ -11,6 +11,7 @@
 import { DecayingHistogram } from './decaying-histogram.ts';
 import { ContainerInstanceState, addMemoryPeakSample, recordOomSample } from './memory-peaks.ts';
 import type { ModelConfig } from './model-config.ts';
+import { toResourceAmount } from './resource-amount.ts';
 
 export class AggregateContainerState {
   /** CPU usage in cores. */
@@ -38,29 +39,36 @@ export class AggregateContainerState {
   }
 
   /**
-   * A CPU usage sample of `cores` at `at`, weighted `cpuSampleWeight` (0.1). Returns false for a
-   * negative or non-finite value, or a sample not newer than the instance's previous one.
+   * A CPU usage sample of `cores` at `at`, weighted `cpuSampleWeight` (0.1), truncated to whole
+   * millicores first as upstream does. Returns false for a negative or non-finite value, or a
+   * sample not newer than the instance's previous one.
    */
   addCpuSample(cores: number, at: number, instance?: string): boolean {
     if (!(cores >= 0) || cores === Infinity || !Number.isFinite(at)) return false;
     const state = this.instance(instance);
     if (!(at > state.lastCpuSampleStart)) return false;
     state.lastCpuSampleStart = at;
-    this.cpu.addSample(cores, this.config.options.cpuSampleWeight, at);
+    // Whole millicores, as upstream's history provider feeds Prometheus samples (CPUAmountFromCores
+    // truncates): 0.0009 cores counts as 0, 0.0259 as 25m.
+    const millicores = toResourceAmount(cores * 1000, this.config.options.maxResourceAmount);
+    this.cpu.addSample(millicores / 1000, this.config.options.cpuSampleWeight, at);
     if (this.lastSampleStart === undefined || at > this.lastSampleStart) this.lastSampleStart = at;
     if (this.firstSampleStart === undefined || at < this.firstSampleStart) this.firstSampleStart = at;
     this.totalSamplesCount++;
     return true;
   }
 
-  /** A memory working-set sample of `bytes` at `at`; feeds the interval peak (see memory-peaks.ts). */
+  /**
+   * A memory working-set sample of `bytes` (truncated to whole bytes, as upstream) at `at`; feeds
+   * the interval peak (see memory-peaks.ts).
+   */
   addMemorySample(bytes: number, at: number, instance?: string): boolean {
-    return addMemoryPeakSample(this.instance(instance), this.memoryPeaks, bytes, at, false, this.config.options.memoryAggregationIntervalMs);
+    return addMemoryPeakSample(this.instance(instance), this.memoryPeaks, wholeBytes(bytes), at, false, this.config.options.memoryAggregationIntervalMs);
   }
 
   /** An OOM kill at `at` with `memoryUsedBytes` in use (request or observed peak, whichever is larger). */
   recordOom(memoryUsedBytes: number, at: number, instance?: string): boolean {
-    return recordOomSample(this.instance(instance), this.memoryPeaks, memoryUsedBytes, at, this.config.options);
+    return recordOomSample(this.instance(instance), this.memoryPeaks, wholeBytes(memoryUsedBytes), at, this.config.options);
   }
 
   /** Drops the per-instance state of a pod that is gone (its samples stay in the histograms). */
@@ -102,4 +110,9 @@ export class AggregateContainerState {
     }
     return state;
   }
+}
+
+/** Whole bytes (truncated) for a valid amount; anything else unchanged, for the callee to refuse. */
+function wholeBytes(bytes: number): number {
+  return Number.isFinite(bytes) && bytes >= 0 ? Math.floor(bytes) : bytes;
 }

@@ -62,6 +62,8 @@ export function loadHistogramCheckpoint(target: DecayingHistogram, checkpoint: P
   for (const [index, weight] of checkpoint.bucketWeights) {
     if (weight > 0) target.histogram.addToBucket(index, weight * ratio);
   }
+  // Upstream keeps the checkpoint's total, not the float sum of the rescaled buckets.
+  target.histogram.setTotalWeight(checkpoint.totalWeight);
 }
 
 /** The checkpoint status for `state`, stamped `lastUpdateTime = now`. */

@@ -22,9 +22,25 @@ export function historyConfidence(state: Pick<AggregateContainerState, 'firstSam
 
 /**
  * (1 + multiplier/c)^exponent for confidence c >= 0. With c = 0 this is Infinity for a positive
- * exponent and 0 for a negative one; a zero multiplier gives 1. Never NaN.
+ * exponent and 0 for a negative one; a zero multiplier gives 1. Never NaN. Whole exponents are
+ * computed the way Go's math.Pow does (repeated squaring, then one division for a negative
+ * exponent), so the last bit matches upstream's.
  */
 export function confidenceFactor(multiplier: number, exponent: number, confidence: number): number {
   const ratio = multiplier === 0 ? 0 : multiplier / Math.max(0, confidence);
-  return (1 + ratio) ** exponent;
+  return goPow(1 + ratio, exponent);
+}
+
+/** x^y as Go's math.Pow computes it for whole y with |y| <= 64 and finite x > 0; `**` otherwise. */
+export function goPow(x: number, y: number): number {
+  if (!Number.isInteger(y) || Math.abs(y) > 64 || !(x > 0) || x === Infinity) return x ** y;
+  if (y === 0 || x === 1) return 1;
+  if (y === 1) return x;
+  let result = 1;
+  let base = x;
+  for (let i = Math.abs(y); i !== 0; i >>= 1) {
+    if (i & 1) result *= base;
+    base *= base;
+  }
+  return y < 0 ? 1 / result : result;
 }

@@ -18,19 +18,9 @@
 import type { ResourceEstimate, Resources } from './types.ts';
 import type { AggregateContainerState } from './aggregate-container-state.ts';
 import { confidenceFactor, historyConfidence } from './confidence.ts';
+import { scaleResourceAmount, toResourceAmount } from './resource-amount.ts';
 
-/** Truncates to a whole, non-negative amount, saturated at `max`; NaN becomes 0. */
-export function toResourceAmount(value: number, max: number): number {
-  if (!(value > 0)) return 0;
-  if (value > max) return max;
-  return Math.floor(value);
-}
-
-/** value x factor as a resource amount; 0 stays 0 even for an infinite factor. */
-export function scaleResourceAmount(value: number, factor: number, max: number): number {
-  if (value === 0) return 0;
-  return toResourceAmount(value * factor, max);
-}
+export { scaleResourceAmount, toResourceAmount } from './resource-amount.ts';
 
 /** The per-container floors: the per-pod minimum split evenly across `containersInPod`. */
 export function containerFloors(podMinCpuMillicores: number, podMinMemoryBytes: number, containersInPod: number, max: number): Resources {

@@ -75,6 +75,12 @@ export class Histogram {
     }
   }
 
+  /** Sets the total weight as a checkpoint stores it (used only right after loading one). */
+  setTotalWeight(total: number): void {
+    if (!(total >= 0) || total === Infinity) throw new RangeError(`total weight must be a finite number >= 0, got ${total}`);
+    this.total = total;
+  }
+
   /**
    * Removes `weight` at `value`; a bucket never goes below zero (a removal within epsilon of the
    * bucket's weight empties it).

@@ -82,7 +82,7 @@ export function oomBumpedBytes(usedBytes: number, options: Pick<ModelOptions, 'o
  * Records an OOM kill at `at` as a bumped memory sample. `memoryUsedBytes` is what the caller knows
  * was in use (the request, or the observed peak if larger); the instance's usage peak in the current
  * interval raises it further (its OOM peak does not, so repeated OOMs do not compound).
- * Returns false when the event is older than the start of the current interval, or invalid.
+ * Returns false when the event is more than one interval older than the last memory sample, or invalid.
  */
 export function recordOomSample(
   instance: ContainerInstanceState,
@@ -93,7 +93,9 @@ export function recordOomSample(
 ): boolean {
   if (!(memoryUsedBytes >= 0) || memoryUsedBytes === Infinity || !Number.isFinite(at)) return false;
   const intervalMs = options.memoryAggregationIntervalMs;
-  if (instance.windowEnd !== undefined && at < instance.windowEnd - intervalMs) return false;
+  // Too old: more than one interval before the last memory sample (upstream v1.8.1's RecordOOM; it
+  // was "before the current interval's start" up to v1.5, kubernetes/autoscaler#8548).
+  if (instance.lastMemorySampleStart !== -Infinity && at < instance.lastMemorySampleStart - intervalMs) return false;
   const used = Math.max(memoryUsedBytes, instance.memoryPeak);
   return addMemoryPeakSample(instance, peaks, oomBumpedBytes(used, options), at, true, intervalMs);
 }

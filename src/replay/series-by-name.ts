@@ -4,11 +4,11 @@
  * container is first seen. The previous row's container is checked first (files grouped by
  * container hit it every time).
  */
-import { SeriesBuilder } from './trace.ts';
+import { RawSeries } from './resample.ts';
 
 interface Entry {
   bytes: Buffer;
-  builder: SeriesBuilder;
+  builder: RawSeries;
 }
 
 function hashBytes(bytes: Uint8Array, start: number, end: number): number {
@@ -25,11 +25,11 @@ function sameBytes(a: Buffer, bytes: Uint8Array, start: number, end: number): bo
 
 export class SeriesByName {
   private readonly byHash = new Map<number, Entry[]>();
-  private readonly order: SeriesBuilder[] = [];
+  private readonly order: RawSeries[] = [];
   private last: Entry | undefined;
 
   /** The builder for the name in `bytes[start, end)`, created on first sight. */
-  get(bytes: Uint8Array, start: number, end: number): SeriesBuilder {
+  get(bytes: Uint8Array, start: number, end: number): RawSeries {
     const last = this.last;
     if (last !== undefined && sameBytes(last.bytes, bytes, start, end)) return last.builder;
     const hash = hashBytes(bytes, start, end);
@@ -46,7 +46,7 @@ export class SeriesByName {
       this.byHash.set(hash, bucket);
     }
     const copy = Buffer.from(bytes.subarray(start, end));
-    const entry: Entry = { bytes: copy, builder: new SeriesBuilder(copy.toString('utf8')) };
+    const entry: Entry = { bytes: copy, builder: new RawSeries(copy.toString('utf8')) };
     bucket.push(entry);
     this.order.push(entry.builder);
     this.last = entry;
@@ -54,7 +54,7 @@ export class SeriesByName {
   }
 
   /** Every builder, in order of first appearance. */
-  builders(): readonly SeriesBuilder[] {
+  builders(): readonly RawSeries[] {
     return this.order;
   }
 }

@@ -10,8 +10,11 @@ export interface ContainerSeries {
   readonly length: number;
   /** Sample times, Unix seconds, strictly increasing. */
   readonly times: Float64Array;
-  /** CPU used, cores (average over the sample's interval). */
-  readonly cpu: Float32Array;
+  /**
+   * CPU used, cores (average over the sample's interval). Traces read from a file keep the file's
+   * values exactly (Float64Array); the workload generator draws float32 values.
+   */
+  readonly cpu: Float64Array | Float32Array;
   /** Memory working set, bytes; NaN where the trace has no memory reading. */
   readonly memory: Float64Array;
   /** True when at least one sample has a memory reading. */
@@ -23,6 +26,24 @@ export interface ContainerSeries {
 /** A whole trace: many containers, each with its own series. */
 export interface Trace {
   readonly containers: readonly ContainerSeries[];
+  /** What the reader changed to put the file's samples on a regular step (absent for generated traces). */
+  readonly resampling?: ResampleCounts;
+}
+
+/** What resampling did to a trace's rows (see resample.ts); all counts are of rows or samples. */
+export interface ResampleCounts {
+  /** Data rows read. */
+  rows: number;
+  /** Rows merged into another sample of the same step (duplicates, sub-step jitter, faster sampling). */
+  merged: number;
+  /** Rows that came before an earlier row of the same container and were put back in time order. */
+  reordered: number;
+  /** Rows skipped because they have no CPU value (`NaN` or empty). */
+  skipped: number;
+  /** Places where at least one step has no sample (left as they are: the replay does not invent data). */
+  gaps: number;
+  /** The longest time between two samples of one container across a gap, seconds (0 without gaps). */
+  longestGapSeconds: number;
 }
 
 /** Seconds per day, used for container-days. */
@@ -39,69 +60,3 @@ export function seriesDays(series: ContainerSeries): number {
   return (last - first + series.intervalSeconds) / SECONDS_PER_DAY;
 }
 
-/**
- * Collects one container's samples into growable typed arrays (capacity doubles, so appending is
- * amortised O(1) and allocates only O(log n) times).
- */
-export class SeriesBuilder {
-  readonly name: string;
-  private times = new Float64Array(256);
-  private cpu = new Float32Array(256);
-  private memory = new Float64Array(256);
-  private count = 0;
-  private anyMemory = false;
-  private minGap = Infinity;
-
-  constructor(name: string) {
-    this.name = name;
-  }
-
-  get length(): number {
-    return this.count;
-  }
-
-  /** The last time appended (Unix seconds), or -Infinity when empty. */
-  get lastTime(): number {
-    return this.count === 0 ? -Infinity : (this.times[this.count - 1] ?? -Infinity);
-  }
-
-  /** Appends one sample; `memoryBytes` NaN means no reading. The caller checks time order. */
-  push(time: number, cpuCores: number, memoryBytes: number): void {
-    if (this.count === this.times.length) this.grow();
-    if (this.count > 0) {
-      const gap = time - (this.times[this.count - 1] ?? time);
-      if (gap < this.minGap) this.minGap = gap;
-    }
-    this.times[this.count] = time;
-    this.cpu[this.count] = cpuCores;
-    this.memory[this.count] = memoryBytes;
-    if (!Number.isNaN(memoryBytes)) this.anyMemory = true;
-    this.count++;
-  }
-
-  /** The finished series (shares the builder's arrays; do not push afterwards). */
-  build(defaultIntervalSeconds = 60): ContainerSeries {
-    return {
-      name: this.name,
-      length: this.count,
-      times: this.times.subarray(0, this.count),
-      cpu: this.cpu.subarray(0, this.count),
-      memory: this.memory.subarray(0, this.count),
-      hasMemory: this.anyMemory,
-      intervalSeconds: Number.isFinite(this.minGap) ? this.minGap : defaultIntervalSeconds,
-    };
-  }
-
-  private grow(): void {
-    const capacity = this.times.length * 2;
-    const times = new Float64Array(capacity);
-    times.set(this.times);
-    const cpu = new Float32Array(capacity);
-    cpu.set(this.cpu);
-    const memory = new Float64Array(capacity);
-    memory.set(this.memory);
-    this.times = times;
-    this.cpu = cpu;
-    this.memory = memory;
-  }
-}

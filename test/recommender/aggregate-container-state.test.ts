@@ -94,3 +94,17 @@ test('a state expires after the memory window (8 x 24h) without samples (upstrea
   assert.equal(empty.isExpired(t + 8 * DAY), true);
   assert.equal(new AggregateContainerState(config).isExpired(t + 100 * DAY), false); // no creation time known
 });
+
+test('CPU samples enter as whole millicores, truncated as upstream\'s Prometheus feed does', () => {
+  const s = new AggregateContainerState(config);
+  const buckets = config.cpuBuckets;
+  // 0.02059 cores is in bucket 2 ([0.0205, 0.0315) cores); truncated to 20m it is in bucket 1.
+  assert.equal(buckets.findBucket(0.02059), 2);
+  s.addCpuSample(0.02059, t);
+  assert.equal(s.cpu.percentile(0.9), buckets.bucketStart(2));
+  // 0.0009 cores is 0 millicores: still a sample (it counts for confidence), in bucket 0.
+  const idle = new AggregateContainerState(config);
+  assert.equal(idle.addCpuSample(0.0009, t), true);
+  assert.equal(idle.totalSamplesCount, 1);
+  assert.equal(idle.cpu.percentile(0.5), buckets.bucketStart(1));
+});

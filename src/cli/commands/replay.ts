@@ -5,6 +5,7 @@
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { parseCpu, parseMemory } from 'kube-basics/quantity';
 import { readTraceFile } from '../../replay/trace-reader.ts';
+import { describeResampling } from '../../replay/resample.ts';
 import { DEFAULT_REPLAY_OPTIONS, replayTrace } from '../../replay/replay-engine.ts';
 import { summarize } from '../../replay/quality-tally.ts';
 import { formatTable, type ReplayReport } from '../../replay/quality-report.ts';
@@ -39,7 +40,7 @@ export function registerReplay(program: Command): void {
   program
     .command('replay')
     .description('Replay a usage trace under recommendation strategies and report their quality')
-    .requiredOption('--trace <file>', 'trace CSV: timestamp,container,cpu_cores,memory_bytes')
+    .requiredOption('--trace <file>', 'trace CSV (or .csv.gz): timestamp,container,cpu_cores,memory_bytes')
     .option('--strategy <name>', `strategy to replay, repeatable (default: all of ${replayStrategyNames().join(', ')})`, collect)
     .addOption(new Option('--format <format>', 'output format').choices(['table', 'json']).default('table'))
     .option('--per-container', 'add the figures of each container')
@@ -57,6 +58,8 @@ export function registerReplay(program: Command): void {
       const names = options.strategy ?? replayStrategyNames();
       const strategies = names.map((name) => createReplayStrategy(name));
       const trace = await readTraceFile(options.trace);
+      const changed = trace.resampling && describeResampling(options.trace, trace.resampling);
+      if (changed) process.stderr.write(`tailor: warning: ${changed}\n`);
       const report: ReplayReport = { strategies: [] };
       for (const strategy of strategies) {
         const run = replayTrace(trace, strategy, { initialRequest: { cpu: options.initialCpu, memory: options.initialMemory } });

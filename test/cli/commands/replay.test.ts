@@ -92,3 +92,37 @@ test('tailor replay prints a table by default and fails with the line of a malfo
     assert.match(unknown.stderr, /unknown strategy "nope"/);
   });
 });
+
+test('tailor replay refuses a header-only trace with a clear error and a non-zero exit', () => {
+  withTrace(`${HEADER}\n`, (path) => {
+    const r = tailor('replay', '--trace', path);
+    assert.equal(r.status, 1, r.stdout);
+    assert.match(r.stderr, /^tailor: .*trace\.csv:1: nothing to replay: it has a header but no samples\n$/);
+    assert.equal(r.stdout, '');
+  });
+});
+
+test('tailor replay refuses a binary file without echoing its bytes', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'tailor-replay-cli-'));
+  try {
+    const path = join(dir, 'image.png');
+    writeFileSync(path, Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0x00, 0x00, 0x00, 0x0d, 0x49, 0x48, 0x44, 0x52]));
+    const r = tailor('replay', '--trace', path);
+    assert.equal(r.status, 1);
+    assert.match(r.stderr, /image\.png:1: not a CSV trace: the first line is binary data/);
+    assert.doesNotMatch(r.stderr, /PNG|\u0089/);
+    assert.match(r.stderr, /^[\x20-\x7e\n]+$/);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('tailor replay runs the raw Bitbrains trace (.csv.gz) and warns once about what it merged', () => {
+  const r = tailor('replay', '--trace', 'traces/bitbrains_rnd_2013-7.csv.gz', '--strategy', 'vpa', '--format', 'json');
+  assert.equal(r.status, 0, r.stderr);
+  const [vpa] = (JSON.parse(r.stdout) as { strategies: Entry[] }).strategies;
+  assert.equal(vpa?.containers, 39);
+  const warnings = r.stderr.split('\n').filter((line) => line.includes('warning'));
+  assert.equal(warnings.length, 1, r.stderr);
+  assert.match(warnings[0] ?? '', /^tailor: warning: traces\/bitbrains_rnd_2013-7\.csv\.gz: [\d,]+ of 318,908 rows merged .*; \d+ gaps /);
+});

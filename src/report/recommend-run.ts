@@ -16,6 +16,7 @@ import type { Strategy } from '../recommender/types.ts';
 import type { ClusterResources } from './cluster-resources.ts';
 import { buildRows, currentByWorkload, type ReportRow } from './report-rows.ts';
 import { WorkloadUsage } from './workload-usage.ts';
+import { sparseDataWarnings } from './data-warnings.ts';
 
 export interface RecommendInput {
   source: MetricsSource;
@@ -46,6 +47,8 @@ export class NoUsageDataError extends Error {
 export interface RecommendResult {
   rows: ReportRow[];
   sync: SyncReport;
+  /** What the reader must know about the data (one line each): missing series, sparse data. */
+  warnings: string[];
 }
 
 const HOUR = 3600_000;
@@ -88,5 +91,6 @@ export async function runRecommend(input: RecommendInput): Promise<RecommendResu
   if (sync.failed.length > 0) {
     throw new PartialDataError(`could not read the usage history of ${sync.failed.length} namespace(s): ${[...new Set(sync.failed)].join(', ')}; see the log for the cause`, sync.failed);
   }
-  return { rows: buildRows(usage.containers(), currentByWorkload(resources, owners), input.now), sync };
+  const rows = buildRows(usage.containers(), currentByWorkload(resources, owners), input.now);
+  return { rows, sync, warnings: sparseDataWarnings(rows, sync) };
 }

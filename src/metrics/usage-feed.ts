@@ -98,6 +98,11 @@ export class UsageFeed {
     this.log = logger.child({ component: 'usage-feed' });
   }
 
+  /** The scrape interval in use (ms): given, or read from the data; undefined while unknown. */
+  get scrapeIntervalMs(): number | undefined {
+    return this.scrapeMs;
+  }
+
   /** The last evaluation time ingested for a namespace, if any. */
   cursor(namespace: string): number | undefined {
     return this.cursors.get(namespace);

@@ -14,6 +14,8 @@ import { PrometheusQueryClient } from '../../src/metrics/query-client.ts';
 import { PrometheusMetricsSource } from '../../src/metrics/prometheus-source.ts';
 import { tailorStrategy } from '../../src/replay/strategies/tailor/tailor-strategy.ts';
 import { runRecommend } from '../../src/report/recommend-run.ts';
+import { UsageFeed } from '../../src/metrics/usage-feed.ts';
+import type { ContainerSeries } from '../../src/metrics/metrics-source.ts';
 import type { RowJson } from '../../src/report/report-json.ts';
 import type { FixtureSeries } from '../support/fixture-series.ts';
 import { startPrometheus, type RunningServer } from '../support/prometheus-server.ts';
@@ -61,6 +63,21 @@ describe('recommend on 5-minute data (real Prometheus)', () => {
     assert.ok(web.cpu.target! >= 400 && web.cpu.target! <= 440, `steady 0.4 cores -> ${web.cpu.target}m`);
     assert.equal(web.confidence, 'normal');
     assert.equal(web.cpu.savings, 1000 - web.cpu.target!);
+  });
+
+  test("the recommender's feed (tailor run, backfills) reads CPU from the same data, a cycle after the bootstrap too", async () => {
+    const source = new PrometheusMetricsSource(new PrometheusQueryClient({ url: server!.url }, silentLogger()), queryConfig(), silentLogger());
+    const cpu = new Map<string, number>();
+    const sink = { cpu: (s: ContainerSeries) => cpu.set(s.key.namespace, (cpu.get(s.key.namespace) ?? 0) + s.times.length), memory() {}, oom() {} };
+    // As the recommender component builds it: --history 8d, --history-step 1m, the default lag.
+    const feed = new UsageFeed(source, { historyMs: 8 * 24 * 3600_000, stepMs: MINUTE, maxPointsPerQuery: 250_000 }, silentLogger());
+    const first = await feed.sync(END - 10 * MINUTE, sink);
+    assert.equal(first.rateWindowMs, 4 * EVERY);
+    assert.ok((cpu.get('shop') ?? 0) > 2 * 24 * 60 * 0.9, `shop: ${cpu.get('shop')} CPU samples`);
+    assert.ok((cpu.get('fresh') ?? 0) > 100, `fresh: ${cpu.get('fresh')} CPU samples`);
+    cpu.clear();
+    const next = await feed.sync(END, sink);
+    assert.equal(next.cpuSamples, 2 * 10, 'ten new 1-minute steps for each of the two containers');
   });
 
   test('tailor recommend (default strategy) prints the young workload with low confidence and no memory upper bound, in every format', () => {

@@ -16,7 +16,8 @@ import type { Strategy } from '../recommender/types.ts';
 import type { ClusterResources } from './cluster-resources.ts';
 import { buildRows, currentByWorkload, type ReportRow } from './report-rows.ts';
 import { WorkloadUsage } from './workload-usage.ts';
-import { sparseDataWarnings } from './data-warnings.ts';
+import { missingSeriesWarnings, sparseDataWarnings, type OwnerAndResourceNames } from './data-warnings.ts';
+import { DEFAULT_METRIC_NAMES } from '../metrics/metric-names.ts';
 
 export interface RecommendInput {
   source: MetricsSource;
@@ -34,6 +35,8 @@ export interface RecommendInput {
    * from the cluster still resolve to their workload.
    */
   readCluster?: (namespaces: readonly string[]) => Promise<ClusterResources>;
+  /** Names of the owner and resource series, for the warnings when they are missing (default: kube-state-metrics'). */
+  metricNames?: OwnerAndResourceNames;
   logger: Logger;
   metrics?: SourceMetrics;
   onProgress?: (done: number, total: number) => void;
@@ -92,5 +95,6 @@ export async function runRecommend(input: RecommendInput): Promise<RecommendResu
     throw new PartialDataError(`could not read the usage history of ${sync.failed.length} namespace(s): ${[...new Set(sync.failed)].join(', ')}; see the log for the cause`, sync.failed);
   }
   const rows = buildRows(usage.containers(), currentByWorkload(resources, owners), input.now);
-  return { rows, sync, warnings: sparseDataWarnings(rows, sync) };
+  const missing = input.readCluster ? [] : missingSeriesWarnings(rows, links, resources, input.metricNames ?? DEFAULT_METRIC_NAMES);
+  return { rows, sync, warnings: [...missing, ...sparseDataWarnings(rows, sync)] };
 }

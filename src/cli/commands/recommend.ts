@@ -142,6 +142,7 @@ export function registerRecommend(program: Command): void {
           feed: { historyMs: parseDuration(o.history), stepMs: parseDuration(o.step), maxPointsPerQuery: Number(o.maxPointsPerQuery), scrapeIntervalMs },
           logger,
           metrics,
+          metricNames: cfg.metrics,
           readCluster: kube ? (namespaces) => readClusterResources(kubeClusterLister(kube.kubeConfig), namespaces) : undefined,
           onProgress: bar ? (done, total) => (done === 0 ? bar.start(total, 0) : bar.update(done)) : undefined,
         });

@@ -65,6 +65,12 @@ interface PrometheusQueryFailure {
   code?: unknown;
 }
 
+/** Status and content type of an HTTP answer. */
+export interface HttpAnswer {
+  status: number;
+  contentType: string;
+}
+
 function shorten(query: string): string {
   return query.length > 200 ? `${query.slice(0, 200)}...` : query;
 }
@@ -74,11 +80,11 @@ function shorten(query: string): string {
  * `{errorType:'http_error', httpStatus:400, error:'exceeded maximum resolution of 11,000 points per
  * timeseries'}` becomes a BadQueryError whose message carries the server's words.
  */
-export function wrapPrometheusError(raw: unknown, query: string, endpoint: string): MetricsSourceError {
+export function wrapPrometheusError(raw: unknown, query: string, endpoint: string, answer?: HttpAnswer): MetricsSourceError {
   if (raw instanceof MetricsSourceError) return raw;
   // prometheus-query re-catches its own client_error and wraps it as a network_error: unwrap it.
   const original = (raw as { original?: { status?: unknown; errorType?: unknown } } | null)?.original;
-  if (original && original.status === 'error' && typeof original.errorType === 'string') return wrapPrometheusError(original, query, endpoint);
+  if (original && original.status === 'error' && typeof original.errorType === 'string') return wrapPrometheusError(original, query, endpoint, answer);
   const q = shorten(query);
   const f: PrometheusQueryFailure = typeof raw === 'object' && raw !== null ? (raw as PrometheusQueryFailure) : {};
   const detail = typeof f.error === 'string' ? f.error : raw instanceof Error ? raw.message : String(raw);
@@ -97,8 +103,19 @@ export function wrapPrometheusError(raw: unknown, query: string, endpoint: strin
   if (f.errorType === 'http_error') {
     return new PrometheusServerError(`Prometheus at ${endpoint} answered HTTP ${status}: ${detail}`, q, status, { cause: raw });
   }
-  if (f.errorType === 'client_error') {
-    return new PrometheusServerError(`Prometheus at ${endpoint} sent an unreadable answer: ${detail}`, q, undefined, { cause: raw });
-  }
+  if (f.errorType === 'client_error') return notTheApi(endpoint, q, answer, detail, raw);
   return new PrometheusServerError(`query to Prometheus at ${endpoint} failed: ${detail}`, q, status, { cause: raw });
+}
+
+/**
+ * An answer without the API's JSON (`{status, data}`): an HTML page from a UI, a proxy or a login
+ * form, usually a wrong URL. Worked example: HTTP 404 text/html -> "answered HTTP 404 (text/html),
+ * not the Prometheus API". Retried only for 5xx / 429 (a proxy's temporary page), never for a 4xx
+ * or a 200 page: asking again gets the same page.
+ */
+function notTheApi(endpoint: string, q: string, answer: HttpAnswer | undefined, detail: string, raw: unknown): PrometheusServerError {
+  if (!answer) return new PrometheusServerError(`Prometheus at ${endpoint} sent an unreadable answer: ${detail}`, q, undefined, { cause: raw });
+  const type = answer.contentType.split(';')[0]!.trim() || 'no content type';
+  const hint = answer.status < 500 ? ': check --prometheus-url (the server\'s base URL, e.g. http://prometheus:9090, without /api/v1 or a UI path)' : '';
+  return new PrometheusServerError(`Prometheus at ${endpoint} answered HTTP ${answer.status} (${type}), not the Prometheus API${hint}`, q, answer.status, { cause: raw });
 }

@@ -69,8 +69,13 @@ export interface Answer<T> {
 export interface MetricsSource {
   /** Container series per namespace seen in the `windowMs` before `at` (optionally only `namespaces`). */
   namespaceSizes(at: number, windowMs: number, namespaces?: readonly string[]): Promise<Map<string, number>>;
-  /** CPU cores used, averaged over each step. */
-  cpuUsage(namespaces: readonly string[], range: StepRange): Promise<Answer<ContainerSeries[]>>;
+  /** CPU cores used, averaged over each step (over `rateWindowMs` when given: at least the step). */
+  cpuUsage(namespaces: readonly string[], range: StepRange, rateWindowMs?: number): Promise<Answer<ContainerSeries[]>>;
+  /**
+   * Optional: the typical interval (ms) between the CPU samples of `namespaces` in the `windowMs`
+   * before `at`, or undefined when no series has two samples there.
+   */
+  scrapeInterval?(namespaces: readonly string[], at: number, windowMs: number): Promise<number | undefined>;
   /** Memory working-set peak within each step. */
   memoryPeaks(namespaces: readonly string[], range: StepRange): Promise<Answer<ContainerSeries[]>>;
   /** OOM kills, one event per container and step with a kill. */

@@ -8,7 +8,8 @@ import type { QueryConfig } from './metric-names.ts';
 import { MEMORY_USAGE_NAMESPACES_PER_QUERY, type ContainerMemoryUsage, type MemoryUsageSource, type MemoryUsageWindows } from './memory-usage-source.ts';
 import type { Answer, ContainerResources, ContainerSeries, MetricsSource, OomEvent, OwnerLink, StepRange } from './metrics-source.ts';
 import { addQuality, cleanQuality, containerId } from './metrics-source.ts';
-import { containerSeriesSelector, cpuUsageQuery, memoryPeakQuery, memoryUsageQuery, namespaceSizesQuery, oomKillsQuery, ownerSeriesSelectors, resourcesQuery } from './promql-queries.ts';
+import { typicalInterval } from './scrape-interval.ts';
+import { containerSeriesSelector, cpuUsageQuery, rawCpuSamplesQuery, memoryPeakQuery, memoryUsageQuery, namespaceSizesQuery, oomKillsQuery, ownerSeriesSelectors, resourcesQuery } from './promql-queries.ts';
 import { PROMETHEUS_MAX_POINTS_PER_SERIES, splitRange } from './range-plan.ts';
 import { decodeMatrix, keyOf, mergeSeries, type RawRangeSeries } from './series-decode.ts';
 import type { PrometheusQueryClient } from './query-client.ts';
@@ -63,8 +64,16 @@ export class PrometheusMetricsSource implements MetricsSource, MemoryUsageSource
     return sizes;
   }
 
-  cpuUsage(namespaces: readonly string[], range: StepRange): Promise<Answer<ContainerSeries[]>> {
-    return this.matrix(cpuUsageQuery(this.cfg, namespaces, range.step), range, 'cpu usage');
+  cpuUsage(namespaces: readonly string[], range: StepRange, rateWindowMs?: number): Promise<Answer<ContainerSeries[]>> {
+    return this.matrix(cpuUsageQuery(this.cfg, namespaces, range.step, rateWindowMs), range, 'cpu usage');
+  }
+
+  /** The median gap between raw CPU samples of `namespaces` (one instant query of a range selector). */
+  async scrapeInterval(namespaces: readonly string[], at: number, windowMs: number): Promise<number | undefined> {
+    const answer = await this.client.instant(rawCpuSamplesQuery(this.cfg, namespaces, windowMs), at);
+    this.noteWarnings(answer.warnings, 'scrape interval');
+    const series = answer.result.result as Array<{ values?: Array<{ time: Date }> }>;
+    return typicalInterval(series.map((s) => (s.values ?? []).map((v) => v.time.getTime())));
   }
 
   memoryPeaks(namespaces: readonly string[], range: StepRange): Promise<Answer<ContainerSeries[]>> {

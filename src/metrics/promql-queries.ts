@@ -48,13 +48,23 @@ export function namespaceSizesQuery(cfg: QueryConfig, windowMs: number, namespac
 }
 
 /**
- * CPU cores used per container, averaged over each step: `rate` of the cAdvisor counter over a
- * window equal to the step (rate handles counter resets). With a 60 s step a point at 12:01 is the
- * mean usage from 12:00 to 12:01, e.g. 30 CPU-seconds used in that minute -> 0.5 cores.
+ * CPU cores used per container: `rate` of the cAdvisor counter (rate handles counter resets) over
+ * `rateWindowMs`, by default the step. With a 60 s window a point at 12:01 is the mean usage from
+ * 12:00 to 12:01, e.g. 30 CPU-seconds used in that minute -> 0.5 cores. The window must hold two
+ * samples or more: the feed widens it to 4 scrape intervals (scrape-interval.ts).
  */
-export function cpuUsageQuery(cfg: QueryConfig, namespaces: readonly string[], stepMs: number): string {
+export function cpuUsageQuery(cfg: QueryConfig, namespaces: readonly string[], stepMs: number, rateWindowMs = stepMs): string {
   const sel = selector(cfg.metrics.cpuUsageSeconds, containerMatchers(cfg, namespaces), cfg.extraSelector);
-  return `max by (${byContainer(cfg)}) (rate(${sel}[${duration(stepMs)}]))`;
+  return `max by (${byContainer(cfg)}) (rate(${sel}[${duration(Math.max(stepMs, rateWindowMs))}]))`;
+}
+
+/**
+ * The raw CPU counter samples of the containers of `namespaces` over the last `windowMs` (an instant
+ * query of a range selector answers with every sample and its time): the scrape interval is read
+ * from their timestamps. Asked for one small namespace, so the answer stays small.
+ */
+export function rawCpuSamplesQuery(cfg: QueryConfig, namespaces: readonly string[], windowMs: number): string {
+  return `${selector(cfg.metrics.cpuUsageSeconds, containerMatchers(cfg, namespaces), cfg.extraSelector)}[${duration(windowMs)}]`;
 }
 
 /**

@@ -15,7 +15,7 @@ import type { InternalAxiosRequestConfig, AxiosResponse } from 'axios';
 import type { Logger } from '../observability/logger.ts';
 import { BearerTokenFile } from './bearer-token.ts';
 import { CONNECTION_DEFAULTS, type ConnectionOptions } from './connection-options.ts';
-import { wrapPrometheusError, type MetricsSourceError } from './metrics-errors.ts';
+import { wrapPrometheusError, type HttpAnswer, type MetricsSourceError } from './metrics-errors.ts';
 
 /** Running totals of the traffic, for logs, metrics and the benchmark. */
 export interface QueryStats {
@@ -35,6 +35,8 @@ export interface QueryAnswer<T = QueryResult> {
 interface CallContext {
   bytes: number;
   warnings: string[];
+  /** Status and content type of the last HTTP answer, to explain an answer that is not the API's JSON. */
+  answer?: HttpAnswer;
 }
 
 /** The API endpoints used: instant and range queries, and the series (index) lookup. */
@@ -42,6 +44,17 @@ export type QueryKind = 'instant' | 'range' | 'series';
 
 /** Receives every finished query (for metrics). */
 export type QueryObserver = (event: { kind: QueryKind; durationMs: number; bytes: number; error?: MetricsSourceError }) => void;
+
+/** Refuses a URL that is not http(s) when the client is made: a typo is not retried. */
+function checkUrl(text: string): void {
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch (err) {
+    throw new Error(`invalid Prometheus URL ${JSON.stringify(text)}: expected e.g. http://prometheus:9090`, { cause: err });
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error(`invalid Prometheus URL ${JSON.stringify(text)}: use http or https`);
+}
 
 export class PrometheusQueryClient {
   readonly stats: QueryStats = { queries: 0, retries: 0, failures: 0, bytes: 0 };
@@ -56,6 +69,7 @@ export class PrometheusQueryClient {
     logger: Logger,
     private readonly observer: QueryObserver = () => {},
   ) {
+    checkUrl(options.url);
     this.options = { ...CONNECTION_DEFAULTS, ...options };
     this.log = logger.child({ component: 'prometheus-client', endpoint: options.url });
     const token = options.bearerTokenFile ? new BearerTokenFile(options.bearerTokenFile) : undefined;
@@ -88,11 +102,20 @@ export class PrometheusQueryClient {
       ];
       return config;
     };
+    const note = (response: AxiosResponse | undefined) => {
+      const ctx = this.context.getStore();
+      if (ctx && response) ctx.answer = { status: response.status, contentType: String(response.headers['content-type'] ?? '') };
+    };
     const onResponse = (response: AxiosResponse): AxiosResponse => {
+      note(response);
       const warnings = (response.data as { warnings?: unknown } | undefined)?.warnings;
       const ctx = this.context.getStore();
       if (ctx && Array.isArray(warnings)) ctx.warnings.push(...warnings.map(String));
       return response;
+    };
+    const onError = (error: unknown): Promise<never> => {
+      note((error as { response?: AxiosResponse } | null)?.response);
+      return Promise.reject(error as Error);
     };
     const base = {
       endpoint: options.url,
@@ -102,7 +125,7 @@ export class PrometheusQueryClient {
       timeout: this.options.timeoutMs,
       withCredentials: false,
       requestInterceptor: { onFulfilled: onRequest },
-      responseInterceptor: { onFulfilled: onResponse },
+      responseInterceptor: { onFulfilled: onResponse, onRejected: onError },
     };
     this.get = new PrometheusDriver({ ...base, preferPost: false });
     this.post = new PrometheusDriver({ ...base, preferPost: true });
@@ -140,7 +163,7 @@ export class PrometheusQueryClient {
             const result = await this.context.run(ctx, () => call(driver));
             return { result, warnings: ctx.warnings };
           } catch (raw) {
-            throw wrapPrometheusError(raw, query, this.options.url);
+            throw wrapPrometheusError(raw, query, this.options.url, ctx.answer);
           } finally {
             bytes += ctx.bytes;
             this.stats.bytes += ctx.bytes;
@@ -157,7 +180,9 @@ export class PrometheusQueryClient {
             const willRetry = retriesLeft > 0 && (error as MetricsSourceError).retryable === true;
             if (willRetry) {
               this.stats.retries++;
-              this.log.warn({ err: error, attempt: attemptNumber, retriesLeft }, 'Prometheus query failed, retrying');
+              // One short line per retry; the error object (stack, cause chain) only at debug level.
+              if (this.log.isLevelEnabled('debug')) this.log.debug({ err: error, attempt: attemptNumber, retriesLeft }, 'Prometheus query failed, retrying');
+              else this.log.info({ error: error.message, attempt: attemptNumber, retriesLeft }, 'Prometheus query failed, retrying');
             }
           },
         },

@@ -4,6 +4,10 @@
  * last one ingested (a cursor per namespace). A failed batch is logged and counted, its cursor
  * stays where it was, and the next cycle fetches it again; other batches go on.
  *
+ * CPU is a `rate` over 4 scrape intervals (at least the step): the interval is given
+ * (`scrapeIntervalMs`) or read once from the data's timestamps, in the smallest namespace
+ * (decision 0175); while it is unknown the window is the step.
+ *
  * Memory: nothing per container is kept here (the cursor is per namespace); each chunk's series
  * go to the sink and are dropped.
  */
@@ -14,6 +18,7 @@ import { addQuality, cleanQuality } from './metrics-source.ts';
 import { batchNamespaces } from './namespace-batches.ts';
 import { alignedRange, pointsIn, pointsPerChunk, splitRange } from './range-plan.ts';
 import type { SourceMetrics } from './source-metrics.ts';
+import { DETECTION_WINDOW_MS, rateWindowMs } from './scrape-interval.ts';
 
 /** Receives usage; called once per container series per chunk. */
 export interface UsageSink {
@@ -39,6 +44,8 @@ export interface FeedOptions {
   minSamples?: number;
   /** Only these namespaces (default: every namespace with data). */
   namespaces?: readonly string[];
+  /** How often the CPU counter is scraped (ms); default: read from the data. */
+  scrapeIntervalMs?: number;
 }
 
 export const FEED_DEFAULTS = {
@@ -65,12 +72,18 @@ export interface SyncReport {
   sparse: ContainerKey[];
   /** Set when the cycle could not even discover the namespaces (the source is down). */
   error?: unknown;
+  /** The scrape interval used (ms): given, or read from the data; undefined while unknown. */
+  scrapeIntervalMs?: number;
+  /** The CPU rate window used (ms). */
+  rateWindowMs: number;
   quality: DataQuality;
 }
 
 export class UsageFeed {
   private readonly cursors = new Map<string, number>();
-  private readonly opts: Required<Omit<FeedOptions, 'namespaces' | 'lagMs'>> & { lagMs: number; namespaces?: readonly string[] };
+  private readonly opts: Required<Omit<FeedOptions, 'namespaces' | 'lagMs' | 'scrapeIntervalMs'>> & { lagMs: number; namespaces?: readonly string[] };
+  /** Given, or read from the data once. */
+  private scrapeMs: number | undefined;
   private readonly log: Logger;
 
   constructor(
@@ -81,7 +94,13 @@ export class UsageFeed {
   ) {
     const stepMs = options.stepMs ?? FEED_DEFAULTS.stepMs;
     this.opts = { ...FEED_DEFAULTS, ...options, stepMs, lagMs: options.lagMs ?? stepMs };
+    this.scrapeMs = options.scrapeIntervalMs;
     this.log = logger.child({ component: 'usage-feed' });
+  }
+
+  /** The scrape interval in use (ms): given, or read from the data; undefined while unknown. */
+  get scrapeIntervalMs(): number | undefined {
+    return this.scrapeMs;
   }
 
   /** The last evaluation time ingested for a namespace, if any. */
@@ -96,7 +115,7 @@ export class UsageFeed {
   async sync(now: number, sink: UsageSink, onProgress?: (done: number, total: number) => void): Promise<SyncReport> {
     const { stepMs, historyMs, maxPointsPerQuery } = this.opts;
     const end = Math.floor((now - this.opts.lagMs) / stepMs) * stepMs;
-    const report: SyncReport = { end, namespaces: 0, batches: 0, chunks: 0, cpuSamples: 0, memorySamples: 0, oomEvents: 0, failed: [], sparse: [], quality: cleanQuality() };
+    const report: SyncReport = { end, namespaces: 0, batches: 0, chunks: 0, cpuSamples: 0, memorySamples: 0, oomEvents: 0, failed: [], sparse: [], quality: cleanQuality(), rateWindowMs: stepMs };
     // Discovery looks back to the oldest cursor (one step in the steady state), or the whole
     // history on the first cycle; a new namespace with current data shows up either way.
     const oldest = this.cursors.size > 0 ? Math.min(...this.cursors.values()) : end - historyMs;
@@ -113,6 +132,9 @@ export class UsageFeed {
       return report;
     }
     report.namespaces = sizes.size;
+    if (this.scrapeMs === undefined) this.scrapeMs = await this.detectScrapeInterval(sizes, end);
+    report.scrapeIntervalMs = this.scrapeMs;
+    report.rateWindowMs = rateWindowMs(stepMs, this.scrapeMs);
     // A known namespace without data since its cursor has nothing to fetch up to `end`.
     for (const ns of this.cursors.keys()) if (!sizes.has(ns)) this.cursors.set(ns, end);
 
@@ -138,7 +160,7 @@ export class UsageFeed {
     let done = 0;
     const progress = () => onProgress?.(++done, total);
     onProgress?.(0, total);
-    await Promise.all(plans.map((p) => limit(() => this.fetchBatch(p.namespaces, p.chunks, p.bootstrap, sink, report, progress))));
+    await Promise.all(plans.map((p) => limit(() => this.fetchBatch(p.namespaces, p.chunks, p.bootstrap, sink, report, progress, report.rateWindowMs))));
     this.metrics?.recordQuality(report.quality);
     if (report.sparse.length > 0) this.metrics?.sparseSeries.inc(report.sparse.length);
     this.log.info(
@@ -148,12 +170,34 @@ export class UsageFeed {
     return report;
   }
 
-  private async fetchBatch(namespaces: string[], chunks: StepRange[], bootstrap: boolean, sink: UsageSink, report: SyncReport, progress: () => void): Promise<void> {
+  /**
+   * The scrape interval read from the raw samples of the namespace with the fewest series (a
+   * small answer); undefined (asked again next cycle) when no series there has two samples yet.
+   */
+  private async detectScrapeInterval(sizes: ReadonlyMap<string, number>, at: number): Promise<number | undefined> {
+    if (!this.source.scrapeInterval || sizes.size === 0) return undefined;
+    const [namespace] = [...sizes].sort((a, b) => a[1] - b[1] || a[0].localeCompare(b[0]))[0]!;
+    const stepMs = this.opts.stepMs;
+    try {
+      const interval = await this.source.scrapeInterval([namespace], at, DETECTION_WINDOW_MS);
+      if (interval === undefined) {
+        this.log.warn({ namespace, stepMs }, `could not tell the scrape interval: no CPU series of namespace ${namespace} has two samples in the last hour; CPU is read over one step (${stepMs / 1000}s) until it can, and comes out empty if the data is sparser than that (set the scrape interval to fix it)`);
+      } else if (rateWindowMs(stepMs, interval) > stepMs) {
+        this.log.info({ scrapeIntervalMs: interval, rateWindowMs: rateWindowMs(stepMs, interval) }, 'the data is scraped less often than the step: CPU is read over 4 scrape intervals');
+      }
+      return interval;
+    } catch (err) {
+      this.log.warn({ error: err instanceof Error ? err.message : String(err) }, 'could not read the scrape interval; retried next cycle');
+      return undefined;
+    }
+  }
+
+  private async fetchBatch(namespaces: string[], chunks: StepRange[], bootstrap: boolean, sink: UsageSink, report: SyncReport, progress: () => void, rateWindow: number): Promise<void> {
     const counts = bootstrap ? new Map<string, { key: ContainerKey; n: number }>() : undefined;
     for (const chunk of chunks) {
       try {
         const [cpu, memory, oom] = await Promise.all([
-          this.source.cpuUsage(namespaces, chunk),
+          this.source.cpuUsage(namespaces, chunk, rateWindow),
           this.source.memoryPeaks(namespaces, chunk),
           this.source.oomKills(namespaces, chunk),
         ]);

@@ -16,6 +16,8 @@ import type { Strategy } from '../recommender/types.ts';
 import type { ClusterResources } from './cluster-resources.ts';
 import { buildRows, currentByWorkload, type ReportRow } from './report-rows.ts';
 import { WorkloadUsage } from './workload-usage.ts';
+import { missingSeriesWarnings, sparseDataWarnings, type OwnerAndResourceNames } from './data-warnings.ts';
+import { DEFAULT_METRIC_NAMES } from '../metrics/metric-names.ts';
 
 export interface RecommendInput {
   source: MetricsSource;
@@ -33,6 +35,8 @@ export interface RecommendInput {
    * from the cluster still resolve to their workload.
    */
   readCluster?: (namespaces: readonly string[]) => Promise<ClusterResources>;
+  /** Names of the owner and resource series, for the warnings when they are missing (default: kube-state-metrics'). */
+  metricNames?: OwnerAndResourceNames;
   logger: Logger;
   metrics?: SourceMetrics;
   onProgress?: (done: number, total: number) => void;
@@ -46,6 +50,8 @@ export class NoUsageDataError extends Error {
 export interface RecommendResult {
   rows: ReportRow[];
   sync: SyncReport;
+  /** What the reader must know about the data (one line each): missing series, sparse data. */
+  warnings: string[];
 }
 
 const HOUR = 3600_000;
@@ -88,5 +94,7 @@ export async function runRecommend(input: RecommendInput): Promise<RecommendResu
   if (sync.failed.length > 0) {
     throw new PartialDataError(`could not read the usage history of ${sync.failed.length} namespace(s): ${[...new Set(sync.failed)].join(', ')}; see the log for the cause`, sync.failed);
   }
-  return { rows: buildRows(usage.containers(), currentByWorkload(resources, owners), input.now), sync };
+  const rows = buildRows(usage.containers(), currentByWorkload(resources, owners), input.now);
+  const missing = input.readCluster ? [] : missingSeriesWarnings(rows, links, resources, input.metricNames ?? DEFAULT_METRIC_NAMES);
+  return { rows, sync, warnings: [...missing, ...sparseDataWarnings(rows, sync)] };
 }

@@ -6,14 +6,19 @@ function esc(s: string | number | null): string {
   return String(s ?? '-').replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
+/** `lower .. upper`; an open upper bound reads "none yet". */
+function bounds(status: string, l: { lowerBound: string | null; upperBound: string | null }): string {
+  return status === 'ok' ? `${l.lowerBound ?? '-'} .. ${l.upperBound ?? 'none yet'}` : '-';
+}
+
 export function renderHtml(rows: readonly ReportRow[], title: string): string {
   const body = rowsToJson(rows)
     .map((r) => {
-      const cells = [r.namespace, `${r.workload.kind}/${r.workload.name}`, r.container, r.pods, r.cpu.request, r.cpu.target, `${r.cpu.lowerBound ?? '-'} .. ${r.cpu.upperBound ?? '-'}`, r.cpu.difference, r.memory.request, r.memory.target, `${r.memory.lowerBound ?? '-'} .. ${r.memory.upperBound ?? '-'}`, r.memory.difference, r.status];
+      const cells = [r.namespace, `${r.workload.kind}/${r.workload.name}`, r.container, r.pods, r.cpu.request, r.cpu.target, bounds(r.status, r.cpu), r.cpu.difference, r.memory.request, r.memory.target, bounds(r.status, r.memory), r.memory.difference, r.status, r.notes.join('; ')];
       return `<tr>${cells.map((c) => `<td>${esc(c)}</td>`).join('')}</tr>`;
     })
     .join('\n');
-  const head = ['namespace', 'workload', 'container', 'pods', 'cpu request', 'cpu target', 'cpu bounds', 'cpu diff', 'memory request', 'memory target', 'memory bounds', 'memory diff', 'status'];
+  const head = ['namespace', 'workload', 'container', 'pods', 'cpu request', 'cpu target', 'cpu bounds', 'cpu diff', 'memory request', 'memory target', 'memory bounds', 'memory diff', 'status', 'notes'];
   return `<!doctype html>
 <html><head><meta charset="utf-8"><title>${esc(title)}</title>
 <style>body{font-family:sans-serif}table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:2px 6px;text-align:right}</style></head>

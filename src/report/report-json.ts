@@ -2,7 +2,9 @@
  * The JSON (and YAML) contract of `tailor recommend`: a list of
  * `{namespace, workload:{kind,name}, container, cpu:{request,limit,target,lowerBound,upperBound},
  * memory:{...}}` with quantities as Kubernetes strings (null when unknown), plus `difference`,
- * `savings`, `pods`, `samples` and `status` for each row.
+ * `savings`, `pods`, `samples` and `status` for each row. `confidence` is `low` with less than a
+ * day of history or no upper bound yet (`upperBound` null, `notes` say why); such rows have no
+ * `savings`.
  */
 import type { ReportRow, ResourceLine } from './report-rows.ts';
 import { cpuText, memoryText, signed } from './report-quantities.ts';
@@ -22,6 +24,9 @@ export interface RowJson {
   workload: { kind: string; name: string };
   container: string;
   status: ReportRow['status'];
+  confidence: ReportRow['confidence'];
+  historyHours: number;
+  notes: string[];
   pods: number;
   samples: { cpu: number; memory: number; ooms: number };
   cpu: ResourceJson;
@@ -48,6 +53,9 @@ export function rowsToJson(rows: readonly ReportRow[]): RowJson[] {
     workload: { kind: r.workload.kind, name: r.workload.name },
     container: r.container,
     status: r.status,
+    confidence: r.confidence,
+    historyHours: Math.round((r.historyMs / 3600_000) * 10) / 10,
+    notes: r.notes,
     pods: r.pods,
     samples: { cpu: r.cpuSamples, memory: r.memorySamples, ooms: r.ooms },
     cpu: resource(r.cpu, cpuText),

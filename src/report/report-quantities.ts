@@ -1,27 +1,33 @@
 /**
  * Quantities of the report as Kubernetes strings: exact for machine formats (`"587m"`,
- * `"272629760"`), rounded up to whole MiB for people (`"260Mi"`), signed for differences.
+ * `"272629760"`), rounded up to whole MiB for people (`"260Mi"`), signed for differences. A figure
+ * that is not a finite, non-negative number has no quantity: it comes out as null (printed `-`)
+ * rather than failing the whole report.
  */
 import { formatCpu, formatMemory, roundUpToMiB } from 'kube-basics/quantity';
 
 /** CPU millicores -> `"587m"` / `"2"`; undefined -> null. */
 export function cpuText(millicores: number | undefined): string | null {
-  return millicores === undefined ? null : formatCpu(millicores);
+  return printable(millicores) ? formatCpu(millicores) : null;
+}
+
+function printable(v: number | undefined): v is number {
+  return v !== undefined && Number.isFinite(v) && v >= 0;
 }
 
 /** Memory bytes -> `"512Mi"` when exact, else whole bytes; undefined -> null. */
 export function memoryText(bytes: number | undefined): string | null {
-  return bytes === undefined ? null : formatMemory(bytes);
+  return printable(bytes) ? formatMemory(bytes) : null;
 }
 
 /** Memory for people: rounded up to MiB, `"260Mi"`. */
 export function memoryHuman(bytes: number | undefined): string | null {
-  return bytes === undefined ? null : formatMemory(roundUpToMiB(bytes));
+  return printable(bytes) ? formatMemory(roundUpToMiB(bytes)) : null;
 }
 
 /** A signed quantity: -250 millicores -> `"-250m"`, 1 GiB -> `"+1Gi"`, 0 -> `"0"`. */
 export function signed(value: number | undefined, format: (v: number) => string | null): string | null {
-  if (value === undefined) return null;
+  if (value === undefined || Number.isNaN(value)) return null;
   if (value === 0) return '0';
   return `${value < 0 ? '-' : '+'}${format(Math.abs(value))}`;
 }

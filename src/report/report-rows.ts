@@ -6,9 +6,15 @@
  * Savings = (request - target) x pods: a Deployment of 3 pods requesting 500m whose target is
  * 200m saves 900m; a negative value means the workload needs more than it asks for. Without a
  * request there is nothing to compare, so no difference and no savings.
+ *
+ * Young history is said, not hidden: an upper bound the strategy leaves open (tailor's Infinity in
+ * its first 6 hours, the upstream model's saturated 1e14 with no history) becomes "no upper bound
+ * yet" instead of a number, and a row with less than a day of history or an open bound has low
+ * confidence: its savings are left out (decision 0176).
  */
 import type { ContainerResources } from '../metrics/metrics-source.ts';
 import type { OwnerIndex, WorkloadRef } from '../metrics/owner-resolution.ts';
+import { MODEL_DEFAULTS } from '../recommender/model-options.ts';
 import type { ResourceEstimate } from '../recommender/types.ts';
 import type { WorkloadContainer } from './workload-usage.ts';
 
@@ -19,11 +25,16 @@ export interface ResourceLine {
   target?: number;
   lowerBound?: number;
   upperBound?: number;
+  /** Set when the strategy gave no usable upper bound yet (young history); `upperBound` is then absent. */
+  upperBoundOpen?: true;
   /** target - request. */
   difference?: number;
-  /** (request - target) x pods. */
+  /** (request - target) x pods; absent when the row has low confidence. */
   savings?: number;
 }
+
+/** Less history than this (or an open bound) gives a row low confidence. */
+export const CONFIDENT_HISTORY_MS = 24 * 3600_000;
 
 export interface ReportRow {
   namespace: string;
@@ -36,6 +47,12 @@ export interface ReportRow {
   ooms: number;
   /** `ok`, or `insufficient-data` when the strategy has too little history to estimate. */
   status: 'ok' | 'insufficient-data';
+  /** `low` with less than {@link CONFIDENT_HISTORY_MS} of history or an open bound: not counted in the savings. */
+  confidence: 'normal' | 'low';
+  /** From the first to the last CPU sample (ms). */
+  historyMs: number;
+  /** Short notes for people, e.g. "no upper bound yet". */
+  notes: string[];
   cpu: ResourceLine;
   memory: ResourceLine;
 }
@@ -71,19 +88,45 @@ export function rowId(namespace: string, workload: WorkloadRef, container: strin
   return `${namespace}\u0000${workload.kind}\u0000${workload.name}\u0000${container}`;
 }
 
-function line(resource: 'cpu' | 'memory', current: Current | undefined, estimate: ResourceEstimate | undefined): ResourceLine {
+/**
+ * A bound that says "unbounded": not finite, or saturated at the model's maximum amount (1e14
+ * millicores or bytes, which would print as `100000000000` cores or `95367432Mi`).
+ */
+export function isOpenBound(value: number): boolean {
+  return !Number.isFinite(value) || value >= MODEL_DEFAULTS.maxResourceAmount;
+}
+
+/** A finite, non-negative figure, or undefined (never NaN or Infinity in a row). */
+const finite = (v: number) => (Number.isFinite(v) && v >= 0 ? v : undefined);
+
+function line(resource: 'cpu' | 'memory', current: Current | undefined, estimate: ResourceEstimate | undefined, counted: boolean): ResourceLine {
   const request = current?.requests[resource];
   const out: ResourceLine = { request, limit: current?.limits[resource] };
   if (estimate) {
-    out.target = estimate.target[resource];
-    out.lowerBound = estimate.lowerBound[resource];
-    out.upperBound = estimate.upperBound[resource];
-    if (request !== undefined) {
-      out.difference = out.target - request;
-      out.savings = (request - out.target) * (current?.pods ?? 0);
+    const target = finite(estimate.target[resource]);
+    out.target = target;
+    out.lowerBound = finite(estimate.lowerBound[resource]);
+    if (isOpenBound(estimate.upperBound[resource])) out.upperBoundOpen = true;
+    else out.upperBound = finite(estimate.upperBound[resource]);
+    if (request !== undefined && target !== undefined) {
+      out.difference = target - request;
+      if (counted) out.savings = (request - target) * (current?.pods ?? 0);
     }
   }
   return out;
+}
+
+const hours = (ms: number) => (ms < 3600_000 ? `${Math.round(ms / 60_000)} min` : `${Math.round(ms / 3600_000)} h`);
+
+/** Low confidence and its reasons, for an estimate with `historyMs` behind it. */
+function confidenceOf(estimate: ResourceEstimate | undefined, historyMs: number): { low: boolean; notes: string[] } {
+  if (!estimate) return { low: true, notes: [] };
+  const notes: string[] = [];
+  const open = (['cpu', 'memory'] as const).filter((r) => isOpenBound(estimate.upperBound[r]));
+  if (open.length > 0) notes.push(`no ${open.join('/')} upper bound yet`);
+  if (historyMs < CONFIDENT_HISTORY_MS) notes.push(`low confidence: ${hours(historyMs)} of history (24 h wanted)`);
+  else if (open.length > 0) notes.push('low confidence');
+  return { low: notes.length > 0, notes };
 }
 
 /** One row per modelled workload container, estimated at `now`. */
@@ -91,6 +134,8 @@ export function buildRows(containers: readonly WorkloadContainer[], current: Rea
   return containers.map((wc) => {
     const cur = current.get(rowId(wc.namespace, wc.workload, wc.container));
     const estimate = wc.model.estimate(now);
+    const historyMs = wc.firstCpuAt === undefined || wc.lastCpuAt === undefined ? 0 : wc.lastCpuAt - wc.firstCpuAt;
+    const confidence = confidenceOf(estimate, historyMs);
     return {
       namespace: wc.namespace,
       workload: wc.workload,
@@ -100,8 +145,11 @@ export function buildRows(containers: readonly WorkloadContainer[], current: Rea
       memorySamples: wc.memorySamples,
       ooms: wc.ooms,
       status: estimate ? 'ok' : 'insufficient-data',
-      cpu: line('cpu', cur, estimate),
-      memory: line('memory', cur, estimate),
+      confidence: confidence.low ? 'low' : 'normal',
+      historyMs,
+      notes: confidence.notes,
+      cpu: line('cpu', cur, estimate, !confidence.low),
+      memory: line('memory', cur, estimate, !confidence.low),
     };
   });
 }

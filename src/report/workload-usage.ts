@@ -23,6 +23,9 @@ export interface WorkloadContainer {
   ooms: number;
   /** Largest memory peak seen (bytes), used to size an OOM as upstream does. */
   memoryPeak: number;
+  /** Time of the first and last CPU sample (ms); undefined before the first. */
+  firstCpuAt?: number;
+  lastCpuAt?: number;
 }
 
 export class WorkloadUsage implements UsageSink {
@@ -48,6 +51,11 @@ export class WorkloadUsage implements UsageSink {
     if (this.buffer) this.buffer.cpu(wc.model, series);
     else for (let i = 0; i < series.times.length; i++) wc.model.addCpuSample(series.values[i]!, series.times[i]!, series.key.pod);
     wc.cpuSamples += series.times.length;
+    const n = series.times.length;
+    if (n > 0) {
+      wc.firstCpuAt = Math.min(wc.firstCpuAt ?? Infinity, series.times[0]!);
+      wc.lastCpuAt = Math.max(wc.lastCpuAt ?? -Infinity, series.times[n - 1]!);
+    }
   }
 
   memory(series: ContainerSeries): void {

@@ -9,7 +9,8 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
-import { silentLogger } from '../../src/observability/logger.ts';
+import { Writable } from 'node:stream';
+import { createLogger, silentLogger } from '../../src/observability/logger.ts';
 import { PrometheusQueryClient } from '../../src/metrics/query-client.ts';
 import { BadQueryError, PrometheusServerError, PrometheusTimeoutError, PrometheusUnreachableError } from '../../src/metrics/metrics-errors.ts';
 import { freePort } from '../support/free-port.ts';
@@ -53,6 +54,10 @@ before(async () => {
         setTimeout(() => res.end(ok()), 2_000);
       } else if (query === 'garbage') {
         res.end('<html>not json</html>');
+      } else if (query === 'html-404' || query === 'html-200' || query === 'html-502') {
+        res.statusCode = Number(query.slice(5));
+        res.setHeader('content-type', 'text/html; charset=utf-8');
+        res.end('<html><body>Grafana</body></html>');
       } else if (query === 'warn') {
         res.end(ok({ warnings: ['partial response: store 2 unreachable'] }));
       } else res.end(ok());
@@ -115,6 +120,40 @@ test('an unreadable body is a PrometheusServerError', async () => {
   const client = new PrometheusQueryClient({ url, retries: 0 }, silentLogger());
   const err = await client.instant('garbage', 0).catch((e: unknown) => e);
   assert.ok(err instanceof PrometheusServerError, String(err));
+});
+
+test('an HTML page (a UI or a proxy instead of the API) names the status and content type; 4xx and 200 are not retried, 5xx are', async () => {
+  for (const [query, status, queries] of [['html-404', 404, 1], ['html-200', 200, 1], ['html-502', 502, 3]] as const) {
+    const client = new PrometheusQueryClient({ url, retries: 2, ...fast }, silentLogger());
+    const err = await client.instant(query, 0).catch((e: unknown) => e);
+    assert.ok(err instanceof PrometheusServerError, String(err));
+    assert.match(err.message, new RegExp(`answered HTTP ${status} \\(text/html\\), not the Prometheus API`));
+    if (status < 500) assert.match(err.message, /check --prometheus-url/);
+    assert.equal(err.httpStatus, status);
+    assert.equal(client.stats.queries, queries, query);
+  }
+});
+
+test('a URL that is not http(s) is refused when the client is made, before any request', () => {
+  for (const bad of ['not-a-url', 'ftp://prometheus:9090', '']) {
+    assert.throws(() => new PrometheusQueryClient({ url: bad }, silentLogger()), /invalid Prometheus URL/, bad);
+  }
+});
+
+test('a retry is one short line at info level; the stack only at debug', async () => {
+  const lines: string[] = [];
+  const sink = new Writable({ write: (chunk: Buffer, _enc, done) => (lines.push(chunk.toString()), done()) });
+  for (const level of ['info', 'debug'] as const) {
+    lines.length = 0;
+    const client = new PrometheusQueryClient({ url: `http://127.0.0.1:${await freePort()}`, retries: 1, ...fast }, createLogger({ level, destination: sink }));
+    await client.instant('up', 0).catch(() => undefined);
+    const retries = lines.map((l) => JSON.parse(l) as Record<string, unknown>).filter((l) => l.msg === 'Prometheus query failed, retrying');
+    assert.equal(retries.length, 1, level);
+    if (level === 'info') {
+      assert.doesNotMatch(lines.join(''), /"stack"/);
+      assert.match(String(retries[0]!.error), /is unreachable: connect ECONNREFUSED/);
+    } else assert.match(lines.join(''), /"stack"/);
+  }
 });
 
 test('server warnings come back with the answer and bytes are counted', async () => {

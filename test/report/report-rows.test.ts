@@ -4,7 +4,10 @@ import { OwnerIndex } from '../../src/metrics/owner-resolution.ts';
 import { buildRows, currentByWorkload } from '../../src/report/report-rows.ts';
 import { rowsToJson } from '../../src/report/report-json.ts';
 import { renderCsv } from '../../src/report/report-csv.ts';
-import { signed, memoryHuman } from '../../src/report/report-quantities.ts';
+import { cpuText, memoryText, signed, memoryHuman } from '../../src/report/report-quantities.ts';
+import { REPORT_FORMATS, renderReport } from '../../src/report/report-format.ts';
+import { savingsSummary } from '../../src/report/report-table.ts';
+import { tailorStrategy } from '../../src/replay/strategies/tailor/tailor-strategy.ts';
 import type { WorkloadContainer } from '../../src/report/workload-usage.ts';
 import type { ResourceEstimate, UsageModel } from '../../src/recommender/types.ts';
 
@@ -26,11 +29,12 @@ const estimate: ResourceEstimate = {
   upperBound: { cpu: 400, memory: 600 * MiB },
 };
 
-const container = (model: UsageModel): WorkloadContainer => ({ namespace: 'a', workload: { kind: 'Deployment', name: 'web' }, container: 'app', model, cpuSamples: 10, memorySamples: 10, ooms: 0, memoryPeak: 0 });
+const DAY = 24 * 3600_000;
+const container = (model: UsageModel, historyMs = 2 * DAY): WorkloadContainer => ({ namespace: 'a', workload: { kind: 'Deployment', name: 'web' }, container: 'app', model, cpuSamples: 10, memorySamples: 10, ooms: 0, memoryPeak: 0, firstCpuAt: 0, lastCpuAt: historyMs });
+const threePods = ['web-1', 'web-2', 'web-3'].map((pod) => ({ key: { namespace: 'a', pod, container: 'app' }, requests: { cpu: 0.5, memory: 512 * MiB }, limits: { cpu: 1 } }));
 
 test('3 pods requesting 500m with a 200m target save 900m; memory 512Mi -> 300Mi saves 636Mi', () => {
-  const resources = ['web-1', 'web-2', 'web-3'].map((pod) => ({ key: { namespace: 'a', pod, container: 'app' }, requests: { cpu: 0.5, memory: 512 * MiB }, limits: { cpu: 1 } }));
-  const [row] = buildRows([container(fixed(estimate))], currentByWorkload(resources, owners), 0);
+  const [row] = buildRows([container(fixed(estimate))], currentByWorkload(threePods, owners), 0);
   assert.equal(row!.pods, 3);
   assert.deepEqual(row!.cpu, { request: 500, limit: 1000, target: 200, lowerBound: 150, upperBound: 400, difference: -300, savings: 900 });
   assert.equal(row!.memory.savings, 3 * 212 * MiB);
@@ -47,6 +51,53 @@ test('too little data is reported as such, not guessed', () => {
   const [json] = rowsToJson([row!]);
   assert.equal(json!.cpu.target, null);
   assert.match(renderCsv([row!]), /a,Deployment,web,app,insufficient-data,0,/);
+});
+
+test('young data: tailor leaves memory unbounded (Infinity); every format prints "none yet" instead of crashing', () => {
+  const model = tailorStrategy().newModel();
+  for (let t = 60_000; t <= 10 * 60_000; t += 60_000) {
+    model.addCpuSample(0.2, t);
+    model.addMemorySample(300 * MiB, t);
+  }
+  assert.equal(model.estimate(10 * 60_000)!.upperBound.memory, Infinity, 'the premise: tailor gives no memory upper bound in its first hours');
+  const wc: WorkloadContainer = { ...container(model), firstCpuAt: 60_000, lastCpuAt: 10 * 60_000 };
+  const [row] = buildRows([wc], currentByWorkload(threePods, owners), 10 * 60_000);
+  assert.equal(row!.memory.upperBound, undefined);
+  assert.equal(row!.memory.upperBoundOpen, true);
+  for (const format of REPORT_FORMATS) assert.doesNotThrow(() => renderReport([row!], format), format);
+  const table = renderReport([row!], 'table');
+  assert.match(table, /none yet/);
+  assert.match(table, /no memory upper bound yet/);
+  assert.match(table, /low confidence: 9 min of history/);
+  const json = rowsToJson([row!])[0]!;
+  assert.equal(json.memory.upperBound, null);
+  assert.equal(json.confidence, 'low');
+});
+
+test('the upstream model with no history: saturated bounds (1e14) read "none yet", not 100000000000 / 95367432Mi', () => {
+  const saturated: ResourceEstimate = { ...estimate, upperBound: { cpu: 1e14, memory: 1e14 } };
+  const [row] = buildRows([container(fixed(saturated), 5 * 60_000)], currentByWorkload(threePods, owners), 0);
+  const table = renderReport([row!], 'table');
+  assert.doesNotMatch(table, /100000000000|95367432Mi/);
+  assert.match(table, /200m \[150m, none yet\]/);
+  assert.match(table, /no cpu\/memory upper bound yet; low confidence: 5 min of history/);
+});
+
+test('rows with low confidence are left out of the savings, and the summary says so', () => {
+  const young = buildRows([container(fixed(estimate), 3 * 3600_000)], currentByWorkload(threePods, owners), 0)[0]!;
+  const old = buildRows([container(fixed(estimate))], currentByWorkload(threePods, owners), 0)[0]!;
+  assert.equal(young.confidence, 'low');
+  assert.equal(young.cpu.savings, undefined);
+  assert.equal(young.cpu.difference, -300, 'the difference is still shown');
+  assert.equal(old.confidence, 'normal');
+  assert.equal(savingsSummary([young]), 'no estimated savings: none of the 1 row(s) has enough history yet (a day, and an upper bound)');
+  assert.match(savingsSummary([old, young]), /^estimated savings if applied: cpu \+900m, memory \+636Mi .*; 1 row\(s\) with low confidence or no estimate left out$/);
+});
+
+test('a figure that is not finite prints as "-", never throws', () => {
+  assert.equal(memoryHuman(Infinity), null);
+  assert.equal(cpuText(NaN), null);
+  assert.equal(memoryText(-1), null);
 });
 
 test('signed and human quantities', () => {

@@ -1,7 +1,7 @@
 /**
  * Synthetic cAdvisor + kube-state-metrics series for a set of containers, with the exact values a
  * correct source must read back: the CPU counter integrates a known usage function (so the rate
- * over each minute is that function's value), memory is sampled off the minute (at :15 and :45) so
+ * over each minute is that function's value; scraped every 15 s), memory is sampled off the minute (at :15 and :45) so
  * every backend puts each sample in the same step window, and kube-state-metrics series give
  * owners, requests, limits and OOM kills.
  */
@@ -45,6 +45,8 @@ export interface FixtureOptions {
   extraLabels?: Record<string, string>;
   /** Interval of the kube-state-metrics series (default 10 min). */
   ksmIntervalMs?: number;
+  /** Interval of the CPU counter samples (default 15 s; must divide a minute). */
+  cpuIntervalMs?: number;
 }
 
 function times(start: number, end: number, every: number, offset = 0): number[] {
@@ -63,13 +65,18 @@ export function usageFixture(containers: readonly FixtureContainer[], options: F
   for (const c of containers) {
     const id = { ...extra, namespace: c.namespace, pod: c.pod, container: c.container };
     const jobs = c.duplicated ? ['a', 'b'] : ['kubelet'];
-    // CPU counter: cumulative CPU-seconds, sampled on the minute.
-    const cpu: Array<[number, number]> = [];
-    let total = 0;
-    for (const t of times(start, end, MINUTE)) {
-      if (t > start) total += c.cpuCores(t) * 60;
-      if (c.counterResetAt !== undefined && t === c.counterResetAt) total = c.cpuCores(t) * 60;
-      cpu.push([t, c.cpuNaNAt?.includes(t) ? NaN : total]);
+    // CPU counter: cumulative CPU-seconds, scraped every 15 s (so a 1-minute rate window holds
+    // 4 scrape intervals, decision 0175); the minute ending at m accrues cpuCores(m) evenly.
+    const cpu: Array<[number, number]> = [[start, c.cpuNaNAt?.includes(start) ? NaN : 0]];
+    let before = 0;
+    const every = options.cpuIntervalMs ?? 15_000;
+    for (const m of times(start + MINUTE, end, MINUTE)) {
+      const from = c.counterResetAt === m ? 0 : before;
+      for (let at = every; at <= MINUTE; at += every) {
+        const t = m - MINUTE + at;
+        cpu.push([t, c.cpuNaNAt?.includes(t) ? NaN : from + (c.cpuCores(m) * at) / 1000]);
+      }
+      before = from + c.cpuCores(m) * 60;
     }
     const memory: Array<[number, number]> = [];
     for (const t of times(start, end, 30_000, 15_000)) memory.push([t, c.memoryBytes(t)]);

@@ -27,6 +27,7 @@ interface RecommendOptions {
   format: ReportFormat;
   history: string;
   step: string;
+  scrapeInterval?: string;
   strategy: string;
   selector: string;
   at?: string;
@@ -96,6 +97,7 @@ export function registerRecommend(program: Command): void {
     .addOption(new Option('--format <format>', 'output format').choices([...REPORT_FORMATS]).default('table'))
     .option('--history <duration>', 'history window', '8d')
     .option('--step <duration>', 'resolution of the usage samples', '1m')
+    .option('--scrape-interval <duration>', 'how often the CPU counter is scraped; the CPU rate window is 4 of these, at least the step (default: read from the data)')
     .option('--strategy <name>', 'recommendation strategy: tailor (the best on the quality suite) or vpa (upstream)', 'tailor')
     .option('--selector <matchers>', 'label matchers added to every query, e.g. cluster="prod"', '')
     .option('--at <time>', 'evaluate as of this time (ISO or ms since the epoch; default now)')
@@ -131,18 +133,21 @@ export function registerRecommend(program: Command): void {
       if (kube) logger.info({ cluster: kube.description }, 'current requests and limits from the cluster');
       const bar = o.progress && process.stderr.isTTY ? new cliProgress.SingleBar({ stream: process.stderr, format: 'reading history [{bar}] {value}/{total} chunks' }, cliProgress.Presets.shades_classic) : undefined;
       try {
-        const { rows } = await runRecommend({
+        const scrapeIntervalMs = o.scrapeInterval === undefined ? undefined : parseDuration(o.scrapeInterval);
+        const { rows, warnings } = await runRecommend({
           source,
           strategy,
           now: parseTime(o.at),
           namespaces: o.namespace.length > 0 ? o.namespace : undefined,
-          feed: { historyMs: parseDuration(o.history), stepMs: parseDuration(o.step), maxPointsPerQuery: Number(o.maxPointsPerQuery) },
+          feed: { historyMs: parseDuration(o.history), stepMs: parseDuration(o.step), maxPointsPerQuery: Number(o.maxPointsPerQuery), scrapeIntervalMs },
           logger,
           metrics,
+          metricNames: cfg.metrics,
           readCluster: kube ? (namespaces) => readClusterResources(kubeClusterLister(kube.kubeConfig), namespaces) : undefined,
           onProgress: bar ? (done, total) => (done === 0 ? bar.start(total, 0) : bar.update(done)) : undefined,
         });
         bar?.stop();
+        for (const line of warnings) process.stderr.write(`tailor: warning: ${line}\n`);
         process.stdout.write(renderReport(rows, o.format));
       } finally {
         bar?.stop();

@@ -381,7 +381,8 @@ export class RecommenderLoop implements LoopComponent {
   private async backfillNewVpas(views: readonly VpaView[], cursorOf: (ns: string) => number | undefined): Promise<void> {
     const byId = new Map(views.map((v) => [v.id, v]));
     const currentPods = new Set((this.podCache?.list() ?? []).map((p) => `${p.metadata?.namespace ?? ''}/${p.metadata?.name ?? ''}`));
-    const options = { historyMs: this.config.history, stepMs: this.config.historyStep, maxPointsPerQuery: this.config.maxPointsPerQuery };
+    // The scrape interval the main feed read from the data, so a backfill does not read it again.
+    const options = { historyMs: this.config.history, stepMs: this.config.historyStep, maxPointsPerQuery: this.config.maxPointsPerQuery, scrapeIntervalMs: this.feed?.scrapeIntervalMs };
     for (const group of this.backfillPlan.next(this.config.historyBackfillVpas, cursorOf)) {
       const targets: BackfillTarget[] = group.vpaIds.map((id) => {
         const v = byId.get(id)!;

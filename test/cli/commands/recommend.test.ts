@@ -3,6 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
+import { freePort } from '../../support/free-port.ts';
 
 function run(...args: string[]) {
   return spawnSync(process.execPath, ['bin/tailor.mjs', 'recommend', '--prometheus-url', 'http://127.0.0.1:1', ...args], { encoding: 'utf8' });
@@ -28,4 +29,16 @@ test('--prometheus-url is required', () => {
   const result = spawnSync(process.execPath, ['bin/tailor.mjs', 'recommend'], { encoding: 'utf8' });
   assert.equal(result.status, 1);
   assert.match(result.stderr, /required option '--prometheus-url <url>' not specified/);
+});
+
+test('a --prometheus-url that is not a URL is refused at start-up, not retried', () => {
+  const result = spawnSync(process.execPath, ['bin/tailor.mjs', 'recommend', '--prometheus-url', 'not-a-url', '--log-level', 'info'], { encoding: 'utf8' });
+  assert.equal(result.status, 1);
+  assert.equal(result.stderr, 'tailor: invalid Prometheus URL "not-a-url": expected e.g. http://prometheus:9090\n');
+});
+
+test('an unreachable Prometheus is one clear line at the default log level: no retry warnings, no stack traces', async () => {
+  const result = spawnSync(process.execPath, ['bin/tailor.mjs', 'recommend', '--prometheus-url', `http://127.0.0.1:${await freePort()}`, '--retries', '2'], { encoding: 'utf8' });
+  assert.equal(result.status, 1);
+  assert.match(result.stderr, /^tailor: Prometheus at http:\/\/127\.0\.0\.1:\d+ is unreachable: connect ECONNREFUSED [^\n]*\n$/);
 });

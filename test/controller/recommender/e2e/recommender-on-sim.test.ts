@@ -116,7 +116,7 @@ workloads:
   // at the recommender's evaluation times: p90 of the rates, as the end of its histogram bucket
   // (upstream CPU scheme), + floor(15%) margin. Worked: p90 0.3039 cores is in bucket 18
   // [0.2813, 0.3054) -> 305m + 45m = 350m.
-  const samples = await cpuRates(`http://127.0.0.1:${port}`, 'web', loop.lastSync!.end, config.history, config.historyStep);
+  const samples = await cpuRates(`http://127.0.0.1:${port}`, 'web', loop.lastSync!.end, config.history, config.historyStep, loop.lastSync!.rateWindowMs);
   // With n x 0.9 a whole number (10 samples: the 9th) the decaying weights, which favour newer
   // samples by ~1e-5 per second, may tip the percentile to the next sample: both are accepted.
   const sorted = [...samples].sort((a, b) => a - b);
@@ -212,11 +212,12 @@ async function historyAvailable(url: string, workloads: readonly string[], sampl
 
 /**
  * The per-step CPU rates of a workload's `app` containers (cores, all pods), as the recommender
- * reads them: `rate` over one step, evaluated at the step multiples in (end - history, end].
+ * reads them: `rate` over its rate window (4 scrape intervals, at least the step; decision 0175),
+ * evaluated at the step multiples in (end - history, end].
  */
-async function cpuRates(url: string, workload: string, endMs: number, historyMs: number, stepMs: number): Promise<number[]> {
+async function cpuRates(url: string, workload: string, endMs: number, historyMs: number, stepMs: number, rateWindowMs: number): Promise<number[]> {
   const selector = `container_cpu_usage_seconds_total{namespace="default",pod=~"${workload}-.*",container="app"}`;
-  const query = `max by (namespace, pod, container) (rate(${selector}[${stepMs / 1000}s]))`;
+  const query = `max by (namespace, pod, container) (rate(${selector}[${rateWindowMs / 1000}s]))`;
   const params = new URLSearchParams({ query, start: String((endMs - historyMs + stepMs) / 1000), end: String(endMs / 1000), step: String(stepMs / 1000) });
   const body = (await (await fetch(`${url}/api/v1/query_range?${params}`)).json()) as { data?: { result?: { values: [number, string][] }[] } };
   return (body.data?.result ?? []).flatMap((series) => series.values.map(([, v]) => Number(v)));

@@ -6,13 +6,58 @@
  * serial number (minimally encoded, not negative). The error texts are Go's own, so callers can
  * show what the real API server would say.
  */
-import forge from 'node-forge';
+/** One DER element: its tag number, class bits and content bytes. */
+interface Tlv {
+  tag: number;
+  tagClass: number;
+  constructed: boolean;
+  content: Buffer;
+}
 
-const T = forge.asn1.Type;
-const UNIVERSAL = forge.asn1.Class.UNIVERSAL;
-const BMP_STRING = 30;
+class DerError extends Error {}
+
+/** Reads the element at the start of `buf` (DER: one-byte tags, definite lengths); returns it and the rest. */
+function readTlv(buf: Buffer): [Tlv, Buffer] {
+  if (buf.length < 2) throw new DerError('truncated');
+  const first = buf[0]!;
+  if ((first & 0x1f) === 0x1f) throw new DerError('multi-byte tag');
+  let length = buf[1]!;
+  let offset = 2;
+  if (length & 0x80) {
+    const n = length & 0x7f;
+    if (n === 0 || n > 4 || buf.length < 2 + n) throw new DerError('bad length');
+    length = buf.subarray(2, 2 + n).reduce((acc, b) => acc * 256 + b, 0);
+    offset += n;
+  }
+  if (buf.length < offset + length) throw new DerError('truncated');
+  const tlv = { tag: first & 0x1f, tagClass: first & 0xc0, constructed: (first & 0x20) !== 0, content: buf.subarray(offset, offset + length) };
+  return [tlv, buf.subarray(offset + length)];
+}
+
+/** The elements inside a constructed element. */
+function childrenOf(tlv: Tlv): Tlv[] {
+  const out: Tlv[] = [];
+  let rest = tlv.content;
+  while (rest.length > 0) {
+    const [child, next] = readTlv(rest);
+    out.push(child);
+    rest = next;
+  }
+  return out;
+}
+
+const UNIVERSAL = 0x00;
+const CONTEXT_SPECIFIC = 0x80;
+const INTEGER = 2;
+const OID = 6;
+const UTF8_STRING = 12;
+const SEQUENCE = 16;
+const SET = 17;
 const NUMERIC_STRING = 18;
+const PRINTABLE_STRING = 19;
 const T61_STRING = 20;
+const IA5_STRING = 22;
+const BMP_STRING = 30;
 
 /** Go's `isPrintable`, including the `*` and `&` it tolerates. */
 function isGoPrintable(code: number): boolean {
@@ -21,12 +66,11 @@ function isGoPrintable(code: number): boolean {
 }
 
 /** Go's parseASN1String: the reason a name attribute value is refused, or undefined. */
-function stringError(tag: number, raw: string): string | undefined {
-  const bytes = Buffer.from(raw, 'binary');
+function stringError(tag: number, bytes: Buffer): string | undefined {
   switch (tag) {
-    case T.PRINTABLESTRING:
+    case PRINTABLE_STRING:
       return [...bytes].every(isGoPrintable) ? undefined : 'invalid PrintableString';
-    case T.UTF8: {
+    case UTF8_STRING: {
       try {
         new TextDecoder('utf-8', { fatal: true }).decode(bytes);
         return undefined;
@@ -34,7 +78,7 @@ function stringError(tag: number, raw: string): string | undefined {
         return 'invalid UTF-8 string';
       }
     }
-    case T.IA5STRING:
+    case IA5_STRING:
       return [...bytes].every((b) => b < 0x80) ? undefined : 'invalid IA5String';
     case NUMERIC_STRING:
       return [...bytes].every((b) => (b >= 0x30 && b <= 0x39) || b === 0x20) ? undefined : 'invalid NumericString';
@@ -55,16 +99,16 @@ function stringError(tag: number, raw: string): string | undefined {
 }
 
 /** Go's parseName over one Name (a SEQUENCE of SETs of SEQUENCE { OID, value }). */
-function nameError(name: forge.asn1.Asn1): string | undefined {
-  if (name.tagClass !== UNIVERSAL || name.type !== T.SEQUENCE || !Array.isArray(name.value)) return 'x509: invalid RDNSequence';
-  for (const set of name.value) {
-    if (set.type !== T.SET || !Array.isArray(set.value)) return 'x509: invalid RDNSequence';
-    for (const atav of set.value) {
-      if (atav.type !== T.SEQUENCE || !Array.isArray(atav.value)) return 'x509: invalid RDNSequence: invalid attribute';
-      const [oid, value] = atav.value;
-      if (!oid || oid.type !== T.OID) return 'x509: invalid RDNSequence: invalid attribute type';
-      if (!value || value.tagClass !== UNIVERSAL || typeof value.value !== 'string') return 'x509: invalid RDNSequence: invalid attribute value';
-      const reason = stringError(value.type, value.value);
+function nameError(name: Tlv): string | undefined {
+  if (name.tagClass !== UNIVERSAL || name.tag !== SEQUENCE) return 'x509: invalid RDNSequence';
+  for (const set of childrenOf(name)) {
+    if (set.tag !== SET || !set.constructed) return 'x509: invalid RDNSequence';
+    for (const atav of childrenOf(set)) {
+      if (atav.tag !== SEQUENCE || !atav.constructed) return 'x509: invalid RDNSequence: invalid attribute';
+      const [oid, value] = childrenOf(atav);
+      if (!oid || oid.tag !== OID) return 'x509: invalid RDNSequence: invalid attribute type';
+      if (!value) return 'x509: invalid RDNSequence: invalid attribute value';
+      const reason = value.tagClass === UNIVERSAL && !value.constructed ? stringError(value.tag, value.content) : `unsupported string type: ${value.tag | value.tagClass | (value.constructed ? 0x20 : 0)}`;
       if (reason) return `x509: invalid RDNSequence: invalid attribute value: ${reason}`;
     }
   }
@@ -72,12 +116,11 @@ function nameError(name: forge.asn1.Asn1): string | undefined {
 }
 
 /** The serial number's refusal: non-minimal encoding or (since Go 1.23) negative. */
-function serialError(serial: forge.asn1.Asn1): string | undefined {
-  if (serial.type !== T.INTEGER || typeof serial.value !== 'string' || serial.value.length === 0) return 'x509: malformed serial number';
-  const b0 = serial.value.charCodeAt(0);
-  const b1 = serial.value.length > 1 ? serial.value.charCodeAt(1) : undefined;
-  if (b1 !== undefined && ((b0 === 0x00 && (b1 & 0x80) === 0) || (b0 === 0xff && (b1 & 0x80) !== 0))) return 'x509: malformed serial number';
-  if ((b0 & 0x80) !== 0) return 'x509: negative serial number';
+function serialError(serial: Tlv): string | undefined {
+  const b = serial.content;
+  if (serial.tag !== INTEGER || b.length === 0) return 'x509: malformed serial number';
+  if (b.length > 1 && ((b[0] === 0x00 && (b[1]! & 0x80) === 0) || (b[0] === 0xff && (b[1]! & 0x80) !== 0))) return 'x509: malformed serial number';
+  if ((b[0]! & 0x80) !== 0) return 'x509: negative serial number';
   return undefined;
 }
 
@@ -87,16 +130,17 @@ function serialError(serial: forge.asn1.Asn1): string | undefined {
  * node let through but Go does not.
  */
 export function goX509ParseError(der: Uint8Array): string | undefined {
-  let cert: forge.asn1.Asn1;
   try {
-    cert = forge.asn1.fromDer(forge.util.createBuffer(Buffer.from(der).toString('binary')), { strict: true, decodeBitStrings: false });
+    const [cert] = readTlv(Buffer.from(der));
+    const tbs = childrenOf(cert)[0];
+    if (!tbs) return 'x509: malformed tbs certificate';
+    const all = childrenOf(tbs);
+    const fields = all[0]?.tagClass === CONTEXT_SPECIFIC ? all.slice(1) : all;
+    const [serial, , issuer, , subject] = fields;
+    if (!serial || !issuer || !subject) return 'x509: malformed tbs certificate';
+    return serialError(serial) ?? nameError(issuer) ?? nameError(subject);
   } catch (err) {
-    return `x509: malformed certificate (${(err as Error).message})`;
+    if (err instanceof DerError) return `x509: malformed certificate (${err.message})`;
+    throw err;
   }
-  const tbs = Array.isArray(cert.value) ? cert.value[0] : undefined;
-  if (!tbs || !Array.isArray(tbs.value)) return 'x509: malformed tbs certificate';
-  const fields = tbs.value[0]?.tagClass === forge.asn1.Class.CONTEXT_SPECIFIC ? tbs.value.slice(1) : tbs.value;
-  const [serial, , issuer, , subject] = fields;
-  if (!serial || !issuer || !subject) return 'x509: malformed tbs certificate';
-  return serialError(serial) ?? nameError(issuer) ?? nameError(subject);
 }

@@ -50,7 +50,7 @@ function newCertificate(keyPem: string, now: number, days: number): { cert: forg
 
 /** A distinguished name of one common name, as UTF8String. */
 function commonNameDn(value: string): forge.pki.CertificateField[] {
-  return [{ name: 'commonName', value, valueTagClass: forge.asn1.Type.UTF8 as forge.asn1.Class }];
+  return [{ name: 'commonName', value, valueTagClass: forge.asn1.Type.UTF8 as number as forge.asn1.Class }];
 }
 
 /** Creates a CA named `commonName`. `now` in ms since the epoch. */

@@ -28,14 +28,14 @@ test("PrintableString takes Go's characters, including the '*' and '&' Go tolera
   }
 });
 
-test('other string types follow Go: IA5 is ASCII, NumericString digits and spaces, BMPString UCS-2 without surrogates, unknown tags refused', () => {
+test('other string types follow Go: IA5 is ASCII, NumericString digits and spaces, BMPString UCS-2 without surrogates or noncharacters, unknown tags refused', () => {
   assert.equal(refusal(T.IA5STRING, 'a@b'), undefined);
   assert.match(refusal(T.IA5STRING, '\u00ff') ?? '', /invalid IA5String$/);
   assert.equal(refusal(18, '12 34'), undefined);
   assert.match(refusal(18, '12a') ?? '', /invalid NumericString$/);
-  assert.equal(refusal(30, '\u0000a\u0000b'), undefined);
-  assert.match(refusal(30, '\u00d8\u0000') ?? '', /invalid BMPString$/);
-  assert.match(refusal(30, 'abc') ?? '', /invalid BMPString$/);
+  assert.equal(refusal(30, 'ab\u00e9'), undefined);
+  assert.match(refusal(30, 'a\ud800') ?? '', /invalid BMPString$/);
+  assert.match(refusal(30, '\ufdd0') ?? '', /invalid BMPString$/);
   assert.equal(refusal(20, '\u00e9'), undefined);
   assert.match(refusal(22 + 4, 'x') ?? '', /unsupported string type: 26$/);
 });

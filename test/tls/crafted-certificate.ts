@@ -37,6 +37,35 @@ export function craftCertificate(craft: Craft, now = Date.UTC(2026, 0, 1)): stri
   return forge.pki.certificateToPem(cert);
 }
 
+/** The crafted CA with its key (PEM), to sign serving certificates with. */
+export function craftCa(craft: Craft, now = Date.UTC(2026, 0, 1)): { cert: string; key: string } {
+  return { cert: craftCertificate(craft, now), key: keyPem };
+}
+
+/**
+ * A serving certificate for 127.0.0.1 signed by `ca` (PEM pair), whose own subject has a crafted
+ * common name; the issuer is the CA's subject as encoded in the CA.
+ */
+export function craftServingCertificate(ca: { cert: string; key: string }, craft: Craft, now = Date.UTC(2026, 0, 1)): { cert: string; key: string } {
+  const caCert = forge.pki.certificateFromPem(ca.cert);
+  const cert = forge.pki.createCertificate();
+  cert.publicKey = forge.pki.setRsaPublicKey(key.n, key.e);
+  cert.serialNumber = craft.serialHex ?? '5b0c0d0e';
+  cert.validity.notBefore = new Date(now - 3600_000);
+  cert.validity.notAfter = new Date(now + 365 * 86_400_000);
+  const value = craft.tag === forge.asn1.Type.UTF8 ? forge.util.decodeUtf8(craft.value) : craft.value;
+  cert.setSubject([{ name: 'commonName', value, valueTagClass: craft.tag as forge.asn1.Class }]);
+  cert.setIssuer(caCert.subject.attributes);
+  cert.setExtensions([
+    { name: 'basicConstraints', cA: false },
+    { name: 'keyUsage', digitalSignature: true, keyEncipherment: true, critical: true },
+    { name: 'extKeyUsage', serverAuth: true },
+    { name: 'subjectAltName', altNames: [{ type: 7, ip: '127.0.0.1' }] },
+  ]);
+  cert.sign(forge.pki.privateKeyFromPem(ca.key), forge.md.sha256.create());
+  return { cert: forge.pki.certificateToPem(cert), key: keyPem };
+}
+
 /** The DER bytes of a PEM certificate. */
 export function derOf(pem: string): Buffer {
   return Buffer.from(pem.replace(/-----[A-Z ]+-----|\s/g, ''), 'base64');

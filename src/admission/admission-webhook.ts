@@ -135,6 +135,7 @@ export class AdmissionWebhook {
     const now = this.options.now();
     const core = this.kubeConfig.makeApiClient(CoreV1Api);
     const ca = await ensureSharedCa(core, this.options.namespace, tls.caSecretName, now, this.options.fieldManager);
+    if (ca.replaced) this.logger.warn({ reason: ca.replaced }, 'replaced the webhook CA with one the API server can read');
     this.caPem = ca.cert;
     return issueServingCertificate(ca, this.servingNames(), now);
   }

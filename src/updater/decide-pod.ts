@@ -41,6 +41,7 @@ import { policyTargets } from './policy-targets.ts';
 import { inPlaceBlocker, resizeViolations } from './resize-guard.ts';
 import { readResizeState } from './resize-state.ts';
 import type { ServerCapabilities } from './server-capabilities.ts';
+import type { FutureTimeBound } from './future-times.ts';
 import { updateTriggers, type Trigger } from './triggers.ts';
 
 /** One pod and what is known about it. */
@@ -65,6 +66,15 @@ export interface PlannerContext {
   /** ms since the epoch. */
   now: number;
   fieldManager?: string;
+  /**
+   * For a time on the pod that lies after `now` (another clock runs ahead): when this replica first
+   * saw it (future-times.ts). Default: `now`, so a skewed time never counts as in the future.
+   */
+  futureTime?: FutureTimeBound;
+}
+
+function minutesText(ms: number): string {
+  return `${Math.round(ms / 60_000)} min`;
 }
 
 const IN_PLACE_MODES: readonly UpdateMode[] = ['InPlace', 'InPlaceOrRecreate'];
@@ -122,9 +132,14 @@ export function decidePod(input: PodPlanInput, ctx: PlannerContext): PodDecision
   }
 
   const fieldManager = ctx.fieldManager ?? UPDATER_FIELD_MANAGER;
-  const lastUpdate = lastUpdateTime(pod, fieldManager);
+  // Times ahead of this clock (clock skew) count from when they were first seen, never as future.
+  const podKey = `${base.namespace}/${base.podName}`;
+  const bounded = (what: string, t: number | undefined): number | undefined => (t === undefined || t <= now ? t : Math.min(now, ctx.futureTime?.(`${podKey} ${what}`, t) ?? now));
+  const reportedUpdate = lastUpdateTime(pod, fieldManager);
+  const lastUpdate = bounded('last update', reportedUpdate);
   const inPlaceMode = IN_PLACE_MODES.includes(mode);
-  const state = readResizeState(pod);
+  const read = readResizeState(pod);
+  const state = { ...read, since: bounded('resize since', read.since) };
   const follow = inPlaceMode ? followResize(state, mode, lastUpdate, now, options) : ({ kind: 'none' } as const);
   if (follow.kind === 'wait') return decide('Wait', follow.reason, follow.message);
 
@@ -153,7 +168,8 @@ export function decidePod(input: PodPlanInput, ctx: PlannerContext): PodDecision
   const urgentContainers = new Set([...oomKilled, ...underPressure]);
   const urgent = urgentContainers.size > 0;
   if (!urgent && !replanning && lastUpdate !== undefined && now - lastUpdate < options.podCooldownMs) {
-    return decide('Wait', 'Cooldown', `changed ${Math.round((now - lastUpdate) / 60_000)} min ago; cooldown ${Math.round(options.podCooldownMs / 60_000)} min`);
+    const skew = reportedUpdate !== undefined && reportedUpdate > now ? ` (its change time lies ${minutesText(reportedUpdate - now)} ahead of this clock: clock skew, counted from when first seen)` : '';
+    return decide('Wait', 'Cooldown', `changed ${minutesText(now - lastUpdate)} ago${skew}; cooldown ${minutesText(options.podCooldownMs)}`);
   }
 
   const onlyUrgent = triggers.every((t) => t.reason === 'OomKilled' || t.reason === 'MemoryPressure');

@@ -1,8 +1,9 @@
 /**
  * One updater loop, independent of how the objects are obtained (watch caches in `tailor run`,
  * lists in the benchmark): read the objects, keep the valid VPAs, group pods into workloads, plan
- * (pure), execute (executor.ts). The only state kept between loops is the executor's back-off time;
- * every timer is read back from the objects, so a restart or a change of leader loses nothing.
+ * (pure), execute (executor.ts). The only state kept between loops is the executor's back-off time
+ * and when times that lie ahead of this clock were first seen (future-times.ts); every other timer
+ * is read back from the objects, so a restart or a change of leader loses nothing.
  */
 import type { V1LimitRange, V1Pod, V2HorizontalPodAutoscaler } from '@kubernetes/client-node';
 import { validateVpa } from '../api/validate-vpa.ts';
@@ -19,6 +20,7 @@ import { groupWorkloads, type WorkloadObject } from './workload-groups.ts';
 import type { MemoryUsageSource } from '../metrics/memory-usage-source.ts';
 import { reportHpaConflicts } from './hpa-status.ts';
 import { UPDATER_FIELD_MANAGER } from './pod-timing.ts';
+import { FutureTimes } from './future-times.ts';
 import { ResizeLatencyTracker, type LatencySample } from './resize-latency.ts';
 import { attachUsage, namespacesOf, readUsage } from './usage-reader.ts';
 
@@ -70,8 +72,12 @@ export class UpdaterLoop {
   private readonly state: ExecutorState = { backoffUntil: 0 };
   private readonly latency: ResizeLatencyTracker;
   private usageWasAvailable: boolean | undefined;
+  private readonly futureTimes: FutureTimes;
 
   constructor(private readonly deps: UpdaterLoopDeps) {
+    this.futureTimes = new FutureTimes((subject, aheadMs) =>
+      deps.logger.warn({ subject, aheadMinutes: Math.round(aheadMs / 60_000) }, 'a time on a pod lies ahead of this clock (clock skew); it counts from now, so its cooldown or timeout ends at most one period later'),
+    );
     this.latency = new ResizeLatencyTracker((s) => deps.metrics?.appliedLatency.observe({ path: s.path, since: s.since }, s.seconds));
   }
 
@@ -115,7 +121,8 @@ export class UpdaterLoop {
       const sample = this.latency.podSeen(p, now);
       if (sample) completed.push(sample);
     }
-    const decisions = plan({ options: deps.options, capabilities: deps.capabilities, now, groups, budget: deps.budget });
+    const decisions = plan({ options: deps.options, capabilities: deps.capabilities, now, groups, budget: deps.budget, futureTime: this.futureTimes.at(now) });
+    this.futureTimes.sweep();
     this.latency.noteDecisions(decisions, now);
     const pods = new Map<string, V1Pod>();
     const vpaByWorkload = new Map<string, VerticalPodAutoscaler>();

@@ -6,6 +6,10 @@
  * certificate names the webhook Service (`<svc>`, `<svc>.<ns>`, `<svc>.<ns>.svc`,
  * `<svc>.<ns>.svc.cluster.local`, as the API server connects to `<svc>.<ns>.svc`) plus extra DNS
  * names and IP addresses (e.g. 127.0.0.1 when the webhook is reached by URL).
+ *
+ * Names are encoded as UTF8String: forge's default, PrintableString, may not hold `@` (the CA is
+ * named `tailor-webhook-ca@<seconds>`, like Kubernetes' own self-signed CAs), and Go's crypto/x509
+ * — the API server calling the webhook — refuses such a certificate where node does not.
  */
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { isIP } from 'node:net';
@@ -34,7 +38,8 @@ function newCertificate(keyPem: string, now: number, days: number): { cert: forg
   const key = forge.pki.privateKeyFromPem(keyPem) as forge.pki.rsa.PrivateKey;
   const cert = forge.pki.createCertificate();
   cert.publicKey = forge.pki.setRsaPublicKey(key.n, key.e);
-  // A positive serial: 16 random bytes with the top bit cleared.
+  // A positive serial: 16 random bytes with the top bit cleared (forge's DER writer drops a
+  // leading zero byte, so the encoding stays minimal as Go's parser requires).
   const serial = randomBytes(16);
   serial[0] = serial[0]! & 0x7f;
   cert.serialNumber = serial.toString('hex');
@@ -43,11 +48,16 @@ function newCertificate(keyPem: string, now: number, days: number): { cert: forg
   return { cert, key };
 }
 
+/** A distinguished name of one common name, as UTF8String. */
+function commonNameDn(value: string): forge.pki.CertificateField[] {
+  return [{ name: 'commonName', value, valueTagClass: forge.asn1.Type.UTF8 as number as forge.asn1.Class }];
+}
+
 /** Creates a CA named `commonName`. `now` in ms since the epoch. */
 export function createCa(commonName: string, now: number): CaPem {
   const keyPem = rsaKeyPem();
   const { cert, key } = newCertificate(keyPem, now, 3650);
-  const subject = [{ name: 'commonName', value: commonName }];
+  const subject = commonNameDn(commonName);
   cert.setSubject(subject);
   cert.setIssuer(subject);
   cert.setExtensions([
@@ -71,7 +81,7 @@ export function issueServingCertificate(ca: CaPem, names: readonly string[], now
   const keyPem = rsaKeyPem();
   const { cert } = newCertificate(keyPem, now, 365);
   const dns = names.filter((n) => isIP(n) === 0);
-  cert.setSubject([{ name: 'commonName', value: dns[0] ?? names[0] ?? 'tailor-webhook' }]);
+  cert.setSubject(commonNameDn(dns[0] ?? names[0] ?? 'tailor-webhook'));
   cert.setIssuer(caCert.subject.attributes);
   cert.setExtensions([
     { name: 'basicConstraints', cA: false },

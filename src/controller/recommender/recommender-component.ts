@@ -57,6 +57,7 @@ import type { CycleContext } from '../loop-scheduler.ts';
 import { handlesRecommenders, namespaceSelected, watchNamespaces } from '../vpa-selection.ts';
 import { orphanCheckpoints } from './checkpoint-orphans.ts';
 import { SelectorParseError, selectorMatches, type LabelSelector } from './label-selector.ts';
+import { TargetBackoff, targetKey } from './target-backoff.ts';
 import { TargetSelectorError } from './target-selector.ts';
 import { memoryRequest, podOomKills, type PodLike } from './pod-oom-kills.ts';
 import { RecommenderKube, VPA_RESOURCE } from './recommender-kube.ts';
@@ -110,6 +111,8 @@ export class RecommenderLoop implements LoopComponent {
   private attributed = false;
   /** The views of the last cycle (for the checkpoint flush at shutdown). */
   private lastViews: VpaView[] = [];
+  /** VPAs whose target failed to resolve, read again only after a back-off. */
+  private readonly targetBackoff = new TargetBackoff();
   /** `vpaId\0message` of refused statuses already reported by an Event. */
   private reportedRefusals = new Set<string>();
   private readonly writer: RecommenderWriter;
@@ -225,7 +228,7 @@ export class RecommenderLoop implements LoopComponent {
 
   async runCycle({ now, signal }: CycleContext): Promise<void> {
     if (!this.vpaCache || !this.podCache) throw new Error('recommender runCycle before activate');
-    const views = await this.metrics.timePhase('recommender', 'resolve-targets', () => this.resolveTargets());
+    const views = await this.metrics.timePhase('recommender', 'resolve-targets', () => this.resolveTargets(now));
     const cursorOf = (ns: string) => this.feed?.cursor(ns);
     this.backfillPlan.observe(views.map((v) => ({ id: v.id, namespace: v.vpa.metadata.namespace ?? '', ready: !v.problem })), cursorOf);
     if (this.backfillPlan.pendingCount > 0) await this.metrics.timePhase('recommender', 'backfill-history', () => this.backfillNewVpas(views, cursorOf));
@@ -290,11 +293,13 @@ export class RecommenderLoop implements LoopComponent {
   }
 
   /** Each handled VPA with its problem or its selector and pods. */
-  private async resolveTargets(): Promise<VpaView[]> {
+  private async resolveTargets(now: number): Promise<VpaView[]> {
     const views: VpaView[] = [];
+    const present = new Set<string>();
     for (const raw of this.vpas()) {
       if (!this.handled(raw)) continue;
       const id = vpaId(raw.metadata.namespace, raw.metadata.name);
+      present.add(id);
       const validation = validateVpa(raw);
       if (!validation.ok) {
         views.push({ id, vpa: raw, problem: { reason: 'InvalidSpec', message: formatFieldErrors(validation.errors) }, pods: [] });
@@ -302,18 +307,32 @@ export class RecommenderLoop implements LoopComponent {
         continue;
       }
       const vpa = validation.vpa;
+      const key = targetKey(vpa);
+      const held = this.targetBackoff.held(id, key, now);
+      if (held) {
+        views.push({ id, vpa: raw, problem: held.problem, pods: [] });
+        continue;
+      }
       try {
         const selector = await this.kube.targetSelector(vpa.metadata.namespace ?? '', vpa.spec.targetRef);
+        this.targetBackoff.succeeded(id);
         const pods = (this.podCache!.list(vpa.metadata.namespace) as unknown as Pod[]).filter((p) => selectorMatches(selector, p.metadata.labels) && p.status?.phase !== 'Succeeded' && p.status?.phase !== 'Failed');
         views.push({ id, vpa: raw, selector, pods });
       } catch (err) {
         const unsupported = err instanceof TargetSelectorError || err instanceof SelectorParseError;
         const reason = unsupported ? 'TargetUnsupported' : classificationOf(err).kind === 'notFound' ? 'TargetNotFound' : 'TargetUnreadable';
         const message = err instanceof Error ? err.message : String(err);
-        views.push({ id, vpa: raw, problem: { reason, message }, pods: [] });
-        this.log.warn({ err, vpa: id }, 'VPA target cannot be resolved');
+        const problem = { reason, message };
+        const before = this.targetBackoff.lastFailure(id, key);
+        const failure = this.targetBackoff.failed(id, key, problem, now);
+        views.push({ id, vpa: raw, problem, pods: [] });
+        const retryInS = Math.round((failure.retryAt - now) / 1000);
+        // Said once per problem; the reads that fail the same way again are debug lines.
+        if (before?.problem.message === message) this.log.debug({ vpa: id, failures: failure.failures, retryInS }, 'VPA target still cannot be resolved');
+        else this.log.warn({ err, vpa: id, retryInS }, 'VPA target cannot be resolved; reading it again after a back-off');
       }
     }
+    this.targetBackoff.retain(present);
     const losers = losingVpas(
       views.filter((v) => !v.problem).map((v) => ({
         id: v.id,

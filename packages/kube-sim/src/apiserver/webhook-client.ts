@@ -3,8 +3,14 @@
  * the CA from `caBundle` verifies the server (no caBundle: the system roots), `timeoutSeconds`
  * (default 10) bounds the call and is sent as `?timeout=10s` like the real server does, and a
  * service reference is resolved through an injected resolver (the sim has no cluster network).
+ * Certificates are held to Go's crypto/x509 like the real server holds them: a caBundle with no
+ * certificate Go can parse is "could not get REST client: unable to load root certificates: ...",
+ * a server certificate Go cannot parse is "tls: failed to parse certificate from server: ...".
  */
 import { request as httpsRequest } from 'node:https';
+import type { TLSSocket, PeerCertificate, DetailedPeerCertificate } from 'node:tls';
+import { goX509ParseError } from 'kube-basics/go-x509-strictness';
+import { readRootCertPool } from './root-cert-pool.ts';
 
 /** `clientConfig` of a webhook. */
 export interface WebhookClientConfig {
@@ -35,6 +41,17 @@ export class WebhookCallError extends Error {
   }
 }
 
+/** Go's refusal of a certificate in the server's chain, or undefined. */
+function serverChainRefusal(leaf: DetailedPeerCertificate): string | undefined {
+  const seen = new Set<PeerCertificate>();
+  for (let cert: DetailedPeerCertificate | undefined = leaf; cert?.raw && !seen.has(cert); cert = cert.issuerCertificate) {
+    seen.add(cert);
+    const refusal = goX509ParseError(cert.raw);
+    if (refusal) return refusal;
+  }
+  return undefined;
+}
+
 /** Posts the review; resolves with the parsed response or rejects with WebhookCallError. */
 export function callWebhook(config: WebhookClientConfig, review: unknown, timeoutSeconds: number, resolveService: ServiceResolver): Promise<AdmissionResponse> {
   let target: URL;
@@ -50,6 +67,12 @@ export function callWebhook(config: WebhookClientConfig, review: unknown, timeou
   } else {
     return Promise.reject(new WebhookCallError('webhook has no url or service'));
   }
+  let roots: string[] | undefined;
+  if (config.caBundle) {
+    const pool = readRootCertPool(Buffer.from(config.caBundle, 'base64').toString('utf8'));
+    if (!pool.ok) return Promise.reject(new WebhookCallError(`could not get REST client: unable to load root certificates: ${pool.error}`));
+    roots = pool.certificates;
+  }
   target.searchParams.set('timeout', `${timeoutSeconds}s`);
   const shown = config.service ? `https://${config.service.name}.${config.service.namespace}.svc:${config.service.port ?? 443}${config.service.path ?? '/'}?timeout=${timeoutSeconds}s` : target.toString();
   const payload = JSON.stringify(review);
@@ -59,7 +82,7 @@ export function callWebhook(config: WebhookClientConfig, review: unknown, timeou
       headers: { 'content-type': 'application/json', accept: 'application/json', 'content-length': Buffer.byteLength(payload) },
       agent: false,
     };
-    if (config.caBundle) options.ca = Buffer.from(config.caBundle, 'base64').toString('utf8');
+    if (roots) options.ca = roots;
     if (servername) options.servername = servername;
     const req = httpsRequest(target, options, (res) => {
       const chunks: Buffer[] = [];
@@ -78,6 +101,12 @@ export function callWebhook(config: WebhookClientConfig, review: unknown, timeou
         } catch (err) {
           reject(new WebhookCallError(`received invalid webhook response: ${(err as Error).message}`, { cause: err }));
         }
+      });
+    });
+    req.on('socket', (socket) => {
+      (socket as TLSSocket).once('secureConnect', () => {
+        const refusal = serverChainRefusal((socket as TLSSocket).getPeerCertificate(true));
+        if (refusal) req.destroy(new Error(`tls: failed to parse certificate from server: ${refusal}`));
       });
     });
     const timer = setTimeout(() => req.destroy(new Error('context deadline exceeded')), timeoutSeconds * 1000);

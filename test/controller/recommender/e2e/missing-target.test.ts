@@ -14,12 +14,14 @@ import { ControllerMetrics, createRegistry } from '../../../../src/controller/co
 import { createLogger } from '../../../../src/observability/logger.ts';
 import { startKubeSim } from 'kube-sim';
 import { parseScenario } from 'kube-sim/scenario';
+import { VPA_CRD_MANIFESTS } from '../../../../src/api/vpa-crd-manifests.ts';
 import { SyntheticSource } from '../../../support/synthetic-source.ts';
 
 const VPA = { group: 'autoscaling.k8s.io', version: 'v1', plural: 'verticalpodautoscalers' };
 
 test('a missing target is read with a back-off, not every cycle; a changed VPA is read at once', { timeout: 120_000 }, async (t) => {
   const sim = await startKubeSim({
+    crdManifests: VPA_CRD_MANIFESTS,
     scenario: parseScenario(`
 nodes: [{name: n, cpu: "8", memory: 32Gi}]
 workloads:

@@ -30,6 +30,9 @@ if [[ $check_only -eq 1 ]]; then
 fi
 if [[ ${#missing[@]} -eq 0 ]]; then echo "all cached under $LANE_CACHE"; exit 0; fi
 
+mkdir -p "$LANE_CACHE"
+exec 9> "$LANE_CACHE/.build.lock"
+flock -n 9 || { echo "build.sh: another build is running (lock $LANE_CACHE/.build.lock); wait for it and run again" >&2; exit 5; }
 go_bin="$(lane_go)" || { echo "build.sh: Go is needed to build ${missing[*]} and was not found (set GO=/path/to/go)" >&2; exit 4; }
 par="${TAILOR_BUILD_PARALLEL:-2}"
 export GOFLAGS=-mod=mod GOMAXPROCS="$par" GOTOOLCHAIN=local CGO_ENABLED=0
@@ -37,6 +40,7 @@ k8s_ldflags="-s -w -X k8s.io/component-base/version.gitVersion=${KUBERNETES_VERS
 
 for c in "${missing[@]}"; do
   out="$(lane_binary "$c")"
+  [[ -x "$out" ]] && continue  # built meanwhile by another run
   mkdir -p "$(dirname "$out")"
   tmp="$out.partial.$$"
   start=$(date +%s)

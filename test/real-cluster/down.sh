@@ -66,7 +66,7 @@ done
 for p in /proc/[0-9]*; do
   pid="${p#/proc/}"
   [[ "$pid" == "$$" ]] && continue
-  if tr '\0' ' ' < "$p/cmdline" 2>/dev/null | grep -qF -- "$LANE_STATE/"; then
+  if { tr '\0' ' ' < "$p/cmdline"; } 2>/dev/null | grep -qF -- "$LANE_STATE/"; then
     lane_log "killing leftover process $pid: $(tr '\0' ' ' < "$p/cmdline" | cut -c1-100)"
     kill -KILL "$pid" 2>/dev/null
   fi

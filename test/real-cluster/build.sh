@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds (once) the binaries of the real-cluster lane and caches them outside the checkout, keyed by
 # version: kube-apiserver, kube-controller-manager, kube-scheduler and kubelet from the Go module in
-# build/, etcd from build-etcd/, crictl with `go install`. A binary already in the cache is reused.
+# build/ and etcd from build-etcd/. A binary already in the cache is reused.
 #
 # Usage: test/real-cluster/build.sh [--check] [component...]
 #   --check   build nothing; exit 0 when every requested binary is cached, 3 otherwise (lists them).
@@ -48,10 +48,6 @@ for c in "${missing[@]}"; do
   case "$c" in
     etcd)
       (cd "$here/build-etcd" && nice -n 19 "$go_bin" build -p "$par" -trimpath -ldflags "-s -w" -o "$tmp" ./etcd) ;;
-    crictl)
-      gobin="$(mktemp -d)"
-      (cd "$here/build-etcd" && GOBIN="$gobin" GOFLAGS= nice -n 19 "$go_bin" install -p "$par" -trimpath -ldflags "-s -w" "sigs.k8s.io/cri-tools/cmd/crictl@${CRICTL_VERSION}")
-      mv "$gobin/crictl" "$tmp"; rmdir "$gobin" ;;
     *)
       (cd "$here/build" && nice -n 19 "$go_bin" build -p "$par" -trimpath -ldflags "$k8s_ldflags" -o "$tmp" "./$c") ;;
   esac

@@ -16,6 +16,7 @@ if ! cached="$("$here/build.sh" --check)"; then
 fi
 [[ -e "$LANE_STATE" ]] && skip "$LANE_STATE exists: another lane cluster is up on this machine"
 
+# shellcheck disable=SC2034 # start is read by the EXIT trap
 start=$(date +%s)
 trap '"$here/down.sh"; echo "real-cluster lane: finished in $(( $(date +%s) - start )) s (up, tests, down)"' EXIT
 TAILOR_CLUSTER_NO_BUILD=1 "$here/up.sh" || exit $?

@@ -12,17 +12,17 @@ source "$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/lane-env.sh"
 nodes=()
 for d in "$LANE_STATE"/node*/; do [[ -d "$d" ]] && nodes+=("$(basename "$d" | sed 's/^node//')"); done
 for n in 1 2 3 4 5 6 7 8 9; do
-  if ip link show "$(node_bridge "$n")" >/dev/null 2>&1 && [[ ! " ${nodes[*]} " =~ " $n " ]]; then nodes+=("$n"); fi
+  if ip link show "$(node_bridge "$n")" >/dev/null 2>&1 && [[ " ${nodes[*]} " != *" $n "* ]]; then nodes+=("$n"); fi
 done
 if [[ ! -e "$LANE_STATE" && ${#nodes[@]} -eq 0 ]]; then lane_log "nothing to tear down"; exit 0; fi
 
 # stop NAME: SIGTERM the process in pids/NAME.pid, SIGKILL after 20 s.
 stop() {
-  local f="$LANE_PIDS/$1.pid" pid i
+  local f="$LANE_PIDS/$1.pid" pid
   [[ -f "$f" ]] || return 0
   pid="$(cat "$f")"
   if kill -TERM "$pid" 2>/dev/null; then
-    for i in $(seq 1 40); do kill -0 "$pid" 2>/dev/null || break; sleep 0.5; done
+    for _ in $(seq 1 40); do kill -0 "$pid" 2>/dev/null || break; sleep 0.5; done
     kill -KILL "$pid" 2>/dev/null && lane_log "$1 did not stop on SIGTERM; killed"
   fi
   rm -f "$f"
@@ -35,7 +35,7 @@ for c in kube-scheduler kube-controller-manager kube-apiserver etcd; do stop "$c
 netns=()
 for n in "${nodes[@]}"; do
   sock="$(node_containerd_sock "$n")"
-  [[ -S "$sock" ]] && ctr --address "$sock" version >/dev/null 2>&1 || continue
+  if [[ ! -S "$sock" ]] || ! ctr --address "$sock" version >/dev/null 2>&1; then continue; fi
   c=(ctr --address "$sock" -n k8s.io)
   for id in $("${c[@]}" containers ls -q 2>/dev/null); do
     ns="$("${c[@]}" containers info "$id" 2>/dev/null | node -e '
@@ -49,7 +49,7 @@ for n in "${nodes[@]}"; do
     "${c[@]}" tasks kill -a -s SIGKILL "$id" >/dev/null 2>&1
   done
   for id in $("${c[@]}" containers ls -q 2>/dev/null); do
-    for i in $(seq 1 20); do
+    for _ in $(seq 1 20); do
       "${c[@]}" tasks delete -f "$id" >/dev/null 2>&1 && break
       "${c[@]}" tasks ls -q 2>/dev/null | grep -qx "$id" || break
       sleep 0.5

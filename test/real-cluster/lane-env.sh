@@ -1,3 +1,4 @@
+# shellcheck shell=bash disable=SC2034
 # Layout, addresses and ports of the real-cluster lane (sourced by up.sh, down.sh and ci-lane.sh).
 # Everything the lane creates lives under LANE_STATE and the bridges below; down.sh removes it all.
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"

@@ -1,10 +1,10 @@
+# shellcheck shell=bash disable=SC2034
 # Pinned versions and cache layout of the real-cluster lane (sourced by the lane's scripts).
 # Changing a version changes the cache key, so the next run builds the new binaries once.
 KUBERNETES_VERSION=v1.35.4
 KUBERNETES_VERSION_MAJOR=1
 KUBERNETES_VERSION_MINOR=35
 ETCD_VERSION=v3.6.16
-CRICTL_VERSION=v1.34.0
 LANE_CACHE="${TAILOR_CLUSTER_CACHE:-/var/cache/tailor-real-cluster}"
 LANE_COMPONENTS=(etcd kube-apiserver kubelet kube-scheduler kube-controller-manager)
 
@@ -12,7 +12,6 @@ LANE_COMPONENTS=(etcd kube-apiserver kubelet kube-scheduler kube-controller-mana
 lane_binary() {
   case "$1" in
     etcd) echo "$LANE_CACHE/etcd-$ETCD_VERSION/etcd" ;;
-    crictl) echo "$LANE_CACHE/crictl-$CRICTL_VERSION/crictl" ;;
     kube-apiserver | kube-controller-manager | kube-scheduler | kubelet) echo "$LANE_CACHE/kubernetes-$KUBERNETES_VERSION/$1" ;;
     *) return 1 ;;
   esac

@@ -158,7 +158,7 @@ lane_log "containerd up on $LANE_NODES node(s), images imported"
 start etcd "$(lane_binary etcd)" --name tailor-lane --data-dir "$LANE_STATE/etcd" \
   --listen-client-urls "http://127.0.0.1:$LANE_ETCD_CLIENT_PORT" --advertise-client-urls "http://127.0.0.1:$LANE_ETCD_CLIENT_PORT" \
   --listen-peer-urls "http://127.0.0.1:$LANE_ETCD_PEER_PORT" --initial-advertise-peer-urls "http://127.0.0.1:$LANE_ETCD_PEER_PORT" \
-  --initial-cluster "tailor-lane=http://127.0.0.1:$LANE_ETCD_PEER_PORT" --listen-metrics-urls "" \
+  --initial-cluster "tailor-lane=http://127.0.0.1:$LANE_ETCD_PEER_PORT" \
   --quota-backend-bytes 1073741824
 wait_for etcd 60 etcd curl -sf "http://127.0.0.1:$LANE_ETCD_CLIENT_PORT/health"
 

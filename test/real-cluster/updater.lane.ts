@@ -11,7 +11,6 @@ import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
 import { after, before, describe, test } from 'node:test';
 import * as k8s from '@kubernetes/client-node';
-import { parse } from 'yaml';
 import { UPDATER_FIELD_MANAGER } from '../../src/updater/pod-timing.ts';
 import { BUSYBOX_IMAGE, containerId, cpuQuota, dropNamespace, freshNamespace, laneKubeConfig, laneKubeconfigPath, waitFor } from './lane-cluster.ts';
 
@@ -20,7 +19,10 @@ const VPA = { group: 'autoscaling.k8s.io', version: 'v1', plural: 'verticalpodau
 
 async function installVpaCrd(kc: k8s.KubeConfig): Promise<void> {
   const ext = kc.makeApiClient(k8s.ApiextensionsV1Api);
-  const crd = parse(readFileSync('manifests/crds/verticalpodautoscalers.yaml', 'utf8')) as k8s.V1CustomResourceDefinition;
+  // loadYaml maps the YAML's field names to client-node's (x-kubernetes-int-or-string →
+  // xKubernetesIntOrString); a plain YAML parse loses those markers in client-node's serializer
+  // and the real apiserver refuses the CRD (422 "type: Required value").
+  const crd = k8s.loadYaml<k8s.V1CustomResourceDefinition>(readFileSync('manifests/crds/verticalpodautoscalers.yaml', 'utf8'));
   await ext.createCustomResourceDefinition({ body: crd }).catch((error: unknown) => {
     if ((error as { code?: number }).code !== 409) throw error;
   });

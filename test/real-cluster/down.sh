@@ -89,6 +89,12 @@ for n in "${nodes[@]}"; do
   done
 done
 
+# containerd 1.6 puts its shims' sockets in /run/containerd/s whatever its state directory; remove
+# what it created there if it is empty now (a containerd of the machine's keeps its own files there).
+for d in /run/containerd/s /run/containerd/fifo /run/containerd/runc/k8s.io /run/containerd/runc /run/containerd; do
+  rmdir "$d" 2>/dev/null
+done
+
 if [[ -f "$LANE_STATE/sysctls.saved" ]]; then
   while IFS= read -r kv; do sysctl -q -w "$kv" >/dev/null || lane_log "could not restore $kv"; done < "$LANE_STATE/sysctls.saved"
 fi

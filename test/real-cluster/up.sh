@@ -139,6 +139,7 @@ state = "$dir/containerd/state"
       runtime_type = "io.containerd.runc.v2"
       [plugins."io.containerd.grpc.v1.cri".containerd.runtimes.runc.options]
         SystemdCgroup = false
+        Root = "$dir/containerd/runc"
   [plugins."io.containerd.grpc.v1.cri".cni]
     bin_dir = "/usr/lib/cni"
     conf_dir = "$dir/cni/net.d"

@@ -16,20 +16,32 @@ for n in 1 2 3 4 5 6 7 8 9; do
 done
 if [[ ! -e "$LANE_STATE" && ${#nodes[@]} -eq 0 ]]; then lane_log "nothing to tear down"; exit 0; fi
 
-# stop NAME: SIGTERM the process in pids/NAME.pid, SIGKILL after 20 s.
+# stop NAME...: SIGTERM each process in pids/NAME.pid at once, SIGKILL what is left after 20 s.
 stop() {
-  local f="$LANE_PIDS/$1.pid" pid
-  [[ -f "$f" ]] || return 0
-  pid="$(cat "$f")"
-  if kill -TERM "$pid" 2>/dev/null; then
-    for _ in $(seq 1 40); do kill -0 "$pid" 2>/dev/null || break; sleep 0.5; done
-    kill -KILL "$pid" 2>/dev/null && lane_log "$1 did not stop on SIGTERM; killed"
-  fi
-  rm -f "$f"
+  local name pid p pids=() left=()
+  for name in "$@"; do
+    [[ -f "$LANE_PIDS/$name.pid" ]] || continue
+    pid="$(cat "$LANE_PIDS/$name.pid")"
+    kill -TERM "$pid" 2>/dev/null && pids+=("$pid:$name")
+    rm -f "$LANE_PIDS/$name.pid"
+  done
+  for _ in $(seq 1 40); do
+    left=()
+    for p in "${pids[@]}"; do kill -0 "${p%%:*}" 2>/dev/null && left+=("$p"); done
+    [[ ${#left[@]} -eq 0 ]] && return 0
+    sleep 0.5
+  done
+  for p in "${left[@]}"; do kill -KILL "${p%%:*}" 2>/dev/null && lane_log "${p#*:} did not stop on SIGTERM; killed"; done
+  return 0
 }
 
-for n in "${nodes[@]}"; do stop "kubelet-$n"; done
-for c in kube-scheduler kube-controller-manager kube-apiserver etcd; do stop "$c"; done
+kubelets=(); for n in "${nodes[@]}"; do kubelets+=("kubelet-$n"); done
+lane_log "stopping ${kubelets[*]}"
+stop "${kubelets[@]}"
+lane_log "stopping the control plane"
+stop kube-scheduler kube-controller-manager kube-apiserver
+stop etcd
+lane_log "removing the pods' containers"
 
 # The pods' containers: kill every task of each node's containerd and remember their netns.
 netns=()
@@ -62,17 +74,18 @@ for ns in $(printf '%s\n' "${netns[@]}" | sort -u); do
   umount "$ns" 2>/dev/null; rm -f "$ns"
 done
 
-# Anything still running from the lane's state (a shim, a process whose pid file was lost).
-for p in /proc/[0-9]*; do
-  pid="${p#/proc/}"
-  [[ "$pid" == "$$" ]] && continue
-  if { tr '\0' ' ' < "$p/cmdline"; } 2>/dev/null | grep -qF -- "$LANE_STATE/"; then
-    lane_log "killing leftover process $pid: $(tr '\0' ' ' < "$p/cmdline" | cut -c1-100)"
-    kill -KILL "$pid" 2>/dev/null
-  fi
-done
+# Anything still running from the lane's state (a shim, a process whose pid file was lost): one grep
+# over every command line (arguments are NUL-separated; -a reads them as text).
+# The grep itself matches (its argument) but has exited by the time its line is read.
+while read -r f; do
+  pid="${f#/proc/}"; pid="${pid%/cmdline}"
+  [[ "$pid" == "$$" || ! -e "$f" ]] && continue
+  lane_log "killing leftover process $pid: $({ tr '\0' ' ' < "$f"; } 2>/dev/null | cut -c1-100)"
+  kill -KILL "$pid" 2>/dev/null
+done < <(grep -laF -- "$LANE_STATE/" /proc/[0-9]*/cmdline 2>/dev/null)
 sleep 0.5
 
+lane_log "unmounting, removing bridges, cgroups and state"
 # Mounts under the state (overlay root filesystems, pods' volumes, netns), deepest first.
 if [[ -e "$LANE_STATE" ]]; then
   awk -v s="$LANE_STATE/" 'index($2, s) == 1 { print $2 }' /proc/self/mounts | sort -r | while read -r m; do

@@ -10,7 +10,7 @@ LANE_LOGS="$LANE_STATE/logs"
 LANE_PIDS="$LANE_STATE/pids"
 LANE_PKI="$LANE_STATE/pki"
 LANE_KUBECONFIG="$LANE_STATE/admin.kubeconfig"
-LANE_NODES="${TAILOR_CLUSTER_NODES:-1}"
+LANE_NODES="${TAILOR_CLUSTER_NODES:-2}"
 
 # Loopback ports of the control plane (not the usual defaults, so a cluster already on this machine
 # does not collide with the lane's).

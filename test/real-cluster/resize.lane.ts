@@ -11,10 +11,11 @@ import { BUSYBOX_IMAGE, containerId, cpuQuota, dropNamespace, freshNamespace, la
 
 const STRATEGIC = k8s.setHeaderOptions('Content-Type', k8s.PatchStrategy.StrategicMergePatch);
 
-function guaranteedPod(name: string): k8s.V1Pod {
+function guaranteedPod(name: string, node: string): k8s.V1Pod {
   return {
     metadata: { name },
     spec: {
+      nodeSelector: { 'kubernetes.io/hostname': node },
       terminationGracePeriodSeconds: 0,
       containers: [{
         name: 'app',
@@ -35,8 +36,11 @@ function cpuPatch(cpu: string): object {
   return { spec: { containers: [{ name: 'app', resources: { requests: { cpu }, limits: { cpu } } }] } };
 }
 
-describe('a CPU resize through pods/resize on the real cluster', () => {
-  const core = laneKubeConfig().makeApiClient(k8s.CoreV1Api);
+const core = laneKubeConfig().makeApiClient(k8s.CoreV1Api);
+// Every node of the lane (one containerd and kubelet each) is checked, the pod pinned to it.
+const nodes = (await core.listNode()).items.map((n) => n.metadata!.name!).sort();
+
+for (const node of nodes) describe(`a CPU resize through pods/resize on the real cluster, node ${node}`, () => {
   let namespace = '';
   let last: k8s.V1Pod | undefined;
   const read = async (): Promise<k8s.V1Pod> => (last = await core.readNamespacedPod({ namespace, name: 'web' }));
@@ -44,7 +48,7 @@ describe('a CPU resize through pods/resize on the real cluster', () => {
 
   before(async () => {
     namespace = await freshNamespace(core, 'lane-resize');
-    await core.createNamespacedPod({ namespace, body: guaranteedPod('web') });
+    await core.createNamespacedPod({ namespace, body: guaranteedPod('web', node) });
     await waitFor('pod web Running', 120_000, async () => {
       const pod = await read();
       return pod.status?.phase === 'Running' && containerId(pod, 'app') ? pod : undefined;
@@ -55,21 +59,23 @@ describe('a CPU resize through pods/resize on the real cluster', () => {
   });
 
   test('cpu 200m → 300m: the container cgroup quota goes 20000 → 30000 in place, no restart', async () => {
-    const id = containerId(await read(), 'app')!;
+    const pod = await read();
+    assert.equal(pod.spec?.nodeName, node);
+    const id = containerId(pod, 'app')!;
     assert.equal(cpuQuota(id), 20_000, 'the quota of a 200m limit (100 ms period)');
 
     await core.patchNamespacedPodResize({ namespace, name: 'web', body: cpuPatch('300m') }, STRATEGIC);
 
     await waitFor('cpu.cfs_quota_us 30000', 60_000, async () => (cpuQuota(id) === 30_000 ? true : undefined), () => `quota ${cpuQuota(id)}`);
-    const pod = await waitFor('status resources cpu 300m', 60_000, async () => {
+    const resized = await waitFor('status resources cpu 300m', 60_000, async () => {
       const p = await read();
       return p.status?.containerStatuses?.[0]?.resources?.limits?.cpu === '300m' ? p : undefined;
     }, seen);
-    const status = pod.status!.containerStatuses![0]!;
+    const status = resized.status!.containerStatuses![0]!;
     assert.equal(status.restartCount, 0);
-    assert.equal(containerId(pod, 'app'), id, 'the same container, not a new one');
+    assert.equal(containerId(resized, 'app'), id, 'the same container, not a new one');
     assert.equal(status.resources?.requests?.cpu, '300m');
-    assert.equal(pod.status?.conditions?.find((c) => c.type === 'PodResizeInProgress'), undefined, 'the resize is finished');
+    assert.equal(resized.status?.conditions?.find((c) => c.type === 'PodResizeInProgress'), undefined, 'the resize is finished');
   });
 
   test('cpu → 1000 cores: PodResizePending/Infeasible, the cgroup stays as it was', async () => {

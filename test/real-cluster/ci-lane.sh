@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# CI entry of the real-cluster lane: runs it only when this machine can (root, cgroups, the
+# binaries already cached) and never builds (a cold build takes far longer than CI allows; run
+# `test/real-cluster/build.sh` once on the machine instead). Says what it skipped and why, exits 0
+# then; otherwise brings the cluster up, runs the lane's tests and always tears the cluster down.
+# Exit status: the tests' (or up's) on a run, 0 on a skip.
+set -uo pipefail
+# shellcheck source=lane-env.sh
+source "$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/lane-env.sh"
+
+skip() { echo "real-cluster lane: SKIPPED: $*"; exit 0; }
+[[ $EUID -eq 0 ]] || skip "not root (the lane runs containerd and kubelets)"
+[[ -d /sys/fs/cgroup/cpu || -f /sys/fs/cgroup/cgroup.controllers ]] || skip "no cgroups mounted under /sys/fs/cgroup"
+if ! cached="$("$here/build.sh" --check)"; then
+  skip "$cached; CI never builds them: run test/real-cluster/build.sh once on this machine (~20 min per binary cold)"
+fi
+[[ -e "$LANE_STATE" ]] && skip "$LANE_STATE exists: another lane cluster is up on this machine"
+
+# shellcheck disable=SC2034 # start is read by the EXIT trap
+start=$(date +%s)
+trap '"$here/down.sh"; echo "real-cluster lane: finished in $(( $(date +%s) - start )) s (up, tests, down)"' EXIT
+TAILOR_CLUSTER_NO_BUILD=1 "$here/up.sh" || exit $?
+"$here/lane.sh"

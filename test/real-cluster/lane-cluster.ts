@@ -1,0 +1,89 @@
+/**
+ * What the real-cluster lane's tests share: the lane's kubeconfig, a namespace per test, polling
+ * with a deadline, and reading a running container's CPU quota from the node's cgroup filesystem.
+ */
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import * as k8s from '@kubernetes/client-node';
+
+/** The image the lane builds and imports (busybox-static), and the sandbox image. */
+export const BUSYBOX_IMAGE = 'localhost/tailor-busybox:lane';
+
+/** The lane's admin kubeconfig path (lane.sh exports it; cluster:up writes it under the state). */
+export function laneKubeconfigPath(env: NodeJS.ProcessEnv = process.env): string {
+  const state = env.TAILOR_CLUSTER_STATE ?? '/var/lib/tailor-real-cluster';
+  return env.TAILOR_CLUSTER_KUBECONFIG ?? join(state, 'admin.kubeconfig');
+}
+
+/** The lane's KubeConfig; a clear error when the cluster is not up. */
+export function laneKubeConfig(): k8s.KubeConfig {
+  const path = laneKubeconfigPath();
+  if (!existsSync(path)) throw new Error(`no real cluster: ${path} does not exist (run 'npm run cluster:up' as root first)`);
+  const kc = new k8s.KubeConfig();
+  kc.loadFromFile(path);
+  return kc;
+}
+
+/**
+ * Polls `probe` until it returns a value other than undefined, or fails after `timeoutMs` with
+ * `what` and the last value seen (`describe` renders it).
+ */
+export async function waitFor<T>(what: string, timeoutMs: number, probe: () => Promise<T | undefined>, describe: () => string = () => ''): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}${describe() ? `; last seen: ${describe()}` : ''}`);
+    await sleep(200);
+  }
+}
+
+/** Creates a fresh namespace and waits for its default service account (pods need it). */
+export async function freshNamespace(core: k8s.CoreV1Api, prefix: string): Promise<string> {
+  const ns = await core.createNamespace({ body: { metadata: { generateName: `${prefix}-` } } });
+  const name = ns.metadata!.name!;
+  await waitFor(`service account default in ${name}`, 60_000, async () =>
+    core.readNamespacedServiceAccount({ namespace: name, name: 'default' }).then(() => true, () => undefined),
+  );
+  return name;
+}
+
+/** Deletes a namespace without waiting for its pods to go (down.sh removes anything left). */
+export async function dropNamespace(core: k8s.CoreV1Api, name: string): Promise<void> {
+  await core.deleteNamespace({ name, gracePeriodSeconds: 0 }).catch(() => undefined);
+}
+
+/** The containerd id of a pod's container, from its status (`containerd://<id>`). */
+export function containerId(pod: k8s.V1Pod, container: string): string | undefined {
+  const id = pod.status?.containerStatuses?.find((s) => s.name === container)?.containerID;
+  return id?.replace(/^[a-z]+:\/\//, '');
+}
+
+function findDir(root: string, name: string, depth: number): string | undefined {
+  if (depth < 0 || !existsSync(root)) return undefined;
+  for (const entry of readdirSync(root, { withFileTypes: true })) {
+    if (!entry.isDirectory()) continue;
+    const path = join(root, entry.name);
+    if (entry.name === name) return path;
+    const found = findDir(path, name, depth - 1);
+    if (found) return found;
+  }
+  return undefined;
+}
+
+/**
+ * The CFS quota (µs per 100 ms period) of a running container, read from its cgroup on this node:
+ * cgroup v1 `cpu.cfs_quota_us` under /sys/fs/cgroup/cpu, v2 the first field of `cpu.max`
+ * (-1 for "max"). Throws when the container has no cgroup here.
+ */
+export function cpuQuota(id: string): number {
+  const v1 = findDir('/sys/fs/cgroup/cpu', id, 5);
+  if (v1) return Number(readFileSync(join(v1, 'cpu.cfs_quota_us'), 'utf8').trim());
+  const v2 = existsSync('/sys/fs/cgroup/cgroup.controllers') ? findDir('/sys/fs/cgroup', id, 6) : undefined;
+  if (v2) {
+    const quota = readFileSync(join(v2, 'cpu.max'), 'utf8').trim().split(' ')[0];
+    return quota === 'max' ? -1 : Number(quota);
+  }
+  throw new Error(`container ${id} has no cgroup under /sys/fs/cgroup on this machine`);
+}

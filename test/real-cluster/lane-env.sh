@@ -1,0 +1,47 @@
+# shellcheck shell=bash disable=SC2034
+# Layout, addresses and ports of the real-cluster lane (sourced by up.sh, down.sh and ci-lane.sh).
+# Everything the lane creates lives under LANE_STATE and the bridges below; down.sh removes it all.
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+# shellcheck source=versions.sh
+source "$here/versions.sh"
+
+LANE_STATE="${TAILOR_CLUSTER_STATE:-/var/lib/tailor-real-cluster}"
+LANE_LOGS="$LANE_STATE/logs"
+LANE_PIDS="$LANE_STATE/pids"
+LANE_PKI="$LANE_STATE/pki"
+LANE_KUBECONFIG="$LANE_STATE/admin.kubeconfig"
+LANE_NODES="${TAILOR_CLUSTER_NODES:-2}"
+
+# Loopback ports of the control plane (not the usual defaults, so a cluster already on this machine
+# does not collide with the lane's).
+LANE_ETCD_CLIENT_PORT=32379
+LANE_ETCD_PEER_PORT=32380
+LANE_APISERVER_PORT=36443
+LANE_CONTROLLER_MANAGER_PORT=30257
+LANE_SCHEDULER_PORT=30259
+
+# Pods: node N (1-based) gets bridge tailorN-br with 10.213.N.1/24 and pods in 10.213.N.0/24;
+# the node (kubelet) address is the bridge's own address, so traffic never leaves this machine.
+LANE_SERVICE_CIDR=10.214.0.0/24
+LANE_SERVICE_IP=10.214.0.1
+node_name() { echo "tailor-node-$1"; }
+node_bridge() { echo "tailor$1-br"; }
+node_ip() { echo "10.213.$1.1"; }
+node_subnet() { echo "10.213.$1.0/24"; }
+node_dir() { echo "$LANE_STATE/node$1"; }
+node_containerd_sock() { echo "$(node_dir "$1")/containerd/containerd.sock"; }
+node_kubelet_port() { echo $((10250 + 10 * ($1 - 1))); }
+node_kubelet_healthz_port() { echo $((10248 + 10 * ($1 - 1))); }
+node_cgroup_root() { if [[ "$1" == 1 ]]; then echo /; else echo "/tailor-node-$1"; fi; }
+
+# The sysctls the kubelet sets on start (pkg/kubelet/cm: setupKernelTunables) and the bridge CNI plugin
+# sets (ip_forward, for its gateway): saved by up.sh, restored by down.sh.
+LANE_SYSCTLS=(vm.overcommit_memory vm.panic_on_oom kernel.panic kernel.panic_on_oops kernel.keys.root_maxkeys kernel.keys.root_maxbytes net.ipv4.ip_forward)
+
+# Images made locally (no registry): the sandbox (pause) image and a busybox test image.
+LANE_PAUSE_IMAGE=localhost/tailor-pause:lane
+LANE_BUSYBOX_IMAGE=localhost/tailor-busybox:lane
+LANE_IMAGE_CACHE="$LANE_CACHE/images"
+
+lane_log() { printf '[lane %s] %s\n' "$(date -u +%H:%M:%S)" "$*"; }
+lane_die() { printf 'lane: %s\n' "$*" >&2; exit 1; }

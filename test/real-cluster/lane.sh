@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Runs the real-cluster lane's tests (test/real-cluster/*.lane.ts, which `npm test` does not pick up:
+# it runs *.test.ts only). With a cluster already up (`npm run cluster:up`) the tests run against it
+# and it stays up; otherwise this brings one up, runs the tests and tears it down whatever happens.
+# Usage: lane.sh [name fragment...]   (only the lane files whose name contains a fragment)
+set -euo pipefail
+# shellcheck source=lane-env.sh
+source "$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/lane-env.sh"
+[[ $EUID -eq 0 ]] || lane_die "the real-cluster lane must run as root (it reads the pods' cgroups and runs the cluster)"
+
+files=()
+for f in "$here"/*.lane.ts; do
+  if [[ $# -eq 0 ]]; then files+=("$f"); continue; fi
+  for frag in "$@"; do [[ "$(basename "$f")" == *"$frag"* ]] && { files+=("$f"); break; }; done
+done
+[[ ${#files[@]} -gt 0 ]] || lane_die "no lane test matches: $*"
+
+if [[ -e "$LANE_STATE" ]]; then
+  lane_log "using the cluster that is up ($LANE_STATE); it stays up"
+else
+  trap '"$here/down.sh"' EXIT
+  "$here/up.sh"
+fi
+start=$(date +%s)
+cd "$here/../.."
+TAILOR_CLUSTER_KUBECONFIG="$LANE_KUBECONFIG" node --import tsx --test --test-concurrency=1 \
+  --test-timeout=600000 "${files[@]}"
+lane_log "lane tests passed in $(( $(date +%s) - start )) s"

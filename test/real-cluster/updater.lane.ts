@@ -1,0 +1,125 @@
+/**
+ * Tailor's updater against the real cluster: a Deployment's pod below its VPA's lowerBound is
+ * resized in place by `tailor run --components updater`, and the node's kubelet applies it to the
+ * running container's cgroup with no restart. The VPA CRD is the one in manifests/crds; the
+ * recommendation is written into the VPA status by the test (the recommender is not under test).
+ * Runs with `npm run test:real-cluster` (as root), not with `npm test`.
+ */
+import assert from 'node:assert/strict';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { readFileSync } from 'node:fs';
+import { after, before, describe, test } from 'node:test';
+import * as k8s from '@kubernetes/client-node';
+import { UPDATER_FIELD_MANAGER } from '../../src/updater/pod-timing.ts';
+import { BUSYBOX_IMAGE, containerId, cpuQuota, dropNamespace, freshNamespace, laneKubeConfig, laneKubeconfigPath, waitFor } from './lane-cluster.ts';
+
+const MERGE = k8s.setHeaderOptions('Content-Type', k8s.PatchStrategy.MergePatch);
+const VPA = { group: 'autoscaling.k8s.io', version: 'v1', plural: 'verticalpodautoscalers' };
+
+async function installVpaCrd(kc: k8s.KubeConfig): Promise<void> {
+  const ext = kc.makeApiClient(k8s.ApiextensionsV1Api);
+  // loadYaml maps the YAML's field names to client-node's (x-kubernetes-int-or-string →
+  // xKubernetesIntOrString); a plain YAML parse loses those markers in client-node's serializer
+  // and the real apiserver refuses the CRD (422 "type: Required value").
+  const crd = k8s.loadYaml<k8s.V1CustomResourceDefinition>(readFileSync('manifests/crds/verticalpodautoscalers.yaml', 'utf8'));
+  await ext.createCustomResourceDefinition({ body: crd }).catch((error: unknown) => {
+    if ((error as { code?: number }).code !== 409) throw error;
+  });
+  await waitFor('the VPA CRD Established', 60_000, async () => {
+    const got = await ext.readCustomResourceDefinition({ name: crd.metadata!.name! });
+    return got.status?.conditions?.some((c) => c.type === 'Established' && c.status === 'True') ? true : undefined;
+  });
+}
+
+function deployment(): k8s.V1Deployment {
+  const labels = { app: 'web' };
+  return {
+    metadata: { name: 'web', labels },
+    spec: {
+      replicas: 1,
+      selector: { matchLabels: labels },
+      template: {
+        metadata: { labels },
+        spec: {
+          terminationGracePeriodSeconds: 0,
+          containers: [{
+            name: 'app',
+            image: BUSYBOX_IMAGE,
+            imagePullPolicy: 'Never',
+            command: ['sleep', '3600'],
+            resources: { requests: { cpu: '200m', memory: '64Mi' }, limits: { cpu: '200m', memory: '64Mi' } },
+            resizePolicy: [
+              { resourceName: 'cpu', restartPolicy: 'NotRequired' },
+              { resourceName: 'memory', restartPolicy: 'RestartContainer' },
+            ],
+          }],
+        },
+      },
+    },
+  };
+}
+
+describe("Tailor's updater resizes a pod in place on the real cluster", () => {
+  const kc = laneKubeConfig();
+  const core = kc.makeApiClient(k8s.CoreV1Api);
+  const apps = kc.makeApiClient(k8s.AppsV1Api);
+  const custom = kc.makeApiClient(k8s.CustomObjectsApi);
+  let namespace = '';
+  let tailor: ChildProcess | undefined;
+  let output = '';
+
+  before(async () => {
+    await installVpaCrd(kc);
+    namespace = await freshNamespace(core, 'lane-updater');
+    await apps.createNamespacedDeployment({ namespace, body: deployment() });
+  });
+  after(async () => {
+    if (tailor && tailor.exitCode === null) {
+      tailor.kill('SIGTERM');
+      await once(tailor, 'exit');
+    }
+    if (namespace) await dropNamespace(core, namespace);
+  });
+
+  test('a request below the lowerBound: cpu 200m → 300m in place, cgroup quota 20000 → 30000, restartCount 0', async () => {
+    const running = await waitFor('the Deployment pod Running', 120_000, async () => {
+      const pods = await core.listNamespacedPod({ namespace, labelSelector: 'app=web' });
+      return pods.items.find((p) => p.status?.phase === 'Running' && containerId(p, 'app'));
+    });
+    const name = running.metadata!.name!;
+    const id = containerId(running, 'app')!;
+    assert.equal(cpuQuota(id), 20_000);
+
+    await custom.createNamespacedCustomObject({ ...VPA, namespace, body: {
+      apiVersion: 'autoscaling.k8s.io/v1',
+      kind: 'VerticalPodAutoscaler',
+      metadata: { name: 'web' },
+      spec: { targetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'web' }, updatePolicy: { updateMode: 'InPlaceOrRecreate' } },
+    } });
+    const target = { cpu: '300m', memory: '64Mi' };
+    await custom.patchNamespacedCustomObjectStatus({ ...VPA, namespace, name: 'web', body: { status: { recommendation: { containerRecommendations: [
+      { containerName: 'app', target, lowerBound: target, upperBound: { cpu: '400m', memory: '64Mi' }, uncappedTarget: target },
+    ] } } } }, MERGE);
+
+    tailor = spawn(process.execPath, ['bin/tailor.mjs', 'run', '--components', 'updater', '--kubeconfig', laneKubeconfigPath(),
+      '--namespace', namespace, '--no-leader-elect', '--interval', '10s', '--metrics-address', '127.0.0.1', '--metrics-port', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    tailor.stdout!.on('data', (d: Buffer) => (output += d.toString()));
+    tailor.stderr!.on('data', (d: Buffer) => (output += d.toString()));
+
+    await waitFor('cpu.cfs_quota_us 30000 after the updater', 120_000, async () => {
+      if (tailor!.exitCode !== null) throw new Error(`tailor exited with ${tailor!.exitCode}:\n${output.slice(-3000)}`);
+      return cpuQuota(id) === 30_000 ? true : undefined;
+    }, () => `quota ${cpuQuota(id)}; tailor's last output:\n${output.slice(-2000)}`);
+    const last = await waitFor('status resources cpu 300m', 60_000, async () => {
+      const p = await core.readNamespacedPod({ namespace, name });
+      return p.status?.containerStatuses?.[0]?.resources?.requests?.cpu === '300m' ? p : undefined;
+    });
+    assert.equal(last.status!.containerStatuses![0]!.restartCount, 0);
+    assert.equal(containerId(last, 'app'), id, 'the same container');
+    assert.equal(last.spec!.containers[0]!.resources!.limits!.cpu, '300m', 'the limit moved with the request (Guaranteed kept)');
+    assert.equal(last.spec!.containers[0]!.resources!.requests!.memory, '64Mi', 'memory unchanged');
+    const managers = (last.metadata!.managedFields ?? []).filter((m) => m.subresource === 'resize').map((m) => m.manager);
+    assert.ok(managers.includes(UPDATER_FIELD_MANAGER), `the resize was written by Tailor's updater (resize managers: ${managers.join(', ')})`);
+  });
+});

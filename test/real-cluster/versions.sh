@@ -1,0 +1,26 @@
+# shellcheck shell=bash disable=SC2034
+# Pinned versions and cache layout of the real-cluster lane (sourced by the lane's scripts).
+# Changing a version changes the cache key, so the next run builds the new binaries once.
+KUBERNETES_VERSION=v1.35.4
+KUBERNETES_VERSION_MAJOR=1
+KUBERNETES_VERSION_MINOR=35
+ETCD_VERSION=v3.6.16
+LANE_CACHE="${TAILOR_CLUSTER_CACHE:-/var/cache/tailor-real-cluster}"
+LANE_COMPONENTS=(etcd kube-apiserver kubelet kube-scheduler kube-controller-manager)
+
+# lane_binary COMPONENT: the cached path of a component's binary.
+lane_binary() {
+  case "$1" in
+    etcd) echo "$LANE_CACHE/etcd-$ETCD_VERSION/etcd" ;;
+    kube-apiserver | kube-controller-manager | kube-scheduler | kubelet) echo "$LANE_CACHE/kubernetes-$KUBERNETES_VERSION/$1" ;;
+    *) return 1 ;;
+  esac
+}
+
+# lane_go: the Go toolchain to build with ($GO, else go on PATH, else /usr/local/go/bin/go).
+lane_go() {
+  if [[ -n "${GO:-}" ]]; then command -v "$GO" && return 0; return 1; fi
+  command -v go && return 0
+  [[ -x /usr/local/go/bin/go ]] && echo /usr/local/go/bin/go && return 0
+  return 1
+}

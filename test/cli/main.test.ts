@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { VERSION, buildProgram } from '../../src/cli/main.ts';
 import { tailorInProcess } from './cli-in-process.ts';
+import { LOG_LEVELS } from '../../src/observability/logger.ts';
 
 test('the CLI version matches package.json', () => {
   const pkg = JSON.parse(readFileSync('package.json', 'utf8')) as { version: string };
@@ -51,4 +52,20 @@ test('every --help fits 80 columns: long options get a line of their own, descri
     }
   }
   assert.match(program.commands.find((c) => c.name() === 'run')!.helpInformation(), /\n {2}--components <recommender\|updater\|admission>,\.\.\.\n {34}Components to run/);
+});
+
+test('--log-level offers the same levels on every command, and a bad one is a usage error naming them', async () => {
+  const program = buildProgram();
+  const withLevel = program.commands.filter((c) => c.options.some((o) => o.long === '--log-level'));
+  assert.deepEqual(withLevel.map((c) => c.name()).sort(), ['demo', 'recommend', 'run', 'sim']);
+  for (const command of withLevel.filter((c) => c.name() !== 'run')) {
+    // `run` takes its options from the configuration table, which checks the same list.
+    assert.deepEqual(command.options.find((o) => o.long === '--log-level')?.argChoices, [...LOG_LEVELS], command.name());
+  }
+  for (const args of [['sim'], ['recommend', '--prometheus-url', 'http://127.0.0.1:9'], ['demo'], ['run']]) {
+    const r = await tailorInProcess([...args, '--log-level', 'bogus']);
+    assert.equal(r.code, 2, args[0]);
+    assert.match(r.stderr, /bogus.*(fatal, error, warn, info, debug, trace, silent|Allowed choices are fatal, error, warn, info, debug, trace, silent)/, args[0]);
+    assert.doesNotMatch(r.stderr, /custom levels/);
+  }
 });

@@ -6,11 +6,12 @@
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Command, Option } from 'commander';
-import { createLogger } from '../../observability/logger.ts';
+import { createLogger, type LogLevel } from '../../observability/logger.ts';
 import { readScenarioFile, startKubeSim } from '../../sim/kube-sim.ts';
 import { parseServerVersion, SERVER_VERSIONS, type ServerVersion } from '../../sim/server-version.ts';
 import type { Scenario } from '../../sim/scenario.ts';
 import { untilShutdownSignal } from '../shutdown-signal.ts';
+import { logLevelOption } from '../shared-options.ts';
 
 interface SimOptions {
   port: string;
@@ -18,7 +19,7 @@ interface SimOptions {
   scenario?: string;
   serverVersion?: string;
   speed?: string;
-  logLevel: string;
+  logLevel: LogLevel;
 }
 
 function parsePort(text: string): number {
@@ -35,7 +36,7 @@ function parseSpeed(text: string): number {
 
 /** Starts the sim and resolves when a signal stopped it. */
 async function runSim(options: SimOptions): Promise<void> {
-  const logger = createLogger({ level: options.logLevel as 'info' });
+  const logger = createLogger({ level: options.logLevel });
   const port = parsePort(options.port);
   let scenario: Scenario | undefined;
   let baseDir: string | undefined;
@@ -74,7 +75,7 @@ export function registerSimCommand(program: Command): void {
     .option('--scenario <file>', 'scenario YAML: nodes, workloads with usage patterns, faults (default: 3 nodes, no workloads)')
     .addOption(new Option('--server-version <version>', 'Kubernetes version whose resize behaviour to follow (default 1.35, or the scenario\'s)').choices([...SERVER_VERSIONS]))
     .option('--speed <factor>', 'simulated time per real time (default 1, or the scenario\'s)')
-    .option('--log-level <level>', 'log level (fatal, error, warn, info, debug)', 'warn')
+    .addOption(logLevelOption('warn'))
     .action(async (options: SimOptions) => {
       await runSim(options);
     });

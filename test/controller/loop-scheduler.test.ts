@@ -143,3 +143,39 @@ test('node-cron drives the ticks (every second)', async (t) => {
   await delay(1100);
   assert.equal(times.length, count, 'no tick after stop');
 });
+
+test('start({ firstCycleNow }) runs a cycle at once and starts the ticks only when it ended: no tick is skipped meanwhile', async () => {
+  const ticker = manualTicker();
+  const g = gate();
+  const cycles: number[] = [];
+  const scheduler = new LoopScheduler({
+    name: 'test',
+    ticker,
+    logger: silentLogger(),
+    runCycle: async ({ cycle }) => {
+      cycles.push(cycle);
+      if (cycle === 1) await g.opened; // the first cycle reads the history: longer than an interval
+    },
+  });
+  const ticking = scheduler.start({ firstCycleNow: true });
+  assert.deepEqual(cycles, [1]);
+  assert.equal(ticker.started, false, 'no ticks during the first cycle');
+  ticker.fire();
+  g.open();
+  await ticking;
+  assert.equal(ticker.started, true);
+  ticker.fire();
+  await scheduler.stop();
+  assert.deepEqual(cycles, [1, 2]);
+  assert.equal(scheduler.stats().skippedTicks, 0);
+
+  // Stopped during its first cycle, the scheduler does not start the ticks when that cycle ends.
+  const g2 = gate();
+  const ticker2 = manualTicker();
+  const stopped = new LoopScheduler({ name: 'test', ticker: ticker2, logger: silentLogger(), runCycle: () => g2.opened });
+  const first = stopped.start({ firstCycleNow: true });
+  const stopping = stopped.stop();
+  g2.open();
+  await Promise.all([first, stopping]);
+  assert.equal(ticker2.started, false);
+});

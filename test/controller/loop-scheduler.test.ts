@@ -95,7 +95,7 @@ test('stop awaits the running cycle; stop({ abort }) aborts its signal first', a
       finished = true;
     },
   });
-  scheduler.start();
+  void scheduler.start();
   assert.equal(ticker.started, true);
   ticker.fire();
   const stopping = scheduler.stop();
@@ -132,7 +132,7 @@ test('node-cron drives the ticks (every second)', async (t) => {
   // with bounds lateness cannot break: never more ticks than wall-clock seconds began meanwhile
   // (each tick is for one of them), and the next tick within 3 s.
   const started = Date.now();
-  scheduler.start();
+  void scheduler.start();
   while (times.length < 2 && Date.now() - started < 15_000) await delay(20);
   await scheduler.stop();
   const secondsBegun = Math.floor(Date.now() / 1000) - Math.floor(started / 1000);

@@ -20,11 +20,15 @@ function codeOf(err: unknown): string | undefined {
   return err instanceof Error && typeof (err as NodeJS.ErrnoException).code === 'string' ? (err as NodeJS.ErrnoException).code : undefined;
 }
 
+/** Why a file could not be read, in words: `no such file`, `permission denied`, ... */
+export function readReason(err: unknown): string {
+  const code = codeOf(err);
+  return (code && READ_REASONS[code]) ?? (err instanceof Error ? err.message : String(err));
+}
+
 /** `shop.yaml: cannot read: no such file`. */
 export function readFailure(file: string, err: unknown): FileError {
-  const code = codeOf(err);
-  const reason = (code && READ_REASONS[code]) ?? (err instanceof Error ? err.message : String(err));
-  return new FileError(`${file}: cannot read: ${reason}`, { cause: err });
+  return new FileError(`${file}: cannot read: ${readReason(err)}`, { cause: err });
 }
 
 /** `out/x.csv: cannot write: the folder out does not exist`. */

@@ -24,6 +24,7 @@ import { kubeStateFamilies } from '../sim/metrics/kube-state-metrics.ts';
 import type { Workload } from '../sim/controllers/workload-types.ts';
 import type { NodeObject, Pod } from '../sim/objects.ts';
 import { nodeObject } from '../sim/scenario-objects.ts';
+import { DEFAULT_SERVER_VERSION } from '../sim/server-version.ts';
 import type { VerticalPodAutoscaler } from '../api/vpa.ts';
 import { activitiesBetween, type Activity } from './activity.ts';
 import { podRows, type DemoSnapshot, type SnapshotEvent } from './demo-snapshot.ts';
@@ -151,7 +152,7 @@ export async function runDemo(options: DemoOptions, out: DemoOutput = process.st
   let prometheusStarted = false;
   try {
     const scenario = await loadDemoScenario();
-    const version = options.serverVersion ?? scenario.cluster.serverVersion ?? '1.35';
+    const version = options.serverVersion ?? scenario.cluster.serverVersion ?? DEFAULT_SERVER_VERSION;
     say(`tailor demo: starting kube-sim ${version} with ${scenario.cluster.workloads.length} workloads on ${scenario.cluster.nodes.length} nodes`);
     const sim = await startKubeSim({ scenario: scenario.cluster, version, speed: 1, tickMs: 250, logger: logger.child({ component: 'kube-sim' }) });
     teardown.add('stop kube-sim', () => sim.close());

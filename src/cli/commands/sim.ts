@@ -1,8 +1,10 @@
 /**
  * `tailor sim`: runs kube-sim (API server + simulated cluster) until SIGINT/SIGTERM. Writes a
- * kubeconfig for kubectl and client-node, prints where everything is, and serves the usage metrics
+ * kubeconfig for kubectl and client-node (without --kubeconfig-out: in the temp directory, removed
+ * at exit), prints where everything is, and serves the usage metrics
  * at /metrics/cadvisor and /metrics/kube-state on the same port. See the README's kube-sim section.
  */
+import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Command, Option } from 'commander';
@@ -50,8 +52,18 @@ async function runSim(options: SimOptions): Promise<void> {
   const version: ServerVersion | undefined = options.serverVersion ? parseServerVersion(options.serverVersion) : undefined;
   const speed = options.speed !== undefined ? parseSpeed(options.speed) : (scenario?.speed ?? 1);
   const sim = await startKubeSim({ port, ...(version ? { version } : {}), ...(scenario ? { scenario } : {}), ...(baseDir ? { baseDir } : {}), speed, logger });
+  // A kubeconfig of our own choosing in the temp directory is ours to remove at exit; one the user
+  // asked for with --kubeconfig-out stays.
+  const ownKubeconfig = options.kubeconfigOut === undefined;
   const kubeconfig = options.kubeconfigOut ?? join(tmpdir(), `tailor-sim-${sim.server.port}.kubeconfig`);
-  await sim.server.writeKubeconfig(kubeconfig);
+  try {
+    await sim.server.writeKubeconfig(kubeconfig);
+  } catch (err) {
+    await sim.close();
+    throw new Error(`cannot write the kubeconfig ${kubeconfig}`, { cause: err });
+  }
+  // Listening before saying so: a Ctrl-C right after the line must reach this handler, not kill us.
+  const stopped = untilShutdownSignal();
   process.stdout.write(
     [
       `kube-sim ${sim.version} listening on ${sim.url} (speed ${speed}x)`,
@@ -61,9 +73,13 @@ async function runSim(options: SimOptions): Promise<void> {
       '',
     ].join('\n'),
   );
-  await untilShutdownSignal();
-  await sim.close();
-  process.stdout.write('kube-sim stopped\n');
+  await stopped;
+  try {
+    await sim.close();
+  } finally {
+    if (ownKubeconfig) await rm(kubeconfig, { force: true });
+  }
+  process.stdout.write(ownKubeconfig ? `kube-sim stopped; removed ${kubeconfig}\n` : 'kube-sim stopped\n');
 }
 
 export function registerSimCommand(program: Command): void {

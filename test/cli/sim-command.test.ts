@@ -18,7 +18,7 @@ test('tailor sim runs a scenario, writes a kubeconfig that client-node uses, and
   let out = '';
   child.stdout.setEncoding('utf8');
   await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no start-up line: ${out}`)), 30_000);
+    const timer = setTimeout(() => reject(new Error(`no start-up line: ${out}`)), 90_000);
     child.stdout.on('data', (chunk: string) => {
       out += chunk;
       if (out.includes('press Ctrl-C to stop')) {
@@ -81,7 +81,7 @@ test('tailor sim without --kubeconfig-out removes its temp kubeconfig on Ctrl-C 
   child.stdout.setEncoding('utf8');
   child.stdout.on('data', (chunk: string) => (out += chunk));
   await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no start-up line: ${out}`)), 60_000);
+    const timer = setTimeout(() => reject(new Error(`no start-up line: ${out}`)), 90_000);
     const check = () => {
       if (!out.includes('press Ctrl-C to stop')) return;
       clearTimeout(timer);

@@ -1,8 +1,9 @@
 /**
  * Finds the VerticalPodAutoscaler objects in a YAML or JSON text (several `---` documents, and
  * `kind: List` items as `kubectl get -o yaml` writes them) and validates each. Other kinds are
- * skipped, so a manifest that holds a Deployment and its VPA can be checked as it is. Pure: the
- * text comes in, results come out.
+ * skipped and listed, so a manifest that holds a Deployment and its VPA can be checked as it is;
+ * so is a document without `kind` that is not shaped like a Kubernetes object (a kube-sim
+ * scenario, a values file). Pure: the text comes in, results come out.
  */
 import { parseAllDocuments } from 'yaml';
 import { isPlainObject, type FieldError } from './field-errors.ts';
@@ -17,23 +18,31 @@ export interface CheckedObject {
 }
 
 /** The outcome for one text: a syntax error makes the whole text unreadable. */
-export type DocumentsCheck = { readable: true; objects: CheckedObject[] } | { readable: false; error: string };
+export type DocumentsCheck = { readable: true; objects: CheckedObject[]; skipped: string[] } | { readable: false; error: string };
 
-/** Validates every VPA in the text. A document without a kind is taken as a VPA missing its kind. */
+/** The top-level fields of a Kubernetes object; a document without `kind` and with others is no VPA. */
+const OBJECT_FIELDS = new Set(['apiVersion', 'kind', 'metadata', 'spec', 'status']);
+
+/**
+ * Validates every VPA in the text; `skipped` names the other documents (`Deployment/web`,
+ * `(document 1)`). A document without a kind is taken as a VPA missing its kind when it has only
+ * the fields of a Kubernetes object.
+ */
 export function checkVpaDocuments(text: string): DocumentsCheck {
   const documents = parseAllDocuments(text);
   const objects: CheckedObject[] = [];
+  const skipped: string[] = [];
   let index = 0;
   for (const doc of documents) {
     index += 1;
     const syntax = doc.errors[0];
     if (syntax) return { readable: false, error: `document ${index}: ${syntax.message.split('\n')[0]}` };
-    collect(doc.toJS() as unknown, `document ${index}`, objects);
+    collect(doc.toJS() as unknown, `document ${index}`, objects, skipped);
   }
-  return { readable: true, objects };
+  return { readable: true, objects, skipped };
 }
 
-function collect(value: unknown, where: string, out: CheckedObject[]): void {
+function collect(value: unknown, where: string, out: CheckedObject[], skipped: string[]): void {
   if (value === null || value === undefined) return; // an empty document
   if (!isPlainObject(value)) {
     out.push({ ref: `(${where})`, errors: [{ path: '', message: 'the document is not an object' }] });
@@ -41,11 +50,18 @@ function collect(value: unknown, where: string, out: CheckedObject[]): void {
   }
   const kind = value.kind;
   if (typeof kind === 'string' && kind.endsWith('List') && Array.isArray(value.items)) {
-    value.items.forEach((item, i) => collect(item, `${where}, item ${i + 1}`, out));
+    value.items.forEach((item, i) => collect(item, `${where}, item ${i + 1}`, out, skipped));
     return;
   }
-  if (kind !== undefined && kind !== VPA_KIND) return;
   const metadata = isPlainObject(value.metadata) ? value.metadata : {};
+  if (kind !== undefined && kind !== VPA_KIND) {
+    skipped.push(`${String(kind)}/${typeof metadata.name === 'string' ? metadata.name : `(${where})`}`);
+    return;
+  }
+  if (kind === undefined && Object.keys(value).some((key) => !OBJECT_FIELDS.has(key))) {
+    skipped.push(`(${where}: no kind, not shaped like a Kubernetes object)`);
+    return;
+  }
   const name = typeof metadata.name === 'string' && metadata.name !== '' ? metadata.name : `(${where})`;
   const result = validateVpa(value);
   out.push({ ref: `${VPA_KIND}/${name}`, errors: result.ok ? [] : result.errors });

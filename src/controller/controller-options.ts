@@ -5,6 +5,7 @@
  * retry period).
  */
 import type { OptionTable } from '../config/option-spec.ts';
+import { LOG_LEVELS } from '../observability/logger.ts';
 import { booleanType, cronType, durationType, enumType, integerType, listType, pathType, stringType, type OptionType } from '../config/option-types.ts';
 
 const namespaceItem: OptionType<string> = { ...stringType, name: 'namespace', placeholder: '<namespace>' };
@@ -13,7 +14,7 @@ const namespaceItem: OptionType<string> = { ...stringType, name: 'namespace', pl
 export const COMPONENT_NAMES = ['recommender', 'updater', 'admission'] as const;
 export type ComponentName = (typeof COMPONENT_NAMES)[number];
 
-export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export { LOG_LEVELS };
 
 /** A DNS-1123 subdomain, as Lease names and namespaces must be. */
 const DNS_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;

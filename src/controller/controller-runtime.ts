@@ -3,7 +3,8 @@
  * on every replica, and the loop components on a schedule while this replica holds the Lease (or
  * at once with leader election off). It owns the order of things:
  *
- * - gaining leadership: each loop runs a first cycle at once (its `activate` first), then one per tick;
+ * - gaining leadership: each loop runs a first cycle at once (its `activate` first), then one per
+ *   tick from the first tick after it ended;
  * - losing leadership: each loop's running cycle is aborted and awaited, then `deactivate`;
  * - shutdown: the loops finish their running cycle (the Lease is still renewed meanwhile), are
  *   deactivated, and only then is the Lease released, so no other replica writes while ours may;
@@ -114,8 +115,8 @@ export async function startController(o: ControllerRuntimeOptions): Promise<Runn
     for (const l of loops.values()) {
       l.health.setActive(true, o.clock());
       l.activated = false;
-      l.scheduler.start();
-      void l.scheduler.tick();
+      // The ticks start when this first cycle (activation, history) has ended: none is skipped meanwhile.
+      void l.scheduler.start({ firstCycleNow: true });
     }
   };
   const stopLoops = async (abort: boolean) => {

@@ -6,7 +6,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Registry } from 'prom-client';
-import type { Logger } from '../observability/logger.ts';
+import { moduleLogger, type Logger } from '../observability/logger.ts';
 import type { HealthCheck } from './loop-health.ts';
 import type { Clock } from '../kube/clock.ts';
 
@@ -29,7 +29,7 @@ export interface RunningHealthServer {
 }
 
 export async function startHealthServer(o: HealthServerOptions): Promise<RunningHealthServer> {
-  const log = o.logger.child({ component: 'http' });
+  const log = moduleLogger(o.logger, 'http');
   const server: Server = createServer((req, res) => {
     const path = new URL(req.url ?? '/', 'http://x').pathname;
     if (req.method !== 'GET' && req.method !== 'HEAD') {

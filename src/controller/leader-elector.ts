@@ -14,7 +14,7 @@
  * leader (the signal aborts when it stops), `onStoppedLeading()` (awaited before trying to lead
  * again), `onNewLeader(identity)` when the observed holder changes.
  */
-import type { Logger } from '../observability/logger.ts';
+import { moduleLogger, type Logger } from '../observability/logger.ts';
 import { realSleep, systemClock, type Clock, type Sleep } from '../kube/clock.ts';
 import { leaseAction, releasedRecord, type LeaseSnapshot } from '../kube/lease-decision.ts';
 import type { LeaseStore } from '../kube/lease-store.ts';
@@ -54,7 +54,7 @@ export class LeaderElector {
     this.clock = o.clock ?? systemClock;
     this.sleep = o.sleep ?? realSleep;
     this.random = o.random ?? Math.random;
-    this.log = o.logger.child({ component: 'leader-election', lease: o.store.where, identity: o.identity });
+    this.log = moduleLogger(o.logger, 'leader-election', { lease: o.store.where, identity: o.identity });
   }
 
   /** True while this replica holds the Lease. */

@@ -6,7 +6,9 @@
  * for when leadership is lost and writes must end now.
  *
  * Ticks come from a {@link Ticker}: node-cron in production ({@link cronTicker}), a hand-driven
- * one in tests.
+ * one in tests. `start({ firstCycleNow: true })` runs a cycle at once and starts the ticks only
+ * when it has ended: a first cycle reads days of history and activates the component, which
+ * takes longer than an interval, and every tick meanwhile would only be skipped (with a warning).
  */
 import cron from 'node-cron';
 import type { Logger } from '../observability/logger.ts';
@@ -80,6 +82,10 @@ export class LoopScheduler {
   private running: Promise<void> | undefined;
   private abort: AbortController | undefined;
   private started = false;
+  /** The ticker is running (not yet, during a first cycle started by `start`). */
+  private ticking = false;
+  /** Counts `start` calls, so a first cycle that ends after a stop/start does not start the ticks. */
+  private generation = 0;
   private readonly stats_: Omit<LoopStats, 'running'> = { cycles: 0, failures: 0, skippedTicks: 0 };
   private readonly clock: Clock;
   private readonly log: Logger;
@@ -89,11 +95,24 @@ export class LoopScheduler {
     this.log = o.logger.child({ loop: o.name });
   }
 
-  /** Starts the ticks. */
-  start(): void {
-    if (this.started) return;
+  /**
+   * Starts the ticks; with `firstCycleNow`, after a cycle run at once. Resolves when the ticks run
+   * (or the scheduler was stopped before).
+   */
+  start(options: { firstCycleNow?: boolean } = {}): Promise<void> {
+    if (this.started) return Promise.resolve();
     this.started = true;
-    this.o.ticker.start(() => void this.tick());
+    const generation = ++this.generation;
+    const startTicks = () => {
+      if (!this.started || generation !== this.generation) return;
+      this.ticking = true;
+      this.o.ticker.start(() => void this.tick());
+    };
+    if (!options.firstCycleNow) {
+      startTicks();
+      return Promise.resolve();
+    }
+    return this.tick().then(startTicks);
   }
 
   /** Handles one tick: starts a cycle, or skips when one is running. Resolves when that cycle ends. */
@@ -133,8 +152,9 @@ export class LoopScheduler {
 
   /** Stops the ticks and awaits the running cycle (aborting its signal first with `abort`). */
   async stop(options: { abort?: boolean } = {}): Promise<void> {
-    if (this.started) {
-      this.started = false;
+    this.started = false;
+    if (this.ticking) {
+      this.ticking = false;
       await this.o.ticker.stop();
     }
     if (options.abort) this.abort?.abort(new Error(`loop ${this.o.name} stopped`));

@@ -4,6 +4,7 @@
  */
 import { parseDuration } from '../config/duration-option.ts';
 import { parseServerVersion, type ServerVersion } from 'kube-sim/server-version';
+import { isLogLevel, LOG_LEVELS, type LogLevel } from '../observability/logger.ts';
 
 /** As commander hands them over. */
 export interface DemoFlags {
@@ -25,7 +26,7 @@ export interface DemoOptions {
   serverVersion?: ServerVersion;
   /** Where component logs go (default: a file in the demo's temp directory, removed at exit). */
   logFile?: string;
-  logLevel: 'debug' | 'info' | 'warn' | 'error';
+  logLevel: LogLevel;
 }
 
 /** A flag with a bad value. */
@@ -39,8 +40,6 @@ export class DemoOptionError extends Error {
     this.name = 'DemoOptionError';
   }
 }
-
-const LOG_LEVELS = ['debug', 'info', 'warn', 'error'] as const;
 
 /** Validates the flags. Worked example: `{duration: '90s'}` -> durationMs 90000, metricsPort 0. */
 export function parseDemoOptions(flags: DemoFlags): DemoOptions {
@@ -72,8 +71,8 @@ export function parseDemoOptions(flags: DemoFlags): DemoOptions {
     options.logFile = flags.logFile;
   }
   if (flags.logLevel !== undefined) {
-    if (!(LOG_LEVELS as readonly string[]).includes(flags.logLevel)) throw new DemoOptionError('--log-level', `${JSON.stringify(flags.logLevel)}: expected one of ${LOG_LEVELS.join(', ')}`);
-    options.logLevel = flags.logLevel as DemoOptions['logLevel'];
+    if (!isLogLevel(flags.logLevel)) throw new DemoOptionError('--log-level', `${JSON.stringify(flags.logLevel)}: expected one of ${LOG_LEVELS.join(', ')}`);
+    options.logLevel = flags.logLevel;
   }
   return options;
 }

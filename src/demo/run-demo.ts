@@ -24,6 +24,7 @@ import { kubeStateFamilies } from 'kube-sim/metrics/kube-state-metrics';
 import type { Workload } from 'kube-sim/controllers/workload-types';
 import type { NodeObject, Pod } from 'kube-sim/objects';
 import { nodeObject } from 'kube-sim/scenario-objects';
+import { DEFAULT_SERVER_VERSION } from 'kube-sim/server-version';
 import type { VerticalPodAutoscaler } from '../api/vpa.ts';
 import { activitiesBetween, type Activity } from './activity.ts';
 import { podRows, type DemoSnapshot, type SnapshotEvent } from './demo-snapshot.ts';
@@ -152,7 +153,7 @@ export async function runDemo(options: DemoOptions, out: DemoOutput = process.st
   let prometheusStarted = false;
   try {
     const scenario = await loadDemoScenario();
-    const version = options.serverVersion ?? scenario.cluster.serverVersion ?? '1.35';
+    const version = options.serverVersion ?? scenario.cluster.serverVersion ?? DEFAULT_SERVER_VERSION;
     say(`tailor demo: starting kube-sim ${version} with ${scenario.cluster.workloads.length} workloads on ${scenario.cluster.nodes.length} nodes`);
     const sim = await startKubeSim({ crdManifests: VPA_CRD_MANIFESTS, scenario: scenario.cluster, version, speed: 1, tickMs: 250, logger: logger.child({ component: 'kube-sim' }) });
     teardown.add('stop kube-sim', () => sim.close());

@@ -8,7 +8,7 @@
  * Objects in the cache are shared: never mutate them (clone before changing, e.g. for a patch).
  */
 import { makeInformer, type Informer, type KubeConfig, type KubernetesObject, type ObjectCache } from '@kubernetes/client-node';
-import type { Logger } from '../observability/logger.ts';
+import { moduleLogger, type Logger } from '../observability/logger.ts';
 import { realSleep, type Sleep } from './clock.ts';
 import { classifyApiError } from './errors.ts';
 import { backoffDelay } from './retry.ts';
@@ -57,7 +57,7 @@ export class WatchCache<T extends KubernetesObject> {
   lists = 0;
 
   constructor(private readonly o: WatchCacheOptions) {
-    this.log = o.logger.child({ component: 'watch', resource: o.resource.plural, namespace: o.namespace ?? '*' });
+    this.log = moduleLogger(o.logger, 'watch', { resource: o.resource.plural, namespace: o.namespace ?? '*' });
     this.sleep = o.sleep ?? realSleep;
     this.random = o.random ?? Math.random;
     const path = resourcePath(o.resource, o.namespace);

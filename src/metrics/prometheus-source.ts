@@ -3,7 +3,7 @@
  * ranges under the 11,000-points limit, runs them through {@link PrometheusQueryClient} and decodes
  * the answers into container series, OOM events, owner links and current resources.
  */
-import type { Logger } from '../observability/logger.ts';
+import { moduleLogger, type Logger } from '../observability/logger.ts';
 import type { QueryConfig } from './metric-names.ts';
 import { MEMORY_USAGE_NAMESPACES_PER_QUERY, type ContainerMemoryUsage, type MemoryUsageSource, type MemoryUsageWindows } from './memory-usage-source.ts';
 import type { Answer, ContainerResources, ContainerSeries, MetricsSource, OomEvent, OwnerLink, StepRange } from './metrics-source.ts';
@@ -30,7 +30,7 @@ export class PrometheusMetricsSource implements MetricsSource, MemoryUsageSource
     private readonly cfg: QueryConfig,
     logger: Logger,
   ) {
-    this.log = logger.child({ component: 'prometheus-source' });
+    this.log = moduleLogger(logger, 'prometheus-source');
   }
 
   /**

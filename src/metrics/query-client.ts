@@ -12,7 +12,7 @@ import https from 'node:https';
 import pRetry from 'p-retry';
 import { PrometheusDriver, type Metric, type QueryResult } from 'prometheus-query';
 import type { InternalAxiosRequestConfig, AxiosResponse } from 'axios';
-import type { Logger } from '../observability/logger.ts';
+import { moduleLogger, type Logger } from '../observability/logger.ts';
 import { BearerTokenFile } from './bearer-token.ts';
 import { CONNECTION_DEFAULTS, type ConnectionOptions } from './connection-options.ts';
 import { wrapPrometheusError, type HttpAnswer, type MetricsSourceError } from './metrics-errors.ts';
@@ -71,7 +71,7 @@ export class PrometheusQueryClient {
   ) {
     checkUrl(options.url);
     this.options = { ...CONNECTION_DEFAULTS, ...options };
-    this.log = logger.child({ component: 'prometheus-client', endpoint: options.url });
+    this.log = moduleLogger(logger, 'prometheus-client', { endpoint: options.url });
     const token = options.bearerTokenFile ? new BearerTokenFile(options.bearerTokenFile) : undefined;
     // No keep-alive: axios pins the last request on an idle pooled socket
     // (symbol axios.http.currentReq), which keeps that request's whole answer alive until the socket

@@ -12,7 +12,7 @@
  * go to the sink and are dropped.
  */
 import pLimit from 'p-limit';
-import type { Logger } from '../observability/logger.ts';
+import { moduleLogger, type Logger } from '../observability/logger.ts';
 import type { ContainerKey, ContainerSeries, DataQuality, MetricsSource, OomEvent, StepRange } from './metrics-source.ts';
 import { addQuality, cleanQuality } from './metrics-source.ts';
 import { batchNamespaces } from './namespace-batches.ts';
@@ -95,7 +95,7 @@ export class UsageFeed {
     const stepMs = options.stepMs ?? FEED_DEFAULTS.stepMs;
     this.opts = { ...FEED_DEFAULTS, ...options, stepMs, lagMs: options.lagMs ?? stepMs };
     this.scrapeMs = options.scrapeIntervalMs;
-    this.log = logger.child({ component: 'usage-feed' });
+    this.log = moduleLogger(logger, 'usage-feed');
   }
 
   /** The scrape interval in use (ms): given, or read from the data; undefined while unknown. */

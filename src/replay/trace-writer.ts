@@ -4,6 +4,7 @@
  */
 import { createWriteStream } from 'node:fs';
 import { once } from 'node:events';
+import { finished } from 'node:stream/promises';
 import type { Writable } from 'node:stream';
 import type { Trace } from './trace.ts';
 import { TRACE_HEADER } from './trace-reader.ts';
@@ -42,13 +43,18 @@ export async function writeTrace(trace: Trace, out: Writable): Promise<void> {
   if (chunk.length > 0 && !out.write(chunk)) await once(out, 'drain');
 }
 
-/** Writes `trace` to a file. */
+/**
+ * Writes `trace` to a file. Rejects with the file's error (e.g. ENOENT for a missing folder),
+ * which a stream reports as an event: waiting only for 'close' would never settle.
+ */
 export async function writeTraceFile(trace: Trace, path: string): Promise<void> {
   const out = createWriteStream(path, { encoding: 'utf8' });
+  const done = finished(out);
+  done.catch(() => undefined); // awaited below; this only keeps an early failure from going unhandled
   try {
-    await writeTrace(trace, out);
+    await Promise.race([writeTrace(trace, out), done]);
   } finally {
     out.end();
-    await once(out, 'close');
   }
+  await done;
 }

@@ -30,3 +30,11 @@ test('a scalar document is a problem; a syntax error makes the text unreadable',
   assert.equal(broken.readable, false);
   assert.match(broken.readable ? '' : broken.error, /^document 2: /);
 });
+
+test('documents that are not VPAs are skipped and named, a kube-sim scenario (no kind, other fields) included', () => {
+  const scenario = 'serverVersion: "1.35"\nspeed: 60\nnodes: [{name: node, count: 2}]\nworkloads: []\n';
+  const result = checkVpaDocuments(`${scenario}---\nkind: Deployment\nmetadata: {name: web}\n---\n${vpa('a', 'Off')}\n`);
+  assert.ok(result.readable);
+  assert.deepEqual(result.objects.map((o) => o.ref), ['VerticalPodAutoscaler/a']);
+  assert.deepEqual(result.skipped, ['(document 1: no kind, not shaped like a Kubernetes object)', 'Deployment/web']);
+});

@@ -3,6 +3,8 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { VERSION, buildProgram } from '../../src/cli/main.ts';
+import { tailorInProcess } from './cli-in-process.ts';
+import { LOG_LEVELS } from '../../src/observability/logger.ts';
 
 test('the CLI version matches package.json', () => {
   const pkg = JSON.parse(readFileSync('package.json', 'utf8')) as { version: string };
@@ -28,4 +30,42 @@ test('an unknown command exits non-zero with a message', () => {
   const result = spawnSync(process.execPath, ['bin/tailor.mjs', 'no-such-command'], { encoding: 'utf8' });
   assert.notEqual(result.status, 0);
   assert.match(result.stderr, /unknown command/);
+});
+
+test('exit codes: 2 for a usage error (commander\'s or a bad TAILOR_* value), 1 for a failure, with the cause chain', async () => {
+  const missing = await tailorInProcess(['plan']);
+  assert.equal(missing.code, 2);
+  assert.match(missing.stderr, /required option '-f, --filename <files\.\.\.>' not specified/);
+  assert.equal((await tailorInProcess(['no-such-command'])).code, 2);
+  assert.equal((await tailorInProcess(['replay', '--trace', 'x.csv', '--format', 'xml'])).code, 2);
+  assert.equal((await tailorInProcess(['run', '--interval', '5x'])).code, 2);
+  assert.equal((await tailorInProcess(['--version'])).code, 0);
+});
+
+test('every --help fits 80 columns: long options get a line of their own, descriptions wrap', () => {
+  const program = buildProgram();
+  for (const command of [program, ...program.commands]) {
+    const help = command.helpInformation();
+    for (const line of help.split('\n')) {
+      // A single word longer than the room left (a long option name) may overflow; prose may not.
+      if (line.length > 80) assert.ok(!line.trim().includes(' '), `tailor ${command.name()} --help: ${JSON.stringify(line)} is ${line.length} columns`);
+    }
+  }
+  assert.match(program.commands.find((c) => c.name() === 'run')!.helpInformation(), /\n {2}--components <recommender\|updater\|admission>,\.\.\.\n {34}Components to run/);
+});
+
+test('--log-level offers the same levels on every command, and a bad one is a usage error naming them', async () => {
+  const program = buildProgram();
+  const withLevel = program.commands.filter((c) => c.options.some((o) => o.long === '--log-level'));
+  assert.deepEqual(withLevel.map((c) => c.name()).sort(), ['demo', 'recommend', 'run', 'sim']);
+  for (const command of withLevel.filter((c) => c.name() !== 'run')) {
+    // `run` takes its options from the configuration table, which checks the same list.
+    assert.deepEqual(command.options.find((o) => o.long === '--log-level')?.argChoices, [...LOG_LEVELS], command.name());
+  }
+  for (const args of [['sim'], ['recommend', '--prometheus-url', 'http://127.0.0.1:9'], ['demo'], ['run']]) {
+    const r = await tailorInProcess([...args, '--log-level', 'bogus']);
+    assert.equal(r.code, 2, args[0]);
+    assert.match(r.stderr, /bogus.*(fatal, error, warn, info, debug, trace, silent|Allowed choices are fatal, error, warn, info, debug, trace, silent)/, args[0]);
+    assert.doesNotMatch(r.stderr, /custom levels/);
+  }
 });

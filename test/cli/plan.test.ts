@@ -1,9 +1,13 @@
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
+import { planFiles } from '../../src/cli/commands/plan.ts';
+import { buildProgram } from '../../src/cli/main.ts';
+import { DEFAULT_SERVER_VERSION } from 'kube-sim/server-version';
+import { tailorInProcess } from './cli-in-process.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'tailor-plan-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
@@ -85,4 +89,57 @@ test('a bad --server-version is refused', () => {
   assert.equal(result.status, 2);
   assert.match(result.stderr, /tailor plan: --server-version must look like 1.34, got latest/);
   assert.equal(tailor(['plan', '-f', path, '--now', 'yesterday']).status, 2);
+});
+
+/** A writable that keeps what is written. */
+function sink(): NodeJS.WritableStream & { text: string } {
+  const s = { text: '', write: (chunk: string) => ((s.text += chunk), true) };
+  return s as unknown as NodeJS.WritableStream & { text: string };
+}
+
+const AT = '2026-06-01T12:00:00Z';
+
+test('a missing input file is named in words, exit 1', async () => {
+  const r = await tailorInProcess(['plan', '-f', join(dir, 'no-such.yaml')]);
+  assert.equal(r.code, 1);
+  assert.equal(r.stderr, `tailor: ${join(dir, 'no-such.yaml')}: cannot read: no such file: ENOENT: no such file or directory, open '${join(dir, 'no-such.yaml')}'\n`);
+});
+
+test('pods without managedFields (kubectl get strips them) get a note: the cooldown cannot be known', async () => {
+  const path = join(dir, 'stripped.yaml');
+  writeFileSync(path, OBJECTS);
+  const out = sink();
+  const err = sink();
+  assert.equal(await planFiles({ filename: [path], serverVersion: '1.35', featureGate: false, now: AT, resizes: '1000', evictions: '1000', allowRestart: false }, 0, out, err), 0);
+  assert.match(err.text, /2 pod\(s\) have no managedFields \(kubectl get leaves them out unless --show-managed-fields\)/);
+  // With the updater's resize 5 minutes ago in managedFields (as --show-managed-fields keeps it) the same pod waits.
+  const managed = `    managedFields: [{manager: tailor-updater, operation: Update, subresource: resize, time: "2026-06-01T11:55:00Z"}]\n`;
+  const shown = join(dir, 'shown.yaml');
+  writeFileSync(shown, OBJECTS.replace(/( {4}ownerReferences: .*\n)/g, `$1${managed}`));
+  const out2 = sink();
+  const err2 = sink();
+  assert.equal(await planFiles({ filename: [shown], serverVersion: '1.35', featureGate: false, now: AT, resizes: '1000', evictions: '1000', allowRestart: false }, 0, out2, err2), 0);
+  assert.doesNotMatch(err2.text, /managedFields/);
+  assert.match(out2.text, /^shop\/web-7f9c-a Wait Cooldown: changed 5 min ago/m);
+  assert.match(out.text, /^shop\/web-7f9c-a ResizeInPlace /m);
+});
+
+test('--format json|yaml and --output: the decisions and notes as data, in a file', async () => {
+  const path = join(dir, 'shop-json.yaml');
+  writeFileSync(path, OBJECTS);
+  const file = join(dir, 'plan.json');
+  const r = await tailorInProcess(['plan', '-f', path, '--now', AT, '--format', 'json', '--output', file]);
+  assert.equal(r.code, 0, r.stderr);
+  const report = JSON.parse(readFileSync(file, 'utf8')) as { decisions: Array<{ podName: string; action: string; reason: string }>; notes: string[] };
+  assert.deepEqual(report.decisions.map((d) => [d.podName, d.action, d.reason]), [['web-7f9c-a', 'ResizeInPlace', 'OutsideBounds'], ['web-7f9c-b', 'Wait', 'Canary']]);
+  assert.equal(report.notes.length, 2);
+  const yamlFile = join(dir, 'plan.yaml');
+  assert.equal((await tailorInProcess(['plan', '-f', path, '--now', AT, '--format', 'yaml', '--output', yamlFile])).code, 0);
+  assert.match(readFileSync(yamlFile, 'utf8'), /^decisions:\n {2}- namespace: shop\n {4}podName: web-7f9c-a\n/);
+});
+
+test('--server-version defaults to the version tailor sim and tailor demo follow', () => {
+  const plan = buildProgram().commands.find((c) => c.name() === 'plan');
+  assert.equal(plan?.options.find((o) => o.long === '--server-version')?.defaultValue, DEFAULT_SERVER_VERSION);
+  assert.equal(DEFAULT_SERVER_VERSION, '1.35');
 });

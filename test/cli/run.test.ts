@@ -10,6 +10,7 @@ import { loopSchedule, startRun } from '../../src/controller/start-run.ts';
 import { resolveRunConfig, type RunConfig } from '../../src/controller/run-config.ts';
 import type { ComponentFactory } from '../../src/controller/component.ts';
 import { startSim } from 'kube-sim/test/apiserver/sim-fixture';
+import { tailorInProcess } from './cli-in-process.ts';
 import { componentFactories, ComponentNotImplementedError } from '../../src/controller/component-registry.ts';
 
 function tailor(args: string[], env: Record<string, string> = {}) {
@@ -24,7 +25,7 @@ test('tailor run with every component fails clearly when the cluster cannot be r
 
 test('tailor run reports every configuration problem, naming flags and variables, before anything else', () => {
   const r = tailor(['--interval', '5x'], { TAILOR_METRICS_PORT: 'http' });
-  assert.equal(r.status, 1);
+  assert.equal(r.status, 2, 'a usage error');
   assert.match(r.stderr, /invalid configuration:/);
   assert.match(r.stderr, /--interval=5x: invalid duration/);
   assert.match(r.stderr, /TAILOR_METRICS_PORT=http: not a whole number/);
@@ -33,7 +34,7 @@ test('tailor run reports every configuration problem, naming flags and variables
 test('tailor run --help lists the options with their variables', () => {
   const r = spawnSync(process.execPath, ['bin/tailor.mjs', 'run', '--help'], { encoding: 'utf8' });
   assert.equal(r.status, 0);
-  assert.match(r.stdout, /--prometheus-url <url>.*TAILOR_PROMETHEUS_URL/);
+  assert.match(r.stdout, /--prometheus-url <url>[\s\S]*?TAILOR_PROMETHEUS_URL/);
   assert.match(r.stdout, /docs\/configuration\.md/);
 });
 
@@ -79,4 +80,18 @@ test('startRun wires configuration, kubeconfig, leader election, schedule and HT
   assert.equal(controller.loops.get('updater')?.stats().cycles, 1);
   await controller.stop();
   assert.equal((await leases.readNamespacedLease({ name: 'tailor-updater', namespace: 'kube-system' })).spec?.holderIdentity, '', 'released at stop');
+});
+
+test('a server component that cannot start is reported with its cause (admission without its namespace)', async (t) => {
+  const sim = await startSim();
+  const dir = mkdtempSync(join(tmpdir(), 'tailor-run-'));
+  t.after(async () => {
+    await sim.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+  const kubeconfig = join(dir, 'kubeconfig');
+  await sim.server.writeKubeconfig(kubeconfig);
+  const r = await tailorInProcess(['run', '--components', 'admission', '--kubeconfig', kubeconfig, '--metrics-address', '127.0.0.1', '--metrics-port', '0', '--admission-address', '127.0.0.1', '--admission-port', '0', '--log-level', 'silent']);
+  assert.equal(r.code, 1);
+  assert.match(r.stderr, /^tailor: a server component failed to start: .*namespaces "tailor" not found/);
 });

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as k8s from '@kubernetes/client-node';
@@ -18,7 +18,7 @@ test('tailor sim runs a scenario, writes a kubeconfig that client-node uses, and
   let out = '';
   child.stdout.setEncoding('utf8');
   await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no start-up line: ${out}`)), 30_000);
+    const timer = setTimeout(() => reject(new Error(`no start-up line: ${out}`)), 90_000);
     child.stdout.on('data', (chunk: string) => {
       out += chunk;
       if (out.includes('press Ctrl-C to stop')) {
@@ -63,4 +63,41 @@ test('tailor sim rejects an unknown server version', () => {
   const result = spawnSync(process.execPath, ['bin/tailor.mjs', 'sim', '--server-version', '1.20'], { encoding: 'utf8', timeout: 30_000 });
   assert.notEqual(result.status, 0);
   assert.match(result.stderr, /Allowed choices are 1\.32, 1\.33, 1\.34, 1\.35/);
+});
+
+test('tailor sim without --kubeconfig-out removes its temp kubeconfig on Ctrl-C (SIGINT)', async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'tailor-sim-tmp-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  // The temp directory of the child is `dir`, so what it leaves behind is seen here.
+  const child = spawn(process.execPath, ['bin/tailor.mjs', 'sim', '--port', '0'], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, TMPDIR: dir } });
+  const exited = new Promise<string>((resolve) => child.on('exit', (code, signal) => resolve(`code ${code} signal ${signal} stderr ${err}`)));
+  let err = '';
+  child.stderr.setEncoding('utf8');
+  child.stderr.on('data', (c: string) => (err += c));
+  t.after(() => {
+    if (child.exitCode === null) child.kill('SIGKILL');
+  });
+  let out = '';
+  child.stdout.setEncoding('utf8');
+  child.stdout.on('data', (chunk: string) => (out += chunk));
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no start-up line: ${out}`)), 90_000);
+    const check = () => {
+      if (!out.includes('press Ctrl-C to stop')) return;
+      clearTimeout(timer);
+      child.stdout.off('data', check);
+      resolve();
+    };
+    child.stdout.on('data', check);
+  });
+  const kubeconfig = /kubeconfig: (\S+)/.exec(out)?.[1] ?? '';
+  assert.match(kubeconfig, /tailor-sim-\d+\.kubeconfig$/);
+  assert.ok(kubeconfig.startsWith(dir), kubeconfig);
+  assert.ok(existsSync(kubeconfig), 'written while running');
+  child.kill('SIGINT');
+  // Sent as soon as the line is read: the handler must be in place before the line is printed.
+  assert.equal(await exited, 'code 0 signal null stderr ');
+  assert.equal(existsSync(kubeconfig), false, 'removed at exit');
+  assert.ok(out.endsWith(`kube-sim stopped; removed ${kubeconfig}\n`), out);
+  assert.deepEqual(readdirSync(dir).filter((name) => !name.startsWith('tsx-')), [], 'nothing else left (tsx keeps its compile cache there)');
 });

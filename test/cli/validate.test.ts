@@ -1,9 +1,11 @@
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
+import { tailorInProcess } from './cli-in-process.ts';
+import { validateFiles } from '../../src/cli/commands/validate.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'tailor-validate-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
@@ -76,12 +78,12 @@ test('- reads standard input', () => {
   assert.match(result.stdout, /^<stdin>: VerticalPodAutoscaler\/web: spec\.updatePolicy\.updateMode: unsupported value "Never"/);
 });
 
-test('a missing file or a YAML syntax error exits 2, after checking the other files', () => {
+test('a missing file or a YAML syntax error exits 1 (2 is a usage error), after checking the other files', () => {
   const missing = join(dir, 'missing.yaml');
   const broken = file('broken.yaml', 'spec: [\n');
   const invalid = file('invalid2.yaml', INVALID);
   const result = tailor(['validate', '-f', missing, broken, invalid]);
-  assert.equal(result.status, 2);
+  assert.equal(result.status, 1);
   assert.match(result.stderr, new RegExp(`${missing}: cannot read: no such file`));
   assert.match(result.stderr, new RegExp(`${broken}: cannot parse: document 1: `));
   assert.match(result.stdout, /VerticalPodAutoscaler\/api: spec\.targetRef\.name: is required/);
@@ -98,4 +100,32 @@ test('a directory stands for its YAML and JSON files; -f may be repeated', () =>
   assert.equal(result.stdout.trim().split('\n').length, 3);
   assert.ok(result.stdout.split('\n').every((line) => line === '' || line.startsWith(`${join(sub, 'b.yml')}: VerticalPodAutoscaler/api: `)));
   assert.match(result.stderr, /3 VerticalPodAutoscaler object\(s\) checked, 1 invalid/);
+});
+
+test("the repository's own examples folder (a kube-sim scenario) holds no invalid VPA: non-VPA documents are skipped with a note", async () => {
+  // In-process: a spawn can take over 30 s on a loaded machine.
+  const keep = () => {
+    const s = { text: '', write: (chunk: string) => ((s.text += chunk), true) };
+    return s as unknown as NodeJS.WritableStream & { text: string };
+  };
+  const out = keep();
+  const err = keep();
+  const result = { status: await validateFiles(['docs/examples'], out, err), stdout: out.text, stderr: err.text };
+  assert.equal(result.status, 0, result.stdout);
+  assert.equal(result.stdout, '');
+  assert.match(result.stderr, /docs\/examples\/kube-sim-scenario\.yaml: skipped 1 document\(s\) that are not VerticalPodAutoscalers: \(document 1: no kind, not shaped like a Kubernetes object\)/);
+});
+
+test('--format json|yaml and --output FILE: the same findings as one report, in a file', async () => {
+  const path = file('invalid-report.yaml', INVALID);
+  const out = join(dir, 'report.json');
+  const r = await tailorInProcess(['validate', '-f', path, '--format', 'json', '--output', out]);
+  assert.equal(r.code, 1);
+  const report = JSON.parse(readFileSync(out, 'utf8')) as { files: Array<{ file: string; objects: Array<{ ref: string; errors: Array<{ path: string }> }>; skipped: string[] }>; checked: number; invalid: number };
+  assert.deepEqual([report.checked, report.invalid], [1, 1]);
+  assert.deepEqual(report.files[0]?.skipped, ['Deployment/api']);
+  assert.deepEqual(report.files[0]?.objects[0]?.errors.map((e) => e.path), ['spec.targetRef.name', 'spec.updatePolicy.updateMode', 'spec.resourcePolicy.containerPolicies[0].maxAllowed.cpu']);
+  const yamlOut = join(dir, 'report.yaml');
+  assert.equal((await tailorInProcess(['validate', '-f', file('valid-report.yaml', VALID), '--format', 'yaml', '--output', yamlOut])).code, 0);
+  assert.match(readFileSync(yamlOut, 'utf8'), /^files:\n {2}- file: .*valid-report\.yaml\n/);
 });

@@ -203,3 +203,38 @@ test('deactivate says why: shutdown while leading, or leadership lost (when the 
   await a.stop();
   assert.equal(trace.filter((e) => e.event === 'deactivate').at(-1)?.reason, 'shutdown');
 });
+
+test('a first cycle longer than the interval (history, activation) makes no tick skipped: the ticks start after it', async (t) => {
+  const sim = await startSim();
+  const trace: Trace[] = [];
+  let release!: () => void;
+  const slowFirst = new Promise<void>((resolve) => (release = resolve));
+  let cycles = 0;
+  const component: LoopComponent = {
+    kind: 'loop',
+    name: 'updater',
+    runCycle: async () => {
+      if (++cycles === 1) await slowFirst;
+      trace.push({ replica: 'solo', event: 'end', at: Date.now() });
+    },
+  };
+  const c = await startController({
+    config: config({ leaderElect: 'false' }),
+    components: [component],
+    kubeConfig: sim.kc,
+    metrics: new ControllerMetrics(createRegistry({ defaultMetrics: false })),
+    logger: silentLogger(),
+    clock: () => Date.now(),
+    schedule: { cron: 'unused', intervalMs: 100 },
+    identity: 'solo',
+    ticker: () => intervalTicker(20),
+  });
+  t.after(async () => {
+    await c.stop();
+    await sim.close();
+  });
+  await delay(300); // many 20 ms intervals pass while the first cycle runs
+  release();
+  await until('two more cycles after the first', () => trace.length >= 3);
+  assert.equal(c.loops.get('updater')?.stats().skippedTicks, 0);
+});

@@ -95,7 +95,7 @@ test('stop awaits the running cycle; stop({ abort }) aborts its signal first', a
       finished = true;
     },
   });
-  scheduler.start();
+  void scheduler.start();
   assert.equal(ticker.started, true);
   ticker.fire();
   const stopping = scheduler.stop();
@@ -132,7 +132,7 @@ test('node-cron drives the ticks (every second)', async (t) => {
   // with bounds lateness cannot break: never more ticks than wall-clock seconds began meanwhile
   // (each tick is for one of them), and the next tick within 3 s.
   const started = Date.now();
-  scheduler.start();
+  void scheduler.start();
   while (times.length < 2 && Date.now() - started < 15_000) await delay(20);
   await scheduler.stop();
   const secondsBegun = Math.floor(Date.now() / 1000) - Math.floor(started / 1000);
@@ -142,4 +142,40 @@ test('node-cron drives the ticks (every second)', async (t) => {
   const count = times.length;
   await delay(1100);
   assert.equal(times.length, count, 'no tick after stop');
+});
+
+test('start({ firstCycleNow }) runs a cycle at once and starts the ticks only when it ended: no tick is skipped meanwhile', async () => {
+  const ticker = manualTicker();
+  const g = gate();
+  const cycles: number[] = [];
+  const scheduler = new LoopScheduler({
+    name: 'test',
+    ticker,
+    logger: silentLogger(),
+    runCycle: async ({ cycle }) => {
+      cycles.push(cycle);
+      if (cycle === 1) await g.opened; // the first cycle reads the history: longer than an interval
+    },
+  });
+  const ticking = scheduler.start({ firstCycleNow: true });
+  assert.deepEqual(cycles, [1]);
+  assert.equal(ticker.started, false, 'no ticks during the first cycle');
+  ticker.fire();
+  g.open();
+  await ticking;
+  assert.equal(ticker.started, true);
+  ticker.fire();
+  await scheduler.stop();
+  assert.deepEqual(cycles, [1, 2]);
+  assert.equal(scheduler.stats().skippedTicks, 0);
+
+  // Stopped during its first cycle, the scheduler does not start the ticks when that cycle ends.
+  const g2 = gate();
+  const ticker2 = manualTicker();
+  const stopped = new LoopScheduler({ name: 'test', ticker: ticker2, logger: silentLogger(), runCycle: () => g2.opened });
+  const first = stopped.start({ firstCycleNow: true });
+  const stopping = stopped.stop();
+  g2.open();
+  await Promise.all([first, stopping]);
+  assert.equal(ticker2.started, false);
 });

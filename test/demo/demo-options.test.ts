@@ -24,7 +24,7 @@ test('demo options: every bad value is refused with its flag named', () => {
     [{ port: 'http' }, /^--port: "http" is not a port number/],
     [{ serverVersion: '1.20' }, /^--server-version: unsupported server version "1.20": expected one of 1.32, 1.33, 1.34, 1.35/],
     [{ logFile: ' ' }, /^--log-file: needs a file name/],
-    [{ logLevel: 'loud' }, /^--log-level: "loud": expected one of debug, info, warn, error/],
+    [{ logLevel: 'loud' }, /^--log-level: "loud": expected one of fatal, error, warn, info, debug, trace, silent/],
   ];
   for (const [flags, message] of cases) {
     assert.throws(() => parseDemoOptions(flags), (err: unknown) => err instanceof DemoOptionError && message.test(err.message), JSON.stringify(flags));

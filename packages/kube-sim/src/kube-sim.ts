@@ -10,7 +10,7 @@ import { SimClock } from './sim-clock.ts';
 import { SimCluster } from './sim-cluster.ts';
 import { defaultScenario, parseScenario, type Scenario } from './scenario.ts';
 import { nodeObject, scenarioNamespaces, workloadObject } from './scenario-objects.ts';
-import type { ServerVersion } from './server-version.ts';
+import { DEFAULT_SERVER_VERSION, type ServerVersion } from './server-version.ts';
 import { parseUsageTrace, type UsageTrace } from './usage/usage-trace.ts';
 import { parseUsagePattern } from './usage/usage-pattern.ts';
 import type { Logger } from './logger.ts';
@@ -70,7 +70,7 @@ async function loadTraces(scenario: Scenario, baseDir: string): Promise<Map<stri
 /** Starts the API server and the cluster; call `close()` to stop both. */
 export async function startKubeSim(options: KubeSimOptions = {}): Promise<KubeSim> {
   const scenario = options.scenario ?? defaultScenario();
-  const version = options.version ?? scenario.serverVersion ?? '1.35';
+  const version = options.version ?? scenario.serverVersion ?? DEFAULT_SERVER_VERSION;
   const logger = options.logger ?? silentLogger();
   const clock = new SimClock(options.startAt ?? Date.now());
   const traces = await loadTraces(scenario, options.baseDir ?? process.cwd());

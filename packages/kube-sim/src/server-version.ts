@@ -10,6 +10,9 @@ export type ServerVersion = '1.32' | '1.33' | '1.34' | '1.35';
 
 export const SERVER_VERSIONS: readonly ServerVersion[] = ['1.32', '1.33', '1.34', '1.35'];
 
+/** The version kube-sim follows unless told otherwise (also `tailor demo`'s and `tailor plan`'s default). */
+export const DEFAULT_SERVER_VERSION: ServerVersion = '1.35';
+
 /** Parses a `--server-version` value; throws with the accepted values listed. */
 export function parseServerVersion(input: string): ServerVersion {
   const trimmed = input.trim().replace(/^v/, '');

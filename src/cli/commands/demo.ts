@@ -6,6 +6,7 @@
 import type { Command } from 'commander';
 import { parseDemoOptions, type DemoFlags } from '../../demo/demo-options.ts';
 import { runDemo } from '../../demo/run-demo.ts';
+import { logLevelOption } from '../shared-options.ts';
 
 export function registerDemo(program: Command): void {
   program
@@ -16,7 +17,7 @@ export function registerDemo(program: Command): void {
     .option('--no-prometheus', 'do not start Prometheus: the recommender reads the simulator directly')
     .option('--server-version <version>', 'Kubernetes version kube-sim follows (1.32, 1.33, 1.34, 1.35; default 1.35)')
     .option('--log-file <file>', 'write the components\' JSON logs here (default: a temp file removed at exit)')
-    .option('--log-level <level>', 'level of those logs (debug, info, warn, error)', 'info')
+    .addOption(logLevelOption('info', 'level of those logs'))
     .addHelpText('after', '\nSee docs/demo.md for what each workload shows and how to look at it with kubectl.')
     .action(async (flags: DemoFlags) => {
       await runDemo(parseDemoOptions(flags));

@@ -6,6 +6,7 @@ import { Command, InvalidArgumentError } from 'commander';
 import { generateWorkload, EVALUATION_SUITE, type WorkloadSpec } from '../../replay/workload/generator.ts';
 import { ARCHETYPE_NAMES, type ArchetypeName } from '../../replay/workload/archetypes.ts';
 import { writeTraceFile } from '../../replay/trace-writer.ts';
+import { writeFailure } from '../file-errors.ts';
 
 interface GenerateOptions {
   out: string;
@@ -61,7 +62,11 @@ export function registerGenerateTrace(program: Command): void {
         ...(options.archetype ? { archetypes: options.archetype } : {}),
       };
       const trace = generateWorkload(spec);
-      await writeTraceFile(trace, options.out);
+      try {
+        await writeTraceFile(trace, options.out);
+      } catch (err) {
+        throw writeFailure(options.out, err);
+      }
       process.stderr.write(`wrote ${trace.containers.length} containers x ${trace.containers[0]?.length ?? 0} samples to ${options.out}\n`);
     });
 }

@@ -5,7 +5,10 @@
  * With `--prometheus-url` (and the same connection options and `TAILOR_PROMETHEUS_*` variables as
  * `tailor run`) it reads the pods' recent memory as the in-cluster updater does, so memory limits
  * may go down to the observed peak + margin and the memory pressure guard can fire; without it,
- * memory limits are never lowered (the safe reading).
+ * memory limits are never lowered (the safe reading). `--format json|yaml` gives the decisions as
+ * data, `--output FILE` writes them to a file. The cooldown needs to know when the updater last
+ * changed a pod, which only the pod's managedFields say: `kubectl get` leaves them out unless
+ * `--show-managed-fields`, and the plan says so when they are missing.
  */
 import { readFile } from 'node:fs/promises';
 import { CommanderError, Option, type Command } from 'commander';
@@ -29,6 +32,11 @@ import { updaterOptions, type UpdaterOptions } from '../../policy/update-thresho
 import { plan } from '../../updater/plan.ts';
 import { parseServerVersion, serverCapabilities } from '../../updater/server-capabilities.ts';
 import { groupWorkloads, type ClusterObjects, type WorkloadObject } from '../../updater/workload-groups.ts';
+import { LAST_UPDATE_ANNOTATION } from '../../updater/annotations.ts';
+import type { PodDecision } from '../../updater/decision.ts';
+import { DEFAULT_SERVER_VERSION } from 'kube-sim/server-version';
+import { readFailure } from '../file-errors.ts';
+import { formatOption, outputOption, serialize, writeResult } from '../shared-options.ts';
 
 const WORKLOAD_KINDS = new Set(['Deployment', 'StatefulSet', 'DaemonSet', 'ReplicaSet', 'ReplicationController', 'Job']);
 
@@ -75,8 +83,13 @@ export function collectObjects(objects: readonly Json[], err: NodeJS.WritableStr
   return { pods, vpas, limitRanges, hpas, workloads };
 }
 
+export const PLAN_FORMATS = ['text', 'json', 'yaml'] as const;
+export type PlanFormat = (typeof PLAN_FORMATS)[number];
+
 interface PlanFlags {
   filename: string[];
+  format?: PlanFormat;
+  output?: string;
   serverVersion: string;
   featureGate: boolean;
   now?: string;
@@ -129,9 +142,39 @@ export async function planFiles(flags: PlanFlags, now: number, out: NodeJS.Writa
   }
 }
 
+/**
+ * The note for pods without managedFields (`kubectl get` drops them unless --show-managed-fields)
+ * and without the last-update annotation: the plan cannot know when the updater last changed them.
+ */
+export function managedFieldsNote(pods: readonly V1Pod[]): string | undefined {
+  const blind = pods.filter((p) => p.metadata?.managedFields === undefined && p.metadata?.annotations?.[LAST_UPDATE_ANNOTATION] === undefined);
+  if (blind.length === 0) return undefined;
+  return (
+    `${blind.length} pod(s) have no managedFields (kubectl get leaves them out unless --show-managed-fields), so when the updater last changed them is unknown ` +
+    'and the cooldown cannot hold them back: this plan may resize where the running updater waits. For an exact plan: kubectl get ... -o yaml --show-managed-fields'
+  );
+}
+
+/** The plan as data (`--format json|yaml`). */
+export interface PlanReport {
+  decisions: PodDecision[];
+  notes: string[];
+}
+
+async function readObjects(file: string): Promise<Json[]> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (e) {
+    throw readFailure(file, e);
+  }
+  return objectsIn(text, file);
+}
+
 async function runPlan(flags: PlanFlags, now: number, out: NodeJS.WritableStream, err: NodeJS.WritableStream, usage: PlanUsage): Promise<number> {
   const objects: Json[] = [];
-  for (const file of flags.filename) objects.push(...objectsIn(await readFile(file, 'utf8'), file));
+  for (const file of flags.filename) objects.push(...(await readObjects(file)));
+  const notes: string[] = [];
   const [major = '', minor = ''] = flags.serverVersion.split('.');
   const version = parseServerVersion({ major, minor });
   if (!version) throw new FlagError(`--server-version must look like 1.34, got ${flags.serverVersion}`);
@@ -144,6 +187,8 @@ async function runPlan(flags: PlanFlags, now: number, out: NodeJS.WritableStream
     }
   }
   const { groups, unmatched } = groupWorkloads(collectObjects(objects, err));
+  const blind = managedFieldsNote(groups.flatMap((g) => g.pods));
+  if (blind !== undefined) notes.push(blind);
   const options = updaterOptions({ ...usage.options, allowContainerRestart: flags.allowRestart });
   if (usage.source) {
     const read = await readUsage(usage.source, namespacesOf(groups), at, options);
@@ -162,8 +207,11 @@ async function runPlan(flags: PlanFlags, now: number, out: NodeJS.WritableStream
     groups,
     budget: { resizes: count(flags.resizes, '--resizes'), evictions: count(flags.evictions, '--evictions') },
   });
-  out.write(`${formatPlan(decisions)}\n`);
-  if (unmatched.length > 0) err.write(`${unmatched.length} pod(s) not targeted by any VPA in the input\n`);
+  if (unmatched.length > 0) notes.push(`${unmatched.length} pod(s) not targeted by any VPA in the input`);
+  for (const note of notes) err.write(`${note}\n`);
+  const format = flags.format ?? 'text';
+  const report: PlanReport = { decisions, notes };
+  await writeResult(format === 'text' ? `${formatPlan(decisions)}\n` : serialize(report, format), flags.output, out);
   return 0;
 }
 
@@ -173,7 +221,9 @@ export function registerPlan(program: Command): void {
     .command('plan')
     .description('Dry-run the updater on Pods, VPAs, workloads, LimitRanges and HPAs read from YAML/JSON files')
     .requiredOption('-f, --filename <files...>', 'YAML or JSON files (several documents or kind: List each), e.g. from kubectl get -o yaml')
-    .addOption(new Option('--server-version <major.minor>', 'Kubernetes version whose resize rules apply').default('1.34'))
+    .addOption(formatOption(PLAN_FORMATS, 'text'))
+    .addOption(outputOption())
+    .addOption(new Option('--server-version <major.minor>', 'Kubernetes version whose resize rules apply (as tailor sim and tailor demo)').default(DEFAULT_SERVER_VERSION))
     .option('--feature-gate', 'InPlacePodVerticalScaling is on (1.27-1.32)', false)
     .option('--now <rfc3339>', 'plan as of this time (default: the current time)')
     .addOption(new Option('--resizes <n>', 'resizes this loop may make').default('1000'))

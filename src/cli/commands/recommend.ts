@@ -4,7 +4,7 @@
  * and the estimated savings, as a table, JSON, YAML, CSV or HTML. This file only parses options
  * and wires the parts; the work is in src/report/ and src/metrics/.
  */
-import { Command, Option } from 'commander';
+import type { Command } from 'commander';
 import cliProgress from 'cli-progress';
 import { Registry } from 'prom-client';
 import { createLogger } from '../../observability/logger.ts';
@@ -20,11 +20,14 @@ import { REPORT_FORMATS, renderReport, type ReportFormat } from '../../report/re
 import { parseDuration } from '../../config/duration-option.ts';
 import { connectKube } from '../../kube/kube-connection.ts';
 import { kubeClusterLister, readClusterResources } from '../../report/cluster-resources.ts';
+import type { LogLevel } from '../../observability/logger.ts';
+import { formatOption, logLevelOption, noProgressOption, outputOption, writeResult } from '../shared-options.ts';
 
 interface RecommendOptions {
   prometheusUrl: string;
   namespace: string[];
   format: ReportFormat;
+  output?: string;
   history: string;
   step: string;
   scrapeInterval?: string;
@@ -43,7 +46,7 @@ interface RecommendOptions {
   label: string[];
   maxPointsPerQuery: string;
   progress: boolean;
-  logLevel: string;
+  logLevel: LogLevel;
   kubeconfig?: string;
   kubeContext?: string;
 }
@@ -94,7 +97,8 @@ export function registerRecommend(program: Command): void {
     .description('One-shot report from Prometheus: current requests and limits, recommendations with bounds, savings')
     .requiredOption('--prometheus-url <url>', 'PromQL HTTP API (Prometheus, Thanos, Mimir, VictoriaMetrics)')
     .option('--namespace <ns>', 'only this namespace (repeatable; default: all with usage)', collect, [])
-    .addOption(new Option('--format <format>', 'output format').choices([...REPORT_FORMATS]).default('table'))
+    .addOption(formatOption(REPORT_FORMATS, 'table'))
+    .addOption(outputOption())
     .option('--history <duration>', 'history window', '8d')
     .option('--step <duration>', 'resolution of the usage samples', '1m')
     .option('--scrape-interval <duration>', 'how often the CPU counter is scraped; the CPU rate window is 4 of these, at least the step (default: read from the data)')
@@ -114,10 +118,10 @@ export function registerRecommend(program: Command): void {
     .option('--max-points-per-query <n>', 'points (series x steps) per answer at most', '250000')
     .option('--kubeconfig <path>', 'read current requests, limits and owners from this cluster (default: $KUBECONFIG when set; else kube-state-metrics)')
     .option('--kube-context <name>', 'context of the kubeconfig (default: its current context)')
-    .option('--no-progress', 'no progress bar on stderr')
-    .option('--log-level <level>', 'log level of the JSON logs on stderr', 'warn')
+    .addOption(noProgressOption())
+    .addOption(logLevelOption('warn'))
     .action(async (o: RecommendOptions) => {
-      const logger = createLogger({ level: o.logLevel as 'warn' });
+      const logger = createLogger({ level: o.logLevel });
       const strategy = createStrategyRegistry().get(o.strategy);
       const cfg = queryConfig({
         metrics: keyValues<MetricNames>(o.metric, queryConfig().metrics, 'metric'),
@@ -148,7 +152,7 @@ export function registerRecommend(program: Command): void {
         });
         bar?.stop();
         for (const line of warnings) process.stderr.write(`tailor: warning: ${line}\n`);
-        process.stdout.write(renderReport(rows, o.format));
+        await writeResult(renderReport(rows, o.format), o.output);
       } finally {
         bar?.stop();
       }

@@ -1,23 +1,32 @@
 /**
  * `tailor replay`: replays a usage trace under one or more strategies and prints their quality
- * figures (slack, shortfall, OOM kills, changes), as a table or as the JSON contract of issue 5.
+ * figures (slack, shortfall, OOM kills, changes), as a table, as the JSON contract of issue 5, or
+ * as YAML; `--output FILE` writes them to a file. A progress bar (containers x strategies) is drawn
+ * on stderr when it is a terminal: the default trace takes most of a minute.
  */
-import { Command, InvalidArgumentError, Option } from 'commander';
+import { setImmediate as yieldToEvents } from 'node:timers/promises';
+import { Option, InvalidArgumentError, type Command } from 'commander';
 import { parseCpu, parseMemory } from 'kube-basics/quantity';
 import { readTraceFile } from '../../replay/trace-reader.ts';
 import { describeResampling } from '../../replay/resample.ts';
-import { DEFAULT_REPLAY_OPTIONS, replayTrace } from '../../replay/replay-engine.ts';
+import { DEFAULT_REPLAY_OPTIONS, replayContainer, type ReplayOptions } from '../../replay/replay-engine.ts';
 import { summarize } from '../../replay/quality-tally.ts';
 import { formatTable, type ReplayReport } from '../../replay/quality-report.ts';
 import { createReplayStrategy, replayStrategyNames } from '../../replay/strategy-registry.ts';
+import { progressBar } from '../progress-bar.ts';
+import { formatOption, noProgressOption, outputOption, serialize, writeResult } from '../shared-options.ts';
 
-interface ReplayCliOptions {
+export const REPLAY_FORMATS = ['table', 'json', 'yaml'] as const;
+
+export interface ReplayCliOptions {
   trace: string;
   strategy?: string[];
-  format: 'table' | 'json';
+  format: (typeof REPLAY_FORMATS)[number];
+  output?: string;
   perContainer?: boolean;
   initialCpu: number;
   initialMemory: number;
+  progress: boolean;
 }
 
 /** A commander parser from a quantity parser: bad input is a usage error naming the option. */
@@ -35,6 +44,46 @@ function collect(value: string, previous: string[] | undefined): string[] {
   return [...(previous ?? []), value];
 }
 
+/** The report in the chosen format. */
+function render(report: ReplayReport, options: ReplayCliOptions): string {
+  if (options.format !== 'table') return serialize(report, options.format);
+  let text = `${formatTable(report.strategies)}\n`;
+  if (options.perContainer) {
+    for (const s of report.strategies) text += `\n${s.name}, per container:\n${formatTable(s.perContainer ?? [])}\n`;
+  }
+  return text;
+}
+
+/** Runs `tailor replay`: the result to `out` (or --output), the progress bar to `err`. */
+export async function runReplay(options: ReplayCliOptions, out: NodeJS.WritableStream, err: NodeJS.WritableStream): Promise<void> {
+  const names = options.strategy ?? replayStrategyNames();
+  const strategies = names.map((name) => createReplayStrategy(name));
+  const trace = await readTraceFile(options.trace);
+  const changed = trace.resampling && describeResampling(options.trace, trace.resampling);
+  if (changed) err.write(`tailor: warning: ${changed}\n`);
+  const replayOptions: ReplayOptions = { ...DEFAULT_REPLAY_OPTIONS, initialRequest: { cpu: options.initialCpu, memory: options.initialMemory } };
+  const report: ReplayReport = { strategies: [] };
+  const bar = progressBar(err, options.progress, 'replaying', 'containers');
+  bar?.start(strategies.length * trace.containers.length);
+  try {
+    let done = 0;
+    for (const strategy of strategies) {
+      const containers = [];
+      for (const series of trace.containers) {
+        containers.push(replayContainer(series, strategy, replayOptions));
+        bar?.update(++done);
+        // Lets the bar draw and Ctrl-C through between containers.
+        if (bar) await yieldToEvents();
+      }
+      const figures = summarize(strategy.name, containers);
+      report.strategies.push(options.perContainer ? { ...figures, perContainer: containers.map((c) => summarize(c.name, [c])) } : figures);
+    }
+  } finally {
+    bar?.stop();
+  }
+  await writeResult(render(report, options), options.output, out);
+}
+
 /** Registers `tailor replay`. */
 export function registerReplay(program: Command): void {
   program
@@ -42,7 +91,8 @@ export function registerReplay(program: Command): void {
     .description('Replay a usage trace under recommendation strategies and report their quality')
     .requiredOption('--trace <file>', 'trace CSV (or .csv.gz): timestamp,container,cpu_cores,memory_bytes')
     .option('--strategy <name>', `strategy to replay, repeatable (default: all of ${replayStrategyNames().join(', ')})`, collect)
-    .addOption(new Option('--format <format>', 'output format').choices(['table', 'json']).default('table'))
+    .addOption(formatOption(REPLAY_FORMATS, 'table'))
+    .addOption(outputOption())
     .option('--per-container', 'add the figures of each container')
     .addOption(
       new Option('--initial-cpu <quantity>', "CPU request before a strategy's first estimate")
@@ -54,29 +104,8 @@ export function registerReplay(program: Command): void {
         .argParser(quantity(parseMemory))
         .default(DEFAULT_REPLAY_OPTIONS.initialRequest.memory, '1Gi'),
     )
+    .addOption(noProgressOption())
     .action(async (options: ReplayCliOptions) => {
-      const names = options.strategy ?? replayStrategyNames();
-      const strategies = names.map((name) => createReplayStrategy(name));
-      const trace = await readTraceFile(options.trace);
-      const changed = trace.resampling && describeResampling(options.trace, trace.resampling);
-      if (changed) process.stderr.write(`tailor: warning: ${changed}\n`);
-      const report: ReplayReport = { strategies: [] };
-      for (const strategy of strategies) {
-        const run = replayTrace(trace, strategy, { initialRequest: { cpu: options.initialCpu, memory: options.initialMemory } });
-        const figures = summarize(strategy.name, run.containers);
-        report.strategies.push(
-          options.perContainer ? { ...figures, perContainer: run.containers.map((c) => summarize(c.name, [c])) } : figures,
-        );
-      }
-      if (options.format === 'json') {
-        process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
-        return;
-      }
-      process.stdout.write(`${formatTable(report.strategies)}\n`);
-      if (options.perContainer) {
-        for (const s of report.strategies) {
-          process.stdout.write(`\n${s.name}, per container:\n${formatTable(s.perContainer ?? [])}\n`);
-        }
-      }
+      await runReplay(options, process.stdout, process.stderr);
     });
 }

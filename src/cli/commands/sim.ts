@@ -1,17 +1,20 @@
 /**
  * `tailor sim`: runs kube-sim (API server + simulated cluster) until SIGINT/SIGTERM. Writes a
- * kubeconfig for kubectl and client-node, prints where everything is, and serves the usage metrics
+ * kubeconfig for kubectl and client-node (without --kubeconfig-out: in the temp directory, removed
+ * at exit), prints where everything is, and serves the usage metrics
  * at /metrics/cadvisor and /metrics/kube-state on the same port. See docs/kube-sim-cluster.md.
  */
+import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Command, Option } from 'commander';
-import { createLogger } from '../../observability/logger.ts';
+import { createLogger, type LogLevel } from '../../observability/logger.ts';
 import { readScenarioFile, startKubeSim } from 'kube-sim';
 import { parseServerVersion, SERVER_VERSIONS, type ServerVersion } from 'kube-sim/server-version';
 import type { Scenario } from 'kube-sim/scenario';
 import { untilShutdownSignal } from '../shutdown-signal.ts';
 import { VPA_CRD_MANIFESTS } from '../../api/vpa-crd-manifests.ts';
+import { logLevelOption } from '../shared-options.ts';
 
 interface SimOptions {
   port: string;
@@ -19,7 +22,7 @@ interface SimOptions {
   scenario?: string;
   serverVersion?: string;
   speed?: string;
-  logLevel: string;
+  logLevel: LogLevel;
 }
 
 function parsePort(text: string): number {
@@ -36,7 +39,7 @@ function parseSpeed(text: string): number {
 
 /** Starts the sim and resolves when a signal stopped it. */
 async function runSim(options: SimOptions): Promise<void> {
-  const logger = createLogger({ level: options.logLevel as 'info' });
+  const logger = createLogger({ level: options.logLevel });
   const port = parsePort(options.port);
   let scenario: Scenario | undefined;
   let baseDir: string | undefined;
@@ -50,8 +53,18 @@ async function runSim(options: SimOptions): Promise<void> {
   const version: ServerVersion | undefined = options.serverVersion ? parseServerVersion(options.serverVersion) : undefined;
   const speed = options.speed !== undefined ? parseSpeed(options.speed) : (scenario?.speed ?? 1);
   const sim = await startKubeSim({ crdManifests: VPA_CRD_MANIFESTS, port, ...(version ? { version } : {}), ...(scenario ? { scenario } : {}), ...(baseDir ? { baseDir } : {}), speed, logger });
+  // A kubeconfig of our own choosing in the temp directory is ours to remove at exit; one the user
+  // asked for with --kubeconfig-out stays.
+  const ownKubeconfig = options.kubeconfigOut === undefined;
   const kubeconfig = options.kubeconfigOut ?? join(tmpdir(), `tailor-sim-${sim.server.port}.kubeconfig`);
-  await sim.server.writeKubeconfig(kubeconfig);
+  try {
+    await sim.server.writeKubeconfig(kubeconfig);
+  } catch (err) {
+    await sim.close();
+    throw new Error(`cannot write the kubeconfig ${kubeconfig}`, { cause: err });
+  }
+  // Listening before saying so: a Ctrl-C right after the line must reach this handler, not kill us.
+  const stopped = untilShutdownSignal();
   process.stdout.write(
     [
       `kube-sim ${sim.version} listening on ${sim.url} (speed ${speed}x)`,
@@ -61,9 +74,13 @@ async function runSim(options: SimOptions): Promise<void> {
       '',
     ].join('\n'),
   );
-  await untilShutdownSignal();
-  await sim.close();
-  process.stdout.write('kube-sim stopped\n');
+  await stopped;
+  try {
+    await sim.close();
+  } finally {
+    if (ownKubeconfig) await rm(kubeconfig, { force: true });
+  }
+  process.stdout.write(ownKubeconfig ? `kube-sim stopped; removed ${kubeconfig}\n` : 'kube-sim stopped\n');
 }
 
 export function registerSimCommand(program: Command): void {
@@ -75,7 +92,7 @@ export function registerSimCommand(program: Command): void {
     .option('--scenario <file>', 'scenario YAML: nodes, workloads with usage patterns, faults (default: 3 nodes, no workloads)')
     .addOption(new Option('--server-version <version>', 'Kubernetes version whose resize behaviour to follow (default 1.35, or the scenario\'s)').choices([...SERVER_VERSIONS]))
     .option('--speed <factor>', 'simulated time per real time (default 1, or the scenario\'s)')
-    .option('--log-level <level>', 'log level (fatal, error, warn, info, debug)', 'warn')
+    .addOption(logLevelOption('warn'))
     .action(async (options: SimOptions) => {
       await runSim(options);
     });

@@ -1,17 +1,38 @@
 /**
  * `tailor validate -f FILE...`: checks VerticalPodAutoscaler objects in YAML or JSON files (`-` is
  * standard input; a directory means its .yaml, .yml and .json files) and prints each problem as
- * `file: kind/name: field: message`. Exit code 0 when
- * every object is valid, 1 when any is invalid, 2 when an input cannot be read or parsed.
+ * `file: kind/name: field: message` (`--format json|yaml`: one report). Documents that are not
+ * VPAs are skipped with a note on stderr. Exit code 0 when every object is valid, 1 when any is
+ * invalid or an input cannot be read or parsed (the other files are still checked), 2 for a usage
+ * error (decision 0178).
  */
 import { readFile, readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { CommanderError, type Command } from 'commander';
-import { checkVpaDocuments } from '../../api/vpa-documents.ts';
+import { checkVpaDocuments, type CheckedObject } from '../../api/vpa-documents.ts';
+import { EXIT_FAILURE, EXIT_OK } from '../exit-codes.ts';
+import { readReason } from '../file-errors.ts';
+import { formatOption, outputOption, serialize, writeResult } from '../shared-options.ts';
 
-export const EXIT_VALID = 0;
-export const EXIT_INVALID = 1;
-export const EXIT_UNREADABLE = 2;
+export const VALIDATE_FORMATS = ['text', 'json', 'yaml'] as const;
+export type ValidateFormat = (typeof VALIDATE_FORMATS)[number];
+
+/** What was found in one file. */
+export interface FileCheck {
+  file: string;
+  /** Why the file could not be read or parsed; absent when it was. */
+  error?: string;
+  objects: CheckedObject[];
+  /** Documents that are not VPAs, e.g. `Deployment/web`. */
+  skipped: string[];
+}
+
+/** The whole run: `--format json|yaml` prints this. */
+export interface ValidateReport {
+  files: FileCheck[];
+  checked: number;
+  invalid: number;
+}
 
 async function readInput(file: string): Promise<string> {
   if (file !== '-') return readFile(file, 'utf8');
@@ -34,11 +55,9 @@ async function expand(arg: string): Promise<string[]> {
   return names.map((n) => join(arg, n));
 }
 
-/** Validates the files, writing problems to `out` and notes to `err`; returns the exit code. */
-export async function validateFiles(args: readonly string[], out: NodeJS.WritableStream, err: NodeJS.WritableStream): Promise<number> {
-  let exitCode = EXIT_VALID;
-  let checked = 0;
-  let invalid = 0;
+/** Checks every file; notes (skipped documents, unreadable files, the count) go to `err`. */
+export async function checkFiles(args: readonly string[], err: NodeJS.WritableStream): Promise<ValidateReport> {
+  const report: ValidateReport = { files: [], checked: 0, invalid: 0 };
   const files: string[] = [];
   for (const arg of args) files.push(...(await expand(arg)));
   for (const file of files) {
@@ -47,28 +66,43 @@ export async function validateFiles(args: readonly string[], out: NodeJS.Writabl
     try {
       text = await readInput(file);
     } catch (cause) {
-      const reason = cause instanceof Error && 'code' in cause && cause.code === 'ENOENT' ? 'no such file' : cause instanceof Error ? cause.message : String(cause);
-      err.write(`${label}: cannot read: ${reason}\n`);
-      exitCode = EXIT_UNREADABLE;
+      const error = `cannot read: ${readReason(cause)}`;
+      err.write(`${label}: ${error}\n`);
+      report.files.push({ file: label, error, objects: [], skipped: [] });
       continue;
     }
     const result = checkVpaDocuments(text);
     if (!result.readable) {
       err.write(`${label}: cannot parse: ${result.error}\n`);
-      exitCode = EXIT_UNREADABLE;
+      report.files.push({ file: label, error: `cannot parse: ${result.error}`, objects: [], skipped: [] });
       continue;
     }
+    if (result.skipped.length > 0) err.write(`${label}: skipped ${result.skipped.length} document(s) that are not VerticalPodAutoscalers: ${result.skipped.join(', ')}\n`);
     if (result.objects.length === 0) err.write(`${label}: no VerticalPodAutoscaler objects found\n`);
-    for (const object of result.objects) {
-      checked += 1;
-      if (object.errors.length === 0) continue;
-      invalid += 1;
-      if (exitCode === EXIT_VALID) exitCode = EXIT_INVALID;
-      for (const e of object.errors) out.write(`${label}: ${object.ref}: ${e.path === '' ? '(object)' : e.path}: ${e.message}\n`);
-    }
+    report.files.push({ file: label, objects: result.objects, skipped: result.skipped });
+    report.checked += result.objects.length;
+    report.invalid += result.objects.filter((o) => o.errors.length > 0).length;
   }
-  err.write(`${checked} VerticalPodAutoscaler object(s) checked, ${invalid} invalid\n`);
-  return exitCode;
+  err.write(`${report.checked} VerticalPodAutoscaler object(s) checked, ${report.invalid} invalid\n`);
+  return report;
+}
+
+/** One line per problem: `file: kind/name: field: message`. */
+export function formatProblems(report: ValidateReport): string {
+  const lines = report.files.flatMap((f) => f.objects.flatMap((o) => o.errors.map((e) => `${f.file}: ${o.ref}: ${e.path === '' ? '(object)' : e.path}: ${e.message}\n`)));
+  return lines.join('');
+}
+
+/** 0 when every file was read and every VPA is valid, else 1. */
+export function exitCodeOf(report: ValidateReport): number {
+  return report.invalid > 0 || report.files.some((f) => f.error !== undefined) ? EXIT_FAILURE : EXIT_OK;
+}
+
+/** Validates the files, writing the result to `out` and notes to `err`; returns the exit code. */
+export async function validateFiles(args: readonly string[], out: NodeJS.WritableStream, err: NodeJS.WritableStream, format: ValidateFormat = 'text', output?: string): Promise<number> {
+  const report = await checkFiles(args, err);
+  await writeResult(format === 'text' ? formatProblems(report) : serialize(report, format), output, out);
+  return exitCodeOf(report);
 }
 
 /** Registers `tailor validate`. */
@@ -77,9 +111,11 @@ export function registerValidate(program: Command): void {
     .command('validate')
     .description('Check VerticalPodAutoscaler objects in YAML/JSON files and name every invalid field')
     .requiredOption('-f, --filename <files...>', 'files or directories to check (YAML or JSON, several documents each; - reads standard input)')
-    .action(async (options: { filename: string[] }) => {
-      const code = await validateFiles(options.filename, process.stdout, process.stderr);
+    .addOption(formatOption(VALIDATE_FORMATS, 'text'))
+    .addOption(outputOption())
+    .action(async (options: { filename: string[]; format: ValidateFormat; output?: string }) => {
+      const code = await validateFiles(options.filename, process.stdout, process.stderr, options.format, options.output);
       // main() turns a CommanderError into the process exit code.
-      if (code !== EXIT_VALID) throw new CommanderError(code, 'tailor.validate', `validation ended with exit code ${code}`);
+      if (code !== EXIT_OK) throw new CommanderError(code, 'tailor.validate', `validation ended with exit code ${code}`);
     });
 }

@@ -4,6 +4,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { tailorInProcess } from '../cli-in-process.ts';
 
 function tailor(...args: string[]) {
   return spawnSync(process.execPath, ['bin/tailor.mjs', ...args], { encoding: 'utf8' });
@@ -28,9 +29,15 @@ test('tailor generate-trace writes a seeded trace that tailor replay reads', () 
     const report = JSON.parse(replay.stdout) as { strategies: Array<{ name: string; containers: number }> };
     assert.deepEqual(report.strategies.map((s) => [s.name, s.containers]), [['tailor', 2]]);
     const bad = tailor('generate-trace', '--out', join(dir, 'c.csv'), '--interval', '5');
-    assert.equal(bad.status, 1);
+    assert.equal(bad.status, 2, 'a bad option value is a usage error');
     assert.match(bad.stderr, /expected whole seconds from 10 to 300/);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+});
+
+test('tailor generate-trace into a missing folder says so and exits 1', async () => {
+  const r = await tailorInProcess(['generate-trace', '--out', '/nonexistent-dir-of-tailor/x.csv', '--per-archetype', '1', '--days', '1', '--interval', '300', '--archetype', 'steady']);
+  assert.equal(r.code, 1);
+  assert.match(r.stderr, /^tailor: \/nonexistent-dir-of-tailor\/x\.csv: cannot write: the folder \/nonexistent-dir-of-tailor does not exist/);
 });

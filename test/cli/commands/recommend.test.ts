@@ -1,4 +1,4 @@
-// Option errors of `tailor recommend` end with status 1 and a message naming the bad value,
+// Option errors of `tailor recommend` end with status 1 (2 for commander's own usage errors) and a message naming the bad value,
 // before any request is sent.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -16,7 +16,6 @@ test('bad options are refused with a clear message', () => {
     [['--strategy', 'nope'], /unknown strategy "nope"; known: vpa/],
     [['--metric', 'cpu=foo'], /invalid --metric "cpu=foo": expected one of cpuUsageSeconds/],
     [['--header', 'no-colon'], /invalid header "no-colon"/],
-    [['--format', 'xml'], /argument 'xml' is invalid/],
   ];
   for (const [args, message] of cases) {
     const result = run(...args);
@@ -25,9 +24,15 @@ test('bad options are refused with a clear message', () => {
   }
 });
 
+test('an unknown --format is a usage error (exit 2)', () => {
+  const result = run('--format', 'xml');
+  assert.equal(result.status, 2);
+  assert.match(result.stderr, /argument 'xml' is invalid/);
+});
+
 test('--prometheus-url is required', () => {
   const result = spawnSync(process.execPath, ['bin/tailor.mjs', 'recommend'], { encoding: 'utf8' });
-  assert.equal(result.status, 1);
+  assert.equal(result.status, 2);
   assert.match(result.stderr, /required option '--prometheus-url <url>' not specified/);
 });
 

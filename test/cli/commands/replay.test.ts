@@ -1,9 +1,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { Writable } from 'node:stream';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { runReplay } from '../../../src/cli/commands/replay.ts';
+import { tailorInProcess } from '../cli-in-process.ts';
 
 const HEADER = 'timestamp,container,cpu_cores,memory_bytes';
 
@@ -112,6 +115,49 @@ test('tailor replay refuses a binary file without echoing its bytes', () => {
     assert.match(r.stderr, /image\.png:1: not a CSV trace: the first line is binary data/);
     assert.doesNotMatch(r.stderr, /PNG|\u0089/);
     assert.match(r.stderr, /^[\x20-\x7e\n]+$/);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+/** A stream that says it is (or is not) a terminal and keeps what is written. */
+function terminal(isTTY: boolean): NodeJS.WritableStream & { text: string } {
+  let text = '';
+  const stream = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      text += chunk.toString();
+      done();
+    },
+  });
+  Object.defineProperty(stream, 'text', { get: () => text });
+  return Object.assign(stream, { isTTY, columns: 100 }) as unknown as NodeJS.WritableStream & { text: string };
+}
+
+const OPTIONS = { strategy: ['oracle', 'krr'], format: 'table' as const, initialCpu: 500, initialMemory: 1024 ** 3, progress: true };
+
+test('replay draws a progress bar (strategies x containers) on a terminal, and nothing when stderr is not one', async () => {
+  const rows = [HEADER, ...[0, 60, 120].flatMap((t) => [`${t},web,0.1,100000000`, `${t},db,0.2,200000000`])].join('\n');
+  const dir = mkdtempSync(join(tmpdir(), 'tailor-replay-cli-'));
+  try {
+    const path = join(dir, 'trace.csv');
+    writeFileSync(path, `${rows}\n`);
+    const out = terminal(false);
+    const tty = terminal(true);
+    await runReplay({ ...OPTIONS, trace: path }, out, tty);
+    assert.match(tty.text, /replaying \[.*\] \d\/4 containers/);
+    assert.match(tty.text, /4\/4 containers/);
+    assert.match(out.text, /^strategy\s+containers/);
+    const piped = terminal(false);
+    await runReplay({ ...OPTIONS, trace: path }, terminal(false), piped);
+    assert.equal(piped.text, '');
+    const off = terminal(true);
+    await runReplay({ ...OPTIONS, trace: path, progress: false }, terminal(false), off);
+    assert.equal(off.text, '', '--no-progress');
+    // --format yaml --output FILE: the JSON contract as YAML, in a file.
+    const file = join(dir, 'report.yaml');
+    const r = await tailorInProcess(['replay', '--trace', path, '--strategy', 'oracle', '--format', 'yaml', '--output', file]);
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(readFileSync(file, 'utf8'), /^strategies:\n {2}- name: oracle\n {4}containers: 2\n/);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -1,0 +1,36 @@
+/**
+ * The one-line message of an error for the terminal: its message, then each cause's (`cause`
+ * chain, as wrapped with `new Error(msg, { cause })`), skipping a cause whose message the line
+ * already holds, so `a server component failed to start: admission: listen EADDRINUSE` shows
+ * what went wrong and not only where.
+ */
+const MAX_DEPTH = 8;
+
+/** The first line: client-node's errors go on with the HTTP body and headers. */
+function messageOf(value: unknown): string {
+  if (value instanceof Error) return (value.message || value.name).split('\n')[0]!.trim();
+  if (typeof value === 'string') return value.split('\n')[0]!.trim();
+  try {
+    return JSON.stringify(value) ?? String(value);
+  } catch {
+    return String(value);
+  }
+}
+
+/** `outer: cause: cause of the cause`; AggregateError's errors are listed in brackets. */
+export function errorChainMessage(err: unknown): string {
+  // The outermost message is kept whole (e.g. every problem of an invalid configuration).
+  let line = err instanceof Error ? err.message || err.name : messageOf(err);
+  let current: unknown = err;
+  for (let depth = 0; depth < MAX_DEPTH; depth++) {
+    if (current instanceof AggregateError && current.errors.length > 0) {
+      const inner = current.errors.map(errorChainMessage).filter((m) => !line.includes(m));
+      if (inner.length > 0) line += ` [${inner.join('; ')}]`;
+    }
+    if (!(current instanceof Error) || current.cause === undefined) break;
+    current = current.cause;
+    const next = messageOf(current);
+    if (next !== '' && !line.includes(next)) line += `: ${next}`;
+  }
+  return line;
+}

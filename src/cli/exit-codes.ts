@@ -1,0 +1,17 @@
+/**
+ * The exit codes of every `tailor` command (docs/cli.md):
+ * 0 done; 1 failed: the input is invalid (an invalid VPA, a malformed or missing file) or an
+ * operation failed (Prometheus or the cluster unreachable); 2 usage error: the command line or a
+ * TAILOR_* variable is wrong (unknown command or option, a missing or bad value), nothing was done.
+ */
+export const EXIT_OK = 0;
+export const EXIT_FAILURE = 1;
+export const EXIT_USAGE = 2;
+
+/**
+ * A bad command-line value found by a command itself (after commander parsed it): reported as
+ * `tailor: message` and exit code {@link EXIT_USAGE}, like commander's own usage errors.
+ */
+export class UsageError extends Error {
+  override readonly name = 'UsageError';
+}

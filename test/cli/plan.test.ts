@@ -4,6 +4,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
+import { CLI_DEADLINE_MS } from '../support/cli-deadline.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'tailor-plan-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
@@ -55,7 +56,7 @@ ${pod('web-7f9c-a', '100m')}${pod('web-7f9c-b', '150m')}- apiVersion: v1
 `;
 
 function tailor(args: string[]) {
-  return spawnSync(process.execPath, ['bin/tailor.mjs', ...args], { encoding: 'utf8', timeout: 30_000 });
+  return spawnSync(process.execPath, ['bin/tailor.mjs', ...args], { encoding: 'utf8', timeout: CLI_DEADLINE_MS });
 }
 
 test('tailor plan prints one line per pod and a summary, and changes nothing', () => {

@@ -4,6 +4,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
+import { CLI_DEADLINE_MS } from '../support/cli-deadline.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'tailor-validate-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
@@ -15,7 +16,7 @@ function file(name: string, text: string): string {
 }
 
 function tailor(args: string[], input?: string) {
-  return spawnSync(process.execPath, ['bin/tailor.mjs', ...args], { encoding: 'utf8', input, timeout: 30_000 });
+  return spawnSync(process.execPath, ['bin/tailor.mjs', ...args], { encoding: 'utf8', input, timeout: CLI_DEADLINE_MS });
 }
 
 const VALID = `apiVersion: autoscaling.k8s.io/v1

@@ -8,6 +8,7 @@ import { planFiles } from '../../src/cli/commands/plan.ts';
 import { buildProgram } from '../../src/cli/main.ts';
 import { DEFAULT_SERVER_VERSION } from 'kube-sim/server-version';
 import { tailorInProcess } from './cli-in-process.ts';
+import { CLI_DEADLINE_MS } from '../support/cli-deadline.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'tailor-plan-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
@@ -59,7 +60,7 @@ ${pod('web-7f9c-a', '100m')}${pod('web-7f9c-b', '150m')}- apiVersion: v1
 `;
 
 function tailor(args: string[]) {
-  return spawnSync(process.execPath, ['bin/tailor.mjs', ...args], { encoding: 'utf8', timeout: 30_000 });
+  return spawnSync(process.execPath, ['bin/tailor.mjs', ...args], { encoding: 'utf8', timeout: CLI_DEADLINE_MS });
 }
 
 test('tailor plan prints one line per pod and a summary, and changes nothing', () => {

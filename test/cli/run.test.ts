@@ -12,9 +12,10 @@ import type { ComponentFactory } from '../../src/controller/component.ts';
 import { startSim } from 'kube-sim/test/apiserver/sim-fixture';
 import { tailorInProcess } from './cli-in-process.ts';
 import { componentFactories, ComponentNotImplementedError } from '../../src/controller/component-registry.ts';
+import { CLI_DEADLINE_MS } from '../support/cli-deadline.ts';
 
 function tailor(args: string[], env: Record<string, string> = {}) {
-  return spawnSync(process.execPath, ['bin/tailor.mjs', 'run', ...args], { encoding: 'utf8', env: { PATH: process.env['PATH'] ?? '', HOME: '/nonexistent', ...env }, timeout: 30_000 });
+  return spawnSync(process.execPath, ['bin/tailor.mjs', 'run', ...args], { encoding: 'utf8', env: { PATH: process.env['PATH'] ?? '', HOME: '/nonexistent', ...env }, timeout: CLI_DEADLINE_MS });
 }
 
 test('tailor run with every component fails clearly when the cluster cannot be reached', () => {

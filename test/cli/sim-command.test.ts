@@ -5,6 +5,7 @@ import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as k8s from '@kubernetes/client-node';
+import { CLI_DEADLINE_MS } from '../support/cli-deadline.ts';
 
 test('tailor sim runs a scenario, writes a kubeconfig that client-node uses, and stops on SIGTERM', async (t) => {
   const dir = mkdtempSync(join(tmpdir(), 'tailor-sim-'));
@@ -18,7 +19,7 @@ test('tailor sim runs a scenario, writes a kubeconfig that client-node uses, and
   let out = '';
   child.stdout.setEncoding('utf8');
   await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no start-up line: ${out}`)), 90_000);
+    const timer = setTimeout(() => reject(new Error(`no start-up line: ${out}`)), CLI_DEADLINE_MS);
     child.stdout.on('data', (chunk: string) => {
       out += chunk;
       if (out.includes('press Ctrl-C to stop')) {
@@ -51,7 +52,7 @@ test('tailor sim refuses a bad scenario with the path of the bad field', () => {
   try {
     const file = join(dir, 'bad.yaml');
     writeFileSync(file, 'workloads:\n  - name: web\n    containers:\n      - name: app\n        usage: {memory: "leak(100Mi)"}\n');
-    const result = spawnSync(process.execPath, ['bin/tailor.mjs', 'sim', '--scenario', file], { encoding: 'utf8', timeout: 30_000 });
+    const result = spawnSync(process.execPath, ['bin/tailor.mjs', 'sim', '--scenario', file], { encoding: 'utf8', timeout: CLI_DEADLINE_MS });
     assert.equal(result.status, 1);
     assert.match(result.stderr, /scenario .*bad\.yaml: workloads\[0\]\.containers\[0\]\.usage\.memory: leak needs 2 values \(start, rate\), got 1/);
   } finally {
@@ -60,7 +61,7 @@ test('tailor sim refuses a bad scenario with the path of the bad field', () => {
 });
 
 test('tailor sim rejects an unknown server version', () => {
-  const result = spawnSync(process.execPath, ['bin/tailor.mjs', 'sim', '--server-version', '1.20'], { encoding: 'utf8', timeout: 30_000 });
+  const result = spawnSync(process.execPath, ['bin/tailor.mjs', 'sim', '--server-version', '1.20'], { encoding: 'utf8', timeout: CLI_DEADLINE_MS });
   assert.notEqual(result.status, 0);
   assert.match(result.stderr, /Allowed choices are 1\.32, 1\.33, 1\.34, 1\.35/);
 });

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { tailorInProcess } from './cli-in-process.ts';
 import { validateFiles } from '../../src/cli/commands/validate.ts';
+import { CLI_DEADLINE_MS } from '../support/cli-deadline.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'tailor-validate-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
@@ -17,7 +18,7 @@ function file(name: string, text: string): string {
 }
 
 function tailor(args: string[], input?: string) {
-  return spawnSync(process.execPath, ['bin/tailor.mjs', ...args], { encoding: 'utf8', input, timeout: 30_000 });
+  return spawnSync(process.execPath, ['bin/tailor.mjs', ...args], { encoding: 'utf8', input, timeout: CLI_DEADLINE_MS });
 }
 
 const VALID = `apiVersion: autoscaling.k8s.io/v1

@@ -154,10 +154,13 @@ test('tailor demo --no-prometheus: the recommender reads the simulator; --durati
   assert.equal(existsSync(dirname(kubeconfig)), false, 'the temp dir is removed');
 });
 
-test('tailor demo says so when Prometheus cannot be installed, and runs on the simulator source', { timeout: 120_000 }, async (t) => {
-  // Nothing on PATH: neither prometheus nor apt-get can be found.
-  const demo = startDemo(['--duration', '15s'], { PATH: '/nonexistent' });
+test('tailor demo says so when Prometheus cannot be installed, and runs on the simulator source', { timeout: 240_000 }, async (t) => {
+  // Nothing on PATH: neither prometheus nor apt-get can be found. Stopped once web has a
+  // recommendation (a fixed --duration was too short on a loaded machine), with a generous deadline.
+  const demo = startDemo([], { PATH: '/nonexistent' });
   t.after(() => ensureStopped(demo, () => undefined));
+  await until(() => /recommendation +web +VPA web: app: cpu /.test(demo.out()) || undefined, 180_000, () => `a recommendation for web in:\n${demo.out()}`);
+  demo.child.kill('SIGINT');
   const code = await demo.exited;
   const out = demo.out();
   assert.equal(code, 0, out);

@@ -148,12 +148,15 @@ workloads:
   const aWritesBeforeStop = by(a.user).length;
   await ra.stop();
   const aStopped = Date.now();
-  assert.ok(by(a.user).slice(aWritesBeforeStop).some((w) => w.resource === 'verticalpodautoscalercheckpoints'), 'the shutdown flushed checkpoints');
+  // The request log records a request when the server has finished sending the answer, which on a
+  // loaded machine can come after the client has it: wait for the record, do not assume it.
+  await until('the shutdown flushed checkpoints', () => by(a.user).slice(aWritesBeforeStop).some((w) => w.resource === 'verticalpodautoscalercheckpoints'));
   const bLeads = await until('b leads', () => rb.elector?.isLeader() === true);
   // Timed by the server's request log (a's releasing write, b's acquiring write), not by when this
   // test saw b lead.
-  const aReleased = leaseWrites.filter((w) => w.username === a.user && w.endedAt! <= aStopped).at(-1)!;
+  await until('b\'s acquiring write is in the request log', () => leaseWrites.some((w) => w.username === b.user));
   const bAcquired = leaseWrites.find((w) => w.username === b.user)!;
+  const aReleased = leaseWrites.filter((w) => w.username === a.user && w.startedAt! <= bAcquired.startedAt!).at(-1)!;
   t.diagnostic(`graceful handover: b acquired the Lease ${bAcquired.startedAt! - aReleased.endedAt!} ms after a released it (seen by the test after ${bLeads - aStopped} ms)`);
   assert.ok(bAcquired.startedAt! - aReleased.endedAt! < LEASE_MS, 'a released Lease is taken within a retry period, not a lease duration');
   await until('b wrote', () => by(b.user).some((w) => w.subresource === 'status' || w.resource === 'verticalpodautoscalercheckpoints'));
@@ -180,6 +183,7 @@ workloads:
   // earlier, so its acquisition (written at a2Acquired) comes a full lease duration later; and b
   // had stepped down (at its renew deadline) by the time a2's acquisition was written.
   const bRenewed = Math.max(...leaseWrites.filter((w) => w.username === b.user).map((w) => w.startedAt!));
+  await until('a2\'s acquiring write is in the request log', () => leaseWrites.some((w) => w.username === a.user && w.startedAt! > bRenewed));
   const a2Acquired = leaseWrites.find((w) => w.username === a.user && w.startedAt! > bRenewed)!;
   t.diagnostic(`a2 acquired the Lease ${a2Acquired.startedAt! - bRenewed} ms after b's last renewal`);
   assert.ok(a2Acquired.startedAt! - bRenewed >= LEASE_MS, 'a2 waited for the lease to expire (an immediate takeover would be one retry)');

@@ -5,11 +5,12 @@
  * Flags: --by-archetype adds one table per archetype of the suite; --per-archetype N generates a
  * smaller suite of N containers per archetype (same seed and archetypes, other draws: a quicker
  * check while iterating, 6 is a quarter of the work; the published figures are the whole suite's);
- * --no-azure skips the real traces.
+ * --no-azure skips the real traces; --trace FILE (repeatable) replays another trace file too (e.g. the
+ * Bitbrains CPU + memory trace).
  * Single-threaded on purpose: the replay target is "under a minute on one core".
  */
 import { fileURLToPath } from 'node:url';
-import { dirname, resolve } from 'node:path';
+import { basename, dirname, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { generateWorkload, EVALUATION_SUITE } from '../src/replay/workload/generator.ts';
 import { ARCHETYPE_NAMES } from '../src/replay/workload/archetypes.ts';
@@ -21,7 +22,7 @@ import { readTraceFile } from '../src/replay/trace-reader.ts';
 import { locateSharedTrace } from '../src/replay/shared-traces.ts';
 import type { Trace } from '../src/replay/trace.ts';
 
-const STRATEGIES = ['vpa', 'krr', 'oracle', 'tailor'];
+const STRATEGIES = ['vpa', 'krr', 'oracle', 'oracle-rules', 'tailor'];
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const byArchetype = process.argv.includes('--by-archetype');
 const skipAzure = process.argv.includes('--no-azure');
@@ -29,6 +30,8 @@ const perArchetypeAt = process.argv.indexOf('--per-archetype');
 const perArchetype = perArchetypeAt >= 0 ? Number(process.argv[perArchetypeAt + 1]) : EVALUATION_SUITE.perArchetype;
 if (!Number.isInteger(perArchetype) || perArchetype < 1) throw new Error('--per-archetype needs a whole number >= 1');
 const SPEC = { ...EVALUATION_SUITE, perArchetype };
+const extraTraces = process.argv.flatMap((arg, i) => (arg === '--trace' ? [process.argv[i + 1]] : []));
+if (extraTraces.some((file) => file === undefined || file.startsWith('--'))) throw new Error('--trace needs a file');
 
 function seconds(ms: number): string {
   return `${(ms / 1000).toFixed(1)} s`;
@@ -96,10 +99,17 @@ if (byArchetype) {
   }
 }
 
-if (skipAzure) process.exit(0);
-const azurePath = locateSharedTrace(repoRoot);
-start = performance.now();
-const azure = await readTraceFile(azurePath);
-const readMs = performance.now() - start;
-const azureResult = replayAll(azure);
-printRuns(`Azure V1 CPU traces (real, CPU only, 5 min samples; read in ${seconds(readMs)})`, azure, azureResult);
+if (!skipAzure) {
+  start = performance.now();
+  const azure = await readTraceFile(locateSharedTrace(repoRoot));
+  const readMs = performance.now() - start;
+  const azureResult = replayAll(azure);
+  printRuns(`Azure V1 CPU traces (real, CPU only, 5 min samples; read in ${seconds(readMs)})`, azure, azureResult);
+}
+for (const file of extraTraces as string[]) {
+  start = performance.now();
+  const trace = await readTraceFile(file);
+  const readMs = performance.now() - start;
+  const rows = printRuns(`${basename(file)} (read in ${seconds(readMs)})`, trace, replayAll(trace));
+  printTargets(rows);
+}

@@ -10,7 +10,8 @@ import { PooledDecayingHistograms } from './pooled-decaying-histograms.ts';
 import type { TailorOptions } from './options.ts';
 import { RecentWindow } from './recent-window.ts';
 
-const DAY = 86_400_000;
+const HOUR = 3_600_000;
+const DAY = 24 * HOUR;
 /** CPU buckets: first 1 millicore wide, each 2% wider, up to 1000 cores. */
 const CPU_BUCKETS = exponentialHistogramOptions(1000, 0.001, 1.02, 1e-6);
 /** The all-hours histogram's place in the pool (after the 24 hours'). */
@@ -40,6 +41,9 @@ export class CpuTarget {
   private flatCachedAt = -Infinity;
   private seasonalLoss = 0;
   private flatLoss = 0;
+  /** The highest surge level seen at an estimate, held until `surgeHeldUntil`. */
+  private surgeHeld = 0;
+  private surgeHeldUntil = -Infinity;
 
   constructor(options: TailorOptions) {
     this.o = options;
@@ -80,19 +84,48 @@ export class CpuTarget {
 
   /** The CPU (cores) to hold from `now` until the next change may happen (`horizonMs`). */
   target(now: number): number {
+    return Math.max(this.base(now, now + this.o.horizonMs), this.surge(now));
+  }
+
+  /**
+   * The CPU (cores) a change made at `now` should go to so that it lasts: the largest need of the
+   * next `cpuHoldMs` (the hour-of-day model's coming hours; the all-hours model is flat), and at
+   * least `target(now)`. A surge raise is held for `cpuSurgeHoldMs` (a level that just appeared
+   * may come back: a burst series is followed by one raise, not a raise and a drop per burst).
+   * Example: a daily cycle at 200m by night and 1,000m by day, hold 4 h: at 05:00 with the rise at
+   * 08:00 the target is already 1,000m (one change instead of three x2 steps later).
+   */
+  holdTarget(now: number): number {
     const o = this.o;
-    let target: number;
-    const seasonalReady = now - this.firstSampleAt >= DAY;
-    if (o.cpuSeasonal && seasonalReady && this.seasonalLoss < this.flatLoss) {
-      const h0 = hourOfDay(now);
-      const h1 = hourOfDay(now + o.horizonMs - 1);
-      target = Math.max(this.seasonal.reachable(h0, now), this.seasonal.reachable(h1, now));
-    } else {
-      target = this.flatQuantile(now);
-    }
-    // Sustained increase: the median of the last surgeWindowMs (15 min) above the target.
-    if (o.cpuSurge && (this.recent.quantile(0.5) ?? 0) > target) target = Math.max(target, this.recent.quantile(o.cpuQuantile) ?? 0);
+    let target = Math.max(this.base(now, now + Math.max(o.horizonMs, o.cpuHoldMs)), this.surge(now));
+    if (now < this.surgeHeldUntil) target = Math.max(target, this.surgeHeld);
     return target;
+  }
+
+  /** The model's quantile for [now, until): the hour-of-day model's hours in it, or all hours. */
+  private base(now: number, until: number): number {
+    const o = this.o;
+    const seasonalReady = now - this.firstSampleAt >= DAY;
+    if (!(o.cpuSeasonal && seasonalReady && this.seasonalLoss < this.flatLoss * (1 - o.cpuSeasonalMinGain))) return this.flatQuantile(now);
+    let target = 0;
+    const first = Math.floor(now / HOUR);
+    const last = Math.floor((until - 1) / HOUR);
+    for (let h = first; h <= last && h < first + 24; h++) target = Math.max(target, this.seasonal.reachable(h % 24, now));
+    return target;
+  }
+
+  /** Sustained increase: the median of the last surgeWindowMs (15 min) above the model's target. */
+  private surge(now: number): number {
+    const o = this.o;
+    if (!o.cpuSurge) return 0;
+    const base = this.base(now, now + o.horizonMs);
+    if ((this.recent.quantile(0.5) ?? 0) <= base) return 0;
+    const level = this.recent.quantile(o.cpuQuantile) ?? 0;
+    if (o.cpuSurgeHoldMs > 0) {
+      this.surgeHeld = now < this.surgeHeldUntil ? Math.max(this.surgeHeld, level) : level;
+      this.surgeHeldUntil = now + o.cpuSurgeHoldMs;
+    }
+    return level;
   }
 
   private flatQuantile(now: number): number {

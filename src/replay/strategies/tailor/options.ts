@@ -12,6 +12,12 @@ export interface TailorOptions {
   cpuQuantile: number;
   /** Use the hour-of-day CPU model when it predicts better (off: all-hours model only). */
   cpuSeasonal: boolean;
+  /**
+   * The hour-of-day model sets the target only when its running loss is at least this fraction
+   * below the all-hours model's: it moves the request every few hours, so a marginal win does not
+   * pay for the changes (0: the lower loss wins).
+   */
+  cpuSeasonalMinGain: number;
   /** Raise each hour so the step limit can reach the coming hours (off: the raw hourly quantile). */
   cpuReachFloor: boolean;
   /** Raise CPU at once on a sustained increase (see surgeWindowMs). */
@@ -26,7 +32,17 @@ export interface TailorOptions {
   horizonMs: number;
   /** Window of the recent-level check that catches sustained increases. */
   surgeWindowMs: number;
-  /** CPU bounds around the target: the updater acts outside [target x lower, target x upper]. */
+  /**
+   * A change should last this long: CPU goes to the largest need of the next `cpuHoldMs` (hour-of-day
+   * model), memory covers the next `memoryHoldMs` (hour-of-day peaks ahead, a leak's growth). The
+   * request stays while it lies between the need of now (x lower factor) and the held target (x
+   * upper factor): fewer, larger changes. `horizonMs` for both: every change follows the need.
+   */
+  cpuHoldMs: number;
+  memoryHoldMs: number;
+  /** A surge level is held this long after it was last seen (0: it drops as soon as the surge ends). */
+  cpuSurgeHoldMs: number;
+  /** CPU bounds: the updater acts outside [need x lower, held target x upper]. */
   cpuLowerFactor: number;
   cpuUpperFactor: number;
   /** Memory: how long hourly peaks are remembered. */
@@ -86,13 +102,17 @@ export interface TailorOptions {
 export const TAILOR_DEFAULTS: Readonly<TailorOptions> = Object.freeze({
   cpuQuantile: 0.902,
   cpuSeasonal: true,
+  cpuSeasonalMinGain: 0.2,
   cpuReachFloor: true,
   cpuSurge: true,
   seasonalHalfLifeMs: 3 * DAY,
   flatHalfLifeMs: 12 * HOUR,
   lossTimeConstantMs: 2 * DAY,
   horizonMs: 15 * 60_000,
-  surgeWindowMs: 15 * 60_000,
+  surgeWindowMs: 30 * 60_000,
+  cpuHoldMs: 15 * 60_000,
+  memoryHoldMs: 4 * HOUR,
+  cpuSurgeHoldMs: 0,
   cpuLowerFactor: 0.8,
   cpuUpperFactor: 1.25,
   memoryHistoryMs: 7 * DAY,
@@ -115,6 +135,6 @@ export const TAILOR_DEFAULTS: Readonly<TailorOptions> = Object.freeze({
   oomHoldMs: 12 * HOUR,
   oomIntoHistory: false,
   maxStepUp: 2,
-  minCpuMillicores: 5,
+  minCpuMillicores: 25,
   minMemoryBytes: 16 * 1024 ** 2,
 });

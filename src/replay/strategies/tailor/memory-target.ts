@@ -157,13 +157,31 @@ export class MemoryTarget {
     let peak: number;
     if (this.trusted(this.followMissAt, this.followMisses, now, o.memoryFollowMs, o.memoryFollowTrustMs)) {
       peak = this.peaks.recentMax(hour, this.followHours + 1); // + the hour under way
-      if (holdHours > 0) peak += this.growthPerHour(hour) * holdHours;
+      if (holdHours > 0) peak = peak * (1 + this.hourlyRise(hour)) + this.growthPerHour(hour) * holdHours;
     } else if (this.trusted(this.seasonalMissAt, this.seasonalMisses, now, o.memorySeasonalAfterMs, o.memorySeasonalTrustMs)) {
       peak = this.peaks.seasonalMax(now, Math.max(this.aheadHours, holdHours), this.recentHours);
     } else {
       peak = this.peaks.max(now);
     }
     return now < this.oomFloorUntil ? Math.max(peak, this.oomFloor) : peak;
+  }
+
+  /**
+   * The largest rise from one hourly peak to the next over the last day, as a fraction (0.05: +5%),
+   * at most `memoryRiseCap`: how far this container's peak moves in an hour by itself, so a raise
+   * that covers it is not followed by another at the next noisy hour.
+   */
+  private hourlyRise(hour: number): number {
+    const cap = this.o.memoryRiseCap;
+    if (!(cap > 0)) return 0;
+    let rise = 0;
+    let previous = this.peaks.peakOfHour(hour - 24);
+    for (let h = hour - 23; h < hour; h++) {
+      const peak = this.peaks.peakOfHour(h);
+      if (previous > 0 && peak > previous) rise = Math.max(rise, peak / previous - 1);
+      previous = peak;
+    }
+    return Math.min(rise, cap);
   }
 
   /** Growth of the hourly peaks over the last GROWTH_HOURS full hours, per hour (0 when not growing). */

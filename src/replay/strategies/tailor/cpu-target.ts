@@ -100,8 +100,8 @@ export class CpuTarget {
    * next `cpuHoldMs` (the hour-of-day model's coming hours; the all-hours model is flat), and at
    * least `target(now)`. A surge raise is held for `cpuSurgeHoldMs` (a level that just appeared
    * may come back: a burst series is followed by one raise, not a raise and a drop per burst).
-   * Example: a daily cycle at 200m by night and 1,000m by day, hold 4 h: at 05:00 with the rise at
-   * 08:00 the target is already 1,000m (one change instead of three x2 steps later).
+   * Example: a daily cycle at 200m by night and 1,000m by day, cpuHoldMs 4 h (the default, 15 min,
+   * is off): at 05:00 with the rise at 08:00 the target is already 1,000m.
    */
   holdTarget(now: number): number {
     const o = this.o;

@@ -144,8 +144,8 @@ export class MemoryTarget {
    * The peak a change made at `now` should cover so that it lasts `memoryHoldMs`, by the same
    * trusted rule: the follow rule adds the last hours' growth for that long (a leak is raised
    * once per hold, not every hour), the hour-of-day rule looks that far ahead, the 7-day peak is
-   * the same. Example, follow rule, hourly peaks 500, 520, 540, 560 MiB, hold 4 h: 560 + 20 x 4 =
-   * 640 MiB.
+   * the same. Example, follow rule, hourly peaks 500, 520, 540, 560 MiB, hold 2 h: 560 + 20 x 2 =
+   * 600 MiB.
    */
   holdPeak(now: number): number {
     return this.rulePeak(now, Math.max(0, Math.ceil(this.o.memoryHoldMs / HOUR)));

@@ -127,7 +127,7 @@ export const TAILOR_DEFAULTS: Readonly<TailorOptions> = Object.freeze({
   horizonMs: 15 * 60_000,
   surgeWindowMs: 30 * 60_000,
   cpuHoldMs: 15 * 60_000,
-  memoryHoldMs: 4 * HOUR,
+  memoryHoldMs: 2 * HOUR,
   memoryRiseCap: 0,
   cpuSurgeHoldMs: 0,
   cpuLowerFactor: 0.8,

@@ -1,8 +1,10 @@
 /**
  * The `tailor` strategy: CPU from {@link CpuTarget} (p90.2 of the better of an hour-of-day and an
- * all-hours model, reachable under the step limit, raised on sustained increases), memory from
- * {@link MemoryTarget} (the tightest trusted peak rule + 12%, OOM bump held 12 h). Bounds are
- * tight for increases and loose for decreases; memory never decreases in the first 6 hours.
+ * all-hours model — the latter with a per-container half-life — reachable under the step limit,
+ * raised on sustained increases), memory from {@link MemoryTarget} (the tightest trusted peak rule
+ * + 12%, OOM bump held 12 h). The lower bounds are the need of now; a change goes to a target that
+ * should last (memory: 2 h of growth or hour-of-day peaks ahead), so requests move in fewer, larger
+ * steps. Memory never decreases in the first 6 hours.
  * Why each part is there, with figures: docs/tailor-strategy.md.
  */
 import type { ResourceEstimate, Strategy, UsageModel } from '../../../recommender/types.ts';

@@ -1,7 +1,7 @@
 /**
  * Tailor's CPU target for one container: the configured quantile (p90.2) of usage, from an
  * hour-of-day model or an all-hours model, whichever has predicted this container better lately
- * (running quantile loss); raised at once when the last 15 minutes (surgeWindowMs) show a sustained increase.
+ * (running quantile loss); raised at once when the last 30 minutes (surgeWindowMs) show a sustained increase.
  * Figures behind each part: docs/tailor-strategy.md.
  */
 import { exponentialHistogramOptions } from '../../../recommender/histogram-options.ts';
@@ -122,7 +122,7 @@ export class CpuTarget {
     return target;
   }
 
-  /** Sustained increase: the median of the last surgeWindowMs (15 min) above the model's target. */
+  /** Sustained increase: the median of the last surgeWindowMs (30 min) above the model's target. */
   private surge(now: number): number {
     const o = this.o;
     if (!o.cpuSurge) return 0;

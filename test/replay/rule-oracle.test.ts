@@ -40,7 +40,7 @@ test('the rule-obeying oracle climbs to a coming need in x2 steps, one per coold
   assert.ok(exact.cpuSlackSum < tally.cpuSlackSum);
 });
 
-test('on the generated suite it never runs short of CPU, is never OOM-killed after its first hour, and has more slack than the exact oracle', () => {
+test('on the generated suite it is hardly ever short of CPU, killed at most once per container (a first sample past one x2 step from the initial request), and has more slack than the exact oracle', () => {
   const trace = generateWorkload({ ...EVALUATION_SUITE, perArchetype: 1, days: 3 });
   const rules = summarize('oracle-rules', replayTrace(trace, ruleOracleStrategy()).containers);
   const exact = summarize('oracle', replayTrace(trace, oracleStrategy()).containers);

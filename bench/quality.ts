@@ -6,11 +6,12 @@
  * Flags: --by-archetype adds one table per archetype of the suite; --per-archetype N generates a
  * smaller suite of N containers per archetype (same seed and archetypes, other draws: a quicker
  * check while iterating, 6 is a quarter of the work; the published figures are the whole suite's);
- * --no-real (or --no-azure) skips the real traces.
+ * --no-real (or --no-azure) skips the real traces in traces/; --trace FILE (repeatable) replays another
+ * trace file too.
  * Single-threaded on purpose: the replay target is "under a minute on one core".
  */
 import { fileURLToPath } from 'node:url';
-import { dirname, resolve } from 'node:path';
+import { basename, dirname, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { generateWorkload, EVALUATION_SUITE } from '../src/replay/workload/generator.ts';
 import { ARCHETYPE_NAMES } from '../src/replay/workload/archetypes.ts';
@@ -23,7 +24,7 @@ import { AZURE_TRACE, BITBRAINS_TRACE, realTracePath } from '../src/replay/real-
 import { describeResampling } from '../src/replay/resample.ts';
 import type { Trace } from '../src/replay/trace.ts';
 
-const STRATEGIES = ['vpa', 'krr', 'oracle', 'tailor'];
+const STRATEGIES = ['vpa', 'krr', 'oracle', 'oracle-rules', 'tailor'];
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const byArchetype = process.argv.includes('--by-archetype');
 const skipAzure = process.argv.includes('--no-azure') || process.argv.includes('--no-real');
@@ -31,6 +32,8 @@ const perArchetypeAt = process.argv.indexOf('--per-archetype');
 const perArchetype = perArchetypeAt >= 0 ? Number(process.argv[perArchetypeAt + 1]) : EVALUATION_SUITE.perArchetype;
 if (!Number.isInteger(perArchetype) || perArchetype < 1) throw new Error('--per-archetype needs a whole number >= 1');
 const SPEC = { ...EVALUATION_SUITE, perArchetype };
+const extraTraces = process.argv.flatMap((arg, i) => (arg === '--trace' ? [process.argv[i + 1]] : []));
+if (extraTraces.some((file) => file === undefined || file.startsWith('--'))) throw new Error('--trace needs a file');
 
 function seconds(ms: number): string {
   return `${(ms / 1000).toFixed(1)} s`;
@@ -98,16 +101,27 @@ if (byArchetype) {
   }
 }
 
-if (skipAzure) process.exit(0);
-const REAL_TRACES: Array<[string, string]> = [
-  [AZURE_TRACE, 'Azure V1 CPU traces (real, CPU only, 5 min samples'],
-  [BITBRAINS_TRACE, 'Bitbrains GWA-T-12 Rnd 2013-07 (real, CPU and memory, 5 min samples, raw'],
-];
-for (const [file, title] of REAL_TRACES) {
+if (!skipAzure) {
+  const REAL_TRACES: Array<[string, string]> = [
+    [AZURE_TRACE, 'Azure V1 CPU traces (real, CPU only, 5 min samples'],
+    [BITBRAINS_TRACE, 'Bitbrains GWA-T-12 Rnd 2013-07 (real, CPU and memory, 5 min samples, raw'],
+  ];
+  for (const [file, title] of REAL_TRACES) {
+    start = performance.now();
+    const trace = await readTraceFile(realTracePath(repoRoot, file));
+    const readMs = performance.now() - start;
+    const note = trace.resampling && describeResampling(file, trace.resampling);
+    const rows = printRuns(`${title}; read in ${seconds(readMs)})`, trace, replayAll(trace));
+    printTargets(rows);
+    if (note) console.log(`resampled: ${note}`);
+  }
+}
+for (const file of extraTraces as string[]) {
   start = performance.now();
-  const trace = await readTraceFile(realTracePath(repoRoot, file));
+  const trace = await readTraceFile(file);
   const readMs = performance.now() - start;
   const note = trace.resampling && describeResampling(file, trace.resampling);
-  printRuns(`${title}; read in ${seconds(readMs)})`, trace, replayAll(trace));
+  const rows = printRuns(`${basename(file)} (read in ${seconds(readMs)})`, trace, replayAll(trace));
+  printTargets(rows);
   if (note) console.log(`resampled: ${note}`);
 }

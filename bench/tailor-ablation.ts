@@ -1,11 +1,12 @@
 /**
  * `node --import tsx bench/tailor-ablation.ts`: the evidence behind each part of the `tailor`
  * strategy. Replays the evaluation suite (and the Azure CPU traces) with `tailor` as shipped, with
- * each part switched off or changed one at a time, and `vpa` as the reference.
+ * each part switched off or changed one at a time, and `vpa` as the reference. Flags as
+ * bench/quality.ts: --per-archetype N (a smaller suite), --trace FILE (another trace, repeatable).
  * docs/tailor-strategy.md quotes its output.
  */
 import { fileURLToPath } from 'node:url';
-import { dirname, resolve } from 'node:path';
+import { basename, dirname, resolve } from 'node:path';
 import { generateWorkload, EVALUATION_SUITE } from '../src/replay/workload/generator.ts';
 import { replayTrace } from '../src/replay/replay-engine.ts';
 import { summarize, type QualityFigures } from '../src/replay/quality-tally.ts';
@@ -21,33 +22,32 @@ const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
 const NEVER = 1e15;
 
+const MIN = 60_000;
+
 /** Each variant: a short name and the options it changes. */
 const VARIANTS: Array<[string, Partial<TailorOptions>]> = [
   ['tailor', {}],
+  ['before issue 15 (all below off)', { surgeWindowMs: 15 * MIN, cpuSeasonalMinGain: 0, flatAltHalfLivesMs: [], memoryHoldMs: 0, minCpuMillicores: 5 }],
+  ['churn: no memory hold', { memoryHoldMs: 0 }],
+  ['churn: hour-of-day at any gain', { cpuSeasonalMinGain: 0 }],
+  ['churn: surge window 15 min', { surgeWindowMs: 15 * MIN }],
+  ['churn: CPU floor 5m', { minCpuMillicores: 5 }],
+  ['cpu: all-hours 12 h only', { flatAltHalfLivesMs: [] }],
+  ['tried: daily plan, change = 1 h', { cpuChangeCostHours: 1 }],
+  ['tried: daily plan, change = 2 h', { cpuChangeCostHours: 2 }],
+  ['tried: CPU hold 4 h', { cpuHoldMs: 4 * HOUR }],
+  ['tried: surge held 1 h', { cpuSurgeHoldMs: HOUR }],
+  ['tried: memory rise cover 10%', { memoryRiseCap: 0.1 }],
   ['cpu: all-hours model only', { cpuSeasonal: false }],
   ['cpu: no reach floor', { cpuReachFloor: false }],
   ['cpu: no surge raise', { cpuSurge: false }],
-  ['cpu: surge window 30 min', { surgeWindowMs: 30 * 60_000 }],
   ['cpu: p90', { cpuQuantile: 0.9 }],
-  ['cpu: p90.5', { cpuQuantile: 0.905 }],
-  ['cpu: p85', { cpuQuantile: 0.85 }],
-  ['cpu: p95', { cpuQuantile: 0.95 }],
+  ['cpu: p92', { cpuQuantile: 0.92 }],
   ['mem: 7-day peak only', { memorySeasonal: false }],
-  ['mem: checks ignore the guard', { memoryCheckPastGuard: false }],
   ['mem: follow rule off', { memoryFollowTrustMs: NEVER }],
   ['mem: follow trusted after 7 d', { memoryFollowTrustMs: 7 * DAY }],
-  ['mem: hour-of-day trusted after 5 d', { memorySeasonalTrustMs: 5 * DAY }],
-  ['mem: follow/recent 3 h', { memoryFollowMs: 3 * HOUR, memoryRecentMs: 3 * HOUR }],
+  ['mem: checks ignore the guard', { memoryCheckPastGuard: false }],
   ['mem: lower bound 0.95', { memoryLowerFactor: 0.95 }],
-  ['mem: no decrease in 1st day', { memoryLearnMs: DAY }],
-  ['mem: decrease from the start', { memoryLearnMs: 0 }],
-  ['mem: OOM bump held 1 d', { oomHoldMs: DAY }],
-  ['mem: OOM bump x1.2', { oomBumpFactor: 1.2 }],
-  ['mem: margin 5%', { memoryMargin: 0.05 }],
-  ['mem: as before (decision 0054)', {
-    memoryCheckPastGuard: false, memoryFollowMs: 3 * HOUR, memoryRecentMs: 3 * HOUR, memoryFollowTrustMs: 7 * DAY,
-    memorySeasonalTrustMs: 5 * DAY, memoryLowerFactor: 0.95, memoryLearnMs: DAY, oomHoldMs: DAY,
-  }],
 ];
 
 function run(trace: Trace, cpuOnly: boolean): QualityFigures[] {
@@ -62,7 +62,13 @@ function run(trace: Trace, cpuOnly: boolean): QualityFigures[] {
   return rows;
 }
 
-const suite = generateWorkload(EVALUATION_SUITE);
+const perArchetypeAt = process.argv.indexOf('--per-archetype');
+const perArchetype = perArchetypeAt >= 0 ? Number(process.argv[perArchetypeAt + 1]) : EVALUATION_SUITE.perArchetype;
+if (!Number.isInteger(perArchetype) || perArchetype < 1) throw new Error('--per-archetype needs a whole number >= 1');
+const extraTraces = process.argv.flatMap((arg, i) => (arg === '--trace' ? [process.argv[i + 1]] : []));
+if (extraTraces.some((file) => file === undefined || file.startsWith('--'))) throw new Error('--trace needs a file');
+
+const suite = generateWorkload({ ...EVALUATION_SUITE, perArchetype });
 console.log(`## tailor ablation on the evaluation suite (${suite.containers.length} containers, ${EVALUATION_SUITE.days} days)`);
 console.log(formatTable(run(suite, false), 'vpa'));
 
@@ -70,3 +76,9 @@ const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const azure = await readTraceFile(realTracePath(repoRoot, AZURE_TRACE));
 console.log(`\n## tailor ablation on the Azure V1 CPU traces (${azure.containers.length} VMs, CPU only)`);
 console.log(formatTable(run(azure, true), 'vpa'));
+
+for (const file of extraTraces as string[]) {
+  const trace = await readTraceFile(file);
+  console.log(`\n## tailor ablation on ${basename(file)} (${trace.containers.length} containers)`);
+  console.log(formatTable(run(trace, !trace.containers.some((c) => c.hasMemory)), 'vpa'));
+}

@@ -1,6 +1,8 @@
 /**
  * Renders quality figures: the JSON contract of `tailor replay` and a fixed-width table, with an
- * optional ratio of each figure to a reference strategy (the bench compares everything to `vpa`).
+ * optional ratio of each figure to a reference strategy (the bench compares everything to `vpa`) and
+ * each strategy's slack as a multiple of a floor strategy's (`oracle-rules`: the least slack reachable
+ * under the updater's rules).
  */
 import type { QualityFigures } from './quality-tally.ts';
 
@@ -56,15 +58,26 @@ function ratioCells(f: QualityFigures, ref: QualityFigures): string[] {
   ];
 }
 
-/** A text table, one row per figures entry; with `reference`, a ratio row under each other row. */
-export function formatTable(rows: readonly QualityFigures[], reference?: string): string {
+/** The strategy whose slack the table divides by when it is in the rows (see `formatTable`). */
+export const SLACK_FLOOR = 'oracle-rules';
+
+/**
+ * A text table, one row per figures entry; with `reference`, a ratio row under each other row.
+ * When the rows include `floor` (default {@link SLACK_FLOOR}), two more columns give every
+ * strategy's CPU and memory slack as a multiple of the floor's.
+ */
+export function formatTable(rows: readonly QualityFigures[], reference?: string, floor: string = SLACK_FLOOR): string {
   const ref = reference === undefined ? undefined : rows.find((r) => r.name === reference);
-  const lines: string[][] = [HEADERS];
+  const low = rows.find((r) => r.name === floor);
+  const headers = low === undefined ? HEADERS : [...HEADERS, `cpu slack x ${floor}`, `mem slack x ${floor}`];
+  const lines: string[][] = [headers];
   for (const row of rows) {
-    lines.push(cells(row));
+    const main = cells(row);
+    if (low !== undefined) main.push(ratio(row.cpu.slackPct, low.cpu.slackPct), ratio(row.memory.slackPct, low.memory.slackPct));
+    lines.push(main);
     if (ref !== undefined && row !== ref) lines.push(ratioCells(row, ref));
   }
-  const widths = HEADERS.map((_, c) => Math.max(...lines.map((l) => (l[c] ?? '').length)));
+  const widths = headers.map((_, c) => Math.max(...lines.map((l) => (l[c] ?? '').length)));
   return lines
     .map((l) => l.map((cell, c) => (c === 0 ? cell.padEnd(widths[c] ?? 0) : cell.padStart(widths[c] ?? 0))).join('  '))
     .join('\n');

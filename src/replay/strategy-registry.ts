@@ -1,17 +1,19 @@
 /**
  * The strategies `tailor replay` and the quality bench know, by name: the recommender's built-in
  * strategies (`vpa`, from recommender/builtin-strategies.ts) plus the replay's own (`krr`,
- * `oracle`, `tailor`). Each call builds a fresh strategy, so runs never share state.
+ * `oracle`, `oracle-rules`, `tailor`). Each call builds a fresh strategy, so runs never share state.
  */
 import { createStrategyRegistry } from '../recommender/builtin-strategies.ts';
 import type { ReplayStrategy } from './replay-strategy.ts';
 import { krrStrategy } from '../recommender/krr-strategy.ts';
 import { oracleStrategy } from './oracle.ts';
 import { tailorStrategy } from '../recommender/tailor/tailor-strategy.ts';
+import { ruleOracleStrategy } from './rule-oracle.ts';
 
 const REPLAY_FACTORIES: Record<string, () => ReplayStrategy> = {
   krr: () => krrStrategy(),
   oracle: () => oracleStrategy(),
+  'oracle-rules': () => ruleOracleStrategy(),
   tailor: () => tailorStrategy(),
 };
 

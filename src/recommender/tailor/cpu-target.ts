@@ -1,7 +1,7 @@
 /**
  * Tailor's CPU target for one container: the configured quantile (p90.2) of usage, from an
  * hour-of-day model or an all-hours model, whichever has predicted this container better lately
- * (running quantile loss); raised at once when the last 15 minutes (surgeWindowMs) show a sustained increase.
+ * (running quantile loss); raised at once when the last 30 minutes (surgeWindowMs) show a sustained increase.
  * Figures behind each part: docs/tailor-strategy.md.
  */
 import { exponentialHistogramOptions } from '../histogram-options.ts';
@@ -10,10 +10,11 @@ import { PooledDecayingHistograms } from './pooled-decaying-histograms.ts';
 import type { TailorOptions } from './options.ts';
 import { RecentWindow } from './recent-window.ts';
 
-const DAY = 86_400_000;
+const HOUR = 3_600_000;
+const DAY = 24 * HOUR;
 /** CPU buckets: first 1 millicore wide, each 2% wider, up to 1000 cores. */
 const CPU_BUCKETS = exponentialHistogramOptions(1000, 0.001, 1.02, 1e-6);
-/** The all-hours histogram's place in the pool (after the 24 hours'). */
+/** The all-hours histograms' place in the pool (after the 24 hours'): the default one, then the alternatives. */
 const FLAT = 24;
 /** The all-hours quantile is recomputed at most this often. */
 const FLAT_REFRESH_MS = 10 * 60_000;
@@ -36,18 +37,27 @@ export class CpuTarget {
   private readonly recent: RecentWindow;
   private firstSampleAt = NaN;
   private lastSampleAt = NaN;
-  private flatCached = 0;
+  /** Per all-hours candidate (half-life flatHalfLifeMs, then each of flatAltHalfLivesMs): its cached quantile and running loss. */
+  private readonly flatCached: Float64Array;
   private flatCachedAt = -Infinity;
+  private readonly flatLosses: Float64Array;
   private seasonalLoss = 0;
-  private flatLoss = 0;
+  /** The highest surge level seen at an estimate, held until `surgeHeldUntil`. */
+  private surgeHeld = 0;
+  private surgeHeldUntil = -Infinity;
 
   constructor(options: TailorOptions) {
     this.o = options;
-    this.histograms = new PooledDecayingHistograms([...Array<number>(24).fill(options.seasonalHalfLifeMs), options.flatHalfLifeMs], CPU_BUCKETS);
+    const flats = [options.flatHalfLifeMs, ...options.flatAltHalfLivesMs];
+    this.histograms = new PooledDecayingHistograms([...Array<number>(24).fill(options.seasonalHalfLifeMs), ...flats], CPU_BUCKETS);
+    this.flatCached = new Float64Array(flats.length);
+    this.flatLosses = new Float64Array(flats.length);
     this.seasonal = new HourOfDayHistograms(
       this.histograms,
       options.cpuQuantile,
       options.cpuReachFloor ? options.maxStepUp : Infinity,
+      undefined,
+      options.cpuChangeCostHours,
     );
     this.recent = new RecentWindow(options.surgeWindowMs);
   }
@@ -70,36 +80,85 @@ export class CpuTarget {
       const decay = Math.exp(-(at - this.lastSampleAt) / this.o.lossTimeConstantMs);
       const q = this.o.cpuQuantile;
       this.seasonalLoss = this.seasonalLoss * decay + quantileLoss(q, cores, this.seasonal.reachable(hourOfDay(at), at));
-      this.flatLoss = this.flatLoss * decay + quantileLoss(q, cores, this.flatQuantile(at));
+      this.refreshFlat(at);
+      const losses = this.flatLosses;
+      for (let k = 0; k < losses.length; k++) losses[k] = losses[k]! * decay + quantileLoss(q, cores, this.flatCached[k]!);
     }
     this.lastSampleAt = at;
     this.seasonal.add(cores, at);
-    this.histograms.add(FLAT, cores, at);
+    for (let k = 0; k < this.flatLosses.length; k++) this.histograms.add(FLAT + k, cores, at);
     this.recent.add(cores, at);
   }
 
   /** The CPU (cores) to hold from `now` until the next change may happen (`horizonMs`). */
   target(now: number): number {
+    return Math.max(this.base(now, now + this.o.horizonMs), this.surge(now));
+  }
+
+  /**
+   * The CPU (cores) a change made at `now` should go to so that it lasts: the largest need of the
+   * next `cpuHoldMs` (the hour-of-day model's coming hours; the all-hours model is flat), and at
+   * least `target(now)`. A surge raise is held for `cpuSurgeHoldMs` (a level that just appeared
+   * may come back: a burst series is followed by one raise, not a raise and a drop per burst).
+   * Example: a daily cycle at 200m by night and 1,000m by day, cpuHoldMs 4 h (the default, 15 min,
+   * is off): at 05:00 with the rise at 08:00 the target is already 1,000m.
+   */
+  holdTarget(now: number): number {
     const o = this.o;
-    let target: number;
-    const seasonalReady = now - this.firstSampleAt >= DAY;
-    if (o.cpuSeasonal && seasonalReady && this.seasonalLoss < this.flatLoss) {
-      const h0 = hourOfDay(now);
-      const h1 = hourOfDay(now + o.horizonMs - 1);
-      target = Math.max(this.seasonal.reachable(h0, now), this.seasonal.reachable(h1, now));
-    } else {
-      target = this.flatQuantile(now);
-    }
-    // Sustained increase: the median of the last surgeWindowMs (15 min) above the target.
-    if (o.cpuSurge && (this.recent.quantile(0.5) ?? 0) > target) target = Math.max(target, this.recent.quantile(o.cpuQuantile) ?? 0);
+    let target = Math.max(this.base(now, now + Math.max(o.horizonMs, o.cpuHoldMs)), this.surge(now));
+    if (now < this.surgeHeldUntil) target = Math.max(target, this.surgeHeld);
     return target;
   }
 
-  private flatQuantile(now: number): number {
-    if (now - this.flatCachedAt >= FLAT_REFRESH_MS) {
-      this.flatCached = this.histograms.isEmpty(FLAT) ? 0 : this.histograms.percentile(FLAT, this.o.cpuQuantile);
-      this.flatCachedAt = now;
+  /** The model's quantile for [now, until): the hour-of-day model's hours in it, or all hours. */
+  private base(now: number, until: number): number {
+    const o = this.o;
+    const seasonalReady = now - this.firstSampleAt >= DAY;
+    if (!(o.cpuSeasonal && seasonalReady && this.seasonalLoss < this.flatLosses[this.flatChoice()]! * (1 - o.cpuSeasonalMinGain))) return this.flatQuantile(now);
+    let target = 0;
+    const first = Math.floor(now / HOUR);
+    const last = Math.floor((until - 1) / HOUR);
+    for (let h = first; h <= last && h < first + 24; h++) target = Math.max(target, this.seasonal.planned(h % 24, now));
+    return target;
+  }
+
+  /** Sustained increase: the median of the last surgeWindowMs (30 min) above the model's target. */
+  private surge(now: number): number {
+    const o = this.o;
+    if (!o.cpuSurge) return 0;
+    const base = this.base(now, now + o.horizonMs);
+    if ((this.recent.quantile(0.5) ?? 0) <= base) return 0;
+    const level = this.recent.quantile(o.cpuQuantile) ?? 0;
+    if (o.cpuSurgeHoldMs > 0) {
+      this.surgeHeld = now < this.surgeHeldUntil ? Math.max(this.surgeHeld, level) : level;
+      this.surgeHeldUntil = now + o.cpuSurgeHoldMs;
     }
-    return this.flatCached;
+    return level;
+  }
+
+  /** The all-hours quantile of the candidate that predicts this container best (see flatChoice). */
+  private flatQuantile(now: number): number {
+    this.refreshFlat(now);
+    return this.flatCached[this.flatChoice()]!;
+  }
+
+  /**
+   * Which all-hours candidate sets the target: the default half-life (12 h) unless another one's
+   * running loss is lower by at least cpuSeasonalMinGain (a container whose bursts pass quickly is
+   * better served by a short memory; switching back and forth would cost changes).
+   */
+  private flatChoice(): number {
+    const losses = this.flatLosses;
+    let choice = 0;
+    for (let k = 1; k < losses.length; k++) {
+      if (losses[k]! < losses[0]! * (1 - this.o.cpuSeasonalMinGain) && losses[k]! < losses[choice]!) choice = k;
+    }
+    return choice;
+  }
+
+  private refreshFlat(now: number): void {
+    if (now - this.flatCachedAt < FLAT_REFRESH_MS) return;
+    for (let k = 0; k < this.flatCached.length; k++) this.flatCached[k] = this.histograms.isEmpty(FLAT + k) ? 0 : this.histograms.percentile(FLAT + k, this.o.cpuQuantile);
+    this.flatCachedAt = now;
   }
 }

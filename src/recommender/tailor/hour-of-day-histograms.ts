@@ -5,6 +5,7 @@
  * `reachable`) are recomputed at most every `refreshMs`, so asking every minute is cheap.
  */
 import type { PooledDecayingHistograms } from './pooled-decaying-histograms.ts';
+import { planDailyLevels } from './daily-plan.ts';
 
 const HOUR = 3_600_000;
 
@@ -20,6 +21,9 @@ export class HourOfDayHistograms {
   private readonly slots: PooledDecayingHistograms;
   /** The 24 reachable quantiles as of the last refresh. */
   private readonly reachables = new Float64Array(24);
+  /** The 24 planned levels (see `planned`) as of the last refresh; empty without a change cost. */
+  private readonly plan: Float64Array;
+  private readonly changeCostHours: number;
   private refreshedAt = -Infinity;
   private readonly q: number;
   private readonly maxStep: number;
@@ -27,14 +31,17 @@ export class HourOfDayHistograms {
 
   /**
    * `slots`: a pool whose histograms 0-23 are the hours' (it may hold more, e.g. an all-hours one);
-   * `maxStep`: the largest factor of one change (the updater's step limit up); Infinity: no reach.
+   * `maxStep`: the largest factor of one change (the updater's step limit up); Infinity: no reach;
+   * `changeCostHours`: what one change costs, in hours of the day's mean need (0: no plan, see `planned`).
    */
-  constructor(slots: PooledDecayingHistograms, q: number, maxStep: number, refreshMs = 10 * 60_000) {
+  constructor(slots: PooledDecayingHistograms, q: number, maxStep: number, refreshMs = 10 * 60_000, changeCostHours = 0) {
     if (slots.count < 24) throw new RangeError(`the pool holds ${slots.count} histograms, 24 needed`);
     this.slots = slots;
     this.q = q;
     this.maxStep = maxStep;
     this.refreshMs = refreshMs;
+    this.changeCostHours = changeCostHours;
+    this.plan = new Float64Array(changeCostHours > 0 ? 24 : 0);
   }
 
   add(cores: number, at: number): void {
@@ -52,16 +59,37 @@ export class HourOfDayHistograms {
     return this.reachables[hour] ?? 0;
   }
 
+  /**
+   * The level planned for hour `hour`: the reachable quantiles cut into a few constant stretches
+   * that pay for their changes ({@link planDailyLevels}, a change costing `changeCostHours` of
+   * the day's mean need), made reachable again. Without a change cost, `reachable`.
+   */
+  planned(hour: number, now: number): number {
+    if (this.plan.length === 0) return this.reachable(hour, now);
+    this.refresh(now);
+    return this.plan[hour] ?? 0;
+  }
+
   private refresh(now: number): void {
     if (now - this.refreshedAt < this.refreshMs) return;
     this.refreshedAt = now;
     const quantiles = scratch;
     for (let h = 0; h < 24; h++) quantiles[h] = this.slots.isEmpty(h) ? 0 : this.slots.percentile(h, this.q);
+    this.reach(quantiles, this.reachables);
+    if (this.plan.length === 0) return;
+    let mean = 0;
+    for (let h = 0; h < 24; h++) mean += this.reachables[h]! / 24;
+    planDailyLevels(this.reachables, this.changeCostHours * mean, quantiles);
+    this.reach(quantiles, this.plan);
+  }
+
+  /** out[h] = max over k of levels[h + k] / maxStep^k (hours wrap around the day). */
+  private reach(levels: Float64Array, out: Float64Array): void {
     for (let h = 0; h < 24; h++) {
       let best = 0;
       let divisor = 1;
-      for (let k = 0; k < 24 && divisor < Infinity; k++, divisor *= this.maxStep) best = Math.max(best, quantiles[(h + k) % 24]! / divisor);
-      this.reachables[h] = best;
+      for (let k = 0; k < 24 && divisor < Infinity; k++, divisor *= this.maxStep) best = Math.max(best, levels[(h + k) % 24]! / divisor);
+      out[h] = best;
     }
   }
 }

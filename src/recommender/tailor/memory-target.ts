@@ -16,6 +16,8 @@ import { HourlyPeaks } from './hourly-peaks.ts';
 import type { TailorOptions } from './options.ts';
 
 const HOUR = 3_600_000;
+/** Hours over which the follow rule measures growth (a leak's slope). */
+const GROWTH_HOURS = 3;
 
 export class MemoryTarget {
   private readonly o: TailorOptions;
@@ -135,12 +137,59 @@ export class MemoryTarget {
 
   /** The peak to cover from `now` (bytes, before the margin); 0 without history. */
   peak(now: number): number {
+    return this.rulePeak(now, 0);
+  }
+
+  /**
+   * The peak a change made at `now` should cover so that it lasts `memoryHoldMs`, by the same
+   * trusted rule: the follow rule adds the last hours' growth for that long (a leak is raised
+   * once per hold, not every hour), the hour-of-day rule looks that far ahead, the 7-day peak is
+   * the same. Example, follow rule, hourly peaks 500, 520, 540, 560 MiB, hold 2 h: 560 + 20 x 2 =
+   * 600 MiB.
+   */
+  holdPeak(now: number): number {
+    return this.rulePeak(now, Math.max(0, Math.ceil(this.o.memoryHoldMs / HOUR)));
+  }
+
+  private rulePeak(now: number, holdHours: number): number {
     const o = this.o;
+    const hour = Math.floor(now / HOUR);
     let peak: number;
-    if (this.trusted(this.followMissAt, this.followMisses, now, o.memoryFollowMs, o.memoryFollowTrustMs)) peak = this.peaks.recentMax(Math.floor(now / HOUR), this.followHours + 1); // + the hour under way
-    else if (this.trusted(this.seasonalMissAt, this.seasonalMisses, now, o.memorySeasonalAfterMs, o.memorySeasonalTrustMs)) peak = this.peaks.seasonalMax(now, this.aheadHours, this.recentHours);
-    else peak = this.peaks.max(now);
+    if (this.trusted(this.followMissAt, this.followMisses, now, o.memoryFollowMs, o.memoryFollowTrustMs)) {
+      peak = this.peaks.recentMax(hour, this.followHours + 1); // + the hour under way
+      if (holdHours > 0) peak = peak * (1 + this.hourlyRise(hour)) + this.growthPerHour(hour) * holdHours;
+    } else if (this.trusted(this.seasonalMissAt, this.seasonalMisses, now, o.memorySeasonalAfterMs, o.memorySeasonalTrustMs)) {
+      peak = this.peaks.seasonalMax(now, Math.max(this.aheadHours, holdHours), this.recentHours);
+    } else {
+      peak = this.peaks.max(now);
+    }
     return now < this.oomFloorUntil ? Math.max(peak, this.oomFloor) : peak;
+  }
+
+  /**
+   * The largest rise from one hourly peak to the next over the last day, as a fraction (0.05: +5%),
+   * at most `memoryRiseCap`: how far this container's peak moves in an hour by itself, so a raise
+   * that covers it is not followed by another at the next noisy hour.
+   */
+  private hourlyRise(hour: number): number {
+    const cap = this.o.memoryRiseCap;
+    if (!(cap > 0)) return 0;
+    let rise = 0;
+    let previous = this.peaks.peakOfHour(hour - 24);
+    for (let h = hour - 23; h < hour; h++) {
+      const peak = this.peaks.peakOfHour(h);
+      if (previous > 0 && peak > previous) rise = Math.max(rise, peak / previous - 1);
+      previous = peak;
+    }
+    return Math.min(rise, cap);
+  }
+
+  /** Growth of the hourly peaks over the last GROWTH_HOURS full hours, per hour (0 when not growing). */
+  private growthPerHour(hour: number): number {
+    const last = this.peaks.peakOfHour(hour - 1);
+    const first = this.peaks.peakOfHour(hour - 1 - GROWTH_HOURS);
+    if (last === 0 || first === 0) return 0;
+    return Math.max(0, (last - first) / GROWTH_HOURS);
   }
 
   /** After hour `hour` ended: did each rule's limit hold its peak? A miss suspends the rule. */

@@ -12,6 +12,18 @@ export interface TailorOptions {
   cpuQuantile: number;
   /** Use the hour-of-day CPU model when it predicts better (off: all-hours model only). */
   cpuSeasonal: boolean;
+  /**
+   * The hour-of-day model sets the target only when its running loss is at least this fraction
+   * below the all-hours model's: it moves the request every few hours, so a marginal win does not
+   * pay for the changes (0: the lower loss wins).
+   */
+  cpuSeasonalMinGain: number;
+  /**
+   * The hour-of-day model's levels pay for their changes: the day is cut into constant stretches,
+   * one change costing this many hours of the day's mean need in slack (0: every hour its own
+   * quantile; see daily-plan.ts).
+   */
+  cpuChangeCostHours: number;
   /** Raise each hour so the step limit can reach the coming hours (off: the raw hourly quantile). */
   cpuReachFloor: boolean;
   /** Raise CPU at once on a sustained increase (see surgeWindowMs). */
@@ -20,13 +32,31 @@ export interface TailorOptions {
   seasonalHalfLifeMs: number;
   /** Half-life of the all-hours CPU histogram. */
   flatHalfLifeMs: number;
+  /**
+   * Other half-lives tried for the all-hours histogram, each in its own histogram: one is used
+   * instead when its running quantile loss is lower by cpuSeasonalMinGain (per container: bursts
+   * that pass within hours are forgotten within hours). Empty: the one half-life.
+   */
+  flatAltHalfLivesMs: number[];
   /** Time constant of the running quantile loss that picks the better CPU model. */
   lossTimeConstantMs: number;
   /** How far ahead a CPU target must hold (the updater's cooldown). */
   horizonMs: number;
   /** Window of the recent-level check that catches sustained increases. */
   surgeWindowMs: number;
-  /** CPU bounds around the target: the updater acts outside [target x lower, target x upper]. */
+  /**
+   * A change should last this long: CPU goes to the largest need of the next `cpuHoldMs` (hour-of-day
+   * model), memory covers the next `memoryHoldMs` (hour-of-day peaks ahead, a leak's growth). The
+   * request stays while it lies between the need of now (x lower factor) and the held target (x
+   * upper factor): fewer, larger changes. `horizonMs` for both: every change follows the need.
+   */
+  cpuHoldMs: number;
+  memoryHoldMs: number;
+  /** The follow rule's raise covers the container's largest hour-to-hour peak rise of the last day, up to this fraction (0: off). */
+  memoryRiseCap: number;
+  /** A surge level is held this long after it was last seen (0: it drops as soon as the surge ends). */
+  cpuSurgeHoldMs: number;
+  /** CPU bounds: the updater acts outside [need x lower, held target x upper]. */
   cpuLowerFactor: number;
   cpuUpperFactor: number;
   /** Memory: how long hourly peaks are remembered. */
@@ -86,13 +116,20 @@ export interface TailorOptions {
 export const TAILOR_DEFAULTS: Readonly<TailorOptions> = Object.freeze({
   cpuQuantile: 0.902,
   cpuSeasonal: true,
+  cpuSeasonalMinGain: 0.2,
+  cpuChangeCostHours: 0,
   cpuReachFloor: true,
   cpuSurge: true,
   seasonalHalfLifeMs: 3 * DAY,
   flatHalfLifeMs: 12 * HOUR,
+  flatAltHalfLivesMs: Object.freeze([3 * HOUR]) as number[],
   lossTimeConstantMs: 2 * DAY,
   horizonMs: 15 * 60_000,
-  surgeWindowMs: 15 * 60_000,
+  surgeWindowMs: 30 * 60_000,
+  cpuHoldMs: 15 * 60_000,
+  memoryHoldMs: 2 * HOUR,
+  memoryRiseCap: 0,
+  cpuSurgeHoldMs: 0,
   cpuLowerFactor: 0.8,
   cpuUpperFactor: 1.25,
   memoryHistoryMs: 7 * DAY,
@@ -115,6 +152,6 @@ export const TAILOR_DEFAULTS: Readonly<TailorOptions> = Object.freeze({
   oomHoldMs: 12 * HOUR,
   oomIntoHistory: false,
   maxStepUp: 2,
-  minCpuMillicores: 5,
+  minCpuMillicores: 25,
   minMemoryBytes: 16 * 1024 ** 2,
 });

@@ -1,7 +1,7 @@
 /**
- * The CPU samples of the last `windowMs` (15 min), for the surge check's median and p90.2: a ring of
- * (time, bucket) pairs sized to the samples in the window (16 pairs = 256 bytes for 1-minute
- * samples), and the quantile found by sorting those few buckets when asked.
+ * The CPU samples of the last `windowMs` (30 min by default), for the surge check's median and
+ * p90.2: a ring of (time, bucket) pairs sized to the samples in the window (grown x4 from 16 pairs:
+ * 64 pairs = 1 KiB for 1-minute samples), and the quantile found by sorting those few buckets.
  *
  * It answers exactly what two {@link SlidingQuantile}s (src/recommender/sliding-quantile.ts) with the
  * default buckets answer — the upper edge of the bucket of the ceil(q x n)-th smallest sample,

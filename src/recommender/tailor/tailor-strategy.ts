@@ -1,8 +1,10 @@
 /**
  * The `tailor` strategy: CPU from {@link CpuTarget} (p90.2 of the better of an hour-of-day and an
- * all-hours model, reachable under the step limit, raised on sustained increases), memory from
- * {@link MemoryTarget} (the tightest trusted peak rule + 12%, OOM bump held 12 h). Bounds are
- * tight for increases and loose for decreases; memory never decreases in the first 6 hours.
+ * all-hours model — the latter with a per-container half-life — reachable under the step limit,
+ * raised on sustained increases), memory from {@link MemoryTarget} (the tightest trusted peak rule
+ * + 12%, OOM bump held 12 h). The lower bounds are the need of now; a change goes to a target that
+ * should last (memory: 2 h of growth or hour-of-day peaks ahead), so requests move in fewer, larger
+ * steps. Memory never decreases in the first 6 hours.
  * Why each part is there, with figures: docs/tailor-strategy.md.
  */
 import type { ResourceEstimate, Strategy, UsageModel } from '../types.ts';
@@ -42,14 +44,17 @@ export class TailorModel implements UsageModel {
   estimate(now: number): ResourceEstimate | undefined {
     if (!this.cpu.hasData) return undefined;
     const o = this.o;
-    const cpu = Math.max(o.minCpuMillicores, this.cpu.target(now) * 1000);
-    const memory = Math.max(o.minMemoryBytes, this.memory.peak(now) * (1 + o.memoryMargin));
+    // The need of now sets the lower bound; a change goes to the held target (see cpuHoldMs).
+    const cpuNeed = Math.max(o.minCpuMillicores, this.cpu.target(now) * 1000);
+    const cpu = Math.max(cpuNeed, o.minCpuMillicores, this.cpu.holdTarget(now) * 1000);
+    const memoryNeed = Math.max(o.minMemoryBytes, this.memory.peak(now) * (1 + o.memoryMargin));
+    const memory = Math.max(memoryNeed, this.memory.holdPeak(now) * (1 + o.memoryMargin));
     const r = this.result;
     r.target.cpu = cpu;
     r.target.memory = memory;
-    r.lowerBound.cpu = cpu * o.cpuLowerFactor;
+    r.lowerBound.cpu = cpuNeed * o.cpuLowerFactor;
     r.upperBound.cpu = cpu * o.cpuUpperFactor;
-    r.lowerBound.memory = memory * o.memoryLowerFactor;
+    r.lowerBound.memory = memoryNeed * o.memoryLowerFactor;
     // Early on (memoryLearnMs, 6 h), memory only goes up: the first peaks may still be to come.
     r.upperBound.memory = this.memory.historyMs(now) < o.memoryLearnMs ? Infinity : memory * o.memoryUpperFactor;
     return r;

@@ -31,3 +31,18 @@ test('a flat container keeps the all-hours model; a daily cycle switches to the 
   const f = flat.target(4 * DAY + 2 * HOUR);
   assert.ok(f >= 0.5 && f <= 0.512, `flat ${f}`);
 });
+
+test('bursts that pass within hours are forgotten within hours when the short half-life predicts better', () => {
+  // 4 hours at 1 core, then 27 hours at 0.05 core, repeated (a 31-hour period: no hour-of-day pattern).
+  const feed = (target: CpuTarget, until: number) => {
+    for (let t = 0; t < until; t += MIN) target.add(t % (31 * HOUR) < 4 * HOUR ? 1 : 0.05, t);
+  };
+  const end = 6 * 31 * HOUR + 14 * HOUR; // 10 hours after the 7th burst ended
+  const adaptive = new CpuTarget({ ...TAILOR_DEFAULTS, cpuSeasonal: false });
+  const fixed = new CpuTarget({ ...TAILOR_DEFAULTS, cpuSeasonal: false, flatAltHalfLivesMs: [] });
+  feed(adaptive, end);
+  feed(fixed, end);
+  // The 12-hour half-life still holds the burst in its p90.2; the 3-hour one has let it go.
+  assert.ok(fixed.target(end) > 0.9, `12 h half-life: ${fixed.target(end)}`);
+  assert.ok(adaptive.target(end) < 0.1, `chosen half-life: ${adaptive.target(end)}`);
+});

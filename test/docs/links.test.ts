@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
-import { statSync } from 'node:fs';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { deadLinks, headingAnchors, markdownFiles, markdownLinks } from './markdown-links.ts';
@@ -9,8 +9,8 @@ import { deadLinks, headingAnchors, markdownFiles, markdownLinks } from './markd
 /** The README is the front door: it must stay short enough to read on a few screens. */
 const README_MAX_BYTES = 20_000;
 
-test('every relative link in README.md and docs/**/*.md resolves to a file, and its #anchor to a heading', () => {
-  const files = ['README.md', ...markdownFiles('docs')];
+test('every relative link in README.md, docs/**/*.md, traces/ and the packages\' pages resolves to a file, and its #anchor to a heading', () => {
+  const files = ['README.md', ...markdownFiles('docs'), ...markdownFiles('traces'), ...readdirSync('packages').map((name) => join('packages', name, 'README.md')).filter((path) => existsSync(path))];
   assert.ok(files.length > 10, files.join(', '));
   const dead = deadLinks('.', files);
   assert.deepEqual(dead.map((d) => `${d.file}:${d.line}: ${d.target}: ${d.reason}`), []);

@@ -11,6 +11,7 @@ import { pino, type LevelWithSilent } from 'pino';
 import { readScenarioFile, startKubeSim } from './kube-sim.ts';
 import { SERVER_VERSIONS, type ServerVersion } from './server-version.ts';
 import type { Scenario } from './scenario.ts';
+import { startBanner } from './start-banner.ts';
 
 const LEVELS: readonly LevelWithSilent[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
@@ -125,15 +126,7 @@ export async function runKubeSimCli(argv: string[], stopped: Promise<void> = unt
   const kubeconfig = options.kubeconfigOut ?? join(tmpdir(), `kube-sim-${sim.server.port}.kubeconfig`);
   try {
     await sim.server.writeKubeconfig(kubeconfig);
-    process.stdout.write(
-      [
-        `kube-sim ${sim.version} listening on ${sim.url} (speed ${speed}x)`,
-        `kubeconfig: ${kubeconfig}   (export KUBECONFIG=${kubeconfig})`,
-        `metrics:    ${sim.url}/metrics/cadvisor  ${sim.url}/metrics/kube-state`,
-        'press Ctrl-C to stop',
-        '',
-      ].join('\n'),
-    );
+    process.stdout.write(startBanner(sim, kubeconfig, speed));
     await stopped;
   } finally {
     await sim.close();

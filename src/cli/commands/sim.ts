@@ -15,6 +15,7 @@ import type { Scenario } from 'kube-sim/scenario';
 import { untilShutdownSignal } from '../shutdown-signal.ts';
 import { VPA_CRD_MANIFESTS } from '../../api/vpa-crd-manifests.ts';
 import { logLevelOption } from '../shared-options.ts';
+import { startBanner } from 'kube-sim/start-banner';
 
 interface SimOptions {
   port: string;
@@ -65,15 +66,7 @@ async function runSim(options: SimOptions): Promise<void> {
   }
   // Listening before saying so: a Ctrl-C right after the line must reach this handler, not kill us.
   const stopped = untilShutdownSignal();
-  process.stdout.write(
-    [
-      `kube-sim ${sim.version} listening on ${sim.url} (speed ${speed}x)`,
-      `kubeconfig: ${kubeconfig}   (export KUBECONFIG=${kubeconfig})`,
-      `metrics:    ${sim.url}/metrics/cadvisor  ${sim.url}/metrics/kube-state`,
-      'press Ctrl-C to stop',
-      '',
-    ].join('\n'),
-  );
+  process.stdout.write(startBanner(sim, kubeconfig, speed));
   await stopped;
   try {
     await sim.close();

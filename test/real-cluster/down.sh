@@ -76,13 +76,15 @@ done
 
 # Anything still running from the lane's state (a shim, a process whose pid file was lost): one grep
 # over every command line (arguments are NUL-separated; -a reads them as text).
-# The grep itself matches (its argument) but has exited by the time its line is read.
-while read -r f; do
+mapfile -t found < <(grep -laF -- "$LANE_STATE/" /proc/[0-9]*/cmdline 2>/dev/null)
+for f in "${found[@]}"; do
   pid="${f#/proc/}"; pid="${pid%/cmdline}"
-  [[ "$pid" == "$$" || ! -e "$f" ]] && continue
+  [[ "$pid" == "$$" ]] && continue
+  # Read again: the grep itself (exited by now: an empty command line) and a reused pid do not match.
+  grep -qaF -- "$LANE_STATE/" "$f" 2>/dev/null || continue
   lane_log "killing leftover process $pid: $({ tr '\0' ' ' < "$f"; } 2>/dev/null | cut -c1-100)"
   kill -KILL "$pid" 2>/dev/null
-done < <(grep -laF -- "$LANE_STATE/" /proc/[0-9]*/cmdline 2>/dev/null)
+done
 sleep 0.5
 
 lane_log "unmounting, removing bridges, cgroups and state"

@@ -10,6 +10,21 @@ import * as k8s from '@kubernetes/client-node';
 /** The image the lane builds and imports (busybox-static), and the sandbox image. */
 export const BUSYBOX_IMAGE = 'localhost/tailor-busybox:lane';
 
+/** The lane's test container: busybox sleeping, Guaranteed at 200m / 64Mi, cpu resized without a restart, memory with one. */
+export function guaranteedApp(): k8s.V1Container {
+  return {
+    name: 'app',
+    image: BUSYBOX_IMAGE,
+    imagePullPolicy: 'Never',
+    command: ['sleep', '3600'],
+    resources: { requests: { cpu: '200m', memory: '64Mi' }, limits: { cpu: '200m', memory: '64Mi' } },
+    resizePolicy: [
+      { resourceName: 'cpu', restartPolicy: 'NotRequired' },
+      { resourceName: 'memory', restartPolicy: 'RestartContainer' },
+    ],
+  };
+}
+
 /** The lane's admin kubeconfig path (lane.sh exports it; cluster:up writes it under the state). */
 export function laneKubeconfigPath(env: NodeJS.ProcessEnv = process.env): string {
   const state = env.TAILOR_CLUSTER_STATE ?? '/var/lib/tailor-real-cluster';

@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import * as k8s from '@kubernetes/client-node';
-import { BUSYBOX_IMAGE, containerId, cpuQuota, dropNamespace, freshNamespace, laneKubeConfig, waitFor } from './lane-cluster.ts';
+import { guaranteedApp, containerId, cpuQuota, dropNamespace, freshNamespace, laneKubeConfig, waitFor } from './lane-cluster.ts';
 
 const STRATEGIC = k8s.setHeaderOptions('Content-Type', k8s.PatchStrategy.StrategicMergePatch);
 
@@ -17,17 +17,7 @@ function guaranteedPod(name: string, node: string): k8s.V1Pod {
     spec: {
       nodeSelector: { 'kubernetes.io/hostname': node },
       terminationGracePeriodSeconds: 0,
-      containers: [{
-        name: 'app',
-        image: BUSYBOX_IMAGE,
-        imagePullPolicy: 'Never',
-        command: ['sleep', '3600'],
-        resources: { requests: { cpu: '200m', memory: '64Mi' }, limits: { cpu: '200m', memory: '64Mi' } },
-        resizePolicy: [
-          { resourceName: 'cpu', restartPolicy: 'NotRequired' },
-          { resourceName: 'memory', restartPolicy: 'RestartContainer' },
-        ],
-      }],
+      containers: [guaranteedApp()],
     },
   };
 }

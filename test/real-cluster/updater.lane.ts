@@ -12,7 +12,7 @@ import { readFileSync } from 'node:fs';
 import { after, before, describe, test } from 'node:test';
 import * as k8s from '@kubernetes/client-node';
 import { UPDATER_FIELD_MANAGER } from '../../src/updater/pod-timing.ts';
-import { BUSYBOX_IMAGE, containerId, cpuQuota, dropNamespace, freshNamespace, laneKubeConfig, laneKubeconfigPath, waitFor } from './lane-cluster.ts';
+import { guaranteedApp, containerId, cpuQuota, dropNamespace, freshNamespace, laneKubeConfig, laneKubeconfigPath, waitFor } from './lane-cluster.ts';
 
 const MERGE = k8s.setHeaderOptions('Content-Type', k8s.PatchStrategy.MergePatch);
 const VPA = { group: 'autoscaling.k8s.io', version: 'v1', plural: 'verticalpodautoscalers' };
@@ -43,17 +43,7 @@ function deployment(): k8s.V1Deployment {
         metadata: { labels },
         spec: {
           terminationGracePeriodSeconds: 0,
-          containers: [{
-            name: 'app',
-            image: BUSYBOX_IMAGE,
-            imagePullPolicy: 'Never',
-            command: ['sleep', '3600'],
-            resources: { requests: { cpu: '200m', memory: '64Mi' }, limits: { cpu: '200m', memory: '64Mi' } },
-            resizePolicy: [
-              { resourceName: 'cpu', restartPolicy: 'NotRequired' },
-              { resourceName: 'memory', restartPolicy: 'RestartContainer' },
-            ],
-          }],
+          containers: [guaranteedApp()],
         },
       },
     },

@@ -6,7 +6,7 @@
 import type { Command } from 'commander';
 import { parseDemoOptions, type DemoFlags } from '../../demo/demo-options.ts';
 import { runDemo } from '../../demo/run-demo.ts';
-import { logLevelOption } from '../shared-options.ts';
+import { logLevelOption } from '../common-options.ts';
 
 export function registerDemo(program: Command): void {
   program

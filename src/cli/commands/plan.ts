@@ -36,7 +36,7 @@ import { LAST_UPDATE_ANNOTATION } from '../../updater/annotations.ts';
 import type { PodDecision } from '../../updater/decision.ts';
 import { DEFAULT_SERVER_VERSION } from 'kube-sim/server-version';
 import { readFailure } from '../file-errors.ts';
-import { formatOption, outputOption, serialize, writeResult } from '../shared-options.ts';
+import { formatOption, outputOption, serialize, writeResult } from '../common-options.ts';
 
 const WORKLOAD_KINDS = new Set(['Deployment', 'StatefulSet', 'DaemonSet', 'ReplicaSet', 'ReplicationController', 'Job']);
 

@@ -21,7 +21,7 @@ import { parseDuration } from '../../config/duration-option.ts';
 import { connectKube } from '../../kube/kube-connection.ts';
 import { kubeClusterLister, readClusterResources } from '../../report/cluster-resources.ts';
 import type { LogLevel } from '../../observability/logger.ts';
-import { formatOption, logLevelOption, noProgressOption, outputOption, writeResult } from '../shared-options.ts';
+import { formatOption, logLevelOption, noProgressOption, outputOption, writeResult } from '../common-options.ts';
 
 interface RecommendOptions {
   prometheusUrl: string;

@@ -14,7 +14,7 @@ import { summarize } from '../../replay/quality-tally.ts';
 import { formatTable, type ReplayReport } from '../../replay/quality-report.ts';
 import { createReplayStrategy, replayStrategyNames } from '../../replay/strategy-registry.ts';
 import { progressBar } from '../progress-bar.ts';
-import { formatOption, noProgressOption, outputOption, serialize, writeResult } from '../shared-options.ts';
+import { formatOption, noProgressOption, outputOption, serialize, writeResult } from '../common-options.ts';
 
 export const REPLAY_FORMATS = ['table', 'json', 'yaml'] as const;
 

@@ -14,7 +14,7 @@ import { parseServerVersion, SERVER_VERSIONS, type ServerVersion } from 'kube-si
 import type { Scenario } from 'kube-sim/scenario';
 import { untilShutdownSignal } from '../shutdown-signal.ts';
 import { VPA_CRD_MANIFESTS } from '../../api/vpa-crd-manifests.ts';
-import { logLevelOption } from '../shared-options.ts';
+import { logLevelOption } from '../common-options.ts';
 import { startBanner } from 'kube-sim/start-banner';
 
 interface SimOptions {

@@ -12,7 +12,7 @@ import { CommanderError, type Command } from 'commander';
 import { checkVpaDocuments, type CheckedObject } from '../../api/vpa-documents.ts';
 import { EXIT_FAILURE, EXIT_OK } from '../exit-codes.ts';
 import { readReason } from '../file-errors.ts';
-import { formatOption, outputOption, serialize, writeResult } from '../shared-options.ts';
+import { formatOption, outputOption, serialize, writeResult } from '../common-options.ts';
 
 export const VALIDATE_FORMATS = ['text', 'json', 'yaml'] as const;
 export type ValidateFormat = (typeof VALIDATE_FORMATS)[number];

@@ -26,6 +26,13 @@ function bundleIsFresh() {
   return true;
 }
 
+// A reader that stops early (`tailor run --help | head -1`) closes the pipe: stop quietly with the
+// status so far, as other command-line tools do, instead of an EPIPE stack trace.
+process.stdout.on('error', (error) => {
+  if (error.code !== 'EPIPE') throw error;
+  process.exit(process.exitCode ?? 0);
+});
+
 let main;
 if (bundleIsFresh()) {
   ({ main } = await import('../dist/tailor.mjs'));

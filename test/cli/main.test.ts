@@ -26,6 +26,16 @@ test('tailor --help runs through the bin script and lists the commands', () => {
   for (const command of buildProgram().commands) assert.match(result.stdout, new RegExp(`\\b${command.name()}\\b`));
 });
 
+test('a reader that closes the pipe early (`tailor run --help | head -1`) ends the CLI quietly, exit 0', () => {
+  // `true` exits without reading, long before the CLI has started (as `head` does after one line);
+  // the shell reports the CLI's own status through PIPESTATUS.
+  const result = spawnSync('bash', ['-c', 'node bin/tailor.mjs run --help | true; echo "status=${PIPESTATUS[0]}"'], {
+    encoding: 'utf8',
+  });
+  assert.equal(result.stderr, '', 'nothing on stderr (no EPIPE stack trace)');
+  assert.match(result.stdout, /status=0/);
+});
+
 test('an unknown command exits non-zero with a message', () => {
   const result = spawnSync(process.execPath, ['bin/tailor.mjs', 'no-such-command'], { encoding: 'utf8' });
   assert.notEqual(result.status, 0);

@@ -22,6 +22,12 @@ export class QualityTally {
   /** 24 h slots with at least one OOM. */
   oomDaySlots = 0;
   changes = 0;
+  /**
+   * The changes by cause, for finding where churn comes from: the updater's reason ('oom',
+   * 'memory-pressure', 'outside-bounds', 'drift') and which resources moved which way, e.g.
+   * "drift cpu+ mem-" (a change that raised CPU and lowered memory because the target drifted).
+   */
+  readonly changeCauses = new Map<string, number>();
   restarts = 0;
 
   constructor(name: string) {

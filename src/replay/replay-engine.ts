@@ -121,6 +121,8 @@ export function replayContainer(series: ContainerSeries, strategy: ReplayStrateg
       }
     }
     if (newCpu !== request.cpu || newMemory !== request.memory) {
+      const cause = `${reason}${direction(' cpu', request.cpu, newCpu)}${direction(' mem', request.memory, newMemory)}`;
+      tally.changeCauses.set(cause, (tally.changeCauses.get(cause) ?? 0) + 1);
       request.cpu = newCpu;
       request.memory = newMemory;
       state.lastChangeAt = now;
@@ -184,4 +186,9 @@ export function replayContainer(series: ContainerSeries, strategy: ReplayStrateg
   tally.days = seriesDays(series);
   tally.daySlots = Math.floor(((times[n - 1] ?? 0) * 1000 - t0) / dayMs) + 1;
   return tally;
+}
+
+/** " cpu+" / " cpu-" for a raise / a cut, "" when unchanged. */
+function direction(label: string, from: number, to: number): string {
+  return to > from ? `${label}+` : to < from ? `${label}-` : '';
 }

@@ -124,3 +124,15 @@ test('outside the CPU bounds only CPU moves; memory inside its bounds stays', ()
   assert.equal(tally.cpuRequestSum, 400);
   assert.equal(tally.memoryLimitSum, 500 * MB);
 });
+
+test('changes are counted by cause: the updater reason and which resources moved which way', () => {
+  // Steps 100m -> 200m -> 400m -> 800m -> 1000m: four raises outside the bounds; then memory
+  // 250 MB is over the 200 MB target's upper bound: one cut with the same reason.
+  const { strategy } = scripted((now) =>
+    now < 8 * MIN ? estimate(1000, 250 * MB, [900, 250 * MB], [1100, 250 * MB]) : estimate(1000, 200 * MB, [900, 200 * MB], [1100, 210 * MB]),
+  );
+  const s = series('a', new Array(12).fill(0.1), new Array(12).fill(100 * MB));
+  const tally = replayContainer(s, strategy, options({ cooldownMs: 2 * MIN }));
+  assert.deepEqual(Object.fromEntries(tally.changeCauses), { 'outside-bounds cpu+': 4, 'outside-bounds mem-': 1 });
+  assert.equal(tally.changes, 5);
+});

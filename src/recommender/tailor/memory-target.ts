@@ -162,6 +162,12 @@ export class MemoryTarget {
       peak = this.peaks.seasonalMax(now, Math.max(this.aheadHours, holdHours), this.recentHours);
     } else {
       peak = this.peaks.max(now);
+      const f = o.memorySpikeDecayFloor;
+      if (f > 0) {
+        // A spike that has passed for memorySpikeQuietMs is covered only down to f x its peak.
+        const quietHours = Math.ceil(o.memorySpikeQuietMs / HOUR);
+        peak = Math.max(peak * f, this.peaks.recentMax(hour, quietHours + 1));
+      }
     }
     return now < this.oomFloorUntil ? Math.max(peak, this.oomFloor) : peak;
   }

@@ -59,6 +59,23 @@ export interface TailorOptions {
   /** CPU bounds: the updater acts outside [need x lower, held target x upper]. */
   cpuLowerFactor: number;
   cpuUpperFactor: number;
+  /**
+   * The published target stays put while the fresh one's bounds still contain it (it moves only
+   * when it leaves the band [lower, upper]): the updater's drift rule then does not chase a target
+   * that wobbles inside the band.
+   */
+  stickyTargets: boolean;
+  /** The band the held target may stay in: [CPU need x a, CPU target x b], [memory need x c, memory target x d]. */
+  stickyBand: [number, number, number, number];
+  /** A CPU cut of the held target waits until the fresh target has stayed below the band this long. */
+  stickyCutAfterMs: number;
+  /**
+   * Per container: a CPU raise within stickyRegretMs of a cut doubles the wait before the next cut
+   * (from horizonMs, up to stickyCutMaxMs); a cut that held halves it.
+   */
+  stickyAdaptiveCut: boolean;
+  stickyRegretMs: number;
+  stickyCutMaxMs: number;
   /** Memory: how long hourly peaks are remembered. */
   memoryHistoryMs: number;
   /**
@@ -90,6 +107,9 @@ export interface TailorOptions {
   pressureThreshold: number;
   pressureWindowMs: number;
   pressureRaiseFactor: number;
+  /** Experimental (0: off): the 7-day peak rule covers only this fraction of a peak older than memorySpikeQuietMs. */
+  memorySpikeDecayFloor: number;
+  memorySpikeQuietMs: number;
   /** Memory margin above the remembered peak. */
   memoryMargin: number;
   /** Memory bounds around the target. */
@@ -132,6 +152,12 @@ export const TAILOR_DEFAULTS: Readonly<TailorOptions> = Object.freeze({
   cpuSurgeHoldMs: 0,
   cpuLowerFactor: 0.8,
   cpuUpperFactor: 1.25,
+  stickyTargets: false,
+  stickyCutAfterMs: 0,
+  stickyAdaptiveCut: false,
+  stickyRegretMs: HOUR,
+  stickyCutMaxMs: 8 * HOUR,
+  stickyBand: Object.freeze([0.8, 1.25, 1, 1.3]) as [number, number, number, number],
   memoryHistoryMs: 7 * DAY,
   memorySeasonal: true,
   memoryRecentMs: HOUR,
@@ -144,6 +170,8 @@ export const TAILOR_DEFAULTS: Readonly<TailorOptions> = Object.freeze({
   pressureThreshold: DEFAULT_UPDATER_OPTIONS.memoryPressureRatio,
   pressureWindowMs: DEFAULT_UPDATER_OPTIONS.memoryPressureWindowMs,
   pressureRaiseFactor: DEFAULT_UPDATER_OPTIONS.memoryPressureRaiseFactor,
+  memorySpikeDecayFloor: 0,
+  memorySpikeQuietMs: 24 * HOUR,
   memoryMargin: 0.12,
   memoryLowerFactor: 1,
   memoryUpperFactor: 1.3,

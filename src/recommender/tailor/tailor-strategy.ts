@@ -10,6 +10,7 @@
 import type { ResourceEstimate, Strategy, UsageModel } from '../types.ts';
 import { CpuTarget } from './cpu-target.ts';
 import { MemoryTarget } from './memory-target.ts';
+import { HeldTarget } from './held-target.ts';
 import { TAILOR_DEFAULTS, type TailorOptions } from './options.ts';
 
 export class TailorModel implements UsageModel {
@@ -23,10 +24,20 @@ export class TailorModel implements UsageModel {
     upperBound: { cpu: 0, memory: 0 },
   };
 
+  /** With `stickyTargets`: the published targets, which move only when they leave their band. */
+  private readonly heldCpu: HeldTarget | undefined;
+  private readonly heldMemory: HeldTarget | undefined;
+
   constructor(options: TailorOptions) {
     this.o = options;
     this.cpu = new CpuTarget(options);
     this.memory = new MemoryTarget(options);
+    if (options.stickyTargets) {
+      const [cpuLow, cpuHigh, memoryLow, memoryHigh] = options.stickyBand;
+      const adaptive = { adaptive: options.stickyAdaptiveCut, regretMs: options.stickyRegretMs, minDelayMs: options.horizonMs, maxDelayMs: options.stickyCutMaxMs };
+      this.heldCpu = new HeldTarget({ low: cpuLow, high: cpuHigh, cutAfterMs: options.stickyCutAfterMs, ...adaptive });
+      this.heldMemory = new HeldTarget({ low: memoryLow, high: memoryHigh, cutAfterMs: 0, ...adaptive, adaptive: false });
+    }
   }
 
   addCpuSample(cores: number, at: number): void {
@@ -50,13 +61,18 @@ export class TailorModel implements UsageModel {
     const memoryNeed = Math.max(o.minMemoryBytes, this.memory.peak(now) * (1 + o.memoryMargin));
     const memory = Math.max(memoryNeed, this.memory.holdPeak(now) * (1 + o.memoryMargin));
     const r = this.result;
-    r.target.cpu = cpu;
-    r.target.memory = memory;
     r.lowerBound.cpu = cpuNeed * o.cpuLowerFactor;
     r.upperBound.cpu = cpu * o.cpuUpperFactor;
     r.lowerBound.memory = memoryNeed * o.memoryLowerFactor;
     // Early on (memoryLearnMs, 6 h), memory only goes up: the first peaks may still be to come.
     r.upperBound.memory = this.memory.historyMs(now) < o.memoryLearnMs ? Infinity : memory * o.memoryUpperFactor;
+    if (this.heldCpu !== undefined && this.heldMemory !== undefined) {
+      r.target.cpu = this.heldCpu.update(now, cpuNeed, cpu);
+      r.target.memory = this.heldMemory.update(now, memoryNeed, memory, r.upperBound.memory);
+    } else {
+      r.target.cpu = cpu;
+      r.target.memory = memory;
+    }
     return r;
   }
 }

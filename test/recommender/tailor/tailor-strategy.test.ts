@@ -147,3 +147,39 @@ test('a leaking container is raised once per hold (2 h), not every hour: a third
   assert.equal(hourly.ooms, 0);
   assert.ok(held.changes * 3 < hourly.changes * 2, `changes with the hold ${held.changes}, without ${hourly.changes}`);
 });
+
+test('stickyTargets: a CPU level that alternates 500m / 430m every 3 h is not chased by the drift rule', () => {
+  // Four days; the fresh target moves 10-15% with each level, which the updater's drift rule
+  // follows (8 drift cuts and 8 raises); held inside its band, the target moves once.
+  const n = 4 * 24 * 60;
+  const cpu = Array.from({ length: n }, (_, i) => (Math.floor(i / 180) % 2 === 0 ? 0.5 : 0.43) + (i % 7) * 0.002);
+  const s = series('wobble', cpu, new Array<number>(n).fill(300 * MIB));
+  const chased = replayContainer(s, tailorStrategy(), DEFAULT_REPLAY_OPTIONS);
+  assert.equal(chased.changeCauses.get('drift cpu-'), 8);
+  const held = replayContainer(s, tailorStrategy({ stickyTargets: true, stickyBand: [1, 1.25, 1, 1.15] }), DEFAULT_REPLAY_OPTIONS);
+  assert.equal(held.changeCauses.get('drift cpu-'), undefined);
+  assert.ok(held.changes <= 3, `changes ${held.changes}`);
+  // The price: the request stays at the higher level (under 5% more CPU requested here).
+  assert.ok(held.cpuRequestSum < chased.cpuRequestSum * 1.05);
+});
+
+test('memorySpikeDecayFloor: a 7-day peak quiet for a day is covered only down to the floor x the peak', () => {
+  const m = new TailorModel({ ...TAILOR_DEFAULTS, memorySeasonal: false, memorySpikeDecayFloor: 0.5 });
+  const plain = new TailorModel({ ...TAILOR_DEFAULTS, memorySeasonal: false });
+  for (let t = 0; t < 3 * DAY; t += 5 * MIN) {
+    const bytes = t >= 2 * HOUR && t < 3 * HOUR ? 4000 * MIB : 200 * MIB;
+    for (const x of [m, plain]) {
+      x.addCpuSample(0.1, t);
+      x.addMemorySample(bytes, t);
+    }
+  }
+  assert.equal(plain.estimate(3 * DAY)?.target.memory, 4000 * MIB * 1.12);
+  assert.equal(m.estimate(3 * DAY)?.target.memory, 2000 * MIB * 1.12);
+  // Within a day of the spike, it is covered in full.
+  const early = new TailorModel({ ...TAILOR_DEFAULTS, memorySeasonal: false, memorySpikeDecayFloor: 0.5 });
+  for (let t = 0; t <= 12 * HOUR; t += 5 * MIN) {
+    early.addCpuSample(0.1, t);
+    early.addMemorySample(t >= 2 * HOUR && t < 3 * HOUR ? 4000 * MIB : 200 * MIB, t);
+  }
+  assert.equal(early.estimate(12 * HOUR)?.target.memory, 4000 * MIB * 1.12);
+});

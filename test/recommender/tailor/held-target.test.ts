@@ -1,0 +1,59 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { HeldTarget, type HeldTargetOptions } from '../../../src/recommender/tailor/held-target.ts';
+
+const MIN = 60_000;
+const HOUR = 60 * MIN;
+
+function held(overrides: Partial<HeldTargetOptions> = {}): HeldTarget {
+  return new HeldTarget({ low: 1, high: 1.25, cutAfterMs: 0, adaptive: false, regretMs: HOUR, minDelayMs: 15 * MIN, maxDelayMs: 8 * HOUR, ...overrides });
+}
+
+test('the target stays while it lies in [need x low, fresh x high]; it moves when it leaves the band', () => {
+  const h = held();
+  assert.equal(h.update(0, 480, 500), 500);
+  // Fresh 450m (need 420m): 500 <= 450 x 1.25, kept.
+  assert.equal(h.update(MIN, 420, 450), 500);
+  // Fresh 380m: 500 > 475, the band is left: cut to 380m.
+  assert.equal(h.update(2 * MIN, 350, 380), 380);
+  // The need goes past the held value: raised at once to the fresh target.
+  assert.equal(h.update(3 * MIN, 400, 430), 430);
+  // A cap below the held value (e.g. the memory upper bound) moves it too.
+  assert.equal(h.update(4 * MIN, 300, 400, 420), 400);
+});
+
+test('a cut waits until the lower level has lasted cutAfterMs; a dip that passes is not followed', () => {
+  const h = held({ high: 1, cutAfterMs: HOUR });
+  h.update(0, 500, 500);
+  assert.equal(h.update(MIN, 300, 300), 500);
+  assert.equal(h.update(30 * MIN, 300, 300), 500);
+  // Back up before the hour is over: the wait starts again.
+  assert.equal(h.update(40 * MIN, 450, 500), 500);
+  assert.equal(h.update(50 * MIN, 300, 300), 500);
+  assert.equal(h.update(50 * MIN + HOUR - 1, 300, 300), 500);
+  assert.equal(h.update(50 * MIN + HOUR, 300, 300), 300);
+});
+
+test('adaptive: a raise soon after a cut doubles the wait before the next cut; a cut that held halves it', () => {
+  const h = held({ high: 1, adaptive: true });
+  h.update(0, 500, 500);
+  // No wait yet: cut at once; raised 10 min later (within regretMs): the wait becomes 15 min.
+  assert.equal(h.update(MIN, 200, 200), 200);
+  assert.equal(h.update(11 * MIN, 500, 500), 500);
+  assert.equal(h.update(12 * MIN, 200, 200), 500);
+  assert.equal(h.update(27 * MIN, 200, 200), 200);
+  // Regretted again: 30 min.
+  assert.equal(h.update(28 * MIN, 500, 500), 500);
+  assert.equal(h.update(29 * MIN, 200, 200), 500);
+  assert.equal(h.update(58 * MIN, 200, 200), 500);
+  assert.equal(h.update(59 * MIN, 200, 200), 200);
+  // That cut held for over an hour: the next cut still waits 30 min, and as it happens the wait
+  // halves to 15 min.
+  assert.equal(h.update(3 * HOUR, 500, 500), 500);
+  assert.equal(h.update(3 * HOUR + MIN, 200, 200), 500);
+  assert.equal(h.update(3 * HOUR + 31 * MIN, 200, 200), 200);
+  assert.equal(h.update(3 * HOUR + 32 * MIN, 500, 500), 500);
+  // ...and this one was regretted (raised after 1 min): back to 30 min, not 60.
+  assert.equal(h.update(3 * HOUR + 33 * MIN, 200, 200), 500);
+  assert.equal(h.update(3 * HOUR + 63 * MIN, 200, 200), 200);
+});

@@ -10,6 +10,7 @@
  * usage feed; OOM kills and restarts; Tailor's own loops, Prometheus traffic, leadership,
  * admission webhook and the recommender's writes.
  */
+import { MEMORY_WARNING_THRESHOLDS as WARN } from '../policy/memory-warning-thresholds.ts';
 import { workloadPods } from './workload-pods.ts';
 
 /** One query of a panel (Grafana's Prometheus target). */
@@ -76,7 +77,7 @@ const NS = '$namespace';
 const WL = '$workload';
 const RI = '$__rate_interval';
 
-type Unit = 'cores' | 'bytes' | 's' | 'short' | 'none';
+type Unit = 'cores' | 'bytes' | 's' | 'short' | 'none' | 'percentunit';
 
 interface Query {
   expr: string;
@@ -135,7 +136,7 @@ function quantile(q: number, metric: string, by: string, selector = ''): string 
   return `histogram_quantile(${q}, sum by (${by}, le) (rate(${metric}_bucket${selector}[${RI}])))`;
 }
 
-const UNITS: Record<Unit, string> = { cores: 'suffix: cores', bytes: 'bytes', s: 's', short: 'short', none: 'none' };
+const UNITS: Record<Unit, string> = { cores: 'suffix: cores', bytes: 'bytes', s: 's', short: 'short', none: 'none', percentunit: 'percentunit' };
 
 class Layout {
   private y = 0;
@@ -220,6 +221,21 @@ export function tailorDashboard(): GrafanaDashboard {
   l.panel('timeseries', 'Updater memory usage feed', 'Whether the updater\'s memory safety is fed: usage available (1) or not (0: no memory limit is lowered and the pressure guard is off), and its Prometheus reads per rate interval by outcome (ok, failed, disabled without --prometheus-url).', 8, 8, 'short', [
     { expr: 'max(tailor_updater_usage_available)', legend: 'usage available' },
     { expr: `sum by (outcome) (increase(tailor_updater_usage_reads_total[${RI}]))`, legend: 'reads {{outcome}}' },
+  ]);
+  l.panel('timeseries', 'Resources left to an HPA', 'VPAs whose cpu or memory the updater leaves alone because an HPA scales the workload on it (each such VPA carries the HpaConflict condition naming the HPA).', 8, 8, 'short', [
+    { expr: 'max by (resource) (tailor_updater_hpa_excluded_resources)', legend: '{{resource}}' },
+  ]);
+
+  l.row('Early memory warnings');
+  l.panel('timeseries', 'Working set against the memory limit in $namespace', `Each container's working set as a share of its memory limit (containers without a limit are left out), with the warning (${WARN.warningRatio * 100}%) and critical (${WARN.criticalRatio * 100}%) lines of Tailor's alerts and Events.`, 12, 8, 'percentunit', [
+    { expr: `max by (pod, container) (container_memory_working_set_bytes{namespace="${NS}", container!="", container!="POD"}) / max by (pod, container) (kube_pod_container_resource_limits{namespace="${NS}", resource="memory"} > 0)`, legend: '{{pod}}/{{container}}' },
+    { expr: `vector(${WARN.warningRatio})`, legend: 'warning' },
+    { expr: `vector(${WARN.criticalRatio})`, legend: 'critical' },
+  ]);
+  l.panel('timeseries', 'Memory warnings', `Containers whose working set stays above ${WARN.warningRatio * 100}% (warning) or ${WARN.criticalRatio * 100}% (critical) of their memory limit, workloads with ${WARN.workloadPods} or more such pods at once (updater, last loop), and the warnings told as Events per rate interval.`, 12, 8, 'short', [
+    { expr: 'max by (level) (tailor_updater_memory_warning_containers)', legend: 'containers {{level}}' },
+    { expr: 'max(tailor_updater_memory_pressure_workloads)', legend: 'workloads under pressure' },
+    { expr: `sum by (level) (increase(tailor_updater_memory_warnings_total[${RI}]))`, legend: 'told {{level}}' },
   ]);
   l.row('Workload health in $namespace');
   l.panel('timeseries', 'OOM kills', 'Out-of-memory kills per container (cAdvisor), and the containers whose last termination was OOMKilled at some time in the interval (kube-state-metrics).', 12, 8, 'short', [

@@ -18,7 +18,7 @@ import type { UpdaterApi } from './updater-api.ts';
 import type { UpdaterMetrics } from './updater-metrics.ts';
 import { groupWorkloads, type WorkloadObject } from './workload-groups.ts';
 import type { MemoryUsageSource } from '../metrics/memory-usage-source.ts';
-import { reportHpaConflicts } from './hpa-status.ts';
+import { hpaExclusionCounts, reportHpaConflicts } from './hpa-status.ts';
 import { UPDATER_FIELD_MANAGER } from './pod-timing.ts';
 import { FutureTimes } from './future-times.ts';
 import { ResizeLatencyTracker, type LatencySample } from './resize-latency.ts';
@@ -142,6 +142,7 @@ export class UpdaterLoop {
       { api: deps.api, logger: deps.logger, capabilities: deps.capabilities, ...(deps.metrics ? { metrics: deps.metrics } : {}), ...(deps.dryRun ? { dryRun: true } : {}), ...(deps.instance ? { instance: deps.instance } : {}) },
     );
     if (!deps.dryRun) for (const r of results) if (r.outcome === 'applied') this.latency.noteApplied(r.decision, pods.get(`${r.decision.namespace}/${r.decision.podName}`), vpaByWorkload.get(r.decision.workload), now);
+    for (const [resource, count] of Object.entries(hpaExclusionCounts(groups, deps.options.respectHpa))) deps.metrics?.hpaExcluded.set({ resource }, count);
     const hpaConditionsWritten = await reportHpaConflicts(groups, {
       api: deps.api,
       logger: deps.logger,

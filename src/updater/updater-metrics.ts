@@ -14,6 +14,8 @@
  *   lowered and the memory pressure guard is off);
  * - `tailor_updater_recommendation_to_applied_seconds{path,since}`: from the recommendation to the
  *   resize seen completed (resize-latency.ts);
+ * - `tailor_updater_hpa_excluded_resources{resource}`: VPAs whose resource (cpu, memory) the updater
+ *   leaves to an HPA in the last loop (the VPAs carry the HpaConflict condition), 0 at start;
  * - the early memory warnings' gauges and counter (memory-warning-metrics.ts).
  *
  * The resize, eviction, fallback and latency series start at 0 for every known path, outcome and cause, so
@@ -42,6 +44,7 @@ export class UpdaterMetrics {
   readonly usageAvailable: Gauge;
   readonly appliedLatency: Histogram<'path' | 'since'>;
   readonly memoryWarnings: MemoryWarningMetrics;
+  readonly hpaExcluded: Gauge<'resource'>;
 
   constructor(registry: Registry) {
     const registers = [registry];
@@ -61,6 +64,8 @@ export class UpdaterMetrics {
       registers,
     });
     this.memoryWarnings = new MemoryWarningMetrics(registry);
+    this.hpaExcluded = new Gauge({ name: 'tailor_updater_hpa_excluded_resources', help: 'VPAs whose resource (cpu, memory) the updater leaves to an HPA scaling the workload on it, last loop.', labelNames: ['resource'], registers });
+    for (const resource of ['cpu', 'memory']) this.hpaExcluded.set({ resource }, 0);
     for (const outcome of EXECUTED_OUTCOMES) {
       this.evictions.inc({ outcome }, 0);
       if (outcome !== 'blocked') for (const path of ['in-place', 'restart']) this.resizes.inc({ path, outcome }, 0);

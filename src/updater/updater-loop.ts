@@ -26,6 +26,7 @@ import { attachUsage, namespacesOf, readUsage } from './usage-reader.ts';
 import { memoryWarnings, type MemoryWarnings } from './memory-warnings.ts';
 import { MemoryWarningTracker } from './memory-warning-tracker.ts';
 import { reportMemoryWarnings } from './memory-warning-report.ts';
+import { RuntimeFitReporter } from './runtime-fit-report.ts';
 
 /** Where the loop reads the objects from (cached; each call returns the current view). */
 export interface UpdaterSources {
@@ -79,6 +80,7 @@ export class UpdaterLoop {
   private usageWasAvailable: boolean | undefined;
   private readonly futureTimes: FutureTimes;
   private readonly memoryWarningTracker = new MemoryWarningTracker();
+  private readonly runtimeFit = new RuntimeFitReporter();
 
   constructor(private readonly deps: UpdaterLoopDeps) {
     this.futureTimes = new FutureTimes((subject, aheadMs) =>
@@ -152,6 +154,7 @@ export class UpdaterLoop {
       instance: deps.instance ?? 'tailor',
       ...(deps.dryRun ? { dryRun: true } : {}),
     });
+    await this.runtimeFit.report(groups, { api: deps.api, logger: deps.logger, now, instance: deps.instance ?? 'tailor', ...(deps.dryRun ? { dryRun: true } : {}) });
     return { decisions, results, invalidVpas, unmatchedPods: unmatched.length, usageAvailable: usage.available, hpaConditionsWritten, completed, memoryWarnings: warnings };
   }
 

@@ -1,5 +1,7 @@
 /**
- * Tailor's Grafana dashboard as data: `npm run dashboard:build` writes it to
+ * Tailor's Grafana dashboard as code, built with Grafana's own dashboards-as-code library
+ * (@grafana/grafana-foundation-sdk: typed builders for the dashboard, rows, variables, panels and
+ * Prometheus queries; a build-time dependency only). `npm run dashboard:build` writes it to
  * manifests/monitoring/grafana-dashboard.json (a test keeps that file equal to this). Every query
  * uses the names Tailor exports (src/observability, src/updater, src/admission, src/metrics) and the
  * cAdvisor / kube-state-metrics names of a real cluster (the same kube-sim serves).
@@ -10,6 +12,12 @@
  * usage feed; OOM kills and restarts; Tailor's own loops, Prometheus traffic, leadership,
  * admission webhook and the recommender's writes.
  */
+import * as common from '@grafana/grafana-foundation-sdk/common';
+import { DashboardBuilder, DashboardCursorSync, DatasourceVariableBuilder, QueryVariableBuilder, RowBuilder, VariableHide, VariableRefresh, VariableSort, type DynamicConfigValue } from '@grafana/grafana-foundation-sdk/dashboard';
+import { DataqueryBuilder } from '@grafana/grafana-foundation-sdk/prometheus';
+import { PanelBuilder as StatPanelBuilder } from '@grafana/grafana-foundation-sdk/stat';
+import { PanelBuilder as TimeseriesPanelBuilder } from '@grafana/grafana-foundation-sdk/timeseries';
+import { MEMORY_WARNING_THRESHOLDS as WARN } from '../policy/memory-warning-thresholds.ts';
 import { workloadPods } from './workload-pods.ts';
 
 /** One query of a panel (Grafana's Prometheus target). */
@@ -76,29 +84,23 @@ const NS = '$namespace';
 const WL = '$workload';
 const RI = '$__rate_interval';
 
-type Unit = 'cores' | 'bytes' | 's' | 'short' | 'none';
+type Unit = 'cores' | 'bytes' | 's' | 'short' | 'none' | 'percentunit';
 
 interface Query {
   expr: string;
   legend: string;
 }
 
-function queryVariable(name: string, label: string, definition: string, multi = false): DashboardVariable {
-  return {
-    name,
-    label,
-    type: 'query',
-    datasource: DS,
-    query: { query: definition, refId: 'PrometheusVariableQueryEditor-VariableQuery', qryType: 1 },
-    definition,
-    multi,
-    includeAll: multi,
-    refresh: 2,
-    sort: 1,
-    current: {},
-    options: [],
-    hide: 0,
-  };
+function queryVariable(name: string, label: string, definition: string, multi = false): QueryVariableBuilder {
+  return new QueryVariableBuilder(name)
+    .label(label)
+    .datasource(DS)
+    .query({ query: definition, refId: 'PrometheusVariableQueryEditor-VariableQuery', qryType: 1 })
+    .multi(multi)
+    .includeAll(multi)
+    .refresh(VariableRefresh.OnTimeRangeChanged)
+    .sort(VariableSort.AlphabeticalAsc)
+    .hide(VariableHide.DontHide);
 }
 
 /** The usage, requests, limits and bounds of the selected workload's containers, for one resource. */
@@ -135,39 +137,30 @@ function quantile(q: number, metric: string, by: string, selector = ''): string 
   return `histogram_quantile(${q}, sum by (${by}, le) (rate(${metric}_bucket${selector}[${RI}])))`;
 }
 
-const UNITS: Record<Unit, string> = { cores: 'suffix: cores', bytes: 'bytes', s: 's', short: 'short', none: 'none' };
+const UNITS: Record<Unit, string> = { cores: 'suffix: cores', bytes: 'bytes', s: 's', short: 'short', none: 'none', percentunit: 'percentunit' };
 
+/** Places rows and panels left to right, wrapping to a new line when a panel would not fit the 24 columns. */
 class Layout {
   private y = 0;
   private x = 0;
   private rowHeight = 0;
   private id = 0;
-  readonly panels: DashboardPanel[] = [];
+  constructor(readonly dashboard: DashboardBuilder) {}
 
   row(title: string): void {
     this.newLine();
-    this.panels.push({ id: ++this.id, type: 'row', title, collapsed: false, gridPos: { x: 0, y: this.y, w: 24, h: 1 }, panels: [] });
+    this.dashboard.withRow(new RowBuilder(title).id(++this.id).collapsed(false).gridPos({ x: 0, y: this.y, w: 24, h: 1 }));
     this.y += 1;
   }
 
-  panel(type: 'timeseries' | 'stat', title: string, description: string, w: number, h: number, unit: Unit, queries: Query[], overrides: unknown[] = []): void {
+  panel(type: 'timeseries' | 'stat', title: string, description: string, w: number, h: number, unit: Unit, queries: Query[], overrides: Override[] = []): void {
     if (this.x + w > 24) this.newLine();
-    const targets = queries.map((q, i) => ({ refId: String.fromCharCode(65 + i), expr: q.expr, legendFormat: q.legend, datasource: DS, range: true, instant: false }));
-    const defaults: Record<string, unknown> = { unit: UNITS[unit], ...(unit === 'cores' ? { decimals: 3 } : {}) };
-    if (type === 'timeseries') defaults['custom'] = { drawStyle: 'line', lineWidth: 1, fillOpacity: 0, showPoints: 'never', spanNulls: true };
-    this.panels.push({
-      id: ++this.id,
-      type,
-      title,
-      description,
-      gridPos: { x: this.x, y: this.y, w, h },
-      datasource: DS,
-      targets,
-      fieldConfig: { defaults, overrides },
-      options: type === 'stat'
-        ? { reduceOptions: { calcs: ['lastNotNull'], fields: '', values: false }, colorMode: 'value', graphMode: 'area', textMode: 'auto' }
-        : { legend: { displayMode: 'table', placement: 'bottom', calcs: ['lastNotNull', 'max'] }, tooltip: { mode: 'multi', sort: 'desc' } },
-    });
+    const panel = type === 'stat' ? statPanel() : timeseriesPanel();
+    panel.id(++this.id).title(title).description(description).gridPos({ x: this.x, y: this.y, w, h }).datasource(DS).unit(UNITS[unit]);
+    if (unit === 'cores') panel.decimals(3);
+    queries.forEach((q, i) => panel.withTarget(new DataqueryBuilder().refId(String.fromCharCode(65 + i)).expr(q.expr).legendFormat(q.legend).datasource(DS).range()));
+    for (const o of overrides) panel.overrideByRegexp(o.regex, o.properties);
+    this.dashboard.withPanel(panel);
     this.x += w;
     this.rowHeight = Math.max(this.rowHeight, h);
   }
@@ -179,19 +172,56 @@ class Layout {
   }
 }
 
+function timeseriesPanel(): TimeseriesPanelBuilder {
+  return new TimeseriesPanelBuilder()
+    .drawStyle(common.GraphDrawStyle.Line)
+    .lineWidth(1)
+    .fillOpacity(0)
+    .showPoints(common.VisibilityMode.Never)
+    .spanNulls(true)
+    .legend(new common.VizLegendOptionsBuilder().showLegend(true).displayMode(common.LegendDisplayMode.Table).placement(common.LegendPlacement.Bottom).calcs(['lastNotNull', 'max']))
+    .tooltip(new common.VizTooltipOptionsBuilder().mode(common.TooltipDisplayMode.Multi).sort(common.SortOrder.Descending));
+}
+
+function statPanel(): StatPanelBuilder {
+  return new StatPanelBuilder()
+    .reduceOptions(new common.ReduceDataOptionsBuilder().calcs(['lastNotNull']).fields('').values(false))
+    .colorMode(common.BigValueColorMode.Value)
+    .graphMode(common.BigValueGraphMode.Area)
+    .textMode(common.BigValueTextMode.Auto);
+}
+
+/** A field override by series name. */
+interface Override {
+  regex: string;
+  properties: DynamicConfigValue[];
+}
+
 /** Dashed lines for the bounds, a thicker target, dotted limits: what Grafana draws over the usage. */
-function boundStyles(): unknown[] {
-  const byRegex = (regex: string, properties: unknown[]) => ({ matcher: { id: 'byRegexp', options: regex }, properties });
+function boundStyles(): Override[] {
   return [
-    byRegex('^(lower|upper) bound .*', [{ id: 'custom.lineStyle', value: { fill: 'dash', dash: [10, 10] } }]),
-    byRegex('^target .*', [{ id: 'custom.lineWidth', value: 2 }]),
-    byRegex('^limit .*', [{ id: 'custom.lineStyle', value: { fill: 'dot', dash: [2, 6] } }]),
+    { regex: '^(lower|upper) bound .*', properties: [{ id: 'custom.lineStyle', value: { fill: 'dash', dash: [10, 10] } }] },
+    { regex: '^target .*', properties: [{ id: 'custom.lineWidth', value: 2 }] },
+    { regex: '^limit .*', properties: [{ id: 'custom.lineStyle', value: { fill: 'dot', dash: [2, 6] } }] },
   ];
 }
 
 /** The whole dashboard. */
 export function tailorDashboard(): GrafanaDashboard {
-  const l = new Layout();
+  const builder = new DashboardBuilder('Tailor: vertical autoscaling')
+    .uid('tailor-overview')
+    .description('Usage against requests and Tailor\'s recommendations, estimated savings, updater actions, OOM kills and the health of Tailor itself.')
+    .tags(['tailor', 'vpa', 'kubernetes'])
+    .editable()
+    .tooltip(DashboardCursorSync.Crosshair)
+    .refresh('30s')
+    .time({ from: 'now-6h', to: 'now' })
+    .timezone('browser')
+    .withVariable(new DatasourceVariableBuilder('datasource').label('Prometheus').type('prometheus').hide(VariableHide.DontHide))
+    .withVariable(queryVariable('namespace', 'Namespace', 'label_values(tailor_vpa_recommendation, namespace)'))
+    .withVariable(queryVariable('workload', 'Workload', 'label_values(tailor_vpa_recommendation{namespace="$namespace"}, target_name)'))
+    .withVariable(queryVariable('container', 'Container', 'label_values(tailor_vpa_recommendation{namespace="$namespace", target_name="$workload"}, container)', true));
+  const l = new Layout(builder);
   l.row('Workload $workload in $namespace: usage, requests, limits and recommendation');
   l.panel('timeseries', 'CPU: usage, requests, limits and recommendation', 'CPU cores of the busiest pod of the workload per container, against its requests and limits and the VPA\'s target, lower and upper bound.', 12, 9, 'cores', resourceQueries('cpu'), boundStyles());
   l.panel('timeseries', 'Memory: working set, requests, limits and recommendation', 'Working set bytes of the busiest pod of the workload per container, against its requests and limits and the VPA\'s target, lower and upper bound.', 12, 9, 'bytes', resourceQueries('memory'), boundStyles());
@@ -220,6 +250,21 @@ export function tailorDashboard(): GrafanaDashboard {
   l.panel('timeseries', 'Updater memory usage feed', 'Whether the updater\'s memory safety is fed: usage available (1) or not (0: no memory limit is lowered and the pressure guard is off), and its Prometheus reads per rate interval by outcome (ok, failed, disabled without --prometheus-url).', 8, 8, 'short', [
     { expr: 'max(tailor_updater_usage_available)', legend: 'usage available' },
     { expr: `sum by (outcome) (increase(tailor_updater_usage_reads_total[${RI}]))`, legend: 'reads {{outcome}}' },
+  ]);
+  l.panel('timeseries', 'Resources left to an HPA', 'VPAs whose cpu or memory the updater leaves alone because an HPA scales the workload on it (each such VPA carries the HpaConflict condition naming the HPA).', 8, 8, 'short', [
+    { expr: 'max by (resource) (tailor_updater_hpa_excluded_resources)', legend: '{{resource}}' },
+  ]);
+
+  l.row('Early memory warnings');
+  l.panel('timeseries', 'Working set against the memory limit in $namespace', `Each container's working set as a share of its memory limit (containers without a limit are left out), with the warning (${WARN.warningRatio * 100}%) and critical (${WARN.criticalRatio * 100}%) lines of Tailor's alerts and Events.`, 12, 8, 'percentunit', [
+    { expr: `max by (pod, container) (container_memory_working_set_bytes{namespace="${NS}", container!="", container!="POD"}) / max by (pod, container) (kube_pod_container_resource_limits{namespace="${NS}", resource="memory"} > 0)`, legend: '{{pod}}/{{container}}' },
+    { expr: `vector(${WARN.warningRatio})`, legend: 'warning' },
+    { expr: `vector(${WARN.criticalRatio})`, legend: 'critical' },
+  ]);
+  l.panel('timeseries', 'Memory warnings', `Containers whose working set stays above ${WARN.warningRatio * 100}% (warning) or ${WARN.criticalRatio * 100}% (critical) of their memory limit, workloads with ${WARN.workloadPods} or more such pods at once (updater, last loop), and the warnings told as Events per rate interval.`, 12, 8, 'short', [
+    { expr: 'max by (level) (tailor_updater_memory_warning_containers)', legend: 'containers {{level}}' },
+    { expr: 'max(tailor_updater_memory_pressure_workloads)', legend: 'workloads under pressure' },
+    { expr: `sum by (level) (increase(tailor_updater_memory_warnings_total[${RI}]))`, legend: 'told {{level}}' },
   ]);
   l.row('Workload health in $namespace');
   l.panel('timeseries', 'OOM kills', 'Out-of-memory kills per container (cAdvisor), and the containers whose last termination was OOMKilled at some time in the interval (kube-state-metrics).', 12, 8, 'short', [
@@ -268,27 +313,6 @@ export function tailorDashboard(): GrafanaDashboard {
     { expr: `sum by (object, reason) (increase(tailor_recommender_write_retries_total[${RI}]))`, legend: 'retry {{object}} {{reason}}' },
   ]);
 
-  return {
-    uid: 'tailor-overview',
-    title: 'Tailor: vertical autoscaling',
-    description: 'Usage against requests and Tailor\'s recommendations, estimated savings, updater actions, OOM kills and the health of Tailor itself.',
-    tags: ['tailor', 'vpa', 'kubernetes'],
-    schemaVersion: 39,
-    version: 1,
-    editable: true,
-    graphTooltip: 1,
-    refresh: '30s',
-    time: { from: 'now-6h', to: 'now' },
-    timezone: 'browser',
-    templating: {
-      list: [
-        { name: 'datasource', label: 'Prometheus', type: 'datasource', query: 'prometheus', multi: false, includeAll: false, refresh: 1, current: {}, options: [], hide: 0 },
-        queryVariable('namespace', 'Namespace', 'label_values(tailor_vpa_recommendation, namespace)'),
-        queryVariable('workload', 'Workload', 'label_values(tailor_vpa_recommendation{namespace="$namespace"}, target_name)'),
-        queryVariable('container', 'Container', 'label_values(tailor_vpa_recommendation{namespace="$namespace", target_name="$workload"}, container)', true),
-      ],
-    },
-    annotations: { list: [] },
-    panels: l.panels,
-  };
+  // The builders' output as plain JSON (what Grafana imports), read through this file's types.
+  return JSON.parse(JSON.stringify(builder.build())) as GrafanaDashboard;
 }

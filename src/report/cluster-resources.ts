@@ -9,6 +9,7 @@ import * as k8s from '@kubernetes/client-node';
 import pLimit from 'p-limit';
 import { parseCpu, parseMemory } from 'kube-basics/quantity';
 import type { ContainerResources, OwnerLink } from '../metrics/metrics-source.ts';
+import { runtimeFitWarnings } from '../policy/runtime-fit.ts';
 
 /** The three list calls per namespace. */
 export interface ClusterLister {
@@ -21,6 +22,22 @@ export interface ClusterLister {
 export interface ClusterResources {
   resources: ContainerResources[];
   links: OwnerLink[];
+  /** Containers whose memory resizePolicy does not fit their runtime (runtime-fit.ts), one line per owner and container. */
+  runtimeWarnings?: string[];
+}
+
+/**
+ * The resizePolicy misfits of the pods' containers, once per controller owner (a ReplicaSet's pods
+ * share a template): `shop/ReplicaSet/api-7c9: container app runs jvm (...), which sizes ...`.
+ */
+export function podRuntimeWarnings(pods: readonly k8s.V1Pod[]): string[] {
+  const out = new Set<string>();
+  for (const pod of pods) {
+    const owner = pod.metadata?.ownerReferences?.find((r) => r.controller) ?? pod.metadata?.ownerReferences?.[0];
+    const where = `${pod.metadata?.namespace ?? ''}/${owner ? `${owner.kind}/${owner.name}` : `Pod/${pod.metadata?.name ?? ''}`}`;
+    for (const w of runtimeFitWarnings(pod.spec?.containers ?? [])) out.add(`${where}: ${w.message}`);
+  }
+  return [...out].sort();
 }
 
 /** Reading from the cluster failed; the message names the namespace, the cause is kept. */
@@ -100,12 +117,12 @@ export async function readClusterResources(lister: ClusterLister, namespaces: re
       limit(async () => {
         try {
           const [pods, replicaSets, jobs] = await Promise.all([lister.pods(namespace), lister.replicaSets(namespace), lister.jobs(namespace)]);
-          return { resources: podResources(pods), links: ownerLinks(pods, replicaSets, jobs) };
+          return { resources: podResources(pods), links: ownerLinks(pods, replicaSets, jobs), runtimeWarnings: podRuntimeWarnings(pods) };
         } catch (err) {
           throw new ClusterReadError(`could not list pods, ReplicaSets and Jobs of namespace ${namespace}: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
         }
       }),
     ),
   );
-  return { resources: parts.flatMap((p) => p.resources), links: parts.flatMap((p) => p.links) };
+  return { resources: parts.flatMap((p) => p.resources), links: parts.flatMap((p) => p.links), runtimeWarnings: parts.flatMap((p) => p.runtimeWarnings) };
 }

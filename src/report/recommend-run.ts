@@ -50,7 +50,7 @@ export class NoUsageDataError extends Error {
 export interface RecommendResult {
   rows: ReportRow[];
   sync: SyncReport;
-  /** What the reader must know about the data (one line each): missing series, sparse data. */
+  /** What the reader must know about the data (one line each): missing series, sparse data, memory resizePolicies that do not fit a container's runtime (with --kubeconfig). */
   warnings: string[];
 }
 
@@ -69,10 +69,12 @@ export async function runRecommend(input: RecommendInput): Promise<RecommendResu
 
   const links: OwnerLink[] = [];
   const resources: ContainerResources[] = [];
+  const runtimeWarnings: string[] = [];
   if (input.readCluster) {
     const cluster = await input.readCluster(namespaces);
     links.push(...cluster.links);
     resources.push(...cluster.resources);
+    runtimeWarnings.push(...(cluster.runtimeWarnings ?? []));
   }
   for (const batch of batchNamespaces(sizes, 1, 20_000)) {
     links.push(...(await input.source.owners(batch.namespaces, input.now, historyMs)));
@@ -96,5 +98,5 @@ export async function runRecommend(input: RecommendInput): Promise<RecommendResu
   }
   const rows = buildRows(usage.containers(), currentByWorkload(resources, owners), input.now);
   const missing = input.readCluster ? [] : missingSeriesWarnings(rows, links, resources, input.metricNames ?? DEFAULT_METRIC_NAMES);
-  return { rows, sync, warnings: [...missing, ...sparseDataWarnings(rows, sync)] };
+  return { rows, sync, warnings: [...missing, ...sparseDataWarnings(rows, sync), ...runtimeWarnings] };
 }

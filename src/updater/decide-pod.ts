@@ -16,6 +16,12 @@
  *    `InPlaceOrRecreate` / `InPlace`: in place if the server, node and pod allow it (else evict /
  *    skip); safe changes (in-place-changes.ts); checked against the server's rules
  *    (resize-guard.ts); a restart of any container makes it `ResizeWithRestart` (disruptive).
+ * 7. runtime-aware memory (src/policy/container-runtime.ts, override `tailor.dev/runtime`): a
+ *    runtime that sizes its memory at start (JVM, PostgreSQL, MySQL, Redis) with memory
+ *    resizePolicy NotRequired gets no in-place memory change (except urgent raises); when that
+ *    leaves nothing to do in place, `InPlaceOrRecreate` recreates the pod (the restart path, the
+ *    runtime starts with the new size) and `InPlace` skips with `StartSizedMemory`. A memory limit
+ *    never goes below a JVM's heap + overhead.
  */
 import type { V1LimitRange, V1Pod } from '@kubernetes/client-node';
 import { QuantityError } from 'kube-basics/quantity';
@@ -43,6 +49,18 @@ import { readResizeState } from './resize-state.ts';
 import type { ServerCapabilities } from './server-capabilities.ts';
 import type { FutureTimeBound } from './future-times.ts';
 import { updateTriggers, type Trigger } from './triggers.ts';
+import { detectRuntime, type ContainerRuntime } from '../policy/container-runtime.ts';
+import { runtimeOverridesOf } from '../policy/runtime-annotation.ts';
+import { overrideFor } from '../policy/runtime-fit.ts';
+
+/** Each container's runtime, with the VPA's `tailor.dev/runtime` override (an invalid one is ignored and noted). */
+function podRuntimes(pod: V1Pod, vpa: VerticalPodAutoscaler): { runtimes: Map<string, ContainerRuntime>; note?: string } {
+  const parsed = runtimeOverridesOf(vpa.metadata.annotations);
+  const overrides = parsed.ok ? parsed.overrides : undefined;
+  const runtimes = new Map<string, ContainerRuntime>();
+  for (const c of [...(pod.spec?.containers ?? []), ...(pod.spec?.initContainers ?? [])]) runtimes.set(c.name, detectRuntime(c, overrideFor(overrides, c.name)));
+  return parsed.ok ? { runtimes } : { runtimes, note: `${parsed.message}; detected runtimes used instead` };
+}
 
 /** One pod and what is known about it. */
 export interface PodPlanInput {
@@ -206,10 +224,16 @@ export function decidePod(input: PodPlanInput, ctx: PlannerContext): PodDecision
   }
 
   const restartAllowed = containerRestartAllowed(vpa, options.allowContainerRestart);
-  const safe = inPlaceChanges({ pod, plan, usage, capabilities, options, restartAllowed });
-  base.notes = [...policyNotes, ...safe.notes];
+  const { runtimes, note: runtimeNote } = podRuntimes(pod, vpa);
+  const safe = inPlaceChanges({ pod, plan, usage, capabilities, options, restartAllowed, runtimes, urgent: urgentContainers });
+  base.notes = [...policyNotes, ...(runtimeNote ? [runtimeNote] : []), ...safe.notes];
   if (safe.changes.length === 0) {
     if (replanning) return decide('Wait', follow.waitReason, `${follow.message}; nothing better to send`);
+    if (safe.runtimeHeld.length > 0) {
+      const held = safe.runtimeHeld.join(', ');
+      if (mode === 'InPlaceOrRecreate') return evict(reason, `${why}; ${held} sizes its memory at start (resizePolicy memory NotRequired): recreated so it starts with the new memory`);
+      return decide('Skip', 'StartSizedMemory', `${why}; memory left alone: ${held} sizes its memory at start and its resizePolicy memory is NotRequired, so an in-place change gives it nothing, and updateMode InPlace never recreates pods (${safe.notes.join('; ')})`);
+    }
     if (safe.restartBlocked) return decide('Skip', 'RestartNotAllowed', `${why}; the change needs a container restart, which is not allowed (annotation tailor.dev/allow-container-restart or option allowContainerRestart)`);
     return decide('Skip', 'UpToDate', `${why}; no change is safe to make now (${safe.notes.join('; ') || 'held by the safety rules'})`);
   }

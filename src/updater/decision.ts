@@ -26,6 +26,7 @@ export type DecisionReason =
   | 'RestartNotAllowed'
   | 'EvictionRequirementsNotMet'
   | 'WouldBeRejected'
+  | 'StartSizedMemory'
   // triggers (act)
   | 'OutsideBounds'
   | 'Drift'

@@ -8,6 +8,7 @@
  */
 import pLimit from 'p-limit';
 import type { VerticalPodAutoscaler } from '../api/vpa.ts';
+import type { ResourceName } from '../recommender/types.ts';
 import { classifyApiError } from '../kube/errors.ts';
 import type { Logger } from '../observability/logger.ts';
 import { HPA_CONFLICT_CONDITION, hpaConditionUpdate, type HpaConflict } from './hpa-condition.ts';
@@ -24,6 +25,13 @@ export function groupConflict(group: WorkloadGroup, respectHpa: boolean): HpaCon
   const mode = group.vpa.spec.updatePolicy?.updateMode ?? 'Recreate';
   if (mode === 'Off' || mode === 'Initial') return undefined;
   return { workload: group.workload, hpaNames: group.hpaNames ?? [], resources: [...group.hpaResources].sort() };
+}
+
+/** How many VPAs leave each resource to an HPA (for `tailor_updater_hpa_excluded_resources`). */
+export function hpaExclusionCounts(groups: readonly WorkloadGroup[], respectHpa: boolean): Record<ResourceName, number> {
+  const counts: Record<ResourceName, number> = { cpu: 0, memory: 0 };
+  for (const g of groups) for (const r of groupConflict(g, respectHpa)?.resources ?? []) counts[r] += 1;
+  return counts;
 }
 
 /** Writes the changed HpaConflict conditions (and events) of the groups' VPAs; returns the number written. */

@@ -6,6 +6,11 @@
  *    is kept and only the request lowered; where request == limit (Guaranteed) memory is kept;
  * 4. restarts: a change of a resource whose resizePolicy is RestartContainer restarts the
  *    container; when restarts are not allowed, those resources are left unchanged.
+ * Runtime-aware memory (src/policy/container-runtime.ts): a memory limit is never lowered below a
+ * JVM's heap + overhead (or GOMEMLIMIT + 10%); the memory of a runtime that sizes it at start
+ * (JVM, PostgreSQL, MySQL, Redis) with memory resizePolicy NotRequired is left unchanged, since an
+ * in-place change gives it nothing (`runtimeHeld`; the planner may recreate the pod instead),
+ * except for an urgent raise (OOM kill, memory pressure), which still buys headroom against the kill.
  * Where a limit is held up by a rule, a request equal to it before stays equal to it (QoS kept).
  */
 import type { V1Container, V1Pod } from '@kubernetes/client-node';
@@ -15,6 +20,7 @@ import type { PodResourcesPlan } from '../policy/pod-resources.ts';
 import { RESOURCE_NAMES, type ResourceName } from '../recommender/types.ts';
 import type { PodUsage } from './container-usage.ts';
 import type { ContainerChange } from './decision.ts';
+import { describeRuntime, runtimeMemoryFloor, type ContainerRuntime } from '../policy/container-runtime.ts';
 import { memoryLimitFloor, safeMemoryLimit } from './memory-safety.ts';
 import type { UpdaterOptions } from '../policy/update-thresholds.ts';
 import type { MemoryFloors } from './resize-guard.ts';
@@ -30,6 +36,10 @@ export interface InPlaceChangesInput {
   capabilities: ServerCapabilities;
   options: UpdaterOptions;
   restartAllowed: boolean;
+  /** Each container's runtime (absent: unknown, handled as before). */
+  runtimes?: ReadonlyMap<string, ContainerRuntime>;
+  /** Containers with an urgent memory raise (OOM kill, pressure). */
+  urgent?: ReadonlySet<string>;
 }
 
 /** The changes to send, the memory floors used, and what was held back. */
@@ -39,6 +49,8 @@ export interface InPlaceChanges {
   notes: string[];
   /** True if some change was dropped because it would restart a container and restarts are not allowed. */
   restartBlocked: boolean;
+  /** Containers whose memory change was left out because their runtime sizes memory at start. */
+  runtimeHeld: string[];
 }
 
 function changedResources(from: ContainerResourceValues, to: ContainerResourceValues): ResourceName[] {
@@ -82,21 +94,32 @@ export function inPlaceChanges(input: InPlaceChangesInput): InPlaceChanges {
   const floors: Record<string, number> = {};
   const changes: ContainerChange[] = [];
   let restartBlocked = false;
+  const runtimeHeld: string[] = [];
   for (const planned of input.plan.containers) {
     const name = planned.containerName;
     const from = planned.current;
     let to = planned.proposed;
     if (sameValues(from, to)) continue;
     const container = specs.get(name);
-    const floor = memoryLimitFloor(input.usage?.[name]?.memoryPeakBytes, options);
+    const runtime = input.runtimes?.get(name);
+    const peakFloor = memoryLimitFloor(input.usage?.[name]?.memoryPeakBytes, options);
+    const runtimeFloor = runtime ? runtimeMemoryFloor(runtime, from.limits.memory) : undefined;
+    const floor = Math.max(peakFloor, runtimeFloor ?? 0);
     floors[name] = floor;
+
+    if (runtime?.behaviour === 'start-sized' && resizeRestartPolicy(container, 'memory') !== 'RestartContainer' && !input.urgent?.has(name) && changedResources(from, to).includes('memory')) {
+      to = revert(to, from, 'memory');
+      runtimeHeld.push(name);
+      notes.push(`${name}: memory left unchanged: it runs ${describeRuntime(runtime)}, which sizes its memory at start, and its memory resizePolicy is NotRequired, so an in-place change gives it nothing`);
+    }
 
     const oldLimit = from.limits.memory;
     const newLimit = to.limits.memory;
     if (oldLimit !== undefined && newLimit !== undefined && newLimit < oldLimit) {
       const safe = safeMemoryLimit(oldLimit, newLimit, floor);
       if (safe !== newLimit) {
-        notes.push(`${name}: memory limit held at ${describeAmount('memory', safe)} instead of ${describeAmount('memory', newLimit)} (${Number.isFinite(floor) ? 'recent peak + margin' : 'no recent peak known'})`);
+        const why = runtimeFloor !== undefined && runtimeFloor >= peakFloor ? `${describeRuntime(runtime!)} needs ${runtime!.runtime === 'jvm' ? 'heap + overhead' : 'GOMEMLIMIT + 10%'}` : Number.isFinite(floor) ? 'recent peak + margin' : 'no recent peak known';
+        notes.push(`${name}: memory limit held at ${describeAmount('memory', safe)} instead of ${describeAmount('memory', newLimit)} (${why})`);
         to = holdMemoryLimit(from, to, safe);
       }
     }
@@ -133,5 +156,5 @@ export function inPlaceChanges(input: InPlaceChangesInput): InPlaceChanges {
       restart: resources.some((r) => resizeRestartPolicy(container, r) === 'RestartContainer'),
     });
   }
-  return { changes, floors, notes, restartBlocked };
+  return { changes, floors, notes, restartBlocked, runtimeHeld };
 }

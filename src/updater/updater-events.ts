@@ -7,6 +7,8 @@
  * - `EvictionBlocked` (Normal): a PodDisruptionBudget refused; retried in a later loop;
  * - `ResizeRejected`, `EvictionRejected` (Warning): the server refused the request as invalid;
  * - `UpdateFailed` (Warning): any other failure except a vanished pod.
+ * Early memory warnings (memory-warning-report.ts) use `MemoryHigh`, `MemoryCritical` (Warning, on
+ * the pod and its VPA) and `WorkloadMemoryPressure` (Warning, on the VPA).
  */
 import type { CoreV1Event } from '@kubernetes/client-node';
 import type { VerticalPodAutoscaler } from '../api/vpa.ts';
@@ -64,6 +66,12 @@ function event(involved: Involved, reason: string, type: 'Normal' | 'Warning', m
     reportingComponent: EVENT_SOURCE,
     reportingInstance: instance,
   };
+}
+
+/** An event on a pod (e.g. `MemoryHigh`). */
+export function podEvent(pod: { namespace: string; name: string; uid?: string }, reason: string, type: 'Normal' | 'Warning', message: string, now: number, instance: string): CoreV1Event {
+  const involved: Involved = { apiVersion: 'v1', kind: 'Pod', namespace: pod.namespace, name: pod.name, ...(pod.uid ? { uid: pod.uid } : {}) };
+  return event(involved, reason, type, message.slice(0, 1024), now, instance);
 }
 
 /** An event on a VPA (e.g. `HpaConflict`). */

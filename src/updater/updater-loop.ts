@@ -12,17 +12,21 @@ import type { Logger } from '../observability/logger.ts';
 import type { PodDecision } from './decision.ts';
 import { executePlan, type ActionResult, type ExecutorState } from './executor.ts';
 import type { UpdaterOptions } from '../policy/update-thresholds.ts';
-import { plan, type GlobalBudget } from './plan.ts';
+import { plan, type GlobalBudget, type WorkloadGroup } from './plan.ts';
 import type { ServerCapabilities } from './server-capabilities.ts';
 import type { UpdaterApi } from './updater-api.ts';
 import type { UpdaterMetrics } from './updater-metrics.ts';
 import { groupWorkloads, type WorkloadObject } from './workload-groups.ts';
 import type { MemoryUsageSource } from '../metrics/memory-usage-source.ts';
-import { reportHpaConflicts } from './hpa-status.ts';
+import { hpaExclusionCounts, reportHpaConflicts } from './hpa-status.ts';
 import { UPDATER_FIELD_MANAGER } from './pod-timing.ts';
 import { FutureTimes } from './future-times.ts';
 import { ResizeLatencyTracker, type LatencySample } from './resize-latency.ts';
 import { attachUsage, namespacesOf, readUsage } from './usage-reader.ts';
+import { memoryWarnings, type MemoryWarnings } from './memory-warnings.ts';
+import { MemoryWarningTracker } from './memory-warning-tracker.ts';
+import { reportMemoryWarnings } from './memory-warning-report.ts';
+import { RuntimeFitReporter } from './runtime-fit-report.ts';
 
 /** Where the loop reads the objects from (cached; each call returns the current view). */
 export interface UpdaterSources {
@@ -65,6 +69,8 @@ export interface LoopReport {
   hpaConditionsWritten: number;
   /** Resizes seen completed in this loop (most are seen between loops, through {@link UpdaterLoop.podSeen}). */
   completed: LatencySample[];
+  /** Early memory warnings of this loop (none without usage). */
+  memoryWarnings: MemoryWarnings;
 }
 
 /** Runs loops; holds the executor's back-off between them. */
@@ -73,6 +79,8 @@ export class UpdaterLoop {
   private readonly latency: ResizeLatencyTracker;
   private usageWasAvailable: boolean | undefined;
   private readonly futureTimes: FutureTimes;
+  private readonly memoryWarningTracker = new MemoryWarningTracker();
+  private readonly runtimeFit = new RuntimeFitReporter();
 
   constructor(private readonly deps: UpdaterLoopDeps) {
     this.futureTimes = new FutureTimes((subject, aheadMs) =>
@@ -116,6 +124,7 @@ export class UpdaterLoop {
     const usage = await readUsage(deps.usage, namespacesOf(groups), now, deps.options);
     this.noteUsage(usage);
     attachUsage(groups, usage.usage);
+    const warnings = usage.available ? await this.tellMemoryWarnings(groups, now) : { containers: [], workloads: [] };
     const completed: LatencySample[] = [];
     for (const g of groups) for (const p of g.pods) {
       const sample = this.latency.podSeen(p, now);
@@ -135,6 +144,7 @@ export class UpdaterLoop {
       { api: deps.api, logger: deps.logger, capabilities: deps.capabilities, ...(deps.metrics ? { metrics: deps.metrics } : {}), ...(deps.dryRun ? { dryRun: true } : {}), ...(deps.instance ? { instance: deps.instance } : {}) },
     );
     if (!deps.dryRun) for (const r of results) if (r.outcome === 'applied') this.latency.noteApplied(r.decision, pods.get(`${r.decision.namespace}/${r.decision.podName}`), vpaByWorkload.get(r.decision.workload), now);
+    for (const [resource, count] of Object.entries(hpaExclusionCounts(groups, deps.options.respectHpa))) deps.metrics?.hpaExcluded.set({ resource }, count);
     const hpaConditionsWritten = await reportHpaConflicts(groups, {
       api: deps.api,
       logger: deps.logger,
@@ -144,7 +154,29 @@ export class UpdaterLoop {
       instance: deps.instance ?? 'tailor',
       ...(deps.dryRun ? { dryRun: true } : {}),
     });
-    return { decisions, results, invalidVpas, unmatchedPods: unmatched.length, usageAvailable: usage.available, hpaConditionsWritten, completed };
+    await this.runtimeFit.report(groups, { api: deps.api, logger: deps.logger, now, instance: deps.instance ?? 'tailor', ...(deps.dryRun ? { dryRun: true } : {}) });
+    return { decisions, results, invalidVpas, unmatchedPods: unmatched.length, usageAvailable: usage.available, hpaConditionsWritten, completed, memoryWarnings: warnings };
+  }
+
+  /** The early memory warnings of the groups: metrics always, a log line and Events when new. */
+  private async tellMemoryWarnings(groups: readonly WorkloadGroup[], now: number): Promise<MemoryWarnings> {
+    const { deps } = this;
+    const warnings = memoryWarnings(groups);
+    const fresh = this.memoryWarningTracker.update(warnings);
+    deps.metrics?.memoryWarnings.record(warnings, fresh);
+    const vpas = new Map(groups.map((g) => [`${g.vpa.metadata.namespace ?? 'default'}/${g.vpa.metadata.name}`, g.vpa]));
+    const uids = new Map(groups.flatMap((g) => g.pods.map((p) => [`${p.metadata?.namespace ?? 'default'}/${p.metadata?.name ?? ''}`, p.metadata?.uid])));
+    await reportMemoryWarnings(fresh, {
+      api: deps.api,
+      logger: deps.logger,
+      now,
+      instance: deps.instance ?? 'tailor',
+      windowMs: deps.options.memoryPressureWindowMs,
+      vpaOf: (ns, name) => vpas.get(`${ns}/${name}`),
+      podUid: (ns, name) => uids.get(`${ns}/${name}`),
+      ...(deps.dryRun ? { dryRun: true } : {}),
+    });
+    return warnings;
   }
 
   /** Counts the read; a warning each loop without usage from a configured source, a note when it is back. */

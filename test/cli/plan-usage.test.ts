@@ -6,7 +6,8 @@
  *   reading); with usage the limit may go down to the peak + max(15%, 64Mi) = 350Mi + 64Mi = 414Mi.
  * - `full`: memory request 256Mi / limit 512Mi, recommendation target 256Mi (within bounds); its
  *   working set stayed at 490Mi, above 90% of the limit (460.8Mi), for the last 10 minutes: with
- *   usage the pressure guard raises it at once (request x1.5); without usage nothing happens.
+ *   usage the pressure guard raises it at once (request x1.5); without usage nothing happens. The
+ *   plan also shows its early memory warning (above 85% of the limit: MemoryCritical).
  */
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -105,6 +106,12 @@ test('tailor plan with --prometheus-url shows the decisions the updater makes wi
   assert.match(big, /memory limit 2Gi -> 1Gi/, 'the limit scales with the request (x0.5 step), above the floor 414Mi');
   const full = lines.find((l) => l.startsWith('shop/full-7f9c-a'))!;
   assert.match(full, /^shop\/full-7f9c-a ResizeInPlace MemoryPressure: .*app: memory request 256Mi -> 384Mi/);
+  // The early memory warning for the same container (above 85% of its limit), after the plan; none without usage.
+  assert.ok(lines.includes('MemoryCritical shop/full-7f9c-a: container app: working set 490.0Mi stayed above 85% of its memory limit 512Mi for 2 min (96%): close to an OOM kill'), withUsage.stdout);
+  assert.doesNotMatch(without.stdout, /Memory(High|Critical)/);
+  const json = tailor([...BASE, '--prometheus-url', prometheus.url, '--format', 'json']);
+  const report = JSON.parse(json.stdout) as { memoryWarnings: { containers: { pod: string; level: string }[]; workloads: unknown[] } };
+  assert.deepEqual(report.memoryWarnings.containers.map((c) => `${c.pod} ${c.level}`), ['full-7f9c-a critical']);
 
   // A longer pressure window than the 10 min above 90%: no pressure; the same flags as tailor run, also as variables.
   const longWindow = tailor([...BASE, '--memory-pressure-window', '15m'], { TAILOR_PROMETHEUS_URL: prometheus.url });

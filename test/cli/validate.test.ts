@@ -130,3 +130,40 @@ test('--format json|yaml and --output FILE: the same findings as one report, in 
   assert.equal((await tailorInProcess(['validate', '-f', file('valid-report.yaml', VALID), '--format', 'yaml', '--output', yamlOut])).code, 0);
   assert.match(readFileSync(yamlOut, 'utf8'), /^files:\n {2}- file: .*valid-report\.yaml\n/);
 });
+
+test('a VPA whose target runs a start-sized runtime with memory resizePolicy NotRequired gets a warning (exit 0); a bad tailor.dev/runtime is named', async () => {
+  const keep = () => {
+    const s = { text: '', write: (chunk: string) => ((s.text += chunk), true) };
+    return s as unknown as NodeJS.WritableStream & { text: string };
+  };
+  const path = file('runtime.yaml', `apiVersion: apps/v1
+kind: Deployment
+metadata: {name: db}
+spec:
+  template:
+    spec:
+      containers:
+      - {name: postgres, image: "postgres:16"}
+      - name: exporter
+        image: "prometheuscommunity/postgres-exporter:v0.15.0"
+---
+apiVersion: autoscaling.k8s.io/v1
+kind: VerticalPodAutoscaler
+metadata: {name: db}
+spec:
+  targetRef: {apiVersion: apps/v1, kind: Deployment, name: db}
+---
+apiVersion: autoscaling.k8s.io/v1
+kind: VerticalPodAutoscaler
+metadata: {name: other, annotations: {tailor.dev/runtime: "app=cobol"}}
+spec:
+  targetRef: {apiVersion: apps/v1, kind: Deployment, name: gone}
+`);
+  const out = keep();
+  const err = keep();
+  assert.equal(await validateFiles([path], out, err), 0, err.text);
+  const warnings = err.text.split('\n').filter((l) => l.includes(': warning: '));
+  assert.equal(warnings.length, 2, err.text);
+  assert.match(warnings[0]!, /runtime\.yaml: warning: VerticalPodAutoscaler\/db -> Deployment\/db: container postgres runs postgresql \(from image postgres:16\), which sizes its memory at start: resizePolicy memory NotRequired/);
+  assert.match(warnings[1]!, /warning: VerticalPodAutoscaler\/other: tailor\.dev\/runtime: unknown runtime "cobol"/);
+});

@@ -33,7 +33,7 @@ const BASE_INVENTORY = [
   'ValidatingWebhookConfiguration/tailor',
 ];
 const CRDS = ['CustomResourceDefinition/verticalpodautoscalercheckpoints.autoscaling.k8s.io', 'CustomResourceDefinition/verticalpodautoscalers.autoscaling.k8s.io'];
-const MONITORING = ['ClusterRole/tailor-kube-state-metrics-vpa', 'ConfigMap/tailor-grafana-dashboard', 'ConfigMap/tailor-kube-state-metrics-vpa', 'ServiceMonitor/tailor'];
+const MONITORING = ['ClusterRole/tailor-kube-state-metrics-vpa', 'ConfigMap/tailor-grafana-dashboard', 'ConfigMap/tailor-kube-state-metrics-vpa', 'PrometheusRule/tailor-memory-warnings', 'ServiceMonitor/tailor'];
 
 /** base's inventory plus its generated ConfigMap, whose name carries a content hash. */
 function withoutHash(names: string[]): string[] {

@@ -28,6 +28,8 @@ import { attachUsage, namespacesOf, readUsage } from '../../updater/usage-reader
 import { validateVpa } from '../../api/validate-vpa.ts';
 import type { VerticalPodAutoscaler } from '../../api/vpa.ts';
 import { formatPlan } from '../../updater/dry-run.ts';
+import { memoryWarnings, type MemoryWarnings } from '../../updater/memory-warnings.ts';
+import { formatMemoryWarnings } from '../../updater/memory-warning-report.ts';
 import { updaterOptions, type UpdaterOptions } from '../../policy/update-thresholds.ts';
 import { plan } from '../../updater/plan.ts';
 import { parseServerVersion, serverCapabilities } from '../../updater/server-capabilities.ts';
@@ -159,6 +161,8 @@ export function managedFieldsNote(pods: readonly V1Pod[]): string | undefined {
 export interface PlanReport {
   decisions: PodDecision[];
   notes: string[];
+  /** Early memory warnings from the usage (75% / 85% of the limit, several pods of a workload); empty without usage. */
+  memoryWarnings: MemoryWarnings;
 }
 
 async function readObjects(file: string): Promise<Json[]> {
@@ -210,8 +214,10 @@ async function runPlan(flags: PlanFlags, now: number, out: NodeJS.WritableStream
   if (unmatched.length > 0) notes.push(`${unmatched.length} pod(s) not targeted by any VPA in the input`);
   for (const note of notes) err.write(`${note}\n`);
   const format = flags.format ?? 'text';
-  const report: PlanReport = { decisions, notes };
-  await writeResult(format === 'text' ? `${formatPlan(decisions)}\n` : serialize(report, format), flags.output, out);
+  const warnings = memoryWarnings(groups);
+  const report: PlanReport = { decisions, notes, memoryWarnings: warnings };
+  const warningLines = formatMemoryWarnings(warnings, options.memoryPressureWindowMs).map((l) => `${l}\n`).join('');
+  await writeResult(format === 'text' ? `${formatPlan(decisions)}\n${warningLines}` : serialize(report, format), flags.output, out);
   return 0;
 }
 

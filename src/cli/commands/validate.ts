@@ -13,6 +13,7 @@ import { checkVpaDocuments, type CheckedObject } from '../../api/vpa-documents.t
 import { EXIT_FAILURE, EXIT_OK } from '../exit-codes.ts';
 import { readReason } from '../file-errors.ts';
 import { formatOption, outputOption, serialize, writeResult } from '../common-options.ts';
+import { runtimeFitInText } from '../../policy/runtime-fit-documents.ts';
 
 export const VALIDATE_FORMATS = ['text', 'json', 'yaml'] as const;
 export type ValidateFormat = (typeof VALIDATE_FORMATS)[number];
@@ -25,6 +26,8 @@ export interface FileCheck {
   objects: CheckedObject[];
   /** Documents that are not VPAs, e.g. `Deployment/web`. */
   skipped: string[];
+  /** Warnings that do not make the file invalid: a memory resizePolicy that does not fit the runtime of a VPA's target. */
+  warnings?: string[];
 }
 
 /** The whole run: `--format json|yaml` prints this. */
@@ -79,7 +82,9 @@ export async function checkFiles(args: readonly string[], err: NodeJS.WritableSt
     }
     if (result.skipped.length > 0) err.write(`${label}: skipped ${result.skipped.length} document(s) that are not VerticalPodAutoscalers: ${result.skipped.join(', ')}\n`);
     if (result.objects.length === 0) err.write(`${label}: no VerticalPodAutoscaler objects found\n`);
-    report.files.push({ file: label, objects: result.objects, skipped: result.skipped });
+    const warnings = runtimeFitInText(text);
+    for (const w of warnings) err.write(`${label}: warning: ${w}\n`);
+    report.files.push({ file: label, objects: result.objects, skipped: result.skipped, ...(warnings.length > 0 ? { warnings } : {}) });
     report.checked += result.objects.length;
     report.invalid += result.objects.filter((o) => o.errors.length > 0).length;
   }

@@ -168,10 +168,13 @@ test('updater e2e 1.35: an HPA on cpu is reported on the VPA as the HpaConflict 
   await f.tick(1000);
   assert.equal((await f.loop()).hpaConditionsWritten, 0, 'a steady conflict costs no write');
   assert.equal(f.calls.filter((c) => c === 'event VerticalPodAutoscaler/HpaConflict').length, 1, 'one event');
+  const excluded = async (resource: string) => (await f.registry.getSingleMetric('tailor_updater_hpa_excluded_resources')!.get()).values.find((v) => v.labels['resource'] === resource)?.value;
+  assert.deepEqual([await excluded('cpu'), await excluded('memory')], [1, 0], 'the metric counts the VPA leaving cpu to its HPA');
 
   await autoscaling.deleteNamespacedHorizontalPodAutoscaler({ namespace: 'default', name: 'web-hpa' });
   await f.tick(1000);
   assert.equal((await f.loop()).hpaConditionsWritten, 1);
   vpa = await readVpa();
   assert.deepEqual(vpa.status!.conditions!.map((c) => c.type), ['RecommendationProvided'], 'removed when the HPA is gone');
+  assert.equal(await excluded('cpu'), 0);
 });

@@ -173,6 +173,7 @@ export function createHttpShell(deps: HttpShellDependencies): { server: Server; 
     pendingWarnings.set(req, warnings);
     const request: ApiRequest = { verb: info.verb as Verb, group: info.group, version: info.version, resource: info.resource, query, user, warnings };
     if (info.subresource !== undefined) request.subresource = info.subresource;
+    if (req.headers['user-agent']) request.userAgent = req.headers['user-agent'];
     if (info.namespace !== undefined) request.namespace = info.namespace;
     if (info.name !== undefined) request.name = info.name;
     if (!RESOURCE_VERBS.has(request.verb)) throw new ApiError(405, 'MethodNotAllowed', 'the server does not allow this method on the requested resource');

@@ -6,9 +6,11 @@
  * fieldsType: 'FieldsV1', fieldsV1: {}, subresource: 'resize'}`.
  *
  * Simplified (docs/decisions/0111): `fieldsV1` is empty (no field ownership, no apply conflicts);
- * a write without `fieldManager` records nothing (the real server derives a manager from the user
- * agent); a write that changes nothing records nothing (as the real server skips no-op writes);
- * a body without `managedFields` keeps the stored ones.
+ * a write without `fieldManager` is recorded under the user agent's prefix (`kubectl/v1.35.4 …` →
+ * `kubectl`), as the real server does, and in-process writes without either record nothing; a
+ * write that changes nothing records nothing (as the real server skips no-op writes); a body
+ * without `managedFields` keeps the stored ones. Entries are kept in the real server's order:
+ * Apply before Update, then by time (seconds), manager, apiVersion, subresource.
  */
 import { isDeepStrictEqual } from 'node:util';
 import type { KubeObject } from './types.ts';
@@ -61,6 +63,25 @@ export function recordManagedFields(next: KubeObject, current: KubeObject | unde
     fieldsV1: {},
     ...(write.subresource ? { subresource: write.subresource } : {}),
   };
-  next.metadata.managedFields = [...entries, entry];
+  next.metadata.managedFields = [...entries, entry].sort(compareEntries);
   return next;
+}
+
+/** The real server's order of managedFields (fieldmanager's sortEncodedManagedFields). */
+function compareEntries(p: ManagedFieldsEntry, q: ManagedFieldsEntry): number {
+  if (p.operation !== q.operation) return p.operation < q.operation ? -1 : 1;
+  const seconds = (e: ManagedFieldsEntry) => Math.floor(Date.parse(e.time) / 1000) || 0;
+  if (seconds(p) !== seconds(q)) return seconds(p) - seconds(q);
+  for (const key of ['manager', 'apiVersion', 'subresource'] as const) {
+    const a = p[key] ?? '';
+    const b = q[key] ?? '';
+    if (a !== b) return a < b ? -1 : 1;
+  }
+  return 0;
+}
+
+/** The manager name the real server derives from a User-Agent: its part before the first `/`, at most 128 characters. */
+export function managerFromUserAgent(userAgent: string | undefined): string | undefined {
+  const prefix = (userAgent ?? '').split('/')[0]!.trim().slice(0, 128);
+  return prefix === '' ? undefined : prefix;
 }

@@ -18,6 +18,7 @@ import { DisruptionController } from './disruption-controller.ts';
 import { evictionSubresource } from './eviction.ts';
 import { limitRangeDefaulter, limitRangerPlugin } from './limit-ranger.ts';
 import { serviceAccountPlugin } from './service-account-admission.ts';
+import { podCreateAdmissionPlugin } from './pod-create-admission.ts';
 import { tokenRequestSubresource } from './token-request.ts';
 import { webhookAdmissionPlugins } from './webhook-admission.ts';
 import type { ServiceResolver } from './webhook-client.ts';
@@ -165,6 +166,7 @@ export class KubeSimApiServer {
     this.subresources.register('pods', 'binding', bindingSubresource);
     this.admission.add(limitRangerPlugin(this.store), -100);
     this.admission.add(serviceAccountPlugin(this.store), -90);
+    this.admission.add(podCreateAdmissionPlugin(this.store), -80);
     const webhooks = webhookAdmissionPlugins(this.store, () => this.serviceResolver);
     this.admission.add(webhooks.mutating, 1000);
     this.admission.add(webhooks.validating, 1000);

@@ -8,6 +8,7 @@ import { createServer as createHttpsServer } from 'node:https';
 import { parse as parseYaml } from 'yaml';
 import type { CertificatePair } from './certificates.ts';
 import type { Logger } from '../logger.ts';
+import { checkWatchOptions } from './watch-options.ts';
 import { ApiError, forbidden, pathNotFound, unauthorized } from './api-error.ts';
 import type { TokenAuthenticator } from './authentication.ts';
 import {
@@ -220,6 +221,7 @@ export function createHttpShell(deps: HttpShellDependencies): { server: Server; 
   function serveWatch(req: IncomingMessage, res: ServerResponse, request: ApiRequest, dropAfterMs: number | undefined, asTable: boolean): void {
     const type = deps.pipeline.resolve(request);
     const q = request.query;
+    checkWatchOptions(q);
     const options = {
       type,
       version: request.version,

@@ -13,7 +13,8 @@ import { scaleSubresource, statusSubresource } from './builtin-subresources.ts';
 import { listObjects } from './list-objects.ts';
 import { deletePod } from './pod-deletion.ts';
 import { present } from './object-view.ts';
-import { managerFromUserAgent, recordManagedFields } from './managed-fields.ts';
+import { managerFromUserAgent, recordManagedFields, type WriteInfo } from './managed-fields.ts';
+import { ApplyConflictError } from './field-ownership.ts';
 import { cannotBeHandled, hasUnparsableQuantity, patchCannotBeDecoded } from './quantity-decoding.ts';
 import type { ObjectStore } from './object-store.ts';
 import { applyPatch, patchTypeOf, requireFieldManager } from './patch.ts';
@@ -215,9 +216,16 @@ export class RequestPipeline {
   }
 
   /** Who is writing (managed-fields.ts): the `fieldManager` query parameter, apply or update, the subresource. */
-  private writeInfo(type: ResourceType, request: ApiRequest): { fieldManager: string | undefined; operation: 'Update' | 'Apply'; apiVersion: string; subresource: string; now: number } {
+  private writeInfo(type: ResourceType, request: ApiRequest): WriteInfo {
     const apply = request.verb === 'patch' && patchTypeOf(request.contentType, type.strategicMerge) === 'apply';
-    return { fieldManager: request.query['fieldManager'] || managerFromUserAgent(request.userAgent), operation: apply ? 'Apply' : 'Update', apiVersion: apiVersionOf(type.group, request.version), subresource: request.subresource ?? '', now: this.deps.now() };
+    return {
+      fieldManager: request.query['fieldManager'] || managerFromUserAgent(request.userAgent),
+      operation: apply ? 'Apply' : 'Update',
+      apiVersion: apiVersionOf(type.group, request.version),
+      subresource: request.subresource ?? '',
+      now: this.deps.now(),
+      ...(apply ? { applied: request.body, force: request.query['force'] === 'true' } : {}),
+    };
   }
 
   private async create(type: ResourceType, request: ApiRequest): Promise<ApiResponse> {
@@ -259,7 +267,7 @@ export class RequestPipeline {
         return { status: 200, body: present(type, request.version, stored) };
       } catch (err) {
         // An unconditional update raced with another write during admission: apply it again.
-        if (err instanceof ApiError && err.code === 409 && err.reason === 'Conflict' && unconditional && attempt < 5) continue;
+        if (err instanceof ApiError && err.code === 409 && err.reason === 'Conflict' && !(err instanceof ApplyConflictError) && unconditional && attempt < 5) continue;
         throw err;
       }
     }
@@ -315,7 +323,7 @@ export class RequestPipeline {
         return { status: 200, body: present(type, request.version, stored) };
       } catch (err) {
         // A concurrent write between read and store: retry unless the patch pinned a version.
-        if (err instanceof ApiError && err.code === 409 && err.reason === 'Conflict' && !pinned && attempt < 5) continue;
+        if (err instanceof ApiError && err.code === 409 && err.reason === 'Conflict' && !(err instanceof ApplyConflictError) && !pinned && attempt < 5) continue;
         throw err;
       }
     }
@@ -406,7 +414,7 @@ export class RequestPipeline {
             const stored = this.deps.store.update(storeKeyOf(type), toStorage(type, admitted));
             return { status: 200, body: view(stored) };
           } catch (err) {
-            if (err instanceof ApiError && err.code === 409 && err.reason === 'Conflict' && !pinned && attempt < 5) continue;
+            if (err instanceof ApiError && err.code === 409 && err.reason === 'Conflict' && !(err instanceof ApplyConflictError) && !pinned && attempt < 5) continue;
             throw err;
           }
         }

@@ -34,7 +34,8 @@ const MERGE_KEYS: Record<string, string> = {
 /** Lists of scalars merged as sets. */
 const MERGE_PRIMITIVE_LISTS = new Set(['finalizers']);
 
-function mergeKeyFor(field: string, patchList: unknown[], baseList: unknown[]): string | undefined {
+/** The merge key of a list field of a built-in kind (undefined: the list is atomic). */
+export function mergeKeyFor(field: string, patchList: unknown[], baseList: unknown[]): string | undefined {
   if (field === 'ports') {
     const sample = [...patchList, ...baseList].find(isPlainObject);
     if (sample && 'containerPort' in sample) return 'containerPort';

@@ -8,9 +8,9 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { after, before, test } from 'node:test';
 import * as k8s from '@kubernetes/client-node';
-import { CORPUS } from '../../packages/kube-sim/test/fidelity/corpus.ts';
-import { dropEntryNamespace, entryNamespace, runEntry, type Answer, type CorpusTarget } from '../../packages/kube-sim/test/fidelity/corpus-runner.ts';
-import { readRecording, writeRecording } from '../../packages/kube-sim/test/fidelity/recording.ts';
+import { CORPUS } from 'kube-sim/test/fidelity/corpus';
+import { dropEntryNamespace, entryNamespace, runEntry, type Answer, type CorpusTarget } from 'kube-sim/test/fidelity/corpus-runner';
+import { readRecording, writeRecording } from 'kube-sim/test/fidelity/recording';
 import { laneKubeConfig, waitFor } from './lane-cluster.ts';
 
 const RECORD = process.env.CORPUS_RECORD === '1';

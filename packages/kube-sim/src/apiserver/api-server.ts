@@ -68,6 +68,12 @@ export interface ApiServerOptions {
    * deletionTimestamp and the kubelet simulator removes them with `store.delete` once stopped.
    */
   gracefulPodDeletion?: boolean;
+  /**
+   * Pod creation adds what the real server's admission adds (token volume and mounts, NoExecute
+   * tolerations, preemptionPolicy; pod-create-admission.ts). Off by default for now: two of
+   * Tailor's Prometheus end-to-end tests fail with it on (docs/kube-sim-fidelity.md).
+   */
+  podCreateDefaults?: boolean;
   /** CRD YAML files, or directories of them, to install at start (default none). */
   crdManifests?: readonly string[];
   /**
@@ -102,7 +108,7 @@ export class KubeSimApiServer {
   readonly serverVersion: SimServerVersion;
   readonly logger: Logger;
   /** Switches that may be flipped at run time. */
-  readonly settings: { authentication: boolean; authorization: boolean; bookmarkIntervalMs: number; gracefulPodDeletion: boolean };
+  readonly settings: { authentication: boolean; authorization: boolean; bookmarkIntervalMs: number; gracefulPodDeletion: boolean; podCreateDefaults: boolean };
   private readonly validators: ObjectValidator[] = [];
   private readonly defaulters: Defaulter[] = [];
   private readonly routes = new Map<string, RouteHandler>();
@@ -139,6 +145,7 @@ export class KubeSimApiServer {
       authorization: options.authorization ?? false,
       bookmarkIntervalMs: options.bookmarkIntervalMs ?? 5_000,
       gracefulPodDeletion: options.gracefulPodDeletion ?? false,
+      podCreateDefaults: options.podCreateDefaults ?? false,
     };
     this.authorizer = new RbacAuthorizer(this.store);
     const tls = options.tls ?? true;
@@ -166,7 +173,7 @@ export class KubeSimApiServer {
     this.subresources.register('pods', 'binding', bindingSubresource);
     this.admission.add(limitRangerPlugin(this.store), -100);
     this.admission.add(serviceAccountPlugin(this.store), -90);
-    this.admission.add(podCreateAdmissionPlugin(this.store), -80);
+    this.admission.add(podCreateAdmissionPlugin(this.store, () => this.settings.podCreateDefaults), -80);
     const webhooks = webhookAdmissionPlugins(this.store, () => this.serviceResolver);
     this.admission.add(webhooks.mutating, 1000);
     this.admission.add(webhooks.validating, 1000);

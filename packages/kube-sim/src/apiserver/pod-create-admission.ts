@@ -57,11 +57,12 @@ function addTolerations(spec: Any): void {
   if (added.length > 0) spec['tolerations'] = [...tolerations, ...added];
 }
 
-/** The plugin (mutating, pods on CREATE). */
-export function podCreateAdmissionPlugin(store: ObjectStore): AdmissionPlugin {
+/** The plugin (mutating, pods on CREATE), active while `enabled()` (the server's `podCreateDefaults` setting). */
+export function podCreateAdmissionPlugin(store: ObjectStore, enabled: () => boolean): AdmissionPlugin {
   return {
     name: 'PodCreateDefaults',
     mutate(a) {
+      if (!enabled()) return;
       if (a.group !== '' || a.resource !== 'pods' || a.subresource !== '' || a.operation !== 'CREATE' || !a.object) return;
       if (!isPlainObject(a.object.spec)) return;
       const spec = a.object.spec as Any;

@@ -18,6 +18,8 @@ let target: CorpusTarget;
 
 before(async () => {
   sim = await startKubeSim({ version: '1.35', crdManifests: VPA_CRDS });
+  // Pod creation as on the real server (off by default for now, docs/kube-sim-fidelity.md).
+  sim.server.settings.podCreateDefaults = true;
   const kc = new k8s.KubeConfig();
   kc.loadFromString(sim.server.kubeconfig());
   target = {

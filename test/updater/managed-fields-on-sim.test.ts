@@ -16,6 +16,7 @@ const memoryTo = (memory: string) => [{ op: 'add', path: '/spec/containers/0/res
 test('kube-sim records managedFields with the time of each write that carries a fieldManager, per subresource', async (t) => {
   const f = await startCluster('1.35', [{ cpu: '4', memory: '8Gi' }]);
   t.after(() => f.close());
+  f.sim.server.settings.userAgentManagers = true; // as on a real server (off by default in kube-sim for now)
   await f.core.createNamespacedPod({ namespace: 'default', body: appPod('web', RES), fieldManager: 'kubectl-create' });
   await f.tick(1000);
   let pod = await f.core.readNamespacedPod({ namespace: 'default', name: 'web' });

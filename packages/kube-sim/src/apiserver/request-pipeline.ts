@@ -37,6 +37,8 @@ export interface PipelineDependencies {
   now: () => number;
   /** Whether pods bound to nodes are deleted gracefully (marked, removed later by the kubelet). */
   gracefulPodDeletion?: () => boolean;
+  /** Whether a write without fieldManager is recorded under its user agent's prefix. */
+  userAgentManagers?: () => boolean;
   /** Create-time preparation after mutating admission (status reset, computed status). */
   preparers?: ((object: KubeObject, type: ResourceType) => void)[];
   /** Handlers of create on virtual (never stored) kinds, by store key. */
@@ -219,7 +221,7 @@ export class RequestPipeline {
   private writeInfo(type: ResourceType, request: ApiRequest): WriteInfo {
     const apply = request.verb === 'patch' && patchTypeOf(request.contentType, type.strategicMerge) === 'apply';
     return {
-      fieldManager: request.query['fieldManager'] || managerFromUserAgent(request.userAgent),
+      fieldManager: request.query['fieldManager'] || (this.deps.userAgentManagers?.() ? managerFromUserAgent(request.userAgent) : undefined),
       operation: apply ? 'Apply' : 'Update',
       apiVersion: apiVersionOf(type.group, request.version),
       subresource: request.subresource ?? '',

@@ -18,8 +18,9 @@ let target: CorpusTarget;
 
 before(async () => {
   sim = await startKubeSim({ version: '1.35', crdManifests: VPA_CRDS });
-  // Pod creation as on the real server (off by default for now, docs/kube-sim-fidelity.md).
+  // Pod creation and user-agent managers as on the real server (off by default for now, docs/kube-sim-fidelity.md).
   sim.server.settings.podCreateDefaults = true;
+  sim.server.settings.userAgentManagers = true;
   const kc = new k8s.KubeConfig();
   kc.loadFromString(sim.server.kubeconfig());
   target = {

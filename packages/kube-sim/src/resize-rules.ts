@@ -25,7 +25,7 @@ const RESTART_POLICIES = ['NotRequired', 'RestartContainer'];
 export function validateResize(before: Pod, after: Pod, version: ServerVersion): ResizeOutcome {
   const name = before.metadata.name ?? '';
   const bad = badQuantity(after);
-  if (bad) return { ok: false, status: cannotBeHandled(bad) };
+  if (bad !== undefined) return { ok: false, status: cannotBeHandled() };
   const candidate = takeResizeFields(before, applyRequestDefaults(after));
   const errors = resizeErrors(before, candidate, version);
   if (errors.length > 0) return { ok: false, status: invalidStatus('Pod', '', name, errors) };
@@ -135,25 +135,36 @@ function containerResizeErrors(now: Container, old: Container, path: string, ver
   return errors;
 }
 
-/** Ordinary spec validation that applies to the resized pod: requests <= limits, resizePolicy values. */
+/**
+ * The part of ordinary spec validation (`ValidatePodSpec`) a resize can trip: a container's image
+ * (a container added by the patch has none), negative quantities (limits, then requests),
+ * requests <= limits (reported on `…resources.requests`), resizePolicy values (on `…resizePolicy`).
+ */
 function specErrors(pod: Pod): FieldError[] {
   const errors: FieldError[] = [];
   const each = (containers: Container[], base: string) =>
     containers.forEach((c, i) => {
       const path = `${base}[${i}]`;
+      if (typeof c.image !== 'string' || c.image === '') errors.push({ type: 'FieldValueRequired', field: `${path}.image`, detail: '' });
       const limits = c.resources?.limits ?? {};
-      for (const [resource, request] of Object.entries(c.resources?.requests ?? {})) {
-        const limit = limits[resource];
-        if (limit !== undefined && parseQuantity(request, 3) > parseQuantity(limit, 3)) {
-          errors.push(invalid(`${path}.resources.requests[${resource}]`, request, `must be less than or equal to ${resource} limit of ${limit}`));
+      const requests = c.resources?.requests ?? {};
+      for (const [kind, list] of [['limits', limits], ['requests', requests]] as const) {
+        for (const [resource, value] of Object.entries(list)) {
+          if (parseQuantity(value, 3) < 0) errors.push(invalid(`${path}.resources.${kind}[${resource}]`, value, 'must be greater than or equal to 0'));
         }
       }
-      (c.resizePolicy ?? []).forEach((p, j) => {
+      for (const [resource, request] of Object.entries(requests)) {
+        const limit = limits[resource];
+        if (limit !== undefined && parseQuantity(request, 3) > parseQuantity(limit, 3)) {
+          errors.push(invalid(`${path}.resources.requests`, request, `must be less than or equal to ${resource} limit of ${limit}`));
+        }
+      }
+      (c.resizePolicy ?? []).forEach((p) => {
         if (!MUTABLE.includes(p.resourceName)) {
-          errors.push({ type: 'FieldValueNotSupported', field: `${path}.resizePolicy[${j}].resourceName`, value: p.resourceName, detail: 'supported values: "cpu", "memory"' });
+          errors.push({ type: 'FieldValueNotSupported', field: `${path}.resizePolicy`, value: p.resourceName, detail: 'supported values: "cpu", "memory"' });
         }
         if (!RESTART_POLICIES.includes(p.restartPolicy)) {
-          errors.push({ type: 'FieldValueNotSupported', field: `${path}.resizePolicy[${j}].restartPolicy`, value: p.restartPolicy, detail: 'supported values: "NotRequired", "RestartContainer"' });
+          errors.push({ type: 'FieldValueNotSupported', field: `${path}.resizePolicy`, value: p.restartPolicy, detail: 'supported values: "NotRequired", "RestartContainer"' });
         }
       });
     });
@@ -162,7 +173,7 @@ function specErrors(pod: Pod): FieldError[] {
   return errors;
 }
 
-/** The container with its cpu/memory entries replaced by the old ones equals the old container. */
+/** The container with its cpu/memory entries replaced by the old ones equals the old container (resizePolicy included). */
 function sameExceptCpuMemory(now: Container, old: Container): boolean {
   const munge = (list: ResourceList | undefined, oldList: ResourceList | undefined): ResourceList | undefined => {
     if (oldList === undefined) return undefined;
@@ -174,9 +185,12 @@ function sameExceptCpuMemory(now: Container, old: Container): boolean {
     return out;
   };
   const canonical = (list: ResourceList | undefined) => JSON.stringify(Object.entries(list ?? {}).sort(([a], [b]) => a.localeCompare(b)));
+  // The whole container is compared (1.35): a resizePolicy changed, added or dropped through
+  // pods/resize is "only cpu and memory resources are mutable" too.
   return (
     canonical(munge(now.resources?.limits, old.resources?.limits)) === canonical(old.resources?.limits) &&
-    canonical(munge(now.resources?.requests, old.resources?.requests)) === canonical(old.resources?.requests)
+    canonical(munge(now.resources?.requests, old.resources?.requests)) === canonical(old.resources?.requests) &&
+    JSON.stringify(now.resizePolicy ?? []) === JSON.stringify(old.resizePolicy ?? [])
   );
 }
 
@@ -240,10 +254,6 @@ function badQuantity(pod: Pod): string | undefined {
   return undefined;
 }
 
-function cannotBeHandled(value: string): StatusObject {
-  return failureStatus(
-    400,
-    'BadRequest',
-    `Pod in version "v1" cannot be handled as a Pod: quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$' (got ${JSON.stringify(value)})`,
-  );
+function cannotBeHandled(): StatusObject {
+  return failureStatus(400, 'BadRequest', `Pod in version "v1" cannot be handled as a Pod: quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'`);
 }

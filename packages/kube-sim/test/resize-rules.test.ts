@@ -126,7 +126,8 @@ const cases: Case[] = [
     after: (p) => withResources(p, 0, { requests: { cpu: '2', memory: '256Mi' }, limits: { cpu: '1', memory: '512Mi' } }),
     code: 422,
     reason: 'Invalid',
-    messagePrefix: 'Pod "web-0" is invalid: spec.containers[0].resources.requests[cpu]: Invalid value: "2": must be less than or equal to cpu limit of 1',
+    // The real server names the requests, not the resource (fidelity corpus: resize-request-above-limit).
+    messagePrefix: 'Pod "web-0" is invalid: spec.containers[0].resources.requests: Invalid value: "2": must be less than or equal to cpu limit of 1',
   },
   {
     name: 'pods with pod-level resources cannot be resized',
@@ -218,10 +219,26 @@ const cases: Case[] = [
   {
     name: 'memory limit decrease with RestartContainer is allowed on 1.33',
     versions: ['1.33', '1.35'],
-    before: burstable,
+    before: () => {
+      const p = burstable();
+      p.spec.containers[0]!.resizePolicy = [{ resourceName: 'memory', restartPolicy: 'RestartContainer' }];
+      return p;
+    },
     after: (p) => withResources(p, 0, { requests: { cpu: '250m', memory: '256Mi' }, limits: { cpu: '500m', memory: '384Mi' } }, [
       { resourceName: 'memory', restartPolicy: 'RestartContainer' },
     ]),
+  },
+  {
+    // The real server (fidelity corpus: resize-policy-changed/added/dropped).
+    name: 'resizePolicy cannot change through pods/resize',
+    versions: ['1.33', '1.35'],
+    before: burstable,
+    after: (p) => withResources(p, 0, { requests: { cpu: '250m', memory: '256Mi' }, limits: { cpu: '500m', memory: '512Mi' } }, [
+      { resourceName: 'memory', restartPolicy: 'RestartContainer' },
+    ]),
+    code: 422,
+    reason: 'Invalid',
+    messagePrefix: 'Pod "web-0" is invalid: spec: Forbidden: only cpu and memory resources are mutable',
   },
   {
     name: 'adding a container is invalid',
@@ -282,8 +299,9 @@ for (const c of cases) {
   }
 }
 
-test('an accepted resize takes only resources and resizePolicy and bumps the generation', () => {
+test('an accepted resize takes only resources and bumps the generation', () => {
   const before = burstable();
+  before.spec.containers[0]!.resizePolicy = [{ resourceName: 'cpu', restartPolicy: 'NotRequired' }];
   const after = withResources(before, 0, { requests: { cpu: '400m', memory: '300Mi' }, limits: { cpu: '800m', memory: '600Mi' } }, [
     { resourceName: 'cpu', restartPolicy: 'NotRequired' },
   ]);

@@ -8,6 +8,7 @@ import { createServer as createHttpsServer } from 'node:https';
 import { parse as parseYaml } from 'yaml';
 import type { CertificatePair } from './certificates.ts';
 import type { Logger } from '../logger.ts';
+import { checkWatchOptions } from './watch-options.ts';
 import { ApiError, forbidden, pathNotFound, unauthorized } from './api-error.ts';
 import type { TokenAuthenticator } from './authentication.ts';
 import {
@@ -173,6 +174,7 @@ export function createHttpShell(deps: HttpShellDependencies): { server: Server; 
     pendingWarnings.set(req, warnings);
     const request: ApiRequest = { verb: info.verb as Verb, group: info.group, version: info.version, resource: info.resource, query, user, warnings };
     if (info.subresource !== undefined) request.subresource = info.subresource;
+    if (req.headers['user-agent']) request.userAgent = req.headers['user-agent'];
     if (info.namespace !== undefined) request.namespace = info.namespace;
     if (info.name !== undefined) request.name = info.name;
     if (!RESOURCE_VERBS.has(request.verb)) throw new ApiError(405, 'MethodNotAllowed', 'the server does not allow this method on the requested resource');
@@ -219,6 +221,7 @@ export function createHttpShell(deps: HttpShellDependencies): { server: Server; 
   function serveWatch(req: IncomingMessage, res: ServerResponse, request: ApiRequest, dropAfterMs: number | undefined, asTable: boolean): void {
     const type = deps.pipeline.resolve(request);
     const q = request.query;
+    checkWatchOptions(q);
     const options = {
       type,
       version: request.version,

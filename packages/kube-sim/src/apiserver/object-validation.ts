@@ -7,7 +7,8 @@
  * template labels, and PDBs setting only one of minAvailable/maxUnavailable.
  */
 import { isDeepStrictEqual } from 'node:util';
-import { isQuantity, parseCpu, parseMemory } from 'kube-basics/quantity';
+import { isQuantity, parseCpu, parseMemory, parseQuantity } from 'kube-basics/quantity';
+import { unifiedDiff } from './unified-diff.ts';
 import type { StatusCause } from './api-error.ts';
 import { compileLabelSelector, matchesLabels, type LabelSelectorObject } from './label-selector.ts';
 import type { ObjectValidator, ValidationContext } from './object-hooks.ts';
@@ -59,10 +60,13 @@ function validateResources(resources: Any | undefined, path: string): StatusCaus
   const causes: StatusCause[] = [];
   const requests = (resources?.['requests'] ?? {}) as Any;
   const limits = (resources?.['limits'] ?? {}) as Any;
-  for (const [kind, map] of [['requests', requests], ['limits', limits]] as const) {
+  // Limits first, then requests, as ValidateContainerResourceRequirements.
+  for (const [kind, map] of [['limits', limits], ['requests', requests]] as const) {
     for (const [name, value] of Object.entries(map)) {
       if (!isQuantity(value) && typeof value !== 'number') {
         causes.push({ reason: 'FieldValueInvalid', message: `Invalid value: "${String(value)}": must be a valid quantity`, field: `${path}.${kind}[${name}]` });
+      } else if (parseQuantity(String(value), 3) < 0) {
+        causes.push({ reason: 'FieldValueInvalid', message: `Invalid value: "${String(value)}": must be greater than or equal to 0`, field: `${path}.${kind}[${name}]` });
       }
     }
   }
@@ -133,16 +137,43 @@ function stripMutablePodFields(spec: Any, allowResources: boolean): Any {
   return copy;
 }
 
+/**
+ * The pod update rule. Like the real server: adding or removing containers is its own error;
+ * any other forbidden change is reported on `spec` with a unified diff of the old spec and the
+ * new one (the mutable fields taken from the old) after the message — the real server's diff is
+ * of its internal Go structs (`"Image": …`), this one of the JSON object (`"image": …`), the
+ * changed values are the same lines.
+ */
 function validatePodUpdate(ctx: ValidationContext, allowResources: boolean): StatusCause[] {
   const oldSpec = (ctx.oldObject?.spec ?? {}) as Any;
   const newSpec = (ctx.object.spec ?? {}) as Any;
+  for (const list of ['containers', 'initContainers']) {
+    if (((oldSpec[list] ?? []) as unknown[]).length !== ((newSpec[list] ?? []) as unknown[]).length) {
+      return [{ reason: 'FieldValueForbidden', message: `Forbidden: pod updates may not add or remove ${list === 'containers' ? 'containers' : 'init containers'}`, field: `spec.${list}` }];
+    }
+  }
   const oldTolerations = (oldSpec['tolerations'] ?? []) as unknown[];
   const newTolerations = (newSpec['tolerations'] ?? []) as unknown[];
   const tolerationsOk = oldTolerations.every((t) => newTolerations.some((n) => isDeepStrictEqual(n, t)));
-  if (!tolerationsOk || !isDeepStrictEqual(stripMutablePodFields(oldSpec, allowResources), stripMutablePodFields(newSpec, allowResources))) {
-    return [{ reason: 'FieldValueForbidden', message: POD_UPDATE_FORBIDDEN, field: 'spec' }];
+  const before = stripMutablePodFields(oldSpec, allowResources);
+  const after = stripMutablePodFields(newSpec, allowResources);
+  if (!tolerationsOk || !isDeepStrictEqual(before, after)) {
+    const diff = unifiedDiff(JSON.stringify(before, null, 1), JSON.stringify(after, null, 1));
+    return [{ reason: 'FieldValueForbidden', message: `${POD_UPDATE_FORBIDDEN}\n${diff}`, field: 'spec' }];
   }
   return [];
+}
+
+/** `status.observedGeneration` (and the conditions') must not be negative. */
+function validatePodStatus(o: KubeObject): StatusCause[] {
+  const status = (o.status ?? {}) as Any;
+  const causes: StatusCause[] = [];
+  const check = (value: unknown, field: string) => {
+    if (typeof value === 'number' && value < 0) causes.push({ reason: 'FieldValueInvalid', message: `Invalid value: ${value}: must be a non-negative integer`, field });
+  };
+  check(status['observedGeneration'], 'status.observedGeneration');
+  ((status['conditions'] ?? []) as Any[]).forEach((c, i) => check(c?.['observedGeneration'], `status.conditions[${i}].observedGeneration`));
+  return causes;
 }
 
 function validateSelectorMatchesTemplate(o: KubeObject): StatusCause[] {
@@ -170,8 +201,9 @@ export function builtinValidator(options: { resizeThroughPodUpdate: boolean }): 
     if (g === '' && type.kind === 'Pod') {
       if (ctx.subresource === '') {
         causes.push(...validatePodSpec(o.spec as Any | undefined, 'spec'));
-        if (ctx.operation === 'UPDATE' && causes.length === 0) causes.push(...validatePodUpdate(ctx, options.resizeThroughPodUpdate));
+        if (ctx.operation === 'UPDATE') causes.push(...validatePodUpdate(ctx, options.resizeThroughPodUpdate));
       }
+      if (ctx.subresource === 'status') causes.push(...validatePodStatus(o));
     } else if (g === 'apps' && ['Deployment', 'ReplicaSet', 'StatefulSet', 'DaemonSet'].includes(type.kind) && ctx.subresource === '') {
       causes.push(...validateSelectorMatchesTemplate(o));
       const tpl = ((o.spec as Any | undefined)?.['template'] as Any | undefined)?.['spec'] as Any | undefined;

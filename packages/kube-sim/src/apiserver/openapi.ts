@@ -2,8 +2,9 @@
  * A minimal OpenAPI v3 discovery (`/openapi/v3` and `/openapi/v3/<api|apis/group>/<version>`):
  * one PATCH operation per resource carrying `x-kubernetes-group-version-kind` and the
  * `fieldValidation` parameter. That is what kubectl (1.27+) reads to decide that the server
- * validates fields itself, so `kubectl apply/create` work without `--validate=false`. There are no
- * schemas: `kubectl explain` is not supported.
+ * validates fields itself, so `kubectl apply/create` work without `--validate=false`. The only
+ * schema is policy/v1 Eviction (with the `pods/eviction` path in core v1, as the real document
+ * has it); `kubectl explain` is not supported.
  */
 import { createHash } from 'node:crypto';
 import type { ResourceRegistry } from './resource-registry.ts';
@@ -35,7 +36,38 @@ export function openApiGroupVersion(registry: ResourceRegistry, group: string, v
       },
     };
   }
-  return { openapi: '3.0.0', info: { title: 'Kubernetes', version: apiVersionOf(group, version) }, paths, components: { schemas: {} } };
+  const schemas: Record<string, unknown> = {};
+  if (group === '' && version === 'v1' && types.some((t) => t.plural === 'pods')) {
+    // pods/eviction is served with core v1, its body is policy/v1 Eviction (as on the real server).
+    paths['/api/v1/namespaces/{namespace}/pods/{name}/eviction'] = {
+      post: {
+        operationId: 'createCoreV1NamespacedPodEviction',
+        'x-kubernetes-action': 'post',
+        'x-kubernetes-group-version-kind': { group: 'policy', version: 'v1', kind: 'Eviction' },
+        requestBody: { content: { '*/*': { schema: { $ref: `#/components/schemas/${EVICTION}` } } } },
+        responses: { '201': { description: 'Created' } },
+      },
+    };
+    schemas[EVICTION] = evictionSchema();
+  }
+  return { openapi: '3.0.0', info: { title: 'Kubernetes', version: apiVersionOf(group, version) }, paths, components: { schemas } };
+}
+
+const EVICTION = 'io.k8s.api.policy.v1.Eviction';
+
+/** The Eviction schema: its fields and group-version-kind (without the real document's descriptions and referenced schemas' details). */
+function evictionSchema(): Record<string, unknown> {
+  return {
+    type: 'object',
+    description: 'Eviction evicts a pod from its node subject to certain policies and safety constraints.',
+    properties: {
+      apiVersion: { type: 'string' },
+      deleteOptions: { type: 'object', description: 'DeleteOptions may be provided' },
+      kind: { type: 'string' },
+      metadata: { type: 'object', description: 'ObjectMeta describes the pod that is being evicted.' },
+    },
+    'x-kubernetes-group-version-kind': [{ group: 'policy', kind: 'Eviction', version: 'v1' }],
+  };
 }
 
 /** `/openapi/v3`: the group versions with URLs that change when their content changes. */

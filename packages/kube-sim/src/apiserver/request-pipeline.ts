@@ -13,7 +13,9 @@ import { scaleSubresource, statusSubresource } from './builtin-subresources.ts';
 import { listObjects } from './list-objects.ts';
 import { deletePod } from './pod-deletion.ts';
 import { present } from './object-view.ts';
-import { recordManagedFields } from './managed-fields.ts';
+import { managerFromUserAgent, recordManagedFields, type WriteInfo } from './managed-fields.ts';
+import { ApplyConflictError } from './field-ownership.ts';
+import { cannotBeHandled, hasUnparsableQuantity, patchCannotBeDecoded } from './quantity-decoding.ts';
 import type { ObjectStore } from './object-store.ts';
 import { applyPatch, patchTypeOf, requireFieldManager } from './patch.ts';
 import type { ResourceRegistry } from './resource-registry.ts';
@@ -35,6 +37,8 @@ export interface PipelineDependencies {
   now: () => number;
   /** Whether pods bound to nodes are deleted gracefully (marked, removed later by the kubelet). */
   gracefulPodDeletion?: () => boolean;
+  /** Whether a write without fieldManager is recorded under its user agent's prefix. */
+  userAgentManagers?: () => boolean;
   /** Create-time preparation after mutating admission (status reset, computed status). */
   preparers?: ((object: KubeObject, type: ResourceType) => void)[];
   /** Handlers of create on virtual (never stored) kinds, by store key. */
@@ -123,9 +127,12 @@ export class RequestPipeline {
     return listObjects(this.deps.store, type, request);
   }
 
-  private decodeBody(type: ResourceType, request: ApiRequest): KubeObject {
+  private decodeBody(type: ResourceType, request: ApiRequest, patchBody?: unknown): KubeObject {
     if (!isPlainObject(request.body)) throw badRequest('the body of the request is not a JSON object');
     const obj = cloneObject(request.body) as KubeObject;
+    if (type.crdName === undefined && hasUnparsableQuantity(obj)) {
+      throw patchBody !== undefined ? patchCannotBeDecoded(patchBody) : cannotBeHandled(type.kind, request.version);
+    }
     const expected = apiVersionOf(type.group, request.version);
     if (obj.apiVersion !== undefined && obj.apiVersion !== expected) {
       const { group } = parseApiVersion(String(obj.apiVersion));
@@ -211,9 +218,16 @@ export class RequestPipeline {
   }
 
   /** Who is writing (managed-fields.ts): the `fieldManager` query parameter, apply or update, the subresource. */
-  private writeInfo(type: ResourceType, request: ApiRequest): { fieldManager: string | undefined; operation: 'Update' | 'Apply'; apiVersion: string; subresource: string; now: number } {
+  private writeInfo(type: ResourceType, request: ApiRequest): WriteInfo {
     const apply = request.verb === 'patch' && patchTypeOf(request.contentType, type.strategicMerge) === 'apply';
-    return { fieldManager: request.query['fieldManager'] || undefined, operation: apply ? 'Apply' : 'Update', apiVersion: apiVersionOf(type.group, request.version), subresource: request.subresource ?? '', now: this.deps.now() };
+    return {
+      fieldManager: request.query['fieldManager'] || (this.deps.userAgentManagers?.() ? managerFromUserAgent(request.userAgent) : undefined),
+      operation: apply ? 'Apply' : 'Update',
+      apiVersion: apiVersionOf(type.group, request.version),
+      subresource: request.subresource ?? '',
+      now: this.deps.now(),
+      ...(apply ? { applied: request.body, force: request.query['force'] === 'true' } : {}),
+    };
   }
 
   private async create(type: ResourceType, request: ApiRequest): Promise<ApiResponse> {
@@ -255,7 +269,7 @@ export class RequestPipeline {
         return { status: 200, body: present(type, request.version, stored) };
       } catch (err) {
         // An unconditional update raced with another write during admission: apply it again.
-        if (err instanceof ApiError && err.code === 409 && err.reason === 'Conflict' && unconditional && attempt < 5) continue;
+        if (err instanceof ApiError && err.code === 409 && err.reason === 'Conflict' && !(err instanceof ApplyConflictError) && unconditional && attempt < 5) continue;
         throw err;
       }
     }
@@ -294,13 +308,13 @@ export class RequestPipeline {
       if (!current) {
         if (patchType !== 'apply') throw notFound(this.target(type, request.name));
         const created = applyPatch(patchType, { metadata: {} }, request.body, type.strategicMerge);
-        const obj = this.decodeBody(type, { ...request, body: created });
+        const obj = this.decodeBody(type, { ...request, body: created }, request.body);
         this.checkNamespace(type, request, obj);
         if (obj.metadata.name !== request.name) throw badRequest(`the name of the object (${obj.metadata.name ?? ''}) does not match the name on the URL (${request.name ?? ''})`);
         return { status: 201, body: present(type, request.version, await this.createObject(type, request, obj)) };
       }
       const patched = applyPatch(patchType, present(type, request.version, current), request.body, type.strategicMerge);
-      const obj = this.decodeBody(type, { ...request, body: patched });
+      const obj = this.decodeBody(type, { ...request, body: patched }, request.body);
       this.checkNamespace(type, request, obj);
       if (obj.metadata.name !== request.name) {
         throw badRequest(`the name of the object (${obj.metadata.name ?? ''}) does not match the name on the URL (${request.name ?? ''})`);
@@ -311,7 +325,7 @@ export class RequestPipeline {
         return { status: 200, body: present(type, request.version, stored) };
       } catch (err) {
         // A concurrent write between read and store: retry unless the patch pinned a version.
-        if (err instanceof ApiError && err.code === 409 && err.reason === 'Conflict' && !pinned && attempt < 5) continue;
+        if (err instanceof ApiError && err.code === 409 && err.reason === 'Conflict' && !(err instanceof ApplyConflictError) && !pinned && attempt < 5) continue;
         throw err;
       }
     }
@@ -378,10 +392,13 @@ export class RequestPipeline {
             if (!isPlainObject(request.body)) throw badRequest('the body of the request is not a JSON object');
             requested = cloneObject(request.body) as KubeObject;
             if (!isPlainObject(requested.metadata)) requested.metadata = {};
+            if (type.crdName === undefined && hasUnparsableQuantity(requested)) throw cannotBeHandled(type.kind, request.version);
           } else {
             const patchType = patchTypeOf(request.contentType, handler.strategicMerge ?? type.strategicMerge);
+            if (patchType === 'apply') requireFieldManager(request.query);
             requested = applyPatch(patchType, base, request.body, handler.strategicMerge ?? type.strategicMerge);
             if (!isPlainObject(requested.metadata)) requested.metadata = {};
+            if (type.crdName === undefined && hasUnparsableQuantity(requested)) throw patchCannotBeDecoded(request.body);
           }
           if (requested.metadata.name !== undefined && requested.metadata.name !== request.name) {
             throw badRequest(`the name of the object (${requested.metadata.name}) does not match the name on the URL (${request.name})`);
@@ -399,7 +416,7 @@ export class RequestPipeline {
             const stored = this.deps.store.update(storeKeyOf(type), toStorage(type, admitted));
             return { status: 200, body: view(stored) };
           } catch (err) {
-            if (err instanceof ApiError && err.code === 409 && err.reason === 'Conflict' && !pinned && attempt < 5) continue;
+            if (err instanceof ApiError && err.code === 409 && err.reason === 'Conflict' && !(err instanceof ApplyConflictError) && !pinned && attempt < 5) continue;
             throw err;
           }
         }

@@ -37,6 +37,8 @@ export interface ApiRequest {
   user: UserInfo;
   /** Collects warnings (admission webhooks, field validation) for `Warning` response headers. */
   warnings?: string[];
+  /** The User-Agent header (a write without `fieldManager` is recorded under its prefix). */
+  userAgent?: string;
 }
 
 /** A non-watch response: HTTP status, JSON body, extra headers. */

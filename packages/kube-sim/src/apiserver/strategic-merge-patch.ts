@@ -34,7 +34,8 @@ const MERGE_KEYS: Record<string, string> = {
 /** Lists of scalars merged as sets. */
 const MERGE_PRIMITIVE_LISTS = new Set(['finalizers']);
 
-function mergeKeyFor(field: string, patchList: unknown[], baseList: unknown[]): string | undefined {
+/** The merge key of a list field of a built-in kind (undefined: the list is atomic). */
+export function mergeKeyFor(field: string, patchList: unknown[], baseList: unknown[]): string | undefined {
   if (field === 'ports') {
     const sample = [...patchList, ...baseList].find(isPlainObject);
     if (sample && 'containerPort' in sample) return 'containerPort';
@@ -109,19 +110,35 @@ function mergeList(field: string, base: unknown[], patch: unknown[]): unknown[] 
   }
   const key = mergeKeyFor(field, patch, base);
   if (key === undefined) return structuredClone(patch);
-  const out = base.map((e) => e);
+  // As apimachinery's mergeSlice + normalizeElementOrder: the patch's elements (merged with the
+  // server's) in patch order, the server-only ones inserted where the server's order puts them
+  // before a patched element; a new element goes before the server-only ones.
+  const keyOf = (e: unknown): unknown => (isPlainObject(e) ? e[key] : undefined);
+  const patchKeys = new Set(patch.filter(isPlainObject).map(keyOf));
+  const serverOnly = base.filter((e) => !isPlainObject(e) || !patchKeys.has(keyOf(e)));
+  const patched: unknown[] = [];
   for (const element of patch) {
     if (!isPlainObject(element)) {
-      out.push(element);
+      patched.push(element);
       continue;
     }
-    const index = out.findIndex((e) => isPlainObject(e) && e[key] === element[key]);
-    if (element['$patch'] === 'delete') {
-      if (index >= 0) out.splice(index, 1);
-      continue;
+    if (element['$patch'] === 'delete') continue;
+    const existing = base.find((e) => isPlainObject(e) && e[key] === element[key]);
+    patched.push(existing !== undefined ? mergeMap(existing as Record<string, unknown>, element) : mergeMap({}, element));
+  }
+  const serverIndex = (e: unknown): number => base.findIndex((b) => isPlainObject(b) && isPlainObject(e) && b[key] === e[key]);
+  const out: unknown[] = [];
+  let i = 0;
+  let j = 0;
+  while (i < serverOnly.length || j < patched.length) {
+    if (j >= patched.length) out.push(serverOnly[i++]);
+    else if (i >= serverOnly.length) out.push(patched[j++]);
+    else {
+      const li = serverIndex(serverOnly[i]);
+      const ri = serverIndex(patched[j]);
+      if (li >= 0 && ri >= 0 && li < ri) out.push(serverOnly[i++]);
+      else out.push(patched[j++]);
     }
-    if (index >= 0) out[index] = mergeMap(out[index] as Record<string, unknown>, element);
-    else out.push(mergeMap({}, element));
   }
   return out;
 }

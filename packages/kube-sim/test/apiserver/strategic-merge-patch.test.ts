@@ -21,9 +21,15 @@ const cases: [string, unknown, unknown][] = [
     { containers: [pod.spec.containers[0], { name: 'sidecar', image: 'side:2' }] },
   ],
   [
-    'a new container is appended',
+    // The real server's order (fidelity corpus, pod-add-container): a new element goes before the server-only ones.
+    'a new container goes before the ones the patch does not name',
     { spec: { containers: [{ name: 'extra', image: 'x:1' }] } },
-    { containers: [...pod.spec.containers, { name: 'extra', image: 'x:1' }] },
+    { containers: [{ name: 'extra', image: 'x:1' }, ...pod.spec.containers] },
+  ],
+  [
+    'a patched container keeps its place among the others',
+    { spec: { containers: [{ name: 'sidecar', image: 's:2' }] } },
+    { containers: [pod.spec.containers[0], { ...pod.spec.containers[1], image: 's:2' }] },
   ],
   [
     '$patch: delete removes the keyed element',

@@ -17,6 +17,7 @@ import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DockerfileParser, type Instruction } from 'dockerfile-ast';
 import { validate } from 'dockerfile-utils';
+import dockerignore from '@balena/dockerignore';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 /** The npm workspace packages (packages/*): the image holds their manifests, bins and sources. */
@@ -104,6 +105,32 @@ test('the runtime stage runs node bin/tailor.mjs as a numeric non-root user', as
   assert.ok(runtime.instructions.slice(last).every((i) => !['RUN', 'COPY', 'ADD'].includes(i.getKeyword())));
   assert.deepEqual(keyword(runtime, 'ENTRYPOINT').map(args), ['["node", "bin/tailor.mjs"]']);
   assert.match(keyword(runtime, 'CMD').map(args)[0] ?? '', /^\["run"/);
+});
+
+/** Files under `path` (itself if a file), relative to the repository, without node_modules. */
+async function filesUnder(path: string): Promise<string[]> {
+  if (!(await stat(join(ROOT, path))).isDirectory()) return [path];
+  const out: string[] = [];
+  for (const entry of await readdir(join(ROOT, path), { withFileTypes: true })) {
+    if (entry.name !== 'node_modules') out.push(...(await filesUnder(join(path, entry.name))));
+  }
+  return out;
+}
+
+test('every file the Dockerfile copies from the build context is in it (.dockerignore lets it through)', async () => {
+  // Docker's own matching rules (a port of its fileutils), not .gitignore's: `*` then `!path` re-includes.
+  const ignored = dockerignore({ ignorecase: false }).add((await readFile(join(ROOT, '.dockerignore'), 'utf8')).split('\n'));
+  const sources = (await stages()).stages.flatMap((s) => keyword(s, 'COPY').map(args)).filter((c) => !c.startsWith('--from='))
+    .flatMap((c) => c.split(' ').slice(0, -1));
+  assert.ok(sources.includes('scripts/build.mjs') && sources.includes('manifests/crds'), sources.join(', '));
+  for (const source of sources) {
+    const files = await filesUnder(source);
+    const kept = files.filter((f) => !ignored.ignores(f));
+    // A directory may leave out some files (the packages' tests), never all; a file, and the files read at run time, must be there.
+    const whole = !files.includes(source) ? RUNTIME_FILES.includes(source) : true;
+    assert.ok(whole ? kept.length === files.length : kept.length > 0, `${source}: left out of the build context by .dockerignore: ${files.filter((f) => ignored.ignores(f)).slice(0, 5).join(', ')}`);
+  }
+  assert.ok(ignored.ignores('node_modules/commander/package.json') && ignored.ignores('test/manifests/dockerfile.test.ts'), 'the rest stays out');
 });
 
 /** The package an import specifier names (`@scope/name/x` -> `@scope/name`), or undefined if relative. */

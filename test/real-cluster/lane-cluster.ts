@@ -102,3 +102,15 @@ export function cpuQuota(id: string): number {
   }
   throw new Error(`container ${id} has no cgroup under /sys/fs/cgroup on this machine`);
 }
+
+/**
+ * The host pid of a running container's first process (its entrypoint), from the `cgroup.procs`
+ * of its cgroup on this node (v1: under /sys/fs/cgroup/cpu; v2: under /sys/fs/cgroup).
+ */
+export function containerProcess(id: string): number {
+  const dir = findDir('/sys/fs/cgroup/cpu', id, 5) ?? (existsSync('/sys/fs/cgroup/cgroup.controllers') ? findDir('/sys/fs/cgroup', id, 6) : undefined);
+  if (!dir) throw new Error(`container ${id} has no cgroup under /sys/fs/cgroup on this machine`);
+  const pids = readFileSync(join(dir, 'cgroup.procs'), 'utf8').trim().split('\n').filter(Boolean).map(Number).sort((a, b) => a - b);
+  if (pids.length === 0) throw new Error(`container ${id} has no process (${join(dir, 'cgroup.procs')} is empty)`);
+  return pids[0]!;
+}

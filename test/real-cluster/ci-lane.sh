@@ -17,7 +17,8 @@ fi
 [[ -e "$LANE_STATE" ]] && skip "$LANE_STATE exists: another lane cluster is up on this machine"
 
 # Every lane test, but install.lane.ts only when Tailor's image of this checkout is cached (CI never
-# builds it: `sudo test/real-cluster/image.sh` does, ~10 min cold) and kubectl is there to apply -k.
+# builds it: `sudo test/real-cluster/image.sh` does) and kubectl is there to apply -k, and ksm.lane.ts
+# only when the kube-state-metrics binary is cached.
 tests=()
 for f in "$here"/*.lane.ts; do
   name="$(basename "$f")"
@@ -28,6 +29,9 @@ for f in "$here"/*.lane.ts; do
     if ! command -v kubectl >/dev/null; then
       echo "real-cluster lane: $name SKIPPED because kubectl is not on PATH (it applies the manifests with kubectl apply -k)"; continue
     fi
+  fi
+  if [[ "$name" == ksm.lane.ts ]] && ! why="$("$here/ksm.sh" --check)"; then
+    echo "real-cluster lane: $name SKIPPED because $why; CI never builds it: run test/real-cluster/build.sh kube-state-metrics once on this machine"; continue
   fi
   tests+=("$name")
 done

@@ -98,6 +98,7 @@ if [[ ! -s "$base_tar" ]]; then
   for f in "${node_files[@]}"; do dpkg -S "$f" 2>/dev/null | grep -q '^nodejs:' || lane_die "$f is not from the nodejs package"; done
   # `essential`: Debian's Essential packages (a shell, coreutils, dpkg) without apt; docs, man pages
   # and locales left out, as in Debian's slim images.
+  # shellcheck disable=SC2016 # "$1" in the hooks is mmdebstrap's argument (the new root), not ours
   nice -n 10 mmdebstrap --variant=essential --include="$BASE_PACKAGES" --quiet \
     --dpkgopt='path-exclude=/usr/share/man/*' --dpkgopt='path-exclude=/usr/share/doc/*' \
     --dpkgopt='path-include=/usr/share/doc/*/copyright' --dpkgopt='path-exclude=/usr/share/locale/*' \
@@ -126,10 +127,22 @@ fi
 started=$(date +%s)
 lane_log "building $image_ref from the Dockerfile (NODE_IMAGE=$base_ref)"
 [[ -n "$(bh images -q "$base_ref" 2>/dev/null)" ]] || bh pull -q "docker-archive:$base_tar" >/dev/null
+# npm in the build uses this machine's npm registry and, when its npm trusts an extra CA file (a
+# TLS-inspecting proxy), that file too: both through a ~/.npmrc mounted for the RUN steps only
+# (bind mounts are not part of the image; the Dockerfile stays as it is).
+npm_mounts=()
+registry="$(npm config get registry 2>/dev/null || echo https://registry.npmjs.org/)"
+cafile="$(npm config get cafile 2>/dev/null || true)"
+printf 'registry=%s\n' "$registry" > "$work/npmrc"
+if [[ -n "$cafile" && "$cafile" != null && -f "$cafile" ]]; then
+  echo "cafile=/root/.npm-host-ca.crt" >> "$work/npmrc"
+  npm_mounts+=(--volume "$cafile:/root/.npm-host-ca.crt:ro")
+fi
+npm_mounts+=(--volume "$work/npmrc:/root/.npmrc:ro")
 # chroot isolation and the host's network: npm ci reaches the npm registry; no runc (this VM lacks
 # CAP_SYS_RESOURCE) and no network namespace to set up.
 nice -n 10 buildah --root "$work/root" --runroot "$work/run" --storage-driver vfs bud --quiet \
-  --isolation chroot --network host --pull=never \
+  --isolation chroot --network host --pull=never "${npm_mounts[@]}" \
   --build-arg "NODE_IMAGE=$base_ref" -t "$image_ref" -f "$repo/Dockerfile" "$repo" >/dev/null
 bh push -q "$image_ref" "docker-archive:$image_tar.partial:$image_ref"
 mv "$image_tar.partial" "$image_tar"

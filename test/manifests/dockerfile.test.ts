@@ -12,14 +12,16 @@ import { execFile } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
 import { cp, mkdir, mkdtemp, readFile, readdir, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { builtinModules } from 'node:module';
+import { builtinModules, createRequire } from 'node:module';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DockerfileParser, type Instruction } from 'dockerfile-ast';
 import { validate } from 'dockerfile-utils';
-import dockerignore from '@balena/dockerignore';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+// A CommonJS module (`module.exports = factory`) whose typings declare an ES default export: required,
+// so that the type and the value agree under NodeNext.
+const dockerignore = createRequire(import.meta.url)('@balena/dockerignore') as typeof import('@balena/dockerignore').default;
 /** The npm workspace packages (packages/*): the image holds their manifests, bins and sources. */
 const WORKSPACES = readdirSync(join(ROOT, 'packages')).sort();
 /** What the runtime stage copies besides node_modules: the files the bundle reads at run time. */

@@ -14,8 +14,7 @@ for d in "$LANE_STATE"/node*/; do [[ -d "$d" ]] && nodes+=("$(basename "$d" | se
 for n in 1 2 3 4 5 6 7 8 9; do
   if ip link show "$(node_bridge "$n")" >/dev/null 2>&1 && [[ " ${nodes[*]} " != *" $n "* ]]; then nodes+=("$n"); fi
 done
-svc_link=0; ip link show "$LANE_SERVICE_LINK" >/dev/null 2>&1 && svc_link=1
-if [[ ! -e "$LANE_STATE" && ${#nodes[@]} -eq 0 && $svc_link -eq 0 ]]; then lane_log "nothing to tear down"; exit 0; fi
+if [[ ! -e "$LANE_STATE" && ${#nodes[@]} -eq 0 ]]; then lane_log "nothing to tear down"; exit 0; fi
 
 # stop NAME...: SIGTERM each process in pids/NAME.pid at once, SIGKILL what is left after 20 s.
 stop() {
@@ -96,7 +95,6 @@ if [[ -e "$LANE_STATE" ]]; then
   done
 fi
 
-ip link del "$LANE_SERVICE_LINK" 2>/dev/null
 for n in "${nodes[@]}"; do
   ip link del "$(node_bridge "$n")" 2>/dev/null
   # The kubelet's cgroups: /kubepods under node 1's root "/", the whole /tailor-node-N otherwise.
@@ -119,7 +117,6 @@ rm -rf "$LANE_STATE"
 
 # Report anything left, so a leak is seen at once rather than by the next run.
 left=()
-ip link show "$LANE_SERVICE_LINK" >/dev/null 2>&1 && left+=("interface $LANE_SERVICE_LINK")
 for n in "${nodes[@]}"; do ip link show "$(node_bridge "$n")" >/dev/null 2>&1 && left+=("bridge $(node_bridge "$n")"); done
 for n in "${nodes[@]}"; do
   cg="$(node_cgroup_root "$n")"; [[ "$cg" == / ]] && cg=/kubepods

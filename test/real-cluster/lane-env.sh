@@ -27,8 +27,6 @@ LANE_KSM_TELEMETRY_PORT=38081
 # the node (kubelet) address is the bridge's own address, so traffic never leaves this machine.
 LANE_SERVICE_CIDR=10.214.0.0/24
 LANE_SERVICE_IP=10.214.0.1
-# The dummy interface that holds LANE_SERVICE_IP on this machine (up.sh), so pods reach the apiserver.
-LANE_SERVICE_LINK=tailor-svc
 node_name() { echo "tailor-node-$1"; }
 node_bridge() { echo "tailor$1-br"; }
 node_ip() { echo "10.213.$1.1"; }

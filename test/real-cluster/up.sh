@@ -46,7 +46,6 @@ port_busy() { (: < "/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
 for p in $LANE_ETCD_CLIENT_PORT $LANE_ETCD_PEER_PORT $LANE_APISERVER_PORT $LANE_CONTROLLER_MANAGER_PORT $LANE_SCHEDULER_PORT; do
   if port_busy "$p"; then lane_die "port 127.0.0.1:$p is in use; the lane needs it (see test/real-cluster/lane-env.sh)"; fi
 done
-if ip link show "$LANE_SERVICE_LINK" >/dev/null 2>&1; then lane_die "interface $LANE_SERVICE_LINK exists already; run 'npm run cluster:down' first"; fi
 for n in $(seq 1 "$LANE_NODES"); do
   if ip link show "$(node_bridge "$n")" >/dev/null 2>&1; then lane_die "bridge $(node_bridge "$n") exists already; run 'npm run cluster:down' first"; fi
 done
@@ -177,13 +176,12 @@ start kube-apiserver "$(lane_binary kube-apiserver)" \
 wait_for "kube-apiserver /readyz" 180 kube-apiserver kcurl "$api/readyz"
 lane_log "kube-apiserver ready on $api"
 # The lane has no kube-proxy: Service IPs lead nowhere. Pods find the apiserver at the `kubernetes`
-# Service's IP (KUBERNETES_SERVICE_HOST), so that one address is made real: it is put on a dummy
-# interface of this machine (pods route the service range to their bridge's gateway, i.e. here) and
-# a forwarder passes its port 443 to the apiserver on loopback. Webhooks' Services are resolved by
-# the apiserver itself to their endpoints (--enable-aggregator-routing, docs/real-cluster.md).
-ip link add "$LANE_SERVICE_LINK" type dummy
-ip addr add "$LANE_SERVICE_IP/32" dev "$LANE_SERVICE_LINK"
-ip link set "$LANE_SERVICE_LINK" up
+# Service's IP (KUBERNETES_SERVICE_HOST), so that one address is made real: it is added to node 1's
+# bridge (pods route the service range to their bridge's gateway, i.e. to this machine, which then
+# owns the address) and a forwarder passes its port 443 to the apiserver on loopback. Webhooks'
+# Services are resolved by the apiserver itself to their endpoints (--enable-aggregator-routing,
+# docs/real-cluster.md). Deleting the bridge (down.sh) removes the address.
+ip addr add "$LANE_SERVICE_IP/32" dev "$(node_bridge 1)"
 # -L: a lock file under the state, so that down.sh's sweep of leftover processes finds its forked children too.
 start service-forward socat -L "$LANE_STATE/service-forward.lock" "TCP-LISTEN:443,bind=$LANE_SERVICE_IP,fork,reuseaddr" "TCP:127.0.0.1:$LANE_APISERVER_PORT"
 

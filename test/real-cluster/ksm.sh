@@ -19,7 +19,14 @@ case "${1:-}" in
     [[ -x "$bin" ]] && exit 0
     echo "kube-state-metrics $KSM_VERSION is not cached ($bin)"; exit 3 ;;
   stop)
-    if [[ -f "$pidfile" ]]; then kill -TERM "$(cat "$pidfile")" 2>/dev/null || true; rm -f "$pidfile"; fi
+    # SIGTERM, then SIGKILL after 10 s (it does not always stop on SIGTERM while its stores run).
+    if [[ -f "$pidfile" ]]; then
+      pid="$(cat "$pidfile")"
+      kill -TERM "$pid" 2>/dev/null || true
+      for _ in $(seq 1 20); do kill -0 "$pid" 2>/dev/null || break; sleep 0.5; done
+      kill -KILL "$pid" 2>/dev/null || true
+      rm -f "$pidfile"
+    fi
     exit 0 ;;
   start) ;;
   *) lane_die "usage: ksm.sh start|stop|--check" ;;

@@ -198,7 +198,8 @@ async function leaderFailover(): Promise<void> {
     const id = (await holder()).holderIdentity ?? '';
     return (await podsOf('updater')).find((p) => id.startsWith(`${p.metadata!.name}_`));
   }, () => 'no Lease tailor-updater held by an updater pod');
-  const standby = (await podsOf('updater')).find((p) => p !== leaderPod)!;
+  const standby = (await podsOf('updater')).find((p) => p.metadata!.name !== leaderPod.metadata!.name)!;
+  assert.ok(standby, 'a second updater pod');
   const before = await holder();
 
   // A crash: SIGKILL the leader's process (no chance to release the Lease).

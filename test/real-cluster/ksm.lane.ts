@@ -62,6 +62,9 @@ test("a VPA's recommendation in kube-state-metrics: cores and bytes under the do
   assert.equal(sample(text, lower, { ...labels, resource: 'cpu', unit: 'core' }), 0.2);
   assert.equal(sample(text, lower, { ...labels, resource: 'memory', unit: 'byte' }), 64 * 1024 * 1024);
   assert.equal(sample(text, 'kube_customresource_verticalpodautoscaler_spec_updatepolicy_updatemode', { ...vpa, update_mode: 'InPlaceOrRecreate' }), 1);
-  // kube-state-metrics' own objects too (what a scrape of it gives the other dashboards).
-  assert.equal(sample(text, 'kube_namespace_status_phase', { namespace, phase: 'Active' }), 1);
+  // kube-state-metrics' own objects too (what a scrape of it gives the other dashboards); each
+  // resource has its own store, filled by its own list, so this one may come a scrape later.
+  const phase = await waitFor('the namespace\'s phase in /metrics', 60_000, async () =>
+    sample(await fetch(url).then((r) => r.text()), 'kube_namespace_status_phase', { namespace, phase: 'Active' }));
+  assert.equal(phase, 1);
 });

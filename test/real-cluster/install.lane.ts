@@ -158,7 +158,7 @@ test('the webhook makes its certificate and the real apiserver calls it (through
   assert.equal(refusal.code, 422, refusal.body);
   assert.match(refusal.body ?? '', /admission webhook \\"vpa\.admission\.tailor\.dev\\" denied the request: VerticalPodAutoscaler \\"invalid\\" is invalid: .*maxAllowed\.cpu: 500m is below minAllowed\.cpu 2/);
   assert.match(refusal.body ?? '', /"reason":"Invalid"/);
-  console.log(`# webhook reached after ${created} admitted attempt(s)`);
+  console.log(`webhook reached after ${created} admitted attempt(s)`);
 });
 
 /** The last lines of each updater pod's log, to say why when leader election is not as expected. */
@@ -232,7 +232,7 @@ async function leaderFailover(): Promise<void> {
   assert.equal(next.leaseTransitions, (before.leaseTransitions ?? 0) + 2);
   // Released on SIGTERM: taken well before the 15 s a crash costs.
   assert.ok(releaseTakeover < crashTakeover, `a graceful stop (${releaseTakeover} ms) hands over sooner than a crash (${crashTakeover} ms)`);
-  console.log(`# leader failover: ${crashTakeover} ms after SIGKILL (lease ${before.leaseDurationSeconds} s), ${releaseTakeover} ms after a pod delete (Lease released)`);
+  console.log(`leader failover: ${crashTakeover} ms after SIGKILL (lease ${before.leaseDurationSeconds} s), ${releaseTakeover} ms after a pod delete (Lease released)`);
 }
 
 test("the installed updater's service account gets 403 on patch pods, and may patch pods/resize", async () => {

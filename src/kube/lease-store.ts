@@ -3,7 +3,7 @@
  * leader elector uses. Updates carry the resourceVersion read, so a concurrent writer makes the
  * server answer 409 Conflict instead of one write silently replacing the other.
  */
-import { CoordinationV1Api, type KubeConfig, type V1Lease } from '@kubernetes/client-node';
+import { CoordinationV1Api, V1MicroTime, type KubeConfig, type V1Lease } from '@kubernetes/client-node';
 import type { LeaseRecord, LeaseSnapshot } from './lease-decision.ts';
 import { classifyApiError, KubeApiError } from './errors.ts';
 
@@ -69,8 +69,10 @@ export class KubeLeaseStore implements LeaseStore {
       spec: {
         holderIdentity: record.holderIdentity,
         leaseDurationSeconds: record.leaseDurationSeconds,
-        acquireTime: new Date(record.acquireTime),
-        renewTime: new Date(record.renewTime),
+        // MicroTime: the apiserver parses exactly six fractional digits and refuses a plain Date's
+        // three (400 "cannot parse \".491Z\" as \".000000\""); client-node's V1MicroTime writes six.
+        acquireTime: new V1MicroTime(record.acquireTime),
+        renewTime: new V1MicroTime(record.renewTime),
         leaseTransitions: record.leaseTransitions,
       },
     };

@@ -12,13 +12,16 @@ import { execFile } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
 import { cp, mkdir, mkdtemp, readFile, readdir, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { builtinModules } from 'node:module';
+import { builtinModules, createRequire } from 'node:module';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DockerfileParser, type Instruction } from 'dockerfile-ast';
 import { validate } from 'dockerfile-utils';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+// A CommonJS module (`module.exports = factory`) whose typings declare an ES default export: required,
+// so that the type and the value agree under NodeNext.
+const dockerignore = createRequire(import.meta.url)('@balena/dockerignore') as typeof import('@balena/dockerignore').default;
 /** The npm workspace packages (packages/*): the image holds their manifests, bins and sources. */
 const WORKSPACES = readdirSync(join(ROOT, 'packages')).sort();
 /** What the runtime stage copies besides node_modules: the files the bundle reads at run time. */
@@ -104,6 +107,34 @@ test('the runtime stage runs node bin/tailor.mjs as a numeric non-root user', as
   assert.ok(runtime.instructions.slice(last).every((i) => !['RUN', 'COPY', 'ADD'].includes(i.getKeyword())));
   assert.deepEqual(keyword(runtime, 'ENTRYPOINT').map(args), ['["node", "bin/tailor.mjs"]']);
   assert.match(keyword(runtime, 'CMD').map(args)[0] ?? '', /^\["run"/);
+});
+
+/** Files under `path` (itself if a file), relative to the repository, without node_modules. */
+async function filesUnder(path: string): Promise<string[]> {
+  if (!(await stat(join(ROOT, path))).isDirectory()) return [path];
+  const out: string[] = [];
+  for (const entry of await readdir(join(ROOT, path), { withFileTypes: true })) {
+    if (entry.name !== 'node_modules') out.push(...(await filesUnder(join(path, entry.name))));
+  }
+  return out;
+}
+
+test('every file the Dockerfile copies from the build context is in it (.dockerignore lets it through)', async () => {
+  // Docker's own matching rules (a port of its fileutils), not .gitignore's: `*` then `!path` re-includes.
+  const ignored = dockerignore({ ignorecase: false }).add((await readFile(join(ROOT, '.dockerignore'), 'utf8')).split('\n'));
+  const sources = (await stages()).stages.flatMap((s) => keyword(s, 'COPY').map(args)).filter((c) => !c.startsWith('--from='))
+    .flatMap((c) => c.split(' ').slice(0, -1));
+  assert.ok(sources.includes('scripts/build.mjs') && sources.includes('manifests/crds'), sources.join(', '));
+  for (const source of sources) {
+    // buildah drops a source that matches a pattern even when files below it are let in again.
+    assert.equal(ignored.ignores(source), false, `${source} itself is left out of the build context by .dockerignore`);
+    const files = await filesUnder(source);
+    const kept = files.filter((f) => !ignored.ignores(f));
+    // A directory may leave out some files (the packages' tests), never all; a file, and the files read at run time, must be there.
+    const whole = !files.includes(source) ? RUNTIME_FILES.includes(source) : true;
+    assert.ok(whole ? kept.length === files.length : kept.length > 0, `${source}: left out of the build context by .dockerignore: ${files.filter((f) => ignored.ignores(f)).slice(0, 5).join(', ')}`);
+  }
+  assert.ok(['node_modules/commander/package.json', 'test/manifests/dockerfile.test.ts', 'packages/kube-sim/test/api.test.ts', 'packages/kube-sim/README.md'].every((f) => ignored.ignores(f)), 'the rest stays out');
 });
 
 /** The package an import specifier names (`@scope/name/x` -> `@scope/name`), or undefined if relative. */

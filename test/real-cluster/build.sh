@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Builds (once) the binaries of the real-cluster lane and caches them outside the checkout, keyed by
 # version: kube-apiserver, kube-controller-manager, kube-scheduler and kubelet from the Go module in
-# build/ and etcd from build-etcd/. A binary already in the cache is reused.
+# build/ and etcd from build-etcd/; on request (`build.sh kube-state-metrics`) kube-state-metrics from
+# build-ksm/. A binary already in the cache is reused.
 #
 # Usage: test/real-cluster/build.sh [--check] [component...]
 #   --check   build nothing; exit 0 when every requested binary is cached, 3 otherwise (lists them).
@@ -20,7 +21,7 @@ if [[ ${#components[@]} -eq 0 ]]; then components=("${LANE_COMPONENTS[@]}"); fi
 
 missing=()
 for c in "${components[@]}"; do
-  path="$(lane_binary "$c")" || { echo "build.sh: unknown component '$c' (known: ${LANE_COMPONENTS[*]})" >&2; exit 2; }
+  path="$(lane_binary "$c")" || { echo "build.sh: unknown component '$c' (known: ${LANE_COMPONENTS[*]} kube-state-metrics)" >&2; exit 2; }
   [[ -x "$path" ]] || missing+=("$c")
 done
 if [[ $check_only -eq 1 ]]; then
@@ -48,6 +49,8 @@ for c in "${missing[@]}"; do
   case "$c" in
     etcd)
       (cd "$here/build-etcd" && nice -n 19 "$go_bin" build -p "$par" -trimpath -ldflags "-s -w" -o "$tmp" ./etcd) ;;
+    kube-state-metrics)
+      (cd "$here/build-ksm" && nice -n 19 "$go_bin" build -p "$par" -trimpath -ldflags "-s -w -X github.com/prometheus/common/version.Version=${KSM_VERSION}" -o "$tmp" ./kube-state-metrics) ;;
     *)
       (cd "$here/build" && nice -n 19 "$go_bin" build -p "$par" -trimpath -ldflags "$k8s_ldflags" -o "$tmp" "./$c") ;;
   esac

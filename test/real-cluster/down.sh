@@ -39,7 +39,7 @@ kubelets=(); for n in "${nodes[@]}"; do kubelets+=("kubelet-$n"); done
 lane_log "stopping ${kubelets[*]}"
 stop "${kubelets[@]}"
 lane_log "stopping the control plane"
-stop kube-scheduler kube-controller-manager kube-apiserver
+stop kube-state-metrics kube-scheduler kube-controller-manager kube-apiserver service-forward
 stop etcd
 lane_log "removing the pods' containers"
 

@@ -102,3 +102,31 @@ export function cpuQuota(id: string): number {
   }
   throw new Error(`container ${id} has no cgroup under /sys/fs/cgroup on this machine`);
 }
+
+/**
+ * The host pid of a running container's first process (its entrypoint), from the `cgroup.procs`
+ * of its cgroup on this node (v1: under /sys/fs/cgroup/cpu; v2: under /sys/fs/cgroup).
+ */
+export function containerProcess(id: string): number {
+  const dir = findDir('/sys/fs/cgroup/cpu', id, 5) ?? (existsSync('/sys/fs/cgroup/cgroup.controllers') ? findDir('/sys/fs/cgroup', id, 6) : undefined);
+  if (!dir) throw new Error(`container ${id} has no cgroup under /sys/fs/cgroup on this machine`);
+  const pids = readFileSync(join(dir, 'cgroup.procs'), 'utf8').trim().split('\n').filter(Boolean).map(Number).sort((a, b) => a - b);
+  if (pids.length === 0) throw new Error(`container ${id} has no process (${join(dir, 'cgroup.procs')} is empty)`);
+  return pids[0]!;
+}
+
+/** Creates the VPA CRD of manifests/crds (if it is not there) and waits until it is Established. */
+export async function installVpaCrd(kc: k8s.KubeConfig): Promise<void> {
+  const ext = kc.makeApiClient(k8s.ApiextensionsV1Api);
+  // loadYaml maps the YAML's field names to client-node's (x-kubernetes-int-or-string →
+  // xKubernetesIntOrString); a plain YAML parse loses those markers in client-node's serializer
+  // and the real apiserver refuses the CRD (422 "type: Required value").
+  const crd = k8s.loadYaml<k8s.V1CustomResourceDefinition>(readFileSync('manifests/crds/verticalpodautoscalers.yaml', 'utf8'));
+  await ext.createCustomResourceDefinition({ body: crd }).catch((error: unknown) => {
+    if ((error as { code?: number }).code !== 409) throw error;
+  });
+  await waitFor('the VPA CRD Established', 60_000, async () => {
+    const got = await ext.readCustomResourceDefinition({ name: crd.metadata!.name! });
+    return got.status?.conditions?.some((c) => c.type === 'Established' && c.status === 'True') ? true : undefined;
+  });
+}

@@ -19,6 +19,9 @@ LANE_ETCD_PEER_PORT=32380
 LANE_APISERVER_PORT=36443
 LANE_CONTROLLER_MANAGER_PORT=30257
 LANE_SCHEDULER_PORT=30259
+# kube-state-metrics on the host (ksm.sh): metrics and its own telemetry, loopback only.
+LANE_KSM_PORT=38080
+LANE_KSM_TELEMETRY_PORT=38081
 
 # Pods: node N (1-based) gets bridge tailorN-br with 10.213.N.1/24 and pods in 10.213.N.0/24;
 # the node (kubelet) address is the bridge's own address, so traffic never leaves this machine.

@@ -22,7 +22,7 @@ need_pkgs=()
 need() { command -v "$1" >/dev/null 2>&1 || need_pkgs+=("$2"); }
 need containerd containerd; need ctr containerd; need runc runc; need buildah buildah
 need catatonit catatonit; need busybox busybox-static; need openssl openssl; need ip iproute2
-need curl curl; need sysctl procps
+need curl curl; need sysctl procps; need socat socat
 [[ -x /usr/lib/cni/bridge && -x /usr/lib/cni/host-local && -x /usr/lib/cni/loopback ]] || need_pkgs+=(containernetworking-plugins)
 if [[ ${#need_pkgs[@]} -gt 0 ]]; then
   command -v apt-get >/dev/null || lane_die "missing commands from Debian packages ${need_pkgs[*]} and no apt-get to install them"
@@ -172,9 +172,18 @@ start kube-apiserver "$(lane_binary kube-apiserver)" \
   --kubelet-certificate-authority "$pki/ca.crt" --kubelet-preferred-address-types InternalIP \
   --service-account-issuer https://kubernetes.default.svc.cluster.local \
   --service-account-key-file "$pki/sa.pub" --service-account-signing-key-file "$pki/sa.key" \
-  --service-cluster-ip-range "$LANE_SERVICE_CIDR" --profiling=false --v=1
+  --service-cluster-ip-range "$LANE_SERVICE_CIDR" --enable-aggregator-routing=true --profiling=false --v=1
 wait_for "kube-apiserver /readyz" 180 kube-apiserver kcurl "$api/readyz"
 lane_log "kube-apiserver ready on $api"
+# The lane has no kube-proxy: Service IPs lead nowhere. Pods find the apiserver at the `kubernetes`
+# Service's IP (KUBERNETES_SERVICE_HOST), so that one address is made real: it is added to node 1's
+# bridge (pods route the service range to their bridge's gateway, i.e. to this machine, which then
+# owns the address) and a forwarder passes its port 443 to the apiserver on loopback. Webhooks'
+# Services are resolved by the apiserver itself to their endpoints (--enable-aggregator-routing,
+# docs/real-cluster.md). Deleting the bridge (down.sh) removes the address.
+ip addr add "$LANE_SERVICE_IP/32" dev "$(node_bridge 1)"
+# -L: a lock file under the state, so that down.sh's sweep of leftover processes finds its forked children too.
+start service-forward socat -L "$LANE_STATE/service-forward.lock" "TCP-LISTEN:443,bind=$LANE_SERVICE_IP,fork,reuseaddr" "TCP:127.0.0.1:$LANE_APISERVER_PORT"
 
 start kube-controller-manager "$(lane_binary kube-controller-manager)" \
   --kubeconfig "$pki/controller-manager.kubeconfig" \

@@ -8,29 +8,13 @@
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { readFileSync } from 'node:fs';
 import { after, before, describe, test } from 'node:test';
 import * as k8s from '@kubernetes/client-node';
 import { UPDATER_FIELD_MANAGER } from '../../src/updater/pod-timing.ts';
-import { guaranteedApp, containerId, cpuQuota, dropNamespace, freshNamespace, laneKubeConfig, laneKubeconfigPath, waitFor } from './lane-cluster.ts';
+import { guaranteedApp, containerId, cpuQuota, dropNamespace, freshNamespace, installVpaCrd, laneKubeConfig, laneKubeconfigPath, waitFor } from './lane-cluster.ts';
 
 const MERGE = k8s.setHeaderOptions('Content-Type', k8s.PatchStrategy.MergePatch);
 const VPA = { group: 'autoscaling.k8s.io', version: 'v1', plural: 'verticalpodautoscalers' };
-
-async function installVpaCrd(kc: k8s.KubeConfig): Promise<void> {
-  const ext = kc.makeApiClient(k8s.ApiextensionsV1Api);
-  // loadYaml maps the YAML's field names to client-node's (x-kubernetes-int-or-string →
-  // xKubernetesIntOrString); a plain YAML parse loses those markers in client-node's serializer
-  // and the real apiserver refuses the CRD (422 "type: Required value").
-  const crd = k8s.loadYaml<k8s.V1CustomResourceDefinition>(readFileSync('manifests/crds/verticalpodautoscalers.yaml', 'utf8'));
-  await ext.createCustomResourceDefinition({ body: crd }).catch((error: unknown) => {
-    if ((error as { code?: number }).code !== 409) throw error;
-  });
-  await waitFor('the VPA CRD Established', 60_000, async () => {
-    const got = await ext.readCustomResourceDefinition({ name: crd.metadata!.name! });
-    return got.status?.conditions?.some((c) => c.type === 'Established' && c.status === 'True') ? true : undefined;
-  });
-}
 
 function deployment(): k8s.V1Deployment {
   const labels = { app: 'web' };

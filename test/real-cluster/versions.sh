@@ -5,6 +5,9 @@ KUBERNETES_VERSION=v1.35.4
 KUBERNETES_VERSION_MAJOR=1
 KUBERNETES_VERSION_MINOR=35
 ETCD_VERSION=v3.6.16
+# kube-state-metrics (not part of cluster:up; `build.sh kube-state-metrics`, run by ksm.sh). v2.13.0:
+# the newest release the Go module proxy and checksum database serve here.
+KSM_VERSION=v2.13.0
 LANE_CACHE="${TAILOR_CLUSTER_CACHE:-/var/cache/tailor-real-cluster}"
 LANE_COMPONENTS=(etcd kube-apiserver kubelet kube-scheduler kube-controller-manager)
 
@@ -12,6 +15,7 @@ LANE_COMPONENTS=(etcd kube-apiserver kubelet kube-scheduler kube-controller-mana
 lane_binary() {
   case "$1" in
     etcd) echo "$LANE_CACHE/etcd-$ETCD_VERSION/etcd" ;;
+    kube-state-metrics) echo "$LANE_CACHE/kube-state-metrics-$KSM_VERSION/kube-state-metrics" ;;
     kube-apiserver | kube-controller-manager | kube-scheduler | kubelet) echo "$LANE_CACHE/kubernetes-$KUBERNETES_VERSION/$1" ;;
     *) return 1 ;;
   esac

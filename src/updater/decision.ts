@@ -26,6 +26,7 @@ export type DecisionReason =
   | 'RestartNotAllowed'
   | 'EvictionRequirementsNotMet'
   | 'WouldBeRejected'
+  | 'InvalidAnnotation'
   // triggers (act)
   | 'OutsideBounds'
   | 'Drift'
@@ -48,6 +49,7 @@ export type DecisionReason =
   | 'Canary'
   | 'MinReplicas'
   | 'DisruptionBudget'
+  | 'DisruptionWindow'
   | 'RateLimited';
 
 /** One container's change. */

@@ -19,6 +19,7 @@ import type { UpdaterMetrics } from './updater-metrics.ts';
 import { groupWorkloads, type WorkloadObject } from './workload-groups.ts';
 import type { MemoryUsageSource } from '../metrics/memory-usage-source.ts';
 import { reportHpaConflicts } from './hpa-status.ts';
+import { reportWorkloadConditions } from './workload-status.ts';
 import { UPDATER_FIELD_MANAGER } from './pod-timing.ts';
 import { FutureTimes } from './future-times.ts';
 import { ResizeLatencyTracker, type LatencySample } from './resize-latency.ts';
@@ -63,6 +64,8 @@ export interface LoopReport {
   usageAvailable: boolean;
   /** VPA HpaConflict conditions written. */
   hpaConditionsWritten: number;
+  /** VPAs whose per-workload conditions (AnnotationsInvalid, WaitingForDisruptionWindow) were written. */
+  workloadConditionsWritten: number;
   /** Resizes seen completed in this loop (most are seen between loops, through {@link UpdaterLoop.podSeen}). */
   completed: LatencySample[];
 }
@@ -144,7 +147,16 @@ export class UpdaterLoop {
       instance: deps.instance ?? 'tailor',
       ...(deps.dryRun ? { dryRun: true } : {}),
     });
-    return { decisions, results, invalidVpas, unmatchedPods: unmatched.length, usageAvailable: usage.available, hpaConditionsWritten, completed };
+    const workloadStatus = await reportWorkloadConditions(groups, decisions, {
+      api: deps.api,
+      logger: deps.logger,
+      now,
+      fieldManager: UPDATER_FIELD_MANAGER,
+      instance: deps.instance ?? 'tailor',
+      ...(deps.dryRun ? { dryRun: true } : {}),
+    });
+    for (const [condition, count] of Object.entries(workloadStatus.holding)) deps.metrics?.workloadConditions.set({ condition }, count);
+    return { decisions, results, invalidVpas, unmatchedPods: unmatched.length, usageAvailable: usage.available, hpaConditionsWritten, workloadConditionsWritten: workloadStatus.written, completed };
   }
 
   /** Counts the read; a warning each loop without usage from a configured source, a note when it is back. */

@@ -13,7 +13,9 @@
  * - `tailor_updater_usage_available`: 1 when the last loop had usage, else 0 (no memory limit is
  *   lowered and the memory pressure guard is off);
  * - `tailor_updater_recommendation_to_applied_seconds{path,since}`: from the recommendation to the
- *   resize seen completed (resize-latency.ts).
+ *   resize seen completed (resize-latency.ts);
+ * - `tailor_updater_workload_conditions{condition}`: VPAs whose per-workload condition holds after
+ *   the last loop (`AnnotationsInvalid`, `WaitingForDisruptionWindow`; workload-conditions.ts).
  *
  * The resize, eviction, fallback and latency series start at 0 for every known path, outcome and cause, so
  * `increase()` sees the first event too (a series born at 1 shows no increase in Prometheus).
@@ -21,6 +23,7 @@
 import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
 import type { ActionOutcome } from './action-outcome.ts';
 import type { DecisionReason } from './decision.ts';
+import { WORKLOAD_CONDITION_TYPES } from './workload-conditions.ts';
 
 /** Buckets of the recommendation-to-applied histogram (s): seconds for urgent resizes up to a day for drift. */
 export const APPLIED_LATENCY_BUCKETS = [1, 5, 15, 30, 60, 120, 300, 600, 1800, 3600, 4 * 3600, 12 * 3600, 24 * 3600, 7 * 24 * 3600];
@@ -39,6 +42,7 @@ export class UpdaterMetrics {
   readonly usageReads: Counter<'outcome'>;
   readonly usageAvailable: Gauge;
   readonly appliedLatency: Histogram<'path' | 'since'>;
+  readonly workloadConditions: Gauge<'condition'>;
 
   constructor(registry: Registry) {
     const registers = [registry];
@@ -57,6 +61,8 @@ export class UpdaterMetrics {
       buckets: APPLIED_LATENCY_BUCKETS,
       registers,
     });
+    this.workloadConditions = new Gauge({ name: 'tailor_updater_workload_conditions', help: 'VPAs whose per-workload condition (AnnotationsInvalid, WaitingForDisruptionWindow) holds after the last loop.', labelNames: ['condition'], registers });
+    for (const condition of WORKLOAD_CONDITION_TYPES) this.workloadConditions.set({ condition }, 0);
     for (const outcome of EXECUTED_OUTCOMES) {
       this.evictions.inc({ outcome }, 0);
       if (outcome !== 'blocked') for (const path of ['in-place', 'restart']) this.resizes.inc({ path, outcome }, 0);

@@ -23,7 +23,7 @@ function decisions(pods: V1Pod[], sketch: VpaSketch = {}, opts: { options?: Part
 }
 const lines = (ds: PodDecision[]) => ds.map((d) => `${d.podName} ${d.action} ${d.reason}`);
 const cpuTo = (d: PodDecision) => d.changes[0]?.to.requests.cpu;
-const solo = (request: string, extra: Parameters<typeof pod>[0] = {}) => [pod({ name: 'solo', containers: [cpu(request)], startedAgo: HOUR, ...extra })];
+const solo = (request: string, extra: Partial<Parameters<typeof pod>[0]> = {}) => [pod({ name: 'solo', startedAgo: HOUR, ...extra, containers: [cpu(request)] })];
 
 test('max-increase: 100m towards 400m goes to 200m by default (x2), to 150m with 50%', () => {
   assert.equal(cpuTo(decisions(solo('100m'))[0]!), 200);

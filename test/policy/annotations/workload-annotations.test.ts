@@ -69,7 +69,7 @@ test('an unknown tailor.dev/ key is reported (usually a typo); other prefixes ar
 
 test('each example in the registry is a good value', () => {
   for (const k of WORKLOAD_ANNOTATION_KEYS) {
-    const extra = k.key === 'tailor.dev/disruption-window-timezone' ? { 'tailor.dev/disruption-windows': '* * * * *' } : {};
+    const extra: Record<string, string> = k.key === 'tailor.dev/disruption-window-timezone' ? { 'tailor.dev/disruption-windows': '* * * * *' } : {};
     assert.deepEqual(problems({ ...extra, [k.key]: k.example }), [], k.key);
   }
 });

@@ -130,3 +130,22 @@ test('--format json|yaml and --output FILE: the same findings as one report, in 
   assert.equal((await tailorInProcess(['validate', '-f', file('valid-report.yaml', VALID), '--format', 'yaml', '--output', yamlOut])).code, 0);
   assert.match(readFileSync(yamlOut, 'utf8'), /^files:\n {2}- file: .*valid-report\.yaml\n/);
 });
+
+test('tailor.dev/ annotations are checked: a bad value and an unknown key are named, the exit code is 1', async () => {
+  const path = file('annotations.yaml', VALID.replace('metadata: {name: web}', `metadata:
+  name: web
+  annotations:
+    tailor.dev/max-increase: 50%
+    tailor.dev/cooldown: 5 minutes
+    tailor.dev/disruption-windows: "0 2 * * *; * 25 * * *"
+    tailor.dev/canary-shar: 20%`));
+  const r = tailor(['validate', '-f', path]);
+  assert.equal(r.status, 1, r.stderr);
+  const lines = r.stdout.trim().split('\n');
+  assert.equal(lines.length, 3, r.stdout);
+  assert.equal(lines[0], `${path}: VerticalPodAutoscaler/web: metadata.annotations[tailor.dev/canary-shar]: "20%": unknown annotation (known: tailor.dev/max-increase, tailor.dev/max-decrease, tailor.dev/cooldown, tailor.dev/canary-share, tailor.dev/disruption-windows, tailor.dev/disruption-window-timezone, tailor.dev/allow-container-restart)`);
+  assert.equal(lines[1], `${path}: VerticalPodAutoscaler/web: metadata.annotations[tailor.dev/cooldown]: "5 minutes": not a duration (write e.g. 90s, 5m, 1h30m)`);
+  assert.match(lines[2]!, /metadata\.annotations\[tailor\.dev\/disruption-windows\]: "0 2 \* \* \*; \* 25 \* \* \*": "\* 25 \* \* \*": /);
+  const good = file('annotations-good.yaml', VALID.replace('metadata: {name: web}', 'metadata: {name: web, annotations: {tailor.dev/max-increase: 50%, tailor.dev/disruption-windows: "* 2-4 * * 1-5"}}'));
+  assert.equal((await tailorInProcess(['validate', '-f', good])).code, 0);
+});

@@ -27,11 +27,13 @@ export type DecisionReason =
   | 'EvictionRequirementsNotMet'
   | 'WouldBeRejected'
   | 'InvalidAnnotation'
+  | 'StartupBoostStuck'
   // triggers (act)
   | 'OutsideBounds'
   | 'Drift'
   | 'OomKilled'
   | 'MemoryPressure'
+  | 'StartupBoostEnded'
   // following a resize
   | 'ResizeProposed'
   | 'ResizeInProgress'
@@ -44,6 +46,8 @@ export type DecisionReason =
   | 'FallbackInProgressTimeout'
   | 'FallbackError'
   | 'FallbackInPlaceUnsupported'
+  // a start-up cpu boost still running
+  | 'StartupBoost'
   // pacing and budgets (from plan())
   | 'Cooldown'
   | 'Canary'

@@ -143,7 +143,7 @@ test('tailor.dev/ annotations are checked: a bad value and an unknown key are na
   assert.equal(r.status, 1, r.stderr);
   const lines = r.stdout.trim().split('\n');
   assert.equal(lines.length, 3, r.stdout);
-  assert.equal(lines[0], `${path}: VerticalPodAutoscaler/web: metadata.annotations[tailor.dev/canary-shar]: "20%": unknown annotation (known: tailor.dev/max-increase, tailor.dev/max-decrease, tailor.dev/cooldown, tailor.dev/canary-share, tailor.dev/disruption-windows, tailor.dev/disruption-window-timezone, tailor.dev/allow-container-restart)`);
+  assert.equal(lines[0], `${path}: VerticalPodAutoscaler/web: metadata.annotations[tailor.dev/canary-shar]: "20%": unknown annotation (known: tailor.dev/max-increase, tailor.dev/max-decrease, tailor.dev/cooldown, tailor.dev/canary-share, tailor.dev/disruption-windows, tailor.dev/disruption-window-timezone, tailor.dev/allow-container-restart, tailor.dev/startup-cpu-boost, tailor.dev/startup-cpu-boost-duration)`);
   assert.equal(lines[1], `${path}: VerticalPodAutoscaler/web: metadata.annotations[tailor.dev/cooldown]: "5 minutes": not a duration (write e.g. 90s, 5m, 1h30m)`);
   assert.match(lines[2]!, /metadata\.annotations\[tailor\.dev\/disruption-windows\]: "0 2 \* \* \*; \* 25 \* \* \*": "\* 25 \* \* \*": /);
   const good = file('annotations-good.yaml', VALID.replace('metadata: {name: web}', 'metadata: {name: web, annotations: {tailor.dev/max-increase: 50%, tailor.dev/disruption-windows: "* 2-4 * * 1-5"}}'));

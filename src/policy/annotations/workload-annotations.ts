@@ -7,6 +7,7 @@
  */
 import type { DisruptionWindows } from '../disruption-window.ts';
 import type { AnnotationKey, AnnotationProblem, Annotations } from './annotation-key.ts';
+import { BOOST_ANNOTATIONS, readBoost, type StartupBoost } from './boost-annotations.ts';
 import { PACE_ANNOTATIONS, readPace, type PaceOverrides } from './pace-annotations.ts';
 import { ALLOW_RESTART_ANNOTATION_KEY, readRestart } from './restart-annotation.ts';
 import { readWindows, WINDOW_ANNOTATIONS } from './window-annotations.ts';
@@ -15,13 +16,14 @@ import { readWindows, WINDOW_ANNOTATIONS } from './window-annotations.ts';
 export const TAILOR_PREFIX = 'tailor.dev/';
 
 /** Every key a VPA may carry, in the order the docs list them. */
-export const WORKLOAD_ANNOTATION_KEYS: readonly AnnotationKey<unknown>[] = [...PACE_ANNOTATIONS, ...WINDOW_ANNOTATIONS, ALLOW_RESTART_ANNOTATION_KEY];
+export const WORKLOAD_ANNOTATION_KEYS: readonly AnnotationKey<unknown>[] = [...PACE_ANNOTATIONS, ...WINDOW_ANNOTATIONS, ALLOW_RESTART_ANNOTATION_KEY, ...BOOST_ANNOTATIONS];
 
 /** What a VPA's annotations set for its workload. */
 export interface WorkloadSettings {
   pace: PaceOverrides;
   windows?: DisruptionWindows;
   allowContainerRestart?: boolean;
+  startupBoost?: StartupBoost;
 }
 
 /** The settings, and every problem (empty when all is well). */
@@ -42,5 +44,7 @@ export function readWorkloadAnnotations(annotations: Annotations): WorkloadAnnot
   if (windows) settings.windows = windows;
   const restart = readRestart(annotations, problems);
   if (restart !== undefined) settings.allowContainerRestart = restart;
+  const boost = readBoost(annotations, problems);
+  if (boost) settings.startupBoost = boost;
   return { settings, problems };
 }

@@ -96,3 +96,33 @@ export function boostEndsAt(until: BoostEnd, startedAt: number | undefined, read
   if (until.kind === 'fixed') return startedAt === undefined ? undefined : startedAt + until.afterStartMs;
   return readyAt === undefined ? undefined : readyAt + until.afterMs;
 }
+
+/** The pod fields the boost's end is read from. */
+export interface BoostedPodLike {
+  metadata?: { annotations?: Record<string, string> };
+  status?: { startTime?: string | Date; conditions?: ReadonlyArray<{ type: string; status: string; lastTransitionTime?: string | Date }> };
+}
+
+function timeOf(value: string | Date | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const t = new Date(value).getTime();
+  return Number.isFinite(t) ? t : undefined;
+}
+
+/** When the pod turned Ready (its Ready condition's transition), if it is Ready. */
+export function podReadyTime(pod: BoostedPodLike): number | undefined {
+  const ready = pod.status?.conditions?.find((c) => c.type === 'Ready');
+  return ready?.status === 'True' ? timeOf(ready.lastTransitionTime) : undefined;
+}
+
+/**
+ * From when a pod's CPU usage is steady, for the recommender: undefined for a pod the webhook did
+ * not boost (all of it is); for a boosted one the boost's end, or +Infinity while it is not known
+ * (not Ready yet). Usage before it is start-up usage under a boost, not to be learnt from.
+ */
+export function cpuSteadySince(pod: BoostedPodLike): number | undefined {
+  const record = readBoostRecord(pod.metadata?.annotations);
+  if (record === undefined) return undefined;
+  if ('error' in record) return undefined;
+  return boostEndsAt(record.until, timeOf(pod.status?.startTime), podReadyTime(pod)) ?? Number.POSITIVE_INFINITY;
+}

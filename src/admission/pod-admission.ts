@@ -12,6 +12,8 @@
  *   (controlledValues, LimitRange Container and Pod bounds, limits scaled with requests, QoS kept).
  * - QoS is preserved, BestEffort included: a BestEffort pod stays BestEffort (no requests are
  *   added), unlike the upstream admission controller. See docs/decisions/0080.
+ * - `tailor.dev/startup-cpu-boost` on the VPA: the CPU is boosted on top of that
+ *   (startup-boost-plan.ts) and the steady values recorded on the pod for the updater.
  * The pod's `status` is ignored: at creation the class comes from the spec alone.
  */
 import type { V1LimitRange, V1Pod } from '@kubernetes/client-node';
@@ -26,6 +28,16 @@ import type { JsonPatchOperation } from './json-patch.ts';
 import { buildPodPatch, changeAnnotations } from './pod-patch.ts';
 import { topMostOwner, type ControllerLookup, type OwnerRef } from './top-most-owner.ts';
 import { vpaForOwner, type VpaLike } from './vpa-for-pod.ts';
+import { withStartupBoost } from './startup-boost-plan.ts';
+import { readWorkloadAnnotations } from '../policy/annotations/workload-annotations.ts';
+import type { StartupBoost } from '../policy/annotations/boost-annotations.ts';
+import { BOOST_POD_ANNOTATION, formatBoostRecord } from '../policy/startup-boost.ts';
+
+/** The VPA's start-up boost; none when its annotations have a problem (the updater reports it). */
+function boostFor(vpa: VerticalPodAutoscaler): StartupBoost | undefined {
+  const { settings, problems } = readWorkloadAnnotations(vpa.metadata.annotations);
+  return problems.length > 0 ? undefined : settings.startupBoost;
+}
 
 /** A VPA as cached: the raw object, and the validated one or the reason it is invalid. */
 export interface CachedVpa extends VpaLike {
@@ -101,14 +113,18 @@ export function admitPod(pod: V1Pod, namespace: string, view: PodAdmissionView):
   if (targets.length === 0) return unchanged('no-recommendation', `VPA ${vpaName} has no recommendation yet`, withVpa);
 
   const forPlanning: V1Pod = { ...pod, status: undefined };
-  const plan = planPodResources({ pod: forPlanning, resourcePolicy: vpa.spec.resourcePolicy, limitRanges: view.limitRanges, recommendations: targets });
+  const steadyPlan = planPodResources({ pod: forPlanning, resourcePolicy: vpa.spec.resourcePolicy, limitRanges: view.limitRanges, recommendations: targets });
+  const boost = boostFor(vpa);
+  const boosted = boost ? withStartupBoost(pod, steadyPlan, boost, view.limitRanges) : undefined;
+  const plan = boosted?.plan ?? steadyPlan;
   const adjustments = [...capAdjustments, ...plan.reasons, ...plan.containers.flatMap((c) => c.reasons)];
   if (!plan.changed) {
     const why = plan.reasons.map((r) => r.message).join('; ');
     return unchanged('unchanged', `VPA ${vpaName}: the pod already has the recommended resources or cannot take them${why ? ` (${why})` : ''}`, { ...withVpa, adjustments });
   }
   const annotations = changeAnnotations(vpaName, pod, plan);
-  const changes = describePlanChanges(plan);
+  if (boosted?.record) annotations[BOOST_POD_ANNOTATION] = formatBoostRecord(boosted.record);
+  const changes = [...describePlanChanges(plan), ...(boosted?.notes ?? [])];
   return {
     outcome: 'patched',
     message: `VPA ${vpaName}: ${changes.join('; ')}`,

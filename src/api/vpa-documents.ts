@@ -3,7 +3,8 @@
  * `kind: List` items as `kubectl get -o yaml` writes them) and validates each. Other kinds are
  * skipped and listed, so a manifest that holds a Deployment and its VPA can be checked as it is;
  * so is a document without `kind` that is not shaped like a Kubernetes object (a kube-sim
- * scenario, a values file). Pure: the text comes in, results come out.
+ * scenario, a values file). An extra check (the cli passes the `tailor.dev/` annotation check)
+ * adds its problems to each VPA's. Pure: the text comes in, results come out.
  */
 import { parseAllDocuments } from 'yaml';
 import { isPlainObject, type FieldError } from './field-errors.ts';
@@ -28,7 +29,7 @@ const OBJECT_FIELDS = new Set(['apiVersion', 'kind', 'metadata', 'spec', 'status
  * `(document 1)`). A document without a kind is taken as a VPA missing its kind when it has only
  * the fields of a Kubernetes object.
  */
-export function checkVpaDocuments(text: string): DocumentsCheck {
+export function checkVpaDocuments(text: string, extraCheck?: ExtraCheck): DocumentsCheck {
   const documents = parseAllDocuments(text);
   const objects: CheckedObject[] = [];
   const skipped: string[] = [];
@@ -37,12 +38,15 @@ export function checkVpaDocuments(text: string): DocumentsCheck {
     index += 1;
     const syntax = doc.errors[0];
     if (syntax) return { readable: false, error: `document ${index}: ${syntax.message.split('\n')[0]}` };
-    collect(doc.toJS() as unknown, `document ${index}`, objects, skipped);
+    collect(doc.toJS() as unknown, `document ${index}`, objects, skipped, extraCheck);
   }
   return { readable: true, objects, skipped };
 }
 
-function collect(value: unknown, where: string, out: CheckedObject[], skipped: string[]): void {
+/** More checks of a VPA beyond `validateVpa` (e.g. its `tailor.dev/` annotations): its problems. */
+export type ExtraCheck = (object: unknown) => FieldError[];
+
+function collect(value: unknown, where: string, out: CheckedObject[], skipped: string[], extraCheck?: ExtraCheck): void {
   if (value === null || value === undefined) return; // an empty document
   if (!isPlainObject(value)) {
     out.push({ ref: `(${where})`, errors: [{ path: '', message: 'the document is not an object' }] });
@@ -50,7 +54,7 @@ function collect(value: unknown, where: string, out: CheckedObject[], skipped: s
   }
   const kind = value.kind;
   if (typeof kind === 'string' && kind.endsWith('List') && Array.isArray(value.items)) {
-    value.items.forEach((item, i) => collect(item, `${where}, item ${i + 1}`, out, skipped));
+    value.items.forEach((item, i) => collect(item, `${where}, item ${i + 1}`, out, skipped, extraCheck));
     return;
   }
   const metadata = isPlainObject(value.metadata) ? value.metadata : {};
@@ -64,5 +68,5 @@ function collect(value: unknown, where: string, out: CheckedObject[], skipped: s
   }
   const name = typeof metadata.name === 'string' && metadata.name !== '' ? metadata.name : `(${where})`;
   const result = validateVpa(value);
-  out.push({ ref: `${VPA_KIND}/${name}`, errors: result.ok ? [] : result.errors });
+  out.push({ ref: `${VPA_KIND}/${name}`, errors: [...(result.ok ? [] : result.errors), ...(extraCheck?.(value) ?? [])] });
 }

@@ -40,7 +40,7 @@ export function runtimeFitInText(text: string): string[] {
   for (const vpa of objects.filter((o) => o.kind === 'VerticalPodAutoscaler')) {
     const name = `VerticalPodAutoscaler/${String(at(vpa, 'metadata', 'name') ?? '')}`;
     const parsed = runtimeOverridesOf(at(vpa, 'metadata', 'annotations') as Record<string, string> | undefined);
-    if (!parsed.ok) out.push(`${name}: ${parsed.message}`);
+    // A bad value is an error, reported with every other tailor.dev/ annotation (annotations/).
     const kind = at(vpa, 'spec', 'targetRef', 'kind');
     const target = objects.find((o) => o.kind === kind && at(o, 'metadata', 'name') === at(vpa, 'spec', 'targetRef', 'name') && ns(o) === ns(vpa));
     if (!target) continue;

@@ -2,7 +2,9 @@
  * The planner for one pod: (pod, its VPA, recommendation, options, server capabilities, recent
  * usage, now) -> a decision with a reason. Pure. Budgets, the canary and rate limits across pods
  * are applied afterwards by `plan` (plan.ts). The rules, in order:
- * 1. mode `Off` / `Initial`: skip. A pod terminating or not running: skip.
+ * 1. mode `Off`: skip. A pod terminating or not running: skip. A start-up CPU boost from the
+ *    webhook (startup-boost-return.ts): wait while it lasts, then give it back in place
+ *    (`StartupBoostEnded`, urgent: no canary or cooldown). Mode `Initial`: skip.
  * 2. the recommendation (from the VPA status unless given); resources an HPA scales on are left
  *    alone (`respectHpa`); nothing left: skip.
  * 3. a resize in flight (in-place modes): follow it (follow-resize.ts): wait, fall back, or replan.
@@ -52,6 +54,7 @@ import { updateTriggers, type Trigger } from './triggers.ts';
 import { detectRuntime, type ContainerRuntime } from '../policy/container-runtime.ts';
 import { runtimeOverridesOf } from '../policy/runtime-annotation.ts';
 import { overrideFor } from '../policy/runtime-fit.ts';
+import { boostStep } from './startup-boost-return.ts';
 
 /** Each container's runtime, with the VPA's `tailor.dev/runtime` override (an invalid one is ignored and noted). */
 function podRuntimes(pod: V1Pod, vpa: VerticalPodAutoscaler): { runtimes: Map<string, ContainerRuntime>; note?: string } {
@@ -97,6 +100,28 @@ function minutesText(ms: number): string {
 
 const IN_PLACE_MODES: readonly UpdateMode[] = ['InPlace', 'InPlaceOrRecreate'];
 
+/** The decision a start-up boost makes for the pod, if any (startup-boost-return.ts). */
+function startupBoost(pod: V1Pod, now: number, capabilities: ServerCapabilities): { action: DecisionAction; reason: DecisionReason; message: string; extra?: Partial<PodDecision> } | undefined {
+  if (readResizeState(pod).phase !== 'None') return undefined; // a resize in flight: followed as usual
+  const actual = new Map<string, ContainerResourceValues>();
+  try {
+    for (const c of actualResources(pod)) actual.set(c.name, readResourceValues(c.actual));
+  } catch (err) {
+    if (!(err instanceof QuantityError)) throw err;
+    return undefined;
+  }
+  const step = boostStep(pod, actual, podStartTime(pod), now);
+  if (step.kind === 'none') return undefined;
+  if (step.kind === 'unreadable') return { action: 'Skip', reason: 'StartupBoostStuck', message: `${step.message}; the boost cannot be given back` };
+  if (step.kind === 'active') return { action: 'Wait', reason: 'StartupBoost', message: step.message };
+  const containers = actualResources(pod);
+  const blocker = inPlaceBlocker(pod, containers, capabilities);
+  if (blocker) return { action: 'Skip', reason: 'StartupBoostStuck', message: `${step.message}, but ${blocker}` };
+  const violations = resizeViolations(pod, step.changes, capabilities, {});
+  if (violations.length > 0) return { action: 'Skip', reason: 'StartupBoostStuck', message: `${step.message}, not sent: ${violations.join('; ')}` };
+  return { action: 'ResizeInPlace', reason: 'StartupBoostEnded', message: step.message, extra: { changes: step.changes, urgent: true, ...ordering(step.changes) } };
+}
+
 /** The decision for one pod. Never throws for bad input: unreadable objects give a Skip. */
 export function decidePod(input: PodPlanInput, ctx: PlannerContext): PodDecision {
   const { pod, vpa } = input;
@@ -120,9 +145,12 @@ export function decidePod(input: PodPlanInput, ctx: PlannerContext): PodDecision
 
   const mode: UpdateMode = vpa.spec.updatePolicy?.updateMode ?? 'Recreate';
   if (mode === 'Off') return decide('Skip', 'UpdateModeOff', 'updateMode Off: recommendations only');
-  if (mode === 'Initial') return decide('Skip', 'UpdateModeInitial', 'updateMode Initial: resources are set only when pods are created');
   if (pod.metadata?.deletionTimestamp) return decide('Skip', 'PodTerminating', 'the pod is terminating');
   if (pod.status?.phase !== 'Running') return decide('Skip', 'PodNotRunning', `the pod is ${pod.status?.phase ?? 'in an unknown phase'}`);
+  // A start-up boost the webhook gave (any mode but Off) is given back in place, Initial included.
+  const boosted = startupBoost(pod, now, capabilities);
+  if (boosted) return decide(boosted.action, boosted.reason, boosted.message, boosted.extra);
+  if (mode === 'Initial') return decide('Skip', 'UpdateModeInitial', 'updateMode Initial: resources are set only when pods are created');
 
   let recommendations: NumericContainerRecommendation[];
   try {

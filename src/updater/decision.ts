@@ -27,11 +27,14 @@ export type DecisionReason =
   | 'EvictionRequirementsNotMet'
   | 'WouldBeRejected'
   | 'StartSizedMemory'
+  | 'InvalidAnnotation'
+  | 'StartupBoostStuck'
   // triggers (act)
   | 'OutsideBounds'
   | 'Drift'
   | 'OomKilled'
   | 'MemoryPressure'
+  | 'StartupBoostEnded'
   // following a resize
   | 'ResizeProposed'
   | 'ResizeInProgress'
@@ -44,11 +47,14 @@ export type DecisionReason =
   | 'FallbackInProgressTimeout'
   | 'FallbackError'
   | 'FallbackInPlaceUnsupported'
+  // a start-up cpu boost still running
+  | 'StartupBoost'
   // pacing and budgets (from plan())
   | 'Cooldown'
   | 'Canary'
   | 'MinReplicas'
   | 'DisruptionBudget'
+  | 'DisruptionWindow'
   | 'RateLimited';
 
 /** One container's change. */

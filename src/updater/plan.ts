@@ -1,12 +1,19 @@
 /**
  * The updater's plan for one loop: the decisions for every pod of every workload, in the order the
  * executor carries them out. Pure: budgets and rate limits are inputs, the clock is `now`.
- * 1. each pod is decided alone (decide-pod.ts);
- * 2. actions are ordered: urgent first (OOM, memory pressure, resize fallbacks), then scale-ups,
+ * 1. the VPA's `tailor.dev/` annotations are read (src/policy/annotations): a bad one makes every
+ *    pod of the workload a `Skip InvalidAnnotation` naming it; the pace they set (step limits,
+ *    cooldown, canary share) replaces the global options for this workload;
+ * 2. each pod is decided alone (decide-pod.ts);
+ * 3. actions are ordered: urgent first (OOM, memory pressure, resize fallbacks), then scale-ups,
  *    then by the size of the change (largest first), then by name;
- * 3. in that order, an action becomes a `Wait` when
- *    - canary: the workload has several live pods and none has settled at new values yet: only one
- *      pod is changed (none while another is being resized); urgent actions are exempt;
+ * 4. in that order, an action becomes a `Wait` when
+ *    - it is disruptive and the workload's disruption window (`tailor.dev/disruption-windows`) is
+ *      closed (`DisruptionWindow`, with when it opens next); in-place resizes that restart nothing
+ *      are not held;
+ *    - canary: the workload has several live pods and fewer than its canary count (one, or the
+ *      `tailor.dev/canary-share` of the live pods, rounded up) have settled at new values: only
+ *      that many pods are changed (fewer while others are being resized); urgent actions are exempt;
  *    - it is disruptive and the workload has fewer live pods than minReplicas (`MinReplicas`) or
  *      no disruption left in its budget (`DisruptionBudget`, workload-budget.ts);
  *    - the loop's global rate limit for resizes or evictions is used up (`RateLimited`).
@@ -22,6 +29,10 @@ import { isAction, type DecisionReason, type PodDecision } from './decision.ts';
 import { lastUpdateTime, UPDATER_FIELD_MANAGER } from './pod-timing.ts';
 import { readResizeState } from './resize-state.ts';
 import { podReady, workloadBudget } from './workload-budget.ts';
+import { describeWindows, windowState, type DisruptionWindows, type WindowState } from '../policy/disruption-window.ts';
+import { describeProblem } from '../policy/annotations/annotation-key.ts';
+import { canaryCount, withPace } from '../policy/annotations/pace-annotations.ts';
+import { readWorkloadAnnotations } from '../policy/annotations/workload-annotations.ts';
 
 /** The pods of one workload under one VPA. */
 export interface WorkloadGroup {
@@ -77,6 +88,43 @@ function settled(pod: V1Pod, decision: PodDecision, fieldManager: string): boole
   return lastUpdateTime(pod, fieldManager) !== undefined;
 }
 
+/** What the pass over the ordered actions tracks per workload. */
+interface WorkloadState {
+  disruptions: number;
+  live: number;
+  minReplicas: number;
+  canaryOpen: boolean;
+  canaryLeft: number;
+  canaries: number;
+  /** Set when the workload has disruption windows and a disruptive action planned. */
+  window?: { windows: DisruptionWindows; state: WindowState };
+}
+
+/** `outside the disruption window * 2-4 * * 1-5 (Europe/Berlin); it opens next at 2026-01-05T01:00:00.000Z`. */
+export function windowMessage(windows: DisruptionWindows, state: WindowState): string {
+  const next = state.nextOpen === undefined ? 'it does not open within 8 days' : `it opens next at ${new Date(state.nextOpen).toISOString()}`;
+  return `outside the disruption window ${describeWindows(windows)}; ${next}`;
+}
+
+/** The decision for a pod whose VPA has a bad annotation: left alone until it is fixed. */
+function invalidAnnotations(pod: V1Pod, workload: string, problems: readonly string[]): PodDecision {
+  return {
+    namespace: pod.metadata?.namespace ?? '',
+    podName: pod.metadata?.name ?? '',
+    workload,
+    action: 'Skip',
+    reason: 'InvalidAnnotation',
+    message: `the VPA's annotations are invalid, so the updater leaves its pods alone until they are fixed: ${problems.join('; ')}`,
+    changes: [],
+    disruptive: false,
+    urgent: false,
+    scaleUp: false,
+    difference: 0,
+    hpaExcluded: [],
+    notes: [],
+  };
+}
+
 const IN_FLIGHT: readonly DecisionReason[] = ['ResizeProposed', 'ResizeInProgress', 'ResizeDeferred', 'ResizeInfeasible', 'ResizeStuck'];
 
 /** The ordered decisions for every pod of every group. */
@@ -84,8 +132,14 @@ export function plan(input: PlanInput): PodDecision[] {
   const { options } = input;
   const fieldManager = input.fieldManager ?? UPDATER_FIELD_MANAGER;
   const all: PodDecision[] = [];
-  const state = new Map<string, { disruptions: number; live: number; minReplicas: number; canaryOpen: boolean; canaryLeft: number }>();
+  const state = new Map<string, WorkloadState>();
   for (const group of input.groups) {
+    const { settings, problems } = readWorkloadAnnotations(group.vpa.metadata.annotations);
+    if (problems.length > 0) {
+      all.push(...group.pods.map((pod) => invalidAnnotations(pod, group.workload, problems.map(describeProblem))));
+      continue;
+    }
+    const ctx: PlannerContext = { ...input, options: withPace(options, settings.pace) };
     const decisions = group.pods.map((pod) => {
       const d = decidePod(
         {
@@ -97,20 +151,24 @@ export function plan(input: PlanInput): PodDecision[] {
           ...(group.usage?.[pod.metadata?.name ?? ''] ? { usage: group.usage[pod.metadata?.name ?? ''] } : {}),
           ...(group.hpaResources ? { hpaResources: group.hpaResources } : {}),
         },
-        input,
+        ctx,
       );
       return { pod, d };
     });
     const budget = workloadBudget(group.pods, group.vpa, options, group.replicas);
-    const anySettled = decisions.some(({ pod, d }) => settled(pod, d, fieldManager));
-    const inFlight = decisions.some(({ d }) => IN_FLIGHT.includes(d.reason));
-    state.set(group.workload, {
+    const settledPods = decisions.filter(({ pod, d }) => settled(pod, d, fieldManager)).length;
+    const inFlight = decisions.filter(({ d }) => IN_FLIGHT.includes(d.reason)).length;
+    const canaries = canaryCount(budget.live, options.canary, settings.pace.canaryShare);
+    const w: WorkloadState = {
       disruptions: budget.disruptions,
       live: budget.live,
       minReplicas: budget.minReplicas,
-      canaryOpen: !options.canary || budget.live <= 1 || anySettled,
-      canaryLeft: inFlight ? 0 : 1,
-    });
+      canaryOpen: canaries === 0 || budget.live <= 1 || settledPods >= canaries,
+      canaryLeft: Math.max(0, canaries - settledPods - inFlight),
+      canaries,
+    };
+    if (settings.windows && decisions.some(({ d }) => d.disruptive)) w.window = { windows: settings.windows, state: windowState(settings.windows, input.now) };
+    state.set(group.workload, w);
     all.push(...decisions.map(({ d }) => d));
   }
 
@@ -120,8 +178,9 @@ export function plan(input: PlanInput): PodDecision[] {
     .map((d) => {
       if (!isAction(d)) return d;
       const w = state.get(d.workload)!;
+      if (d.disruptive && w.window && !w.window.state.open) return held(d, 'DisruptionWindow', windowMessage(w.window.windows, w.window.state));
       if (!d.urgent && !w.canaryOpen) {
-        if (w.canaryLeft === 0) return held(d, 'Canary', 'waiting for the canary pod of this workload to settle');
+        if (w.canaryLeft === 0) return held(d, 'Canary', w.canaries === 1 ? 'waiting for the canary pod of this workload to settle' : `waiting for ${w.canaries} canary pods of this workload to settle`);
       }
       if (d.disruptive) {
         if (w.live < w.minReplicas) return held(d, 'MinReplicas', `${w.live} live pod(s), fewer than minReplicas ${w.minReplicas}`);

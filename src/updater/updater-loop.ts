@@ -19,6 +19,7 @@ import type { UpdaterMetrics } from './updater-metrics.ts';
 import { groupWorkloads, type WorkloadObject } from './workload-groups.ts';
 import type { MemoryUsageSource } from '../metrics/memory-usage-source.ts';
 import { hpaExclusionCounts, reportHpaConflicts } from './hpa-status.ts';
+import { reportWorkloadConditions } from './workload-status.ts';
 import { UPDATER_FIELD_MANAGER } from './pod-timing.ts';
 import { FutureTimes } from './future-times.ts';
 import { ResizeLatencyTracker, type LatencySample } from './resize-latency.ts';
@@ -67,6 +68,8 @@ export interface LoopReport {
   usageAvailable: boolean;
   /** VPA HpaConflict conditions written. */
   hpaConditionsWritten: number;
+  /** VPAs whose per-workload conditions (AnnotationsInvalid, WaitingForDisruptionWindow) were written. */
+  workloadConditionsWritten: number;
   /** Resizes seen completed in this loop (most are seen between loops, through {@link UpdaterLoop.podSeen}). */
   completed: LatencySample[];
   /** Early memory warnings of this loop (none without usage). */
@@ -155,7 +158,16 @@ export class UpdaterLoop {
       ...(deps.dryRun ? { dryRun: true } : {}),
     });
     await this.runtimeFit.report(groups, { api: deps.api, logger: deps.logger, now, instance: deps.instance ?? 'tailor', ...(deps.dryRun ? { dryRun: true } : {}) });
-    return { decisions, results, invalidVpas, unmatchedPods: unmatched.length, usageAvailable: usage.available, hpaConditionsWritten, completed, memoryWarnings: warnings };
+    const workloadStatus = await reportWorkloadConditions(groups, decisions, {
+      api: deps.api,
+      logger: deps.logger,
+      now,
+      fieldManager: UPDATER_FIELD_MANAGER,
+      instance: deps.instance ?? 'tailor',
+      ...(deps.dryRun ? { dryRun: true } : {}),
+    });
+    for (const [condition, count] of Object.entries(workloadStatus.holding)) deps.metrics?.workloadConditions.set({ condition }, count);
+    return { decisions, results, invalidVpas, unmatchedPods: unmatched.length, usageAvailable: usage.available, hpaConditionsWritten, workloadConditionsWritten: workloadStatus.written, completed, memoryWarnings: warnings };
   }
 
   /** The early memory warnings of the groups: metrics always, a log line and Events when new. */

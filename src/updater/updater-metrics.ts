@@ -17,6 +17,8 @@
  * - `tailor_updater_hpa_excluded_resources{resource}`: VPAs whose resource (cpu, memory) the updater
  *   leaves to an HPA in the last loop (the VPAs carry the HpaConflict condition), 0 at start;
  * - the early memory warnings' gauges and counter (memory-warning-metrics.ts).
+ * - `tailor_updater_workload_conditions{condition}`: VPAs whose per-workload condition holds after
+ *   the last loop (`AnnotationsInvalid`, `WaitingForDisruptionWindow`; workload-conditions.ts).
  *
  * The resize, eviction, fallback and latency series start at 0 for every known path, outcome and cause, so
  * `increase()` sees the first event too (a series born at 1 shows no increase in Prometheus).
@@ -25,6 +27,7 @@ import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
 import type { ActionOutcome } from './action-outcome.ts';
 import type { DecisionReason } from './decision.ts';
 import { MemoryWarningMetrics } from './memory-warning-metrics.ts';
+import { WORKLOAD_CONDITION_TYPES } from './workload-conditions.ts';
 
 /** Buckets of the recommendation-to-applied histogram (s): seconds for urgent resizes up to a day for drift. */
 export const APPLIED_LATENCY_BUCKETS = [1, 5, 15, 30, 60, 120, 300, 600, 1800, 3600, 4 * 3600, 12 * 3600, 24 * 3600, 7 * 24 * 3600];
@@ -45,6 +48,7 @@ export class UpdaterMetrics {
   readonly appliedLatency: Histogram<'path' | 'since'>;
   readonly memoryWarnings: MemoryWarningMetrics;
   readonly hpaExcluded: Gauge<'resource'>;
+  readonly workloadConditions: Gauge<'condition'>;
 
   constructor(registry: Registry) {
     const registers = [registry];
@@ -66,6 +70,8 @@ export class UpdaterMetrics {
     this.memoryWarnings = new MemoryWarningMetrics(registry);
     this.hpaExcluded = new Gauge({ name: 'tailor_updater_hpa_excluded_resources', help: 'VPAs whose resource (cpu, memory) the updater leaves to an HPA scaling the workload on it, last loop.', labelNames: ['resource'], registers });
     for (const resource of ['cpu', 'memory']) this.hpaExcluded.set({ resource }, 0);
+    this.workloadConditions = new Gauge({ name: 'tailor_updater_workload_conditions', help: 'VPAs whose per-workload condition (AnnotationsInvalid, WaitingForDisruptionWindow) holds after the last loop.', labelNames: ['condition'], registers });
+    for (const condition of WORKLOAD_CONDITION_TYPES) this.workloadConditions.set({ condition }, 0);
     for (const outcome of EXECUTED_OUTCOMES) {
       this.evictions.inc({ outcome }, 0);
       if (outcome !== 'blocked') for (const path of ['in-place', 'restart']) this.resizes.inc({ path, outcome }, 0);

@@ -144,3 +144,17 @@ test('--server-version defaults to the version tailor sim and tailor demo follow
   assert.equal(plan?.options.find((o) => o.long === '--server-version')?.defaultValue, DEFAULT_SERVER_VERSION);
   assert.equal(DEFAULT_SERVER_VERSION, '1.35');
 });
+
+test('a disruption window on the VPA: the eviction waits in the plan and says when the window opens', () => {
+  const path = join(dir, 'shop-window.yaml');
+  const windowed = OBJECTS.replace('  metadata: {name: web, namespace: shop}\n  spec:\n    targetRef', '  metadata:\n    name: web\n    namespace: shop\n    annotations: {tailor.dev/disruption-windows: "* 2-4 * * *", tailor.dev/disruption-window-timezone: America/New_York, tailor.dev/canary-share: 0%}\n  spec:\n    targetRef');
+  assert.notEqual(windowed, OBJECTS);
+  writeFileSync(path, windowed);
+  const result = tailor(['plan', '-f', path, '--now', '2026-06-01T12:00:00Z', '--server-version', '1.30']);
+  assert.equal(result.status, 0, result.stderr);
+  // 02:00 in New York (UTC-4 in June) = 06:00 UTC the next day
+  assert.match(result.stdout, /^shop\/web-7f9c-a Wait DisruptionWindow: outside the disruption window \* 2-4 \* \* \* \(America\/New_York\); it opens next at 2026-06-02T06:00:00\.000Z \(planned: Evict FallbackInPlaceUnsupported/m);
+  // inside the window the same objects are evicted
+  const open = tailor(['plan', '-f', path, '--now', '2026-06-02T06:30:00Z', '--server-version', '1.30']);
+  assert.match(open.stdout, /^shop\/web-7f9c-a Evict FallbackInPlaceUnsupported/m);
+});

@@ -161,9 +161,29 @@ spec:
 `);
   const out = keep();
   const err = keep();
-  assert.equal(await validateFiles([path], out, err), 0, err.text);
+  // The bad annotation is an error (exit 1), named like every tailor.dev/ annotation; the fit is a warning.
+  assert.equal(await validateFiles([path], out, err), 1, err.text);
   const warnings = err.text.split('\n').filter((l) => l.includes(': warning: '));
-  assert.equal(warnings.length, 2, err.text);
+  assert.equal(warnings.length, 1, err.text);
   assert.match(warnings[0]!, /runtime\.yaml: warning: VerticalPodAutoscaler\/db -> Deployment\/db: container postgres runs postgresql \(from image postgres:16\), which sizes its memory at start: resizePolicy memory NotRequired/);
-  assert.match(warnings[1]!, /warning: VerticalPodAutoscaler\/other: tailor\.dev\/runtime: unknown runtime "cobol"/);
+  assert.match(out.text, /VerticalPodAutoscaler\/other: metadata\.annotations\[tailor\.dev\/runtime\]: "app=cobol": unknown runtime "cobol"/);
+});
+
+test('tailor.dev/ annotations are checked: a bad value and an unknown key are named, the exit code is 1', async () => {
+  const path = file('annotations.yaml', VALID.replace('metadata: {name: web}', `metadata:
+  name: web
+  annotations:
+    tailor.dev/max-increase: 50%
+    tailor.dev/cooldown: 5 minutes
+    tailor.dev/disruption-windows: "0 2 * * *; * 25 * * *"
+    tailor.dev/canary-shar: 20%`));
+  const r = tailor(['validate', '-f', path]);
+  assert.equal(r.status, 1, r.stderr);
+  const lines = r.stdout.trim().split('\n');
+  assert.equal(lines.length, 3, r.stdout);
+  assert.equal(lines[0], `${path}: VerticalPodAutoscaler/web: metadata.annotations[tailor.dev/canary-shar]: "20%": unknown annotation (known: tailor.dev/max-increase, tailor.dev/max-decrease, tailor.dev/cooldown, tailor.dev/canary-share, tailor.dev/disruption-windows, tailor.dev/disruption-window-timezone, tailor.dev/allow-container-restart, tailor.dev/startup-cpu-boost, tailor.dev/startup-cpu-boost-duration, tailor.dev/runtime)`);
+  assert.equal(lines[1], `${path}: VerticalPodAutoscaler/web: metadata.annotations[tailor.dev/cooldown]: "5 minutes": not a duration (write e.g. 90s, 5m, 1h30m)`);
+  assert.match(lines[2]!, /metadata\.annotations\[tailor\.dev\/disruption-windows\]: "0 2 \* \* \*; \* 25 \* \* \*": "\* 25 \* \* \*": /);
+  const good = file('annotations-good.yaml', VALID.replace('metadata: {name: web}', 'metadata: {name: web, annotations: {tailor.dev/max-increase: 50%, tailor.dev/disruption-windows: "* 2-4 * * 1-5"}}'));
+  assert.equal((await tailorInProcess(['validate', '-f', good])).code, 0);
 });

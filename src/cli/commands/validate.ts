@@ -2,7 +2,8 @@
  * `tailor validate -f FILE...`: checks VerticalPodAutoscaler objects in YAML or JSON files (`-` is
  * standard input; a directory means its .yaml, .yml and .json files) and prints each problem as
  * `file: kind/name: field: message` (`--format json|yaml`: one report). Documents that are not
- * VPAs are skipped with a note on stderr. Exit code 0 when every object is valid, 1 when any is
+ * VPAs are skipped with a note on stderr. A VPA's `tailor.dev/` annotations are checked too (a bad
+ * value or an unknown key: docs/workload-annotations.md). Exit code 0 when every object is valid, 1 when any is
  * invalid or an input cannot be read or parsed (the other files are still checked), 2 for a usage
  * error (decision 0178).
  */
@@ -10,6 +11,7 @@ import { readFile, readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { CommanderError, type Command } from 'commander';
 import { checkVpaDocuments, type CheckedObject } from '../../api/vpa-documents.ts';
+import { annotationFieldErrors } from '../../policy/annotations/annotation-field-errors.ts';
 import { EXIT_FAILURE, EXIT_OK } from '../exit-codes.ts';
 import { readReason } from '../file-errors.ts';
 import { formatOption, outputOption, serialize, writeResult } from '../common-options.ts';
@@ -74,7 +76,7 @@ export async function checkFiles(args: readonly string[], err: NodeJS.WritableSt
       report.files.push({ file: label, error, objects: [], skipped: [] });
       continue;
     }
-    const result = checkVpaDocuments(text);
+    const result = checkVpaDocuments(text, annotationFieldErrors);
     if (!result.readable) {
       err.write(`${label}: cannot parse: ${result.error}\n`);
       report.files.push({ file: label, error: `cannot parse: ${result.error}`, objects: [], skipped: [] });

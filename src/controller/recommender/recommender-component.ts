@@ -60,6 +60,7 @@ import { SelectorParseError, selectorMatches, type LabelSelector } from './label
 import { TargetBackoff, targetKey } from './target-backoff.ts';
 import { TargetSelectorError } from './target-selector.ts';
 import { memoryRequest, podOomKills, type PodLike } from './pod-oom-kills.ts';
+import { cpuSteadySince, type BoostedPodLike } from '../../policy/startup-boost.ts';
 import { RecommenderKube, VPA_RESOURCE } from './recommender-kube.ts';
 import { VpaAggregates } from './vpa-aggregates.ts';
 import { losingVpas } from './vpa-ownership.ts';
@@ -234,7 +235,12 @@ export class RecommenderLoop implements LoopComponent {
     if (this.backfillPlan.pendingCount > 0) await this.metrics.timePhase('recommender', 'backfill-history', () => this.backfillNewVpas(views, cursorOf));
     this.own.backfillPending.set(this.backfillPlan.pendingCount);
     // A VPA still waiting for its history gets no samples from the feed: its read covers them later.
-    const routes = views.filter((v) => !this.backfillPlan.isPending(v.id)).flatMap((v) => v.pods.map((p) => ({ namespace: p.metadata.namespace, pod: p.metadata.name, vpaId: v.id, memoryRequests: new Map((p.spec?.containers ?? []).map((c) => [c.name, memoryRequest(p, c.name)])) })));
+    const routes = views
+      .filter((v) => !this.backfillPlan.isPending(v.id))
+      .flatMap((v) => v.pods.map((p) => {
+        const steady = cpuSteadySince(p as BoostedPodLike);
+        return { namespace: p.metadata.namespace, pod: p.metadata.name, vpaId: v.id, memoryRequests: new Map((p.spec?.containers ?? []).map((c) => [c.name, memoryRequest(p, c.name)])), ...(steady !== undefined ? { cpuSteadySince: steady } : {}) };
+      }));
     this.aggregates.routePods(routes, now);
 
     // Only useful before the bootstrap's samples arrive: afterwards they have been routed or dropped.

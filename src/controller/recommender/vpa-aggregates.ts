@@ -14,6 +14,9 @@
  * the demo). Kills at or before a restored checkpoint's last sample are in the checkpoint already:
  * the upstream state does not record them again.
  *
+ * CPU samples of a pod the webhook gave a start-up CPU boost are dropped until the boost's end
+ * (`cpuSteadySince` of routePods): start-up usage under a boost is not the steady need.
+ *
  * With a strategy (`--recommender-strategy tailor`), each history also holds that strategy's
  * {@link UsageModel}, fed the same samples and OOM kills. The upstream state is kept alongside for
  * the upstream-format checkpoints (decision 0150). The model has no checkpoint: it is rebuilt from
@@ -64,8 +67,12 @@ export class VpaAggregates implements UsageSink {
   private readonly requests = new Map<string, RequestSeen>();
   /** `namespace/pod/container` -> time of the last OOM kill recorded. */
   private readonly lastOom = new Map<string, number>();
+  /** `namespace/pod` -> the start of steady CPU usage of a pod given a start-up boost. */
+  private readonly cpuSteadyFrom = new Map<string, number>();
   /** Samples of pods that belong to no handled VPA (dropped). */
   unrouted = 0;
+  /** CPU samples of boosted pods' start-up (dropped: not steady usage). */
+  boostedStartupSamples = 0;
 
   private readonly buffer: TimeOrderedBuffer | undefined;
 
@@ -86,9 +93,10 @@ export class VpaAggregates implements UsageSink {
    * `observedAt` (ms). A request that changed since the last call is remembered with the one before
    * it, so an OOM kill from before the change is valued at the request the container had then.
    */
-  routePods(pods: ReadonlyArray<{ namespace: string; pod: string; vpaId: string; memoryRequests: ReadonlyMap<string, number> }>, observedAt = Number.NEGATIVE_INFINITY): void {
+  routePods(pods: ReadonlyArray<{ namespace: string; pod: string; vpaId: string; memoryRequests: ReadonlyMap<string, number>; cpuSteadySince?: number }>, observedAt = Number.NEGATIVE_INFINITY): void {
     for (const p of pods) {
       this.podVpa.set(`${p.namespace}/${p.pod}`, p.vpaId);
+      if (p.cpuSteadySince !== undefined) this.cpuSteadyFrom.set(`${p.namespace}/${p.pod}`, p.cpuSteadySince);
       for (const [c, bytes] of p.memoryRequests) {
         const id = `${p.namespace}/${p.pod}/${c}`;
         const seen = this.requests.get(id);
@@ -144,9 +152,10 @@ export class VpaAggregates implements UsageSink {
     return this.container(vpaId, key.container);
   }
 
-  cpu(series: ContainerSeries): void {
-    const t = this.target(series.key);
-    if (!t) return void (this.unrouted += series.times.length);
+  cpu(input: ContainerSeries): void {
+    const t = this.target(input.key);
+    if (!t) return void (this.unrouted += input.times.length);
+    const series = this.withoutBoostedStartup(input);
     for (let i = 0; i < series.times.length; i++) {
       const at = series.times[i]!;
       if (t.model && !this.buffer) t.model.addCpuSample(series.values[i]!, at, series.key.pod);
@@ -154,6 +163,19 @@ export class VpaAggregates implements UsageSink {
       t.state.addCpuSample(series.values[i]!, at, series.key.pod);
     }
     if (t.model && this.buffer) this.buffer.cpu(t.model, series);
+  }
+
+  /**
+   * The series without the samples from a start-up boost (routePods' `cpuSteadySince`): CPU used
+   * with boosted CPU while starting is no measure of the steady need.
+   */
+  private withoutBoostedStartup(series: ContainerSeries): ContainerSeries {
+    const from = this.cpuSteadyFrom.get(`${series.key.namespace}/${series.key.pod}`);
+    if (from === undefined || series.times.length === 0 || series.times[0]! >= from) return series;
+    const keep = series.times.findIndex((at) => at >= from);
+    const start = keep < 0 ? series.times.length : keep;
+    this.boostedStartupSamples += start;
+    return { ...series, times: series.times.slice(start), values: series.values.slice(start) };
   }
 
   memory(series: ContainerSeries): void {

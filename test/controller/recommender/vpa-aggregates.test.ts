@@ -99,3 +99,24 @@ test('prune drops VPAs no longer handled and containers without samples for the 
   a.prune(T0 + 8 * 24 * 3600_000, new Set(['shop/web']));
   assert.equal(a.size(), 0, 'a container without a sample for 8 days ages out');
 });
+
+test('a pod with a start-up cpu boost: its cpu samples before the boost ended are not learnt from', () => {
+  const a = new VpaAggregates(defaultModelConfig());
+  a.routePods([{ namespace: 'shop', pod: 'web-1', vpaId: 'shop/web', memoryRequests: new Map(), cpuSteadySince: T0 + 4 * MIN }, { namespace: 'shop', pod: 'web-2', vpaId: 'shop/web', memoryRequests: new Map(), cpuSteadySince: Number.POSITIVE_INFINITY }]);
+  a.cpu(series('web-1', 10, 2)); // minutes 0-9: 0-3 under the boost
+  a.cpu(series('web-2', 5, 2)); // still boosted (not Ready): none counts
+  const state = a.byVpa.get('shop/web')!.get('app')!.state;
+  assert.equal(state.totalSamplesCount, 6, 'the six steady cpu samples of web-1 only');
+  assert.equal(a.boostedStartupSamples, 4 + 5);
+});
+
+test('cpuSteadySince: none for a pod without a boost record; the end once Ready is known; +Infinity before', async () => {
+  const { cpuSteadySince } = await import('../../../src/policy/startup-boost.ts');
+  const record = '{"until":"ready+30s","containers":{"app":{"request":500,"limit":500}}}';
+  assert.equal(cpuSteadySince({ metadata: { annotations: {} } }), undefined);
+  assert.equal(cpuSteadySince({ metadata: { annotations: { 'tailor.dev/startup-cpu-boost-record': record } }, status: { conditions: [{ type: 'Ready', status: 'False' }] } }), Number.POSITIVE_INFINITY);
+  const ready = { type: 'Ready', status: 'True', lastTransitionTime: new Date(T0).toISOString() };
+  assert.equal(cpuSteadySince({ metadata: { annotations: { 'tailor.dev/startup-cpu-boost-record': record } }, status: { conditions: [ready] } }), T0 + 30_000);
+  const fixed = '{"until":"90s","containers":{"app":{"request":500}}}';
+  assert.equal(cpuSteadySince({ metadata: { annotations: { 'tailor.dev/startup-cpu-boost-record': fixed } }, status: { startTime: new Date(T0).toISOString() } }), T0 + 90_000);
+});

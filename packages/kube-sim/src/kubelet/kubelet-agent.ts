@@ -1,6 +1,7 @@
 /**
  * The kubelet of every simulated node, as one agent driven by simulated time. Each `sync(now, dt)`:
- * starts pods bound to a node, steps their resize state machine (resize-state-machine.ts), runs
+ * starts pods bound to a node (Ready once their start-up work is done, startup-work.ts), steps
+ * their resize state machine (resize-state-machine.ts), runs
  * their containers' usage patterns through the meters (throttling, OOM kills), finishes
  * run-to-completion pods, and writes the resulting status and events. Per-pod memory (allocation
  * checkpoint, meters, container start times) lives here, as in a real kubelet.
@@ -20,6 +21,7 @@ import { finishIfDone } from './run-to-completion.ts';
 import { OOM_KILLED, restartContainer } from './container-restart.ts';
 import { podRef, type SimEvent } from './kubelet-event.ts';
 import { startPod, type NodeRuntime } from './pod-start.ts';
+import { advanceStartup, notReadyYet, readyNow, startupRate, startupWork } from './startup-work.ts';
 import { desiredAllocation, stepResize, type ResizeCheckpoint } from './resize-state-machine.ts';
 import type { Logger } from '../logger.ts';
 
@@ -32,6 +34,8 @@ interface PodState {
   containerStart: Map<string, number>;
   usage: Record<string, ContainerUsage>;
   startedAt: number;
+  /** CPU-seconds of start-up work left (startup-work.ts); absent once Ready. */
+  startupLeft?: number;
 }
 
 export interface KubeletOptions {
@@ -143,6 +147,11 @@ export class KubeletAgent {
       status = started.status;
       events.push(...started.events);
       state = { checkpoint: { allocation: desiredAllocation(pod) }, meters: new Map(), containerStart: new Map(), usage: {}, startedAt: now };
+      const work = startupWork(pod);
+      if (work !== undefined) {
+        state.startupLeft = work;
+        status = notReadyYet(status, now);
+      }
       for (const c of pod.spec.containers) {
         state.meters.set(c.name, newMeter());
         state.containerStart.set(c.name, now);
@@ -175,7 +184,16 @@ export class KubeletAgent {
           if (name) state.containerStart.set(name, now);
         }
       }
-      status = this.runContainers(pod, status, state, now, dtMs, events);
+      const startupRateNow = state.startupLeft !== undefined ? startupRate(pod, status) : undefined;
+      status = this.runContainers(pod, status, state, now, dtMs, events, startupRateNow);
+      if (state.startupLeft !== undefined && startupRateNow !== undefined && dtMs > 0) {
+        const step = advanceStartup(state.startupLeft, startupRateNow, now, dtMs);
+        state.startupLeft = step.remaining;
+        if (step.doneAt !== undefined) {
+          delete state.startupLeft;
+          status = readyNow(status, step.doneAt);
+        } else status = notReadyYet(status, now);
+      }
       status = finishIfDone(pod, status, state.startedAt, now);
     }
     if (JSON.stringify(status) !== JSON.stringify(pod.status)) {
@@ -205,7 +223,7 @@ export class KubeletAgent {
   }
 
   /** Advances each running container's usage; a container over its memory limit is OOM-killed and restarted. */
-  private runContainers(pod: Pod, status: PodStatus, state: PodState, now: number, dtMs: number, events: SimEvent[]): PodStatus {
+  private runContainers(pod: Pod, status: PodStatus, state: PodState, now: number, dtMs: number, events: SimEvent[], startupRateMillicores?: number): PodStatus {
     if (dtMs <= 0) return status;
     const statuses: ContainerStatus[] = [];
     for (const s of status.containerStatuses ?? []) {
@@ -217,7 +235,10 @@ export class KubeletAgent {
       const containerStart = state.containerStart.get(s.name) ?? state.startedAt;
       const moment = { now, simStart: this.options.simStart, containerStart, seed: this.options.seed, container: s.name, traces: this.traces };
       const key = `${pod.metadata.namespace}/${pod.metadata.name}/${s.name}`;
-      const cpuDemand = usageAt(usage.cpu, { ...moment, key: `${key}/cpu`, resource: 'cpu' });
+      const patternCpu = usageAt(usage.cpu, { ...moment, key: `${key}/cpu`, resource: 'cpu' });
+      // while starting, the start-up work takes all the CPU it may (startup-work.ts)
+      const startupCpu = startupRateMillicores === undefined ? 0 : startupRate({ ...pod, spec: { ...pod.spec, containers: pod.spec.containers.filter((c) => c.name === s.name) } }, status);
+      const cpuDemand = Math.max(patternCpu, startupCpu);
       const memoryDemand = usageAt(usage.memory, { ...moment, key: `${key}/memory`, resource: 'memory' });
       const applied = s.resources ?? pod.spec.containers.find((c) => c.name === s.name)?.resources;
       const limits = readLimits(applied?.limits);

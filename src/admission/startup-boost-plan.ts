@@ -1,0 +1,58 @@
+/**
+ * The webhook's start-up CPU boost (policy/startup-boost.ts): the pod's plan with each container's
+ * CPU raised, and the record of the steady values the updater gives back. Only app containers
+ * (not init or sidecar containers) with a CPU request and cpu resizePolicy NotRequired (or none)
+ * are boosted, so the return is an in-place resize that restarts nothing. A LimitRange's maximum
+ * CPU per container caps the boost (the API server would refuse the pod). Pure.
+ */
+import type { V1LimitRange, V1Pod } from '@kubernetes/client-node';
+import type { StartupBoost } from '../policy/annotations/boost-annotations.ts';
+import { limitRangeConstraints } from '../policy/limit-range.ts';
+import type { PodResourcesPlan } from '../policy/pod-resources.ts';
+import { boostCpu, formatBoostEnd, type BoostRecord } from '../policy/startup-boost.ts';
+import { RESOURCE_NAMES } from '../recommender/types.ts';
+
+/** The boosted plan, the record (absent when no container was boosted) and why some were not. */
+export interface BoostedPlan {
+  plan: PodResourcesPlan;
+  record?: BoostRecord;
+  notes: string[];
+}
+
+/** Applies the boost to the plan (the plan's proposed values are the steady ones). */
+export function withStartupBoost(pod: V1Pod, plan: PodResourcesPlan, boost: StartupBoost, limitRanges: readonly V1LimitRange[]): BoostedPlan {
+  const max = limitRangeConstraints(limitRanges).container.cpu.max;
+  const specs = new Map((pod.spec?.containers ?? []).map((c) => [c.name, c]));
+  const notes: string[] = [];
+  const containers: BoostRecord['containers'] = {};
+  const planned = plan.containers.map((c) => {
+    const spec = specs.get(c.containerName);
+    if (c.kind !== 'container' || !spec) return c;
+    const steady = c.proposed;
+    if (steady.requests.cpu === undefined) {
+      notes.push(`${c.containerName}: no cpu request, not boosted`);
+      return c;
+    }
+    if (spec.resizePolicy?.some((p) => p.resourceName === 'cpu' && p.restartPolicy === 'RestartContainer')) {
+      notes.push(`${c.containerName}: cpu resizePolicy RestartContainer, not boosted (giving it back would restart the container)`);
+      return c;
+    }
+    let boosted = boostCpu(steady, boost.amount);
+    if (max !== undefined && (boosted.requests.cpu ?? 0) > max) {
+      const equal = boosted.limits.cpu === boosted.requests.cpu;
+      boosted = { requests: { ...boosted.requests, cpu: Math.max(steady.requests.cpu, max) }, limits: { ...boosted.limits } };
+      if (boosted.limits.cpu !== undefined) boosted.limits.cpu = equal ? boosted.requests.cpu : Math.max(steady.limits.cpu ?? 0, Math.min(boosted.limits.cpu, max));
+      notes.push(`${c.containerName}: boost capped at the LimitRange maximum cpu`);
+    }
+    if (boosted.requests.cpu === steady.requests.cpu) return c;
+    containers[c.containerName] = { request: steady.requests.cpu, ...(steady.limits.cpu !== undefined ? { limit: steady.limits.cpu } : {}) };
+    const changedResources = RESOURCE_NAMES.filter((r) => c.current.requests[r] !== boosted.requests[r] || c.current.limits[r] !== boosted.limits[r]);
+    return { ...c, proposed: boosted, changedResources };
+  });
+  if (Object.keys(containers).length === 0) return { plan, notes };
+  return {
+    plan: { ...plan, containers: planned, changed: planned.some((c) => c.changedResources.length > 0) },
+    record: { until: boost.until, containers },
+    notes: [`start-up cpu boost until ${formatBoostEnd(boost.until)}`, ...notes],
+  };
+}

@@ -1,0 +1,32 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { container, pod } from '../builders/pods.ts';
+import { MINUTE, NOW } from '../builders/time.ts';
+import { vpa } from '../builders/vpas.ts';
+import { decide } from './planner-fixtures.ts';
+
+const RECORD = 'tailor.dev/startup-cpu-boost-record';
+const recommend = { app: { target: { cpu: '500m', memory: '256Mi' }, lower: { cpu: '400m' }, upper: { cpu: '600m' } } };
+function boosted(until: string, readyAgo: number | undefined, mode: 'InPlaceOrRecreate' | 'Initial' | 'Recreate' = 'InPlaceOrRecreate') {
+  const ready = readyAgo === undefined ? { type: 'Ready', status: 'False' } : { type: 'Ready', status: 'True', lastTransitionTime: new Date(NOW - readyAgo) };
+  const p = pod({ name: 'web-1', startedAgo: 2 * MINUTE, conditions: [ready], containers: [container('app', { requests: { cpu: '1500m', memory: '256Mi' }, limits: { cpu: '1500m', memory: '256Mi' } })] });
+  p.metadata!.annotations = { [RECORD]: JSON.stringify({ until, containers: { app: { request: 500, limit: 500 } } }) };
+  return decide(p, vpa({ recommend, mode }));
+}
+
+test('while the boost lasts the pod waits (no other change); after, the cpu goes back in place, limit with request', () => {
+  assert.deepEqual([boosted('ready+30s', 10_000).action, boosted('ready+30s', 10_000).reason], ['Wait', 'StartupBoost']);
+  assert.match(boosted('ready', undefined).message, /not Ready yet/);
+  const d = boosted('ready+30s', 40_000);
+  assert.deepEqual([d.action, d.reason, d.disruptive, d.urgent], ['ResizeInPlace', 'StartupBoostEnded', false, true]);
+  assert.deepEqual(d.changes.map((c) => [c.containerName, c.to.requests.cpu, c.to.limits.cpu, c.restart]), [['app', 500, 500, false]]);
+});
+
+test('a fixed boost time counts from the start; mode Initial and Recreate give it back in place too', () => {
+  // started 2 min ago, not Ready: a 60 s boost is over, a 180 s one is not
+  assert.equal(boosted('60s', undefined).reason, 'StartupBoostEnded');
+  assert.equal(boosted('180s', undefined).reason, 'StartupBoost');
+  assert.equal(boosted('180s', undefined, 'Initial').reason, 'StartupBoost');
+  assert.equal(boosted('ready', MINUTE, 'Initial').reason, 'StartupBoostEnded');
+  assert.equal(boosted('ready', MINUTE, 'Recreate').action, 'ResizeInPlace');
+});

@@ -43,6 +43,8 @@ export type DecisionReason =
   | 'FallbackInProgressTimeout'
   | 'FallbackError'
   | 'FallbackInPlaceUnsupported'
+  | 'FallbackNotRunning'
+  | 'ContainerNotRunning'
   // pacing and budgets (from plan())
   | 'Cooldown'
   | 'Canary'

@@ -73,9 +73,10 @@ export async function startLanePrometheus(kc: k8s.KubeConfig, intervalSeconds = 
   return startLocalPrometheus({ config: kubeletScrapeConfig(targets, lanePkiDir(), intervalSeconds) });
 }
 
-/** One instant PromQL query; the result vector (throws on an error answer). */
-export async function promQuery(url: string, query: string): Promise<Array<{ metric: Record<string, string>; value: [number, string] }>> {
-  const res = await fetch(`${url}/api/v1/query?${new URLSearchParams({ query })}`);
+/** One instant PromQL query (now, or at `time` in seconds); the result vector (throws on an error answer). */
+export async function promQuery(url: string, query: string, time?: number): Promise<Array<{ metric: Record<string, string>; value: [number, string] }>> {
+  const params = new URLSearchParams({ query, ...(time === undefined ? {} : { time: String(time) }) });
+  const res = await fetch(`${url}/api/v1/query?${params}`);
   const body = (await res.json()) as { status: string; error?: string; data?: { resultType: string; result: Array<{ metric: Record<string, string>; value: [number, string] }> } };
   if (body.status !== 'success') throw new Error(`Prometheus query failed (${res.status}): ${body.error} — ${query}`);
   return body.data?.result ?? [];

@@ -15,8 +15,10 @@
  *          (x2: 2400m) is Infeasible on a 2-cpu node, the updater evicts, and the new pod gets the
  *          recommendation from the admission webhook (it then waits for a larger node, as on
  *          kube-sim before the demo's scale-up).
- *   leaky  300Mi limit; after 8 s `dd` allocates a 400 MB buffer and the kernel OOM-kills it; the
- *          updater raises memory in place (x1.5: 450Mi) and the next start survives.
+ *   leaky  300Mi limit; after 20 s `dd` allocates a 400 MB buffer and the kernel OOM-kills it; the
+ *          kubelet restarts it at once (the first time), and while it runs the updater raises memory
+ *          in place (x1.5, or the recommendation bumped by the kill) and the next start survives.
+ *          (Caught waiting in CrashLoopBackOff, the pod is recreated instead: decision 0201.)
  *
  * The demo lowers web and cache instead; the lane cannot: with minutes of history the upper bounds
  * are still wide (x(1 + 1/confidence)), so only requests below the lower bound are acted on — on
@@ -69,7 +71,7 @@ const SPECS: Record<ScenarioName, Spec> = {
     gracePeriod: 5,
   },
   leaky: {
-    command: ['sh', '-c', `sleep 8; dd if=/dev/zero of=/dev/null bs=${LEAKY_HOG_BYTES} count=1 || exit 137; echo ${LEAKY_SURVIVED}; exec sleep 3600`],
+    command: ['sh', '-c', `sleep 20; dd if=/dev/zero of=/dev/null bs=${LEAKY_HOG_BYTES} count=1 || exit 137; echo ${LEAKY_SURVIVED}; exec sleep 3600`],
     requests: { cpu: '50m', memory: '300Mi' },
     limits: { memory: '300Mi' },
     resizePolicy: [{ resourceName: 'memory', restartPolicy: 'NotRequired' }],

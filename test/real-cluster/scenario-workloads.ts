@@ -4,8 +4,8 @@
  * that each tells one story within a couple of minutes of real usage, without any backfilled
  * history:
  *
- *   web    a CPU loop capped by its limit (400m) against a 50m request: after a minute of samples
- *          the lower bound passes 50m; raised in place (resizePolicy cpu NotRequired), the limit
+ *   web    a CPU loop capped by its limit (400m) against a 25m request: after a minute or two of
+ *          samples the lower bound passes 25m; raised in place (resizePolicy cpu NotRequired), the limit
  *          with it, so the cgroup's cpu.cfs_quota_us changes and nothing restarts.
  *   cache  Guaranteed at 64Mi, memory resizePolicy RestartContainer, restarts allowed by the VPA's
  *          annotation: the recommendation's memory floor (upstream's 250Mi per pod) is above 64Mi,
@@ -36,6 +36,11 @@ export type ScenarioName = (typeof SCENARIOS)[number];
 export const LEAKY_HOG_BYTES = 400_000_000;
 /** What leaky prints when its hog ran to the end (the raised limit held). */
 export const LEAKY_SURVIVED = 'hog-survived';
+/**
+ * web's cpu request: the per-pod floor of the recommendation (25m), so only a lower bound raised by
+ * real usage above it triggers the resize (strictly below the lower bound).
+ */
+export const WEB_CPU_REQUEST = '25m';
 /** batch's minAllowed cpu: more than a node of this machine has. */
 export const BATCH_MIN_CPU = '2500m';
 
@@ -50,7 +55,7 @@ interface Spec {
 const SPECS: Record<ScenarioName, Spec> = {
   web: {
     command: ['sh', '-c', 'while :; do :; done'],
-    requests: { cpu: '50m', memory: '32Mi' },
+    requests: { cpu: WEB_CPU_REQUEST, memory: '32Mi' },
     limits: { cpu: '400m', memory: '32Mi' },
     resizePolicy: [{ resourceName: 'cpu', restartPolicy: 'NotRequired' }],
     gracePeriod: 0,

@@ -26,7 +26,7 @@ import { cpuUsageQuery, memoryPeakQuery, oomKillsQuery } from '../../src/metrics
 import { UPDATER_FIELD_MANAGER } from '../../src/updater/pod-timing.ts';
 import { containerId, cpuQuota, dropNamespace, freshNamespace, laneKubeConfig, laneKubeconfigPath, memoryLimitBytes, podMemoryLimitBytes, waitFor } from './lane-cluster.ts';
 import { promQuery, SCRAPE_JOBS, startLanePrometheus, targetHealth } from './lane-prometheus.ts';
-import { BATCH_MIN_CPU, LEAKY_HOG_BYTES, LEAKY_SURVIVED, SCENARIOS, scenarioDeployment, scenarioVpa, type ScenarioName } from './scenario-workloads.ts';
+import { BATCH_MIN_CPU, WEB_CPU_REQUEST, LEAKY_HOG_BYTES, LEAKY_SURVIVED, SCENARIOS, scenarioDeployment, scenarioVpa, type ScenarioName } from './scenario-workloads.ts';
 
 const VPA = { group: 'autoscaling.k8s.io', version: 'v1', plural: 'verticalpodautoscalers' };
 const CHECKPOINTS = { group: 'autoscaling.k8s.io', version: 'v1', plural: 'verticalpodautoscalercheckpoints' };
@@ -148,20 +148,20 @@ describe('the demo scenarios on the real cluster, Tailor on the host', () => {
         tailorAlive();
         const p = await core.readNamespacedPod({ namespace, name: pod.metadata!.name! });
         const cpu = p.status?.containerStatuses?.[0]?.resources?.requests?.cpu;
-        return cpu !== undefined && cpu !== '50m' && cpuQuota(id) !== 40_000 ? p : undefined;
+        return cpu !== undefined && cpu !== WEB_CPU_REQUEST && cpuQuota(id) !== 40_000 ? p : undefined;
       }, () => `quota ${cpuQuota(id)}; ${tail()}`);
       const appliedAt = Date.now();
       const then = (await current('web')) ?? rec;
       const spec = applied.spec!.containers[0]!.resources!;
       const status = applied.status!.containerStatuses![0]!;
-      assert.ok(parseCpu(spec.requests!.cpu) > 50, `request raised (now ${spec.requests!.cpu}, target ${rec.target.cpu})`);
+      assert.ok(parseCpu(spec.requests!.cpu) > parseCpu(WEB_CPU_REQUEST), `request raised (now ${spec.requests!.cpu}, target ${rec.target.cpu})`);
       assert.equal(cpuQuota(id), parseCpu(spec.limits!.cpu) * 100, `the quota follows the new limit ${spec.limits!.cpu}`);
       assert.equal(status.restartCount, 0);
       assert.equal(containerId(applied, 'app'), id, 'the same container');
       const managers = (applied.metadata!.managedFields ?? []).filter((m) => m.subresource === 'resize').map((m) => m.manager);
       assert.ok(managers.includes(UPDATER_FIELD_MANAGER), `resized by Tailor's updater (resize managers: ${managers.join(', ')})`);
       timings.push({ scenario: 'web', recommended: at, applied: appliedAt,
-        what: `cpu ${'50m'} → ${spec.requests!.cpu} in place (at most x2 a change; then target ${then.target.cpu}, lowerBound ${then.lowerBound.cpu}, from a real CPU loop); cpu.cfs_quota_us 40000 → ${cpuQuota(id)}; restartCount 0` });
+        what: `cpu ${WEB_CPU_REQUEST} → ${spec.requests!.cpu} in place (at most x2 a change; then target ${then.target.cpu}, lowerBound ${then.lowerBound.cpu}, from a real CPU loop); cpu.cfs_quota_us 40000 → ${cpuQuota(id)}; restartCount 0` });
   });
 
   test('cache: memory raised through RestartContainer, restartCount 1, the new cgroup has the new limit', async () => {
@@ -293,7 +293,7 @@ describe('the demo scenarios on the real cluster, Tailor on the host', () => {
       const mine = (s: { metric: Record<string, string> }) => s.metric['pod']?.startsWith(`${app}-`) && s.metric['container'] === 'app';
       assert.ok(cpu.some(mine), `Tailor's cpu query answers for ${app}`);
       assert.ok(memory.some(mine), `Tailor's memory query answers for ${app}`);
-      if (app === 'web') assert.ok(Number(cpu.find(mine)!.value[1]) > 0.05, `web's CPU loop is seen using more than its 50m request (${cpu.find(mine)!.value[1]} cores)`);
+      if (app === 'web') assert.ok(Number(cpu.find(mine)!.value[1]) > parseCpu(WEB_CPU_REQUEST) / 1000, `web's CPU loop is seen using more than its request (${cpu.find(mine)!.value[1]} cores)`);
     }
     // cAdvisor's OOM counter lives on the killed container's cgroup, which goes when the container
     // exits: on v1.35.4 leaky's kernel OOM kills stayed 0 there (docs/real-cluster.md). Tailor reads

@@ -60,3 +60,14 @@ export function actualByName(containers: readonly ActualContainerResources[]): R
 export function nodeLacksResizeSupport(containers: readonly ActualContainerResources[]): boolean {
   return containers.some((c) => c.running && c.source !== 'status');
 }
+
+/**
+ * Which of the named containers are not running (waiting in CrashLoopBackOff, or just exited). An
+ * in-place resize keeps nothing for them, and the real kubelet (v1.35.4, seen in the real-cluster
+ * lane) reports such a resize applied (`status.resources`, the container's own cgroup) while the
+ * pod's cgroup keeps the old memory limit: the restarted container is OOM-killed at the old size
+ * again, and each kill would call for another raise (decision 0201).
+ */
+export function notRunning(containers: readonly ActualContainerResources[], names: readonly string[]): string[] {
+  return names.filter((n) => containers.find((c) => c.name === n)?.running === false);
+}

@@ -32,7 +32,7 @@ import { recommendationFromStatus, type NumericContainerRecommendation } from '.
 import { readResourceValues, type ContainerResourceValues } from '../policy/container-values.ts';
 import { planPodResources, type ContainerTarget } from '../policy/pod-resources.ts';
 import { RESOURCE_NAMES, type ResourceName } from '../recommender/types.ts';
-import { actualByName, actualResources } from './actual-resources.ts';
+import { actualByName, actualResources, notRunning } from './actual-resources.ts';
 import { containerRestartAllowed } from './annotations.ts';
 import type { PodUsage } from './container-usage.ts';
 import type { DecisionAction, DecisionReason, PodDecision } from './decision.ts';
@@ -266,6 +266,13 @@ export function decidePod(input: PodPlanInput, ctx: PlannerContext): PodDecision
     return decide('Skip', 'UpToDate', `${why}; no change is safe to make now (${safe.notes.join('; ') || 'held by the safety rules'})`);
   }
   if (replanning && sameAsPending(pod, safe.changes)) return decide('Wait', follow.waitReason, `${follow.message}; the pending resize is still the one to make`);
+  const stopped = notRunning(containers, safe.changes.map((c) => c.containerName));
+  if (stopped.length > 0) {
+    const message = `${why}; ${stopped.join(', ')} not running (restarting): a resize now is reported applied, but the kubelet leaves the pod's cgroup at the old size`;
+    if (mode === 'InPlace') return decide('Wait', 'ContainerNotRunning', `${message}; resized once it runs (updateMode InPlace never evicts)`);
+    const evicted = evict('FallbackNotRunning', `${message}: evicting instead`);
+    return evicted.action === 'Evict' ? evicted : decide('Wait', 'ContainerNotRunning', `${message}; ${evicted.message}`);
+  }
   const violations = resizeViolations(pod, safe.changes, capabilities, safe.floors);
   if (violations.length > 0) return decide('Skip', 'WouldBeRejected', `not sent: ${violations.join('; ')}`);
   const restart = safe.changes.some((c) => c.restart);

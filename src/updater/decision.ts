@@ -47,6 +47,8 @@ export type DecisionReason =
   | 'FallbackInProgressTimeout'
   | 'FallbackError'
   | 'FallbackInPlaceUnsupported'
+  | 'FallbackNotRunning'
+  | 'ContainerNotRunning'
   // a start-up cpu boost still running
   | 'StartupBoost'
   // pacing and budgets (from plan())

@@ -34,7 +34,7 @@ export const APPLIED_LATENCY_BUCKETS = [1, 5, 15, 30, 60, 120, 300, 600, 1800, 3
 
 /** Outcomes an executed resize or eviction can have (dry runs and backoff skips are not executed). */
 const EXECUTED_OUTCOMES = ['applied', 'gone', 'conflict', 'invalid', 'blocked', 'throttled', 'failed'] as const satisfies readonly ActionOutcome[];
-const FALLBACK_CAUSES = ['FallbackInfeasible', 'FallbackDeferredTimeout', 'FallbackInProgressTimeout', 'FallbackError', 'FallbackInPlaceUnsupported'] as const satisfies readonly DecisionReason[];
+const FALLBACK_CAUSES = ['FallbackInfeasible', 'FallbackDeferredTimeout', 'FallbackInProgressTimeout', 'FallbackError', 'FallbackInPlaceUnsupported', 'FallbackNotRunning'] as const satisfies readonly DecisionReason[];
 
 export class UpdaterMetrics {
   readonly decisions: Counter<'action' | 'reason'>;

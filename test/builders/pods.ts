@@ -24,6 +24,8 @@ export interface ContainerSketch {
   allocated?: Quantities;
   /** The container was OOM-killed this long before NOW (lastState.terminated). */
   oomKilledAgo?: number;
+  /** The container waits to be restarted (state waiting, CrashLoopBackOff) instead of running. */
+  waiting?: boolean;
   /** A restartable (sidecar) init container. */
   sidecar?: boolean;
 }
@@ -51,6 +53,7 @@ function statusOf(c: ContainerSketch): V1ContainerStatus {
   const status: V1ContainerStatus = { name: c.name, image: 'example:1', imageID: 'sha256:0', ready: true, restartCount: 0, state: { running: { startedAt: ago(HOUR) as unknown as Date } } };
   if (c.actual !== 'none') status.resources = c.actual ? requirements(c.actual.requests, c.actual.limits) : requirements(c.requests, c.limits);
   if (c.allocated) status.allocatedResources = { ...c.allocated };
+  if (c.waiting) status.state = { waiting: { reason: 'CrashLoopBackOff' } };
   if (c.oomKilledAgo !== undefined) {
     status.restartCount = 1;
     status.lastState = { terminated: { exitCode: 137, reason: 'OOMKilled', finishedAt: ago(c.oomKilledAgo) as unknown as Date } };

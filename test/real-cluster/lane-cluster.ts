@@ -130,3 +130,31 @@ export async function installVpaCrd(kc: k8s.KubeConfig): Promise<void> {
     return got.status?.conditions?.some((c) => c.type === 'Established' && c.status === 'True') ? true : undefined;
   });
 }
+
+/**
+ * The memory limit (bytes) of a running container, read from its cgroup on this node: cgroup v1
+ * `memory.limit_in_bytes` under /sys/fs/cgroup/memory, v2 `memory.max` (-1 for "max").
+ */
+export function memoryLimitBytes(id: string): number {
+  const v1 = findDir('/sys/fs/cgroup/memory', id, 5);
+  if (v1) return Number(readFileSync(join(v1, 'memory.limit_in_bytes'), 'utf8').trim());
+  const v2 = existsSync('/sys/fs/cgroup/cgroup.controllers') ? findDir('/sys/fs/cgroup', id, 6) : undefined;
+  if (v2) {
+    const max = readFileSync(join(v2, 'memory.max'), 'utf8').trim();
+    return max === 'max' ? -1 : Number(max);
+  }
+  throw new Error(`container ${id} has no memory cgroup under /sys/fs/cgroup on this machine`);
+}
+
+/** The memory limit (bytes) of the pod cgroup around a running container (cgroup v1 or v2). */
+export function podMemoryLimitBytes(id: string): number {
+  const v1 = findDir('/sys/fs/cgroup/memory', id, 5);
+  if (v1) return Number(readFileSync(join(v1, '..', 'memory.limit_in_bytes'), 'utf8').trim());
+  const v2 = existsSync('/sys/fs/cgroup/cgroup.controllers') ? findDir('/sys/fs/cgroup', id, 6) : undefined;
+  if (v2) {
+    const max = readFileSync(join(v2, '..', 'memory.max'), 'utf8').trim();
+    return max === 'max' ? -1 : Number(max);
+  }
+  throw new Error(`container ${id} has no memory cgroup under /sys/fs/cgroup on this machine`);
+}
+

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Makes the lane's certificates with openssl: one CA; the apiserver's serving certificate; client
 # certificates for the admin, the controller-manager, the scheduler, the apiserver (to call the
-# kubelets) and each kubelet (system:node:<name>); each kubelet's serving certificate; the service
+# kubelets), Prometheus (to scrape the kubelets; user tailor-lane-prometheus) and each kubelet
+# (system:node:<name>); each kubelet's serving certificate; the service
 # account signing key pair; and a kubeconfig per client. Usage: pki.sh (reads lane-env.sh).
 set -euo pipefail
 # shellcheck source=lane-env.sh
@@ -40,6 +41,7 @@ issue apiserver-kubelet-client "/O=system:masters/CN=kube-apiserver-kubelet-clie
 issue admin "/O=system:masters/CN=tailor-lane-admin" clientAuth
 issue controller-manager "/CN=system:kube-controller-manager" clientAuth
 issue scheduler "/CN=system:kube-scheduler" clientAuth
+issue prometheus "/CN=tailor-lane-prometheus" clientAuth
 for n in $(seq 1 "$LANE_NODES"); do
   issue "kubelet-$n-client" "/O=system:nodes/CN=system:node:$(node_name "$n")" clientAuth
   issue "kubelet-$n-serving" "/CN=$(node_name "$n")" serverAuth "IP:$(node_ip "$n"),DNS:$(node_name "$n")"

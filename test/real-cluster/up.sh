@@ -241,7 +241,11 @@ imageGCHighThresholdPercent: 100
 imageGCLowThresholdPercent: 99
 evictionHard: { memory.available: 100Mi, nodefs.available: 2%, imagefs.available: 2% }
 EOF
+  # --containerd: the kubelet's cAdvisor asks containerd (default /run/containerd/containerd.sock) for
+  # each container's labels; without the node's own socket /metrics/cadvisor has every container's
+  # series with container="", pod="" and namespace="" (only the pod cgroups are labelled).
   start "kubelet-$n" "$(lane_binary kubelet)" --config "$dir/kubelet-config.yaml" \
+    --containerd "$(node_containerd_sock "$n")" \
     --kubeconfig "$pki/kubelet-$n.kubeconfig" --root-dir "$dir/kubelet" \
     --hostname-override "$(node_name "$n")" --node-ip "$(node_ip "$n")" --v=1
 done

@@ -43,7 +43,7 @@ const deadlineMs = Number(process.env.BENCH_DEADLINE_MS ?? 15 * 60_000);
 const steadyMs = Number(process.env.BENCH_STEADY_MS ?? 70_000);
 
 if (!Number.isInteger(n) || n < 1) throw new Error(`usage: bench/upstream-recommender.ts [N >= 1], got ${process.argv[2]}`);
-if (!existsSync(UPSTREAM)) {
+if (!existsSync(UPSTREAM) && !process.env.BENCH_TOOLS?.split(',').every((t) => t === 'tailor')) {
   console.error(`upstream's recommender is not built: ${UPSTREAM} is missing (run: sudo test/real-cluster/build-upstream-vpa.sh vpa-recommender)`);
   process.exit(2);
 }
@@ -97,13 +97,13 @@ function procMemory(pid: number): { hwm: number; rss: number } | undefined {
   }
 }
 
-/** The sum of a metric's samples in a Prometheus text exposition (NaN when absent). */
+/** The sum of a metric's samples in a Prometheus text exposition (0 when none; NaN when the text is empty). */
 function metricValue(text: string, name: string, labelFilter = ''): number {
-  let sum = NaN;
+  let sum = text ? 0 : NaN;
   for (const line of text.split('\n')) {
     if (!line.startsWith(name) || (line[name.length] !== ' ' && line[name.length] !== '{')) continue;
     if (labelFilter && !line.includes(labelFilter)) continue;
-    sum = (Number.isNaN(sum) ? 0 : sum) + Number(line.slice(line.lastIndexOf(' ') + 1));
+    sum += Number(line.slice(line.lastIndexOf(' ') + 1));
   }
   return sum;
 }

@@ -51,5 +51,7 @@ for c in "${missing[@]}"; do
   [[ -d "$dir" ]] || { echo "build-upstream-vpa.sh: go mod download $mod gave no directory" >&2; exit 6; }
   (cd "$dir" && GOFLAGS=-mod=readonly nice -n 10 "$go_bin" build -p "$par" -trimpath -ldflags "-s -w" -o "$tmp" "./$pkg")
   mv -f "$tmp" "$out"
+  # The comparison installs upstream's own CRDs, released with the same version.
+  if [[ -f "$dir/deploy/vpa-v1-crd-gen.yaml" ]]; then cp -f "$dir/deploy/vpa-v1-crd-gen.yaml" "$(dirname "$out")/"; fi
   echo "built $c in $(( $(date +%s) - start )) s ($(du -h "$out" | cut -f1))"
 done

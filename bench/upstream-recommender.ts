@@ -255,11 +255,16 @@ try {
       console.log(`\n${tool.name}: ${recommended()} of ${n} VPAs recommended after ${deadlineMs / 1000} s (or it exited: ${child.exitCode}); peak RSS ${mib(hwm)}; end of its log:\n${stderr.slice(-3000)}`);
       continue;
     }
+    const sample = sim.server.store
+      .list('verticalpodautoscalers.autoscaling.k8s.io')
+      .slice(0, 3)
+      .map((v) => `${v.metadata.name} ${JSON.stringify((v.status as { recommendation?: { containerRecommendations?: { target?: unknown }[] } }).recommendation?.containerRecommendations?.[0]?.target)}`);
+    console.log(`${tool.name}: targets ${sample.join('; ')}`);
     const top = [...verbs.entries()].sort((a, b) => b[1] - a[1]).slice(0, 6).map(([k, v]) => `${k} ${v}`).join(', ');
     rows.push(`| ${tool.name} | ${(doneMs / 1000).toFixed(0)} s | ${mib(hwm)} | ${mib(steadyRss)} | ${kib(steadyRss / n)} | ${mib(heap)} | ${apiRequests} (${top}) | ${promQueries} |`);
     console.log(`\n${tool.name}: all ${n} VPAs recommended after ${(doneMs / 1000).toFixed(1)} s; peak RSS (VmHWM) ${mib(hwm)}; RSS ${steadyMs / 1000} s later ${mib(steadyRss)} = ${kib(steadyRss / n)} per container; heap ${mib(heap)} (${tool.heapMetric}); ${apiRequests} API requests (${top}); ${promQueries} Prometheus queries`);
   }
-  console.log(`\n| recommender | all VPAs recommended after | peak RSS (VmHWM) | RSS ${steadyMs / 1000} s later | RSS per container | heap (own /metrics) | API requests until then (top kinds) | Prometheus queries |`);
+  console.log(`\n| recommender | all VPAs recommended after | peak RSS (VmHWM) | RSS ${steadyMs / 1000} s later | RSS per container | heap (own /metrics) | API requests completed until then (top kinds) | Prometheus queries |`);
   console.log('|---|---|---|---|---|---|---|---|');
   for (const r of rows) console.log(r);
 } finally {

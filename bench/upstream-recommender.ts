@@ -6,9 +6,9 @@
  * One kube-sim (in this process, real time) holds N Deployments of one pod each, in namespaces of
  * 50, and one VPA per Deployment (updateMode Off: only the recommenders act). Their containers get 8
  * days of usage ending now, every 150 s, backfilled into Debian's Prometheus, labelled as cAdvisor's
- * (job="kubernetes-cadvisor"). Then each recommender runs alone, as a host process with its
+ * (job="kubernetes-cadvisor"), and kube-state-metrics' kube_pod_labels. Then each recommender runs alone, as a host process with its
  * defaults plus what it needs to find the data: Tailor `tailor run --components recommender`
- * (history 8d at a 1m step); upstream `--storage=prometheus` (history 8d at a 1h resolution) with
+ * (history 8d at a 1m step, and again at 1h: BENCH_TAILOR_STEPS); upstream `--storage=prometheus` (history 8d at a 1h resolution) with
  * the label flags of these series. Between the two runs every VPA status and checkpoint is removed,
  * so neither starts from the other's work. kube-sim serves no metrics.k8s.io, so upstream's live
  * feed fails every loop (logged) and both recommend from the history alone.
@@ -60,6 +60,8 @@ interface Target {
 /** One OpenMetrics file per day of [start, end]; cAdvisor's names and labels. */
 async function writeFixture(dir: string, targets: readonly Target[], start: number, end: number): Promise<string[]> {
   const files: string[] = [];
+  // The CPU counter is the running integral of the usage (CPU-seconds), continued across the days.
+  const counters = Float64Array.from(targets, (_, i) => i);
   for (let day = start; day <= end; day += DAY) {
     const path = join(dir, `day-${day}.om`);
     const out = createWriteStream(path);
@@ -73,11 +75,22 @@ async function writeFixture(dir: string, targets: readonly Target[], start: numb
         const labels = `{job="kubernetes-cadvisor",namespace="${ns}",pod="${pod}",container="app"}`;
         const lines: string[] = [];
         for (let t = day; t <= last; t += SAMPLE_MS) {
-          if (metric === 'cpu') lines.push(`container_cpu_usage_seconds_total${labels} ${(((t - start) / SAMPLE_MS) * cores(i, t) * SAMPLE_MS) / 1000 + i} ${t / 1000}`);
+          if (metric === 'cpu') {
+            counters[i]! += (cores(i, t) * SAMPLE_MS) / 1000;
+            lines.push(`container_cpu_usage_seconds_total${labels} ${counters[i]!.toFixed(3)} ${t / 1000}`);
+          }
           else lines.push(`container_memory_working_set_bytes${labels} ${memory(i, t)} ${t / 1000}`);
         }
         await write(`${lines.join('\n')}\n`);
       }
+    }
+    // kube-state-metrics' pod labels, hourly: upstream files history under the pod's labels and
+    // matches them to the VPA's selector; without them its history lands in an aggregate no VPA uses.
+    for (let i = 0; i < targets.length; i++) {
+      const { ns, pod } = targets[i]!;
+      const lines: string[] = [];
+      for (let t = day; t <= last; t += 3600_000) lines.push(`kube_pod_labels{job="kube-state-metrics",namespace="${ns}",pod="${pod}",label_app="app-${String(i).padStart(5, '0')}"} 1 ${t / 1000}`);
+      await write(`${lines.join('\n')}\n`);
     }
     out.end('# EOF\n');
     await once(out, 'finish');
@@ -182,13 +195,19 @@ try {
     }
   };
 
+  // Tailor at its default step (1m) and at upstream's default resolution (1h): BENCH_TAILOR_STEPS.
+  const tailorSteps = (process.env.BENCH_TAILOR_STEPS ?? 'default,1h').split(',');
   const tools: { name: string; command: string; args: (metricsPort: number) => string[]; heapMetric: string }[] = [
-    {
-      name: 'Tailor recommender',
+    ...tailorSteps.map((step) => ({
+      name: step === 'default' ? 'Tailor recommender' : `Tailor recommender --history-step ${step}`,
       command: process.execPath,
-      args: (port) => ['bin/tailor.mjs', 'run', '--components', 'recommender', '--kubeconfig', kubeconfig, '--prometheus-url', prometheus!.url, '--no-leader-elect', '--metrics-address', '127.0.0.1', '--metrics-port', String(port), '--log-level', 'warn'],
+      args: (port: number) => [
+        'bin/tailor.mjs', 'run', '--components', 'recommender', '--kubeconfig', kubeconfig, '--prometheus-url', prometheus!.url,
+        '--no-leader-elect', '--metrics-address', '127.0.0.1', '--metrics-port', String(port), '--log-level', 'warn',
+        ...(step === 'default' ? [] : ['--history-step', step]),
+      ],
       heapMetric: 'nodejs_heap_size_used_bytes',
-    },
+    })),
     {
       name: 'upstream vpa-recommender v1.8.1',
       command: UPSTREAM,
@@ -204,6 +223,7 @@ try {
         '--metric-for-pod-labels=kube_pod_labels{job="kube-state-metrics"}[8d]',
         '--pod-namespace-label=namespace',
         '--pod-name-label=pod',
+        '--pod-label-prefix=label_',
         `--address=127.0.0.1:${port}`,
         '--v=1',
       ],

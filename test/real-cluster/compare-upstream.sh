@@ -10,7 +10,7 @@ if [[ $EUID -ne 0 ]]; then echo "compare-upstream.sh: run as root (the lane need
 "$here/build-upstream-vpa.sh" --check || { echo "compare-upstream.sh: build them first: sudo $here/build-upstream-vpa.sh" >&2; exit 3; }
 command -v prometheus >/dev/null || { echo "compare-upstream.sh: Debian's prometheus is needed (apt-get install prometheus)" >&2; exit 4; }
 cd "$root"
-exec flock -w 3600 /run/tailor-lane.lock bash -c '
+exec flock -w "${TAILOR_LOCK_WAIT:-3600}" /run/tailor-lane.lock bash -c '
   trap "npm run -s cluster:down" EXIT
   TAILOR_CLUSTER_AUDIT=1 npm run -s cluster:up
   node --import tsx test/real-cluster/compare-upstream.ts

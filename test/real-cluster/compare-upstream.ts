@@ -106,13 +106,13 @@ async function installCrds(yaml: string): Promise<void> {
   }
 }
 
-/** Prometheus (Debian's) scraping both kubelets' cAdvisor endpoint every 10 s: Tailor's source. */
+/** Prometheus (Debian's) scraping both kubelets' /metrics/resource every 10 s (the lane's cAdvisor sees pod cgroups only, no containers): Tailor's source. */
 async function startPrometheus(): Promise<string> {
   const config = `global: {scrape_interval: 10s}
 scrape_configs:
 - job_name: kubernetes-cadvisor
   scheme: https
-  metrics_path: /metrics/cadvisor
+  metrics_path: /metrics/resource
   tls_config: {ca_file: ${PKI}/ca.crt, cert_file: ${PKI}/admin.crt, key_file: ${PKI}/admin.key}
   static_configs: [{targets: ${JSON.stringify(KUBELETS)}}]
 `;

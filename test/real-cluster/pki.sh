@@ -42,6 +42,11 @@ issue admin "/O=system:masters/CN=tailor-lane-admin" clientAuth
 issue controller-manager "/CN=system:kube-controller-manager" clientAuth
 issue scheduler "/CN=system:kube-scheduler" clientAuth
 issue prometheus "/CN=tailor-lane-prometheus" clientAuth
+# The aggregator's client (front proxy) to extension API servers such as metrics-server, and a
+# second cluster-admin identity for autoscalers under comparison (their API requests are counted
+# apart from the test's own in the audit log).
+issue front-proxy-client "/CN=front-proxy-client" clientAuth
+issue autoscaler "/O=system:masters/CN=tailor-lane-autoscaler" clientAuth
 for n in $(seq 1 "$LANE_NODES"); do
   issue "kubelet-$n-client" "/O=system:nodes/CN=system:node:$(node_name "$n")" clientAuth
   issue "kubelet-$n-serving" "/CN=$(node_name "$n")" serverAuth "IP:$(node_ip "$n"),DNS:$(node_name "$n")"
@@ -76,4 +81,5 @@ EOF
 kubeconfig "$LANE_KUBECONFIG" admin
 kubeconfig controller-manager.kubeconfig controller-manager
 kubeconfig scheduler.kubeconfig scheduler
+kubeconfig autoscaler.kubeconfig autoscaler
 for n in $(seq 1 "$LANE_NODES"); do kubeconfig "kubelet-$n.kubeconfig" "kubelet-$n-client"; done

@@ -163,6 +163,14 @@ start etcd "$(lane_binary etcd)" --name tailor-lane --data-dir "$LANE_STATE/etcd
   --quota-backend-bytes 1073741824
 wait_for etcd 60 etcd curl -sf "http://127.0.0.1:$LANE_ETCD_CLIENT_PORT/health"
 
+# Aggregation (metrics-server as an APIService) and webhooks reach their Service's endpoints directly
+# (--enable-aggregator-routing: there is no kube-proxy). TAILOR_CLUSTER_AUDIT=1: an audit log of
+# every request's metadata (user, user agent, verb, resource) in $LANE_STATE/audit.log.
+audit_args=()
+if [[ "${TAILOR_CLUSTER_AUDIT:-}" == 1 ]]; then
+  printf 'apiVersion: audit.k8s.io/v1\nkind: Policy\nomitStages: [RequestReceived]\nrules:\n- level: Metadata\n' > "$LANE_STATE/audit-policy.yaml"
+  audit_args=(--audit-policy-file "$LANE_STATE/audit-policy.yaml" --audit-log-path "$LANE_STATE/audit.log" --audit-log-format json)
+fi
 start kube-apiserver "$(lane_binary kube-apiserver)" \
   --etcd-servers "http://127.0.0.1:$LANE_ETCD_CLIENT_PORT" \
   --bind-address 127.0.0.1 --secure-port "$LANE_APISERVER_PORT" --advertise-address "$(node_ip 1)" \
@@ -172,7 +180,11 @@ start kube-apiserver "$(lane_binary kube-apiserver)" \
   --kubelet-certificate-authority "$pki/ca.crt" --kubelet-preferred-address-types InternalIP \
   --service-account-issuer https://kubernetes.default.svc.cluster.local \
   --service-account-key-file "$pki/sa.pub" --service-account-signing-key-file "$pki/sa.key" \
-  --service-cluster-ip-range "$LANE_SERVICE_CIDR" --enable-aggregator-routing=true --profiling=false --v=1
+  --service-cluster-ip-range "$LANE_SERVICE_CIDR" --profiling=false --v=1 \
+  --enable-aggregator-routing=true --proxy-client-cert-file "$pki/front-proxy-client.crt" --proxy-client-key-file "$pki/front-proxy-client.key" \
+  --requestheader-client-ca-file "$pki/ca.crt" --requestheader-allowed-names front-proxy-client \
+  --requestheader-username-headers X-Remote-User --requestheader-group-headers X-Remote-Group --requestheader-extra-headers-prefix X-Remote-Extra- \
+  "${audit_args[@]}"
 wait_for "kube-apiserver /readyz" 180 kube-apiserver kcurl "$api/readyz"
 lane_log "kube-apiserver ready on $api"
 # The lane has no kube-proxy: Service IPs lead nowhere. Pods find the apiserver at the `kubernetes`

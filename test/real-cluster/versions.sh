@@ -28,3 +28,29 @@ lane_go() {
   [[ -x /usr/local/go/bin/go ]] && echo /usr/local/go/bin/go && return 0
   return 1
 }
+
+# Upstream's VPA and metrics-server, for the side-by-side comparison (build-upstream-vpa.sh).
+UPSTREAM_VPA_VERSION=v1.8.1
+METRICS_SERVER_VERSION=v0.9.0
+UPSTREAM_COMPONENTS=(vpa-recommender vpa-updater vpa-admission-controller metrics-server)
+
+# upstream_binary COMPONENT: the cached path of an upstream component's binary.
+upstream_binary() {
+  case "$1" in
+    vpa-recommender | vpa-updater | vpa-admission-controller) echo "$LANE_CACHE/vertical-pod-autoscaler-$UPSTREAM_VPA_VERSION/$1" ;;
+    metrics-server) echo "$LANE_CACHE/metrics-server-$METRICS_SERVER_VERSION/metrics-server" ;;
+    *) return 1 ;;
+  esac
+}
+
+# upstream_package COMPONENT: "module@version package-dir" of the main package that builds it.
+upstream_package() {
+  local vpa=k8s.io/autoscaler/vertical-pod-autoscaler@$UPSTREAM_VPA_VERSION
+  case "$1" in
+    vpa-recommender) echo "$vpa pkg/recommender" ;;
+    vpa-updater) echo "$vpa pkg/updater" ;;
+    vpa-admission-controller) echo "$vpa pkg/admission-controller" ;;
+    metrics-server) echo "sigs.k8s.io/metrics-server@$METRICS_SERVER_VERSION cmd/metrics-server" ;;
+    *) return 1 ;;
+  esac
+}

@@ -31,6 +31,8 @@ const SPECS: BuiltinSpec[] = [
   { group: '', version: 'v1', kind: 'Secret', plural: 'secrets', namespaced: true },
   { group: '', version: 'v1', kind: 'Service', plural: 'services', namespaced: true, shortNames: ['svc'], status: true, categories: ['all'] },
   { group: '', version: 'v1', kind: 'Endpoints', plural: 'endpoints', namespaced: true, shortNames: ['ep'] },
+  // Stored only (no controller): served because upstream's VPA components list and watch it and wait for it.
+  { group: '', version: 'v1', kind: 'ReplicationController', plural: 'replicationcontrollers', namespaced: true, shortNames: ['rc'], status: true, categories: ['all'] },
   { group: 'apps', version: 'v1', kind: 'Deployment', plural: 'deployments', namespaced: true, shortNames: ['deploy'], status: true, scale: true, categories: ['all'] },
   { group: 'apps', version: 'v1', kind: 'ReplicaSet', plural: 'replicasets', namespaced: true, shortNames: ['rs'], status: true, scale: true, categories: ['all'] },
   { group: 'apps', version: 'v1', kind: 'StatefulSet', plural: 'statefulsets', namespaced: true, shortNames: ['sts'], status: true, scale: true, categories: ['all'] },

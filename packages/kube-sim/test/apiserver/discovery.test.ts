@@ -41,6 +41,14 @@ test('/api/v1 lists pods with status, eviction, binding and the registered resiz
   assert.equal(byName.get('serviceaccounts/token')?.kind, 'TokenRequest');
 });
 
+test('replicationcontrollers are served (list, discovery) as on a real server (upstream VPA components wait for their informer)', async () => {
+  const list = await rawRequest(sim.server, 'GET', '/api/v1/replicationcontrollers');
+  assert.equal(list.status, 200, list.text);
+  assert.deepEqual((list.json() as { kind: string; items: unknown[] }).kind, 'ReplicationControllerList');
+  const res = (await rawRequest(sim.server, 'GET', '/api/v1')).json() as { resources: ResourceEntry[] };
+  assert.deepEqual(res.resources.find((r) => r.name === 'replicationcontrollers')?.shortNames, ['rc']);
+});
+
 test('/apis lists the groups with preferred versions; group versions list their resources', async () => {
   const groups = (await rawRequest(sim.server, 'GET', '/apis')).json() as { groups: { name: string; preferredVersion: { groupVersion: string } }[] };
   const names = groups.groups.map((g) => g.name);

@@ -128,7 +128,7 @@ test('a namespace gone quiet has its cursor advanced, so discovery keeps looking
 test('a memory budget sizes the answers: no query asks for more points than the budget allows', async () => {
   // 200 namespaces of one container, 8 days at 1 min: 2.3 M points to read.
   const namespaces = Array.from({ length: 200 }, (_, i) => `ns-${String(i).padStart(3, '0')}`);
-  const budget = 128 * 2 ** 20; // 116,508 points per answer (memory-budget.ts)
+  const budget = 128 * 2 ** 20; // 77,672 points per answer (memory-budget.ts)
   const counts: number[] = [];
   for (const memoryBudgetBytes of [undefined, budget]) {
     const source = new FakeSource(namespaces);

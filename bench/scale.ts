@@ -1,5 +1,5 @@
 /**
- * `npm run bench:scale -- 1000 10000 100000 [--strategy vpa,tailor] [--memory-budget 512Mi]`: for
+ * `npm run bench:scale -- 1000 10000 100000 [--strategy vpa,tailor] [--memory-budget 512Mi] [--days 8]`: for
  * each N and strategy, serves N containers x 8 days at 5 min from the synthetic PromQL API
  * (bench/synthetic-prometheus.ts, its own process), runs the Tailor side (bench/prometheus-tailor.ts,
  * its own process: the bootstrap, then one incremental cycle) and prints one row: peak and steady
@@ -23,6 +23,8 @@ const flag = (name: string) => {
 const strategies = (flag('--strategy') ?? 'vpa,tailor').split(',');
 const budgetText = flag('--memory-budget');
 const budget = budgetText ? parseMemory(budgetText) : undefined;
+/** Days of samples served (the feed still asks for 8): fewer for a quicker, smaller read at large N. */
+const days = Number(flag('--days') ?? '8');
 const sizes = args.map(Number).filter((n) => n > 0);
 if (sizes.length === 0) sizes.push(1000, 10_000);
 
@@ -30,11 +32,11 @@ const MiB = 2 ** 20;
 const mib = (b: number) => `${(b / MiB).toFixed(1)} MiB`;
 const kib = (b: number) => `${(b / 1024).toFixed(1)} KiB`;
 
-console.log(`8 days at ${STEP / 60_000} min per container (${((8 * DAY) / STEP).toLocaleString('en')} points per resource), synthetic PromQL API${budget ? `, --memory-budget ${budgetText}` : ''}`);
+console.log(`${days} days at ${STEP / 60_000} min per container (${((days * DAY) / STEP).toLocaleString('en')} points per resource), synthetic PromQL API${budget ? `, --memory-budget ${budgetText}` : ''}`);
 console.log('| containers | strategy | peak RSS | steady RSS | peak/steady | model per container | process per container | bootstrap | queries | received | cycle | cycle queries |');
 console.log('|---|---|---|---|---|---|---|---|---|---|---|---|');
 for (const n of sizes) {
-  const server = spawn(process.execPath, ['--import', 'tsx', 'bench/synthetic-prometheus.ts', String(n), String(END), String(STEP)], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const server = spawn(process.execPath, ['--import', 'tsx', 'bench/synthetic-prometheus.ts', String(n), String(END), String(STEP), String(days)], { stdio: ['ignore', 'pipe', 'inherit'] });
   try {
     const [line] = (await once(createInterface({ input: server.stdout }), 'line')) as [string];
     const url = line.replace('listening ', '');

@@ -8,18 +8,19 @@
  * (HTTP, decoding, batching, the model) runs as against Prometheus; the answers' shape and size
  * match Prometheus's (bench:prometheus at 1,000 on both: docs/scale.md).
  *
- * Run as its own process: `node --import tsx bench/synthetic-prometheus.ts N END_MS STEP_MS`; it
+ * Run as its own process: `node --import tsx bench/synthetic-prometheus.ts N END_MS STEP_MS [DAYS]` (the
+ * series have samples over the DAYS (default 8) before END_MS); it
  * prints `listening <url>` and serves until killed.
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-const [nText, endText, stepText] = process.argv.slice(2);
+const [nText, endText, stepText, daysText = '8'] = process.argv.slice(2);
 const N = Number(nText);
 const END = Number(endText);
 const STEP = Number(stepText);
 const DAY = 24 * 3600_000;
-const START = END - 8 * DAY;
+const START = END - Number(daysText) * DAY;
 const PER_NAMESPACE = 50;
 if (!(N > 0 && END > 0 && STEP > 0)) throw new Error('usage: bench/synthetic-prometheus.ts N END_MS STEP_MS');
 

@@ -88,7 +88,7 @@ for (const n of sizes) {
         if (run.status !== 0) throw new Error(`bench/prometheus-tailor.ts failed: ${run.stderr}`);
         const r = JSON.parse(run.stdout.trim().split('\n').at(-1)!) as Record<string, number>;
         console.log(`\nN = ${n} containers in ${r.namespaces} namespaces, 8 days at ${STEP / 60_000} min (${(2 * n * (8 * DAY / STEP)).toLocaleString('en')} samples; fixture written in ${((t1 - t0) / 1000).toFixed(1)} s, promtool backfill ${((t2 - t1) / 1000).toFixed(1)} s)${label ? ` ${label}` : ''}`);
-        console.log(`  bootstrap:          ${(r.bootstrapMs! / 1000).toFixed(2)} s, ${r.bootstrapQueries} HTTP queries, ${fmtBytes(r.bootstrapBytes!)} received, ${r.cpuSamples!.toLocaleString('en')} CPU samples, ${r.failed} failed batches`);
+        console.log(`  bootstrap:          ${(r.bootstrapMs! / 1000).toFixed(2)} s (CPU ${r.bootstrapCpuMs === undefined ? '?' : (r.bootstrapCpuMs / 1000).toFixed(2)} s), ${r.bootstrapQueries} HTTP queries, ${fmtBytes(r.bootstrapBytes!)} received, ${r.cpuSamples!.toLocaleString('en')} CPU samples, ${r.failed} failed batches`);
         console.log(`  memory:             peak RSS ${fmtBytes(r.peakRssBytes!)} (base ${fmtBytes(r.baseRssBytes!)}); held per tracked container ${fmtBytes(r.heldPerContainer!)} (heap + typed arrays), RSS growth after bootstrap ${fmtBytes(r.rssGrowthPerContainer!)} per container; ${r.tracked} tracked, ${r.estimated} with an estimate`);
         console.log(`  incremental cycle:  ${r.cycleMs} ms, ${r.cycleQueries} HTTP queries, ${fmtBytes(r.cycleBytes!)} received, ${r.cycleCpuSamples} CPU samples`);
       }

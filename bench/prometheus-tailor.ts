@@ -2,7 +2,8 @@
  * The Tailor side of `npm run bench:prometheus`, run in its own process so its memory is measured
  * alone: bootstraps the history of every container from the Prometheus at argv[2] into one `vpa`
  * model per container, then runs one incremental cycle, and prints the figures as one JSON line.
- * Usage: node --expose-gc --import tsx bench/prometheus-tailor.ts URL END_MS STEP_MS
+ * Usage: node --expose-gc --import tsx bench/prometheus-tailor.ts URL END_MS STEP_MS [STRATEGY] [BUDGET_BYTES]
+ * (STRATEGY vpa or tailor, default vpa; BUDGET_BYTES the memory budget the answers are sized by).
  */
 import { silentLogger } from '../src/observability/logger.ts';
 import { queryConfig } from '../src/metrics/metric-names.ts';
@@ -10,10 +11,11 @@ import { PrometheusQueryClient } from '../src/metrics/query-client.ts';
 import { PrometheusMetricsSource } from '../src/metrics/prometheus-source.ts';
 import { UsageFeed } from '../src/metrics/usage-feed.ts';
 import { OwnerIndex } from '../src/metrics/owner-resolution.ts';
-import { vpaStrategy } from '../src/recommender/vpa-strategy.ts';
+import { createStrategyRegistry } from '../src/recommender/builtin-strategies.ts';
 import { WorkloadUsage } from '../src/report/workload-usage.ts';
 
-const [url, endText, stepText] = process.argv.slice(2);
+const [url, endText, stepText, strategyName = 'vpa', budgetText] = process.argv.slice(2);
+const memoryBudgetBytes = budgetText ? Number(budgetText) : undefined;
 const end = Number(endText);
 const stepMs = Number(stepText);
 const gc = (globalThis as { gc?: () => void }).gc;
@@ -31,15 +33,18 @@ async function settle(): Promise<{ rss: number; heap: number }> {
 
 const client = new PrometheusQueryClient({ url, timeoutMs: 120_000 }, silentLogger());
 const source = new PrometheusMetricsSource(client, queryConfig(), silentLogger());
-const feed = new UsageFeed(source, { historyMs: 8 * 24 * 3600_000, stepMs, lagMs: 0 }, silentLogger());
-const usage = new WorkloadUsage(vpaStrategy(), new OwnerIndex([]));
+const feed = new UsageFeed(source, { historyMs: 8 * 24 * 3600_000, stepMs, lagMs: 0, ...(memoryBudgetBytes ? { memoryBudgetBytes } : {}) }, silentLogger());
+const usage = new WorkloadUsage(createStrategyRegistry().get(strategyName), new OwnerIndex([]));
 // Warm up the code paths (HTTP client, parser) so the baseline is not charged to the containers.
 await source.namespaceSizes(end, stepMs);
 const base = await settle();
 
 let t0 = performance.now();
+const cpu0 = process.cpuUsage();
 const boot = await feed.sync(end - stepMs, usage);
 const bootstrapMs = performance.now() - t0;
+// CPU time (user + system) of this process: unlike wall time, it barely depends on the machine's load.
+const bootCpu = process.cpuUsage(cpu0);
 const bootQueries = client.stats.queries;
 const bootBytes = client.stats.bytes;
 const peakRssKiB = process.resourceUsage().maxRSS;
@@ -49,6 +54,8 @@ const tracked = usage.containers().length;
 t0 = performance.now();
 const cycle = await feed.sync(end, usage);
 const cycleMs = performance.now() - t0;
+const peakAfterCycleKiB = process.resourceUsage().maxRSS;
+const steady = await settle();
 const estimated = usage.containers().filter((c) => c.model.estimate(end) !== undefined).length;
 
 console.log(
@@ -57,6 +64,7 @@ console.log(
     estimated,
     namespaces: boot.namespaces,
     bootstrapMs: Math.round(bootstrapMs),
+    bootstrapCpuMs: Math.round((bootCpu.user + bootCpu.system) / 1000),
     bootstrapQueries: bootQueries,
     bootstrapBytes: bootBytes,
     cpuSamples: boot.cpuSamples,
@@ -72,5 +80,11 @@ console.log(
     cycleQueries: client.stats.queries - bootQueries,
     cycleBytes: client.stats.bytes - bootBytes,
     cycleCpuSamples: cycle.cpuSamples,
+    // After the incremental cycle and a full GC: what the process holds from then on.
+    steadyRssBytes: steady.rss,
+    peakRssAfterCycleBytes: peakAfterCycleKiB * 1024,
+    pointsPerQuery: feed.pointsPerQuery,
+    strategy: strategyName,
+    memoryBudgetBytes: memoryBudgetBytes ?? 0,
   }),
 );

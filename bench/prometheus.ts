@@ -5,6 +5,10 @@
  * received, peak RSS and memory held per tracked container, and the time and query count of one
  * incremental cycle. Containers are spread over namespaces of 50; samples every 5 minutes (the
  * query step), so 2 x 2,304 samples per container.
+ *
+ * `--compare DIR` also runs DIR's bench/prometheus-tailor.ts (another checkout, e.g. the main
+ * branch) against the same Prometheus, alternating with this checkout's, so before and after come
+ * from one run on one fixture.
  */
 import { spawnSync } from 'node:child_process';
 import { createWriteStream } from 'node:fs';
@@ -20,7 +24,10 @@ const START = Date.UTC(2026, 0, 1);
 const END = START + 8 * DAY;
 const PER_NAMESPACE = 50;
 
-const sizes = process.argv.slice(2).map(Number).filter((n) => n > 0);
+const argv = process.argv.slice(2);
+const compareAt = argv.indexOf('--compare');
+const compareDir = compareAt >= 0 ? argv.splice(compareAt, 2)[1] : undefined;
+const sizes = argv.map(Number).filter((n) => n > 0);
 if (sizes.length === 0) sizes.push(1000, 2000);
 
 function names(i: number): { ns: string; pod: string } {
@@ -75,13 +82,16 @@ for (const n of sizes) {
     const t2 = performance.now();
     const server = await startPrometheus({ workDir: work });
     try {
-      const run = spawnSync(process.execPath, ['--expose-gc', '--import', 'tsx', 'bench/prometheus-tailor.ts', server.url, String(END), String(STEP)], { encoding: 'utf8', maxBuffer: 2 ** 24 });
-      if (run.status !== 0) throw new Error(`bench/prometheus-tailor.ts failed: ${run.stderr}`);
-      const r = JSON.parse(run.stdout.trim().split('\n').at(-1)!) as Record<string, number>;
-      console.log(`\nN = ${n} containers in ${r.namespaces} namespaces, 8 days at ${STEP / 60_000} min (${(2 * n * (8 * DAY / STEP)).toLocaleString('en')} samples; fixture written in ${((t1 - t0) / 1000).toFixed(1)} s, promtool backfill ${((t2 - t1) / 1000).toFixed(1)} s)`);
-      console.log(`  bootstrap:          ${(r.bootstrapMs! / 1000).toFixed(2)} s, ${r.bootstrapQueries} HTTP queries, ${fmtBytes(r.bootstrapBytes!)} received, ${r.cpuSamples!.toLocaleString('en')} CPU samples, ${r.failed} failed batches`);
-      console.log(`  memory:             peak RSS ${fmtBytes(r.peakRssBytes!)} (base ${fmtBytes(r.baseRssBytes!)}); held per tracked container ${fmtBytes(r.heldPerContainer!)} (heap + typed arrays), RSS growth after bootstrap ${fmtBytes(r.rssGrowthPerContainer!)} per container; ${r.tracked} tracked, ${r.estimated} with an estimate`);
-      console.log(`  incremental cycle:  ${r.cycleMs} ms, ${r.cycleQueries} HTTP queries, ${fmtBytes(r.cycleBytes!)} received, ${r.cycleCpuSamples} CPU samples`);
+      const sides: Array<[string, string]> = compareDir ? [['before (' + compareDir + ')', compareDir], ['after (this checkout)', '.'], ['before, again', compareDir], ['after, again', '.']] : [['', '.']];
+      for (const [label, dir] of sides) {
+        const run = spawnSync(process.execPath, ['--expose-gc', '--import', 'tsx', 'bench/prometheus-tailor.ts', server.url, String(END), String(STEP)], { cwd: dir, encoding: 'utf8', maxBuffer: 2 ** 24 });
+        if (run.status !== 0) throw new Error(`bench/prometheus-tailor.ts failed: ${run.stderr}`);
+        const r = JSON.parse(run.stdout.trim().split('\n').at(-1)!) as Record<string, number>;
+        console.log(`\nN = ${n} containers in ${r.namespaces} namespaces, 8 days at ${STEP / 60_000} min (${(2 * n * (8 * DAY / STEP)).toLocaleString('en')} samples; fixture written in ${((t1 - t0) / 1000).toFixed(1)} s, promtool backfill ${((t2 - t1) / 1000).toFixed(1)} s)${label ? ` ${label}` : ''}`);
+        console.log(`  bootstrap:          ${(r.bootstrapMs! / 1000).toFixed(2)} s (CPU ${r.bootstrapCpuMs === undefined ? '?' : (r.bootstrapCpuMs / 1000).toFixed(2)} s), ${r.bootstrapQueries} HTTP queries, ${fmtBytes(r.bootstrapBytes!)} received, ${r.cpuSamples!.toLocaleString('en')} CPU samples, ${r.failed} failed batches`);
+        console.log(`  memory:             peak RSS ${fmtBytes(r.peakRssBytes!)} (base ${fmtBytes(r.baseRssBytes!)}); held per tracked container ${fmtBytes(r.heldPerContainer!)} (heap + typed arrays), RSS growth after bootstrap ${fmtBytes(r.rssGrowthPerContainer!)} per container; ${r.tracked} tracked, ${r.estimated} with an estimate`);
+        console.log(`  incremental cycle:  ${r.cycleMs} ms, ${r.cycleQueries} HTTP queries, ${fmtBytes(r.cycleBytes!)} received, ${r.cycleCpuSamples} CPU samples`);
+      }
     } finally {
       await server.stop();
     }

@@ -6,12 +6,12 @@
 import { moduleLogger, type Logger } from '../observability/logger.ts';
 import type { QueryConfig } from './metric-names.ts';
 import { MEMORY_USAGE_NAMESPACES_PER_QUERY, type ContainerMemoryUsage, type MemoryUsageSource, type MemoryUsageWindows } from './memory-usage-source.ts';
-import type { Answer, ContainerResources, ContainerSeries, MetricsSource, OomEvent, OwnerLink, StepRange } from './metrics-source.ts';
+import type { Answer, ContainerResources, ContainerSeries, DataQuality, MetricsSource, OomEvent, OwnerLink, StepRange } from './metrics-source.ts';
 import { addQuality, cleanQuality, containerId } from './metrics-source.ts';
 import { typicalInterval } from './scrape-interval.ts';
 import { containerSeriesSelector, cpuUsageQuery, rawCpuSamplesQuery, memoryPeakQuery, memoryUsageQuery, namespaceSizesQuery, oomKillsQuery, ownerSeriesSelectors, resourcesQuery } from './promql-queries.ts';
 import { PROMETHEUS_MAX_POINTS_PER_SERIES, splitRange } from './range-plan.ts';
-import { decodeMatrix, keyOf, mergeSeries, type RawRangeSeries } from './series-decode.ts';
+import { decodeJsonSeries, finishMatrix, keyOf, mergeSeries, type JsonRangeSeries } from './series-decode.ts';
 import type { PrometheusQueryClient } from './query-client.ts';
 
 /** Windows longer than this are sized through the series API (index only) rather than a count query. */
@@ -157,14 +157,25 @@ export class PrometheusMetricsSource implements MetricsSource, MemoryUsageSource
     return [...byId.keys()].sort().map((id) => byId.get(id)!);
   }
 
-  /** Runs a range query in chunks of at most 11,000 points and merges the chunks per container. */
+  /**
+   * Runs a range query in chunks of at most 11,000 points and merges the chunks per container.
+   * Each answer is decoded series by series as it arrives (no whole answer in memory).
+   */
   private async matrix(query: string, range: StepRange, what: string): Promise<Answer<ContainerSeries[]>> {
     const quality = cleanQuality();
     const parts: ContainerSeries[] = [];
     for (const chunk of splitRange(range, PROMETHEUS_MAX_POINTS_PER_SERIES)) {
-      const answer = await this.client.range(query, chunk.start, chunk.end, chunk.step);
+      let attempt: { parts: ContainerSeries[]; quality: DataQuality } = { parts: [], quality: cleanQuality() };
+      const answer = await this.client.rangeStreamed(query, chunk.start, chunk.end, chunk.step, () => {
+        const current = { parts: [] as ContainerSeries[], quality: cleanQuality() };
+        attempt = current;
+        return (item) => {
+          const series = decodeJsonSeries(item as JsonRangeSeries, this.cfg.labels, current.quality);
+          if (series) current.parts.push(series);
+        };
+      });
       this.noteWarnings(answer.warnings, what);
-      const decoded = decodeMatrix(answer.result.result as RawRangeSeries[], this.cfg.labels, chunk);
+      const decoded = finishMatrix(attempt.parts, chunk, attempt.quality);
       addQuality(quality, decoded.quality);
       quality.warnings.push(...answer.warnings.filter((w) => !quality.warnings.includes(w)));
       parts.push(...decoded.series);

@@ -9,12 +9,14 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import https from 'node:https';
+import { Readable } from 'node:stream';
 import pRetry from 'p-retry';
 import { PrometheusDriver, type Metric, type QueryResult } from 'prometheus-query';
 import type { InternalAxiosRequestConfig, AxiosResponse } from 'axios';
 import { moduleLogger, type Logger } from '../observability/logger.ts';
 import { BearerTokenFile } from './bearer-token.ts';
 import { CONNECTION_DEFAULTS, type ConnectionOptions } from './connection-options.ts';
+import { MatrixStreamSplitter } from './matrix-stream.ts';
 import { wrapPrometheusError, type HttpAnswer, type MetricsSourceError } from './metrics-errors.ts';
 
 /** Running totals of the traffic, for logs, metrics and the benchmark. */
@@ -34,6 +36,8 @@ export interface QueryAnswer<T = QueryResult> {
 
 interface CallContext {
   bytes: number;
+  /** Set for a streamed range query: receives each series of the answer as it arrives. */
+  onSeries?: (item: unknown) => void;
   warnings: string[];
   /** Status and content type of the last HTTP answer, to explain an answer that is not the API's JSON. */
   answer?: HttpAnswer;
@@ -89,6 +93,12 @@ export class PrometheusQueryClient {
       const bearer = token ? token.current() : options.bearerToken;
       if (bearer) config.headers.set('Authorization', `Bearer ${bearer}`);
       const ctx = this.context.getStore();
+      if (ctx?.onSeries) {
+        // The body comes as a stream, split into series by onResponse (matrix-stream.ts).
+        config.responseType = 'stream';
+        config.transformResponse = [(data: unknown) => data];
+        return config;
+      }
       config.transformResponse = [
         (data: unknown) => {
           if (typeof data !== 'string') return data;
@@ -106,15 +116,21 @@ export class PrometheusQueryClient {
       const ctx = this.context.getStore();
       if (ctx && response) ctx.answer = { status: response.status, contentType: String(response.headers['content-type'] ?? '') };
     };
-    const onResponse = (response: AxiosResponse): AxiosResponse => {
+    const onResponse = async (response: AxiosResponse): Promise<AxiosResponse> => {
       note(response);
+      const streamed = this.context.getStore();
+      if (streamed?.onSeries && isReadable(response.data)) response.data = await splitAnswer(response.data, streamed, streamed.onSeries);
       const warnings = (response.data as { warnings?: unknown } | undefined)?.warnings;
       const ctx = this.context.getStore();
       if (ctx && Array.isArray(warnings)) ctx.warnings.push(...warnings.map(String));
       return response;
     };
-    const onError = (error: unknown): Promise<never> => {
-      note((error as { response?: AxiosResponse } | null)?.response);
+    const onError = async (error: unknown): Promise<never> => {
+      const response = (error as { response?: AxiosResponse } | null)?.response;
+      note(response);
+      // A streamed query's error answer: read its (small) body so the server's words are kept.
+      const ctx = this.context.getStore();
+      if (response && isReadable(response.data)) response.data = await readWhole(response.data, ctx);
       return Promise.reject(error as Error);
     };
     const base = {
@@ -142,6 +158,20 @@ export class PrometheusQueryClient {
   }
 
   /**
+   * A range query whose answer is decoded as it arrives: `begin()` is called once per attempt (a
+   * retry starts over) and returns the receiver of that attempt's series, one parsed element of
+   * `data.result` at a time; the answer as a whole is never held (matrix-stream.ts).
+   */
+  rangeStreamed(query: string, start: number, end: number, stepMs: number, begin: () => (item: unknown) => void): Promise<QueryAnswer<void>> {
+    return this.run(
+      'range',
+      query,
+      (driver) => driver.rangeQuery(query, start, end, stepMs / 1000).then(() => undefined),
+      begin,
+    );
+  }
+
+  /**
    * The label sets of the series matching `selectors` with samples between `start` and `end` (ms),
    * read from the index: no samples are loaded, so this stays cheap over days of history where a
    * `last_over_time(...[8d])` would hit the server's max-samples limit.
@@ -150,14 +180,14 @@ export class PrometheusQueryClient {
     return this.run('series', selectors.join(' '), (driver) => driver.series([...selectors], start, end));
   }
 
-  private async run<T>(kind: QueryKind, query: string, call: (driver: PrometheusDriver) => Promise<T>): Promise<QueryAnswer<T>> {
+  private async run<T>(kind: QueryKind, query: string, call: (driver: PrometheusDriver) => Promise<T>, begin?: () => (item: unknown) => void): Promise<QueryAnswer<T>> {
     const driver = query.length > this.options.postAboveChars ? this.post : this.get;
     const started = performance.now();
     let bytes = 0;
     try {
       const answer = await pRetry(
         async () => {
-          const ctx: CallContext = { bytes: 0, warnings: [] };
+          const ctx: CallContext = { bytes: 0, warnings: [], ...(begin ? { onSeries: begin() } : {}) };
           this.stats.queries++;
           try {
             const result = await this.context.run(ctx, () => call(driver));
@@ -195,5 +225,32 @@ export class PrometheusQueryClient {
       this.observer({ kind, durationMs: performance.now() - started, bytes, error });
       throw error;
     }
+  }
+}
+
+function isReadable(data: unknown): data is Readable {
+  return data instanceof Readable;
+}
+
+/** Feeds a streamed answer through the splitter; returns its skeleton (the answer without series). */
+async function splitAnswer(body: Readable, ctx: CallContext, onSeries: (item: unknown) => void): Promise<unknown> {
+  const splitter = new MatrixStreamSplitter(onSeries);
+  for await (const chunk of body as AsyncIterable<Buffer>) {
+    ctx.bytes += chunk.length;
+    splitter.write(chunk);
+  }
+  return splitter.end();
+}
+
+/** A whole (error) body, parsed as JSON when it is. */
+async function readWhole(body: Readable, ctx: CallContext | undefined): Promise<unknown> {
+  const parts: Buffer[] = [];
+  for await (const chunk of body as AsyncIterable<Buffer>) parts.push(chunk);
+  const text = Buffer.concat(parts).toString('utf8');
+  if (ctx) ctx.bytes += Buffer.byteLength(text);
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return text;
   }
 }

@@ -43,6 +43,39 @@ export function decodeMatrix(raw: readonly RawRangeSeries[], names: LabelNames, 
     }
     if (times.length > 0) parts.push({ key, times, values });
   }
+  return finishMatrix(parts, range, quality);
+}
+
+/** One element of a matrix answer as the API's JSON has it: `values` are `[seconds, "value"]`. */
+export interface JsonRangeSeries {
+  metric?: Record<string, unknown>;
+  values?: Array<[number, string]>;
+}
+
+/**
+ * Decodes one element of a matrix answer straight from the API's JSON (no Date per sample), as the
+ * streamed answers hand them over; non-finite samples are counted in `quality`. Undefined when
+ * the labels do not name a container or no sample is finite.
+ */
+export function decodeJsonSeries(item: JsonRangeSeries, names: LabelNames, quality: DataQuality): ContainerSeries | undefined {
+  const key = keyOf(item.metric ?? {}, names);
+  if (!key || !Array.isArray(item.values)) return undefined;
+  const times: number[] = [];
+  const values: number[] = [];
+  for (const [seconds, text] of item.values) {
+    const value = parseFloat(text);
+    if (!Number.isFinite(value)) {
+      quality.nonFinite++;
+      continue;
+    }
+    times.push(Math.round(seconds * 1000));
+    values.push(value);
+  }
+  return times.length > 0 ? { key, times, values } : undefined;
+}
+
+/** Merges decoded parts per container and counts the gaps of the merged series (step `range.step`). */
+export function finishMatrix(parts: readonly ContainerSeries[], range: StepRange, quality: DataQuality): { series: ContainerSeries[]; quality: DataQuality } {
   const series = mergeSeries(parts);
   for (const s of series) quality.gapSteps += countGapSteps(s.times, range.step);
   return { series, quality };

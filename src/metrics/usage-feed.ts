@@ -15,6 +15,7 @@ import pLimit from 'p-limit';
 import { moduleLogger, type Logger } from '../observability/logger.ts';
 import type { ContainerKey, ContainerSeries, DataQuality, MetricsSource, OomEvent, StepRange } from './metrics-source.ts';
 import { addQuality, cleanQuality } from './metrics-source.ts';
+import { effectivePointsPerQuery } from './memory-budget.ts';
 import { batchNamespaces } from './namespace-batches.ts';
 import { alignedRange, pointsIn, pointsPerChunk, splitRange } from './range-plan.ts';
 import type { SourceMetrics } from './source-metrics.ts';
@@ -46,6 +47,8 @@ export interface FeedOptions {
   namespaces?: readonly string[];
   /** How often the CPU counter is scraped (ms); default: read from the data. */
   scrapeIntervalMs?: number;
+  /** Memory the process may use (bytes): lowers the points per answer to fit (memory-budget.ts). */
+  memoryBudgetBytes?: number;
 }
 
 export const FEED_DEFAULTS = {
@@ -81,7 +84,7 @@ export interface SyncReport {
 
 export class UsageFeed {
   private readonly cursors = new Map<string, number>();
-  private readonly opts: Required<Omit<FeedOptions, 'namespaces' | 'lagMs' | 'scrapeIntervalMs'>> & { lagMs: number; namespaces?: readonly string[] };
+  private readonly opts: Required<Omit<FeedOptions, 'namespaces' | 'lagMs' | 'scrapeIntervalMs' | 'memoryBudgetBytes'>> & { lagMs: number; namespaces?: readonly string[] };
   /** Given, or read from the data once. */
   private scrapeMs: number | undefined;
   private readonly log: Logger;
@@ -93,7 +96,9 @@ export class UsageFeed {
     private readonly metrics?: SourceMetrics,
   ) {
     const stepMs = options.stepMs ?? FEED_DEFAULTS.stepMs;
-    this.opts = { ...FEED_DEFAULTS, ...options, stepMs, lagMs: options.lagMs ?? stepMs };
+    const concurrency = options.concurrency ?? FEED_DEFAULTS.concurrency;
+    const maxPointsPerQuery = effectivePointsPerQuery(options.maxPointsPerQuery ?? FEED_DEFAULTS.maxPointsPerQuery, concurrency, options.memoryBudgetBytes);
+    this.opts = { ...FEED_DEFAULTS, ...options, stepMs, lagMs: options.lagMs ?? stepMs, maxPointsPerQuery };
     this.scrapeMs = options.scrapeIntervalMs;
     this.log = moduleLogger(logger, 'usage-feed');
   }
@@ -101,6 +106,11 @@ export class UsageFeed {
   /** The scrape interval in use (ms): given, or read from the data; undefined while unknown. */
   get scrapeIntervalMs(): number | undefined {
     return this.scrapeMs;
+  }
+
+  /** Points per answer at most: `maxPointsPerQuery`, lowered to what the memory budget allows. */
+  get pointsPerQuery(): number {
+    return this.opts.maxPointsPerQuery;
   }
 
   /** The last evaluation time ingested for a namespace, if any. */

@@ -32,6 +32,13 @@ test('tailor run reports every configuration problem, naming flags and variables
   assert.match(r.stderr, /TAILOR_METRICS_PORT=http: not a whole number/);
 });
 
+test('a --memory-budget below what the process needs is one of the configuration problems', () => {
+  const r = tailor(['--interval', '5x'], { TAILOR_MEMORY_BUDGET: '64Mi' });
+  assert.equal(r.status, 2);
+  assert.match(r.stderr, /TAILOR_MEMORY_BUDGET=64Mi: must be at least 128Mi/);
+  assert.match(r.stderr, /--interval=5x: invalid duration/);
+});
+
 test('tailor run --help lists the options with their variables', () => {
   const r = spawnSync(process.execPath, ['bin/tailor.mjs', 'run', '--help'], { encoding: 'utf8' });
   assert.equal(r.status, 0);

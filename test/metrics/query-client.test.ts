@@ -58,6 +58,14 @@ before(async () => {
         res.statusCode = Number(query.slice(5));
         res.setHeader('content-type', 'text/html; charset=utf-8');
         res.end('<html><body>Grafana</body></html>');
+      } else if (query === 'matrix' || (query === 'matrix-flaky' && flaky++ >= 1)) {
+        // Written in small pieces, as a large answer arrives.
+        const text = matrix();
+        for (let i = 0; i < text.length; i += 7) res.write(text.slice(i, i + 7));
+        res.end();
+      } else if (query === 'matrix-flaky') {
+        res.write(matrix().slice(0, 60)); // half an answer, then the connection drops
+        res.destroy();
       } else if (query === 'warn') {
         res.end(ok({ warnings: ['partial response: store 2 unreachable'] }));
       } else res.end(ok());
@@ -72,6 +80,11 @@ after(async () => {
   await new Promise((resolve) => server.close(resolve));
   await rm(dir, { recursive: true, force: true });
 });
+
+const matrixSeries = [0, 1, 2].map((i) => ({ metric: { namespace: 'a', pod: `p${i}`, container: 'c' }, values: [[1700000000, String(i)]] }));
+function matrix(): string {
+  return JSON.stringify({ status: 'success', data: { resultType: 'matrix', result: matrixSeries }, warnings: ['partial'] });
+}
 
 const fast = { retryMinDelayMs: 1, retryMaxDelayMs: 5 };
 
@@ -180,4 +193,30 @@ test('auth, tenant headers and POST for long queries', async () => {
   const basic = new PrometheusQueryClient({ url, basicAuth: { username: 'u', password: 'p' } }, silentLogger());
   await basic.instant('up', 0);
   assert.equal(seen[2]!.headers.authorization, `Basic ${Buffer.from('u:p').toString('base64')}`);
+});
+
+test('a streamed range query hands over each series once, with the warnings and the bytes counted', async () => {
+  const client = new PrometheusQueryClient({ url }, silentLogger());
+  const got: unknown[] = [];
+  const answer = await client.rangeStreamed('matrix', 1_700_000_000_000, 1_700_000_060_000, 60_000, () => (item) => got.push(item));
+  assert.deepEqual(got, matrixSeries);
+  assert.deepEqual(answer.warnings, ['partial']);
+  assert.equal(client.stats.bytes, Buffer.byteLength(matrix()));
+});
+
+test('a streamed range query: an error answer keeps the server words; a cut answer is retried and its attempt started over', async () => {
+  const client = new PrometheusQueryClient({ url, retries: 2, ...fast }, silentLogger());
+  const err = await client.rangeStreamed('bad(', 1_700_000_000_000, 1_700_000_060_000, 60_000, () => () => {}).catch((e: unknown) => e);
+  assert.ok(err instanceof BadQueryError, String(err));
+  assert.match(err.message, /parse error at char 5/);
+
+  flaky = 0;
+  const attempts: unknown[][] = [];
+  await client.rangeStreamed('matrix-flaky', 1_700_000_000_000, 1_700_000_060_000, 60_000, () => {
+    const items: unknown[] = [];
+    attempts.push(items);
+    return (item) => items.push(item);
+  });
+  assert.equal(attempts.length, 2);
+  assert.deepEqual(attempts.at(-1), matrixSeries);
 });

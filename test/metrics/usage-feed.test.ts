@@ -124,3 +124,19 @@ test('a namespace gone quiet has its cursor advanced, so discovery keeps looking
   assert.deepEqual(source.windows, [10 * MIN, MIN, MIN]);
   assert.equal(feed.cursor('b'), 102 * MIN);
 });
+
+test('a memory budget sizes the answers: no query asks for more points than the budget allows', async () => {
+  // 200 namespaces of one container, 8 days at 1 min: 2.3 M points to read.
+  const namespaces = Array.from({ length: 200 }, (_, i) => `ns-${String(i).padStart(3, '0')}`);
+  const budget = 128 * 2 ** 20; // 77,672 points per answer (memory-budget.ts)
+  const counts: number[] = [];
+  for (const memoryBudgetBytes of [undefined, budget]) {
+    const source = new FakeSource(namespaces);
+    const feed = new UsageFeed(source, { historyMs: 8 * 24 * 60 * MIN, stepMs: MIN, lagMs: 0, ...(memoryBudgetBytes ? { memoryBudgetBytes } : {}) }, silentLogger());
+    await feed.sync(8 * 24 * 60 * MIN, recorder());
+    const largest = Math.max(...source.calls.map((c) => c.namespaces.length * ((c.range.end - c.range.start) / c.range.step + 1)));
+    assert.ok(largest <= feed.pointsPerQuery, `${largest} points in one answer, ${feed.pointsPerQuery} allowed`);
+    counts.push(source.calls.length);
+  }
+  assert.equal(counts[0]! < counts[1]!, true, `the budget asks more, smaller queries: ${counts.join(' vs ')}`);
+});

@@ -14,6 +14,8 @@ import { parseHeader, type ConnectionOptions } from '../../metrics/connection-op
 import { PrometheusQueryClient } from '../../metrics/query-client.ts';
 import { PrometheusMetricsSource } from '../../metrics/prometheus-source.ts';
 import { SourceMetrics } from '../../metrics/source-metrics.ts';
+import { memoryBudgetType } from '../../metrics/memory-budget.ts';
+import { cgroupMemoryLimit } from '../../observability/cgroup-memory.ts';
 import { createStrategyRegistry } from '../../recommender/builtin-strategies.ts';
 import { runRecommend } from '../../report/recommend-run.ts';
 import { REPORT_FORMATS, renderReport, type ReportFormat } from '../../report/report-format.ts';
@@ -45,6 +47,7 @@ interface RecommendOptions {
   metric: string[];
   label: string[];
   maxPointsPerQuery: string;
+  memoryBudget?: string;
   progress: boolean;
   logLevel: LogLevel;
   kubeconfig?: string;
@@ -52,6 +55,15 @@ interface RecommendOptions {
 }
 
 const collect = (value: string, previous: string[]) => [...previous, value];
+
+/** `--memory-budget`: a quantity of at least 128Mi, refused with the flag named. */
+function parseMemoryBudget(text: string): number {
+  try {
+    return memoryBudgetType.parse(text);
+  } catch (err) {
+    throw new Error(`invalid --memory-budget ${JSON.stringify(text)}: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
+  }
+}
 
 function keyValues<T extends object>(pairs: readonly string[], allowed: T, what: string): Partial<Record<keyof T, string>> {
   const out: Partial<Record<keyof T, string>> = {};
@@ -116,6 +128,7 @@ export function registerRecommend(program: Command): void {
     .option('--metric <name=value>', 'override a metric name, e.g. cpuUsageSeconds=my_cpu_total (repeatable)', collect, [])
     .option('--label <name=value>', 'override a label name, e.g. pod=pod_name (repeatable)', collect, [])
     .option('--max-points-per-query <n>', 'points (series x steps) per answer at most', '250000')
+    .option('--memory-budget <quantity>', 'memory this command may use, e.g. 512Mi: answers are sized so those in flight stay within a quarter of it (default: the container\'s memory limit, when it has one)')
     .option('--kubeconfig <path>', 'read current requests, limits and owners from this cluster (default: $KUBECONFIG when set; else kube-state-metrics)')
     .option('--kube-context <name>', 'context of the kubeconfig (default: its current context)')
     .addOption(noProgressOption())
@@ -138,12 +151,13 @@ export function registerRecommend(program: Command): void {
       const bar = o.progress && process.stderr.isTTY ? new cliProgress.SingleBar({ stream: process.stderr, format: 'reading history [{bar}] {value}/{total} chunks' }, cliProgress.Presets.shades_classic) : undefined;
       try {
         const scrapeIntervalMs = o.scrapeInterval === undefined ? undefined : parseDuration(o.scrapeInterval);
+        const memoryBudgetBytes = o.memoryBudget === undefined ? cgroupMemoryLimit() : parseMemoryBudget(o.memoryBudget);
         const { rows, warnings } = await runRecommend({
           source,
           strategy,
           now: parseTime(o.at),
           namespaces: o.namespace.length > 0 ? o.namespace : undefined,
-          feed: { historyMs: parseDuration(o.history), stepMs: parseDuration(o.step), maxPointsPerQuery: Number(o.maxPointsPerQuery), scrapeIntervalMs },
+          feed: { historyMs: parseDuration(o.history), stepMs: parseDuration(o.step), maxPointsPerQuery: Number(o.maxPointsPerQuery), scrapeIntervalMs, ...(memoryBudgetBytes === undefined ? {} : { memoryBudgetBytes }) },
           logger,
           metrics,
           metricNames: cfg.metrics,

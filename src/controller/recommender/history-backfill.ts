@@ -29,6 +29,8 @@ export interface BackfillOptions {
   historyMs: number;
   stepMs: number;
   maxPointsPerQuery: number;
+  /** The memory budget the answers are sized by (none: only maxPointsPerQuery). */
+  memoryBudgetBytes?: number;
   /** The scrape interval (ms) if known; else the feed reads it from the data. */
   scrapeIntervalMs?: number;
 }
@@ -100,7 +102,7 @@ export async function backfillHistory(
   ];
   aggregates.routePods(routes);
   const scrape = options.scrapeIntervalMs === undefined ? {} : { scrapeIntervalMs: options.scrapeIntervalMs };
-  const feed = new UsageFeed(source, { historyMs: options.historyMs, stepMs: options.stepMs, lagMs: 0, maxPointsPerQuery: options.maxPointsPerQuery, namespaces: group.namespaces, ...scrape }, logger, metrics);
+  const feed = new UsageFeed(source, { historyMs: options.historyMs, stepMs: options.stepMs, lagMs: 0, maxPointsPerQuery: options.maxPointsPerQuery, ...(options.memoryBudgetBytes === undefined ? {} : { memoryBudgetBytes: options.memoryBudgetBytes }), namespaces: group.namespaces, ...scrape }, logger, metrics);
   const report = await feed.sync(group.until, new PodFilterSink(new Set(routes.map((r) => `${r.namespace}/${r.pod}`)), aggregates));
   if (report.error !== undefined) throw new BackfillError('usage discovery failed', { cause: report.error });
   if (report.failed.length > 0) throw new BackfillError(`usage fetch failed for ${report.failed.join(', ')}`);

@@ -36,6 +36,8 @@ import type { MetricsSource } from '../../metrics/metrics-source.ts';
 import { PrometheusMetricsSource } from '../../metrics/prometheus-source.ts';
 import { PrometheusQueryClient } from '../../metrics/query-client.ts';
 import { UsageFeed, type SyncReport } from '../../metrics/usage-feed.ts';
+import { cgroupMemoryLimit } from '../../observability/cgroup-memory.ts';
+import { modelBytes } from './model-bytes.ts';
 import type { ControllerMetrics, RecommendationSeries } from '../controller-metrics.ts';
 import type { Logger } from '../../observability/logger.ts';
 import { loadAggregateCheckpoint, saveAggregateCheckpoint } from '../../recommender/checkpoint.ts';
@@ -121,6 +123,8 @@ export class RecommenderLoop implements LoopComponent {
   readonly own: RecommenderMetrics;
   /** The last sync report (for tests and logs). */
   lastSync: SyncReport | undefined;
+  /** `--memory-budget`, or the container's memory limit; undefined: none (decision 0225). */
+  readonly memoryBudget: number | undefined;
 
   constructor(
     private readonly config: RunConfig,
@@ -137,6 +141,8 @@ export class RecommenderLoop implements LoopComponent {
     this.schedule = new CheckpointSchedule(config.checkpointInterval, config.checkpointGcInterval);
     this.own = new RecommenderMetrics(metrics.registry);
     this.writer = new RecommenderWriter({ metrics: this.own, logger: logger.child({ part: 'writes' }), clock, ...(deps.sleep ? { sleep: deps.sleep } : {}), ...(deps.random ? { random: deps.random } : {}) });
+    this.memoryBudget = config.memoryBudget ?? cgroupMemoryLimit();
+    this.own.memoryBudget.set(this.memoryBudget ?? 0);
     this.source = deps.source ?? new PrometheusMetricsSource(new PrometheusQueryClient(prometheusConnection(config), logger, metrics.prometheus.observer()), prometheusQueryConfig(config), logger);
   }
 
@@ -212,7 +218,13 @@ export class RecommenderLoop implements LoopComponent {
     const step = this.config.historyStep;
     const historyMs = this.bootstrapWindow(now);
     const namespaces = watchNamespaces(this.config);
-    return new UsageFeed(this.source, { historyMs, stepMs: step, maxPointsPerQuery: this.config.maxPointsPerQuery, ...(namespaces ? { namespaces } : {}) }, this.log, this.metrics.prometheus);
+    const feed = new UsageFeed(this.source, { historyMs, stepMs: step, maxPointsPerQuery: this.config.maxPointsPerQuery, ...this.budget(), ...(namespaces ? { namespaces } : {}) }, this.log, this.metrics.prometheus);
+    this.log.info({ memoryBudget: this.memoryBudget ?? 'none', pointsPerQuery: feed.pointsPerQuery }, 'history reads sized');
+    return feed;
+  }
+
+  private budget(): { memoryBudgetBytes?: number } {
+    return this.memoryBudget === undefined ? {} : { memoryBudgetBytes: this.memoryBudget };
   }
 
   async deactivate(reason?: DeactivateReason): Promise<void> {
@@ -246,7 +258,14 @@ export class RecommenderLoop implements LoopComponent {
     // Only useful before the bootstrap's samples arrive: afterwards they have been routed or dropped.
     if (!this.attributed && !this.bootstrapped) await this.attributeGonePods(views, now);
     this.feed ??= this.createFeed(now);
-    const report = await this.metrics.timePhase('recommender', 'fetch-usage', () => this.feed!.sync(now, this.aggregates));
+    const progress = (done: number, total: number) => {
+      this.own.historyChunks.set({ state: 'done' }, done);
+      this.own.historyChunks.set({ state: 'total' }, total);
+    };
+    const report = await this.metrics.timePhase('recommender', 'fetch-usage', () => this.feed!.sync(now, this.aggregates, progress));
+    const histories = this.aggregates.size();
+    this.own.histories.set(histories);
+    this.own.modelBytes.set(modelBytes(this.config.recommenderStrategy, histories));
     this.lastSync = report;
     if (report.error === undefined && report.failed.length === 0) this.bootstrapped = true;
     const usageProblem = report.error !== undefined ? `Prometheus unavailable: ${report.error instanceof Error ? report.error.message : String(report.error)}` : undefined;
@@ -407,7 +426,7 @@ export class RecommenderLoop implements LoopComponent {
     const byId = new Map(views.map((v) => [v.id, v]));
     const currentPods = new Set((this.podCache?.list() ?? []).map((p) => `${p.metadata?.namespace ?? ''}/${p.metadata?.name ?? ''}`));
     // The scrape interval the main feed read from the data, so a backfill does not read it again.
-    const options = { historyMs: this.config.history, stepMs: this.config.historyStep, maxPointsPerQuery: this.config.maxPointsPerQuery, scrapeIntervalMs: this.feed?.scrapeIntervalMs };
+    const options = { historyMs: this.config.history, stepMs: this.config.historyStep, maxPointsPerQuery: this.config.maxPointsPerQuery, ...this.budget(), scrapeIntervalMs: this.feed?.scrapeIntervalMs };
     for (const group of this.backfillPlan.next(this.config.historyBackfillVpas, cursorOf)) {
       const targets: BackfillTarget[] = group.vpaIds.map((id) => {
         const v = byId.get(id)!;

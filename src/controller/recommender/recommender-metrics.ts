@@ -11,6 +11,12 @@
  * - `tailor_recommender_history_backfills_total{outcome}`: VPAs created while the recommender runs
  *   whose workload history was read from Prometheus (`ok`), or whose read failed (`failed`, retried);
  * - `tailor_recommender_history_backfill_pending`: such VPAs still waiting for their history.
+ * - `tailor_recommender_history_chunks{state}`: the history read's progress, chunks `done` of `total`
+ *   (the bootstrap's, then each cycle's);
+ * - `tailor_recommender_model_bytes`: the memory the models hold, estimated (histories x measured
+ *   bytes per history, docs/scale.md); `tailor_recommender_histories`: the VPA x container histories;
+ * - `tailor_recommender_memory_budget_bytes`: `--memory-budget` in use (0: none). The process's RSS
+ *   is prom-client's `process_resident_memory_bytes`.
  *
  * The write and retry series start at 0 for every object and the usual outcomes and retry reasons,
  * so `increase()` in Prometheus sees the first event too (a series born at 1 shows no increase).
@@ -33,6 +39,10 @@ export class RecommenderMetrics {
   readonly attributedPods: Counter;
   readonly backfills: Counter<'outcome'>;
   readonly backfillPending: Gauge;
+  readonly historyChunks: Gauge<'state'>;
+  readonly modelBytes: Gauge;
+  readonly histories: Gauge;
+  readonly memoryBudget: Gauge;
 
   constructor(registry: Registry) {
     const registers = [registry];
@@ -46,6 +56,11 @@ export class RecommenderMetrics {
     this.attributedPods = new Counter({ name: 'tailor_recommender_history_pods_attributed_total', help: 'Pods gone before the bootstrap whose history was attributed to a VPA through owner series.', registers });
     this.backfills = new Counter({ name: 'tailor_recommender_history_backfills_total', help: 'VPAs created while the recommender runs whose workload history was read from Prometheus, by outcome (ok, failed: retried next cycle).', labelNames: ['outcome'], registers });
     for (const outcome of ['ok', 'failed']) this.backfills.inc({ outcome }, 0);
+    this.historyChunks = new Gauge({ name: 'tailor_recommender_history_chunks', help: 'Progress of the history read: chunks (one time range of one namespace batch) done and total, of the bootstrap and then of each cycle.', labelNames: ['state'], registers });
+    for (const state of ['done', 'total']) this.historyChunks.set({ state }, 0);
+    this.modelBytes = new Gauge({ name: 'tailor_recommender_model_bytes', help: 'Memory held by the usage models, estimated: histories times the measured bytes per history of the strategy (docs/scale.md).', registers });
+    this.histories = new Gauge({ name: 'tailor_recommender_histories', help: 'VPA x container usage histories held.', registers });
+    this.memoryBudget = new Gauge({ name: 'tailor_recommender_memory_budget_bytes', help: 'The memory budget the history reads are sized by (--memory-budget or the container limit); 0 when there is none.', registers });
     this.backfillPending = new Gauge({ name: 'tailor_recommender_history_backfill_pending', help: 'VPAs created while the recommender runs still waiting for their workload history.', registers });
   }
 }

@@ -4,6 +4,7 @@
  */
 import type { OptionTable } from '../../config/option-spec.ts';
 import { booleanType, durationType, enumType, integerType, stringType } from '../../config/option-types.ts';
+import { memoryBudgetType } from '../../metrics/memory-budget.ts';
 import { FEED_DEFAULTS } from '../../metrics/usage-feed.ts';
 import { CHECKPOINT_DEFAULTS } from './checkpoint-schedule.ts';
 
@@ -64,6 +65,14 @@ export const RECOMMENDER_OPTIONS = {
     type: integerType(11_000, 10_000_000),
     default: FEED_DEFAULTS.maxPointsPerQuery,
     description: 'Points (series x steps) per Prometheus answer at most; longer ranges are split.',
+    group: 'Recommender',
+  },
+  memoryBudget: {
+    flag: 'memory-budget',
+    env: 'TAILOR_MEMORY_BUDGET',
+    type: memoryBudgetType,
+    description:
+      'Memory the recommender may use, e.g. 512Mi: the history is read in answers small enough that those in flight stay within a quarter of it (decision 0225). Default: the container\'s own memory limit (its cgroup), when it has one; else only --max-points-per-query bounds the answers.',
     group: 'Recommender',
   },
   checkpointInterval: {

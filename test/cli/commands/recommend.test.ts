@@ -16,6 +16,8 @@ test('bad options are refused with a clear message', () => {
     [['--strategy', 'nope'], /unknown strategy "nope"; known: vpa/],
     [['--metric', 'cpu=foo'], /invalid --metric "cpu=foo": expected one of cpuUsageSeconds/],
     [['--header', 'no-colon'], /invalid header "no-colon"/],
+    [['--memory-budget', '64Mi'], /invalid --memory-budget "64Mi": must be at least 128Mi/],
+    [['--memory-budget', 'lots'], /invalid --memory-budget "lots"/],
   ];
   for (const [args, message] of cases) {
     const result = run(...args);

@@ -20,22 +20,9 @@ if [[ "${1:-}" == "--check" ]]; then check_only=1; shift; fi
 components=("$@")
 if [[ ${#components[@]} -eq 0 ]]; then components=("${UPSTREAM_COMPONENTS[@]}"); fi
 
-missing=()
-for c in "${components[@]}"; do
-  path="$(upstream_binary "$c")" || { echo "build-upstream-vpa.sh: unknown component '$c' (known: ${UPSTREAM_COMPONENTS[*]})" >&2; exit 2; }
-  [[ -x "$path" ]] || missing+=("$c")
-done
-if [[ $check_only -eq 1 ]]; then
-  if [[ ${#missing[@]} -eq 0 ]]; then exit 0; fi
-  echo "not cached: ${missing[*]} (under $LANE_CACHE)"
-  exit 3
-fi
-if [[ ${#missing[@]} -eq 0 ]]; then echo "all cached under $LANE_CACHE"; exit 0; fi
-
-mkdir -p "$LANE_CACHE"
-exec 9> "$LANE_CACHE/.build-upstream.lock"
-flock -n 9 || { echo "build-upstream-vpa.sh: another build is running (lock $LANE_CACHE/.build-upstream.lock)" >&2; exit 5; }
-go_bin="$(lane_go)" || { echo "build-upstream-vpa.sh: Go is needed to build ${missing[*]} and was not found (set GO=/path/to/go)" >&2; exit 4; }
+# shellcheck source=build-cache.sh
+source "$here/build-cache.sh"
+build_cache_prepare build-upstream-vpa.sh upstream_binary "${UPSTREAM_COMPONENTS[*]}" .build-upstream.lock "$check_only" "${components[@]}"
 par="${TAILOR_BUILD_PARALLEL:-2}"
 export GOMAXPROCS="$par" GOTOOLCHAIN=local CGO_ENABLED=0 GOFLAGS=
 

@@ -19,22 +19,9 @@ if [[ "${1:-}" == "--check" ]]; then check_only=1; shift; fi
 components=("$@")
 if [[ ${#components[@]} -eq 0 ]]; then components=("${LANE_COMPONENTS[@]}"); fi
 
-missing=()
-for c in "${components[@]}"; do
-  path="$(lane_binary "$c")" || { echo "build.sh: unknown component '$c' (known: ${LANE_COMPONENTS[*]} kube-state-metrics)" >&2; exit 2; }
-  [[ -x "$path" ]] || missing+=("$c")
-done
-if [[ $check_only -eq 1 ]]; then
-  if [[ ${#missing[@]} -eq 0 ]]; then exit 0; fi
-  echo "not cached: ${missing[*]} (under $LANE_CACHE)"
-  exit 3
-fi
-if [[ ${#missing[@]} -eq 0 ]]; then echo "all cached under $LANE_CACHE"; exit 0; fi
-
-mkdir -p "$LANE_CACHE"
-exec 9> "$LANE_CACHE/.build.lock"
-flock -n 9 || { echo "build.sh: another build is running (lock $LANE_CACHE/.build.lock); wait for it and run again" >&2; exit 5; }
-go_bin="$(lane_go)" || { echo "build.sh: Go is needed to build ${missing[*]} and was not found (set GO=/path/to/go)" >&2; exit 4; }
+# shellcheck source=build-cache.sh
+source "$here/build-cache.sh"
+build_cache_prepare build.sh lane_binary "${LANE_COMPONENTS[*]} kube-state-metrics" .build.lock "$check_only" "${components[@]}"
 par="${TAILOR_BUILD_PARALLEL:-2}"
 export GOFLAGS=-mod=mod GOMAXPROCS="$par" GOTOOLCHAIN=local CGO_ENABLED=0
 k8s_ldflags="-s -w -X k8s.io/component-base/version.gitVersion=${KUBERNETES_VERSION} -X k8s.io/component-base/version.gitMajor=${KUBERNETES_VERSION_MAJOR} -X k8s.io/component-base/version.gitMinor=${KUBERNETES_VERSION_MINOR} -X k8s.io/component-base/version.gitTreeState=clean"

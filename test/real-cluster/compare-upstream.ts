@@ -121,8 +121,9 @@ scrape_configs:
   start('prometheus', 'prometheus', [`--config.file=${join(WORK, 'prometheus.yml')}`, `--storage.tsdb.path=${join(WORK, 'prometheus')}`, `--web.listen-address=127.0.0.1:${port}`, '--log.level=warn']);
   const url = `http://127.0.0.1:${port}`;
   await waitFor('prometheus scraping the kubelets', 120_000, async () => {
-    const r = await fetch(`${url}/api/v1/query?query=${encodeURIComponent('count(container_cpu_usage_seconds_total)')}`).then((x) => x.json() as Promise<{ data?: { result?: unknown[] } }>, () => undefined);
-    return r?.data?.result?.length ? true : undefined;
+    // Every kubelet scraped successfully (no pod runs yet, so no container series can be waited for).
+    const r = await fetch(`${url}/api/v1/query?query=${encodeURIComponent('sum(up{job="kubernetes-cadvisor"})')}`).then((x) => x.json() as Promise<{ data?: { result?: Array<{ value: [number, string] }> } }>, () => undefined);
+    return Number(r?.data?.result?.[0]?.value[1] ?? 0) === KUBELETS.length ? true : undefined;
   });
   return url;
 }

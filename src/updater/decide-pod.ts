@@ -35,7 +35,7 @@ import { RESOURCE_NAMES, type ResourceName } from '../recommender/types.ts';
 import { actualByName, actualResources, notRunning } from './actual-resources.ts';
 import { containerRestartAllowed } from './annotations.ts';
 import type { PodUsage } from './container-usage.ts';
-import type { DecisionAction, DecisionReason, PodDecision } from './decision.ts';
+import { skipDecision, type DecisionAction, type DecisionReason, type PodDecision } from './decision.ts';
 import { evictionChanges, ordering, sameAsPending } from './change-facts.ts';
 import { evictionRequirementsMet } from './eviction-requirements.ts';
 import { followResize } from './follow-resize.ts';
@@ -126,21 +126,7 @@ function startupBoost(pod: V1Pod, now: number, capabilities: ServerCapabilities)
 export function decidePod(input: PodPlanInput, ctx: PlannerContext): PodDecision {
   const { pod, vpa } = input;
   const { options, capabilities, now } = ctx;
-  const base: PodDecision = {
-    namespace: pod.metadata?.namespace ?? '',
-    podName: pod.metadata?.name ?? '',
-    workload: input.workload,
-    action: 'Skip',
-    reason: 'UpToDate',
-    message: '',
-    changes: [],
-    disruptive: false,
-    urgent: false,
-    scaleUp: false,
-    difference: 0,
-    hpaExcluded: [],
-    notes: [],
-  };
+  const base = skipDecision(pod, input.workload, 'UpToDate', '');
   const decide = (action: DecisionAction, reason: DecisionReason, message: string, extra: Partial<PodDecision> = {}): PodDecision => ({ ...base, action, reason, message, ...extra });
 
   const mode: UpdateMode = vpa.spec.updatePolicy?.updateMode ?? 'Recreate';

@@ -3,6 +3,7 @@
  * with a reason, never exceptions; the executor carries out `ResizeInPlace`, `ResizeWithRestart`
  * and `Evict`, and reports every decision in logs, events and metrics by its `reason` code.
  */
+import type { V1Pod } from '@kubernetes/client-node';
 import type { ContainerResourceValues } from '../policy/container-values.ts';
 import type { ResourceName } from '../recommender/types.ts';
 
@@ -102,4 +103,23 @@ export interface PodDecision {
 /** True for the actions that write to the API server. */
 export function isAction(decision: Pick<PodDecision, 'action'>): boolean {
   return decision.action === 'ResizeInPlace' || decision.action === 'ResizeWithRestart' || decision.action === 'Evict';
+}
+
+/** A Skip of one pod with nothing to change: the start of every decision the planner makes. */
+export function skipDecision(pod: V1Pod, workload: string, reason: DecisionReason, message: string): PodDecision {
+  return {
+    namespace: pod.metadata?.namespace ?? '',
+    podName: pod.metadata?.name ?? '',
+    workload,
+    action: 'Skip',
+    reason,
+    message,
+    changes: [],
+    disruptive: false,
+    urgent: false,
+    scaleUp: false,
+    difference: 0,
+    hpaExcluded: [],
+    notes: [],
+  };
 }

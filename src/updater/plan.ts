@@ -25,7 +25,7 @@ import type { VerticalPodAutoscaler } from '../api/vpa.ts';
 import type { ResourceName } from '../recommender/types.ts';
 import type { PodUsage } from './container-usage.ts';
 import { decidePod, type PlannerContext } from './decide-pod.ts';
-import { isAction, type DecisionReason, type PodDecision } from './decision.ts';
+import { isAction, skipDecision, type DecisionReason, type PodDecision } from './decision.ts';
 import { lastUpdateTime, UPDATER_FIELD_MANAGER } from './pod-timing.ts';
 import { readResizeState } from './resize-state.ts';
 import { podReady, workloadBudget } from './workload-budget.ts';
@@ -108,21 +108,7 @@ export function windowMessage(windows: DisruptionWindows, state: WindowState): s
 
 /** The decision for a pod whose VPA has a bad annotation: left alone until it is fixed. */
 function invalidAnnotations(pod: V1Pod, workload: string, problems: readonly string[]): PodDecision {
-  return {
-    namespace: pod.metadata?.namespace ?? '',
-    podName: pod.metadata?.name ?? '',
-    workload,
-    action: 'Skip',
-    reason: 'InvalidAnnotation',
-    message: `the VPA's annotations are invalid, so the updater leaves its pods alone until they are fixed: ${problems.join('; ')}`,
-    changes: [],
-    disruptive: false,
-    urgent: false,
-    scaleUp: false,
-    difference: 0,
-    hpaExcluded: [],
-    notes: [],
-  };
+  return skipDecision(pod, workload, 'InvalidAnnotation', `the VPA's annotations are invalid, so the updater leaves its pods alone until they are fixed: ${problems.join('; ')}`);
 }
 
 const IN_FLIGHT: readonly DecisionReason[] = ['ResizeProposed', 'ResizeInProgress', 'ResizeDeferred', 'ResizeInfeasible', 'ResizeStuck'];

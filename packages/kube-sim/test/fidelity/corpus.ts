@@ -121,9 +121,11 @@ function podDefaultsView(body: unknown): unknown {
 
 /** A watch's events: type, kind and name, the bookmark's initial-events-end annotation, an ERROR's Status. */
 function watchView(body: unknown): unknown {
-  return String(body)
-    .split('\n')
-    .filter((l) => l.trim() !== '')
+  const lines = String(body).split('\n').filter((l) => l.trim() !== '');
+  // Events after the initial-events-end bookmark are live changes (the scheduler binding the pod,
+  // the kubelet's status) whose timing is the cluster's, not the answer's: they are not compared.
+  const end = lines.findIndex((l) => l.includes('"k8s.io/initial-events-end":"true"'));
+  return (end < 0 ? lines : lines.slice(0, end + 1))
     .map((l) => {
       const e = JSON.parse(l) as { type: string; object: { kind?: string; code?: number; reason?: string; message?: string; metadata?: { name?: string; annotations?: Record<string, string> } } };
       if (e.type === 'ERROR') return [e.type, e.object.code, e.object.reason, e.object.message];

@@ -87,6 +87,7 @@ export class UsageFeed {
   private readonly opts: Required<Omit<FeedOptions, 'namespaces' | 'lagMs' | 'scrapeIntervalMs' | 'memoryBudgetBytes'>> & { lagMs: number; namespaces?: readonly string[] };
   /** Given, or read from the data once. */
   private scrapeMs: number | undefined;
+  private readonly scrapeGiven: boolean;
   private readonly log: Logger;
 
   constructor(
@@ -100,6 +101,7 @@ export class UsageFeed {
     const maxPointsPerQuery = effectivePointsPerQuery(options.maxPointsPerQuery ?? FEED_DEFAULTS.maxPointsPerQuery, concurrency, options.memoryBudgetBytes);
     this.opts = { ...FEED_DEFAULTS, ...options, stepMs, lagMs: options.lagMs ?? stepMs, maxPointsPerQuery };
     this.scrapeMs = options.scrapeIntervalMs;
+    this.scrapeGiven = options.scrapeIntervalMs !== undefined;
     this.log = moduleLogger(logger, 'usage-feed');
   }
 
@@ -172,12 +174,26 @@ export class UsageFeed {
     onProgress?.(0, total);
     await Promise.all(plans.map((p) => limit(() => this.fetchBatch(p.namespaces, p.chunks, p.bootstrap, sink, report, progress, report.rateWindowMs))));
     this.metrics?.recordQuality(report.quality);
+    this.redetectIfCpuEmpty(report);
     if (report.sparse.length > 0) this.metrics?.sparseSeries.inc(report.sparse.length);
     this.log.info(
       { end: new Date(end).toISOString(), namespaces: report.namespaces, batches: report.batches, chunks: report.chunks, cpuSamples: report.cpuSamples, memorySamples: report.memorySamples, oomEvents: report.oomEvents, failed: report.failed.length, sparse: report.sparse.length, nonFinite: report.quality.nonFinite, gapSteps: report.quality.gapSteps },
       'usage sync done',
     );
     return report;
+  }
+
+  /**
+   * Memory came but no CPU at all: the detected interval is likely too short for the data (read
+   * early from a few samples, or the exporter's own timestamps spread out since, as cAdvisor's do
+   * on a busy node), so the rate window holds one sample per series. The interval is read again
+   * next cycle (one small query). A given interval is never second-guessed.
+   */
+  private redetectIfCpuEmpty(report: SyncReport): void {
+    if (this.scrapeGiven || this.scrapeMs === undefined || report.cpuSamples > 0 || report.memorySamples === 0) return;
+    this.log.warn({ scrapeIntervalMs: this.scrapeMs, rateWindowMs: report.rateWindowMs, memorySamples: report.memorySamples },
+      `no CPU sample in a ${report.rateWindowMs / 1000}s rate window while memory came: the scrape interval is read again next cycle`);
+    this.scrapeMs = undefined;
   }
 
   /**

@@ -31,7 +31,7 @@ class FakeSource implements MetricsSource {
     for (let t = range.start; t <= range.end; t += range.step) times.push(t);
     return { data: namespaces.map((namespace) => ({ key: { namespace, pod: 'p', container: 'c' }, times, values: times.map(() => 1) })), quality: cleanQuality() };
   }
-  async memoryPeaks(): Promise<Answer<ContainerSeries[]>> {
+  async memoryPeaks(_namespaces: readonly string[], _range: StepRange): Promise<Answer<ContainerSeries[]>> {
     return { data: [], quality: cleanQuality() };
   }
   async oomKills(): Promise<Answer<OomEvent[]>> {

@@ -193,3 +193,22 @@ test('a given scrape interval is never read from the data, even when CPU comes o
   assert.equal(source.detected, 0);
   assert.equal(feed.scrapeIntervalMs, 15_000);
 });
+
+test('under a budget each sync sizes its answers from the resident set then, and the model the new series will add', async () => {
+  const namespaces = Array.from({ length: 200 }, (_, i) => `ns-${String(i).padStart(3, '0')}`);
+  const MiB = 2 ** 20;
+  let resident = 100 * MiB;
+  const source = new FakeSource(namespaces);
+  const feed = new UsageFeed(source, { historyMs: 8 * 24 * 60 * MIN, stepMs: MIN, lagMs: 0, memoryBudgetBytes: 256 * MiB, modelBytesPerSeries: 100 * 1024, residentBytes: () => resident }, silentLogger());
+  await feed.sync(8 * 24 * 60 * MIN, recorder());
+  // Headroom (256 - 100 - 200 x 100 KiB) MiB x 0.4 / (2 x 3 x 72 B) = 132,498 points, under the
+  // fixed quarter of 256 MiB (155,344 points).
+  const first = feed.pointsPerQuery;
+  assert.equal(first, Math.floor(((256 - 100) * MiB - 200 * 100 * 1024) * 0.4 / (2 * 3 * 72)));
+  const largest = Math.max(...source.calls.map((c) => c.namespaces.length * ((c.range.end - c.range.start) / c.range.step + 1)));
+  assert.ok(largest <= first, `${largest} points in one answer, ${first} allowed`);
+  resident = 220 * MiB; // the process grew: the next read gets smaller answers
+  await feed.sync(8 * 24 * 60 * MIN + 10 * MIN, recorder());
+  assert.equal(feed.pointsPerQuery, Math.floor((36 * MiB * 0.4) / (2 * 3 * 72)));
+  assert.ok(feed.pointsPerQuery < first, `${feed.pointsPerQuery} after growing, ${first} before`);
+});

@@ -17,3 +17,16 @@ test('pods resolve through ReplicaSets and Jobs to the top-most workload', () =>
   assert.deepEqual(index.workloadOf('a', 'orphan-rs-1'), { kind: 'ReplicaSet', name: 'orphan-rs' });
   assert.deepEqual(index.workloadOf('b', 'web-1'), { kind: 'Pod', name: 'web-1' });
 });
+
+test('workloadOf is the end of chainOf, also past 5 owners and around a loop of owners', () => {
+  const deep = Array.from({ length: 7 }, (_, i) => ({ namespace: 'a', kind: i === 0 ? 'Pod' : `K${i}`, name: i === 0 ? 'p' : `o${i}`, ownerKind: `K${i + 1}`, ownerName: `o${i + 1}` }));
+  const loop = [
+    { namespace: 'a', kind: 'Pod', name: 'q', ownerKind: 'X', ownerName: 'x' },
+    { namespace: 'a', kind: 'X', name: 'x', ownerKind: 'Y', ownerName: 'y' },
+    { namespace: 'a', kind: 'Y', name: 'y', ownerKind: 'X', ownerName: 'x' },
+  ];
+  const index = new OwnerIndex([...deep, ...loop]);
+  for (const pod of ['p', 'q', 'none']) assert.deepEqual(index.workloadOf('a', pod), index.chainOf('a', pod).at(-1), pod);
+  assert.deepEqual(index.workloadOf('a', 'p'), { kind: 'K5', name: 'o5' });
+  assert.deepEqual(new OwnerIndex([]).workloadOf('a', 'p'), { kind: 'Pod', name: 'p' });
+});

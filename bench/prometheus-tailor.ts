@@ -5,6 +5,8 @@
  * Usage: node --expose-gc --import tsx bench/prometheus-tailor.ts URL END_MS STEP_MS [STRATEGY] [BUDGET_BYTES]
  * (STRATEGY vpa or tailor, default vpa; BUDGET_BYTES the memory budget the answers are sized by).
  */
+import inspector from 'node:inspector/promises';
+import { writeFileSync } from 'node:fs';
 import { silentLogger } from '../src/observability/logger.ts';
 import { queryConfig } from '../src/metrics/metric-names.ts';
 import { PrometheusQueryClient } from '../src/metrics/query-client.ts';
@@ -62,14 +64,32 @@ const peakRssKiB = process.resourceUsage().maxRSS;
 const held = await settle();
 const tracked = usage.containers().length;
 
+// BENCH_CYCLE_PROFILE=FILE.cpuprofile: a CPU profile of the incremental cycle alone (open it in Chrome's DevTools).
+const profileFile = process.env['BENCH_CYCLE_PROFILE'];
+const profiler = profileFile ? new inspector.Session() : undefined;
+if (profiler) {
+  profiler.connect();
+  await profiler.post('Profiler.enable');
+  await profiler.post('Profiler.start');
+}
 t0 = performance.now();
 const cycleCpu0 = process.cpuUsage();
 const cycle = await feed.sync(end, sink);
 const cycleMs = performance.now() - t0;
 const cycleCpu = process.cpuUsage(cycleCpu0);
+if (profiler && profileFile) {
+  const { profile } = await profiler.post('Profiler.stop');
+  writeFileSync(profileFile, JSON.stringify(profile));
+  profiler.disconnect();
+}
+// What a recommender does after each sync: an estimate for every container.
+t0 = performance.now();
+const estimateCpu0 = process.cpuUsage();
+const estimated = usage.containers().filter((c) => c.model.estimate(end) !== undefined).length;
+const estimateMs = performance.now() - t0;
+const estimateCpu = process.cpuUsage(estimateCpu0);
 const peakAfterCycleKiB = process.resourceUsage().maxRSS;
 const steady = await settle();
-const estimated = usage.containers().filter((c) => c.model.estimate(end) !== undefined).length;
 
 console.log(
   JSON.stringify({
@@ -92,6 +112,8 @@ console.log(
     rssGrowthPerContainer: Math.round((held.rss - base.rss) / tracked),
     cycleMs: Math.round(cycleMs),
     cycleCpuMs: Math.round((cycleCpu.user + cycleCpu.system) / 1000),
+    estimateMs: Math.round(estimateMs),
+    estimateCpuMs: Math.round((estimateCpu.user + estimateCpu.system) / 1000),
     cycleQueries: client.stats.queries - bootQueries,
     cycleBytes: client.stats.bytes - bootBytes,
     cycleCpuSamples: cycle.cpuSamples,

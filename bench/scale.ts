@@ -33,8 +33,8 @@ const mib = (b: number) => `${(b / MiB).toFixed(1)} MiB`;
 const kib = (b: number) => `${(b / 1024).toFixed(1)} KiB`;
 
 console.log(`${days} days at ${STEP / 60_000} min per container (${((days * DAY) / STEP).toLocaleString('en')} points per resource), synthetic PromQL API${budget ? `, --memory-budget ${budgetText}` : ''}`);
-console.log('| containers | strategy | peak RSS | steady RSS | peak/steady | model per container | process per container | bootstrap (CPU) | queries | received | cycle (CPU) | cycle queries |');
-console.log('|---|---|---|---|---|---|---|---|---|---|---|---|');
+console.log('| containers | strategy | peak RSS | steady RSS | peak/steady | model per container | process per container | bootstrap (CPU) | queries | received | cycle (CPU) | cycle queries | estimates (CPU) |');
+console.log('|---|---|---|---|---|---|---|---|---|---|---|---|---|');
 for (const n of sizes) {
   const server = spawn(process.execPath, ['--import', 'tsx', 'bench/synthetic-prometheus.ts', String(n), String(END), String(STEP), String(days)], { stdio: ['ignore', 'pipe', 'inherit'] });
   try {
@@ -46,7 +46,7 @@ for (const n of sizes) {
       const r = JSON.parse(run.stdout.trim().split('\n').at(-1)!) as Record<string, number>;
       const peak = Math.max(r.peakRssBytes!, r.peakRssAfterCycleBytes!);
       console.log(
-        `| ${n.toLocaleString('en')} | ${strategy} | ${mib(peak)} | ${mib(r.steadyRssBytes!)} | ${(peak / r.steadyRssBytes!).toFixed(2)} | ${kib(r.heldPerContainer!)} | ${kib(r.steadyRssBytes! / n)} | ${(r.bootstrapMs! / 1000).toFixed(1)} s (${(r.bootstrapCpuMs! / 1000).toFixed(1)} s) | ${r.bootstrapQueries} | ${mib(r.bootstrapBytes!)} | ${r.cycleMs} ms (${r.cycleCpuMs} ms) | ${r.cycleQueries} |`,
+        `| ${n.toLocaleString('en')} | ${strategy} | ${mib(peak)} | ${mib(r.steadyRssBytes!)} | ${(peak / r.steadyRssBytes!).toFixed(2)} | ${kib(r.heldPerContainer!)} | ${kib(r.steadyRssBytes! / n)} | ${(r.bootstrapMs! / 1000).toFixed(1)} s (${(r.bootstrapCpuMs! / 1000).toFixed(1)} s) | ${r.bootstrapQueries} | ${mib(r.bootstrapBytes!)} | ${r.cycleMs} ms (${r.cycleCpuMs} ms) | ${r.cycleQueries} | ${r.estimateMs} ms (${r.estimateCpuMs} ms) |`,
       );
     }
   } finally {

@@ -97,15 +97,16 @@ export function containerId(key: ContainerKey): string {
  * prefix of the other (where the '/' that follows it decides) are the ids built and compared.
  */
 export function compareContainerIds(a: ContainerKey, b: ContainerKey): number {
-  for (const field of ['namespace', 'pod'] as const) {
-    const x = a[field];
-    const y = b[field];
-    if (x === y) continue;
-    // A prefix sorts first on its own, but in the ids the '/' after it meets the longer one's next character.
-    if (x < y) return y.startsWith(x) ? compareStrings(containerId(a), containerId(b)) : -1;
-    return x.startsWith(y) ? compareStrings(containerId(a), containerId(b)) : 1;
-  }
+  if (a.namespace !== b.namespace) return compareField(a.namespace, b.namespace, a, b);
+  if (a.pod !== b.pod) return compareField(a.pod, b.pod, a, b);
   return compareStrings(a.container, b.container);
+}
+
+/** Two different fields x, y of a and b, the fields before them equal. */
+function compareField(x: string, y: string, a: ContainerKey, b: ContainerKey): number {
+  // A prefix sorts first on its own, but in the ids the '/' after it meets the longer one's next character.
+  if (x < y) return y.startsWith(x) ? compareStrings(containerId(a), containerId(b)) : -1;
+  return x.startsWith(y) ? compareStrings(containerId(a), containerId(b)) : 1;
 }
 
 const compareStrings = (x: string, y: string) => (x < y ? -1 : x > y ? 1 : 0);

@@ -4,7 +4,9 @@
  * (bench/synthetic-prometheus.ts, its own process), runs the Tailor side (bench/prometheus-tailor.ts,
  * its own process: the bootstrap, then one incremental cycle) and prints one row: peak and steady
  * RSS, bytes per container (model: heap + typed arrays held; process: steady RSS), bootstrap time
- * and queries, incremental cycle time and queries. docs/scale.md has the figures.
+ * and queries, incremental cycle time and queries (wall and CPU time), and the CPU time of an
+ * estimate for every container. On stderr: containers estimated, failed batches, the largest CPU
+ * sample. `BENCH_CYCLE_PROFILE=FILE.cpuprofile` profiles the cycle. docs/scale.md has the figures.
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
@@ -48,6 +50,7 @@ for (const n of sizes) {
       console.log(
         `| ${n.toLocaleString('en')} | ${strategy} | ${mib(peak)} | ${mib(r.steadyRssBytes!)} | ${(peak / r.steadyRssBytes!).toFixed(2)} | ${kib(r.heldPerContainer!)} | ${kib(r.steadyRssBytes! / n)} | ${(r.bootstrapMs! / 1000).toFixed(1)} s (${(r.bootstrapCpuMs! / 1000).toFixed(1)} s) | ${r.bootstrapQueries} | ${mib(r.bootstrapBytes!)} | ${r.cycleMs} ms (${r.cycleCpuMs} ms) | ${r.cycleQueries} | ${r.estimateMs} ms (${r.estimateCpuMs} ms) |`,
       );
+      console.error(`  ${n.toLocaleString('en')} ${strategy}: ${r.estimated}/${r.tracked} containers with an estimate, ${r.failed} failed batches, largest CPU sample ${r.cpuMaxCores!.toFixed(3)} cores`);
     }
   } finally {
     server.kill();

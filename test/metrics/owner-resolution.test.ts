@@ -19,14 +19,16 @@ test('pods resolve through ReplicaSets and Jobs to the top-most workload', () =>
 });
 
 test('workloadOf is the end of chainOf, also past 5 owners and around a loop of owners', () => {
-  const deep = Array.from({ length: 7 }, (_, i) => ({ namespace: 'a', kind: i === 0 ? 'Pod' : `K${i}`, name: i === 0 ? 'p' : `o${i}`, ownerKind: `K${i + 1}`, ownerName: `o${i + 1}` }));
+  // p -> ReplicaSet o1 -> Job o2 -> ReplicaSet o3 -> ... -> Job o8: deeper than the 5 owners followed.
+  const kindOf = (i: number) => (i === 0 ? 'Pod' : i % 2 === 1 ? 'ReplicaSet' : 'Job') as 'Pod' | 'ReplicaSet' | 'Job';
+  const deep = Array.from({ length: 8 }, (_, i) => ({ namespace: 'a', kind: kindOf(i), name: i === 0 ? 'p' : `o${i}`, ownerKind: kindOf(i + 1), ownerName: `o${i + 1}` }));
   const loop = [
-    { namespace: 'a', kind: 'Pod', name: 'q', ownerKind: 'X', ownerName: 'x' },
-    { namespace: 'a', kind: 'X', name: 'x', ownerKind: 'Y', ownerName: 'y' },
-    { namespace: 'a', kind: 'Y', name: 'y', ownerKind: 'X', ownerName: 'x' },
+    { namespace: 'a', kind: 'Pod' as const, name: 'q', ownerKind: 'ReplicaSet', ownerName: 'x' },
+    { namespace: 'a', kind: 'ReplicaSet' as const, name: 'x', ownerKind: 'Job', ownerName: 'y' },
+    { namespace: 'a', kind: 'Job' as const, name: 'y', ownerKind: 'ReplicaSet', ownerName: 'x' },
   ];
   const index = new OwnerIndex([...deep, ...loop]);
   for (const pod of ['p', 'q', 'none']) assert.deepEqual(index.workloadOf('a', pod), index.chainOf('a', pod).at(-1), pod);
-  assert.deepEqual(index.workloadOf('a', 'p'), { kind: 'K5', name: 'o5' });
+  assert.deepEqual(index.workloadOf('a', 'p'), { kind: 'ReplicaSet', name: 'o5' });
   assert.deepEqual(new OwnerIndex([]).workloadOf('a', 'p'), { kind: 'Pod', name: 'p' });
 });

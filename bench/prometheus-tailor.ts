@@ -5,11 +5,13 @@
  * Usage: node --expose-gc --import tsx bench/prometheus-tailor.ts URL END_MS STEP_MS [STRATEGY] [BUDGET_BYTES]
  * (STRATEGY vpa or tailor, default vpa; BUDGET_BYTES the memory budget the answers are sized by).
  */
+import inspector from 'node:inspector/promises';
+import { writeFileSync } from 'node:fs';
 import { silentLogger } from '../src/observability/logger.ts';
 import { queryConfig } from '../src/metrics/metric-names.ts';
 import { PrometheusQueryClient } from '../src/metrics/query-client.ts';
 import { PrometheusMetricsSource } from '../src/metrics/prometheus-source.ts';
-import { UsageFeed } from '../src/metrics/usage-feed.ts';
+import { UsageFeed, type UsageSink } from '../src/metrics/usage-feed.ts';
 import { modelBytes } from '../src/controller/recommender/model-bytes.ts';
 import { OwnerIndex } from '../src/metrics/owner-resolution.ts';
 import { createStrategyRegistry } from '../src/recommender/builtin-strategies.ts';
@@ -36,13 +38,24 @@ const client = new PrometheusQueryClient({ url, timeoutMs: 120_000 }, silentLogg
 const source = new PrometheusMetricsSource(client, queryConfig(), silentLogger());
 const feed = new UsageFeed(source, { historyMs: 8 * 24 * 3600_000, stepMs, lagMs: 0, ...(memoryBudgetBytes ? { memoryBudgetBytes, modelBytesPerSeries: modelBytes(strategyName, 1) } : {}) }, silentLogger());
 const usage = new WorkloadUsage(createStrategyRegistry().get(strategyName), new OwnerIndex([]));
+/** The largest CPU sample (cores): the benches' curves stay within 2.25; far more means counter resets. */
+let cpuMax = 0;
+const sink: UsageSink = {
+  cpu: (s) => {
+    for (const v of s.values) if (v > cpuMax) cpuMax = v;
+    usage.cpu(s);
+  },
+  memory: (s) => usage.memory(s),
+  oom: (e) => usage.oom(e),
+  endChunk: () => usage.endChunk(),
+};
 // Warm up the code paths (HTTP client, parser) so the baseline is not charged to the containers.
 await source.namespaceSizes(end, stepMs);
 const base = await settle();
 
 let t0 = performance.now();
 const cpu0 = process.cpuUsage();
-const boot = await feed.sync(end - stepMs, usage);
+const boot = await feed.sync(end - stepMs, sink);
 const bootstrapMs = performance.now() - t0;
 // CPU time (user + system) of this process: unlike wall time, it barely depends on the machine's load.
 const bootCpu = process.cpuUsage(cpu0);
@@ -52,12 +65,32 @@ const peakRssKiB = process.resourceUsage().maxRSS;
 const held = await settle();
 const tracked = usage.containers().length;
 
+// BENCH_CYCLE_PROFILE=FILE.cpuprofile: a CPU profile of the incremental cycle alone (open it in Chrome's DevTools).
+const profileFile = process.env['BENCH_CYCLE_PROFILE'];
+const profiler = profileFile ? new inspector.Session() : undefined;
+if (profiler) {
+  profiler.connect();
+  await profiler.post('Profiler.enable');
+  await profiler.post('Profiler.start');
+}
 t0 = performance.now();
-const cycle = await feed.sync(end, usage);
+const cycleCpu0 = process.cpuUsage();
+const cycle = await feed.sync(end, sink);
 const cycleMs = performance.now() - t0;
+const cycleCpu = process.cpuUsage(cycleCpu0);
+if (profiler && profileFile) {
+  const { profile } = await profiler.post('Profiler.stop');
+  writeFileSync(profileFile, JSON.stringify(profile));
+  profiler.disconnect();
+}
+// What a recommender does after each sync: an estimate for every container.
+t0 = performance.now();
+const estimateCpu0 = process.cpuUsage();
+const estimated = usage.containers().filter((c) => c.model.estimate(end) !== undefined).length;
+const estimateMs = performance.now() - t0;
+const estimateCpu = process.cpuUsage(estimateCpu0);
 const peakAfterCycleKiB = process.resourceUsage().maxRSS;
 const steady = await settle();
-const estimated = usage.containers().filter((c) => c.model.estimate(end) !== undefined).length;
 
 console.log(
   JSON.stringify({
@@ -69,6 +102,7 @@ console.log(
     bootstrapQueries: bootQueries,
     bootstrapBytes: bootBytes,
     cpuSamples: boot.cpuSamples,
+    cpuMaxCores: cpuMax,
     failed: boot.failed.length + cycle.failed.length,
     peakRssBytes: peakRssKiB * 1024,
     baseRssBytes: base.rss,
@@ -78,6 +112,9 @@ console.log(
     heldPerContainer: Math.round((held.heap - base.heap) / tracked),
     rssGrowthPerContainer: Math.round((held.rss - base.rss) / tracked),
     cycleMs: Math.round(cycleMs),
+    cycleCpuMs: Math.round((cycleCpu.user + cycleCpu.system) / 1000),
+    estimateMs: Math.round(estimateMs),
+    estimateCpuMs: Math.round((estimateCpu.user + estimateCpu.system) / 1000),
     cycleQueries: client.stats.queries - bootQueries,
     cycleBytes: client.stats.bytes - bootBytes,
     cycleCpuSamples: cycle.cpuSamples,

@@ -17,6 +17,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { once } from 'node:events';
 import { backfill, startPrometheus } from '../test/support/prometheus-server.ts';
+import { cpuSecondsTotal, memory } from './usage-curves.ts';
 
 const DAY = 24 * 3600_000;
 const STEP = 5 * 60_000;
@@ -34,10 +35,6 @@ function names(i: number): { ns: string; pod: string } {
   return { ns: `ns-${String(Math.floor(i / PER_NAMESPACE)).padStart(3, '0')}`, pod: `app-${String(i).padStart(5, '0')}-x` };
 }
 
-/** CPU cores of container i at t: a daily wave around a per-container base, 0.05-1.5 cores. */
-const cores = (i: number, t: number) => (0.05 + (i % 30) * 0.05) * (1 + 0.5 * Math.sin((2 * Math.PI * t) / DAY + i));
-const memory = (i: number, t: number) => Math.round((100 + (i % 40) * 25) * 2 ** 20 * (1 + 0.2 * Math.sin((2 * Math.PI * t) / DAY + i)));
-
 /** Writes one day (t in [day, day + DAY), plus END itself on the last day) as OpenMetrics. */
 async function writeDay(path: string, n: number, day: number): Promise<void> {
   const out = createWriteStream(path);
@@ -51,11 +48,9 @@ async function writeDay(path: string, n: number, day: number): Promise<void> {
       const labels = `{namespace="${ns}",pod="${pod}",container="app"}`;
       const lines: string[] = [];
       for (let t = day; t <= last; t += STEP) {
-        if (metric === 'cpu') {
-          // counter = integral of the usage so far, in CPU-seconds (steps of STEP at the current rate)
-          const steps = (t - START) / STEP;
-          lines.push(`container_cpu_usage_seconds_total${labels} ${(steps * cores(i, t) * STEP) / 1000 + i} ${t / 1000}`);
-        } else lines.push(`container_memory_working_set_bytes${labels} ${memory(i, t)} ${t / 1000}`);
+        // The counter is the running integral of the usage curve: it only grows, so `rate` sees no reset.
+        if (metric === 'cpu') lines.push(`container_cpu_usage_seconds_total${labels} ${cpuSecondsTotal(i, t, START)} ${t / 1000}`);
+        else lines.push(`container_memory_working_set_bytes${labels} ${memory(i, t)} ${t / 1000}`);
       }
       await write(`${lines.join('\n')}\n`);
     }
@@ -88,7 +83,7 @@ for (const n of sizes) {
         if (run.status !== 0) throw new Error(`bench/prometheus-tailor.ts failed: ${run.stderr}`);
         const r = JSON.parse(run.stdout.trim().split('\n').at(-1)!) as Record<string, number>;
         console.log(`\nN = ${n} containers in ${r.namespaces} namespaces, 8 days at ${STEP / 60_000} min (${(2 * n * (8 * DAY / STEP)).toLocaleString('en')} samples; fixture written in ${((t1 - t0) / 1000).toFixed(1)} s, promtool backfill ${((t2 - t1) / 1000).toFixed(1)} s)${label ? ` ${label}` : ''}`);
-        console.log(`  bootstrap:          ${(r.bootstrapMs! / 1000).toFixed(2)} s (CPU ${r.bootstrapCpuMs === undefined ? '?' : (r.bootstrapCpuMs / 1000).toFixed(2)} s), ${r.bootstrapQueries} HTTP queries, ${fmtBytes(r.bootstrapBytes!)} received, ${r.cpuSamples!.toLocaleString('en')} CPU samples, ${r.failed} failed batches`);
+        console.log(`  bootstrap:          ${(r.bootstrapMs! / 1000).toFixed(2)} s (CPU ${r.bootstrapCpuMs === undefined ? '?' : (r.bootstrapCpuMs / 1000).toFixed(2)} s), ${r.bootstrapQueries} HTTP queries, ${fmtBytes(r.bootstrapBytes!)} received, ${r.cpuSamples!.toLocaleString('en')} CPU samples (largest ${r.cpuMaxCores === undefined ? '?' : r.cpuMaxCores.toFixed(3)} cores; the curves stay within 2.25), ${r.failed} failed batches`);
         console.log(`  memory:             peak RSS ${fmtBytes(r.peakRssBytes!)} (base ${fmtBytes(r.baseRssBytes!)}); held per tracked container ${fmtBytes(r.heldPerContainer!)} (heap + typed arrays), RSS growth after bootstrap ${fmtBytes(r.rssGrowthPerContainer!)} per container; ${r.tracked} tracked, ${r.estimated} with an estimate`);
         console.log(`  incremental cycle:  ${r.cycleMs} ms, ${r.cycleQueries} HTTP queries, ${fmtBytes(r.cycleBytes!)} received, ${r.cycleCpuSamples} CPU samples`);
       }

@@ -4,7 +4,9 @@
  * (bench/synthetic-prometheus.ts, its own process), runs the Tailor side (bench/prometheus-tailor.ts,
  * its own process: the bootstrap, then one incremental cycle) and prints one row: peak and steady
  * RSS, bytes per container (model: heap + typed arrays held; process: steady RSS), bootstrap time
- * and queries, incremental cycle time and queries. docs/scale.md has the figures.
+ * and queries, incremental cycle time and queries (wall and CPU time), and the CPU time of an
+ * estimate for every container. On stderr: containers estimated, failed batches, the largest CPU
+ * sample. `BENCH_CYCLE_PROFILE=FILE.cpuprofile` profiles the cycle. docs/scale.md has the figures.
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
@@ -33,8 +35,8 @@ const mib = (b: number) => `${(b / MiB).toFixed(1)} MiB`;
 const kib = (b: number) => `${(b / 1024).toFixed(1)} KiB`;
 
 console.log(`${days} days at ${STEP / 60_000} min per container (${((days * DAY) / STEP).toLocaleString('en')} points per resource), synthetic PromQL API${budget ? `, --memory-budget ${budgetText}` : ''}`);
-console.log('| containers | strategy | peak RSS | steady RSS | peak/steady | model per container | process per container | bootstrap (CPU) | queries | received | cycle | cycle queries |');
-console.log('|---|---|---|---|---|---|---|---|---|---|---|---|');
+console.log('| containers | strategy | peak RSS | steady RSS | peak/steady | model per container | process per container | bootstrap (CPU) | queries | received | cycle (CPU) | cycle queries | estimates (CPU) |');
+console.log('|---|---|---|---|---|---|---|---|---|---|---|---|---|');
 for (const n of sizes) {
   const server = spawn(process.execPath, ['--import', 'tsx', 'bench/synthetic-prometheus.ts', String(n), String(END), String(STEP), String(days)], { stdio: ['ignore', 'pipe', 'inherit'] });
   try {
@@ -46,8 +48,9 @@ for (const n of sizes) {
       const r = JSON.parse(run.stdout.trim().split('\n').at(-1)!) as Record<string, number>;
       const peak = Math.max(r.peakRssBytes!, r.peakRssAfterCycleBytes!);
       console.log(
-        `| ${n.toLocaleString('en')} | ${strategy} | ${mib(peak)} | ${mib(r.steadyRssBytes!)} | ${(peak / r.steadyRssBytes!).toFixed(2)} | ${kib(r.heldPerContainer!)} | ${kib(r.steadyRssBytes! / n)} | ${(r.bootstrapMs! / 1000).toFixed(1)} s (${(r.bootstrapCpuMs! / 1000).toFixed(1)} s) | ${r.bootstrapQueries} | ${mib(r.bootstrapBytes!)} | ${r.cycleMs} ms | ${r.cycleQueries} |`,
+        `| ${n.toLocaleString('en')} | ${strategy} | ${mib(peak)} | ${mib(r.steadyRssBytes!)} | ${(peak / r.steadyRssBytes!).toFixed(2)} | ${kib(r.heldPerContainer!)} | ${kib(r.steadyRssBytes! / n)} | ${(r.bootstrapMs! / 1000).toFixed(1)} s (${(r.bootstrapCpuMs! / 1000).toFixed(1)} s) | ${r.bootstrapQueries} | ${mib(r.bootstrapBytes!)} | ${r.cycleMs} ms (${r.cycleCpuMs} ms) | ${r.cycleQueries} | ${r.estimateMs} ms (${r.estimateCpuMs} ms) |`,
       );
+      console.error(`  ${n.toLocaleString('en')} ${strategy}: ${r.estimated}/${r.tracked} containers with an estimate, ${r.failed} failed batches, largest CPU sample ${r.cpuMaxCores!.toFixed(3)} cores`);
     }
   } finally {
     server.kill();

@@ -14,6 +14,7 @@
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { cores, memory } from './usage-curves.ts';
 
 const [nText, endText, stepText, daysText = '8'] = process.argv.slice(2);
 const N = Number(nText);
@@ -26,8 +27,6 @@ if (!(N > 0 && END > 0 && STEP > 0)) throw new Error('usage: bench/synthetic-pro
 
 const namespaceOf = (i: number) => `ns-${String(Math.floor(i / PER_NAMESPACE)).padStart(4, '0')}`;
 const podOf = (i: number) => `app-${String(i).padStart(6, '0')}-x`;
-const cores = (i: number, t: number) => (0.05 + (i % 30) * 0.05) * (1 + 0.5 * Math.sin((2 * Math.PI * t) / DAY + i));
-const memory = (i: number, t: number) => Math.round((100 + (i % 40) * 25) * 2 ** 20 * (1 + 0.2 * Math.sin((2 * Math.PI * t) / DAY + i)));
 const namespaceCount = Math.ceil(N / PER_NAMESPACE);
 
 /** Container indexes of the namespaces a query names (`namespace="a"` or `namespace=~"a|b"`), or all. */

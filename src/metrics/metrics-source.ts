@@ -91,6 +91,26 @@ export function containerId(key: ContainerKey): string {
   return `${key.namespace}/${key.pod}/${key.container}`;
 }
 
+/**
+ * Orders two keys exactly as their {@link containerId} strings sort (and 0 when those are equal),
+ * without building the strings: the fields are compared one by one, and only when one field is a
+ * prefix of the other (where the '/' that follows it decides) are the ids built and compared.
+ */
+export function compareContainerIds(a: ContainerKey, b: ContainerKey): number {
+  if (a.namespace !== b.namespace) return compareField(a.namespace, b.namespace, a, b);
+  if (a.pod !== b.pod) return compareField(a.pod, b.pod, a, b);
+  return compareStrings(a.container, b.container);
+}
+
+/** Two different fields x, y of a and b, the fields before them equal. */
+function compareField(x: string, y: string, a: ContainerKey, b: ContainerKey): number {
+  // A prefix sorts first on its own, but in the ids the '/' after it meets the longer one's next character.
+  if (x < y) return y.startsWith(x) ? compareStrings(containerId(a), containerId(b)) : -1;
+  return x.startsWith(y) ? compareStrings(containerId(a), containerId(b)) : 1;
+}
+
+const compareStrings = (x: string, y: string) => (x < y ? -1 : x > y ? 1 : 0);
+
 /** An empty quality record. */
 export function cleanQuality(): DataQuality {
   return { nonFinite: 0, gapSteps: 0, warnings: [] };

@@ -164,7 +164,8 @@ export class PrometheusMetricsSource implements MetricsSource, MemoryUsageSource
   private async matrix(query: string, range: StepRange, what: string): Promise<Answer<ContainerSeries[]>> {
     const quality = cleanQuality();
     const parts: ContainerSeries[] = [];
-    for (const chunk of splitRange(range, PROMETHEUS_MAX_POINTS_PER_SERIES)) {
+    const chunks = splitRange(range, PROMETHEUS_MAX_POINTS_PER_SERIES);
+    for (const chunk of chunks) {
       let attempt: { parts: ContainerSeries[]; quality: DataQuality } = { parts: [], quality: cleanQuality() };
       const answer = await this.client.rangeStreamed(query, chunk.start, chunk.end, chunk.step, () => {
         const current = { parts: [] as ContainerSeries[], quality: cleanQuality() };
@@ -178,7 +179,8 @@ export class PrometheusMetricsSource implements MetricsSource, MemoryUsageSource
       const decoded = finishMatrix(attempt.parts, chunk, attempt.quality);
       addQuality(quality, decoded.quality);
       quality.warnings.push(...answer.warnings.filter((w) => !quality.warnings.includes(w)));
-      parts.push(...decoded.series);
+      if (chunks.length === 1) return { data: decoded.series, quality }; // merged already (finishMatrix)
+      for (const s of decoded.series) parts.push(s); // no spread: an answer can hold 100,000s of series
     }
     return { data: mergeSeries(parts), quality };
   }

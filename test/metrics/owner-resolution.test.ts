@@ -17,3 +17,18 @@ test('pods resolve through ReplicaSets and Jobs to the top-most workload', () =>
   assert.deepEqual(index.workloadOf('a', 'orphan-rs-1'), { kind: 'ReplicaSet', name: 'orphan-rs' });
   assert.deepEqual(index.workloadOf('b', 'web-1'), { kind: 'Pod', name: 'web-1' });
 });
+
+test('workloadOf is the end of chainOf, also past 5 owners and around a loop of owners', () => {
+  // p -> ReplicaSet o1 -> Job o2 -> ReplicaSet o3 -> ... -> Job o8: deeper than the 5 owners followed.
+  const kindOf = (i: number) => (i === 0 ? 'Pod' : i % 2 === 1 ? 'ReplicaSet' : 'Job') as 'Pod' | 'ReplicaSet' | 'Job';
+  const deep = Array.from({ length: 8 }, (_, i) => ({ namespace: 'a', kind: kindOf(i), name: i === 0 ? 'p' : `o${i}`, ownerKind: kindOf(i + 1), ownerName: `o${i + 1}` }));
+  const loop = [
+    { namespace: 'a', kind: 'Pod' as const, name: 'q', ownerKind: 'ReplicaSet', ownerName: 'x' },
+    { namespace: 'a', kind: 'ReplicaSet' as const, name: 'x', ownerKind: 'Job', ownerName: 'y' },
+    { namespace: 'a', kind: 'Job' as const, name: 'y', ownerKind: 'ReplicaSet', ownerName: 'x' },
+  ];
+  const index = new OwnerIndex([...deep, ...loop]);
+  for (const pod of ['p', 'q', 'none']) assert.deepEqual(index.workloadOf('a', pod), index.chainOf('a', pod).at(-1), pod);
+  assert.deepEqual(index.workloadOf('a', 'p'), { kind: 'ReplicaSet', name: 'o5' });
+  assert.deepEqual(new OwnerIndex([]).workloadOf('a', 'p'), { kind: 'Pod', name: 'p' });
+});

@@ -28,6 +28,8 @@ export interface PodReviewResult {
   response: AdmissionResponse;
   outcome: string;
   log: ReviewLog;
+  /** The patch gives the pod a start-up CPU boost (the server counts it). */
+  startupBoost?: boolean;
 }
 
 /** Outcomes where Tailor could not decide: logged as warnings. */

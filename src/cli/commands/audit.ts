@@ -5,7 +5,7 @@
  * since the previous report (`--previous FILE`, or the summary kept in `--store`). The scheduled
  * form is the CronJob under manifests/audit.
  */
-import { readFile } from 'node:fs/promises';
+import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import * as k8s from '@kubernetes/client-node';
@@ -102,6 +102,11 @@ export function registerAudit(program: Command): void {
           const html = renderAuditHtml(report);
           const data = json(report);
           const base = `audit-${stamp(report.generatedAt)}`;
+          try {
+            await mkdir(o.outputDir, { recursive: true });
+          } catch (err) {
+            throw new Error(`cannot create --output-dir ${o.outputDir}`, { cause: err });
+          }
           for (const [name, text] of [[`${base}.html`, html], [`${base}.json`, data], ['latest.html', html], ['latest.json', data]] as const) await writeResult(text, join(o.outputDir, name));
         },
       });

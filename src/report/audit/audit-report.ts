@@ -94,7 +94,8 @@ export interface AuditReport {
   gone: { namespace: string; workload: { kind: string; name: string }; container: string }[];
 }
 
-const known = (v: number | undefined | null): number | null => (v === undefined || v === null || !Number.isFinite(v) ? null : v);
+/** Whole millicores and bytes, null when unknown. */
+const known = (v: number | undefined | null): number | null => (v === undefined || v === null || !Number.isFinite(v) ? null : Math.round(v));
 
 /** Waste, shortfall and verdict of one resource. */
 export function assess(request: number | null, target: number | null, pods: number): Pick<ResourceAudit, 'waste' | 'shortfall' | 'verdict'> {

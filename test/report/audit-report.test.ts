@@ -11,6 +11,7 @@ import { parseSummary, serializeSummary } from '../../src/report/audit/audit-sum
 import { readPrevious } from '../../src/report/audit/previous-report.ts';
 import { UsageOutline } from '../../src/report/audit/usage-outline.ts';
 import { usagePath, usageChart } from '../../src/report/audit/usage-chart.ts';
+import { reportBaseName, reportsToPrune } from '../../src/report/audit/report-files.ts';
 import { OwnerIndex } from '../../src/metrics/owner-resolution.ts';
 import { rowId, type ReportRow } from '../../src/report/report-rows.ts';
 
@@ -114,4 +115,12 @@ test('the chart: one line per run of samples, scaled to 10% above the highest va
   assert.match(svg, /<line class="request" x1="2" x2="238" y1="7.1" y2="7.1"\/>/);
   assert.match(svg, /<line class="target" x1="2" x2="238" y1="32.5" y2="32.5"\/>/);
   assert.doesNotMatch(usageChart({ usage: [null, null], request: null, target: null, label: 'x' }), /<path|<line/);
+});
+
+test('report files: stamped names sort by time; pruning keeps the newest audits and never names other files', () => {
+  assert.equal(reportBaseName('2026-01-02T03:04:05.000Z'), 'audit-20260102T030405Z');
+  const names = ['latest.html', 'latest.json', 'notes.txt', 'audit-20260103T060000Z.html', 'audit-20260103T060000Z.json', 'audit-20260101T060000Z.html', 'audit-20260102T060000Z.json', 'audit-20260102T060000Z.html', 'audit-20260101T060000Z.json'];
+  assert.deepEqual(reportsToPrune(names, 2), ['audit-20260101T060000Z.html', 'audit-20260101T060000Z.json']);
+  assert.deepEqual(reportsToPrune(names, 3), []);
+  assert.deepEqual(reportsToPrune(names, 1), ['audit-20260101T060000Z.html', 'audit-20260101T060000Z.json', 'audit-20260102T060000Z.html', 'audit-20260102T060000Z.json']);
 });

@@ -5,7 +5,7 @@
  * since the previous report (`--previous FILE`, or the summary kept in `--store`). The scheduled
  * form is the CronJob under manifests/audit.
  */
-import { mkdir, readFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import * as k8s from '@kubernetes/client-node';
@@ -15,6 +15,7 @@ import { renderAuditHtml } from '../../report/audit/audit-html.ts';
 import { completeAudit } from '../../report/audit/audit-run.ts';
 import { ConfigMapStore, DirectoryStore, parseStoreSpec, StoreLocationError, type StoreSpec, type SummaryStore } from '../../report/audit/summary-store.ts';
 import { OUTLINE_POINTS } from '../../report/audit/usage-outline.ts';
+import { reportBaseName, reportsToPrune } from '../../report/audit/report-files.ts';
 import { formatOption, logLevelOption, noProgressOption, outputOption, writeResult } from '../common-options.ts';
 import { UsageError } from '../exit-codes.ts';
 import { addPrometheusAndNamespaceOptions, addRecommendSourceOptions, readRecommendations, type RecommendSourceOptions } from '../recommend-source.ts';
@@ -28,6 +29,7 @@ interface AuditOptions extends RecommendSourceOptions {
   previous?: string;
   store?: StoreSpec;
   chartPoints: number;
+  keepReports?: number;
 }
 
 function storeOption(text: string): StoreSpec {
@@ -36,6 +38,33 @@ function storeOption(text: string): StoreSpec {
   } catch (err) {
     if (err instanceof StoreLocationError) throw new InvalidArgumentError(err.message);
     throw err;
+  }
+}
+
+function keepOption(text: string): number {
+  const n = Number(text);
+  if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError('expected a whole number of at least 1');
+  return n;
+}
+
+/** Writes the HTML and JSON into `dir` (stamped and latest) and removes the stamped ones beyond the newest `keep`. */
+async function writeReportFiles(dir: string, report: AuditReport, keep: number | undefined): Promise<void> {
+  try {
+    await mkdir(dir, { recursive: true });
+  } catch (err) {
+    throw new Error(`cannot create --output-dir ${dir}`, { cause: err });
+  }
+  const html = renderAuditHtml(report);
+  const data = json(report);
+  const base = reportBaseName(report.generatedAt);
+  for (const [name, text] of [[`${base}.html`, html], [`${base}.json`, data], ['latest.html', html], ['latest.json', data]] as const) await writeResult(text, join(dir, name));
+  if (keep === undefined) return;
+  for (const name of reportsToPrune(await readdir(dir), keep)) {
+    try {
+      await rm(join(dir, name));
+    } catch (err) {
+      throw new Error(`cannot remove the old report ${join(dir, name)}`, { cause: err });
+    }
   }
 }
 
@@ -48,8 +77,6 @@ function pointsOption(text: string): number {
 /** The JSON document, 2-space indented. */
 const json = (report: AuditReport) => `${JSON.stringify(report, null, 2)}\n`;
 
-/** `2026-01-02T03:04:05.000Z` -> `20260102T030405Z`, for file names. */
-const stamp = (iso: string) => iso.replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z');
 
 function openStore(spec: StoreSpec, o: AuditOptions): SummaryStore {
   if (spec.kind === 'dir') return new DirectoryStore(spec.path);
@@ -73,6 +100,7 @@ export function registerAudit(program: Command): void {
     .addOption(formatOption(AUDIT_FORMATS, 'html'))
     .addOption(outputOption())
     .option('--output-dir <dir>', 'write both audit-<time>.html and audit-<time>.json here, and copy them to latest.html and latest.json (instead of --format/--output)')
+    .addOption(new Option('--keep-reports <n>', 'with --output-dir: keep the newest n audits\' files, remove older audit-<time>.* files (default: keep all)').argParser(keepOption))
     .option('--previous <file>', 'the previous report (its JSON, or a stored summary) for the trend; default: the one in --store')
     .addOption(new Option('--store <location>', 'keep the summary for the next audit\'s trend: configmap:NAMESPACE/NAME or dir:PATH').argParser(storeOption))
     .addOption(new Option('--chart-points <n>', 'points per usage chart (the window cut into this many buckets)').argParser(pointsOption).default(OUTLINE_POINTS));
@@ -80,7 +108,10 @@ export function registerAudit(program: Command): void {
     .addOption(noProgressOption())
     .addOption(logLevelOption('warn'))
     .action(async (o: AuditOptions) => {
-      if (o.outputDir !== undefined && o.output !== undefined) throw new UsageError('--output and --output-dir cannot be used together');
+      const problems: string[] = [];
+      if (o.outputDir !== undefined && o.output !== undefined) problems.push('--output and --output-dir cannot be used together');
+      if (o.keepReports !== undefined && o.outputDir === undefined) problems.push('--keep-reports needs --output-dir');
+      if (problems.length > 0) throw new UsageError(problems.join('; '));
       const warn = (line: string) => process.stderr.write(`tailor: warning: ${line}\n`);
       const store = o.store ? openStore(o.store, o) : undefined;
       const run = await readRecommendations(o, { outlinePoints: o.chartPoints });
@@ -99,15 +130,7 @@ export function registerAudit(program: Command): void {
             await writeResult(o.format === 'html' ? renderAuditHtml(report) : json(report), o.output);
             return;
           }
-          const html = renderAuditHtml(report);
-          const data = json(report);
-          const base = `audit-${stamp(report.generatedAt)}`;
-          try {
-            await mkdir(o.outputDir, { recursive: true });
-          } catch (err) {
-            throw new Error(`cannot create --output-dir ${o.outputDir}`, { cause: err });
-          }
-          for (const [name, text] of [[`${base}.html`, html], [`${base}.json`, data], ['latest.html', html], ['latest.json', data]] as const) await writeResult(text, join(o.outputDir, name));
+          await writeReportFiles(o.outputDir, report, o.keepReports);
         },
       });
     });

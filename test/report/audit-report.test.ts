@@ -124,3 +124,7 @@ test('report files: stamped names sort by time; pruning keeps the newest audits 
   assert.deepEqual(reportsToPrune(names, 3), []);
   assert.deepEqual(reportsToPrune(names, 1), ['audit-20260101T060000Z.html', 'audit-20260101T060000Z.json', 'audit-20260102T060000Z.html', 'audit-20260102T060000Z.json']);
 });
+
+test('the chart says its scale when given a formatter', () => {
+  assert.match(usageChart({ usage: [100, 600], request: 500, target: 700, label: 'cpu', topText: (top) => `${Math.round(top)}m` }), /<text class="scale" x="4" y="10">770m<\/text><\/svg>$/);
+});

@@ -21,7 +21,7 @@ const STYLE = `body{font-family:system-ui,sans-serif;margin:1.5em;color:#222}
 table{border-collapse:collapse;margin-bottom:1.5em}td,th{border:1px solid #ccc;padding:2px 6px;text-align:right;vertical-align:top}
 th{background:#f3f3f3}td.name{text-align:left}.under{color:#b00020}.over{color:#8a5a00}.fit{color:#2e7d32}
 svg .frame{fill:#fafafa;stroke:#ddd}svg .usage{fill:none;stroke:#1565c0;stroke-width:1.2}
-svg .request{stroke:#555;stroke-dasharray:4 3}svg .target{stroke:#2e7d32;stroke-width:1.5}
+svg .request{stroke:#555;stroke-dasharray:4 3}svg .scale{font-size:9px;fill:#777}svg .target{stroke:#2e7d32;stroke-width:1.5}
 .legend span{margin-right:1.2em}.swatch{display:inline-block;width:1.6em;height:0;vertical-align:middle;margin-right:.3em}`;
 
 function totalsTable(report: AuditReport): string {
@@ -43,7 +43,7 @@ function cells(r: Resource, a: ResourceAudit, trend: ResourceTrend | null, withT
 function workloadRow(w: WorkloadAudit, withTrend: boolean): string {
   const name = `${w.namespace}/${w.workload.kind}/${w.workload.name} ${w.container}`;
   const notes = [...(w.trend?.new ? ['new since the previous report'] : []), ...(w.confidence === 'low' ? ['low confidence'] : []), ...w.notes.filter((n) => !n.startsWith('low confidence'))];
-  const chart = (r: Resource) => usageChart({ usage: w.usage?.[r] ?? [], request: w[r].request, target: w[r].target, label: esc(`${r} of ${name}`) });
+  const chart = (r: Resource) => usageChart({ usage: w.usage?.[r] ?? [], request: w[r].request, target: w[r].target, label: esc(`${r} of ${name}`), topText: (top) => esc(quantity(r, top)) });
   return (
     `<tr data-workload="${esc(`${w.namespace}/${w.workload.kind}/${w.workload.name}/${w.container}`)}" data-verdict="${w.verdict}">` +
     `<td class="name">${esc(w.namespace)}</td><td class="name">${esc(`${w.workload.kind}/${w.workload.name}`)}</td><td class="name">${esc(w.container)}</td>` +

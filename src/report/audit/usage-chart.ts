@@ -12,6 +12,8 @@ export interface ChartInput {
   target: number | null;
   /** Accessible name, e.g. "cpu of shop/Deployment/web app" (escaped by the caller). */
   label: string;
+  /** The scale's top as text, e.g. `760m` (escaped by the caller); shown in the top left corner. */
+  topText?: (top: number) => string;
 }
 
 export const CHART_WIDTH = 240;
@@ -61,6 +63,7 @@ export function usageChart(input: ChartInput): string {
     (d === '' ? '' : `<path class="usage" d="${d}"/>`) +
     level(input.request, top, 'request') +
     level(input.target, top, 'target') +
+    (input.topText ? `<text class="scale" x="4" y="10">${input.topText(top)}</text>` : '') +
     `</svg>`
   );
 }

@@ -170,6 +170,15 @@ describe('tailor audit on kube-sim and a real Prometheus', () => {
     assert.equal(text(cacheRow.get('memory request')!), '512Mi');
     assert.match(text(doc.querySelector('#summary')), new RegExp(`since the report of ${one.generatedAt} \\(configmap:audit/tailor-audit\\)`));
     assert.equal(parseSummary((await storedSummary())!).generatedAt, two.generatedAt);
+
+    // --previous takes a whole earlier report (here the first) and wins over the store for the trend.
+    const firstJson = join(dir, 'first', 'latest.json');
+    const again = await tailor(['--prometheus-url', prometheus!.url, '--namespace', NS, '--kubeconfig', kubeconfig, '--at', String(START + 3 * DAY), '--history', '2d', '--previous', firstJson, '--store', `dir:${join(dir, 'store')}`, '--format', 'json', '--output', join(dir, 'again.json'), '--no-progress']);
+    assert.equal(again.code, 0, again.stderr);
+    const fromFile = JSON.parse(await readFile(join(dir, 'again.json'), 'utf8')) as AuditReport;
+    assert.deepEqual(fromFile.previous, { generatedAt: one.generatedAt, source: firstJson });
+    assert.deepEqual(byName(fromFile, 'api').trend, api2.trend);
+    assert.equal(parseSummary(await readFile(join(dir, 'store', 'summary.json'), 'utf8')).generatedAt, two.generatedAt);
   });
 
   test('a corrupt stored summary: a warning naming the ConfigMap, a report without trend, and a good summary stored', async () => {

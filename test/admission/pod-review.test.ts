@@ -42,3 +42,13 @@ test('an invalid VPA is a warning; no VPA is debug; UPDATE is not mutated', () =
   const update = reviewPod(request('UPDATE'), ready());
   assert.deepEqual(update.response, { uid: 'u', allowed: true });
 });
+
+test('a pod given a start-up CPU boost says so to the server (which counts it); a plain patch does not', () => {
+  const boostedVpa = vpaObject('web-vpa', 'web', { app: { cpu: '250m' } });
+  (boostedVpa.metadata as { annotations?: Record<string, string> }).annotations = { 'tailor.dev/startup-cpu-boost': '2x' };
+  const boosted = reviewPod(request(), ready([cached(boostedVpa)]));
+  assert.equal(boosted.outcome, 'patched');
+  assert.match(boosted.log.message, /boost/);
+  assert.equal(boosted.startupBoost, true);
+  assert.equal(reviewPod(request(), ready()).startupBoost, undefined);
+});

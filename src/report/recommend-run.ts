@@ -10,12 +10,13 @@ import { containerId } from '../metrics/metrics-source.ts';
 import { PartialDataError } from '../metrics/metrics-errors.ts';
 import { batchNamespaces } from '../metrics/namespace-batches.ts';
 import { OwnerIndex } from '../metrics/owner-resolution.ts';
-import { UsageFeed, type FeedOptions, type SyncReport } from '../metrics/usage-feed.ts';
+import { UsageFeed, type FeedOptions, type SyncReport, type UsageSink } from '../metrics/usage-feed.ts';
 import type { SourceMetrics } from '../metrics/source-metrics.ts';
 import type { Strategy } from '../recommender/types.ts';
 import type { ClusterResources } from './cluster-resources.ts';
 import { buildRows, currentByWorkload, type ReportRow } from './report-rows.ts';
 import { WorkloadUsage } from './workload-usage.ts';
+import { UsageOutline } from './audit/usage-outline.ts';
 import { missingSeriesWarnings, sparseDataWarnings, type OwnerAndResourceNames } from './data-warnings.ts';
 import { DEFAULT_METRIC_NAMES } from '../metrics/metric-names.ts';
 
@@ -40,6 +41,8 @@ export interface RecommendInput {
   logger: Logger;
   metrics?: SourceMetrics;
   onProgress?: (done: number, total: number) => void;
+  /** Also keep a usage outline of this many points per workload container over the window (the audit's charts). */
+  outlinePoints?: number;
 }
 
 /** No usage data matched: the URL, the namespaces or the metric names are probably wrong. */
@@ -52,6 +55,8 @@ export interface RecommendResult {
   sync: SyncReport;
   /** What the reader must know about the data (one line each): missing series, sparse data, memory resizePolicies that do not fit a container's runtime (with --kubeconfig). */
   warnings: string[];
+  /** With `outlinePoints`: the usage outline of each row over [now - history, now]. */
+  outlines?: UsageOutline;
 }
 
 const HOUR = 3600_000;
@@ -92,11 +97,23 @@ export async function runRecommend(input: RecommendInput): Promise<RecommendResu
     (ns, pod) => containersPerPod.get(`${ns}/${pod}`) ?? 1,
   );
   const feed = new UsageFeed(input.source, { ...input.feed, namespaces }, input.logger, input.metrics);
-  const sync = await feed.sync(input.now, usage, input.onProgress);
+  const outlines = input.outlinePoints === undefined ? undefined : new UsageOutline(owners, input.now - historyMs, input.now, input.outlinePoints);
+  const sink = outlines ? tee(usage, outlines) : usage;
+  const sync = await feed.sync(input.now, sink, input.onProgress);
   if (sync.failed.length > 0) {
     throw new PartialDataError(`could not read the usage history of ${sync.failed.length} namespace(s): ${[...new Set(sync.failed)].join(', ')}; see the log for the cause`, sync.failed);
   }
   const rows = buildRows(usage.containers(), currentByWorkload(resources, owners), input.now);
   const missing = input.readCluster ? [] : missingSeriesWarnings(rows, links, resources, input.metricNames ?? DEFAULT_METRIC_NAMES);
-  return { rows, sync, warnings: [...missing, ...sparseDataWarnings(rows, sync), ...runtimeWarnings] };
+  return { rows, sync, warnings: [...missing, ...sparseDataWarnings(rows, sync), ...runtimeWarnings], ...(outlines ? { outlines } : {}) };
+}
+
+/** One sink feeding two: the models, then the outline. */
+function tee(first: WorkloadUsage, second: UsageOutline): UsageSink {
+  return {
+    cpu: (s) => (first.cpu(s), second.cpu(s)),
+    memory: (s) => (first.memory(s), second.memory(s)),
+    oom: (e) => (first.oom(e), second.oom(e)),
+    endChunk: () => first.endChunk(),
+  };
 }

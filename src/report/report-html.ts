@@ -1,9 +1,10 @@
 /** A self-contained HTML page of the report (no scripts, escaped text). */
+import escapeHtml from 'escape-html';
 import { rowsToJson } from './report-json.ts';
 import type { ReportRow } from './report-rows.ts';
 
 function esc(s: string | number | null): string {
-  return String(s ?? '-').replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+  return escapeHtml(String(s ?? '-'));
 }
 
 /** `lower .. upper`; an open upper bound reads "none yet". */

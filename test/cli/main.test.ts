@@ -67,12 +67,12 @@ test('every --help fits 80 columns: long options get a line of their own, descri
 test('--log-level offers the same levels on every command, and a bad one is a usage error naming them', async () => {
   const program = buildProgram();
   const withLevel = program.commands.filter((c) => c.options.some((o) => o.long === '--log-level'));
-  assert.deepEqual(withLevel.map((c) => c.name()).sort(), ['demo', 'recommend', 'run', 'sim']);
+  assert.deepEqual(withLevel.map((c) => c.name()).sort(), ['audit', 'demo', 'recommend', 'run', 'sim']);
   for (const command of withLevel.filter((c) => c.name() !== 'run')) {
     // `run` takes its options from the configuration table, which checks the same list.
     assert.deepEqual(command.options.find((o) => o.long === '--log-level')?.argChoices, [...LOG_LEVELS], command.name());
   }
-  for (const args of [['sim'], ['recommend', '--prometheus-url', 'http://127.0.0.1:9'], ['demo'], ['run']]) {
+  for (const args of [['sim'], ['recommend', '--prometheus-url', 'http://127.0.0.1:9'], ['audit', '--prometheus-url', 'http://127.0.0.1:9'], ['demo'], ['run']]) {
     const r = await tailorInProcess([...args, '--log-level', 'bogus']);
     assert.equal(r.code, 2, args[0]);
     assert.match(r.stderr, /bogus.*(fatal, error, warn, info, debug, trace, silent|Allowed choices are fatal, error, warn, info, debug, trace, silent)/, args[0]);

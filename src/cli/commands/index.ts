@@ -3,6 +3,7 @@
  * them in this order with their one-line descriptions. Each command lives in its own file.
  */
 import type { Command } from 'commander';
+import { registerAudit } from './audit.ts';
 import { registerDemo } from './demo.ts';
 import { registerGenerateTrace } from './generate-trace.ts';
 import { registerPlan } from './plan.ts';
@@ -18,6 +19,7 @@ export type RegisterCommand = (program: Command) => void;
 export const commands: readonly RegisterCommand[] = [
   registerDemo,
   registerRecommend,
+  registerAudit,
   registerReplay,
   registerGenerateTrace,
   registerPlan,

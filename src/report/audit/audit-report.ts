@@ -1,0 +1,245 @@
+/**
+ * The audit report (decision 0230): what `tailor audit` writes as JSON and draws as HTML. Per
+ * workload container: the requests, the recommendation, the waste (request above the
+ * recommendation, times the pods) and the shortfall (recommendation above the request, times the
+ * pods), a verdict, the usage outline over the window, and the trend since the previous report.
+ * CPU is in millicores and memory in bytes throughout; the shape is versioned by `schemaVersion`
+ * and documented in docs/audit.md.
+ */
+import type { ReportRow, ResourceLine } from '../report-rows.ts';
+import { rowId } from '../report-rows.ts';
+import type { AuditSummary, SummaryRow } from './audit-summary.ts';
+import type { Outline, UsageOutline } from './usage-outline.ts';
+
+export const AUDIT_SCHEMA_VERSION = 1;
+export const AUDIT_KIND = 'TailorAuditReport';
+
+/** Within this share of the request a recommendation counts as a fit (neither over nor under). */
+export const FIT_TOLERANCE = 0.1;
+
+/** `over`: the recommendation is below 90% of the request; `under`: above 110%; `unknown`: no request or no recommendation. */
+export type Verdict = 'over' | 'under' | 'fit' | 'unknown';
+
+export interface ResourceAudit {
+  request: number | null;
+  limit: number | null;
+  target: number | null;
+  lowerBound: number | null;
+  /** null also when the strategy has no upper bound yet. */
+  upperBound: number | null;
+  /** (request - target) x pods when the request is higher, else 0; null when unknown. */
+  waste: number | null;
+  /** (target - request) x pods when the recommendation is higher, else 0; null when unknown. */
+  shortfall: number | null;
+  verdict: Verdict;
+}
+
+/** Changes since the previous report (now minus then); null where either side is unknown. */
+export interface ResourceTrend {
+  waste: number | null;
+  shortfall: number | null;
+  target: number | null;
+  request: number | null;
+}
+
+export interface WorkloadTrend {
+  /** Not in the previous report. */
+  new: boolean;
+  cpu: ResourceTrend;
+  memory: ResourceTrend;
+}
+
+export interface WorkloadAudit {
+  namespace: string;
+  workload: { kind: string; name: string };
+  container: string;
+  pods: number;
+  /** `under` if either resource is under, else `over` if either is over, else `fit` or `unknown`. */
+  verdict: Verdict;
+  /** `low`: under a day of history or no upper bound yet; left out of the totals. */
+  confidence: 'normal' | 'low';
+  notes: string[];
+  cpu: ResourceAudit;
+  memory: ResourceAudit;
+  /** null when there is no previous report. */
+  trend: WorkloadTrend | null;
+  /** Peak usage per bucket over the window (null where no sample fell). */
+  usage: { start: string; bucketSeconds: number; cpu: (number | null)[]; memory: (number | null)[] } | null;
+}
+
+export interface Totals {
+  waste: number;
+  shortfall: number;
+}
+
+export interface AuditReport {
+  schemaVersion: typeof AUDIT_SCHEMA_VERSION;
+  kind: typeof AUDIT_KIND;
+  generatedAt: string;
+  window: { start: string; end: string };
+  units: { cpu: 'millicores'; memory: 'bytes' };
+  strategy: string;
+  /** The report the trend compares with; null when there is none (or it could not be read). */
+  previous: { generatedAt: string; source: string } | null;
+  /** Sums over the rows of normal confidence, with their changes since the previous report. */
+  totals: {
+    workloads: { over: number; under: number; fit: number; unknown: number };
+    cpu: Totals;
+    memory: Totals;
+    trend: { cpu: Totals; memory: Totals } | null;
+  };
+  /** Under-provisioned first, then over-provisioned by waste, then the rest. */
+  workloads: WorkloadAudit[];
+  /** Workload containers of the previous report that are gone. */
+  gone: { namespace: string; workload: { kind: string; name: string }; container: string }[];
+}
+
+/** Whole millicores and bytes, null when unknown. */
+const known = (v: number | undefined | null): number | null => (v === undefined || v === null || !Number.isFinite(v) ? null : Math.round(v));
+
+/** Waste, shortfall and verdict of one resource. */
+export function assess(request: number | null, target: number | null, pods: number): Pick<ResourceAudit, 'waste' | 'shortfall' | 'verdict'> {
+  if (request === null || target === null) return { waste: null, shortfall: null, verdict: 'unknown' };
+  const verdict: Verdict = target < request * (1 - FIT_TOLERANCE) ? 'over' : target > request * (1 + FIT_TOLERANCE) ? 'under' : 'fit';
+  return { waste: Math.max(0, request - target) * pods, shortfall: Math.max(0, target - request) * pods, verdict };
+}
+
+function resource(l: ResourceLine, pods: number): ResourceAudit {
+  const request = known(l.request);
+  const target = known(l.target);
+  return { request, limit: known(l.limit), target, lowerBound: known(l.lowerBound), upperBound: known(l.upperBound), ...assess(request, target, pods) };
+}
+
+function combined(a: Verdict, b: Verdict): Verdict {
+  if (a === 'under' || b === 'under') return 'under';
+  if (a === 'over' || b === 'over') return 'over';
+  if (a === 'fit' || b === 'fit') return 'fit';
+  return 'unknown';
+}
+
+const minus = (a: number | null, b: number | null) => (a === null || b === null ? null : a - b);
+
+function resourceTrend(now: ResourceAudit, request: number | null, target: number | null, pods: number): ResourceTrend {
+  const then = assess(request, target, pods);
+  return { waste: minus(now.waste, then.waste), shortfall: minus(now.shortfall, then.shortfall), target: minus(now.target, target), request: minus(now.request, request) };
+}
+
+function trendOf(w: WorkloadAudit, prev: SummaryRow | undefined): WorkloadTrend {
+  if (!prev) return { new: true, cpu: { waste: null, shortfall: null, target: null, request: null }, memory: { waste: null, shortfall: null, target: null, request: null } };
+  return { new: false, cpu: resourceTrend(w.cpu, prev.cpuRequest, prev.cpuTarget, prev.pods), memory: resourceTrend(w.memory, prev.memoryRequest, prev.memoryTarget, prev.pods) };
+}
+
+const summaryId = (r: SummaryRow) => rowId(r.namespace, { kind: r.kind, name: r.name }, r.container);
+
+function usageOf(o: Outline | undefined): WorkloadAudit['usage'] {
+  if (!o) return null;
+  return { start: new Date(o.start).toISOString(), bucketSeconds: Math.round(o.bucketMs / 1000), cpu: o.cpu.map((v) => (v === null ? null : Math.round(v))), memory: o.memory.map((v) => (v === null ? null : Math.round(v))) };
+}
+
+const VERDICT_ORDER: Record<Verdict, number> = { under: 0, over: 1, fit: 2, unknown: 3 };
+/** Millicores and bytes on one scale, to order rows by waste or shortfall: 1 core ~ 4 GiB. */
+const weight = (cpu: number | null, memory: number | null) => (cpu ?? 0) / 1000 + (memory ?? 0) / 4 / 2 ** 30;
+
+function sumTotals(ws: readonly WorkloadAudit[], r: 'cpu' | 'memory'): Totals {
+  let waste = 0;
+  let shortfall = 0;
+  for (const w of ws) {
+    waste += w[r].waste ?? 0;
+    shortfall += w[r].shortfall ?? 0;
+  }
+  return { waste, shortfall };
+}
+
+function summaryTotals(rows: readonly SummaryRow[], normal: ReadonlySet<string>, r: 'cpu' | 'memory'): Totals {
+  let waste = 0;
+  let shortfall = 0;
+  for (const row of rows) {
+    // Compared over the same rows: those of normal confidence now.
+    if (!normal.has(summaryId(row))) continue;
+    const a = r === 'cpu' ? assess(row.cpuRequest, row.cpuTarget, row.pods) : assess(row.memoryRequest, row.memoryTarget, row.pods);
+    waste += a.waste ?? 0;
+    shortfall += a.shortfall ?? 0;
+  }
+  return { waste, shortfall };
+}
+
+export interface AuditInput {
+  rows: readonly ReportRow[];
+  outlines?: UsageOutline;
+  now: number;
+  historyMs: number;
+  strategy: string;
+  previous?: { summary: AuditSummary; source: string };
+}
+
+/** Builds the report from recommend's rows, their usage outlines and the previous summary. */
+export function buildAudit(input: AuditInput): AuditReport {
+  const prevRows = new Map((input.previous?.summary.rows ?? []).map((r) => [summaryId(r), r]));
+  const workloads = input.rows.map((row): WorkloadAudit => {
+    const cpu = resource(row.cpu, row.pods);
+    const memory = resource(row.memory, row.pods);
+    const w: WorkloadAudit = {
+      namespace: row.namespace,
+      workload: { kind: row.workload.kind, name: row.workload.name },
+      container: row.container,
+      pods: row.pods,
+      verdict: combined(cpu.verdict, memory.verdict),
+      confidence: row.confidence,
+      notes: row.notes,
+      cpu,
+      memory,
+      trend: null,
+      usage: usageOf(input.outlines?.get(rowId(row.namespace, row.workload, row.container))),
+    };
+    if (input.previous) w.trend = trendOf(w, prevRows.get(rowId(row.namespace, row.workload, row.container)));
+    return w;
+  });
+  workloads.sort(
+    (a, b) =>
+      VERDICT_ORDER[a.verdict] - VERDICT_ORDER[b.verdict] ||
+      (a.verdict === 'under' ? weight(b.cpu.shortfall, b.memory.shortfall) - weight(a.cpu.shortfall, a.memory.shortfall) : weight(b.cpu.waste, b.memory.waste) - weight(a.cpu.waste, a.memory.waste)) ||
+      rowId(a.namespace, a.workload, a.container).localeCompare(rowId(b.namespace, b.workload, b.container)),
+  );
+  const current = new Set(input.rows.map((r) => rowId(r.namespace, r.workload, r.container)));
+  const normal = workloads.filter((w) => w.confidence === 'normal');
+  const normalIds = new Set(normal.map((w) => rowId(w.namespace, w.workload, w.container)));
+  const counts = { over: 0, under: 0, fit: 0, unknown: 0 };
+  for (const w of workloads) counts[w.verdict]++;
+  const totals: AuditReport['totals'] = { workloads: counts, cpu: sumTotals(normal, 'cpu'), memory: sumTotals(normal, 'memory'), trend: null };
+  if (input.previous) {
+    const rows = input.previous.summary.rows;
+    const then = { cpu: summaryTotals(rows, normalIds, 'cpu'), memory: summaryTotals(rows, normalIds, 'memory') };
+    const delta = (now: Totals, before: Totals): Totals => ({ waste: now.waste - before.waste, shortfall: now.shortfall - before.shortfall });
+    totals.trend = { cpu: delta(totals.cpu, then.cpu), memory: delta(totals.memory, then.memory) };
+  }
+  return {
+    schemaVersion: AUDIT_SCHEMA_VERSION,
+    kind: AUDIT_KIND,
+    generatedAt: new Date(input.now).toISOString(),
+    window: { start: new Date(input.now - input.historyMs).toISOString(), end: new Date(input.now).toISOString() },
+    units: { cpu: 'millicores', memory: 'bytes' },
+    strategy: input.strategy,
+    previous: input.previous ? { generatedAt: input.previous.summary.generatedAt, source: input.previous.source } : null,
+    totals,
+    workloads,
+    gone: [...prevRows.entries()].filter(([id]) => !current.has(id)).map(([, r]) => ({ namespace: r.namespace, workload: { kind: r.kind, name: r.name }, container: r.container })),
+  };
+}
+
+/** The compact summary of a report, kept for the next report's trend. */
+export function summaryOf(report: AuditReport): AuditSummary {
+  return {
+    generatedAt: report.generatedAt,
+    rows: report.workloads.map((w) => ({
+      namespace: w.namespace,
+      kind: w.workload.kind,
+      name: w.workload.name,
+      container: w.container,
+      pods: w.pods,
+      cpuRequest: w.cpu.request,
+      cpuTarget: w.cpu.target,
+      memoryRequest: w.memory.request,
+      memoryTarget: w.memory.target,
+    })),
+  };
+}

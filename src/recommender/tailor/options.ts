@@ -76,6 +76,12 @@ export interface TailorOptions {
   stickyAdaptiveCut: boolean;
   stickyRegretMs: number;
   stickyCutMaxMs: number;
+  /** CPU: a cut of the held target needs this many hours of relative excess first (see held-target.ts; 0: off). */
+  stickyCutCostHours: number;
+  /** Memory: the same for a cut of the held memory target (0: off). */
+  stickyMemoryCutCostHours: number;
+  /** CPU: a cut of the held target needs this many core-hours of excess first (0: off). */
+  stickyCutCostCoreHours: number;
   /** Memory: how long hourly peaks are remembered. */
   memoryHistoryMs: number;
   /**
@@ -157,6 +163,9 @@ export const TAILOR_DEFAULTS: Readonly<TailorOptions> = Object.freeze({
   stickyAdaptiveCut: false,
   stickyRegretMs: HOUR,
   stickyCutMaxMs: 8 * HOUR,
+  stickyCutCostHours: 0,
+  stickyMemoryCutCostHours: 0,
+  stickyCutCostCoreHours: 0,
   stickyBand: Object.freeze([0.8, 1.25, 1, 1.3]) as [number, number, number, number],
   memoryHistoryMs: 7 * DAY,
   memorySeasonal: true,

@@ -65,7 +65,10 @@ export interface TailorOptions {
    * that wobbles inside the band.
    */
   stickyTargets: boolean;
-  /** The band the held target may stay in: [CPU need x a, CPU target x b], [memory need x c, memory target x d]. */
+  /**
+   * The band the held target may stay in: [CPU need x a, CPU target x b], [memory need x c, memory
+   * target x d]; c = Infinity: memory is not held.
+   */
   stickyBand: [number, number, number, number];
   /** A CPU cut of the held target waits until the fresh target has stayed below the band this long. */
   stickyCutAfterMs: number;
@@ -80,7 +83,10 @@ export interface TailorOptions {
   stickyCutCostHours: number;
   /** Memory: the same for a cut of the held memory target (0: off). */
   stickyMemoryCutCostHours: number;
-  /** CPU: a cut of the held target needs this many core-hours of excess first (0: off). */
+  /**
+   * CPU: a cut of the held target needs this many core-hours of excess first, the price of one
+   * change (0: off). 0.1: a cut from 2 to 1 core comes after 6 min, from 40m to 30m after 10 h.
+   */
   stickyCutCostCoreHours: number;
   /** Memory: how long hourly peaks are remembered. */
   memoryHistoryMs: number;
@@ -158,15 +164,17 @@ export const TAILOR_DEFAULTS: Readonly<TailorOptions> = Object.freeze({
   cpuSurgeHoldMs: 0,
   cpuLowerFactor: 0.8,
   cpuUpperFactor: 1.25,
-  stickyTargets: false,
+  stickyTargets: true,
   stickyCutAfterMs: 0,
   stickyAdaptiveCut: false,
   stickyRegretMs: HOUR,
   stickyCutMaxMs: 8 * HOUR,
   stickyCutCostHours: 0,
   stickyMemoryCutCostHours: 0,
-  stickyCutCostCoreHours: 0,
-  stickyBand: Object.freeze([0.8, 1.25, 1, 1.3]) as [number, number, number, number],
+  stickyCutCostCoreHours: 0.1,
+  // CPU: a need up to the updater's drift threshold above the held value waits (a smaller move would
+  // not be made for its own sake); memory is not held (Infinity: it follows the fresh target).
+  stickyBand: Object.freeze([1 - DEFAULT_UPDATER_OPTIONS.driftThreshold, 1, Infinity, 1]) as [number, number, number, number],
   memoryHistoryMs: 7 * DAY,
   memorySeasonal: true,
   memoryRecentMs: HOUR,

@@ -36,7 +36,7 @@ export class TailorModel implements UsageModel {
       const [cpuLow, cpuHigh, memoryLow, memoryHigh] = options.stickyBand;
       const adaptive = { adaptive: options.stickyAdaptiveCut, regretMs: options.stickyRegretMs, minDelayMs: options.horizonMs, maxDelayMs: options.stickyCutMaxMs };
       this.heldCpu = new HeldTarget({ low: cpuLow, high: cpuHigh, cutAfterMs: options.stickyCutAfterMs, ...adaptive, cutCostHours: options.stickyCutCostHours, cutCostAbsHours: options.stickyCutCostCoreHours * 1000 });
-      this.heldMemory = new HeldTarget({ low: memoryLow, high: memoryHigh, cutAfterMs: 0, ...adaptive, adaptive: false, cutCostHours: options.stickyMemoryCutCostHours });
+      if (Number.isFinite(memoryLow)) this.heldMemory = new HeldTarget({ low: memoryLow, high: memoryHigh, cutAfterMs: 0, ...adaptive, adaptive: false, cutCostHours: options.stickyMemoryCutCostHours });
     }
   }
 
@@ -66,13 +66,8 @@ export class TailorModel implements UsageModel {
     r.lowerBound.memory = memoryNeed * o.memoryLowerFactor;
     // Early on (memoryLearnMs, 6 h), memory only goes up: the first peaks may still be to come.
     r.upperBound.memory = this.memory.historyMs(now) < o.memoryLearnMs ? Infinity : memory * o.memoryUpperFactor;
-    if (this.heldCpu !== undefined && this.heldMemory !== undefined) {
-      r.target.cpu = this.heldCpu.update(now, cpuNeed, cpu);
-      r.target.memory = this.heldMemory.update(now, memoryNeed, memory, r.upperBound.memory);
-    } else {
-      r.target.cpu = cpu;
-      r.target.memory = memory;
-    }
+    r.target.cpu = this.heldCpu === undefined ? cpu : this.heldCpu.update(now, cpuNeed, cpu);
+    r.target.memory = this.heldMemory === undefined ? memory : this.heldMemory.update(now, memoryNeed, memory, r.upperBound.memory);
     return r;
   }
 }

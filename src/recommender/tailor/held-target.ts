@@ -32,6 +32,12 @@ export interface HeldTargetOptions {
    * idling at 40m whose need fell to 30m) waits until it has paid for its change.
    */
   cutCostAbsHours?: number;
+  /**
+   * A raise inside the band (the need above the held value but not past need x low) comes once
+   * the shortfall (need - held), summed over time, reaches this (target unit x hours; undefined:
+   * only past the band).
+   */
+  raiseCostAbsHours?: number;
 }
 
 export class HeldTarget {
@@ -42,6 +48,7 @@ export class HeldTarget {
   private cutDelay = 0;
   private excessHours = 0;
   private excessAbsHours = 0;
+  private shortAbsHours = 0;
   private lastAt = NaN;
 
   constructor(options: HeldTargetOptions) {
@@ -53,7 +60,9 @@ export class HeldTarget {
     const o = this.o;
     const dtHours = Number.isNaN(this.lastAt) ? 0 : Math.max(0, now - this.lastAt) / 3_600_000;
     this.lastAt = now;
-    if (!(this.held >= need * o.low)) {
+    this.shortAbsHours = need > this.held ? this.shortAbsHours + dtHours * (need - this.held) : 0;
+    const raisePaid = o.raiseCostAbsHours !== undefined && need > this.held && this.shortAbsHours >= o.raiseCostAbsHours;
+    if (!(this.held >= need * o.low) || raisePaid) {
       // A raise soon after a cut: the cut was a mistake, wait longer before the next one.
       if (o.adaptive && now - this.lastCutAt < o.regretMs) this.cutDelay = Math.min(o.maxDelayMs, Math.max(2 * this.cutDelay, o.minDelayMs));
       this.moveTo(fresh);
@@ -83,5 +92,6 @@ export class HeldTarget {
     this.lowSince = NaN;
     this.excessHours = 0;
     this.excessAbsHours = 0;
+    this.shortAbsHours = 0;
   }
 }

@@ -88,6 +88,8 @@ export interface TailorOptions {
    * change (0: off). 0.1: a cut from 2 to 1 core comes after 6 min, from 40m to 30m after 10 h.
    */
   stickyCutCostCoreHours: number;
+  /** CPU: a raise inside the band comes once the shortfall has summed to this many core-hours (0: only past the band). */
+  stickyRaiseCostCoreHours: number;
   /** Memory: how long hourly peaks are remembered. */
   memoryHistoryMs: number;
   /**
@@ -172,6 +174,7 @@ export const TAILOR_DEFAULTS: Readonly<TailorOptions> = Object.freeze({
   stickyCutCostHours: 0,
   stickyMemoryCutCostHours: 0,
   stickyCutCostCoreHours: 0.1,
+  stickyRaiseCostCoreHours: 0,
   // CPU: a need up to the updater's drift threshold above the held value waits (a smaller move would
   // not be made for its own sake); memory is not held (Infinity: it follows the fresh target).
   stickyBand: Object.freeze([1 - DEFAULT_UPDATER_OPTIONS.driftThreshold, 1, Infinity, 1]) as [number, number, number, number],

@@ -35,7 +35,7 @@ export class TailorModel implements UsageModel {
     if (options.stickyTargets) {
       const [cpuLow, cpuHigh, memoryLow, memoryHigh] = options.stickyBand;
       const adaptive = { adaptive: options.stickyAdaptiveCut, regretMs: options.stickyRegretMs, minDelayMs: options.horizonMs, maxDelayMs: options.stickyCutMaxMs };
-      this.heldCpu = new HeldTarget({ low: cpuLow, high: cpuHigh, cutAfterMs: options.stickyCutAfterMs, ...adaptive, cutCostHours: options.stickyCutCostHours, cutCostAbsHours: options.stickyCutCostCoreHours * 1000 });
+      this.heldCpu = new HeldTarget({ low: cpuLow, high: cpuHigh, cutAfterMs: options.stickyCutAfterMs, ...adaptive, cutCostHours: options.stickyCutCostHours, cutCostAbsHours: options.stickyCutCostCoreHours * 1000, raiseCostAbsHours: options.stickyRaiseCostCoreHours > 0 ? options.stickyRaiseCostCoreHours * 1000 : undefined });
       if (Number.isFinite(memoryLow)) this.heldMemory = new HeldTarget({ low: memoryLow, high: memoryHigh, cutAfterMs: 0, ...adaptive, adaptive: false, cutCostHours: options.stickyMemoryCutCostHours });
     }
   }

@@ -89,3 +89,18 @@ test('cutCostAbsHours: a cut that saves little in absolute terms waits long, a l
   assert.equal(large.update(5 * MIN, 1000, 1000), 2000);
   assert.equal(large.update(7 * MIN, 1000, 1000), 1000);
 });
+
+test('raiseCostAbsHours: a rise inside the band comes once the shortfall summed over time pays for it; past the band at once', () => {
+  // Band low 0.8; 10 millicore-hours per raise.
+  const h = held({ low: 0.8, high: 1, raiseCostAbsHours: 10 });
+  h.update(0, 1000, 1000);
+  // Need 1,100m: 100m short, paid after 6 min.
+  assert.equal(h.update(5 * MIN, 1100, 1100), 1000);
+  assert.equal(h.update(7 * MIN, 1100, 1150), 1150);
+  // Past the band (1,150 < 1,500 x 0.8): at once.
+  assert.equal(h.update(8 * MIN, 1500, 1500), 1500);
+  // Without the price, a rise inside the band waits for ever.
+  const plain = held({ low: 0.8, high: 1 });
+  plain.update(0, 1000, 1000);
+  assert.equal(plain.update(HOUR, 1100, 1100), 1000);
+});

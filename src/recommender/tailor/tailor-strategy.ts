@@ -4,7 +4,9 @@
  * raised on sustained increases), memory from {@link MemoryTarget} (the tightest trusted peak rule
  * + 12%, OOM bump held 12 h). The lower bounds are the need of now; a change goes to a target that
  * should last (memory: 2 h of growth or hour-of-day peaks ahead), so requests move in fewer, larger
- * steps. Memory never decreases in the first 6 hours.
+ * steps. Memory never decreases in the first 6 hours. The published CPU target is held
+ * (held-target.ts): raised once the need passes the updater's drift threshold, cut once the cut
+ * has saved 0.1 core-hour (decision 0246).
  * Why each part is there, with figures: docs/tailor-strategy.md.
  */
 import type { ResourceEstimate, Strategy, UsageModel } from '../types.ts';
@@ -24,7 +26,7 @@ export class TailorModel implements UsageModel {
     upperBound: { cpu: 0, memory: 0 },
   };
 
-  /** With `stickyTargets`: the published targets, which move only when they leave their band. */
+  /** With `stickyTargets` (CPU by default): the published targets, which move only when they leave their band. */
   private readonly heldCpu: HeldTarget | undefined;
   private readonly heldMemory: HeldTarget | undefined;
 

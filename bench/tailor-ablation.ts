@@ -28,6 +28,9 @@ const MIN = 60_000;
 const VARIANTS: Array<[string, Partial<TailorOptions>]> = [
   ['tailor', {}],
   ['before issue 15 (all below off)', { surgeWindowMs: 15 * MIN, cpuSeasonalMinGain: 0, flatAltHalfLivesMs: [], memoryHoldMs: 0, minCpuMillicores: 5 }],
+  ['churn: no held CPU target (before 0246)', { stickyTargets: false }],
+  ['churn: held, no cut price', { stickyCutCostCoreHours: 0 }],
+  ['churn: held, raise at once', { stickyBand: [1, 1, Infinity, 1] }],
   ['churn: no memory hold', { memoryHoldMs: 0 }],
   ['churn: hour-of-day at any gain', { cpuSeasonalMinGain: 0 }],
   ['churn: surge window 15 min', { surgeWindowMs: 15 * MIN }],

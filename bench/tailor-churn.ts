@@ -32,7 +32,7 @@ argv.forEach((arg, i) => {
 const showCauses = argv.includes('--causes');
 
 function ratio(a: number | null, b: number | null): string {
-  return a === null || b === null || b === 0 ? '-' : (a / b).toFixed(2);
+  return a === null || b === null || b === 0 ? '-' : (a / b).toFixed(3);
 }
 
 function causes(run: StrategyRun, containerDays: number): string {

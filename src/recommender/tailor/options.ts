@@ -65,7 +65,10 @@ export interface TailorOptions {
    * that wobbles inside the band.
    */
   stickyTargets: boolean;
-  /** The band the held target may stay in: [CPU need x a, CPU target x b], [memory need x c, memory target x d]. */
+  /**
+   * The band the held target may stay in: [CPU need x a, CPU target x b], [memory need x c, memory
+   * target x d]; c = Infinity: memory is not held.
+   */
   stickyBand: [number, number, number, number];
   /** A CPU cut of the held target waits until the fresh target has stayed below the band this long. */
   stickyCutAfterMs: number;
@@ -76,6 +79,17 @@ export interface TailorOptions {
   stickyAdaptiveCut: boolean;
   stickyRegretMs: number;
   stickyCutMaxMs: number;
+  /** CPU: a cut of the held target needs this many hours of relative excess first (see held-target.ts; 0: off). */
+  stickyCutCostHours: number;
+  /** Memory: the same for a cut of the held memory target (0: off). */
+  stickyMemoryCutCostHours: number;
+  /**
+   * CPU: a cut of the held target needs this many core-hours of excess first, the price of one
+   * change (0: off). 0.1: a cut from 2 to 1 core comes after 6 min, from 40m to 30m after 10 h.
+   */
+  stickyCutCostCoreHours: number;
+  /** CPU: a raise inside the band comes once the shortfall has summed to this many core-hours (0: only past the band). */
+  stickyRaiseCostCoreHours: number;
   /** Memory: how long hourly peaks are remembered. */
   memoryHistoryMs: number;
   /**
@@ -152,12 +166,18 @@ export const TAILOR_DEFAULTS: Readonly<TailorOptions> = Object.freeze({
   cpuSurgeHoldMs: 0,
   cpuLowerFactor: 0.8,
   cpuUpperFactor: 1.25,
-  stickyTargets: false,
+  stickyTargets: true,
   stickyCutAfterMs: 0,
   stickyAdaptiveCut: false,
   stickyRegretMs: HOUR,
   stickyCutMaxMs: 8 * HOUR,
-  stickyBand: Object.freeze([0.8, 1.25, 1, 1.3]) as [number, number, number, number],
+  stickyCutCostHours: 0,
+  stickyMemoryCutCostHours: 0,
+  stickyCutCostCoreHours: 0.1,
+  stickyRaiseCostCoreHours: 0,
+  // CPU: a need up to the updater's drift threshold above the held value waits (a smaller move would
+  // not be made for its own sake); memory is not held (Infinity: it follows the fresh target).
+  stickyBand: Object.freeze([1 - DEFAULT_UPDATER_OPTIONS.driftThreshold, 1, Infinity, 1]) as [number, number, number, number],
   memoryHistoryMs: 7 * DAY,
   memorySeasonal: true,
   memoryRecentMs: HOUR,

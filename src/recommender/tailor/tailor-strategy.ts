@@ -4,7 +4,9 @@
  * raised on sustained increases), memory from {@link MemoryTarget} (the tightest trusted peak rule
  * + 12%, OOM bump held 12 h). The lower bounds are the need of now; a change goes to a target that
  * should last (memory: 2 h of growth or hour-of-day peaks ahead), so requests move in fewer, larger
- * steps. Memory never decreases in the first 6 hours.
+ * steps. Memory never decreases in the first 6 hours. The published CPU target is held
+ * (held-target.ts): raised once the need passes the updater's drift threshold, cut once the cut
+ * has saved 0.1 core-hour (decision 0246).
  * Why each part is there, with figures: docs/tailor-strategy.md.
  */
 import type { ResourceEstimate, Strategy, UsageModel } from '../types.ts';
@@ -24,7 +26,7 @@ export class TailorModel implements UsageModel {
     upperBound: { cpu: 0, memory: 0 },
   };
 
-  /** With `stickyTargets`: the published targets, which move only when they leave their band. */
+  /** With `stickyTargets` (CPU by default): the published targets, which move only when they leave their band. */
   private readonly heldCpu: HeldTarget | undefined;
   private readonly heldMemory: HeldTarget | undefined;
 
@@ -35,8 +37,8 @@ export class TailorModel implements UsageModel {
     if (options.stickyTargets) {
       const [cpuLow, cpuHigh, memoryLow, memoryHigh] = options.stickyBand;
       const adaptive = { adaptive: options.stickyAdaptiveCut, regretMs: options.stickyRegretMs, minDelayMs: options.horizonMs, maxDelayMs: options.stickyCutMaxMs };
-      this.heldCpu = new HeldTarget({ low: cpuLow, high: cpuHigh, cutAfterMs: options.stickyCutAfterMs, ...adaptive });
-      this.heldMemory = new HeldTarget({ low: memoryLow, high: memoryHigh, cutAfterMs: 0, ...adaptive, adaptive: false });
+      this.heldCpu = new HeldTarget({ low: cpuLow, high: cpuHigh, cutAfterMs: options.stickyCutAfterMs, ...adaptive, cutCostHours: options.stickyCutCostHours, cutCostAbsHours: options.stickyCutCostCoreHours * 1000, raiseCostAbsHours: options.stickyRaiseCostCoreHours > 0 ? options.stickyRaiseCostCoreHours * 1000 : undefined });
+      if (Number.isFinite(memoryLow)) this.heldMemory = new HeldTarget({ low: memoryLow, high: memoryHigh, cutAfterMs: 0, ...adaptive, adaptive: false, cutCostHours: options.stickyMemoryCutCostHours });
     }
   }
 
@@ -66,13 +68,8 @@ export class TailorModel implements UsageModel {
     r.lowerBound.memory = memoryNeed * o.memoryLowerFactor;
     // Early on (memoryLearnMs, 6 h), memory only goes up: the first peaks may still be to come.
     r.upperBound.memory = this.memory.historyMs(now) < o.memoryLearnMs ? Infinity : memory * o.memoryUpperFactor;
-    if (this.heldCpu !== undefined && this.heldMemory !== undefined) {
-      r.target.cpu = this.heldCpu.update(now, cpuNeed, cpu);
-      r.target.memory = this.heldMemory.update(now, memoryNeed, memory, r.upperBound.memory);
-    } else {
-      r.target.cpu = cpu;
-      r.target.memory = memory;
-    }
+    r.target.cpu = this.heldCpu === undefined ? cpu : this.heldCpu.update(now, cpuNeed, cpu);
+    r.target.memory = this.heldMemory === undefined ? memory : this.heldMemory.update(now, memoryNeed, memory, r.upperBound.memory);
     return r;
   }
 }

@@ -57,3 +57,50 @@ test('adaptive: a raise soon after a cut doubles the wait before the next cut; a
   assert.equal(h.update(3 * HOUR + 33 * MIN, 200, 200), 500);
   assert.equal(h.update(3 * HOUR + 63 * MIN, 200, 200), 200);
 });
+
+test('cutCostHours: a cut waits until the relative excess summed over time pays for it; a dip that comes back is never cut', () => {
+  const h = held({ high: 1, cutCostHours: 0.25 });
+  h.update(0, 500, 500);
+  // Half the held value: 0.5 of excess per hour, paid after 30 min.
+  assert.equal(h.update(MIN, 250, 250), 500);
+  assert.equal(h.update(29 * MIN, 250, 250), 500);
+  assert.equal(h.update(31 * MIN, 250, 250), 250);
+  // 20% below (400 of 500 after a raise to 500): 0.2 per hour, paid after 75 min.
+  h.update(32 * MIN, 500, 500);
+  for (let m = 33; m < 32 + 75; m++) assert.equal(h.update(m * MIN, 400, 400), 500);
+  assert.equal(h.update((32 + 76) * MIN, 400, 400), 400);
+  // A 20-minute dip to half, then back: never paid, and the evidence starts again from zero.
+  h.update(200 * MIN, 500, 500);
+  for (let m = 201; m <= 220; m++) assert.equal(h.update(m * MIN, 250, 250), 500);
+  assert.equal(h.update(221 * MIN, 500, 500), 500);
+  for (let m = 222; m <= 240; m++) assert.equal(h.update(m * MIN, 250, 250), 500);
+});
+
+test('cutCostAbsHours: a cut that saves little in absolute terms waits long, a large one comes soon', () => {
+  // 100 millicore-hours per cut.
+  const small = held({ high: 1, cutCostAbsHours: 100 });
+  small.update(0, 40, 40);
+  // 40m -> 30m: 10 millicores of excess, paid after 10 h.
+  for (let m = 1; m < 600; m += 10) assert.equal(small.update(m * MIN, 30, 30), 40);
+  assert.equal(small.update(602 * MIN, 30, 30), 30);
+  const large = held({ high: 1, cutCostAbsHours: 100 });
+  large.update(0, 2000, 2000);
+  // 2000m -> 1000m: 1000 millicores of excess, paid after 6 min.
+  assert.equal(large.update(5 * MIN, 1000, 1000), 2000);
+  assert.equal(large.update(7 * MIN, 1000, 1000), 1000);
+});
+
+test('raiseCostAbsHours: a rise inside the band comes once the shortfall summed over time pays for it; past the band at once', () => {
+  // Band low 0.8; 10 millicore-hours per raise.
+  const h = held({ low: 0.8, high: 1, raiseCostAbsHours: 10 });
+  h.update(0, 1000, 1000);
+  // Need 1,100m: 100m short, paid after 6 min.
+  assert.equal(h.update(5 * MIN, 1100, 1100), 1000);
+  assert.equal(h.update(7 * MIN, 1100, 1150), 1150);
+  // Past the band (1,150 < 1,500 x 0.8): at once.
+  assert.equal(h.update(8 * MIN, 1500, 1500), 1500);
+  // Without the price, a rise inside the band waits for ever.
+  const plain = held({ low: 0.8, high: 1 });
+  plain.update(0, 1000, 1000);
+  assert.equal(plain.update(HOUR, 1100, 1100), 1000);
+});

@@ -49,8 +49,9 @@ test('an OOM kill holds memory at limit x 1.5 (+ margin) for a day', () => {
 });
 
 test('a daily job is prepared step by step ahead and CPU drops back between jobs', () => {
-  // Idle 20m; from 03:00 to 03:45 every day a job at 2,000m. Four days of history.
-  const m = model();
+  // Idle 20m; from 03:00 to 03:45 every day a job at 2,000m. Four days of history. The fresh
+  // target (no hysteresis): it is asked at several times, not in time order.
+  const m = new TailorModel({ ...TAILOR_DEFAULTS, stickyTargets: false });
   const cpuAt = (t: number) => {
     const inDay = t % DAY;
     return inDay >= 3 * HOUR && inDay < 3 * HOUR + 45 * MIN ? 2 : 0.02;
@@ -154,13 +155,34 @@ test('stickyTargets: a CPU level that alternates 500m / 430m every 3 h is not ch
   const n = 4 * 24 * 60;
   const cpu = Array.from({ length: n }, (_, i) => (Math.floor(i / 180) % 2 === 0 ? 0.5 : 0.43) + (i % 7) * 0.002);
   const s = series('wobble', cpu, new Array<number>(n).fill(300 * MIB));
-  const chased = replayContainer(s, tailorStrategy(), DEFAULT_REPLAY_OPTIONS);
+  const chased = replayContainer(s, tailorStrategy({ stickyTargets: false }), DEFAULT_REPLAY_OPTIONS);
   assert.equal(chased.changeCauses.get('drift cpu-'), 8);
   const held = replayContainer(s, tailorStrategy({ stickyTargets: true, stickyBand: [1, 1.25, 1, 1.15] }), DEFAULT_REPLAY_OPTIONS);
   assert.equal(held.changeCauses.get('drift cpu-'), undefined);
   assert.ok(held.changes <= 3, `changes ${held.changes}`);
   // The price: the request stays at the higher level (under 5% more CPU requested here).
   assert.ok(held.cpuRequestSum < chased.cpuRequestSum * 1.05);
+});
+
+test('by default a cut waits until it pays 0.1 core-hour: a small container\'s wobble is not chased, a large one\'s drop is followed', () => {
+  // Four days; the level alternates every 3 h between a high and a 30% lower one.
+  const n = 4 * 24 * 60;
+  const run = (high: number, overrides = {}) => {
+    const cpu = Array.from({ length: n }, (_, i) => (Math.floor(i / 180) % 2 === 0 ? high : high * 0.7) + (i % 7) * 0.002);
+    return replayContainer(series('level', cpu, new Array<number>(n).fill(300 * MIB)), tailorStrategy(overrides), DEFAULT_REPLAY_OPTIONS);
+  };
+  // 100m -> 70m: 30m of excess for 3 h is 0.09 core-hour, never paid: one level, no cut.
+  const small = run(0.1);
+  const smallChased = run(0.1, { stickyTargets: false });
+  assert.ok(smallChased.changes >= 16, `without hysteresis: ${smallChased.changes}`);
+  // What is left: the first steps down from the initial request (1 core, 512 MiB).
+  assert.ok(small.changes <= 6, `changes ${small.changes}`);
+  assert.equal((small.changeCauses.get('outside-bounds cpu+') ?? 0) + (small.changeCauses.get('drift cpu+') ?? 0), 0);
+  // 4 cores -> 2.8: 1.2 cores of excess pays in 5 min; every drop is followed, a few minutes late.
+  const large = run(4);
+  const largeChased = run(4, { stickyTargets: false });
+  assert.ok(large.changes >= 16 && large.changes >= largeChased.changes - 2, `changes ${large.changes} vs ${largeChased.changes}`);
+  assert.ok(large.cpuRequestSum < largeChased.cpuRequestSum * 1.03);
 });
 
 test('memorySpikeDecayFloor: a 7-day peak quiet for a day is covered only down to the floor x the peak', () => {

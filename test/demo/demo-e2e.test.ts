@@ -138,7 +138,7 @@ test('tailor demo: recommendations, in-place and restart resizes, an eviction fa
   for (const [kind, subject, text] of [['rollout', 'boot', 'restarted'], ['boosted', 'boot', 'app cpu 750m \\(steady 250m\\)'], ['ready', 'boot', 'Ready \\d+ s after its start'], ['in-place', 'boot', 'StartupBoostEnded']]) {
     await until(() => line(demo.out(), new RegExp(`^ +\\+\\d+s  ${kind} +${subject} .*${text}`)), 60_000, () => `a "${kind} ${subject}" log line in:\n${demo.out()}`);
   }
-  const readyIn = Number(/Ready (\d+) s after its start/.exec(line(demo.out(), /  ready +boot /)!)![1]);
+  const readyIn = Number(/Ready (\d+) s after its start/.exec(line(demo.out(), / {2}ready +boot /)!)![1]);
   assert.ok(readyIn >= 15 && readyIn <= 30, `Ready about 20 s after its start with the boost (${readyIn} s)`);
   const [boot] = (await pods('boot')).filter((p) => p.metadata!.annotations?.['tailor.dev/startup-cpu-boost-record'] !== undefined && !p.metadata!.deletionTimestamp);
   assert.ok(boot, 'the boosted pod');

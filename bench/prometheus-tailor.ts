@@ -10,6 +10,7 @@ import { queryConfig } from '../src/metrics/metric-names.ts';
 import { PrometheusQueryClient } from '../src/metrics/query-client.ts';
 import { PrometheusMetricsSource } from '../src/metrics/prometheus-source.ts';
 import { UsageFeed } from '../src/metrics/usage-feed.ts';
+import { modelBytes } from '../src/controller/recommender/model-bytes.ts';
 import { OwnerIndex } from '../src/metrics/owner-resolution.ts';
 import { createStrategyRegistry } from '../src/recommender/builtin-strategies.ts';
 import { WorkloadUsage } from '../src/report/workload-usage.ts';
@@ -33,7 +34,7 @@ async function settle(): Promise<{ rss: number; heap: number }> {
 
 const client = new PrometheusQueryClient({ url, timeoutMs: 120_000 }, silentLogger());
 const source = new PrometheusMetricsSource(client, queryConfig(), silentLogger());
-const feed = new UsageFeed(source, { historyMs: 8 * 24 * 3600_000, stepMs, lagMs: 0, ...(memoryBudgetBytes ? { memoryBudgetBytes } : {}) }, silentLogger());
+const feed = new UsageFeed(source, { historyMs: 8 * 24 * 3600_000, stepMs, lagMs: 0, ...(memoryBudgetBytes ? { memoryBudgetBytes, modelBytesPerSeries: modelBytes(strategyName, 1) } : {}) }, silentLogger());
 const usage = new WorkloadUsage(createStrategyRegistry().get(strategyName), new OwnerIndex([]));
 // Warm up the code paths (HTTP client, parser) so the baseline is not charged to the containers.
 await source.namespaceSizes(end, stepMs);

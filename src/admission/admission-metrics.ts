@@ -6,7 +6,8 @@
  * - `tailor_admission_review_duration_seconds{webhook}`: time from the request's last byte to the
  *   response (buckets from 1 ms: answers come from memory and must stay far below the timeout);
  * - `tailor_admission_certificate_reloads_total{outcome}`: serving certificates loaded (ok) or
- *   refused (error) after the files changed.
+ *   refused (error) after the files changed;
+ * - `tailor_admission_startup_boosts_total`: pods admitted with a start-up CPU boost (starts at 0).
  *
  * Every review series starts at 0 (each webhook with each outcome), so `increase()` sees the first
  * review too (a series born at 1 shows no increase in Prometheus).
@@ -24,6 +25,7 @@ export class AdmissionMetrics {
   readonly reviews: Counter<'webhook' | 'outcome'>;
   readonly duration: Histogram<'webhook'>;
   readonly certificateReloads: Counter<'outcome'>;
+  readonly startupBoosts: Counter;
 
   constructor(registry: Registry) {
     const registers = [registry];
@@ -38,6 +40,7 @@ export class AdmissionMetrics {
     for (const outcome of [...POD_OUTCOMES, 'not-ready', 'error']) this.reviews.inc({ webhook: 'mutate-pods', outcome }, 0);
     for (const outcome of [...VPA_OUTCOMES, 'error']) this.reviews.inc({ webhook: 'validate-vpa', outcome }, 0);
     for (const webhook of ['mutate-pods', 'validate-vpa'] satisfies WebhookName[]) this.duration.zero({ webhook });
+    this.startupBoosts = new Counter({ name: 'tailor_admission_startup_boosts_total', help: 'Pods admitted with a start-up CPU boost (tailor.dev/startup-cpu-boost on their VPA).', registers });
     this.certificateReloads = new Counter({ name: 'tailor_admission_certificate_reloads_total', help: 'Serving certificate reloads after the files changed, by outcome (ok, error).', labelNames: ['outcome'], registers });
   }
 

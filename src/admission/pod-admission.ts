@@ -72,6 +72,8 @@ export interface PodAdmissionDecision {
   /** `app: cpu request 100m -> 250m, ...` per changed container. */
   changes: string[];
   adjustments: Adjustment[];
+  /** True when the patch gives the pod a start-up CPU boost (counted in /metrics). */
+  startupBoost?: boolean;
 }
 
 function unchanged(outcome: PodOutcome, message: string, extra: Partial<PodAdmissionDecision> = {}): PodAdmissionDecision {
@@ -135,5 +137,6 @@ export function admitPod(pod: V1Pod, namespace: string, view: PodAdmissionView):
     ...withVpa,
     changes,
     adjustments,
+    ...(boosted?.record ? { startupBoost: true } : {}),
   };
 }

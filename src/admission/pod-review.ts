@@ -67,5 +67,5 @@ export function reviewPod(request: AdmissionRequest, source: PodReviewSource): P
   if (decision.adjustments.length > 0) fields.adjustments = decision.adjustments.map((a) => (a.container ? `${a.container}: ${a.message}` : a.message));
   const level = decision.outcome === 'patched' || decision.outcome === 'unchanged' ? 'info' : UNDECIDED.has(decision.outcome) ? 'warn' : 'debug';
   const message = decision.outcome === 'patched' ? `resources set: ${decision.message}` : `admitted unchanged: ${decision.message}`;
-  return { response: allow(uid, decision.patch), outcome: decision.outcome, log: { level, fields, message } };
+  return { response: allow(uid, decision.patch), outcome: decision.outcome, log: { level, fields, message }, ...(decision.startupBoost ? { startupBoost: true } : {}) };
 }

@@ -19,7 +19,7 @@ import { MUTATE_PODS_PATH, VALIDATE_VPA_PATH } from './webhook-configurations.ts
 const MAX_BODY_BYTES = 8 * 1024 * 1024;
 
 /** Answers one review: the response, the metric outcome and the log line. */
-export type ReviewHandler = (request: AdmissionRequest) => { response: AdmissionResponse; outcome: string; log: ReviewLog };
+export type ReviewHandler = (request: AdmissionRequest) => { response: AdmissionResponse; outcome: string; log: ReviewLog; startupBoost?: boolean };
 
 export interface WebhookServerOptions {
   credentials: ServingCredentials;
@@ -138,6 +138,7 @@ export class WebhookServer {
     send(res, 200, reviewResponse(result.response));
     const seconds = Number(process.hrtime.bigint() - started) / 1e9;
     this.options.metrics.observe(webhook, result.outcome, seconds);
+    if (result.startupBoost) this.options.metrics.startupBoosts.inc();
     this.logger[result.log.level]({ webhook, uid: request.uid, outcome: result.outcome, ...result.log.fields }, result.log.message);
   }
 }

@@ -255,6 +255,13 @@ export function tailorDashboard(): GrafanaDashboard {
     { expr: 'max by (resource) (tailor_updater_hpa_excluded_resources)', legend: '{{resource}}' },
   ]);
 
+  l.row('Start-up CPU boost');
+  l.panel('timeseries', 'Start-up CPU boost', 'Pods the webhook admitted with a start-up CPU boost (tailor.dev/startup-cpu-boost on their VPA), pods still in their boost at the updater\'s last loop, and boosts given back in place (StartupBoostEnded) or stuck (StartupBoostStuck), per rate interval.', 24, 7, 'short', [
+    { expr: `sum(increase(tailor_admission_startup_boosts_total[${RI}]))`, legend: 'boosted at admission' },
+    { expr: 'sum(tailor_updater_planned_actions{reason="StartupBoost"}) or vector(0)', legend: 'in their boost' },
+    { expr: `sum by (reason) (increase(tailor_updater_decisions_total{reason=~"StartupBoostEnded|StartupBoostStuck"}[${RI}])) or label_replace(vector(0), "reason", "StartupBoostEnded", "", "")`, legend: '{{reason}}' },
+  ]);
+
   l.row('Early memory warnings');
   l.panel('timeseries', 'Working set against the memory limit in $namespace', `Each container's working set as a share of its memory limit (containers without a limit are left out), with the warning (${WARN.warningRatio * 100}%) and critical (${WARN.criticalRatio * 100}%) lines of Tailor's alerts and Events.`, 12, 8, 'percentunit', [
     { expr: `max by (pod, container) (container_memory_working_set_bytes{namespace="${NS}", container!="", container!="POD"}) / max by (pod, container) (kube_pod_container_resource_limits{namespace="${NS}", resource="memory"} > 0)`, legend: '{{pod}}/{{container}}' },

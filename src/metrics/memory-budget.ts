@@ -1,7 +1,7 @@
 /**
- * Pure sizing of the history reads from a memory budget (`--memory-budget`, decision 0225): the
- * answers in flight get a quarter of the budget; the rest is for the process itself (about
- * 100-140 MiB), the model, and the garbage collector's room. Answers are decoded series by series as
+ * Pure sizing of the history reads from a memory budget (`--memory-budget`, decisions 0225, 0227):
+ * at each read the answers in flight get 40% of what the process has left of the budget (at most
+ * a quarter of the budget); the rest is the garbage collector's room. Answers are decoded series by series as
  * they arrive (matrix-stream.ts), so what an answer costs in flight is its decoded samples.
  */
 import { memoryType, type OptionType } from '../config/option-types.ts';
@@ -29,6 +29,46 @@ export const MIN_MEMORY_BUDGET_BYTES = 128 * 2 ** 20;
 export function pointsForBudget(budgetBytes: number, concurrency: number): number {
   const inFlight = Math.max(1, concurrency) * QUERIES_PER_BATCH;
   return Math.max(MIN_POINTS_PER_QUERY, Math.floor((budgetBytes * ANSWER_SHARE) / (inFlight * BYTES_PER_POINT_IN_FLIGHT)));
+}
+
+/**
+ * The share of the headroom (budget minus what the process holds) the answers in flight may use.
+ * Measured (1,000 containers, 192Mi, docs/scale.md): with the answers' garbage until the next
+ * collection, the peak rose by about twice the 72 B per point in flight; 0.4 keeps a fifth of the
+ * headroom free beyond that.
+ */
+export const HEADROOM_SHARE = 0.4;
+
+/** What the process holds and will hold when a read starts, for {@link pointsForHeadroom}. */
+export interface MemoryState {
+  budgetBytes: number;
+  /** The process's resident set now. */
+  residentBytes: number;
+  /** What the model will grow by during the read (new histories x bytes per history). */
+  growthBytes: number;
+  concurrency: number;
+}
+
+/**
+ * Points per answer sized from what is left of the budget, not from the budget alone: the process's
+ * own base (100-140 MiB, more under tsx) and the model are already in the resident set, so a fixed
+ * quarter overshot small budgets (192Mi: peak 205 MiB, docs/scale.md). {@link HEADROOM_SHARE} of
+ * the headroom goes to the answers in flight (the rest is the collector's room), never more than
+ * the fixed quarter of {@link pointsForBudget}, never fewer than {@link MIN_POINTS_PER_QUERY}.
+ * Worked example: 192 MiB budget, 137 MiB resident, 3 MiB of model to come, 2 batches:
+ * (192 - 137 - 3) MiB x 0.4 / (2 x 3 x 72 B) = 50,486 points (the fixed quarter: 116,508).
+ */
+export function pointsForHeadroom(state: MemoryState): number {
+  const inFlight = Math.max(1, state.concurrency) * QUERIES_PER_BATCH;
+  const headroom = Math.max(0, state.budgetBytes - state.residentBytes - state.growthBytes);
+  const fromHeadroom = Math.floor((headroom * HEADROOM_SHARE) / (inFlight * BYTES_PER_POINT_IN_FLIGHT));
+  return Math.max(MIN_POINTS_PER_QUERY, Math.min(pointsForBudget(state.budgetBytes, state.concurrency), fromHeadroom));
+}
+
+/** True when the headroom cannot hold even the smallest answers: the budget is too small for the process. */
+export function budgetExhausted(state: MemoryState): boolean {
+  const inFlight = Math.max(1, state.concurrency) * QUERIES_PER_BATCH;
+  return (state.budgetBytes - state.residentBytes - state.growthBytes) * HEADROOM_SHARE < MIN_POINTS_PER_QUERY * inFlight * BYTES_PER_POINT_IN_FLIGHT;
 }
 
 /** The points per answer actually used: the configured ceiling, lowered to what the budget allows. */

@@ -17,15 +17,33 @@ export function rateWindowMs(stepMs: number, scrapeIntervalMs: number | undefine
   return scrapeIntervalMs === undefined ? stepMs : Math.max(stepMs, RATE_WINDOW_INTERVALS * scrapeIntervalMs);
 }
 
+/** Share of series whose own interval the rate window must cover (a nearest-rank quantile). */
+export const SERIES_QUANTILE = 0.9;
+
 /**
- * The typical gap between consecutive samples: the median of every gap of every series (ms), or
- * undefined when no series has two samples. Example: samples at 0, 300 s, 600 s, 900 s and a
- * missed scrape then 1500 s -> gaps 300, 300, 300, 600 s -> 300 s.
+ * The interval CPU must be read over: each series' typical gap (the median of its gaps, robust to a
+ * missed scrape), then the 90th percentile of those across series, so the sparsest series still get
+ * two samples in a window, not only the typical one. The data's interval is not always the scrape
+ * interval: cAdvisor stamps its samples with its own housekeeping time (10-15 s, longer on a busy
+ * node), so a job scraped every 5 s can hold container series 15 s apart beside a kubelet
+ * endpoint's series 5 s apart (seen on the real-cluster lane: with the median of all gaps, 5 s, the
+ * 20 s window held one sample of most containers and CPU came out empty for minutes).
+ * Example: two series at 5 s and eight at 15 s -> per-series 5, 5, 15 x 8 -> 90th percentile 15 s.
+ * Undefined when no series has two samples.
  */
 export function typicalInterval(seriesTimes: ReadonlyArray<readonly number[]>): number | undefined {
-  const gaps: number[] = [];
-  for (const times of seriesTimes) for (let i = 1; i < times.length; i++) if (times[i]! > times[i - 1]!) gaps.push(times[i]! - times[i - 1]!);
-  if (gaps.length === 0) return undefined;
-  gaps.sort((a, b) => a - b);
-  return gaps[Math.floor((gaps.length - 1) / 2)];
+  const perSeries: number[] = [];
+  for (const times of seriesTimes) {
+    const gaps: number[] = [];
+    for (let i = 1; i < times.length; i++) if (times[i]! > times[i - 1]!) gaps.push(times[i]! - times[i - 1]!);
+    if (gaps.length > 0) perSeries.push(lowerMedian(gaps));
+  }
+  if (perSeries.length === 0) return undefined;
+  perSeries.sort((a, b) => a - b);
+  return perSeries[Math.ceil(SERIES_QUANTILE * perSeries.length) - 1];
+}
+
+function lowerMedian(values: number[]): number {
+  values.sort((a, b) => a - b);
+  return values[Math.floor((values.length - 1) / 2)]!;
 }

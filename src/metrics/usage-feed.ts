@@ -15,7 +15,7 @@ import pLimit from 'p-limit';
 import { moduleLogger, type Logger } from '../observability/logger.ts';
 import type { ContainerKey, ContainerSeries, DataQuality, MetricsSource, OomEvent, StepRange } from './metrics-source.ts';
 import { addQuality, cleanQuality } from './metrics-source.ts';
-import { effectivePointsPerQuery } from './memory-budget.ts';
+import { budgetExhausted, effectivePointsPerQuery, pointsForHeadroom, type MemoryState } from './memory-budget.ts';
 import { batchNamespaces } from './namespace-batches.ts';
 import { alignedRange, pointsIn, pointsPerChunk, splitRange } from './range-plan.ts';
 import type { SourceMetrics } from './source-metrics.ts';
@@ -49,6 +49,10 @@ export interface FeedOptions {
   scrapeIntervalMs?: number;
   /** Memory the process may use (bytes): lowers the points per answer to fit (memory-budget.ts). */
   memoryBudgetBytes?: number;
+  /** What one new series adds to the model (bytes), for the budget's headroom (default 0). */
+  modelBytesPerSeries?: number;
+  /** The process's resident set (bytes), read at each sync under a budget (default: this process's). */
+  residentBytes?: () => number;
 }
 
 export const FEED_DEFAULTS = {
@@ -84,14 +88,16 @@ export interface SyncReport {
 
 export class UsageFeed {
   private readonly cursors = new Map<string, number>();
-  private readonly opts: Required<Omit<FeedOptions, 'namespaces' | 'lagMs' | 'scrapeIntervalMs' | 'memoryBudgetBytes'>> & { lagMs: number; namespaces?: readonly string[] };
+  private readonly opts: Required<Omit<FeedOptions, 'namespaces' | 'lagMs' | 'scrapeIntervalMs' | 'memoryBudgetBytes' | 'modelBytesPerSeries' | 'residentBytes'>> & { lagMs: number; namespaces?: readonly string[] };
   /** Given, or read from the data once. */
   private scrapeMs: number | undefined;
+  private readonly scrapeGiven: boolean;
+  private sizedPoints: number | undefined;
   private readonly log: Logger;
 
   constructor(
     private readonly source: MetricsSource,
-    options: FeedOptions,
+    private readonly options: FeedOptions,
     logger: Logger,
     private readonly metrics?: SourceMetrics,
   ) {
@@ -100,6 +106,7 @@ export class UsageFeed {
     const maxPointsPerQuery = effectivePointsPerQuery(options.maxPointsPerQuery ?? FEED_DEFAULTS.maxPointsPerQuery, concurrency, options.memoryBudgetBytes);
     this.opts = { ...FEED_DEFAULTS, ...options, stepMs, lagMs: options.lagMs ?? stepMs, maxPointsPerQuery };
     this.scrapeMs = options.scrapeIntervalMs;
+    this.scrapeGiven = options.scrapeIntervalMs !== undefined;
     this.log = moduleLogger(logger, 'usage-feed');
   }
 
@@ -108,9 +115,37 @@ export class UsageFeed {
     return this.scrapeMs;
   }
 
-  /** Points per answer at most: `maxPointsPerQuery`, lowered to what the memory budget allows. */
+  /**
+   * Points per answer at most: `maxPointsPerQuery`, lowered to what the memory budget allows; under
+   * a budget, sized again at each sync from what the process holds then (the last sizing).
+   */
   get pointsPerQuery(): number {
-    return this.opts.maxPointsPerQuery;
+    return this.sizedPoints ?? this.opts.maxPointsPerQuery;
+  }
+
+  /**
+   * Under a budget: points per answer from the headroom left now (resident set, plus what the new
+   * series will add to the model), logged when it changes and warned when the budget is used up.
+   */
+  private sizeAnswers(sizes: ReadonlyMap<string, number>): number {
+    const budgetBytes = this.options.memoryBudgetBytes;
+    if (budgetBytes === undefined) return this.opts.maxPointsPerQuery;
+    let newSeries = 0;
+    for (const [ns, series] of sizes) if (!this.cursors.has(ns)) newSeries += series;
+    const state: MemoryState = {
+      budgetBytes,
+      residentBytes: (this.options.residentBytes ?? (() => process.memoryUsage.rss()))(),
+      growthBytes: newSeries * (this.options.modelBytesPerSeries ?? 0),
+      concurrency: this.opts.concurrency,
+    };
+    const points = Math.min(this.opts.maxPointsPerQuery, pointsForHeadroom(state));
+    if (budgetExhausted(state)) {
+      this.log.warn({ ...state, pointsPerQuery: points }, 'the memory budget is nearly used up before the read: answers at their smallest size, and the process may exceed the budget; raise --memory-budget');
+    } else if (points !== this.sizedPoints) {
+      this.log.info({ ...state, pointsPerQuery: points }, 'history answers sized from the memory left in the budget');
+    }
+    this.sizedPoints = points;
+    return points;
   }
 
   /** The last evaluation time ingested for a namespace, if any. */
@@ -123,7 +158,7 @@ export class UsageFeed {
    * `onProgress(done, total)` is called after each chunk (for a progress bar).
    */
   async sync(now: number, sink: UsageSink, onProgress?: (done: number, total: number) => void): Promise<SyncReport> {
-    const { stepMs, historyMs, maxPointsPerQuery } = this.opts;
+    const { stepMs, historyMs } = this.opts;
     const end = Math.floor((now - this.opts.lagMs) / stepMs) * stepMs;
     const report: SyncReport = { end, namespaces: 0, batches: 0, chunks: 0, cpuSamples: 0, memorySamples: 0, oomEvents: 0, failed: [], sparse: [], quality: cleanQuality(), rateWindowMs: stepMs };
     // Discovery looks back to the oldest cursor (one step in the steady state), or the whole
@@ -142,6 +177,7 @@ export class UsageFeed {
       return report;
     }
     report.namespaces = sizes.size;
+    const maxPointsPerQuery = this.sizeAnswers(sizes);
     if (this.scrapeMs === undefined) this.scrapeMs = await this.detectScrapeInterval(sizes, end);
     report.scrapeIntervalMs = this.scrapeMs;
     report.rateWindowMs = rateWindowMs(stepMs, this.scrapeMs);
@@ -172,12 +208,26 @@ export class UsageFeed {
     onProgress?.(0, total);
     await Promise.all(plans.map((p) => limit(() => this.fetchBatch(p.namespaces, p.chunks, p.bootstrap, sink, report, progress, report.rateWindowMs))));
     this.metrics?.recordQuality(report.quality);
+    this.redetectIfCpuEmpty(report);
     if (report.sparse.length > 0) this.metrics?.sparseSeries.inc(report.sparse.length);
     this.log.info(
       { end: new Date(end).toISOString(), namespaces: report.namespaces, batches: report.batches, chunks: report.chunks, cpuSamples: report.cpuSamples, memorySamples: report.memorySamples, oomEvents: report.oomEvents, failed: report.failed.length, sparse: report.sparse.length, nonFinite: report.quality.nonFinite, gapSteps: report.quality.gapSteps },
       'usage sync done',
     );
     return report;
+  }
+
+  /**
+   * Memory came but no CPU at all: the detected interval is likely too short for the data (read
+   * early from a few samples, or the exporter's own timestamps spread out since, as cAdvisor's do
+   * on a busy node), so the rate window holds one sample per series. The interval is read again
+   * next cycle (one small query). A given interval is never second-guessed.
+   */
+  private redetectIfCpuEmpty(report: SyncReport): void {
+    if (this.scrapeGiven || this.scrapeMs === undefined || report.cpuSamples > 0 || report.memorySamples === 0) return;
+    this.log.warn({ scrapeIntervalMs: this.scrapeMs, rateWindowMs: report.rateWindowMs, memorySamples: report.memorySamples },
+      `no CPU sample in a ${report.rateWindowMs / 1000}s rate window while memory came: the scrape interval is read again next cycle`);
+    this.scrapeMs = undefined;
   }
 
   /**

@@ -23,7 +23,7 @@ async function startServer(t: { after: (fn: () => Promise<void>) => void }) {
     metrics: new AdmissionMetrics(registry),
     mutatePods: (r) => {
       if (r.name === 'boom') throw new Error(`handler bug ${++calls}`);
-      return { response: allow(r.uid, [{ op: 'add', path: '/metadata/labels', value: { a: 'b' } }]), outcome: 'patched', log: { level: 'debug', fields: {}, message: 'x' } };
+      return { response: allow(r.uid, [{ op: 'add', path: '/metadata/labels', value: { a: 'b' } }]), outcome: 'patched', log: { level: 'debug', fields: {}, message: 'x' }, ...(r.name === 'boosted' ? { startupBoost: true } : {}) };
     },
     validateVpa: (r) => {
       const result = reviewVpa(r);
@@ -67,6 +67,10 @@ test('reviews are answered as AdmissionReview v1 with the same uid, a base64 JSO
   assert.match(text, /tailor_admission_reviews_total\{webhook="mutate-pods",outcome="patched"\} 1/);
   assert.match(text, /tailor_admission_reviews_total\{webhook="validate-vpa",outcome="denied"\} 1/);
   assert.match(text, /tailor_admission_review_duration_seconds_count\{webhook="mutate-pods"\} 1/);
+  assert.match(text, /tailor_admission_startup_boosts_total 0/, 'the boost counter starts at 0');
+  const boosted = JSON.stringify({ apiVersion: 'admission.k8s.io/v1', kind: 'AdmissionReview', request: { uid: 'u-3', operation: 'CREATE', namespace: 'shop', name: 'boosted', object: { metadata: {} } } });
+  assert.equal((await call(port, 'POST', '/mutate-pods', boosted)).status, 200);
+  assert.match(await registry.metrics(), /tailor_admission_startup_boosts_total 1/);
 });
 
 test('health, unknown paths, wrong methods and bad bodies', async (t) => {

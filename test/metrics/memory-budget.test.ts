@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { effectivePointsPerQuery, memoryBudgetType, MIN_POINTS_PER_QUERY, pointsForBudget } from '../../src/metrics/memory-budget.ts';
+import { budgetExhausted, effectivePointsPerQuery, memoryBudgetType, MIN_POINTS_PER_QUERY, pointsForBudget, pointsForHeadroom } from '../../src/metrics/memory-budget.ts';
 
 const MiB = 2 ** 20;
 
@@ -22,4 +22,16 @@ test('--memory-budget takes a quantity of at least 128Mi', () => {
   assert.equal(memoryBudgetType.parse('1Gi'), 1024 * MiB);
   assert.throws(() => memoryBudgetType.parse('64Mi'), /at least 128Mi/);
   assert.throws(() => memoryBudgetType.parse('lots'));
+});
+
+test('answers are sized from the headroom left: 40% of (budget - resident - model growth), at most the fixed quarter', () => {
+  // The worked example of pointsForHeadroom: 192 MiB, 137 MiB resident, 3 MiB to come.
+  assert.equal(pointsForHeadroom({ budgetBytes: 192 * MiB, residentBytes: 137 * MiB, growthBytes: 3 * MiB, concurrency: 2 }), 50_486);
+  // A process far below its budget gets the fixed quarter, never more.
+  assert.equal(pointsForHeadroom({ budgetBytes: 512 * MiB, residentBytes: 20 * MiB, growthBytes: 0, concurrency: 2 }), pointsForBudget(512 * MiB, 2));
+  // Nothing left: the smallest answers, and the budget is said to be used up.
+  const full = { budgetBytes: 192 * MiB, residentBytes: 200 * MiB, growthBytes: 0, concurrency: 2 };
+  assert.equal(pointsForHeadroom(full), MIN_POINTS_PER_QUERY);
+  assert.equal(budgetExhausted(full), true);
+  assert.equal(budgetExhausted({ ...full, residentBytes: 100 * MiB }), false);
 });

@@ -21,6 +21,16 @@ test('the typical interval is the median gap, robust to a missed scrape; none wi
   assert.equal(typicalInterval([]), undefined);
 });
 
+test("the sparsest series decide: cAdvisor's 15 s container samples beside a 5 s endpoint give 15 s", () => {
+  const every = (gap: number, n: number) => Array.from({ length: n }, (_, i) => i * gap);
+  const fast = [every(5 * S, 100), every(5 * S, 100)];
+  const slow = Array.from({ length: 8 }, () => every(15 * S, 9));
+  // Pooled, the 198 gaps of 5 s outnumber the 64 of 15 s (median 5 s); per series, eight of ten are 15 s apart.
+  assert.equal(typicalInterval([...fast, ...slow]), 15 * S);
+  // One odd series among 23 (a container housekept every minute) does not widen every window.
+  assert.equal(typicalInterval([...fast, ...Array.from({ length: 20 }, () => every(5 * S, 9)), every(60 * S, 3)]), 5 * S);
+});
+
 test('the CPU query takes the rate window; the detection query reads raw samples of the namespaces', () => {
   const cfg = queryConfig();
   assert.match(cpuUsageQuery(cfg, ['a'], 60 * S, 1200 * S), /rate\(container_cpu_usage_seconds_total\{namespace="a",container!="",container!="POD"\}\[1200s\]\)/);

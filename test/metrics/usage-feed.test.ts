@@ -31,7 +31,7 @@ class FakeSource implements MetricsSource {
     for (let t = range.start; t <= range.end; t += range.step) times.push(t);
     return { data: namespaces.map((namespace) => ({ key: { namespace, pod: 'p', container: 'c' }, times, values: times.map(() => 1) })), quality: cleanQuality() };
   }
-  async memoryPeaks(): Promise<Answer<ContainerSeries[]>> {
+  async memoryPeaks(_namespaces: readonly string[], _range: StepRange): Promise<Answer<ContainerSeries[]>> {
     return { data: [], quality: cleanQuality() };
   }
   async oomKills(): Promise<Answer<OomEvent[]>> {
@@ -139,4 +139,76 @@ test('a memory budget sizes the answers: no query asks for more points than the 
     counts.push(source.calls.length);
   }
   assert.equal(counts[0]! < counts[1]!, true, `the budget asks more, smaller queries: ${counts.join(' vs ')}`);
+});
+
+test('no CPU while memory comes: the scrape interval is read again, and the wider window brings CPU', async () => {
+  // Data 15 s apart (cAdvisor's own timestamps), first read as 5 s from the few samples there were.
+  const SEC = 1000;
+  class SparseCpu extends FakeSource {
+    detections: number[] = [5 * SEC, 15 * SEC];
+    detected = 0;
+    async scrapeInterval(): Promise<number | undefined> {
+      return this.detections[Math.min(this.detected++, this.detections.length - 1)];
+    }
+    override async cpuUsage(namespaces: readonly string[], range: StepRange, rateWindowMs = range.step): Promise<Answer<ContainerSeries[]>> {
+      // rate() needs two samples 15 s apart inside its window: sure only from 30 s.
+      return rateWindowMs >= 30 * SEC ? super.cpuUsage(namespaces, range) : { data: [], quality: cleanQuality() };
+    }
+    override async memoryPeaks(namespaces: readonly string[], range: StepRange): Promise<Answer<ContainerSeries[]>> {
+      return { data: namespaces.map((namespace) => ({ key: { namespace, pod: 'p', container: 'c' }, times: [range.end], values: [1e6] })), quality: cleanQuality() };
+    }
+  }
+  const source = new SparseCpu(['a']);
+  const feed = new UsageFeed(source, { historyMs: 10 * MIN, stepMs: 10 * SEC }, silentLogger());
+  const sink = recorder();
+  const first = await feed.sync(100 * MIN, sink);
+  assert.equal(first.rateWindowMs, 20 * SEC);
+  assert.equal(first.cpuSamples, 0);
+  const second = await feed.sync(100 * MIN + 10 * SEC, sink);
+  assert.equal(source.detected, 2, 'read again after a cycle with memory and no CPU');
+  assert.equal(second.rateWindowMs, 60 * SEC);
+  assert.equal(second.cpuSamples, 1);
+  await feed.sync(100 * MIN + 20 * SEC, sink);
+  assert.equal(source.detected, 2, 'not read again while CPU comes');
+});
+
+test('a given scrape interval is never read from the data, even when CPU comes out empty', async () => {
+  class NoCpu extends FakeSource {
+    detected = 0;
+    async scrapeInterval(): Promise<number | undefined> {
+      this.detected++;
+      return 60_000;
+    }
+    override async cpuUsage(): Promise<Answer<ContainerSeries[]>> {
+      return { data: [], quality: cleanQuality() };
+    }
+    override async memoryPeaks(namespaces: readonly string[], range: StepRange): Promise<Answer<ContainerSeries[]>> {
+      return { data: namespaces.map((namespace) => ({ key: { namespace, pod: 'p', container: 'c' }, times: [range.end], values: [1e6] })), quality: cleanQuality() };
+    }
+  }
+  const source = new NoCpu(['a']);
+  const feed = new UsageFeed(source, { historyMs: 10 * MIN, stepMs: MIN, scrapeIntervalMs: 15_000 }, silentLogger());
+  await feed.sync(100 * MIN, recorder());
+  await feed.sync(101 * MIN, recorder());
+  assert.equal(source.detected, 0);
+  assert.equal(feed.scrapeIntervalMs, 15_000);
+});
+
+test('under a budget each sync sizes its answers from the resident set then, and the model the new series will add', async () => {
+  const namespaces = Array.from({ length: 200 }, (_, i) => `ns-${String(i).padStart(3, '0')}`);
+  const MiB = 2 ** 20;
+  let resident = 100 * MiB;
+  const source = new FakeSource(namespaces);
+  const feed = new UsageFeed(source, { historyMs: 8 * 24 * 60 * MIN, stepMs: MIN, lagMs: 0, memoryBudgetBytes: 256 * MiB, modelBytesPerSeries: 100 * 1024, residentBytes: () => resident }, silentLogger());
+  await feed.sync(8 * 24 * 60 * MIN, recorder());
+  // Headroom (256 - 100 - 200 x 100 KiB) MiB x 0.4 / (2 x 3 x 72 B) = 132,498 points, under the
+  // fixed quarter of 256 MiB (155,344 points).
+  const first = feed.pointsPerQuery;
+  assert.equal(first, Math.floor(((256 - 100) * MiB - 200 * 100 * 1024) * 0.4 / (2 * 3 * 72)));
+  const largest = Math.max(...source.calls.map((c) => c.namespaces.length * ((c.range.end - c.range.start) / c.range.step + 1)));
+  assert.ok(largest <= first, `${largest} points in one answer, ${first} allowed`);
+  resident = 220 * MiB; // the process grew: the next read gets smaller answers
+  await feed.sync(8 * 24 * 60 * MIN + 10 * MIN, recorder());
+  assert.equal(feed.pointsPerQuery, Math.floor((36 * MiB * 0.4) / (2 * 3 * 72)));
+  assert.ok(feed.pointsPerQuery < first, `${feed.pointsPerQuery} after growing, ${first} before`);
 });

@@ -128,7 +128,7 @@ export function registerRecommend(program: Command): void {
     .option('--metric <name=value>', 'override a metric name, e.g. cpuUsageSeconds=my_cpu_total (repeatable)', collect, [])
     .option('--label <name=value>', 'override a label name, e.g. pod=pod_name (repeatable)', collect, [])
     .option('--max-points-per-query <n>', 'points (series x steps) per answer at most', '250000')
-    .option('--memory-budget <quantity>', 'memory this command may use, e.g. 512Mi: answers are sized so those in flight stay within a quarter of it (default: the container\'s memory limit, when it has one)')
+    .option('--memory-budget <quantity>', 'memory this command may use, e.g. 512Mi: answers are sized from what is left of it (40% of the headroom, at most a quarter of the budget, in flight) (default: the container\'s memory limit, when it has one)')
     .option('--kubeconfig <path>', 'read current requests, limits and owners from this cluster (default: $KUBECONFIG when set; else kube-state-metrics)')
     .option('--kube-context <name>', 'context of the kubeconfig (default: its current context)')
     .addOption(noProgressOption())

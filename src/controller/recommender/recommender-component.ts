@@ -223,8 +223,9 @@ export class RecommenderLoop implements LoopComponent {
     return feed;
   }
 
-  private budget(): { memoryBudgetBytes?: number } {
-    return this.memoryBudget === undefined ? {} : { memoryBudgetBytes: this.memoryBudget };
+  /** The budget and what a new series adds to the model, so reads are sized from the headroom left. */
+  private budget(): { memoryBudgetBytes?: number; modelBytesPerSeries?: number } {
+    return this.memoryBudget === undefined ? {} : { memoryBudgetBytes: this.memoryBudget, modelBytesPerSeries: modelBytes(this.config.recommenderStrategy, 1) };
   }
 
   async deactivate(reason?: DeactivateReason): Promise<void> {

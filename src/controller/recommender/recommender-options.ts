@@ -72,7 +72,7 @@ export const RECOMMENDER_OPTIONS = {
     env: 'TAILOR_MEMORY_BUDGET',
     type: memoryBudgetType,
     description:
-      'Memory the recommender may use, e.g. 512Mi: the history is read in answers small enough that those in flight stay within a quarter of it (decision 0225). Default: the container\'s own memory limit (its cgroup), when it has one; else only --max-points-per-query bounds the answers.',
+      'Memory the recommender may use, e.g. 512Mi: each read of the history is sized from what is left of it (budget minus the resident set and the model still to come; 40% of that, at most a quarter of the budget, for the answers in flight; decisions 0225, 0227). Default: the container\'s own memory limit (its cgroup), when it has one; else only --max-points-per-query bounds the answers.',
     group: 'Recommender',
   },
   checkpointInterval: {

@@ -28,6 +28,8 @@ export interface PodReviewResult {
   response: AdmissionResponse;
   outcome: string;
   log: ReviewLog;
+  /** True when the patch gives the pod a start-up CPU boost (counted in /metrics). */
+  startupBoost?: boolean;
 }
 
 /** Outcomes where Tailor could not decide: logged as warnings. */

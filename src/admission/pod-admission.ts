@@ -12,6 +12,8 @@
  *   (controlledValues, LimitRange Container and Pod bounds, limits scaled with requests, QoS kept).
  * - QoS is preserved, BestEffort included: a BestEffort pod stays BestEffort (no requests are
  *   added), unlike the upstream admission controller. See docs/decisions/0080.
+ * - A memory limit is never set below what the container's runtime needs (a JVM's heap + overhead,
+ *   GOMEMLIMIT + 10%; runtime-floors.ts), as the updater does; the adjustment says why.
  * - `tailor.dev/startup-cpu-boost` on the VPA: the CPU is boosted on top of that
  *   (startup-boost-plan.ts) and the steady values recorded on the pod for the updater.
  * The pod's `status` is ignored: at creation the class comes from the spec alone.
@@ -29,6 +31,7 @@ import { buildPodPatch, changeAnnotations } from './pod-patch.ts';
 import { topMostOwner, type ControllerLookup, type OwnerRef } from './top-most-owner.ts';
 import { vpaForOwner, type VpaLike } from './vpa-for-pod.ts';
 import { withStartupBoost } from './startup-boost-plan.ts';
+import { runtimeMemoryRules } from './runtime-floors.ts';
 import { readWorkloadAnnotations } from '../policy/annotations/workload-annotations.ts';
 import type { StartupBoost } from '../policy/annotations/boost-annotations.ts';
 import { BOOST_POD_ANNOTATION, formatBoostRecord } from '../policy/startup-boost.ts';
@@ -115,7 +118,7 @@ export function admitPod(pod: V1Pod, namespace: string, view: PodAdmissionView):
   if (targets.length === 0) return unchanged('no-recommendation', `VPA ${vpaName} has no recommendation yet`, withVpa);
 
   const forPlanning: V1Pod = { ...pod, status: undefined };
-  const steadyPlan = planPodResources({ pod: forPlanning, resourcePolicy: vpa.spec.resourcePolicy, limitRanges: view.limitRanges, recommendations: targets });
+  const steadyPlan = planPodResources({ pod: forPlanning, resourcePolicy: vpa.spec.resourcePolicy, limitRanges: view.limitRanges, recommendations: targets, memoryLimitRules: runtimeMemoryRules(pod, vpa) });
   const boost = boostFor(vpa);
   const boosted = boost ? withStartupBoost(pod, steadyPlan, boost, view.limitRanges) : undefined;
   const plan = boosted?.plan ?? steadyPlan;

@@ -28,7 +28,7 @@ export interface PodReviewResult {
   response: AdmissionResponse;
   outcome: string;
   log: ReviewLog;
-  /** The patch gives the pod a start-up CPU boost (the server counts it). */
+  /** True when the patch gives the pod a start-up CPU boost (counted in /metrics). */
   startupBoost?: boolean;
 }
 

@@ -2,15 +2,17 @@
  * The demo's action log, as the difference between two snapshots of the cluster (pure): what
  * Tailor did (its updater's events: in-place resize, restart, eviction and fallbacks), what the
  * cluster did in answer (OOM kills, Infeasible resizes, a node added) and what Tailor's admission
- * webhook and recommender wrote (a new pod with the recommendation, a changed recommendation).
+ * webhook and recommender wrote (a new pod with the recommendation or a start-up cpu boost, a
+ * changed recommendation); a boosted pod turning Ready.
  */
 import type { VerticalPodAutoscaler } from '../api/vpa.ts';
 import type { Pod } from 'kube-sim/objects';
 import { VPA_UPDATES_ANNOTATION } from '../admission/pod-patch.ts';
 import { EVENT_SOURCE } from '../updater/updater-events.ts';
+import { formatBoostEnd, readBoostRecord } from '../policy/startup-boost.ts';
 import { pendingResize, showCpu, showMemory, type DemoSnapshot } from './demo-snapshot.ts';
 
-export const ACTIVITY_KINDS = ['recommendation', 'in-place', 'restart', 'eviction', 'fallback', 'infeasible', 'oom', 'admitted', 'scale-up', 'refused'] as const;
+export const ACTIVITY_KINDS = ['recommendation', 'in-place', 'restart', 'eviction', 'fallback', 'infeasible', 'oom', 'admitted', 'boosted', 'ready', 'rollout', 'scale-up', 'refused'] as const;
 export type ActivityKind = (typeof ACTIVITY_KINDS)[number];
 
 /** One line of the log. */
@@ -48,6 +50,12 @@ function updaterEvents(prev: DemoSnapshot, next: DemoSnapshot): Activity[] {
   return out;
 }
 
+/** When the pod turned Ready, if it is. */
+function readySince(pod: Pod | undefined): number | undefined {
+  const ready = pod?.status?.conditions?.find((c) => c.type === 'Ready');
+  return ready?.status === 'True' && ready.lastTransitionTime ? Date.parse(String(ready.lastTransitionTime)) : undefined;
+}
+
 function restartsOf(pod: Pod | undefined, container: string): number {
   return pod?.status?.containerStatuses?.find((s) => s.name === container)?.restartCount ?? 0;
 }
@@ -68,8 +76,17 @@ function podChanges(prev: DemoSnapshot, next: DemoSnapshot): Activity[] {
     const infeasible = (p: Pod | undefined) => (p && pendingResize(p)?.reason === 'Infeasible' ? pendingResize(p) : undefined);
     const now = infeasible(pod);
     if (now && !infeasible(old)) out.push({ at: next.now, kind: 'infeasible', subject: workloadOf(pod), text: `${name}: resize Infeasible${now.message ? `: ${now.message}` : ''}` });
-    if (!old && pod.metadata.annotations?.[VPA_UPDATES_ANNOTATION]) {
+    const boost = readBoostRecord(pod.metadata.annotations);
+    if (!old && boost && !('error' in boost)) {
+      const steady = Object.entries(boost.containers).map(([c, v]) => `${c} cpu ${showCpu(pod.spec.containers.find((x) => x.name === c)?.resources?.requests?.['cpu'])} (steady ${v.request}m)`).join(', ');
+      out.push({ at: next.now, kind: 'boosted', subject: workloadOf(pod), text: `${name} created by the admission webhook with a start-up cpu boost until ${formatBoostEnd(boost.until)}: ${steady}` });
+    } else if (!old && pod.metadata.annotations?.[VPA_UPDATES_ANNOTATION]) {
       out.push({ at: next.now, kind: 'admitted', subject: workloadOf(pod), text: `${name} created with the recommendation by the admission webhook: ${pod.metadata.annotations[VPA_UPDATES_ANNOTATION]}` });
+    }
+    const readyAt = boost ? readySince(pod) : undefined;
+    if (readyAt !== undefined && readySince(old) === undefined) {
+      const started = Date.parse(String(pod.status?.startTime ?? ''));
+      out.push({ at: next.now, kind: 'ready', subject: workloadOf(pod), text: `${name} Ready ${Number.isFinite(started) ? `${Math.round((readyAt - started) / 1000)} s after its start` : ''} (boosted)` });
     }
   }
   return out;

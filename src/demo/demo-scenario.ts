@@ -1,7 +1,8 @@
 /**
  * The scenario of `tailor demo` (src/demo/demo-scenario.yaml): a kube-sim scenario (`cluster`),
- * the usage history to backfill (`history`), a node to add when a pod fits nowhere (`scaleUp`) and
- * one line per workload for the view (`stories`). Parsed strictly; errors name the field's path.
+ * the usage history to backfill (`history`), a node to add when a pod fits nowhere (`scaleUp`),
+ * Deployments to restart once their VPA recommends (`rolloutRestart`) and one line per workload
+ * for the view (`stories`). Parsed strictly; errors name the field's path.
  */
 import { readFile } from 'node:fs/promises';
 import { parse, stringify } from 'yaml';
@@ -27,6 +28,8 @@ export interface DemoScenario {
   cluster: Scenario;
   history: HistorySpec;
   scaleUp?: NodeSpec;
+  /** Deployments restarted once their VPA has a recommendation (their new pods meet the webhook). */
+  rolloutRestart: string[];
   stories: Record<string, string>;
 }
 
@@ -74,6 +77,17 @@ function parseHistory(raw: unknown, cluster: Scenario): HistorySpec {
   return { days, intervalMs, usage };
 }
 
+/** The Deployments to restart once their VPA has a recommendation (names of cluster workloads). */
+function parseRolloutRestart(raw: unknown, cluster: Scenario): string[] {
+  if (raw === undefined) return [];
+  if (!Array.isArray(raw)) fail('rolloutRestart', 'must be a list of Deployment names');
+  return (raw as unknown[]).map((name, i) => {
+    const w = cluster.workloads.find((x) => x.name === name);
+    if (!w || w.kind !== 'Deployment') fail(`rolloutRestart[${i}]`, `${JSON.stringify(name)} is not a Deployment in cluster.workloads`);
+    return String(name);
+  });
+}
+
 /** Parses a demo scenario (YAML text). */
 export function parseDemoScenario(text: string): DemoScenario {
   let doc: unknown;
@@ -83,7 +97,7 @@ export function parseDemoScenario(text: string): DemoScenario {
     throw new ScenarioError(`demo scenario is not valid YAML: ${(err as Error).message}`, { cause: err });
   }
   const top = obj(doc ?? {}, 'demo');
-  onlyKeys(top, ['cluster', 'history', 'scaleUp', 'stories'], 'demo');
+  onlyKeys(top, ['cluster', 'history', 'scaleUp', 'rolloutRestart', 'stories'], 'demo');
   let cluster: Scenario;
   try {
     cluster = parseScenario(stringify(obj(top.cluster, 'cluster')));
@@ -102,8 +116,9 @@ export function parseDemoScenario(text: string): DemoScenario {
     }
     if (cluster.nodes.some((n) => n.name === scaleUp!.name)) fail('scaleUp.node.name', `${scaleUp!.name} is already a cluster node`);
   }
+  const rolloutRestart = parseRolloutRestart(top.rolloutRestart, cluster);
   const stories = stringMap(top.stories, 'stories');
-  return { cluster, history, ...(scaleUp ? { scaleUp } : {}), stories };
+  return { cluster, history, ...(scaleUp ? { scaleUp } : {}), rolloutRestart, stories };
 }
 
 /** Reads the bundled demo scenario. */

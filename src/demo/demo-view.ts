@@ -45,6 +45,7 @@ const SUMMARY_ORDER: readonly [ActivityKind, string][] = [
   ['fallback', 'fallback evictions'],
   ['eviction', 'evictions'],
   ['admitted', 'pods admitted with the recommendation'],
+  ['boosted', 'pods admitted with a start-up cpu boost'],
   ['oom', 'OOM kills'],
   ['scale-up', 'nodes added'],
   ['refused', 'refused or failed actions'],

@@ -35,6 +35,7 @@ import { formatActivity, renderScreen, renderSummary, renderTable, ttyFrame } fr
 import { LiveUsageRecorder, type MeterReading } from './live-usage-recorder.ts';
 import { historySeries } from './openmetrics-history.ts';
 import { nodeToAdd } from './scale-up.ts';
+import { deploymentsToRestart, RESTARTED_AT_ANNOTATION } from './rollout-restart.ts';
 import { SimMetricsSource, type OwnedObject } from './sim-metrics-source.ts';
 import { containerHistories } from './usage-history.ts';
 import { VPA_CRD_MANIFESTS } from '../api/vpa-crd-manifests.ts';
@@ -237,10 +238,11 @@ export async function runDemo(options: DemoOptions, out: DemoOutput = process.st
     ];
     if (!out.isTTY) for (const line of header) say(line);
 
-    // The view: a snapshot a second, the log from the differences, the scale-up rule.
+    // The view: a snapshot a second, the log from the differences, the rollout and scale-up rules.
     const log: Activity[] = [];
     let previous = baseline;
     let lastRecord = 0;
+    const restarted = new Set<string>();
     const refresh = () => {
       try {
         update();
@@ -257,6 +259,15 @@ export async function runDemo(options: DemoOptions, out: DemoOutput = process.st
       const current = snapshot(sim);
       const news = activitiesBetween(previous, current);
       previous = current;
+      for (const name of deploymentsToRestart(scenario.rolloutRestart, restarted, current.vpas)) {
+        restarted.add(name);
+        const namespace = scenario.cluster.workloads.find((w) => w.name === name)?.namespace ?? 'default';
+        sim.server.store.mutate('deployments.apps', namespace, name, (d) => {
+          const template = (d as unknown as Workload).spec.template;
+          template.metadata = { ...template.metadata, annotations: { ...template.metadata?.annotations, [RESTARTED_AT_ANNOTATION]: new Date(now).toISOString() } };
+        });
+        news.push({ at: now, kind: 'rollout', subject: name, text: `deployment ${name} restarted (kubectl rollout restart) now that its VPA recommends: its new pod goes through the admission webhook` });
+      }
       log.push(...news);
       const add = nodeToAdd(current.pods, current.nodes, scenario.scaleUp);
       if (add) sim.server.store.create('nodes', nodeObject(add.node, current.nodes.length, version) as unknown as KubeObject);

@@ -47,6 +47,8 @@ export interface ContainerPlanInput {
 export interface MemoryLimitRules {
   floor?: number;
   mayDecrease?: boolean;
+  /** Why the floor is there, for the adjustment (default: recent peak usage plus margin). */
+  floorReason?: string;
 }
 
 /** The proposed values for one container and why they differ from the target. */
@@ -187,5 +189,5 @@ function lowestMemoryLimit(rules: MemoryLimitRules | undefined, oldLimit: number
 
 function lowestReason(rules: MemoryLimitRules | undefined, lowest: number, oldLimit: number): string {
   if (rules?.mayDecrease === false && lowest === oldLimit) return 'a memory limit may not be lowered in place here';
-  return 'a memory limit is not lowered below recent peak usage plus margin';
+  return `a memory limit is not lowered below ${rules?.floorReason ?? 'recent peak usage plus margin'}`;
 }

@@ -154,6 +154,19 @@ export function runtimeMemoryFloor(rt: ContainerRuntime, limitAtStartBytes: numb
   return undefined;
 }
 
+/**
+ * The lowest memory limit (bytes) a container may start with, or undefined when it has none: what
+ * `runtimeMemoryFloor` says, except for a JVM sized by MaxRAMPercentage, whose heap is that share p
+ * of the limit it starts with: the smallest limit L with L >= p·L + max(25% of p·L, 256 MiB), i.e.
+ * 256 MiB / (1 - p) rounded up to a MiB (default 25%: 342 MiB); none from p = 80% on (no limit leaves room).
+ */
+export function startMemoryFloor(rt: ContainerRuntime): number | undefined {
+  if (rt.runtime !== 'jvm' || rt.heapBytes !== undefined) return runtimeMemoryFloor(rt, undefined);
+  const share = (rt.maxRamPercentage ?? JVM_DEFAULT_MAX_RAM_PERCENTAGE) / 100;
+  if (share * (1 + JVM_OVERHEAD_RATIO) >= 1) return undefined;
+  return Math.ceil(JVM_MIN_OVERHEAD_BYTES / (1 - share) / MiB) * MiB; // whole MiB, for people
+}
+
 /** A short description for people: `jvm (-Xmx 2Gi, from env JAVA_TOOL_OPTIONS)`. */
 export function describeRuntime(rt: ContainerRuntime): string {
   if (!rt.runtime) return 'unknown runtime';

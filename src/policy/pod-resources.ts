@@ -52,7 +52,8 @@ export interface PodResourcesInput {
   /**
    * Memory limit safety per container name (the updater's: recent peak plus margin as `floor`,
    * `mayDecrease: false` where the server refuses to lower a memory limit in place). See
-   * `MemoryLimitRules`. The admission webhook leaves it out: a new pod has no usage yet.
+   * `MemoryLimitRules`. The admission webhook passes only its runtime floors (a JVM's heap +
+   * overhead): a new pod has no usage yet.
    */
   memoryLimitRules?: Readonly<Record<string, MemoryLimitRules | undefined>>;
   /**

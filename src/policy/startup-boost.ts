@@ -126,3 +126,15 @@ export function cpuSteadySince(pod: BoostedPodLike): number | undefined {
   if ('error' in record) return undefined;
   return boostEndsAt(record.until, timeOf(pod.status?.startTime), podReadyTime(pod)) ?? Number.POSITIVE_INFINITY;
 }
+
+/**
+ * How long after a pod of a VPA with this boost first used CPU its start-up usage is taken to be
+ * boosted, for a pod that is gone (no record, no Ready time to read, decision 0234): the fixed
+ * time, or the time after Ready plus {@link GONE_POD_READY_ALLOWANCE_MS} for Ready itself.
+ */
+export function goneBoostWindowMs(until: BoostEnd): number {
+  return until.kind === 'fixed' ? until.afterStartMs : GONE_POD_READY_ALLOWANCE_MS + until.afterMs;
+}
+
+/** The time to Ready assumed for a boosted pod that is gone (its Ready time is not in Prometheus). */
+export const GONE_POD_READY_ALLOWANCE_MS = 5 * 60_000;

@@ -112,3 +112,28 @@ test('a pod already at the target is unchanged; status.qosClass sent with the po
   const grow = admitPod(webPod([container('app', { cpu: '100m' })], {}), 'shop', view([cached(vpaObject('v', 'web', { app: { cpu: '250m' } }))]));
   assert.equal(grow.outcome, 'patched');
 });
+
+test("a JVM's memory limit is not set below heap + overhead at creation (as the updater does), and the adjustment says why", () => {
+  // -Xmx1g: 1 GiB heap + max(25%, 256 MiB) = 1.25 GiB; created at 2Gi, recommended 512Mi.
+  const jvm = (env: Record<string, string>) => ({ ...container('app', { cpu: '500m', memory: '2Gi' }, { cpu: '500m', memory: '2Gi' }), image: 'registry.example/shop/orders:1', env: Object.entries(env).map(([name, value]) => ({ name, value })) });
+  const vpa = cached(vpaObject('web-vpa', 'web', { app: { cpu: '500m', memory: '512Mi' } }));
+  const heap = webPod([jvm({ JAVA_TOOL_OPTIONS: '-Xmx1g -XX:+UseG1GC' })]);
+  const decision = admitPod(heap, 'shop', view([vpa]));
+  assert.equal(decision.outcome, 'patched');
+  assert.deepEqual(patched(heap, decision.patch).spec?.containers[0]?.resources, { requests: { cpu: '500m', memory: '1280Mi' }, limits: { cpu: '500m', memory: '1280Mi' } });
+  const kept = decision.adjustments.find((a) => a.code === 'MemoryLimitKept');
+  assert.match(kept?.message ?? '', /kept at 1280Mi, not the 512Mi recommended: .*jvm \(-Xmx 1024Mi, from env JAVA_TOOL_OPTIONS\) needs \(heap \+ overhead\)/);
+
+  // Sized by MaxRAMPercentage (default 25%): the heap is a share of the limit it starts with, so
+  // the floor is 256 MiB / 0.75 = 341.3, so 342 MiB (recommended 256Mi would leave a 64 MiB heap no room).
+  const small = cached(vpaObject('web-vpa', 'web', { app: { cpu: '500m', memory: '256Mi' } }));
+  const percent = webPod([{ ...jvm({}), image: 'eclipse-temurin:21' }]);
+  const limit = patched(percent, admitPod(percent, 'shop', view([small])).patch).spec?.containers[0]?.resources?.limits?.memory;
+  assert.equal(limit, '342Mi', `256 MiB / 0.75 = 341.3 MiB, rounded up (got ${limit})`);
+
+  // Not a JVM: the recommendation as it is; the override annotation makes it one.
+  const plain = webPod([{ ...jvm({}), image: 'registry.example/shop/orders:1' }]);
+  assert.equal(patched(plain, admitPod(plain, 'shop', view([small])).patch).spec?.containers[0]?.resources?.limits?.memory, '256Mi');
+  const annotated = cached({ ...vpaObject('web-vpa', 'web', { app: { cpu: '500m', memory: '256Mi' } }), metadata: { name: 'web-vpa', namespace: 'shop', annotations: { 'tailor.dev/runtime': 'jvm' }, creationTimestamp: '2026-01-01T00:00:00Z' } });
+  assert.equal(patched(plain, admitPod(plain, 'shop', view([annotated])).patch).spec?.containers[0]?.resources?.limits?.memory, '342Mi');
+});

@@ -43,6 +43,14 @@ test('an invalid VPA is a warning; no VPA is debug; UPDATE is not mutated', () =
   assert.deepEqual(update.response, { uid: 'u', allowed: true });
 });
 
+test("a JVM's memory kept above heap + overhead is in the log line's adjustments, with the reason", () => {
+  const jvm = webPod([{ ...container('app', { memory: '2Gi' }, { memory: '2Gi' }), env: [{ name: 'JAVA_TOOL_OPTIONS', value: '-Xmx1g' }] }]);
+  const r = reviewPod({ uid: 'u', operation: 'CREATE', namespace: 'shop', object: jvm }, ready([cached(vpaObject('web-vpa', 'web', { app: { memory: '512Mi' } }))]));
+  assert.equal(r.outcome, 'patched');
+  assert.equal(r.log.message, 'resources set: VPA web-vpa: app: memory request 2Gi -> 1280Mi, memory limit 2Gi -> 1280Mi');
+  assert.deepEqual(r.log.fields.adjustments, ['app: memory: request and limit kept at 1280Mi, not the 512Mi recommended: a memory limit is not lowered below what jvm (-Xmx 1024Mi, from env JAVA_TOOL_OPTIONS) needs (heap + overhead)', 'app: memory: limit set to 1280Mi, equal to the request as before']);
+});
+
 test('a pod given a start-up CPU boost says so to the server (which counts it); a plain patch does not', () => {
   const boostedVpa = vpaObject('web-vpa', 'web', { app: { cpu: '250m' } });
   (boostedVpa.metadata as { annotations?: Record<string, string> }).annotations = { 'tailor.dev/startup-cpu-boost': '2x' };

@@ -57,6 +57,18 @@ test('an OOM kill (restart count up, last state OOMKilled), an Infeasible resize
   assert.deepEqual(activitiesBetween(after, resized).filter((a) => a.kind === 'oom'), []);
 });
 
+test('a pod admitted with a start-up cpu boost, and its turning Ready, are logged as boosted and ready', () => {
+  const record = '{"until":"ready+10s","containers":{"app":{"request":250,"limit":250}}}';
+  const starting = pod({ name: 'boot-b', app: 'boot', cpu: '750m', annotations: { vpaUpdates: 'Pod resources updated by boot: container 0: cpu request', 'tailor.dev/startup-cpu-boost-record': record } });
+  (starting.status as { startTime?: string }).startTime = new Date(T0).toISOString();
+  const created = activitiesBetween(snap(T0, {}), snap(T0 + 1000, { pods: [starting] }));
+  assert.deepEqual(created.map((a) => `${a.kind} ${a.subject}: ${a.text}`), ['boosted boot: boot-b created by the admission webhook with a start-up cpu boost until ready+10s: app cpu 750m (steady 250m)']);
+  const ready = structuredClone(starting);
+  ready.status!.conditions = [{ type: 'Ready', status: 'True', lastTransitionTime: new Date(T0 + 20_000).toISOString() }] as never;
+  assert.deepEqual(activitiesBetween(snap(T0 + 1000, { pods: [starting] }), snap(T0 + 21_000, { pods: [ready] })).map((a) => `${a.kind} ${a.subject}: ${a.text}`), ['ready boot: boot-b Ready 20 s after its start (boosted)']);
+  assert.deepEqual(activitiesBetween(snap(T0 + 21_000, { pods: [ready] }), snap(T0 + 22_000, { pods: [ready] })), [], 'once');
+});
+
 test('counts by kind include zeros', () => {
   const counts = countByKind([{ at: 0, kind: 'oom', subject: 'x', text: '' }, { at: 0, kind: 'oom', subject: 'x', text: '' }, { at: 0, kind: 'fallback', subject: 'y', text: '' }]);
   assert.equal(counts.oom, 2);

@@ -3,7 +3,8 @@
  * terminal. Asserts from its output and from the cluster and Prometheus it serves (through the
  * kubeconfig and URLs it prints) that Tailor recommended, resized in place without a restart,
  * resized with a restart, fell back to an eviction whose new pod carries the recommendation, and
- * reacted to an OOM kill; that /metrics answers; and that Ctrl-C (SIGINT) or --duration stops
+ * reacted to an OOM kill, started a restarted pod with a start-up cpu boost and gave it back in
+ * place; that /metrics answers; and that Ctrl-C (SIGINT) or --duration stops
  * everything (Prometheus gone, temp dir removed) with exit code 0. Conditions are awaited with
  * generous deadlines, never fixed sleeps, so a loaded machine only makes it slower.
  */
@@ -64,7 +65,7 @@ async function ensureStopped(d: DemoChild, prometheusPid: () => number | undefin
 
 const line = (out: string, pattern: RegExp) => out.split('\n').find((l) => pattern.test(l));
 
-test('tailor demo: recommendations, in-place and restart resizes, an eviction fallback with the recommendation, an OOM reaction; Ctrl-C stops everything', { timeout: 240_000 }, async (t) => {
+test('tailor demo: recommendations, in-place and restart resizes, an eviction fallback with the recommendation, an OOM reaction, a start-up cpu boost given back; Ctrl-C stops everything', { timeout: 240_000 }, async (t) => {
   const demo = startDemo(['--duration', '200s']);
   const started: { prometheusPid?: number } = {};
   t.after(() => ensureStopped(demo, () => started.prometheusPid));
@@ -131,6 +132,21 @@ test('tailor demo: recommendations, in-place and restart resizes, an eviction fa
   for (const [kind, subject] of [['recommendation', 'web'], ['in-place', 'web'], ['restart', 'cache'], ['infeasible', 'batch'], ['fallback', 'batch'], ['admitted', 'batch'], ['scale-up', 'large-1'], ['oom', 'leaky']]) {
     await until(() => line(demo.out(), new RegExp(`^ +\\+\\d+s  ${kind} +${subject} `)), 30_000, () => `a "${kind} ${subject}" log line in:\n${demo.out()}`);
   }
+
+  // boot: restarted once its VPA recommends; the new pod started boosted (3x 250m), was Ready in
+  // about 20 s (15 CPU-seconds at 750m; 60 s at 250m), and got its cpu back in place.
+  for (const [kind, subject, text] of [['rollout', 'boot', 'restarted'], ['boosted', 'boot', 'app cpu 750m \\(steady 250m\\)'], ['ready', 'boot', 'Ready \\d+ s after its start'], ['in-place', 'boot', 'StartupBoostEnded']]) {
+    await until(() => line(demo.out(), new RegExp(`^ +\\+\\d+s  ${kind} +${subject} .*${text}`)), 60_000, () => `a "${kind} ${subject}" log line in:\n${demo.out()}`);
+  }
+  const readyIn = Number(/Ready (\d+) s after its start/.exec(line(demo.out(), / {2}ready +boot /)!)![1]);
+  assert.ok(readyIn >= 15 && readyIn <= 30, `Ready about 20 s after its start with the boost (${readyIn} s)`);
+  const [boot] = (await pods('boot')).filter((p) => p.metadata!.annotations?.['tailor.dev/startup-cpu-boost-record'] !== undefined && !p.metadata!.deletionTimestamp);
+  assert.ok(boot, 'the boosted pod');
+  const returned = reasons(await events(), 'ResizedInPlace', 'boot').find((e) => e.message!.startsWith('StartupBoostEnded'));
+  assert.equal(returned?.involvedObject.name, boot.metadata!.name, 'the cpu was given back to the same pod');
+  await until(async () => (await pods('boot')).find((p) => p.metadata!.uid === boot.metadata!.uid && p.status?.containerStatuses?.[0]?.resources?.requests?.['cpu'] === '250m'), 30_000, () => 'boot back at 250m');
+  const back = (await pods('boot')).find((p) => p.metadata!.uid === boot.metadata!.uid)!;
+  assert.deepEqual([back.spec!.containers[0]!.resources!.requests!['cpu'], back.spec!.containers[0]!.resources!.limits!['cpu'], back.status!.qosClass, back.status!.containerStatuses![0]!.restartCount], ['250m', '250m', 'Guaranteed', 0]);
 
   // Ctrl-C: exit 0, the summary, Prometheus gone, the temp dir removed.
   demo.child.kill('SIGINT');

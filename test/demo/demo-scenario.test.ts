@@ -2,10 +2,12 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { loadDemoScenario, parseDemoScenario } from '../../src/demo/demo-scenario.ts';
 
-test('the bundled demo scenario: four workloads with a VPA and a story each, 3 days of history, a larger node to add', async () => {
+test('the bundled demo scenario: five workloads with a VPA and a story each, 3 days of history, a larger node to add, boot restarted', async () => {
   const s = await loadDemoScenario();
   const names = s.cluster.workloads.map((w) => w.name);
-  assert.deepEqual(names, ['web', 'cache', 'batch', 'leaky']);
+  assert.deepEqual(names, ['web', 'cache', 'batch', 'leaky', 'boot']);
+  assert.deepEqual(s.rolloutRestart, ['boot']);
+  assert.deepEqual(s.cluster.workloads[4]!.annotations, { 'tailor.dev/sim-startup-cpu-seconds': '15' });
   const vpas = s.cluster.objects.filter((o) => o['kind'] === 'VerticalPodAutoscaler').map((o) => (o['spec'] as { targetRef: { name: string } }).targetRef.name);
   assert.deepEqual(vpas, names);
   assert.deepEqual(Object.keys(s.stories), names);
@@ -29,6 +31,8 @@ test('demo scenario errors name the field', () => {
     [`${base}history: {usage: {web: {app: {cpu: "diurnal(1)"}}}}`, /^history\.usage\.web\.app\.cpu: diurnal needs 2 values/],
     [`${base}scaleUp: {node: {name: big, cpu: lots}}`, /^scaleUp\.node\.cpu: "lots" is not a quantity/],
     [`cluster: {nodes: [{name: big}]}\nscaleUp: {node: {name: big}}`, /^scaleUp\.node\.name: big is already a cluster node/],
+    [`${base}rolloutRestart: web`, /^rolloutRestart: must be a list of Deployment names/],
+    [`${base}rolloutRestart: [db]`, /^rolloutRestart\[0\]: "db" is not a Deployment in cluster\.workloads/],
   ];
   for (const [text, message] of cases) assert.throws(() => parseDemoScenario(text), { message }, text);
 });

@@ -47,7 +47,7 @@ test('log lines, the summary and the screen', () => {
   assert.equal(formatActivity(log[0]!, T0), '   +9s  in-place        web       web-a: ResizedInPlace: OutsideBounds');
   assert.equal(
     renderSummary(log),
-    'summary: 0 recommendations, 1 in-place resizes, 0 restarting resizes, 0 infeasible resizes, 1 fallback evictions, 0 evictions, 0 pods admitted with the recommendation, 0 OOM kills, 0 nodes added, 0 refused or failed actions',
+    'summary: 0 recommendations, 1 in-place resizes, 0 restarting resizes, 0 infeasible resizes, 1 fallback evictions, 0 evictions, 0 pods admitted with the recommendation, 0 pods admitted with a start-up cpu boost, 0 OOM kills, 0 nodes added, 0 refused or failed actions',
   );
   const screen = renderScreen({ header: ['tailor demo', 'kubeconfig  /tmp/k'], rows: [], log, startedAt: T0, logLines: 1 });
   assert.match(screen, /^tailor demo\nkubeconfig {2}\/tmp\/k\n/);

@@ -19,6 +19,10 @@
  *          kubelet restarts it at once (the first time), and while it runs the updater raises memory
  *          in place (x1.5, or the recommendation bumped by the kill) and the next start survives.
  *          (Caught waiting in CrashLoopBackOff, the pod is recreated instead: decision 0201.)
+ *   boot   Guaranteed at 200m (the VPA's min and max cpu, so the recommendation is 200m) with a
+ *          CPU-bound start-up (8 s of a busy loop before its readiness file exists); its VPA asks for
+ *          the start-up boost `2x` until Ready + 10 s. The pod made before Tailor is unchanged; its
+ *          replacement is admitted at 400m (request and limit) and given 200m back in place.
  *
  * The demo lowers web and cache instead; the lane cannot: with minutes of history the upper bounds
  * are still wide (x(1 + 1/confidence)), so only requests below the lower bound are acted on — on
@@ -29,7 +33,7 @@ import { BUSYBOX_IMAGE } from './lane-cluster.ts';
 import { ALLOW_RESTART_ANNOTATION } from '../../src/updater/annotations.ts';
 
 /** Names of the lane's scenarios (each a Deployment and a VPA of that name). */
-export const SCENARIOS = ['web', 'cache', 'batch', 'leaky'] as const;
+export const SCENARIOS = ['web', 'cache', 'batch', 'leaky', 'boot'] as const;
 export type ScenarioName = (typeof SCENARIOS)[number];
 
 /** The memory leaky's hog allocates, in bytes (dd's buffer): more than 300Mi, less than 450Mi. */
@@ -43,6 +47,9 @@ export const LEAKY_SURVIVED = 'hog-survived';
 export const WEB_CPU_REQUEST = '25m';
 /** batch's minAllowed cpu: more than a node of this machine has. */
 export const BATCH_MIN_CPU = '2500m';
+/** boot's steady cpu (request = limit, and its VPA's min = max) and its boost. */
+export const BOOT_CPU = '200m';
+export const BOOT_BOOST = { 'tailor.dev/startup-cpu-boost': '2x', 'tailor.dev/startup-cpu-boost-duration': 'ready+10s' };
 
 interface Spec {
   command: string[];
@@ -50,6 +57,7 @@ interface Spec {
   limits?: Record<string, string>;
   resizePolicy: k8s.V1ContainerResizePolicy[];
   gracePeriod: number;
+  readinessProbe?: k8s.V1Probe;
 }
 
 const SPECS: Record<ScenarioName, Spec> = {
@@ -82,6 +90,14 @@ const SPECS: Record<ScenarioName, Spec> = {
     resizePolicy: [{ resourceName: 'memory', restartPolicy: 'NotRequired' }],
     gracePeriod: 0,
   },
+  boot: {
+    command: ['sh', '-c', 'end=$(($(date +%s) + 8)); while [ "$(date +%s)" -lt "$end" ]; do :; done; touch /tmp/ready; exec sleep 3600'],
+    requests: { cpu: BOOT_CPU, memory: '32Mi' },
+    limits: { cpu: BOOT_CPU, memory: '32Mi' },
+    resizePolicy: [{ resourceName: 'cpu', restartPolicy: 'NotRequired' }],
+    gracePeriod: 0,
+    readinessProbe: { exec: { command: ['cat', '/tmp/ready'] }, periodSeconds: 1 },
+  },
 };
 
 /** The scenario's Deployment (one replica, container `app`). */
@@ -104,6 +120,7 @@ export function scenarioDeployment(name: ScenarioName): k8s.V1Deployment {
             command: s.command,
             resources: { requests: s.requests, ...(s.limits ? { limits: s.limits } : {}) },
             resizePolicy: s.resizePolicy,
+            ...(s.readinessProbe ? { readinessProbe: s.readinessProbe } : {}),
           }],
         },
       },
@@ -118,11 +135,13 @@ export function scenarioVpa(name: ScenarioName): Record<string, unknown> {
     cache: { containerName: 'app', controlledResources: ['memory'] },
     batch: { containerName: 'app', controlledResources: ['cpu'], minAllowed: { cpu: BATCH_MIN_CPU } },
     leaky: { containerName: 'app', controlledResources: ['memory'], minAllowed: { memory: '256Mi' } },
+    boot: { containerName: 'app', controlledResources: ['cpu'], minAllowed: { cpu: BOOT_CPU }, maxAllowed: { cpu: BOOT_CPU } },
   };
+  const annotations: Partial<Record<ScenarioName, Record<string, string>>> = { cache: { [ALLOW_RESTART_ANNOTATION]: 'true' }, boot: BOOT_BOOST };
   return {
     apiVersion: 'autoscaling.k8s.io/v1',
     kind: 'VerticalPodAutoscaler',
-    metadata: { name, ...(name === 'cache' ? { annotations: { [ALLOW_RESTART_ANNOTATION]: 'true' } } : {}) },
+    metadata: { name, ...(annotations[name] ? { annotations: annotations[name] } : {}) },
     spec: {
       targetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name },
       updatePolicy: { updateMode: 'InPlaceOrRecreate', minReplicas: 1 },

@@ -2,13 +2,14 @@
  * The demo's scenarios on the real cluster, end to end and on real observations: Debian's
  * Prometheus scrapes the kubelets' cAdvisor and resource endpoints; `tailor run --components
  * recommender,updater,admission` runs on the host against the lane's kubeconfig and that
- * Prometheus, registers its webhook at https://127.0.0.1:<port> and acts on the four workloads of
+ * Prometheus, registers its webhook at https://127.0.0.1:<port> and acts on the five workloads of
  * scenario-workloads.ts. Asserted: the series Tailor queries exist as the real kubelet exports them;
  * web's cgroup quota changes with no restart; cache restarts once with the new memory; batch is
  * Infeasible, evicted through the Eviction API, and its new pod carries the recommendation written
  * by the webhook the real apiserver called; leaky is OOM-killed by the kernel and raised once;
- * every VPA has a recommendation and checkpoints are written. Prints the time from recommendation
- * to applied per scenario. Runs with `npm run test:real-cluster` (as root), not with `npm test`.
+ * boot's replacement pod is admitted with the start-up cpu boost and given its cpu back in place
+ * after Ready + 10 s; every VPA has a recommendation and checkpoints are written. Prints the time
+ * from recommendation to applied per scenario. Runs with `npm run test:real-cluster` (as root), not with `npm test`.
  */
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -24,9 +25,10 @@ import type { LocalPrometheus } from '../../src/local-prometheus/prometheus-proc
 import { queryConfig } from '../../src/metrics/metric-names.ts';
 import { cpuUsageQuery, memoryPeakQuery, oomKillsQuery } from '../../src/metrics/promql-queries.ts';
 import { UPDATER_FIELD_MANAGER } from '../../src/updater/pod-timing.ts';
+import { BOOST_POD_ANNOTATION } from '../../src/policy/startup-boost.ts';
 import { containerId, cpuQuota, dropNamespace, freshNamespace, laneKubeConfig, laneKubeconfigPath, memoryLimitBytes, podMemoryLimitBytes, waitFor } from './lane-cluster.ts';
 import { promQuery, SCRAPE_JOBS, startLanePrometheus, targetHealth } from './lane-prometheus.ts';
-import { BATCH_MIN_CPU, WEB_CPU_REQUEST, LEAKY_HOG_BYTES, LEAKY_SURVIVED, SCENARIOS, scenarioDeployment, scenarioVpa, type ScenarioName } from './scenario-workloads.ts';
+import { BATCH_MIN_CPU, BOOT_CPU, WEB_CPU_REQUEST, LEAKY_HOG_BYTES, LEAKY_SURVIVED, SCENARIOS, scenarioDeployment, scenarioVpa, type ScenarioName } from './scenario-workloads.ts';
 
 const VPA = { group: 'autoscaling.k8s.io', version: 'v1', plural: 'verticalpodautoscalers' };
 const CHECKPOINTS = { group: 'autoscaling.k8s.io', version: 'v1', plural: 'verticalpodautoscalercheckpoints' };
@@ -260,6 +262,45 @@ describe('the demo scenarios on the real cluster, Tailor on the host', () => {
       'the recommendation counts the OOM kill (a working set capped at 300Mi alone gives at most 300Mi + 15%)');
     timings.push({ scenario: 'leaky', recommended: at, applied: raisedAt,
       what: `OOM-killed by the kernel at 300Mi (dd's 400 MB buffer); memory → ${raised.spec!.containers[0]!.resources!.limits!.memory} ${inPlace ? 'in place (same pod)' : 'by recreating the pod (it was waiting in CrashLoopBackOff)'} ${((raisedAt - oomAt) / 1000).toFixed(1)} s after the kill; the next start ran the hog to the end` });
+  });
+
+  test('boot: a new pod admitted with boosted cpu (2x, Guaranteed), given back in place 10 s after Ready: quota down, restartCount 0, QoS kept', async () => {
+    const first = await running('boot');
+    const { at } = await recommendation('boot');
+    // The pod made before Tailor's webhook is unchanged; its replacement goes through the webhook.
+    assert.equal(first.spec!.containers[0]!.resources!.requests!.cpu, BOOT_CPU);
+    await core.deleteNamespacedPod({ namespace, name: first.metadata!.name!, gracePeriodSeconds: 0 });
+    const pod = await waitFor('boot replaced and its container started', 2 * MINUTES, async () =>
+      (await pods('boot')).find((p) => p.metadata!.uid !== first.metadata!.uid && !p.metadata?.deletionTimestamp && containerId(p, 'app')), tail);
+    const id = containerId(pod, 'app')!;
+    const boostedQuota = cpuQuota(id);
+    const admitted = pod.spec!.containers[0]!.resources!;
+    assert.equal(parseCpu(admitted.requests!.cpu), 2 * parseCpu(BOOT_CPU), `admitted with twice the cpu (got ${admitted.requests!.cpu})`);
+    assert.equal(admitted.limits!.cpu, admitted.requests!.cpu, 'the limit moved with the request');
+    assert.equal(pod.status?.qosClass, 'Guaranteed');
+    assert.equal(pod.metadata!.annotations?.[BOOST_POD_ANNOTATION], '{"until":"ready+10s","containers":{"app":{"request":200,"limit":200}}}');
+    assert.equal(boostedQuota, parseCpu(admitted.limits!.cpu) * 100, 'the boosted limit as the CFS quota');
+    const ready = await waitFor('boot Ready', 2 * MINUTES, async () => {
+      const p = await samePod('boot', pod.metadata!.uid!);
+      const c = p.status?.conditions?.find((x) => x.type === 'Ready' && x.status === 'True');
+      return c ? new Date(c.lastTransitionTime!).getTime() : undefined;
+    }, tail);
+    const back = await waitFor('boot given its cpu back in place', 2 * MINUTES, async () => {
+      tailorAlive();
+      const p = await samePod('boot', pod.metadata!.uid!);
+      return p.status?.containerStatuses?.[0]?.resources?.requests?.cpu === BOOT_CPU && cpuQuota(id) === parseCpu(BOOT_CPU) * 100 ? p : undefined;
+    }, () => `quota ${cpuQuota(id)}; ${tail()}`);
+    const backAt = Date.now();
+    assert.ok(backAt - ready >= 10_000, `given back at least 10 s after Ready (${backAt - ready} ms)`);
+    assert.deepEqual(back.spec!.containers[0]!.resources!.requests!.cpu, BOOT_CPU);
+    assert.deepEqual(back.spec!.containers[0]!.resources!.limits!.cpu, BOOT_CPU);
+    assert.equal(back.status!.qosClass, 'Guaranteed', 'QoS class kept');
+    assert.equal(back.status!.containerStatuses![0]!.restartCount, 0);
+    assert.equal(containerId(back, 'app'), id, 'the same container');
+    const managers = (back.metadata!.managedFields ?? []).filter((m) => m.subresource === 'resize').map((m) => m.manager);
+    assert.ok(managers.includes(UPDATER_FIELD_MANAGER), `resized by Tailor's updater (resize managers: ${managers.join(', ')})`);
+    timings.push({ scenario: 'boot', recommended: at, applied: backAt,
+      what: `replacement admitted at cpu ${admitted.requests!.cpu} (2x ${BOOT_CPU}, Guaranteed), cpu.cfs_quota_us ${boostedQuota}; Ready ${((ready - new Date(pod.status!.startTime!).getTime()) / 1000).toFixed(1)} s after its start; cpu ${BOOT_CPU} back in place ${((backAt - ready) / 1000).toFixed(1)} s after Ready (ready+10s), quota ${cpuQuota(id)}, restartCount 0, Guaranteed` });
   });
 
   });

@@ -40,8 +40,9 @@ function container(c: ContainerSpec): Container {
 /** The pod template of a scenario workload. */
 export function podTemplate(w: WorkloadSpec): PodTemplate {
   const usage = Object.fromEntries(w.containers.filter((c) => c.usage).map((c) => [c.name, c.usage]));
+  const annotations = { ...w.annotations, ...(Object.keys(usage).length ? { [USAGE_ANNOTATION]: JSON.stringify(usage) } : {}) };
   return {
-    metadata: { labels: w.labels, ...(Object.keys(usage).length ? { annotations: { [USAGE_ANNOTATION]: JSON.stringify(usage) } } : {}) },
+    metadata: { labels: w.labels, ...(Object.keys(annotations).length ? { annotations } : {}) },
     spec: { containers: w.containers.map(container), ...(w.kind === 'Job' ? { restartPolicy: 'Never' } : {}) },
   };
 }

@@ -40,6 +40,8 @@ export interface WorkloadSpec {
   namespace: string;
   replicas: number;
   labels: Record<string, string>;
+  /** Annotations of its pods (the pod template's), e.g. `tailor.dev/sim-startup-cpu-seconds`. */
+  annotations?: Record<string, string>;
   containers: ContainerSpec[];
 }
 
@@ -132,7 +134,7 @@ function parseWorkloads(v: unknown): WorkloadSpec[] {
   return list(v, 'workloads').map((raw, i) => {
     const path = `workloads[${i}]`;
     const w = obj(raw, path);
-    onlyKeys(w, ['kind', 'name', 'namespace', 'replicas', 'labels', 'containers'], path);
+    onlyKeys(w, ['kind', 'name', 'namespace', 'replicas', 'labels', 'annotations', 'containers'], path);
     const kind = str(w.kind, `${path}.kind`, 'Deployment');
     if (!KINDS.includes(kind as WorkloadKind)) fail(`${path}.kind`, `must be one of ${KINDS.join(', ')}, got ${JSON.stringify(kind)}`);
     const name = str(w.name, `${path}.name`);
@@ -145,6 +147,7 @@ function parseWorkloads(v: unknown): WorkloadSpec[] {
       namespace: str(w.namespace, `${path}.namespace`, 'default'),
       replicas: num(w.replicas, `${path}.replicas`, 1, 0),
       labels: { app: name, ...stringMap(w.labels, `${path}.labels`) },
+      ...(w.annotations === undefined ? {} : { annotations: stringMap(w.annotations, `${path}.annotations`) }),
       containers,
     };
   });

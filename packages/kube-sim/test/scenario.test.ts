@@ -71,6 +71,14 @@ for (const [text, message] of bad) {
   });
 }
 
+test("a workload's annotations go on its pods (the pod template), beside the usage annotation", () => {
+  const s = parseScenario('workloads: [{name: boot, annotations: {tailor.dev/sim-startup-cpu-seconds: "15"}, containers: [{name: app, usage: {cpu: "steady(100m)"}}]}]');
+  const d = workloadObject(s.workloads[0]!) as { spec: { template: { metadata: { annotations: Record<string, string> } } } };
+  assert.deepEqual(Object.keys(d.spec.template.metadata.annotations).sort(), ['tailor.dev/sim-startup-cpu-seconds', 'tailor.dev/sim-usage']);
+  assert.equal(d.spec.template.metadata.annotations['tailor.dev/sim-startup-cpu-seconds'], '15');
+  assert.throws(() => parseScenario('workloads: [{name: w, annotations: [a], containers: [{name: c}]}]'), /^ScenarioError: workloads\[0\]\.annotations/);
+});
+
 test('the default scenario has three ready nodes and no workloads', () => {
   const s = defaultScenario();
   assert.equal(s.nodes.length, 3);

@@ -17,12 +17,19 @@ import type { SourceMetrics } from '../../metrics/source-metrics.ts';
 import { UsageFeed, type SyncReport, type UsageSink } from '../../metrics/usage-feed.ts';
 import type { Logger } from '../../observability/logger.ts';
 import type { BackfillGroup } from './backfill-plan.ts';
+import { goneRoute } from './boosted-startup.ts';
 import { attributeGonePods, type VpaTarget } from './history-attribution.ts';
-import type { VpaAggregates } from './vpa-aggregates.ts';
+import type { PodRoute, VpaAggregates } from './vpa-aggregates.ts';
 
-/** A VPA to backfill: its target and current pods (with their containers' memory requests, bytes). */
+/**
+ * A VPA to backfill: its target and current pods (with their containers' memory requests, bytes,
+ * and, for a pod the webhook boosted, when its CPU usage is steady: `cpuSteadySince` of
+ * policy/startup-boost.ts); `boostWindowMs` when the VPA asks for a start-up boost (its gone pods'
+ * start-up is dropped for that long from their first sample, decision 0234).
+ */
 export interface BackfillTarget extends VpaTarget {
-  pods: ReadonlyArray<{ pod: string; memoryRequests: ReadonlyMap<string, number> }>;
+  pods: ReadonlyArray<{ pod: string; memoryRequests: ReadonlyMap<string, number>; cpuSteadySince?: number }>;
+  boostWindowMs?: number;
 }
 
 export interface BackfillOptions {
@@ -96,9 +103,10 @@ export async function backfillHistory(
     throw new BackfillError('owner series not readable', { cause: err });
   }
   const gone = attributeGonePods(owners, currentPods, targets);
-  const routes = [
-    ...targets.flatMap((t) => t.pods.map((p) => ({ namespace: t.namespace, pod: p.pod, vpaId: t.vpaId, memoryRequests: p.memoryRequests }))),
-    ...gone.map((r) => ({ ...r, memoryRequests: new Map<string, number>() })),
+  const readFrom = group.until - options.historyMs;
+  const routes: PodRoute[] = [
+    ...targets.flatMap((t) => t.pods.map((p) => ({ namespace: t.namespace, pod: p.pod, vpaId: t.vpaId, memoryRequests: p.memoryRequests, ...(p.cpuSteadySince === undefined ? {} : { cpuSteadySince: p.cpuSteadySince }) }))),
+    ...gone.map((r) => goneRoute(r, targets.find((t) => t.vpaId === r.vpaId)?.boostWindowMs, readFrom, options.stepMs)),
   ];
   aggregates.routePods(routes);
   const scrape = options.scrapeIntervalMs === undefined ? {} : { scrapeIntervalMs: options.scrapeIntervalMs };

@@ -51,6 +51,7 @@ import { OwnerIndex } from '../../metrics/owner-resolution.ts';
 import { attributeGonePods } from './history-attribution.ts';
 import { BackfillPlan } from './backfill-plan.ts';
 import { backfillHistory, type BackfillTarget } from './history-backfill.ts';
+import { boostWindow, goneRoute, steadySince } from './boosted-startup.ts';
 import { CheckpointSchedule } from './checkpoint-schedule.ts';
 import { RecommenderMetrics } from './recommender-metrics.ts';
 import { RecommenderWriter } from './recommender-writes.ts';
@@ -62,7 +63,6 @@ import { SelectorParseError, selectorMatches, type LabelSelector } from './label
 import { TargetBackoff, targetKey } from './target-backoff.ts';
 import { TargetSelectorError } from './target-selector.ts';
 import { memoryRequest, podOomKills, type PodLike } from './pod-oom-kills.ts';
-import { cpuSteadySince, type BoostedPodLike } from '../../policy/startup-boost.ts';
 import { RecommenderKube, VPA_RESOURCE } from './recommender-kube.ts';
 import { VpaAggregates } from './vpa-aggregates.ts';
 import { losingVpas } from './vpa-ownership.ts';
@@ -250,10 +250,7 @@ export class RecommenderLoop implements LoopComponent {
     // A VPA still waiting for its history gets no samples from the feed: its read covers them later.
     const routes = views
       .filter((v) => !this.backfillPlan.isPending(v.id))
-      .flatMap((v) => v.pods.map((p) => {
-        const steady = cpuSteadySince(p as BoostedPodLike);
-        return { namespace: p.metadata.namespace, pod: p.metadata.name, vpaId: v.id, memoryRequests: new Map((p.spec?.containers ?? []).map((c) => [c.name, memoryRequest(p, c.name)])), ...(steady !== undefined ? { cpuSteadySince: steady } : {}) };
-      }));
+      .flatMap((v) => v.pods.map((p) => ({ namespace: p.metadata.namespace, pod: p.metadata.name, vpaId: v.id, memoryRequests: memoryRequests(p), ...steadySince(p) })));
     this.aggregates.routePods(routes, now);
 
     // Only useful before the bootstrap's samples arrive: afterwards they have been routed or dropped.
@@ -402,14 +399,16 @@ export class RecommenderLoop implements LoopComponent {
    * bootstrap succeeds.
    */
   private async attributeGonePods(views: readonly VpaView[], now: number): Promise<void> {
-    const targets = views.filter((v) => !v.problem && !this.backfillPlan.isPending(v.id)).map((v) => ({ vpaId: v.id, namespace: v.vpa.metadata.namespace ?? '', kind: v.vpa.spec.targetRef.kind, name: v.vpa.spec.targetRef.name }));
+    const targets = views.filter((v) => !v.problem && !this.backfillPlan.isPending(v.id)).map((v) => ({ vpaId: v.id, namespace: v.vpa.metadata.namespace ?? '', kind: v.vpa.spec.targetRef.kind, name: v.vpa.spec.targetRef.name, ...boostWindow(v.vpa) }));
     const namespaces = [...new Set(targets.map((t) => t.namespace))];
     if (namespaces.length === 0) return;
     try {
-      const owners = new OwnerIndex(await this.source.owners(namespaces, now, this.bootstrapWindow(now)));
+      const window = this.bootstrapWindow(now);
+      const owners = new OwnerIndex(await this.source.owners(namespaces, now, window));
       const current = new Set((this.podCache?.list() ?? []).map((p) => `${p.metadata?.namespace ?? ''}/${p.metadata?.name ?? ''}`));
       const routes = attributeGonePods(owners, current, targets);
-      this.aggregates.routePods(routes.map((r) => ({ ...r, memoryRequests: new Map() })));
+      // A gone pod's boosted start-up is dropped for its VPA's boost window (decision 0234).
+      this.aggregates.routePods(routes.map((r) => goneRoute(r, targets.find((t) => t.vpaId === r.vpaId)?.boostWindowMs, now - window, this.config.historyStep)));
       this.own.attributedPods.inc(routes.length);
       this.attributed = true;
       this.log.info({ pods: routes.length }, 'history of pods already gone attributed to their VPAs through owner series');
@@ -436,7 +435,8 @@ export class RecommenderLoop implements LoopComponent {
           namespace: v.vpa.metadata.namespace ?? '',
           kind: v.vpa.spec.targetRef.kind,
           name: v.vpa.spec.targetRef.name,
-          pods: v.pods.map((p) => ({ pod: p.metadata.name, memoryRequests: new Map((p.spec?.containers ?? []).map((c) => [c.name, memoryRequest(p, c.name)])) })),
+          pods: v.pods.map((p) => ({ pod: p.metadata.name, memoryRequests: memoryRequests(p), ...steadySince(p) })),
+          ...boostWindow(v.vpa),
         };
       });
       const log = { vpas: group.vpaIds.length, namespaces: group.namespaces, until: new Date(group.until).toISOString() };
@@ -502,6 +502,11 @@ function toSeries(vpa: VerticalPodAutoscaler, c: { containerName: string; target
     if (a) bounds[bound] = a;
   }
   return { namespace: vpa.metadata.namespace ?? '', vpa: vpa.metadata.name, targetKind: vpa.spec.targetRef.kind, targetName: vpa.spec.targetRef.name, container: c.containerName, bounds };
+}
+
+/** Each container's memory request (bytes). */
+function memoryRequests(pod: PodLike): Map<string, number> {
+  return new Map((pod.spec?.containers ?? []).map((c) => [c.name, memoryRequest(pod, c.name)]));
 }
 
 function resourceAmounts(list: Record<string, string | undefined>): { cpu?: number; memory?: number } {

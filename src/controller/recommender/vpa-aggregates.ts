@@ -15,7 +15,10 @@
  * the upstream state does not record them again.
  *
  * CPU samples of a pod the webhook gave a start-up CPU boost are dropped until the boost's end
- * (`cpuSteadySince` of routePods): start-up usage under a boost is not the steady need.
+ * (`cpuSteadySince` of routePods): start-up usage under a boost is not the steady need. A pod
+ * that is gone has no record to read: `cpuBoostWindow` drops its samples from its first one for
+ * the VPA's boost window, unless that first sample is at the start of the read (the pod started
+ * before it; decision 0234).
  *
  * With a strategy (`--recommender-strategy tailor`), each history also holds that strategy's
  * {@link UsageModel}, fed the same samples and OOM kills. The upstream state is kept alongside for
@@ -56,6 +59,26 @@ export interface TrackedContainer {
   model?: UsageModel;
 }
 
+/** A gone pod's boost, placed when its first CPU sample arrives (decision 0234). */
+export interface CpuBoostWindow {
+  /** How long from the first sample the usage counts as boosted (ms). */
+  windowMs: number;
+  /** A first sample at or before this time is where the read began: the pod started earlier. */
+  startedBefore: number;
+}
+
+/** Which VPA a pod belongs to, with what the aggregates need to know of it. */
+export interface PodRoute {
+  namespace: string;
+  pod: string;
+  vpaId: string;
+  memoryRequests: ReadonlyMap<string, number>;
+  /** A boosted pod's steady CPU from this time on (its record, policy/startup-boost.ts). */
+  cpuSteadySince?: number;
+  /** A gone pod of a VPA that asks for a boost: its boost window, from its first sample. */
+  cpuBoostWindow?: CpuBoostWindow;
+}
+
 export class VpaAggregates implements UsageSink {
   /** vpa id (`namespace/name`) -> container name -> history. */
   readonly byVpa = new Map<string, Map<string, TrackedContainer>>();
@@ -69,6 +92,8 @@ export class VpaAggregates implements UsageSink {
   private readonly lastOom = new Map<string, number>();
   /** `namespace/pod` -> the start of steady CPU usage of a pod given a start-up boost. */
   private readonly cpuSteadyFrom = new Map<string, number>();
+  /** `namespace/pod` -> a gone pod's boost window, placed at its first CPU sample when it comes. */
+  private readonly cpuBoostWindows = new Map<string, CpuBoostWindow>();
   /** Samples of pods that belong to no handled VPA (dropped). */
   unrouted = 0;
   /** CPU samples of boosted pods' start-up (dropped: not steady usage). */
@@ -93,10 +118,11 @@ export class VpaAggregates implements UsageSink {
    * `observedAt` (ms). A request that changed since the last call is remembered with the one before
    * it, so an OOM kill from before the change is valued at the request the container had then.
    */
-  routePods(pods: ReadonlyArray<{ namespace: string; pod: string; vpaId: string; memoryRequests: ReadonlyMap<string, number>; cpuSteadySince?: number }>, observedAt = Number.NEGATIVE_INFINITY): void {
+  routePods(pods: ReadonlyArray<PodRoute>, observedAt = Number.NEGATIVE_INFINITY): void {
     for (const p of pods) {
       this.podVpa.set(`${p.namespace}/${p.pod}`, p.vpaId);
       if (p.cpuSteadySince !== undefined) this.cpuSteadyFrom.set(`${p.namespace}/${p.pod}`, p.cpuSteadySince);
+      else if (p.cpuBoostWindow !== undefined && !this.cpuSteadyFrom.has(`${p.namespace}/${p.pod}`)) this.cpuBoostWindows.set(`${p.namespace}/${p.pod}`, p.cpuBoostWindow);
       for (const [c, bytes] of p.memoryRequests) {
         const id = `${p.namespace}/${p.pod}/${c}`;
         const seen = this.requests.get(id);
@@ -170,7 +196,15 @@ export class VpaAggregates implements UsageSink {
    * with boosted CPU while starting is no measure of the steady need.
    */
   private withoutBoostedStartup(series: ContainerSeries): ContainerSeries {
-    const from = this.cpuSteadyFrom.get(`${series.key.namespace}/${series.key.pod}`);
+    const pod = `${series.key.namespace}/${series.key.pod}`;
+    const window = this.cpuBoostWindows.get(pod);
+    if (window !== undefined && series.times.length > 0) {
+      // The pod's first CPU sample (chunks come in time order): its start, unless the read began there.
+      const first = series.times[0]!;
+      this.cpuSteadyFrom.set(pod, first > window.startedBefore ? first + window.windowMs : Number.NEGATIVE_INFINITY);
+      this.cpuBoostWindows.delete(pod);
+    }
+    const from = this.cpuSteadyFrom.get(pod);
     if (from === undefined || series.times.length === 0 || series.times[0]! >= from) return series;
     const keep = series.times.findIndex((at) => at >= from);
     const start = keep < 0 ? series.times.length : keep;

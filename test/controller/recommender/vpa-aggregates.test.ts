@@ -120,3 +120,26 @@ test('cpuSteadySince: none for a pod without a boost record; the end once Ready 
   const fixed = '{"until":"90s","containers":{"app":{"request":500}}}';
   assert.equal(cpuSteadySince({ metadata: { annotations: { 'tailor.dev/startup-cpu-boost-record': fixed } }, status: { startTime: new Date(T0).toISOString() } }), T0 + 90_000);
 });
+
+test('a gone pod of a boosted VPA (cpuBoostWindow): its samples are dropped from its first one for the window, unless the read began there', () => {
+  const a = new VpaAggregates(defaultModelConfig());
+  const window = { windowMs: 3 * MIN, startedBefore: T0 + MIN };
+  a.routePods([
+    { namespace: 'shop', pod: 'old-1', vpaId: 'shop/web', memoryRequests: new Map(), cpuBoostWindow: window },
+    { namespace: 'shop', pod: 'old-2', vpaId: 'shop/web', memoryRequests: new Map(), cpuBoostWindow: window },
+  ]);
+  const later = series('old-1', 10, 2);
+  a.cpu({ ...later, times: later.times.map((at) => at + 5 * MIN) }); // first sample at minute 5: started in the read
+  a.cpu(series('old-2', 10, 2)); // first sample at the read's start: started before, all kept
+  const state = a.byVpa.get('shop/web')!.get('app')!.state;
+  assert.equal(a.boostedStartupSamples, 3, "old-1's first three minutes");
+  assert.equal(state.totalSamplesCount, 7 + 10);
+  a.cpu({ ...later, times: later.times.map((at) => at + 15 * MIN) }); // a later chunk of old-1: steady
+  assert.equal(a.boostedStartupSamples, 3, 'the window is placed once, at the first sample');
+});
+
+test('goneBoostWindowMs: a fixed end as it is; an end at Ready gets the allowance for the unknown time to Ready', async () => {
+  const { goneBoostWindowMs, GONE_POD_READY_ALLOWANCE_MS } = await import('../../../src/policy/startup-boost.ts');
+  assert.equal(goneBoostWindowMs({ kind: 'fixed', afterStartMs: 90_000 }), 90_000);
+  assert.equal(goneBoostWindowMs({ kind: 'ready', afterMs: 30_000 }), GONE_POD_READY_ALLOWANCE_MS + 30_000);
+});

@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-// Compiles the CLI into dist/ with esbuild: one ES module per entry plus lazily loaded chunks, so the
+// Compiles the CLI into dist/ with esbuild: one ES module per entry plus lazily loaded chunks (each
+// command's implementation and each controller component is imported when it runs), so the
 // `tailor` process runs plain JavaScript (no TypeScript compiler in the process: faster start, a
 // smaller resident set). npm dependencies stay external (node_modules), except:
 // - the workspace packages (kube-basics, kube-sim), which ship TypeScript sources;
@@ -35,6 +36,12 @@ try {
     external,
     metafile: true,
     sourcemap: 'linked',
+    // Whitespace and comments out (names kept, so stack traces and error names read as in the
+    // sources; the source map maps back). V8 keeps each loaded module's source in the heap, and one
+    // non-ASCII character in a comment makes the whole bundle a two-byte string: 15.5 MiB of the
+    // controller's heap before, 3.4 MiB after (decision 0243).
+    minifyWhitespace: true,
+    charset: 'ascii',
     outExtension: { '.js': '.mjs' },
     chunkNames: 'chunks/[name]-[hash]',
     // CommonJS code inside the bundle (client-node's dependencies) calls require() for built-ins.

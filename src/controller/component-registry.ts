@@ -5,15 +5,17 @@
  */
 import { COMPONENT_NAMES, type ComponentName } from './controller-options.ts';
 import type { ComponentFactory } from './component.ts';
-import { createAdmissionComponent } from './admission-component.ts';
-import { createRecommenderComponent } from './recommender/recommender-component.ts';
-import { createUpdaterComponent } from './updater-component.ts';
 
-/** The implemented components. The recommender (issue 6), updater (issue 7) and admission webhook (issue 8) add themselves here. */
+/**
+ * The implemented components. The recommender (issue 6), updater (issue 7) and admission webhook
+ * (issue 8) add themselves here. Each is loaded only when started: a pod that runs the recommender
+ * alone never loads the updater's or the webhook's code (nor node-forge, which only the webhook's
+ * certificates need).
+ */
 export const COMPONENT_FACTORIES: Readonly<Partial<Record<ComponentName, ComponentFactory>>> = {
-  recommender: (ctx) => createRecommenderComponent(ctx),
-  updater: createUpdaterComponent,
-  admission: createAdmissionComponent,
+  recommender: async (ctx) => (await import('./recommender/recommender-component.ts')).createRecommenderComponent(ctx),
+  updater: async (ctx) => (await import('./updater-component.ts')).createUpdaterComponent(ctx),
+  admission: async (ctx) => (await import('./admission-component.ts')).createAdmissionComponent(ctx),
 };
 
 /** Where each component is being built. */

@@ -6,8 +6,9 @@ import { rowsToJson } from './report-json.ts';
 import type { ReportRow } from './report-rows.ts';
 import { renderTable, savingsSummary } from './report-table.ts';
 
-export const REPORT_FORMATS = ['table', 'json', 'yaml', 'csv', 'html'] as const;
-export type ReportFormat = (typeof REPORT_FORMATS)[number];
+import type { ReportFormat } from './report-formats.ts';
+
+export { REPORT_FORMATS, type ReportFormat } from './report-formats.ts';
 
 export function renderReport(rows: readonly ReportRow[], format: ReportFormat): string {
   switch (format) {

@@ -105,7 +105,7 @@ test('the runtime stage runs node bin/tailor.mjs as a numeric non-root user', as
   // USER comes after every COPY, so nothing later runs as root.
   const last = runtime.instructions.findIndex((i) => i.getKeyword() === 'USER');
   assert.ok(runtime.instructions.slice(last).every((i) => !['RUN', 'COPY', 'ADD'].includes(i.getKeyword())));
-  assert.deepEqual(keyword(runtime, 'ENTRYPOINT').map(args), ['["node", "bin/tailor.mjs"]']);
+  assert.deepEqual(keyword(runtime, 'ENTRYPOINT').map(args), ['["node", "--max-semi-space-size=4", "bin/tailor.mjs"]']);
   assert.match(keyword(runtime, 'CMD').map(args)[0] ?? '', /^\["run"/);
 });
 
@@ -159,8 +159,9 @@ test('the bundle in the image imports only production dependencies and Node buil
   const pkg = JSON.parse(await readFile(join(ROOT, 'package.json'), 'utf8')) as { dependencies: Record<string, string>; devDependencies: Record<string, string> };
   const allowed = new Set([...Object.keys(pkg.dependencies), ...builtinModules]);
   const files = [...(await bundleFiles(join(ROOT, 'dist'))), join(ROOT, 'bin', 'tailor.mjs')];
-  // esbuild writes static imports as `import ... from "x"` / `import "x"` and dynamic ones as `import("x")`.
-  const runtimeImport = /^\s*(?:import|export)\s+(?:[^'"]*?\sfrom\s*)?['"]([^'"]+)['"]|\bimport\(\s*['"]([^'"]+)['"]\s*\)/gm;
+  // esbuild writes static imports as `import{...}from"x"` / `import"x"` (several to a line: the
+  // bundle's whitespace is minified) and dynamic ones as `import("x")`.
+  const runtimeImport = /(?:^|[;\n])\s*(?:import|export)\s*(?:[^'"();]*?\bfrom\s*)?['"]([^'"]+)['"]|\bimport\(\s*['"]([^'"]+)['"]\s*\)/gm;
   const used = new Map<string, string>();
   for (const file of files) {
     for (const match of (await readFile(file, 'utf8')).matchAll(runtimeImport)) {

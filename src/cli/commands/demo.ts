@@ -5,7 +5,6 @@
  */
 import type { Command } from 'commander';
 import { parseDemoOptions, type DemoFlags } from '../../demo/demo-options.ts';
-import { runDemo } from '../../demo/run-demo.ts';
 import { logLevelOption } from '../common-options.ts';
 
 export function registerDemo(program: Command): void {
@@ -20,6 +19,8 @@ export function registerDemo(program: Command): void {
     .addOption(logLevelOption('info', 'level of those logs'))
     .addHelpText('after', '\nSee docs/demo.md for what each workload shows and how to look at it with kubectl.')
     .action(async (flags: DemoFlags) => {
-      await runDemo(parseDemoOptions(flags));
+      const options = parseDemoOptions(flags);
+      const { runDemo } = await import('../../demo/run-demo.ts');
+      await runDemo(options);
     });
 }

@@ -5,7 +5,6 @@
 import { Command, InvalidArgumentError } from 'commander';
 import { generateWorkload, EVALUATION_SUITE, type WorkloadSpec } from '../../replay/workload/generator.ts';
 import { ARCHETYPE_NAMES, type ArchetypeName } from '../../replay/workload/archetypes.ts';
-import { writeTraceFile } from '../../replay/trace-writer.ts';
 import { writeFailure } from '../file-errors.ts';
 
 interface GenerateOptions {
@@ -61,6 +60,7 @@ export function registerGenerateTrace(program: Command): void {
         intervalSeconds: options.interval,
         ...(options.archetype ? { archetypes: options.archetype } : {}),
       };
+      const { writeTraceFile } = await import('../../replay/trace-writer.ts');
       const trace = generateWorkload(spec);
       try {
         await writeTraceFile(trace, options.out);

@@ -21,8 +21,6 @@ import { PROMETHEUS_OPTIONS, PROMETHEUS_RULES, prometheusConnection, prometheusQ
 import { InvalidConfigurationError, resolveConfig, type CommandLineValues, type Environment } from '../../config/resolve-config.ts';
 import { MEMORY_SAFETY_OPTIONS, memorySafetyOptions } from '../../updater/updater-options.ts';
 import type { MemoryUsageSource } from '../../metrics/memory-usage-source.ts';
-import { PrometheusMetricsSource } from '../../metrics/prometheus-source.ts';
-import { PrometheusQueryClient } from '../../metrics/query-client.ts';
 import { silentLogger } from '../../observability/logger.ts';
 import { attachUsage, namespacesOf, readUsage } from '../../updater/usage-reader.ts';
 import { validateVpa } from '../../api/validate-vpa.ts';
@@ -125,10 +123,12 @@ export interface PlanUsage {
  * The usage input of the command line and the environment: a Prometheus source when
  * --prometheus-url (TAILOR_PROMETHEUS_URL) is set. Throws {@link InvalidConfigurationError}.
  */
-export function planUsage(cli: CommandLineValues, env: Environment): PlanUsage {
+export async function planUsage(cli: CommandLineValues, env: Environment): Promise<PlanUsage> {
   const { config } = resolveConfig(PLAN_USAGE_OPTIONS, cli, env, PROMETHEUS_RULES);
   const options = memorySafetyOptions(config);
   if (config.prometheusUrl === undefined) return { options };
+  // The Prometheus client (and the HTTP library under it) is loaded only when it is used.
+  const [{ PrometheusQueryClient }, { PrometheusMetricsSource }] = await Promise.all([import('../../metrics/query-client.ts'), import('../../metrics/prometheus-source.ts')]);
   const client = new PrometheusQueryClient(prometheusConnection(config), silentLogger());
   return { source: new PrometheusMetricsSource(client, prometheusQueryConfig(config), silentLogger()), options };
 }
@@ -239,7 +239,7 @@ export function registerPlan(program: Command): void {
   command.action(async (flags: PlanFlags) => {
     let usage: PlanUsage;
     try {
-      usage = planUsage(commandLineValues(command, PLAN_USAGE_OPTIONS), process.env);
+      usage = await planUsage(commandLineValues(command, PLAN_USAGE_OPTIONS), process.env);
     } catch (e) {
       if (!(e instanceof InvalidConfigurationError)) throw e;
       process.stderr.write(`tailor plan: ${e.message}\n`);

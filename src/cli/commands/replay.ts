@@ -7,13 +7,9 @@
 import { setImmediate as yieldToEvents } from 'node:timers/promises';
 import { Option, InvalidArgumentError, type Command } from 'commander';
 import { parseCpu, parseMemory } from 'kube-basics/quantity';
-import { readTraceFile } from '../../replay/trace-reader.ts';
-import { describeResampling } from '../../replay/resample.ts';
 import { DEFAULT_REPLAY_OPTIONS, replayContainer, type ReplayOptions } from '../../replay/replay-engine.ts';
-import { summarize } from '../../replay/quality-tally.ts';
-import { formatTable, type ReplayReport } from '../../replay/quality-report.ts';
+import type { ReplayReport } from '../../replay/quality-report.ts';
 import { createReplayStrategy, replayStrategyNames } from '../../replay/strategy-registry.ts';
-import { progressBar } from '../progress-bar.ts';
 import { formatOption, noProgressOption, outputOption, serialize, writeResult } from '../common-options.ts';
 
 export const REPLAY_FORMATS = ['table', 'json', 'yaml'] as const;
@@ -45,8 +41,9 @@ function collect(value: string, previous: string[] | undefined): string[] {
 }
 
 /** The report in the chosen format. */
-function render(report: ReplayReport, options: ReplayCliOptions): string {
+async function render(report: ReplayReport, options: ReplayCliOptions): Promise<string> {
   if (options.format !== 'table') return serialize(report, options.format);
+  const { formatTable } = await import('../../replay/quality-report.ts');
   let text = `${formatTable(report.strategies)}\n`;
   if (options.perContainer) {
     for (const s of report.strategies) text += `\n${s.name}, per container:\n${formatTable(s.perContainer ?? [])}\n`;
@@ -56,6 +53,8 @@ function render(report: ReplayReport, options: ReplayCliOptions): string {
 
 /** Runs `tailor replay`: the result to `out` (or --output), the progress bar to `err`. */
 export async function runReplay(options: ReplayCliOptions, out: NodeJS.WritableStream, err: NodeJS.WritableStream): Promise<void> {
+  // Loaded when the command runs, not at every start of the CLI.
+  const [{ readTraceFile }, { describeResampling }, { summarize }, { progressBar }] = await Promise.all([import('../../replay/trace-reader.ts'), import('../../replay/resample.ts'), import('../../replay/quality-tally.ts'), import('../progress-bar.ts')]);
   const names = options.strategy ?? replayStrategyNames();
   const strategies = names.map((name) => createReplayStrategy(name));
   const trace = await readTraceFile(options.trace);
@@ -81,7 +80,7 @@ export async function runReplay(options: ReplayCliOptions, out: NodeJS.WritableS
   } finally {
     bar?.stop();
   }
-  await writeResult(render(report, options), options.output, out);
+  await writeResult(await render(report, options), options.output, out);
 }
 
 /** Registers `tailor replay`. */

@@ -7,7 +7,6 @@ import { homedir } from 'node:os';
 import type { Command } from 'commander';
 import { RUN_OPTIONS, resolveRunConfig } from '../../controller/run-config.ts';
 import { addTableOptions, commandLineValues } from '../../config/commander-options.ts';
-import { startRun } from '../../controller/start-run.ts';
 import { untilShutdownSignal } from '../shutdown-signal.ts';
 
 export function registerRun(program: Command): void {
@@ -18,6 +17,8 @@ export function registerRun(program: Command): void {
   addTableOptions(command, RUN_OPTIONS);
   command.action(async () => {
     const { config } = resolveRunConfig(commandLineValues(command, RUN_OPTIONS), process.env);
+    // Loaded here, not at start-up: `tailor --help` and the other commands never load the controller.
+    const { startRun } = await import('../../controller/start-run.ts');
     const controller = await startRun(config, { env: process.env, homeDir: homedir() });
     const signal = await untilShutdownSignal();
     controller.logger.info({ signal }, 'shutting down');

@@ -9,13 +9,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Command, Option } from 'commander';
 import { createLogger, type LogLevel } from '../../observability/logger.ts';
-import { readScenarioFile, startKubeSim } from 'kube-sim';
 import { parseServerVersion, SERVER_VERSIONS, type ServerVersion } from 'kube-sim/server-version';
 import type { Scenario } from 'kube-sim/scenario';
 import { untilShutdownSignal } from '../shutdown-signal.ts';
-import { VPA_CRD_MANIFESTS } from '../../api/vpa-crd-manifests.ts';
 import { logLevelOption } from '../common-options.ts';
-import { startBanner } from 'kube-sim/start-banner';
 
 interface SimOptions {
   port: string;
@@ -40,6 +37,8 @@ function parseSpeed(text: string): number {
 
 /** Starts the sim and resolves when a signal stopped it. */
 async function runSim(options: SimOptions): Promise<void> {
+  // The simulator is loaded by this command only, not at every start of the CLI.
+  const [{ readScenarioFile, startKubeSim }, { startBanner }, { VPA_CRD_MANIFESTS }] = await Promise.all([import('kube-sim'), import('kube-sim/start-banner'), import('../../api/vpa-crd-manifests.ts')]);
   const logger = createLogger({ level: options.logLevel });
   const port = parsePort(options.port);
   let scenario: Scenario | undefined;

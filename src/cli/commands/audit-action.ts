@@ -1,0 +1,86 @@
+/**
+ * The work of `tailor audit` (its options are declared in audit.ts): reads the history, builds the
+ * report with its trend, writes it and keeps the summary. Loaded only when the command runs.
+ */
+import { mkdir, readdir, readFile, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import * as k8s from '@kubernetes/client-node';
+import { connectKube } from '../../kube/kube-connection.ts';
+import type { AuditReport } from '../../report/audit/audit-report.ts';
+import { renderAuditHtml } from '../../report/audit/audit-html.ts';
+import { completeAudit } from '../../report/audit/audit-run.ts';
+import { ConfigMapStore, DirectoryStore, type StoreSpec, type SummaryStore } from '../../report/audit/summary-store.ts';
+import { reportBaseName, reportsToPrune } from '../../report/audit/report-files.ts';
+import { writeResult } from '../common-options.ts';
+import { UsageError } from '../exit-codes.ts';
+import { readRecommendations } from '../recommend-source.ts';
+import type { AuditOptions } from './audit.ts';
+
+/** Writes the HTML and JSON into `dir` (stamped and latest) and removes the stamped ones beyond the newest `keep`. */
+async function writeReportFiles(dir: string, report: AuditReport, keep: number | undefined): Promise<void> {
+  try {
+    await mkdir(dir, { recursive: true });
+  } catch (err) {
+    throw new Error(`cannot create --output-dir ${dir}`, { cause: err });
+  }
+  const html = renderAuditHtml(report);
+  const data = json(report);
+  const base = reportBaseName(report.generatedAt);
+  for (const [name, text] of [[`${base}.html`, html], [`${base}.json`, data], ['latest.html', html], ['latest.json', data]] as const) await writeResult(text, join(dir, name));
+  if (keep === undefined) return;
+  for (const name of reportsToPrune(await readdir(dir), keep)) {
+    try {
+      await rm(join(dir, name));
+    } catch (err) {
+      throw new Error(`cannot remove the old report ${join(dir, name)}`, { cause: err });
+    }
+  }
+}
+
+/** The JSON document, 2-space indented. */
+const json = (report: AuditReport) => `${JSON.stringify(report, null, 2)}\n`;
+
+function openStore(spec: StoreSpec, o: AuditOptions): SummaryStore {
+  if (spec.kind === 'dir') return new DirectoryStore(spec.path);
+  // In a pod: the service account; elsewhere --kubeconfig, $KUBECONFIG or ~/.kube/config.
+  const kube = connectKube({ kubeconfig: o.kubeconfig, context: o.kubeContext, env: process.env });
+  return new ConfigMapStore(kube.kubeConfig.makeApiClient(k8s.CoreV1Api), spec.namespace, spec.name);
+}
+
+async function readPreviousFile(file: string, warn: (line: string) => void): Promise<{ text: string; source: string } | undefined> {
+  try {
+    return { text: await readFile(file, 'utf8'), source: file };
+  } catch (err) {
+    warn(`the previous report ${file} cannot be read: ${(err as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : err instanceof Error ? err.message : String(err)}; this report has no trend`);
+    return undefined;
+  }
+}
+
+/** Runs one audit with the parsed options. */
+export async function runAuditCommand(o: AuditOptions): Promise<void> {
+  const problems: string[] = [];
+  if (o.outputDir !== undefined && o.output !== undefined) problems.push('--output and --output-dir cannot be used together');
+  if (o.keepReports !== undefined && o.outputDir === undefined) problems.push('--keep-reports needs --output-dir');
+  if (problems.length > 0) throw new UsageError(problems.join('; '));
+  const warn = (line: string) => process.stderr.write(`tailor: warning: ${line}\n`);
+  const store = o.store ? openStore(o.store, o) : undefined;
+  const run = await readRecommendations(o, { outlinePoints: o.chartPoints });
+  const previousFile = o.previous === undefined ? undefined : await readPreviousFile(o.previous, warn);
+  await completeAudit({
+    rows: run.rows,
+    ...(run.outlines ? { outlines: run.outlines } : {}),
+    now: run.now,
+    historyMs: run.historyMs,
+    strategy: run.strategy,
+    ...(previousFile ? { previousFile } : {}),
+    ...(store ? { store } : {}),
+    warn,
+    emit: async (report) => {
+      if (o.outputDir === undefined) {
+        await writeResult(o.format === 'html' ? renderAuditHtml(report) : json(report), o.output);
+        return;
+      }
+      await writeReportFiles(o.outputDir, report, o.keepReports);
+    },
+  });
+}

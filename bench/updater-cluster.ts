@@ -6,10 +6,13 @@
  * Usage: `node --import tsx bench/updater-cluster.ts <latencyMs> <kubeconfig path> [N]` (N default
  * 1,000); prints `READY` when the pods run. Each line `counts` on stdin is answered with
  * `COUNTS <json>`: the API requests the server has served so far (kube-sim's request metrics, as
- * `apiserver_request_total`: verb, resource, subresource, code). Stops when its stdin closes.
+ * `apiserver_request_total`: verb, resource, subresource, code); `profile-start` and
+ * `profile-stop <path>` CPU-profile this process between them (answered `OK`). Stops when its
+ * stdin closes.
  */
 import { writeFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
+import { Session } from 'node:inspector/promises';
 import { startKubeSim } from 'kube-sim';
 import { defaultScenario } from 'kube-sim/scenario';
 import type { KubeObject } from 'kube-sim/apiserver';
@@ -61,8 +64,21 @@ if (latencyMs > 0) sim.server.addFault({ latencyMs });
 writeFileSync(kubeconfigPath, sim.server.kubeconfig(), { mode: 0o600 });
 process.stdout.write('READY\n');
 const lines = createInterface({ input: process.stdin });
+let session = new Session();
 lines.on('line', (line) => {
-  if (line.trim() === 'counts') process.stdout.write(`COUNTS ${JSON.stringify(sim.server.requests.snapshot())}\n`);
+  const [command, arg] = line.trim().split(' ');
+  if (command === 'counts') process.stdout.write(`COUNTS ${JSON.stringify(sim.server.requests.snapshot())}\n`);
+  else if (command === 'profile-start') {
+    session = new Session();
+    session.connect();
+    void session.post('Profiler.enable').then(() => session.post('Profiler.start')).then(() => process.stdout.write('OK\n'));
+  } else if (command === 'profile-stop' && arg) {
+    void session.post('Profiler.stop').then(({ profile }) => {
+      writeFileSync(arg, JSON.stringify(profile));
+      session.disconnect();
+      process.stdout.write('OK\n');
+    });
+  }
 });
 lines.on('close', () => {
   void sim.close().then(() => process.exit(0));

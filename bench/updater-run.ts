@@ -10,15 +10,19 @@
  *   arrived; no forced GC);
  * - per loop: wall and CPU time, the API requests the server counted during it (kube-sim's
  *   request metrics) by verb, resource and subresource, the decisions and outcomes.
- * Usage: `node --expose-gc --import tsx bench/updater-run.ts <cluster script> <N> <latencyMs> <loops>`
+ * Usage: `node --expose-gc --import tsx bench/updater-run.ts <cluster script> <N> <latencyMs> <loops> [profile dir]`
  * (run with the checkout under test as the working directory; the cluster script is an absolute
- * path, so two checkouts are measured on the same cluster code).
+ * path, so two checkouts are measured on the same cluster code). With a profile directory, each
+ * loop is CPU-profiled alone, in this process and in the cluster's (`loop-<i>-updater.cpuprofile`,
+ * `loop-<i>-cluster.cpuprofile`, for Chrome DevTools or speedscope).
  */
 import { spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
+import { Session } from 'node:inspector/promises';
+import { writeFile } from 'node:fs/promises';
 import * as k8s from '@kubernetes/client-node';
 import { Registry } from 'prom-client';
 import { silentLogger } from '../src/observability/logger.ts';
@@ -30,7 +34,7 @@ import { UpdaterLoop } from '../src/updater/updater-loop.ts';
 import { UpdaterMetrics } from '../src/updater/updater-metrics.ts';
 import { WatchCache } from '../src/kube/watch-cache.ts';
 
-const [clusterScript, nArg, latencyArg, loopsArg] = process.argv.slice(2);
+const [clusterScript, nArg, latencyArg, loopsArg, profileDir] = process.argv.slice(2);
 const gc = (globalThis as { gc?: () => void }).gc;
 if (!clusterScript || !gc) throw new Error('usage: node --expose-gc --import tsx bench/updater-run.ts <cluster script> <N> <latencyMs> <loops>');
 const N = Number(nArg ?? 1000);
@@ -52,7 +56,7 @@ async function startCluster(kubeconfig: string) {
   child.on('exit', (code) => failed(new Error(`the cluster process exited (${code})`)));
   lines.on('line', (line) => {
     if (line === 'READY') ready();
-    else if (line.startsWith('COUNTS ')) waiting.shift()?.(line.slice(7));
+    else if (line.startsWith('COUNTS ') || line === 'OK') waiting.shift()?.(line.slice(7));
   });
   await readyPromise;
   return {
@@ -60,6 +64,12 @@ async function startCluster(kubeconfig: string) {
       const answer = new Promise<string>((resolve) => waiting.push(resolve));
       child.stdin.write('counts\n');
       return JSON.parse(await answer) as Row[];
+    },
+    /** Sends a command the cluster answers with `OK` (profile-start, profile-stop <path>). */
+    command: async (line: string): Promise<void> => {
+      const answer = new Promise<string>((resolve) => waiting.push(resolve));
+      child.stdin.write(`${line}\n`);
+      await answer;
     },
     stop: async () => {
       const exited = new Promise((resolve) => child.once('exit', resolve));
@@ -127,11 +137,24 @@ try {
   const runs = [];
   for (let i = 0; i < loops; i++) {
     const before = await cluster.counts();
+    const session = profileDir ? new Session() : undefined;
+    if (session) {
+      session.connect();
+      await session.post('Profiler.enable');
+      await session.post('Profiler.start');
+      await cluster.command('profile-start');
+    }
     const cpu = process.cpuUsage();
     t = performance.now();
     const report = await loop.runOnce(NOW + i * 60_000);
     const wallMs = performance.now() - t;
     const used = process.cpuUsage(cpu);
+    if (session) {
+      const { profile } = await session.post('Profiler.stop');
+      await writeFile(join(profileDir!, `loop-${i + 1}-updater.cpuprofile`), JSON.stringify(profile));
+      session.disconnect();
+      await cluster.command(`profile-stop ${join(profileDir!, `loop-${i + 1}-cluster.cpuprofile`)}`);
+    }
     const calls = callsBetween(before, await cluster.counts());
     const count = (entries: Iterable<string>) => {
       const m = new Map<string, number>();

@@ -27,7 +27,7 @@ import * as k8s from '@kubernetes/client-node';
 import { Registry } from 'prom-client';
 import { silentLogger } from '../src/observability/logger.ts';
 import { updaterOptions } from '../src/policy/update-thresholds.ts';
-import { kubeUpdaterApi } from '../src/updater/updater-api.ts';
+import { kubeUpdaterApi, type UpdaterApi } from '../src/updater/updater-api.ts';
 import { UpdaterCaches } from '../src/updater/updater-caches.ts';
 import { detectCapabilities } from '../src/controller/updater-component.ts';
 import { UpdaterLoop } from '../src/updater/updater-loop.ts';
@@ -123,7 +123,23 @@ try {
   podCache = undefined;
   await new Promise((r) => setTimeout(r, 500)); // the aborted watch lets go of the cache a moment later
 
-  const api = kubeUpdaterApi(kc);
+  // The updater's own API, with the calls that failed counted by method (the executor only logs them).
+  const failed: Record<string, number> = {};
+  const real = kubeUpdaterApi(kc);
+  const counting = <A extends unknown[]>(name: string, call: (...args: A) => Promise<void>) => async (...args: A): Promise<void> => {
+    try {
+      await call(...args);
+    } catch (err) {
+      failed[name] = (failed[name] ?? 0) + 1;
+      throw err;
+    }
+  };
+  const api: UpdaterApi = {
+    resize: counting('resize', real.resize.bind(real)),
+    evict: counting('evict', real.evict.bind(real)),
+    recordEvent: counting('recordEvent', real.recordEvent.bind(real)),
+    ...(real.patchVpaConditions ? { patchVpaConditions: counting('patchVpaConditions', real.patchVpaConditions.bind(real)) } : {}),
+  };
   heap0 = heapUsed();
   const caches = new UpdaterCaches({ kubeConfig: kc, logger: silentLogger(), namespaces: undefined, selected: () => true });
   let t = performance.now();
@@ -136,6 +152,7 @@ try {
   caches.onPod((pod) => loop.podSeen(pod));
   const runs = [];
   for (let i = 0; i < loops; i++) {
+    for (const k of Object.keys(failed)) delete failed[k];
     const before = await cluster.counts();
     const session = profileDir ? new Session() : undefined;
     if (session) {
@@ -155,20 +172,23 @@ try {
       session.disconnect();
       await cluster.command(`profile-stop ${join(profileDir!, `loop-${i + 1}-cluster.cpuprofile`)}`);
     }
-    const calls = callsBetween(before, await cluster.counts());
     const count = (entries: Iterable<string>) => {
       const m = new Map<string, number>();
       for (const k of entries) m.set(k, (m.get(k) ?? 0) + 1);
       return Object.fromEntries([...m].sort());
     };
+    // Counted once the loop's watch events have arrived: the server counts a request when its
+    // answer is written, a moment after the client may have read it.
+    await quiet(caches, 500, 30_000);
+    const calls = callsBetween(before, await cluster.counts());
     runs.push({
       wallMs,
       cpuMs: (used.user + used.system) / 1000,
       calls,
+      failedCalls: { ...failed },
       decisions: count(report.decisions.map((d) => `${d.action} ${d.reason}`)),
       outcomes: count(report.results.map((r) => r.outcome)),
     });
-    await quiet(caches, 500, 30_000);
   }
   const peakRss = process.resourceUsage().maxRSS * 1024;
   const steadyRss = process.memoryUsage().rss;

@@ -1,11 +1,18 @@
 /**
- * The cluster side of `npm run bench:updater`, in its own process so the updater's CPU time is
- * measured alone: kube-sim with 20 nodes, 1,000 Deployments of 2 pods and 1,000 VPAs, each
- * quarter of them leading to one kind of decision (in place, eviction, within bounds, mode Off).
- * Usage: `node --import tsx bench/updater-cluster.ts <latencyMs> <kubeconfig path>`; prints
- * `READY` when the pods run, and stops when its stdin closes.
+ * The cluster side of `npm run bench:updater`, in its own process so the updater's CPU time and
+ * memory are measured alone: kube-sim with one node per 100 pods, N Deployments of 2 pods and N
+ * VPAs, each quarter of them leading to one kind of decision (in place, eviction, within bounds,
+ * mode Off).
+ * Usage: `node --import tsx bench/updater-cluster.ts <latencyMs> <kubeconfig path> [N]` (N default
+ * 1,000); prints `READY` when the pods run. Each line `counts` on stdin is answered with
+ * `COUNTS <json>`: the API requests the server has served so far (kube-sim's request metrics, as
+ * `apiserver_request_total`: verb, resource, subresource, code); `profile-start` and
+ * `profile-stop <path>` CPU-profile this process between them (answered `OK`). Stops when its
+ * stdin closes.
  */
 import { writeFileSync } from 'node:fs';
+import { createInterface } from 'node:readline';
+import { Session } from 'node:inspector/promises';
 import { startKubeSim } from 'kube-sim';
 import { defaultScenario } from 'kube-sim/scenario';
 import type { KubeObject } from 'kube-sim/apiserver';
@@ -13,10 +20,12 @@ import { VPA_CRD_MANIFESTS } from '../src/api/vpa-crd-manifests.ts';
 
 const latencyMs = Number(process.argv[2] ?? 0);
 const kubeconfigPath = process.argv[3] ?? '/tmp/tailor-bench-updater.kubeconfig';
-export const WORKLOADS = 1000;
+const workloads = Number(process.argv[4] ?? 1000);
+if (!Number.isInteger(workloads) || workloads < 4) throw new Error(`N must be an integer of at least 4, got ${process.argv[4]}`);
+const PODS = 2 * workloads;
 
 const scenario = defaultScenario();
-scenario.nodes = Array.from({ length: 20 }, (_, i) => ({ name: `node-${i}`, cpu: '64', memory: '256Gi', pods: 110, labels: {}, resizeSupport: true }));
+scenario.nodes = Array.from({ length: Math.ceil(PODS / 100) }, (_, i) => ({ name: `node-${i}`, cpu: '64', memory: '256Gi', pods: 110, labels: {}, resizeSupport: true }));
 // reactToChanges off: the cluster advances only on tick(), so the API server is all this process
 // does while the updater runs and the loop's wall time is the updater's. A measurement choice, no
 // longer a workaround: with it on the start-up settles in ~1-3 s (`npm run bench:kube-sim`,
@@ -24,8 +33,8 @@ scenario.nodes = Array.from({ length: 20 }, (_, i) => ({ name: `node-${i}`, cpu:
 const sim = await startKubeSim({ crdManifests: VPA_CRD_MANIFESTS, scenario, version: '1.35', startAt: Date.UTC(2026, 0, 1), reactToChanges: false });
 const MEM = { memory: '256Mi' };
 
-for (let i = 0; i < WORKLOADS; i++) {
-  const name = `app-${String(i).padStart(4, '0')}`;
+for (let i = 0; i < workloads; i++) {
+  const name = `app-${String(i).padStart(5, '0')}`;
   await sim.server.create({
     apiVersion: 'apps/v1',
     kind: 'Deployment',
@@ -49,12 +58,28 @@ for (let i = 0; i < WORKLOADS; i++) {
   });
 }
 const running = () => sim.server.store.list('pods').filter((p) => (p.status as { phase?: string } | undefined)?.phase === 'Running').length;
-for (let i = 0; i < 20 && running() < 2 * WORKLOADS; i++) await sim.cluster.tick(1000);
-if (running() < 2 * WORKLOADS) throw new Error(`only ${running()} of ${2 * WORKLOADS} pods run`);
+for (let i = 0; i < 20 && running() < PODS; i++) await sim.cluster.tick(1000);
+if (running() < PODS) throw new Error(`only ${running()} of ${PODS} pods run`);
 if (latencyMs > 0) sim.server.addFault({ latencyMs });
 writeFileSync(kubeconfigPath, sim.server.kubeconfig(), { mode: 0o600 });
 process.stdout.write('READY\n');
-process.stdin.resume();
-process.stdin.on('end', () => {
+const lines = createInterface({ input: process.stdin });
+let session = new Session();
+lines.on('line', (line) => {
+  const [command, arg] = line.trim().split(' ');
+  if (command === 'counts') process.stdout.write(`COUNTS ${JSON.stringify(sim.server.requests.snapshot())}\n`);
+  else if (command === 'profile-start') {
+    session = new Session();
+    session.connect();
+    void session.post('Profiler.enable').then(() => session.post('Profiler.start')).then(() => process.stdout.write('OK\n'));
+  } else if (command === 'profile-stop' && arg) {
+    void session.post('Profiler.stop').then(({ profile }) => {
+      writeFileSync(arg, JSON.stringify(profile));
+      session.disconnect();
+      process.stdout.write('OK\n');
+    });
+  }
+});
+lines.on('close', () => {
   void sim.close().then(() => process.exit(0));
 });

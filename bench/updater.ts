@@ -1,77 +1,72 @@
 /**
- * `npm run bench:updater`: one full updater loop over 1,000 VPAs and 2,000 pods on kube-sim
- * (bench/updater-cluster.ts, in its own process so only the updater's CPU is measured), without
- * and with 20 ms of simulated latency on every API request. Prints, per run: the time to fill the
- * watch caches (once per leadership, not per loop), the wall and CPU time of one loop (plan +
- * resizes, evictions and events sent), the API calls of the loop and the decisions made (equal in
- * both runs). Figures go to docs/updater.md (Cost).
+ * `npm run bench:updater [-- N] [--latencies 0,20] [--loops 2] [--compare DIR] [--profile DIR]`: updater loops
+ * over N VPAs and 2N pods (default 1,000) on kube-sim, without and with simulated latency on every
+ * API request. Each run is two processes: the cluster (bench/updater-cluster.ts) and the updater
+ * (bench/updater-run.ts), so the updater's CPU time and memory are its own. Prints, per run: the
+ * time to fill the watch caches (once per leadership), their heap per pod, RSS (start, caches
+ * filled, peak, steady), and per loop the wall and CPU time, the API requests the server counted
+ * by verb and resource, the decisions and outcomes. The first loop acts on a quarter of the pods
+ * (resizes and evictions); the next ones find them in flight or gone (the cluster does not react
+ * between ticks), the steady state of a loop with nothing new to do.
+ *
+ * `--compare DIR` also runs DIR's bench/updater-run.ts (another checkout, e.g. the main branch;
+ * copy this checkout's bench/updater-run.ts into it when it has none) on a fresh cluster from this
+ * checkout, alternating with this checkout's, so before and after come from one run.
+ * `--profile DIR` CPU-profiles each loop alone, in the updater and in kube-sim, into
+ * DIR/<latency>ms-<run>/loop-<i>-{updater,cluster}.cpuprofile.
+ * Figures go to docs/updater.md (Cost) and docs/scale.md (Updater).
  */
-import { spawn } from 'node:child_process';
-import { once } from 'node:events';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import * as k8s from '@kubernetes/client-node';
-import { Registry } from 'prom-client';
-import { silentLogger } from '../src/observability/logger.ts';
-import { updaterOptions } from '../src/policy/update-thresholds.ts';
-import { kubeUpdaterApi, type UpdaterApi } from '../src/updater/updater-api.ts';
-import { UpdaterCaches } from '../src/updater/updater-caches.ts';
-import { detectCapabilities } from '../src/controller/updater-component.ts';
-import { UpdaterLoop } from '../src/updater/updater-loop.ts';
-import { UpdaterMetrics } from '../src/updater/updater-metrics.ts';
+import { spawnSync } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
 
-const LATENCIES = [0, 20];
-const NOW = Date.UTC(2026, 0, 1, 0, 10);
+const { values, positionals } = parseArgs({
+  allowPositionals: true,
+  options: { latencies: { type: 'string', default: '0,20' }, loops: { type: 'string', default: '2' }, compare: { type: 'string' }, profile: { type: 'string' } },
+});
+const n = Number(positionals[0] ?? 1000);
+const latencies = values.latencies.split(',').map(Number);
+const loops = Number(values.loops);
+const problems = [
+  ...(Number.isInteger(n) && n >= 4 ? [] : [`N must be an integer of at least 4, got ${positionals[0]}`]),
+  ...(latencies.every((l) => Number.isFinite(l) && l >= 0) ? [] : [`--latencies must be milliseconds separated by commas, got ${values.latencies}`]),
+  ...(Number.isInteger(loops) && loops >= 1 ? [] : [`--loops must be a positive integer, got ${values.loops}`]),
+];
+if (problems.length > 0) {
+  console.error(problems.join('\n'));
+  process.exit(2);
+}
+const cluster = resolve('bench/updater-cluster.ts');
 
-async function run(latencyMs: number): Promise<void> {
-  const dir = await mkdtemp(join(tmpdir(), 'tailor-bench-updater-'));
-  const kubeconfig = join(dir, 'kubeconfig');
-  const child = spawn(process.execPath, ['--import', 'tsx', 'bench/updater-cluster.ts', String(latencyMs), kubeconfig], { stdio: ['pipe', 'pipe', 'inherit'] });
-  try {
-    let out = '';
-    child.stdout.setEncoding('utf8');
-    while (!out.includes('READY')) {
-      const [chunk] = (await once(child.stdout, 'data')) as [string];
-      out += chunk;
-    }
-    const kc = new k8s.KubeConfig();
-    kc.loadFromFile(kubeconfig);
-    const calls = { resize: 0, evict: 0, event: 0 };
-    const real = kubeUpdaterApi(kc);
-    const api: UpdaterApi = {
-      resize: (r, m) => ((calls.resize += 1), real.resize(r, m)),
-      evict: (ns, n, uid) => ((calls.evict += 1), real.evict(ns, n, uid)),
-      recordEvent: (e) => ((calls.event += 1), real.recordEvent(e)),
-    };
-    const capabilities = await detectCapabilities(kc, false);
-    const caches = new UpdaterCaches({ kubeConfig: kc, logger: silentLogger(), namespaces: undefined, selected: () => true });
-    let t = performance.now();
-    await caches.start();
-    const syncMs = performance.now() - t;
-    const loop = new UpdaterLoop({ sources: caches.sources, api, logger: silentLogger(), metrics: new UpdaterMetrics(new Registry()), options: updaterOptions(), capabilities, budget: { resizes: 10_000, evictions: 10_000 } });
-    const cpu = process.cpuUsage();
-    t = performance.now();
-    const report = await loop.runOnce(NOW);
-    const loopMs = performance.now() - t;
-    const used = process.cpuUsage(cpu);
-    await caches.stop();
-    const decisions = new Map<string, number>();
-    for (const d of report.decisions) decisions.set(`${d.action} ${d.reason}`, (decisions.get(`${d.action} ${d.reason}`) ?? 0) + 1);
-    const outcomes = new Map<string, number>();
-    for (const r of report.results) outcomes.set(r.outcome, (outcomes.get(r.outcome) ?? 0) + 1);
-    const total = calls.resize + calls.evict + calls.event;
-    console.log(`latency ${latencyMs} ms per request: ${report.decisions.length} pods, ${caches.sources.vpas().length} VPAs`);
-    console.log(`  caches filled (list + watch, once per leadership): ${(syncMs / 1000).toFixed(2)} s`);
-    console.log(`  one loop: ${(loopMs / 1000).toFixed(2)} s wall, ${((used.user + used.system) / 1e6).toFixed(2)} s CPU`);
-    console.log(`  API calls in the loop: ${total} (resizes ${calls.resize}, evictions ${calls.evict}, events ${calls.event}; no reads: served from the caches)`);
-    console.log(`  decisions: ${[...decisions].sort().map(([k, n]) => `${k} ${n}`).join(', ')}`);
-    console.log(`  outcomes: ${[...outcomes].sort().map(([k, n]) => `${k} ${n}`).join(', ')}`);
-  } finally {
-    child.stdin.end();
-    await once(child, 'exit');
-    await rm(dir, { recursive: true, force: true });
-  }
+interface Loop { wallMs: number; cpuMs: number; calls: Record<string, number>; failedCalls?: Record<string, number>; decisions: Record<string, number>; outcomes: Record<string, number> }
+interface Run {
+  vpas: number; pods: number; syncMs: number; podHeapBytes: number; podJsonBytes: number; cachesHeapPerPod: number;
+  rssStartMiB: number; rssFilledMiB: number; peakRssMiB: number; steadyRssMiB: number; loops: Loop[];
 }
 
-for (const latency of LATENCIES) await run(latency);
+const list = (r: Record<string, number>) => Object.entries(r).map(([k, v]) => `${k} ${v}`).join(', ') || 'none';
+const KIB = 1024;
+
+for (const latency of latencies) {
+  const sides: Array<[string, string]> = values.compare
+    ? [[`before (${values.compare})`, values.compare], ['after (this checkout)', '.'], ['before, again', values.compare], ['after, again', '.']]
+    : [['', '.']];
+  for (const [index, [label, dir]] of sides.entries()) {
+    const profileDir = values.profile ? resolve(join(values.profile, `${latency}ms-${index + 1}`)) : undefined;
+    if (profileDir) mkdirSync(profileDir, { recursive: true });
+    const run = spawnSync(process.execPath, ['--expose-gc', '--import', 'tsx', 'bench/updater-run.ts', cluster, String(n), String(latency), String(loops), ...(profileDir ? [profileDir] : [])], { cwd: dir, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], maxBuffer: 2 ** 24 });
+    if (run.status !== 0) throw new Error(`bench/updater-run.ts failed (exit ${run.status})`);
+    const r = JSON.parse(run.stdout.trim().split('\n').at(-1)!) as Run;
+    console.log(`\nlatency ${latency} ms per request: ${r.vpas} VPAs, ${r.pods} pods${label ? ` ${label}` : ''}`);
+    console.log(`  caches filled (list + watch, once per leadership): ${(r.syncMs / 1000).toFixed(2)} s`);
+    console.log(`  watch caches' heap: ${(r.cachesHeapPerPod / KIB).toFixed(2)} KiB per pod (all six caches over the pods); the pods' cache alone ${(r.podHeapBytes / KIB).toFixed(2)} KiB per pod (a pod is ${(r.podJsonBytes / KIB).toFixed(2)} KiB of JSON)`);
+    console.log(`  RSS: start ${r.rssStartMiB.toFixed(1)} MiB, caches filled ${r.rssFilledMiB.toFixed(1)} MiB, peak ${r.peakRssMiB.toFixed(1)} MiB, steady ${r.steadyRssMiB.toFixed(1)} MiB`);
+    r.loops.forEach((l, i) => {
+      const total = Object.values(l.calls).reduce((a, b) => a + b, 0);
+      console.log(`  loop ${i + 1}: ${(l.wallMs / 1000).toFixed(2)} s wall, ${(l.cpuMs / 1000).toFixed(2)} s CPU; ${total} API calls (${list(l.calls)}); failed calls: ${list(l.failedCalls ?? {})}`);
+      console.log(`    decisions: ${list(l.decisions)}`);
+      console.log(`    outcomes: ${list(l.outcomes)}`);
+    });
+  }
+}

@@ -33,19 +33,42 @@ export interface Grouping {
 }
 
 const ns = (namespace: string | undefined) => namespace || 'default';
+/** A target's index key (NUL cannot occur in a kind, namespace or name). */
+const targetKey = (kind: string, namespace: string, name: string) => `${kind}\u0000${namespace}\u0000${name}`;
 
-/** One group per VPA (in the order given); a pod belongs to the VPA whose targetRef is its top-most owner. */
+/** `items` by `key` (undefined: left out), each list in the order given. */
+function indexBy<T>(items: readonly T[], key: (item: T) => string | undefined): Map<string, T[]> {
+  const index = new Map<string, T[]>();
+  for (const item of items) {
+    const k = key(item);
+    if (k === undefined) continue;
+    const list = index.get(k);
+    if (list) list.push(item);
+    else index.set(k, [item]);
+  }
+  return index;
+}
+
+/**
+ * One group per VPA (in the order given); a pod belongs to the VPA whose targetRef is its top-most
+ * owner. The LimitRanges, HPAs and workload objects are indexed once, so grouping costs one pass
+ * over each list, not one per VPA (10,000 VPAs: a scan per VPA was 10^8 comparisons a loop).
+ */
 export function groupWorkloads(objects: ClusterObjects): Grouping {
+  const limitRangesByNamespace = indexBy(objects.limitRanges ?? [], (lr) => ns(lr.metadata?.namespace));
+  const hpasByTarget = indexBy(objects.hpas ?? [], (h) => (h.spec ? targetKey(h.spec.scaleTargetRef.kind, ns(h.metadata?.namespace), h.spec.scaleTargetRef.name) : undefined));
+  const workloadsByTarget = indexBy(objects.workloads ?? [], (w) => (w.kind !== undefined && w.metadata?.name !== undefined ? targetKey(w.kind, ns(w.metadata.namespace), w.metadata.name) : undefined));
   const byKey = new Map<string, { group: WorkloadGroup; pods: V1Pod[] }>();
   const groups: { group: WorkloadGroup; pods: V1Pod[] }[] = [];
   for (const vpa of objects.vpas) {
     const namespace = ns(vpa.metadata.namespace);
     const key = workloadKey({ kind: vpa.spec.targetRef.kind, namespace, name: vpa.spec.targetRef.name });
     if (byKey.has(key)) continue; // two VPAs for one workload: the first wins (upstream refuses both)
-    const limitRanges = (objects.limitRanges ?? []).filter((lr) => ns(lr.metadata?.namespace) === namespace);
-    const hpas = (objects.hpas ?? []).filter((h) => ns(h.metadata?.namespace) === namespace && h.spec?.scaleTargetRef.kind === vpa.spec.targetRef.kind && h.spec.scaleTargetRef.name === vpa.spec.targetRef.name);
+    const target = targetKey(vpa.spec.targetRef.kind, namespace, vpa.spec.targetRef.name);
+    const limitRanges = limitRangesByNamespace.get(namespace) ?? [];
+    const hpas = hpasByTarget.get(target) ?? [];
     const hpaResources = hpas.flatMap(hpaUtilizationResources);
-    const workload = (objects.workloads ?? []).find((w) => w.kind === vpa.spec.targetRef.kind && w.metadata?.name === vpa.spec.targetRef.name && ns(w.metadata?.namespace) === namespace);
+    const workload = workloadsByTarget.get(target)?.[0];
     const group: WorkloadGroup = { workload: key, vpa, pods: [] };
     if (limitRanges.length > 0) group.limitRanges = limitRanges;
     if (hpaResources.length > 0) {

@@ -50,3 +50,57 @@ test('pods go to the VPA that targets their Deployment, with its namespace\'s Li
   assert.equal(g!.replicas, 3);
   assert.deepEqual(unmatched.map((p) => p.metadata!.name), ['api-1', 'web-x']);
 });
+
+test('the first workload object of a target gives the replicas; HPAs and LimitRanges keep their order; kinds and namespaces tell targets apart', () => {
+  const web = vpa();
+  const api = vpa();
+  api.metadata.name = 'api';
+  api.spec.targetRef = { apiVersion: 'apps/v1', kind: 'StatefulSet', name: 'api' };
+  const lr = (name: string, namespace: string | undefined): V1LimitRange => ({ metadata: { name, ...(namespace ? { namespace } : {}) }, spec: { limits: [] } });
+  const memoryHpa = { ...hpa('web', [{ type: 'Resource', resource: { name: 'memory', target: { type: 'Utilization', averageUtilization: 70 } } }]), metadata: { name: 'b-memory', namespace: 'shop' } };
+  const cpuHpa = { ...hpa('web', [{ type: 'Resource', resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: 70 } } }]), metadata: { name: 'a-cpu', namespace: 'shop' } };
+  const { groups } = groupWorkloads({
+    vpas: [web, api],
+    pods: [],
+    limitRanges: [lr('second', 'shop'), lr('default-ns', undefined), lr('first', 'shop')],
+    hpas: [memoryHpa, { metadata: { name: 'no-spec', namespace: 'shop' } }, cpuHpa, { ...cpuHpa, metadata: { name: 'other-ns', namespace: 'other' } }],
+    workloads: [
+      { kind: 'StatefulSet', metadata: { name: 'web', namespace: 'shop' }, spec: { replicas: 9 } },
+      { kind: 'Deployment', metadata: { name: 'web', namespace: 'other' }, spec: { replicas: 8 } },
+      { metadata: { name: 'web', namespace: 'shop' }, spec: { replicas: 7 } },
+      { kind: 'Deployment', metadata: { name: 'web', namespace: 'shop' }, spec: { replicas: 3 } },
+      { kind: 'Deployment', metadata: { name: 'web', namespace: 'shop' }, spec: { replicas: 4 } },
+      { kind: 'StatefulSet', metadata: { name: 'api', namespace: 'shop' } },
+    ],
+  });
+  const [g, a] = groups;
+  assert.equal(g!.replicas, 3);
+  assert.deepEqual(g!.limitRanges?.map((l) => l.metadata?.name), ['second', 'first']);
+  assert.deepEqual(g!.hpaResources, ['memory', 'cpu']);
+  assert.deepEqual(g!.hpaNames, ['a-cpu', 'b-memory']);
+  assert.equal(a!.workload, 'StatefulSet/shop/api');
+  assert.equal(a!.replicas, undefined);
+  assert.equal(a!.hpaResources, undefined);
+});
+
+test('grouping reads each workload object, HPA and LimitRange a bounded number of times, not once per VPA', () => {
+  // 10,000 VPAs: one scan of these lists per VPA was 10^8 comparisons in every updater loop.
+  const n = 300;
+  let reads = 0;
+  const counted = <T extends object>(o: T): T => new Proxy(o, { get: (t, p, r) => ((reads += 1), Reflect.get(t, p, r)) });
+  const vpas = Array.from({ length: n }, (_, i) => {
+    const v = vpa();
+    v.metadata.name = `w${i}`;
+    v.spec.targetRef = { apiVersion: 'apps/v1', kind: 'Deployment', name: `w${i}` };
+    return v;
+  });
+  const { groups } = groupWorkloads({
+    vpas,
+    pods: [],
+    workloads: Array.from({ length: n }, (_, i) => counted({ kind: 'Deployment', metadata: { name: `w${i}`, namespace: 'shop' }, spec: { replicas: i } })),
+    hpas: Array.from({ length: n }, (_, i) => counted(hpa(`w${i}`, []))),
+    limitRanges: Array.from({ length: n }, (_, i) => counted({ metadata: { name: `lr${i}`, namespace: `ns${i}` }, spec: { limits: [] } })),
+  });
+  assert.deepEqual(groups.map((g) => g.replicas), Array.from({ length: n }, (_, i) => i));
+  assert.ok(reads <= 20 * n, `${reads} property reads for ${n} VPAs and ${n} objects of each kind`);
+});

@@ -72,16 +72,42 @@ function asString(input: unknown, what: string): string {
   return input.trim();
 }
 
+/**
+ * Values already parsed, by the trimmed text: a cluster uses few distinct quantities, and the
+ * updater reads each pod's several times a loop (BigInt arithmetic was the largest cost of
+ * planning 20,000 pods). Only valid quantities are kept; the maps are emptied when they reach
+ * {@link QUANTITY_CACHE_LIMIT} entries, so memory stays bounded whatever the input.
+ */
+const parsedCpu = new Map<string, number>();
+const parsedMemory = new Map<string, number>();
+
+/** Most distinct quantities remembered per resource. */
+export const QUANTITY_CACHE_LIMIT = 4096;
+
+/** How many parsed quantities are remembered now (cpu and memory). */
+export function quantityCacheSize(): number {
+  return parsedCpu.size + parsedMemory.size;
+}
+
+function remembered(cache: Map<string, number>, s: string, parse: () => number): number {
+  const known = cache.get(s);
+  if (known !== undefined) return known;
+  const value = parse();
+  if (cache.size >= QUANTITY_CACHE_LIMIT) cache.clear();
+  cache.set(s, value);
+  return value;
+}
+
 /** Parses a CPU quantity into whole millicores (`"250m"` -> 250, `"1.5"` -> 1500, `"0.5m"` -> 1). */
 export function parseCpu(input: unknown): number {
   const s = asString(input, 'cpu');
-  return nonNegative(scaledCeil(parseExact(s), 3), s, 'cpu');
+  return remembered(parsedCpu, s, () => nonNegative(scaledCeil(parseExact(s), 3), s, 'cpu'));
 }
 
 /** Parses a memory quantity into whole bytes (`"512Mi"` -> 536870912, `"129M"` -> 129000000). */
 export function parseMemory(input: unknown): number {
   const s = asString(input, 'memory');
-  return nonNegative(scaledCeil(parseExact(s), 0), s, 'memory');
+  return remembered(parsedMemory, s, () => nonNegative(scaledCeil(parseExact(s), 0), s, 'memory'));
 }
 
 /** Parses any quantity into whole units after scaling by 10^scale (signed; for non-resource use). */

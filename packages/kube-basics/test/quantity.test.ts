@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { formatCpu, formatMemory, parseCpu, parseMemory, QuantityError, roundUpToMiB } from '../src/quantity.ts';
+import { formatCpu, formatMemory, parseCpu, parseMemory, QUANTITY_CACHE_LIMIT, QuantityError, quantityCacheSize, roundUpToMiB } from '../src/quantity.ts';
 
 test('parses CPU quantities into millicores', () => {
   const cases: [string, number][] = [
@@ -48,4 +48,20 @@ test('round trips: format then parse gives the same value', () => {
   for (const b of [1, 1023, 1024, 262144000, 2 ** 33, 129000000]) assert.equal(parseMemory(formatMemory(b)), b);
   assert.equal(roundUpToMiB(1), 1048576);
   assert.equal(roundUpToMiB(1048576), 1048576);
+});
+
+test('parsed quantities are remembered: the same value every time, errors every time, and a bounded number kept', () => {
+  const inputs = ['250m', ' 250m ', '1.5', '512Mi', '129M', '0.5m', '1e9', '128974848000m'];
+  const first = inputs.map((q) => [parseCpu(q), parseMemory(q)]);
+  for (let i = 0; i < 3; i++) assert.deepEqual(inputs.map((q) => [parseCpu(q), parseMemory(q)]), first);
+  for (let i = 0; i < 2; i++) {
+    assert.throws(() => parseCpu('-100m'), /negative/);
+    assert.throws(() => parseMemory('1MB'), QuantityError);
+  }
+  for (let i = 0; i < 3 * QUANTITY_CACHE_LIMIT; i++) {
+    assert.equal(parseCpu(`${i}m`), i);
+    assert.equal(parseMemory(`${i}Ki`), i * 1024);
+  }
+  assert.ok(quantityCacheSize() <= 2 * QUANTITY_CACHE_LIMIT, `${quantityCacheSize()} remembered`);
+  assert.deepEqual(inputs.map((q) => [parseCpu(q), parseMemory(q)]), first);
 });

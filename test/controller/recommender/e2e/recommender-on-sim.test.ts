@@ -217,9 +217,12 @@ async function historyAvailable(url: string, workloads: readonly string[], sampl
  */
 async function cpuRates(url: string, workload: string, endMs: number, historyMs: number, stepMs: number, rateWindowMs: number): Promise<number[]> {
   const selector = `container_cpu_usage_seconds_total{namespace="default",pod=~"${workload}-.*",container="app"}`;
-  const query = `max by (namespace, pod, container) (rate(${selector}[${rateWindowMs / 1000}s]))`;
+  // In milliseconds: a detected interval is rarely whole seconds (4024 ms), and PromQL durations
+  // take no fraction ("4.024s" is a parse error, which once read as "no samples").
+  const query = `max by (namespace, pod, container) (rate(${selector}[${Math.round(rateWindowMs)}ms]))`;
   const params = new URLSearchParams({ query, start: String((endMs - historyMs + stepMs) / 1000), end: String(endMs / 1000), step: String(stepMs / 1000) });
-  const body = (await (await fetch(`${url}/api/v1/query_range?${params}`)).json()) as { data?: { result?: { values: [number, string][] }[] } };
+  const body = (await (await fetch(`${url}/api/v1/query_range?${params}`)).json()) as { status?: string; error?: string; data?: { result?: { values: [number, string][] }[] } };
+  assert.equal(body.status, 'success', `${query}: ${body.error}`);
   return (body.data?.result ?? []).flatMap((series) => series.values.map(([, v]) => Number(v)));
 }
 

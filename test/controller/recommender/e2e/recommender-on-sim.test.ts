@@ -25,6 +25,7 @@ import { ensureDebianPackage } from '../../../support/debian-package.ts';
 import { freePort } from '../../../support/free-port.ts';
 import { waitReady } from '../../../support/prometheus-server.ts';
 import { VPA_CRD_MANIFESTS } from '../../../../src/api/vpa-crd-manifests.ts';
+import { duration } from '../../../../src/metrics/promql-selector.ts';
 
 const VPA = { group: 'autoscaling.k8s.io', version: 'v1', plural: 'verticalpodautoscalers' };
 const CHECKPOINTS = { group: 'autoscaling.k8s.io', version: 'v1', plural: 'verticalpodautoscalercheckpoints' };
@@ -217,9 +218,10 @@ async function historyAvailable(url: string, workloads: readonly string[], sampl
  */
 async function cpuRates(url: string, workload: string, endMs: number, historyMs: number, stepMs: number, rateWindowMs: number): Promise<number[]> {
   const selector = `container_cpu_usage_seconds_total{namespace="default",pod=~"${workload}-.*",container="app"}`;
-  // In milliseconds: a detected interval is rarely whole seconds (4024 ms), and PromQL durations
-  // take no fraction ("4.024s" is a parse error, which once read as "no samples").
-  const query = `max by (namespace, pod, container) (rate(${selector}[${Math.round(rateWindowMs)}ms]))`;
+  // As the recommender writes it (whole seconds): a detected interval is rarely whole seconds
+  // (4024 ms), and PromQL durations take no fraction ("4.024s" is a parse error, once read here as
+  // "no samples").
+  const query = `max by (namespace, pod, container) (rate(${selector}[${duration(Math.max(stepMs, rateWindowMs))}]))`;
   const params = new URLSearchParams({ query, start: String((endMs - historyMs + stepMs) / 1000), end: String(endMs / 1000), step: String(stepMs / 1000) });
   const body = (await (await fetch(`${url}/api/v1/query_range?${params}`)).json()) as { status?: string; error?: string; data?: { result?: { values: [number, string][] }[] } };
   assert.equal(body.status, 'success', `${query}: ${body.error}`);

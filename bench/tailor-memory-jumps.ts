@@ -56,6 +56,13 @@ const ratio = (tallies: Array<{ memoryLimitSum: number; memorySlackSum: number }
 // 1. Bounds.
 console.log(`## 1. Bounds (memory slack x vpa; vpa ${vpaPct.toFixed(1)}%)`);
 console.log(`tailor ${ratio(tailor)}, oracle-rules ${ratio(oracle)}`);
+// Slack % = slack / limit with limit = slack + usage: 0.75 x vpa caps the summed limit at usage / (1 - that slack).
+const sums = (tallies: QualityTally[]): [number, number] => tallies.reduce(([l, s], t) => [l + t.memoryLimitSum, s + t.memorySlackSum], [0, 0]);
+const [tailorLimit, tailorSlack] = sums(tailor);
+const [oracleLimit] = sums(oracle);
+const allowedLimit = (tailorLimit - tailorSlack) / (1 - (0.75 * vpaPct) / 100);
+const gib = (x: number): string => `${Math.round(x / GB / 1000)}k`;
+console.log(`summed limits (GiB x samples): tailor ${gib(tailorLimit)}, oracle-rules ${gib(oracleLimit)}, at 0.75 x vpa at most ${gib(allowedLimit)} (${(allowedLimit / oracleLimit).toFixed(2)} x oracle-rules'; tailor's is ${(tailorLimit / oracleLimit).toFixed(2)} x)`);
 const byGain = tailor.map((t, i) => [i, t.memorySlackSum - oracle[i]!.memorySlackSum] as const).sort((a, b) => b[1] - a[1]);
 const atOracle = new Set<number>();
 const mixed = (): QualityTally[] => tailor.map((t, i) => (atOracle.has(i) ? oracle[i]! : t));
@@ -166,6 +173,7 @@ console.log(`at most ${upperSaved.toFixed(0)} hours low over these VMs (the best
 // 3. Precursors: the CPU in the hour before an episode starts (>= 4 h quiet before it), against the
 // hours that are not followed by an episode; the hour of day.
 console.log('\n## 3. Precursors of an episode start (a high sample after >= 4 h without one)');
+const precursorVms = new Set<number>();
 for (const j of candidates) {
   const { series } = j;
   const starts: number[] = [];
@@ -199,5 +207,8 @@ for (const j of candidates) {
   }
   // Hour of day: did the same hour (+-1 h) on one of the last 7 days see an episode start?
   const hourSeen = starts.filter((s) => starts.some((p) => p < s - 12 * H && s - p <= 7 * 24 * H + H && Math.abs(((((s - p) % (24 * H)) + 12 * H) % (24 * H)) - 12 * H) <= H)).length;
+  if (before.length > 0 && hits / before.length >= 0.7 && alarms / Math.max(1, quietHours) <= 0.05) precursorVms.add(j.index);
   console.log(`${short(series.name)}: ${starts.length} episode starts; CPU of the hour before >= 2x the day's: ${hits} of ${before.length}; same rise in quiet hours: ${alarms} of ${quietHours}; starts whose hour of day (+-1 h) saw a start on the last 7 days: ${hourSeen}`);
 }
+const withPrecursor = tailor.map((t, i) => (precursorVms.has(i) ? oracle[i]! : t));
+console.log(`VMs whose CPU warns of >= 70% of episode starts with <= 5% false alarms, managed as oracle-rules: ${[...precursorVms].map((i) => short(trace.containers[i]!.name)).join(', ') || 'none'}: memory slack ${ratio(withPrecursor)} x vpa at best`);

@@ -55,7 +55,8 @@ export class RefractoryPeriod {
   /** True when the period lets the limit down at `now`: trusted, quiet for `quietMs`, before the earliest next episode. */
   inForce(now: number): boolean {
     const o = this.o;
-    return this.gaps >= o.trustGaps && now - this.lastHighAt >= o.quietMs && now < this.earliestNext();
+    // A gap must have been seen (with trustGaps 0 too): the period is never assumed endless.
+    return this.gaps >= o.trustGaps && Number.isFinite(this.shortestGap) && now - this.lastHighAt >= o.quietMs && now < this.earliestNext();
   }
 
   /**

@@ -59,3 +59,9 @@ test('refractory period: an OOM kill while the period is in force is a miss', ()
   // Past the kill's own floor (limit x 1.5 for 12 h): the 7-day peak, not the quiet level.
   assert.equal(m.peak(at) / MIB, 1600);
 });
+
+test('refractory period: trusted after zero gaps still needs one gap seen (never an endless quiet period)', () => {
+  // One episode only, no gap yet: with trust after 0 gaps the limit must still cover the 7-day peak.
+  const at = 20 * HOUR;
+  assert.equal(feed({ ...REFRACTORY, memoryRefractoryTrustGaps: 0 }, EPISODES.slice(0, 1), at).peak(at) / MIB, 1600);
+});

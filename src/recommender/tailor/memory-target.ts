@@ -11,8 +11,11 @@
  * earlier miss (docs/decisions/0141). With `memoryCheckPastGuard` off, the older hourly check:
  * did the hour's peak stay under the rule's limit?
  * After an OOM kill the peak is at least limit x `oomBumpFactor` for `oomHoldMs`.
+ * With `memoryRefractoryQuietMs` (experimental, off) the 7-day peak rule lets the limit down
+ * between episodes of a container with a learned refractory period (refractory-period.ts).
  */
 import { HourlyPeaks } from './hourly-peaks.ts';
+import { RefractoryPeriod } from './refractory-period.ts';
 import type { TailorOptions } from './options.ts';
 
 const HOUR = 3_600_000;
@@ -39,6 +42,7 @@ export class MemoryTarget {
   private readonly checkLimit = [Infinity, Infinity];
   /** ...and since when the working set has stayed at or above the pressure line (-1: it has not). */
   private readonly pressureSince = [-1, -1];
+  private readonly refractory: RefractoryPeriod | undefined;
 
   constructor(options: TailorOptions) {
     this.o = options;
@@ -46,6 +50,16 @@ export class MemoryTarget {
     this.aheadHours = Math.ceil(options.horizonMs / HOUR);
     this.recentHours = Math.ceil(options.memoryRecentMs / HOUR);
     this.followHours = Math.ceil(options.memoryFollowMs / HOUR);
+    if (options.memoryRefractoryQuietMs > 0) {
+      this.refractory = new RefractoryPeriod({
+        quietMs: options.memoryRefractoryQuietMs,
+        highFraction: options.memoryRefractoryHighFraction,
+        trustGaps: options.memoryRefractoryTrustGaps,
+        safety: options.memoryRefractorySafety,
+        stepMs: options.horizonMs,
+        maxStepUp: options.maxStepUp,
+      });
+    }
   }
 
   /** A working-set sample (bytes) at `at`. */
@@ -62,6 +76,7 @@ export class MemoryTarget {
       this.checkRules(this.currentHour, at);
     }
     this.currentHour = hour;
+    this.refractory?.add(bytes, this.peaks.max(at), at);
     this.peaks.add(bytes, at);
   }
 
@@ -127,6 +142,7 @@ export class MemoryTarget {
       if (follow || seasonal) this.missFollow(at);
       if (seasonal) this.missSeasonal(at);
     }
+    this.refractory?.recordOom(at);
     if (this.o.oomIntoHistory) this.peaks.add(limitBytes * this.o.oomBumpFactor, at);
   }
 
@@ -167,6 +183,11 @@ export class MemoryTarget {
         // A spike that has passed for memorySpikeQuietMs is covered only down to f x its peak.
         const quietHours = Math.ceil(o.memorySpikeQuietMs / HOUR);
         peak = Math.max(peak * f, this.peaks.recentMax(hour, quietHours + 1));
+      }
+      if (this.refractory !== undefined) {
+        // Between episodes: the quiet level since the last one (the hours of the quiet window).
+        const quiet = this.peaks.recentMax(hour, Math.ceil(o.memoryRefractoryQuietMs / HOUR));
+        peak = this.refractory.cover(now, peak, quiet);
       }
     }
     return now < this.oomFloorUntil ? Math.max(peak, this.oomFloor) : peak;

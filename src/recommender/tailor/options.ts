@@ -124,6 +124,19 @@ export interface TailorOptions {
   /** Experimental (0: off): the 7-day peak rule covers only this fraction of a peak older than memorySpikeQuietMs. */
   memorySpikeDecayFloor: number;
   memorySpikeQuietMs: number;
+  /**
+   * Experimental (0: off; docs/tailor-strategy.md, "is there a refractory period?"): a refractory
+   * period learned per container. A high sample is one at or above `memoryRefractoryHighFraction` x
+   * the 7-day peak; high samples less than `memoryRefractoryQuietMs` apart are one episode. Once
+   * `memoryRefractoryTrustGaps` gaps between episodes have been seen since the last miss, the 7-day
+   * peak rule lets the limit down to the quiet level after an episode and back up before the
+   * earliest next one (the shortest gap seen x `memoryRefractorySafety`), one x`maxStepUp` step per
+   * `horizonMs`. An episode or an OOM kill sooner than that is a miss: trust starts again.
+   */
+  memoryRefractoryQuietMs: number;
+  memoryRefractoryHighFraction: number;
+  memoryRefractoryTrustGaps: number;
+  memoryRefractorySafety: number;
   /** Memory margin above the remembered peak. */
   memoryMargin: number;
   /** Memory bounds around the target. */
@@ -192,6 +205,10 @@ export const TAILOR_DEFAULTS: Readonly<TailorOptions> = Object.freeze({
   pressureRaiseFactor: DEFAULT_UPDATER_OPTIONS.memoryPressureRaiseFactor,
   memorySpikeDecayFloor: 0,
   memorySpikeQuietMs: 24 * HOUR,
+  memoryRefractoryQuietMs: 0,
+  memoryRefractoryHighFraction: 0.5,
+  memoryRefractoryTrustGaps: 3,
+  memoryRefractorySafety: 1,
   memoryMargin: 0.12,
   memoryLowerFactor: 1,
   memoryUpperFactor: 1.3,

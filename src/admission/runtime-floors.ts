@@ -11,7 +11,7 @@
 import type { V1Pod } from '@kubernetes/client-node';
 import type { VerticalPodAutoscaler } from '../api/vpa.ts';
 import type { MemoryLimitRules } from '../policy/container-plan.ts';
-import { describeRuntime, detectRuntime, startMemoryFloor } from '../policy/container-runtime.ts';
+import { describeRuntime, detectRuntime, floorBasis, startMemoryFloor } from '../policy/container-runtime.ts';
 import { runtimeOverridesOf } from '../policy/runtime-annotation.ts';
 import { overrideFor } from '../policy/runtime-fit.ts';
 
@@ -24,7 +24,7 @@ export function runtimeMemoryRules(pod: V1Pod, vpa: VerticalPodAutoscaler): Reco
     const runtime = detectRuntime(c, overrideFor(overrides, c.name));
     const floor = startMemoryFloor(runtime);
     if (floor === undefined) continue;
-    rules[c.name] = { floor, floorReason: `what ${describeRuntime(runtime)} needs (${runtime.runtime === 'jvm' ? 'heap + overhead' : 'GOMEMLIMIT + 10%'})` };
+    rules[c.name] = { floor, floorReason: `what ${describeRuntime(runtime)} needs (${floorBasis(runtime)})` };
   }
   return rules;
 }

@@ -174,3 +174,8 @@ export function describeRuntime(rt: ContainerRuntime): string {
   const go = rt.goMemLimitBytes !== undefined ? `GOMEMLIMIT ${Math.round(rt.goMemLimitBytes / MiB)}Mi, ` : '';
   return `${rt.runtime} (${heap}${go}from ${rt.evidence})`;
 }
+
+/** What a runtime's memory floor is made of, for messages: a JVM's heap + overhead, else GOMEMLIMIT + 10%. */
+export function floorBasis(rt: ContainerRuntime): string {
+  return rt.runtime === 'jvm' ? 'heap + overhead' : 'GOMEMLIMIT + 10%';
+}

@@ -20,7 +20,7 @@ import type { PodResourcesPlan } from '../policy/pod-resources.ts';
 import { RESOURCE_NAMES, type ResourceName } from '../recommender/types.ts';
 import type { PodUsage } from './container-usage.ts';
 import type { ContainerChange } from './decision.ts';
-import { describeRuntime, runtimeMemoryFloor, type ContainerRuntime } from '../policy/container-runtime.ts';
+import { describeRuntime, floorBasis, runtimeMemoryFloor, type ContainerRuntime } from '../policy/container-runtime.ts';
 import { memoryLimitFloor, safeMemoryLimit } from './memory-safety.ts';
 import type { UpdaterOptions } from '../policy/update-thresholds.ts';
 import type { MemoryFloors } from './resize-guard.ts';
@@ -118,7 +118,7 @@ export function inPlaceChanges(input: InPlaceChangesInput): InPlaceChanges {
     if (oldLimit !== undefined && newLimit !== undefined && newLimit < oldLimit) {
       const safe = safeMemoryLimit(oldLimit, newLimit, floor);
       if (safe !== newLimit) {
-        const why = runtimeFloor !== undefined && runtimeFloor >= peakFloor ? `${describeRuntime(runtime!)} needs ${runtime!.runtime === 'jvm' ? 'heap + overhead' : 'GOMEMLIMIT + 10%'}` : Number.isFinite(floor) ? 'recent peak + margin' : 'no recent peak known';
+        const why = runtimeFloor !== undefined && runtimeFloor >= peakFloor ? `${describeRuntime(runtime!)} needs ${floorBasis(runtime!)}` : Number.isFinite(floor) ? 'recent peak + margin' : 'no recent peak known';
         notes.push(`${name}: memory limit held at ${describeAmount('memory', safe)} instead of ${describeAmount('memory', newLimit)} (${why})`);
         to = holdMemoryLimit(from, to, safe);
       }

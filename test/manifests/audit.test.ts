@@ -12,9 +12,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { stringify } from 'yaml';
 import * as k8s from '@kubernetes/client-node';
-import { startCluster } from 'kube-sim/test/e2e/cluster-fixture';
 import { ConfigMapStore } from '../../src/report/audit/summary-store.ts';
-import { find, inventory, kubectl, MANIFESTS, render, type Manifest } from './kustomize.ts';
+import { find, inventory, kubectl, render, type Manifest } from './kustomize.ts';
+import { installedOnSim } from './installed-on-sim.ts';
 import { tailorInProcess } from '../cli/cli-in-process.ts';
 import { freePort } from '../support/free-port.ts';
 
@@ -65,17 +65,8 @@ test("the CronJob's arguments are accepted by tailor audit (it gets as far as Pr
 });
 
 test('RBAC on kube-sim: the audit may get and update its ConfigMap, and nothing else', async (t) => {
-  const cluster = await startCluster('1.33');
-  const dir = await mkdtemp(join(tmpdir(), 'tailor-audit-rbac-'));
-  t.after(async () => {
-    await cluster.close();
-    await rm(dir, { recursive: true, force: true });
-  });
+  const { cluster, kubeconfig } = await installedOnSim(t, 'tailor-audit-rbac-');
   const server = cluster.sim.server;
-  const kubeconfig = join(dir, 'kubeconfig');
-  await server.writeKubeconfig(kubeconfig);
-  const installed = await kubectl(['--kubeconfig', kubeconfig, 'apply', '-k', join(MANIFESTS, 'install')]);
-  assert.equal(installed.code, 0, installed.stderr);
   // kube-sim serves no PersistentVolumeClaims; everything else of manifests/audit is applied.
   const audit = (await render('audit')).objects.filter((o) => o.kind !== 'PersistentVolumeClaim');
   const applied = await kubectl(['--kubeconfig', kubeconfig, 'apply', '-f', '-'], audit.map((o) => stringify(o)).join('---\n'));

@@ -8,12 +8,9 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import * as k8s from '@kubernetes/client-node';
-import { startCluster, type ClusterFixture } from 'kube-sim/test/e2e/cluster-fixture';
-import { kubectl, MANIFESTS } from './kustomize.ts';
+import type { ClusterFixture } from 'kube-sim/test/e2e/cluster-fixture';
+import { installedOnSim } from './installed-on-sim.ts';
 
 const NS = 'tailor-system';
 const APP = 'team-a';
@@ -254,17 +251,8 @@ async function setUp(cluster: ClusterFixture, admin: k8s.KubeConfig): Promise<Wo
 }
 
 test('RBAC on kube-sim: each service account may make exactly its documented calls', async (t) => {
-  const cluster = await startCluster('1.33');
-  const dir = await mkdtemp(join(tmpdir(), 'tailor-rbac-'));
-  t.after(async () => {
-    await cluster.close();
-    await rm(dir, { recursive: true, force: true });
-  });
+  const { cluster } = await installedOnSim(t, 'tailor-rbac-');
   const server = cluster.sim.server;
-  const kubeconfig = join(dir, 'kubeconfig');
-  await server.writeKubeconfig(kubeconfig);
-  const applied = await kubectl(['--kubeconfig', kubeconfig, 'apply', '-k', join(MANIFESTS, 'install')]);
-  assert.equal(applied.code, 0, applied.stderr);
   const admin = new k8s.KubeConfig();
   admin.loadFromString(server.kubeconfig());
   const world = await setUp(cluster, admin);

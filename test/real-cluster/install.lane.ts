@@ -173,7 +173,7 @@ async function updaterLogs(): Promise<string> {
   }).join('\n');
 }
 
-test('two updater replicas: one holds the Lease; when it is killed the other takes over', async () => {
+test('two updater replicas: one holds the Lease; when it is killed a live replica takes over after the lease, and a graceful stop hands over at once', async () => {
   try {
     await leaderFailover();
   } catch (error) {
@@ -202,18 +202,26 @@ async function leaderFailover(): Promise<void> {
   assert.ok(standby, 'a second updater pod');
   const before = await holder();
 
-  // A crash: SIGKILL the leader's process (no chance to release the Lease).
+  // A crash: SIGKILL the leader's process (no chance to release the Lease). The kubelet restarts
+  // the container at once, and the restarted process is a new candidate (a new identity) like the
+  // standby: whichever sees the Lease expire first takes it. Both count it from their own first
+  // sight of the last renewal; the standby usually wins, but a restart that starts fast can win
+  // (seen in CI once start-up got faster with lazy loading). Either is a correct handover.
   const killedAt = Date.now();
   process.kill(containerProcess(containerId(leaderPod, 'updater')!), 'SIGKILL');
-  const after = await waitFor('the standby to take the Lease', 120_000, async () => {
+  const after = await waitFor('a live replica to take the Lease', 120_000, async () => {
     const spec = await holder();
-    return spec.holderIdentity?.startsWith(`${standby.metadata!.name}_`) ? spec : undefined;
+    const id = spec.holderIdentity ?? '';
+    return id !== '' && id !== before.holderIdentity ? spec : undefined;
   });
   const crashTakeover = Date.now() - killedAt;
+  const taker = (await podsOf('updater')).find((p) => after.holderIdentity!.startsWith(`${p.metadata!.name}_`));
+  assert.ok(taker, `the new holder ${after.holderIdentity} is an updater pod`);
   assert.equal(after.leaseTransitions, (before.leaseTransitions ?? 0) + 1);
-  // Not before the Lease could have expired: 15 s by default, counted from when the standby last saw
-  // a renewal (it looks every retry period, 2 s plus up to 20 % jitter, so up to ~2.4 s before the kill).
+  // Not before the Lease could have expired: 15 s by default, counted from when a candidate last saw
+  // a renewal (the standby looks every retry period, 2 s plus up to 20 % jitter, so up to ~2.4 s before the kill).
   assert.ok(crashTakeover >= (before.leaseDurationSeconds ?? 15) * 1000 - 3_000, `took over after ${crashTakeover} ms`);
+  const by = taker.metadata!.name === standby.metadata!.name ? 'the standby' : 'the restarted replica';
 
   // A graceful stop: delete the new leader's pod; it releases the Lease on SIGTERM.
   await waitFor('the killed replica back and Ready', 120_000, async () => {
@@ -221,18 +229,18 @@ async function leaderFailover(): Promise<void> {
     return pods.length === 2 && pods.every((p) => p.status?.containerStatuses?.[0]?.ready) ? true : undefined;
   });
   const deletedAt = Date.now();
-  await core.deleteNamespacedPod({ namespace: NS, name: standby.metadata!.name! });
-  // Another replica takes it: the restarted one, or (if it starts fast enough) the deleted pod's replacement.
+  await core.deleteNamespacedPod({ namespace: NS, name: taker.metadata!.name! });
+  // Another replica takes it: the other pod, or (if it starts fast enough) the deleted pod's replacement.
   const next = await waitFor('another replica to take the Lease', 120_000, async () => {
     const spec = await holder();
     const id = spec.holderIdentity ?? '';
-    return id !== '' && !id.startsWith(`${standby.metadata!.name}_`) ? spec : undefined;
+    return id !== '' && !id.startsWith(`${taker.metadata!.name}_`) ? spec : undefined;
   });
   const releaseTakeover = Date.now() - deletedAt;
   assert.equal(next.leaseTransitions, (before.leaseTransitions ?? 0) + 2);
   // Released on SIGTERM: taken well before the 15 s a crash costs.
   assert.ok(releaseTakeover < crashTakeover, `a graceful stop (${releaseTakeover} ms) hands over sooner than a crash (${crashTakeover} ms)`);
-  console.log(`leader failover: ${crashTakeover} ms after SIGKILL (lease ${before.leaseDurationSeconds} s), ${releaseTakeover} ms after a pod delete (Lease released)`);
+  console.log(`leader failover: ${crashTakeover} ms after SIGKILL (lease ${before.leaseDurationSeconds} s; taken by ${by}), ${releaseTakeover} ms after a pod delete (Lease released)`);
 }
 
 test("the installed updater's service account gets 403 on patch pods, and may patch pods/resize", async () => {

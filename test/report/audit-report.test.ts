@@ -13,26 +13,13 @@ import { UsageOutline } from '../../src/report/audit/usage-outline.ts';
 import { usagePath, usageChart } from '../../src/report/audit/usage-chart.ts';
 import { reportBaseName, reportsToPrune } from '../../src/report/audit/report-files.ts';
 import { OwnerIndex } from '../../src/metrics/owner-resolution.ts';
-import { rowId, type ReportRow } from '../../src/report/report-rows.ts';
+import { rowId } from '../../src/report/report-rows.ts';
+import { reportRow } from './report-row-builder.ts';
 
 const MiB = 2 ** 20;
 const NOW = Date.UTC(2026, 0, 9);
 
-const row = (name: string, cpu: { request?: number; target?: number }, memory: { request?: number; target?: number } = { request: 100 * MiB, target: 100 * MiB }, pods = 2): ReportRow => ({
-  namespace: 'shop',
-  workload: { kind: 'Deployment', name },
-  container: 'app',
-  pods,
-  cpuSamples: 100,
-  memorySamples: 100,
-  ooms: 0,
-  status: 'ok',
-  confidence: 'normal',
-  historyMs: 48 * 3600_000,
-  notes: [],
-  cpu,
-  memory,
-});
+const row = reportRow;
 
 test('verdicts: over below 90% of the request, under above 110%, fit between, unknown without both', () => {
   assert.deepEqual(assess(1000, 899, 2), { waste: 202, shortfall: 0, verdict: 'over' });

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { ApiException, type V1ConfigMap } from '@kubernetes/client-node';
 import { ConfigMapStore, DirectoryStore, parseStoreSpec, StoreLocationError, SummaryTooLargeError, type ConfigMapApi } from '../../src/report/audit/summary-store.ts';
 import { completeAudit } from '../../src/report/audit/audit-run.ts';
-import type { ReportRow } from '../../src/report/report-rows.ts';
+import { reportRow } from './report-row-builder.ts';
 
 /** An in-memory ConfigMap API recording the writes. */
 function fakeApi(initial?: V1ConfigMap) {
@@ -37,21 +37,7 @@ function fakeApi(initial?: V1ConfigMap) {
   return { api, writes, stored: () => stored };
 }
 
-const row = (name: string): ReportRow => ({
-  namespace: 'shop',
-  workload: { kind: 'Deployment', name },
-  container: 'app',
-  pods: 2,
-  cpuSamples: 100,
-  memorySamples: 100,
-  ooms: 0,
-  status: 'ok',
-  confidence: 'normal',
-  historyMs: 48 * 3600_000,
-  notes: [],
-  cpu: { request: 500, target: 200 },
-  memory: { request: 512 * 2 ** 20, target: 300 * 2 ** 20 },
-});
+const row = (name: string) => reportRow(name, { request: 500, target: 200 }, { request: 512 * 2 ** 20, target: 300 * 2 ** 20 });
 
 test('a summary too large for the ConfigMap: the report is written, the stored summary is kept, the error says what to do', async () => {
   const before = { metadata: { name: 'tailor-audit', namespace: 'tailor-system' }, data: { 'summary.json': 'OLD', other: 'kept' } };

@@ -14,7 +14,7 @@ import { reportBaseName, reportsToPrune } from '../../report/audit/report-files.
 import { writeResult } from '../common-options.ts';
 import { UsageError } from '../exit-codes.ts';
 import { readRecommendations } from '../recommend-source.ts';
-import type { AuditOptions } from './audit.ts';
+import type { AuditOptions } from './audit-options.ts';
 
 /** Writes the HTML and JSON into `dir` (stamped and latest) and removes the stamped ones beyond the newest `keep`. */
 async function writeReportFiles(dir: string, report: AuditReport, keep: number | undefined): Promise<void> {

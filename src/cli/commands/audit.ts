@@ -8,22 +8,10 @@
  */
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import { parseStoreSpec, StoreLocationError, type StoreSpec } from '../../report/audit/store-spec.ts';
+import { AUDIT_FORMATS, type AuditOptions } from './audit-options.ts';
 import { OUTLINE_POINTS } from '../../report/audit/usage-outline.ts';
 import { formatOption, logLevelOption, noProgressOption, outputOption } from '../common-options.ts';
-import { addPrometheusAndNamespaceOptions, addRecommendSourceOptions, type RecommendSourceOptions } from '../recommend-source-options.ts';
-
-export const AUDIT_FORMATS = ['html', 'json'] as const;
-
-/** The parsed options of `tailor audit`. */
-export interface AuditOptions extends RecommendSourceOptions {
-  format: (typeof AUDIT_FORMATS)[number];
-  output?: string;
-  outputDir?: string;
-  previous?: string;
-  store?: StoreSpec;
-  chartPoints: number;
-  keepReports?: number;
-}
+import { addPrometheusAndNamespaceOptions, addRecommendSourceOptions } from '../recommend-source-options.ts';
 
 function storeOption(text: string): StoreSpec {
   try {

@@ -31,10 +31,13 @@
  *          annotations pace the raise: at most +50% a change (50m -> 75m -> 113m ...), 20 s
  *          between two changes. It carries the closed disruption window too: in-place cpu changes
  *          that restart nothing go on while the window is closed.
- *   window Guaranteed at 64Mi like cache (memory RestartContainer, restarts allowed), with a
- *          disruption window that is closed now (an hour 12 h away, UTC): the memory raise
- *          waits, the pod is not restarted, the VPA says why in its WaitingForDisruptionWindow
- *          condition.
+ *   window Guaranteed at 20m and 64Mi like cache (cpu NotRequired, memory RestartContainer, restarts
+ *          allowed), both controlled, its VPA's minAllowed cpu 40m, with a disruption window that
+ *          is closed now (an hour 12 h away, UTC): the cpu raise restarts nothing and goes on in
+ *          place at once (20m -> 40m, the limit with the request); the memory raise needs a restart
+ *          and waits, the pod is not restarted, the VPA says why in its WaitingForDisruptionWindow
+ *          condition. Its cooldown is 20 s: during the cooldown after the cpu change the pod waits
+ *          for that, and the condition is lifted until the next loop after it.
  *   warn   writes 80Mi into a memory-backed emptyDir (tmpfs, charged to the container's cgroup)
  *          under a 100Mi limit and holds it (80%: above the 75% warning, below 85%); its VPA is
  *          Off: Tailor only warns (MemoryHigh Events on the pod and the VPA).
@@ -76,6 +79,10 @@ export const PACE_CPU = '50m';
 export const PACE_MIN_CPU = '200m';
 export const PACE_MAX_INCREASE = 0.5;
 export const PACE_COOLDOWN_SECONDS = 20;
+/** window's cpu (request = limit) at the start and its VPA's minAllowed cpu: one in-place step (x2). */
+export const WINDOW_CPU = '20m';
+export const WINDOW_MIN_CPU = '40m';
+export const WINDOW_COOLDOWN_SECONDS = 20;
 /** A disruption window closed for the next 12 hours: the hour 12 h from now, UTC. */
 export const CLOSED_WINDOW = `* ${(new Date().getUTCHours() + 12) % 24} * * *`;
 const WINDOW = { [DISRUPTION_WINDOWS_ANNOTATION.key]: CLOSED_WINDOW, [DISRUPTION_WINDOW_TIMEZONE_ANNOTATION.key]: 'UTC' };
@@ -149,8 +156,8 @@ const SPECS: Record<ScenarioName, Spec> = {
   },
   window: {
     command: ['sleep', '3600'],
-    requests: { cpu: '20m', memory: '64Mi' },
-    limits: { cpu: '20m', memory: '64Mi' },
+    requests: { cpu: WINDOW_CPU, memory: '64Mi' },
+    limits: { cpu: WINDOW_CPU, memory: '64Mi' },
     resizePolicy: [{ resourceName: 'cpu', restartPolicy: 'NotRequired' }, { resourceName: 'memory', restartPolicy: 'RestartContainer' }],
     gracePeriod: 0,
   },
@@ -205,7 +212,7 @@ export function scenarioVpa(name: ScenarioName): Record<string, unknown> {
     boot: { containerName: 'app', controlledResources: ['cpu'], minAllowed: { cpu: BOOT_CPU }, maxAllowed: { cpu: BOOT_CPU } },
     jvm: { containerName: 'app', controlledResources: ['memory'], maxAllowed: { memory: '200Mi' } },
     pace: { containerName: 'app', controlledResources: ['cpu'], minAllowed: { cpu: PACE_MIN_CPU } },
-    window: { containerName: 'app', controlledResources: ['memory'] },
+    window: { containerName: 'app', controlledResources: ['cpu', 'memory'], minAllowed: { cpu: WINDOW_MIN_CPU } },
     warn: { containerName: 'app', controlledResources: ['memory'] },
   };
   const annotations: Partial<Record<ScenarioName, Record<string, string>>> = {
@@ -213,7 +220,7 @@ export function scenarioVpa(name: ScenarioName): Record<string, unknown> {
     boot: BOOT_BOOST,
     jvm: { [ALLOW_RESTART_ANNOTATION]: 'true' },
     pace: { [MAX_INCREASE_ANNOTATION.key]: `${PACE_MAX_INCREASE * 100}%`, [COOLDOWN_ANNOTATION.key]: `${PACE_COOLDOWN_SECONDS}s`, ...WINDOW },
-    window: { [ALLOW_RESTART_ANNOTATION]: 'true', ...WINDOW },
+    window: { [ALLOW_RESTART_ANNOTATION]: 'true', [COOLDOWN_ANNOTATION.key]: `${WINDOW_COOLDOWN_SECONDS}s`, ...WINDOW },
   };
   return {
     apiVersion: 'autoscaling.k8s.io/v1',

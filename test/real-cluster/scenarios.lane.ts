@@ -10,8 +10,8 @@
  * boot's replacement pod is admitted with the start-up cpu boost and given its cpu back in place
  * after Ready + 10 s; jvm's memory is lowered with a restart but held at its heap + overhead (the
  * cgroup and the updater's log line say so); pace's cpu rises in place by at most its annotated
- * step, its changes at least its annotated cooldown apart; window's memory restart waits for its
- * closed disruption window (the VPA's condition, no restart); warn, held at 80% of its memory
+ * step, its changes at least its annotated cooldown apart; window's cpu is raised in place while its
+ * disruption window is closed, its memory restart waits for it (the VPA's condition, no restart); warn, held at 80% of its memory
  * limit, gets MemoryHigh Events; every VPA has a recommendation and checkpoints are written. Prints the time
  * from recommendation to applied per scenario. Runs with `npm run test:real-cluster` (as root), not with `npm test`.
  */
@@ -35,7 +35,7 @@ import { WINDOW_WAIT_CONDITION } from '../../src/updater/workload-conditions.ts'
 import { containerId, cpuQuota, dropNamespace, freshNamespace, laneKubeConfig, laneKubeconfigPath, memoryLimitBytes, podMemoryLimitBytes, waitFor } from './lane-cluster.ts';
 import { promQuery, SCRAPE_JOBS, startLanePrometheus, targetHealth } from './lane-prometheus.ts';
 import { BATCH_MIN_CPU, BOOT_CPU, WEB_CPU_REQUEST, LEAKY_HOG_BYTES, LEAKY_SURVIVED, SCENARIOS, scenarioDeployment, scenarioVpa, type ScenarioName } from './scenario-workloads.ts';
-import { CLOSED_WINDOW, JVM_FLOOR_BYTES, JVM_MEMORY, PACE_COOLDOWN_SECONDS, PACE_CPU, PACE_MAX_INCREASE, WARN_FILL_MIB, WARN_LIMIT_MIB } from './scenario-workloads.ts';
+import { CLOSED_WINDOW, JVM_FLOOR_BYTES, JVM_MEMORY, PACE_COOLDOWN_SECONDS, PACE_CPU, PACE_MAX_INCREASE, WARN_FILL_MIB, WARN_LIMIT_MIB, WINDOW_CPU, WINDOW_MIN_CPU } from './scenario-workloads.ts';
 
 const VPA = { group: 'autoscaling.k8s.io', version: 'v1', plural: 'verticalpodautoscalers' };
 const CHECKPOINTS = { group: 'autoscaling.k8s.io', version: 'v1', plural: 'verticalpodautoscalercheckpoints' };
@@ -379,31 +379,50 @@ describe('the demo scenarios on the real cluster, Tailor on the host', () => {
       what: `cpu ${PACE_CPU} → ${steps.map((s) => `${s.cpu}m`).join(' → ')} in place toward ${rec.target.cpu} (max-increase 50%), the changes ${gap} s apart (cooldown ${PACE_COOLDOWN_SECONDS}s), cpu.cfs_quota_us ${steps.map((s) => s.quota).join(' → ')}; restartCount 0; window "${CLOSED_WINDOW}" closed` });
   });
 
-  test('window: a memory raise that needs a restart waits for the closed window: WaitingForDisruptionWindow on the VPA, the pod not restarted', async () => {
+  test('window: the window closed, the cpu raise (NotRequired) goes on in place, the memory raise that needs a restart waits: quota changed, restartCount 0, memory untouched, WaitingForDisruptionWindow on the VPA', async () => {
     const pod = await running('window');
     const name = pod.metadata!.name!;
     const id = containerId(pod, 'app')!;
+    assert.equal(cpuQuota(id), parseCpu(WINDOW_CPU) * 100);
     const { rec, at } = await recommendation('window');
-    assert.ok(parseMemory(rec.target.memory) > 64 * 2 ** 20, `a raise is recommended (target ${rec.target.memory})`);
+    assert.ok(parseMemory(rec.target.memory) > 64 * 2 ** 20, `a memory raise is recommended (target ${rec.target.memory})`);
+    const resized = await waitFor("window's cpu raised in place and applied by the kubelet, the window closed", 4 * MINUTES, async () => {
+      tailorAlive();
+      const p = await samePod('window', pod.metadata!.uid!);
+      return p.status?.containerStatuses?.[0]?.resources?.requests?.cpu === WINDOW_MIN_CPU && cpuQuota(id) === parseCpu(WINDOW_MIN_CPU) * 100 ? p : undefined;
+    }, () => `quota ${cpuQuota(id)}; ${tail()}`);
+    const appliedAt = Date.now();
+    const spec = resized.spec!.containers[0]!.resources!;
+    assert.deepEqual([spec.requests!.cpu, spec.limits!.cpu], [WINDOW_MIN_CPU, WINDOW_MIN_CPU], 'the limit moved with the request');
+    assert.deepEqual([spec.requests!.memory, spec.limits!.memory], ['64Mi', '64Mi'], 'memory untouched');
+    assert.equal(resized.status!.qosClass, 'Guaranteed');
+    assert.equal(resized.status!.containerStatuses![0]!.restartCount, 0, 'nothing restarted');
+    assert.equal(containerId(resized, 'app'), id, 'the same container');
+    const managers = (resized.metadata!.managedFields ?? []).filter((m) => m.subresource === 'resize').map((m) => m.manager);
+    assert.ok(managers.includes(UPDATER_FIELD_MANAGER), `resized by Tailor's updater (resize managers: ${managers.join(', ')})`);
+    const split = await waitFor("the updater's log line for the split", MINUTES, async () => logLines(name, 'in place now, restarting nothing: app cpu; waits: app memory (restart): outside the disruption window')[0]);
+    assert.match(split, /"action":"ResizeInPlace"/);
+    assert.match(split, /"waiting":\{"reason":"DisruptionWindow"/);
+    // After the 20 s cooldown only the memory restart is left: it waits, and the VPA says so.
     const condition = await waitFor(`${WINDOW_WAIT_CONDITION} on VPA window`, 4 * MINUTES, async () => {
       tailorAlive();
       const vpa = (await custom.getNamespacedCustomObject({ ...VPA, namespace, name: 'window' })) as VpaObject;
       return vpa.status?.conditions?.find((c) => c.type === WINDOW_WAIT_CONDITION && c.status === 'True');
     }, tail);
-    const seenAt = Date.now();
     assert.equal(condition.reason, 'OutsideDisruptionWindow');
     assert.ok(condition.message?.startsWith(`1 pod(s) wait for an eviction or restart: outside the disruption window ${CLOSED_WINDOW} (UTC); it opens next at `), condition.message);
     // Held through three of the updater's loops (its log line per loop), not merely not yet acted on.
     await waitFor('three loops holding the restart', 2 * MINUTES, async () =>
-      (logLines(name, '"reason":"DisruptionWindow"').length >= 3 ? true : undefined), tail);
+      (logLines(name, '"action":"Wait","reason":"DisruptionWindow"').length >= 3 ? true : undefined), tail);
     const p = await samePod('window', pod.metadata!.uid!);
     const status = p.status!.containerStatuses![0]!;
     assert.equal(status.restartCount, 0, 'not restarted');
     assert.equal(containerId(p, 'app'), id, 'the same container');
     assert.equal(p.spec!.containers[0]!.resources!.limits!.memory, '64Mi', 'memory unchanged');
     assert.equal(memoryLimitBytes(id), 64 * 2 ** 20, 'memory.limit_in_bytes unchanged');
-    timings.push({ scenario: 'window', recommended: at, applied: seenAt,
-      what: `memory 64Mi → ${rec.target.memory} needs a restart; window "${CLOSED_WINDOW}" UTC closed: ${WINDOW_WAIT_CONDITION} (${condition.reason}) "${condition.message}"; held 3 loops, restartCount 0, memory.limit_in_bytes ${memoryLimitBytes(id)}` });
+    assert.equal(cpuQuota(id), parseCpu(WINDOW_MIN_CPU) * 100, 'the cpu raise kept');
+    timings.push({ scenario: 'window', recommended: at, applied: appliedAt,
+      what: `window "${CLOSED_WINDOW}" UTC closed: cpu ${WINDOW_CPU} → ${WINDOW_MIN_CPU} in place at once (cpu.cfs_quota_us ${parseCpu(WINDOW_CPU) * 100} → ${cpuQuota(id)}, limit with request, Guaranteed, restartCount 0); memory 64Mi → ${rec.target.memory} needs a restart and waits: ${WINDOW_WAIT_CONDITION} "${condition.message}"; held 3 loops, memory.limit_in_bytes ${memoryLimitBytes(id)}` });
   });
 
   test('warn: a working set held at 80% of the memory limit gives MemoryHigh Events on the pod and its VPA, nothing more', async () => {

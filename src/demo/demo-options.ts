@@ -14,6 +14,8 @@ export interface DemoFlags {
   serverVersion?: string;
   logFile?: string;
   logLevel?: string;
+  audit?: boolean;
+  auditDir?: string;
 }
 
 export interface DemoOptions {
@@ -27,6 +29,10 @@ export interface DemoOptions {
   /** Where component logs go (default: a file in the demo's temp directory, removed at exit). */
   logFile?: string;
   logLevel: LogLevel;
+  /** False (`--no-audit`): no audit report at the end. */
+  audit: boolean;
+  /** Where the closing audit report goes (default: a new folder under the temp directory, kept). */
+  auditDir?: string;
 }
 
 /** A flag with a bad value. */
@@ -43,7 +49,7 @@ export class DemoOptionError extends Error {
 
 /** Validates the flags. Worked example: `{duration: '90s'}` -> durationMs 90000, metricsPort 0. */
 export function parseDemoOptions(flags: DemoFlags): DemoOptions {
-  const options: DemoOptions = { metricsPort: 0, prometheus: flags.prometheus !== false, logLevel: 'info' };
+  const options: DemoOptions = { metricsPort: 0, prometheus: flags.prometheus !== false, logLevel: 'info', audit: flags.audit !== false };
   if (flags.duration !== undefined) {
     let ms: number;
     try {
@@ -69,6 +75,11 @@ export function parseDemoOptions(flags: DemoFlags): DemoOptions {
   if (flags.logFile !== undefined) {
     if (flags.logFile.trim() === '') throw new DemoOptionError('--log-file', 'needs a file name');
     options.logFile = flags.logFile;
+  }
+  if (flags.auditDir !== undefined) {
+    if (flags.auditDir.trim() === '') throw new DemoOptionError('--audit-dir', 'needs a folder name');
+    if (!options.audit) throw new DemoOptionError('--audit-dir', 'cannot be used with --no-audit');
+    options.auditDir = flags.auditDir;
   }
   if (flags.logLevel !== undefined) {
     if (!isLogLevel(flags.logLevel)) throw new DemoOptionError('--log-level', `${JSON.stringify(flags.logLevel)}: expected one of ${LOG_LEVELS.join(', ')}`);

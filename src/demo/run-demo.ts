@@ -3,7 +3,9 @@
  * days of backfilled history scraping it (or, when Prometheus cannot run, the simulator source),
  * and Tailor's recommender, updater and admission webhook in this process exactly as `tailor run`
  * builds them (the same configuration table, with demo intervals); then shows the live view until
- * Ctrl-C or `--duration`, and stops everything it started, in reverse order.
+ * Ctrl-C or `--duration`, and stops everything it started, in reverse order; after Tailor stops and
+ * before Prometheus does, the closing audit (`tailor audit`, lent by the cli) writes an HTML and a
+ * JSON report of the days of history to a folder that is kept.
  */
 import { createWriteStream, type WriteStream } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -54,6 +56,19 @@ export interface DemoOutput {
   isTTY?: boolean;
   /** The terminal's width, when it is one. */
   columns?: number;
+}
+
+/** What the closing audit is given: the demo's Prometheus and cluster, the history's length, the folder to write. */
+export interface DemoAuditInput {
+  prometheusUrl: string;
+  kubeconfig: string;
+  historyDays: number;
+  dir: string;
+}
+
+/** What the shell above lends the demo: the closing audit (`tailor audit`, which lives in the cli). */
+export interface DemoHooks {
+  audit?: (input: DemoAuditInput) => Promise<void>;
 }
 
 /** Reads the cluster as the view shows it. */
@@ -135,8 +150,15 @@ function stopSignal(durationMs: number | undefined): { stopped: Promise<string>;
   };
 }
 
+/** The header's line about the closing audit. */
+function auditLine(options: DemoOptions, possible: boolean, dir: string): string {
+  if (!options.audit) return 'audit       off (--no-audit)';
+  if (!possible) return 'audit       none: tailor audit reads Prometheus, which is not running';
+  return `audit       at the end, tailor audit writes an HTML and a JSON report to ${dir} (kept)`;
+}
+
 /** Runs the demo until stopped; throws (after stopping everything) when something fails to start. */
-export async function runDemo(options: DemoOptions, out: DemoOutput = process.stdout): Promise<void> {
+export async function runDemo(options: DemoOptions, out: DemoOutput = process.stdout, hooks: DemoHooks = {}): Promise<void> {
   const say = (line: string) => out.write(`${line}\n`);
   const stop = stopSignal(options.durationMs);
   const teardown = new Teardown();
@@ -150,8 +172,10 @@ export async function runDemo(options: DemoOptions, out: DemoOutput = process.st
   });
   const logger = createLogger({ level: options.logLevel, destination: logStream });
   const startedAt = Date.now();
+  const auditDir = options.auditDir ?? join(tmpdir(), `tailor-demo-audit-${new Date(startedAt).toISOString().replace(/[-:]|\.\d+/g, '')}-${process.pid}`);
   let controller: RunningController | undefined;
   let prometheusStarted = false;
+  let ranToEnd = false;
   try {
     const scenario = await loadDemoScenario();
     const version = options.serverVersion ?? scenario.cluster.serverVersion ?? DEFAULT_SERVER_VERSION;
@@ -193,6 +217,23 @@ export async function runDemo(options: DemoOptions, out: DemoOutput = process.st
       prometheusLine = 'prometheus  off (--no-prometheus): the recommender reads the simulator (history + live meters)';
     }
     if (prometheusUrl === undefined) recorder = new LiveUsageRecorder();
+    // The closing audit, once the demo ran to its end: after Tailor stops (steps run newest first),
+    // while Prometheus and kube-sim still answer. Its failure is said, not fatal.
+    const audit = hooks.audit;
+    if (options.audit && prometheusUrl !== undefined && audit) {
+      const input = { prometheusUrl, kubeconfig, historyDays: scenario.history.days, dir: auditDir };
+      teardown.add('the closing audit', async () => {
+        if (!ranToEnd) return;
+        say(`tailor demo: auditing the ${input.historyDays} days of history (tailor audit) into ${input.dir}`);
+        try {
+          await audit(input);
+          say(`tailor demo: audit report ${join(input.dir, 'latest.html')} (and latest.json; kept)`);
+        } catch (err) {
+          logger.error({ err }, 'the closing audit failed');
+          say(`tailor demo: the audit failed: ${(err as Error).message.split('\n')[0]}`);
+        }
+      });
+    }
 
     const { config } = resolveRunConfig(
       {
@@ -234,6 +275,7 @@ export async function runDemo(options: DemoOptions, out: DemoOutput = process.st
       `metrics     http://127.0.0.1:${running.http.port}/metrics`,
       prometheusLine,
       `logs        ${logFile}${options.logFile ? '' : ' (removed at exit; --log-file to keep)'}`,
+      auditLine(options, prometheusUrl !== undefined && hooks.audit !== undefined, auditDir),
       ...Object.entries(scenario.stories).map(([w, story]) => `  ${w.padEnd(8)} ${story}`),
     ];
     if (!out.isTTY) for (const line of header) say(line);
@@ -295,6 +337,7 @@ export async function runDemo(options: DemoOptions, out: DemoOutput = process.st
     say(`tailor demo: stopping (${why})`);
     say(renderTable(podRows(previous)));
     say(renderSummary(log));
+    ranToEnd = true;
   } catch (err) {
     stop.cancel();
     const failed = await teardown.run(logger);

@@ -17,7 +17,9 @@
  *    different resources from the webhook, which writes the recommendation, not the OOM raise).
  *    `InPlaceOrRecreate` / `InPlace`: in place if the server, node and pod allow it (else evict /
  *    skip); safe changes (in-place-changes.ts); checked against the server's rules
- *    (resize-guard.ts); a restart of any container makes it `ResizeWithRestart` (disruptive).
+ *    (resize-guard.ts); a restart of any container makes it `ResizeWithRestart` (disruptive), with
+ *    its part that restarts nothing set aside (`restartSplit`, restart-split.ts) for plan() to send
+ *    alone while a disruption window holds the rest.
  * 7. runtime-aware memory (src/policy/container-runtime.ts, override `tailor.dev/runtime`): a
  *    runtime that sizes its memory at start (JVM, PostgreSQL, MySQL, Redis) with memory
  *    resizePolicy NotRequired gets no in-place memory change (except urgent raises); when that
@@ -55,6 +57,7 @@ import { detectRuntime, type ContainerRuntime } from '../policy/container-runtim
 import { runtimeOverridesOf } from '../policy/runtime-annotation.ts';
 import { overrideFor } from '../policy/runtime-fit.ts';
 import { boostStep } from './startup-boost-return.ts';
+import { sendableSplit } from './restart-split.ts';
 
 /** Each container's runtime, with the VPA's `tailor.dev/runtime` override (an invalid one is ignored and noted). */
 function podRuntimes(pod: V1Pod, vpa: VerticalPodAutoscaler): { runtimes: Map<string, ContainerRuntime>; note?: string } {
@@ -263,5 +266,6 @@ export function decidePod(input: PodPlanInput, ctx: PlannerContext): PodDecision
   if (violations.length > 0) return decide('Skip', 'WouldBeRejected', `not sent: ${violations.join('; ')}`);
   const restart = safe.changes.some((c) => c.restart);
   const message = restart ? `${why}; restarts ${safe.changes.filter((c) => c.restart).map((c) => c.containerName).join(', ')}` : why;
-  return decide(restart ? 'ResizeWithRestart' : 'ResizeInPlace', reason, message, { changes: safe.changes, disruptive: restart, urgent, ...ordering(safe.changes) });
+  const split = restart ? sendableSplit(pod, why, safe.changes, capabilities, safe.floors) : undefined;
+  return decide(restart ? 'ResizeWithRestart' : 'ResizeInPlace', reason, message, { changes: safe.changes, disruptive: restart, urgent, ...ordering(safe.changes), ...(split ? { restartSplit: split } : {}) });
 }

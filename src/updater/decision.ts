@@ -98,6 +98,24 @@ export interface PodDecision {
   hpaExcluded: ResourceName[];
   /** Policy and safety notes (capped, kept, floor applied, ...) for logs. */
   notes: string[];
+  /**
+   * A resize that restarts a container, split into the part that restarts nothing and the rest,
+   * when that part can be sent alone (restart-split.ts): plan() sends it while a closed disruption
+   * window holds the rest.
+   */
+  restartSplit?: RestartSplit;
+  /** What is left waiting while this decision's in-place part goes on, and why (e.g. `DisruptionWindow`). */
+  waiting?: { reason: DecisionReason; message: string; changes: ContainerChange[] };
+}
+
+/** A restarting resize by each resource's resizePolicy (restart-split.ts). */
+export interface RestartSplit {
+  /** Why the pod is resized (its triggers), without what restarts. */
+  why: string;
+  /** Every change of a resource with resizePolicy NotRequired: applied in place, restarting nothing. */
+  inPlace: ContainerChange[];
+  /** The rest (resizePolicy RestartContainer), from the values after the in-place part to the target. */
+  restarting: ContainerChange[];
 }
 
 /** True for the actions that write to the API server. */

@@ -3,6 +3,7 @@
  * from -> to, in the plan's order. Example:
  *   shop/web-1 ResizeInPlace OutsideBounds: app cpu request 100m below lowerBound 150m | app: cpu request 100m -> 200m
  *   shop/web-2 Wait Canary: waiting for the canary pod of this workload to settle (planned: ...)
+ *   shop/db-1 ResizeInPlace OutsideBounds: ...; waits: app memory (restart): outside the disruption window ... | app: cpu ... | waits (DisruptionWindow): app: memory ... (restart)
  * Quantities are written as Kubernetes writes them (`250m`, `2`, `768Mi`).
  */
 import { describeContainerChanges } from '../policy/plan-summary.ts';
@@ -17,7 +18,8 @@ export function describeChange(change: ContainerChange): string {
 /** One line for one decision. */
 export function formatDecision(d: PodDecision): string {
   const changes = d.changes.length > 0 ? ` | ${d.changes.map(describeChange).join('; ')}` : '';
-  return `${d.namespace}/${d.podName} ${d.action} ${d.reason}: ${d.message}${changes}`;
+  const waiting = d.waiting ? ` | waits (${d.waiting.reason}): ${d.waiting.changes.map(describeChange).join('; ')}` : '';
+  return `${d.namespace}/${d.podName} ${d.action} ${d.reason}: ${d.message}${changes}${waiting}`;
 }
 
 /** The whole plan, one line per pod, then a summary line with counts per action. */

@@ -76,7 +76,7 @@ export async function executePlan(input: ExecuteInput, deps: ExecutorDeps): Prom
     metrics?.decisions.inc({ action: d.action, reason: d.reason });
     metrics?.planned.inc({ action: d.action, reason: d.reason });
     if (isAction(d) && FALLBACK.test(d.reason)) metrics?.fallbacks.inc({ cause: d.reason });
-    const line = { pod: `${d.namespace}/${d.podName}`, workload: d.workload, action: d.action, reason: d.reason, changes: d.changes.map(describeChange), notes: d.notes, ...(deps.dryRun ? { dryRun: true } : {}) };
+    const line = { pod: `${d.namespace}/${d.podName}`, workload: d.workload, action: d.action, reason: d.reason, changes: d.changes.map(describeChange), notes: d.notes, ...(d.waiting ? { waiting: { reason: d.waiting.reason, changes: d.waiting.changes.map(describeChange) } } : {}), ...(deps.dryRun ? { dryRun: true } : {}) };
     if (d.action === 'Skip') logger.debug(line, d.message);
     else logger.info(line, d.message);
   }

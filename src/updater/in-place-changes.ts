@@ -67,7 +67,8 @@ function withMemory(values: ContainerResourceValues, request: number | undefined
   return { requests, limits };
 }
 
-function revert(to: ContainerResourceValues, from: ContainerResourceValues, r: ResourceName): ContainerResourceValues {
+/** `to` with resource `r` (request and limit) set back to what `from` has. */
+export function revertResource(to: ContainerResourceValues, from: ContainerResourceValues, r: ResourceName): ContainerResourceValues {
   const requests = { ...to.requests };
   const limits = { ...to.limits };
   if (from.requests[r] === undefined) delete requests[r];
@@ -108,7 +109,7 @@ export function inPlaceChanges(input: InPlaceChangesInput): InPlaceChanges {
     floors[name] = floor;
 
     if (runtime?.behaviour === 'start-sized' && resizeRestartPolicy(container, 'memory') !== 'RestartContainer' && !input.urgent?.has(name) && changedResources(from, to).includes('memory')) {
-      to = revert(to, from, 'memory');
+      to = revertResource(to, from, 'memory');
       runtimeHeld.push(name);
       notes.push(`${name}: memory left unchanged: it runs ${describeRuntime(runtime)}, which sizes its memory at start, and its memory resizePolicy is NotRequired, so an in-place change gives it nothing`);
     }
@@ -130,7 +131,7 @@ export function inPlaceChanges(input: InPlaceChangesInput): InPlaceChanges {
     if (capabilities.memoryLimitDecreaseNeedsRestart && oldLimit !== undefined && stepLimit !== undefined && stepLimit < oldLimit && resizeRestartPolicy(container, 'memory') !== 'RestartContainer') {
       const { major, minor } = capabilities.version;
       if (from.requests.memory !== undefined && from.requests.memory === oldLimit) {
-        to = revert(to, from, 'memory');
+        to = revertResource(to, from, 'memory');
         notes.push(`${name}: memory left unchanged: server ${major}.${minor} cannot lower the memory limit without RestartContainer, and the request must stay equal to it`);
       } else {
         to = holdMemoryLimit(from, to, oldLimit);
@@ -141,7 +142,7 @@ export function inPlaceChanges(input: InPlaceChangesInput): InPlaceChanges {
     let resources = changedResources(from, to);
     const restarting = resources.filter((r) => resizeRestartPolicy(container, r) === 'RestartContainer');
     if (restarting.length > 0 && !input.restartAllowed) {
-      for (const r of restarting) to = revert(to, from, r);
+      for (const r of restarting) to = revertResource(to, from, r);
       restartBlocked = true;
       notes.push(`${name}: ${restarting.join(', ')} left unchanged: resizePolicy RestartContainer and container restarts are not allowed`);
       resources = changedResources(from, to);

@@ -10,7 +10,9 @@
  * 4. in that order, an action becomes a `Wait` when
  *    - it is disruptive and the workload's disruption window (`tailor.dev/disruption-windows`) is
  *      closed (`DisruptionWindow`, with when it opens next); in-place resizes that restart nothing
- *      are not held;
+ *      are not held, and a resize that restarts a container sends its part that restarts nothing
+ *      (e.g. cpu with resizePolicy NotRequired beside memory with RestartContainer) as a
+ *      `ResizeInPlace` now, the rest named in its `waiting` (restart-split.ts);
  *    - canary: the workload has several live pods and fewer than its canary count (one, or the
  *      `tailor.dev/canary-share` of the live pods, rounded up) have settled at new values: only
  *      that many pods are changed (fewer while others are being resized); urgent actions are exempt;
@@ -28,6 +30,7 @@ import { decidePod, type PlannerContext } from './decide-pod.ts';
 import { isAction, skipDecision, type DecisionReason, type PodDecision } from './decision.ts';
 import { lastUpdateTime, UPDATER_FIELD_MANAGER } from './pod-timing.ts';
 import { readResizeState } from './resize-state.ts';
+import { inPlacePartOnly } from './restart-split.ts';
 import { podReady, workloadBudget } from './workload-budget.ts';
 import { describeWindows, windowState, type DisruptionWindows, type WindowState } from '../policy/disruption-window.ts';
 import { describeProblem } from '../policy/annotations/annotation-key.ts';
@@ -161,10 +164,15 @@ export function plan(input: PlanInput): PodDecision[] {
   all.sort(compareDecisions);
   let { resizes, evictions } = input.budget;
   return all
-    .map((d) => {
-      if (!isAction(d)) return d;
+    .map((planned) => {
+      if (!isAction(planned)) return planned;
+      let d = planned;
       const w = state.get(d.workload)!;
-      if (d.disruptive && w.window && !w.window.state.open) return held(d, 'DisruptionWindow', windowMessage(w.window.windows, w.window.state));
+      if (d.disruptive && w.window && !w.window.state.open) {
+        const why = windowMessage(w.window.windows, w.window.state);
+        if (!d.restartSplit) return held(d, 'DisruptionWindow', why);
+        d = inPlacePartOnly({ ...d, restartSplit: d.restartSplit }, 'DisruptionWindow', why);
+      }
       if (!d.urgent && !w.canaryOpen) {
         if (w.canaryLeft === 0) return held(d, 'Canary', w.canaries === 1 ? 'waiting for the canary pod of this workload to settle' : `waiting for ${w.canaries} canary pods of this workload to settle`);
       }

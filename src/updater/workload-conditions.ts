@@ -7,7 +7,8 @@
  * - `WaitingForDisruptionWindow` (True, reason `OutsideDisruptionWindow`, a Normal event):
  *   disruptive actions of the loop's plan wait for the workload's disruption window, e.g. `2
  *   pod(s) wait for an eviction or restart: outside the disruption window * 2-4 * * 1-5
- *   (Europe/Berlin); it opens next at 2026-06-02T00:00:00.000Z`.
+ *   (Europe/Berlin); it opens next at 2026-06-02T00:00:00.000Z` (a pod whose part that restarts
+ *   nothing goes on in place now counts: its restart waits).
  * Each is removed when it no longer holds. A condition that says the same keeps its
  * `lastTransitionTime`; conditions of other types (the recommender's, HpaConflict) are kept. Pure.
  */
@@ -40,7 +41,7 @@ export function desiredWorkloadConditions(vpa: VerticalPodAutoscaler, decisions:
   if (problems.length > 0) {
     out.push({ type: ANNOTATIONS_INVALID_CONDITION, reason: 'BadAnnotation', eventType: 'Warning', message: `${problems.map(describeProblem).join('; ')}; the updater leaves this workload's pods alone until it is fixed` });
   }
-  const waiting = decisions.filter((d) => d.reason === 'DisruptionWindow').length;
+  const waiting = decisions.filter((d) => d.reason === 'DisruptionWindow' || d.waiting?.reason === 'DisruptionWindow').length;
   if (waiting > 0 && settings.windows) {
     out.push({ type: WINDOW_WAIT_CONDITION, reason: 'OutsideDisruptionWindow', eventType: 'Normal', message: `${waiting} pod(s) wait for an eviction or restart: ${windowMessage(settings.windows, windowState(settings.windows, now))}` });
   }

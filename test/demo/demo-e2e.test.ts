@@ -4,15 +4,17 @@
  * kubeconfig and URLs it prints) that Tailor recommended, resized in place without a restart,
  * resized with a restart, fell back to an eviction whose new pod carries the recommendation, and
  * reacted to an OOM kill, started a restarted pod with a start-up cpu boost and gave it back in
- * place; that /metrics answers; and that Ctrl-C (SIGINT) or --duration stops
- * everything (Prometheus gone, temp dir removed) with exit code 0. Conditions are awaited with
+ * place; that /metrics answers; that Ctrl-C (SIGINT) or --duration stops everything (Prometheus
+ * gone, temp dir removed) with exit code 0, after the closing audit report (HTML and JSON, from the
+ * days of history) was written to --audit-dir and its path printed. Conditions are awaited with
  * generous deadlines, never fixed sleeps, so a loaded machine only makes it slower.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import * as k8s from '@kubernetes/client-node';
 import { parseCpu } from 'kube-basics/quantity';
@@ -66,9 +68,11 @@ async function ensureStopped(d: DemoChild, prometheusPid: () => number | undefin
 const line = (out: string, pattern: RegExp) => out.split('\n').find((l) => pattern.test(l));
 
 test('tailor demo: recommendations, in-place and restart resizes, an eviction fallback with the recommendation, an OOM reaction, a start-up cpu boost given back; Ctrl-C stops everything', { timeout: 240_000 }, async (t) => {
-  const demo = startDemo(['--duration', '200s']);
+  const reports = join(mkdtempSync(join(tmpdir(), 'tailor-demo-e2e-')), 'audit');
+  const demo = startDemo(['--duration', '200s', '--audit-dir', reports]);
   const started: { prometheusPid?: number } = {};
   t.after(() => ensureStopped(demo, () => started.prometheusPid));
+  t.after(() => rmSync(dirname(reports), { recursive: true, force: true }));
 
   const kubeconfig = await until(() => line(demo.out(), /^kubeconfig {2}/)?.split(/\s+/)[1], 120_000, () => `the kubeconfig line; output:\n${demo.out()}`);
   const metricsUrl = line(demo.out(), /^metrics {2}/)!.split(/\s+/)[1]!;
@@ -148,6 +152,9 @@ test('tailor demo: recommendations, in-place and restart resizes, an eviction fa
   const back = (await pods('boot')).find((p) => p.metadata!.uid === boot.metadata!.uid)!;
   assert.deepEqual([back.spec!.containers[0]!.resources!.requests!['cpu'], back.spec!.containers[0]!.resources!.limits!['cpu'], back.status!.qosClass, back.status!.containerStatuses![0]!.restartCount], ['250m', '250m', 'Guaranteed', 0]);
 
+  // What the closing audit should read as web's request: the highest of its pods' now (Tailor stops first).
+  const webRequest = Math.max(...(await pods('web')).filter((p) => !p.metadata!.deletionTimestamp).map((p) => parseCpu(p.spec!.containers[0]!.resources!.requests!['cpu']!)));
+
   // Ctrl-C: exit 0, the summary, Prometheus gone, the temp dir removed.
   demo.child.kill('SIGINT');
   assert.equal(await demo.exited, 0, demo.out());
@@ -155,6 +162,20 @@ test('tailor demo: recommendations, in-place and restart resizes, an eviction fa
   assert.match(demo.out(), /stopping \(SIGINT\)/);
   assert.equal(alive(prometheusPid), false, `Prometheus (pid ${prometheusPid}) is gone`);
   assert.equal(existsSync(dirname(kubeconfig)), false, 'the temp dir is removed');
+
+  // The closing audit: announced in the header, written before Prometheus stopped, its path printed, kept.
+  assert.match(demo.out(), new RegExp(`^audit {7}at the end, tailor audit writes an HTML and a JSON report to ${reports} \\(kept\\)$`, 'm'));
+  assert.match(demo.out(), new RegExp(`^tailor demo: audit report ${join(reports, 'latest.html')} \\(and latest.json; kept\\)$`, 'm'));
+  assert.deepEqual(readdirSync(reports).filter((f) => f.startsWith('latest.')).sort(), ['latest.html', 'latest.json']);
+  const report = JSON.parse(readFileSync(join(reports, 'latest.json'), 'utf8')) as { kind: string; window: { start: string; end: string }; workloads: Array<{ workload: { name: string }; verdict: string; cpu: { request: number | null }; usage: unknown }> };
+  assert.equal(report.kind, 'TailorAuditReport');
+  assert.ok(Date.parse(report.window.end) - Date.parse(report.window.start) >= 3 * 86_400_000, `the demo's 3 days of history: ${JSON.stringify(report.window)}`);
+  const names = new Set(report.workloads.map((w) => w.workload.name));
+  for (const name of ['web', 'cache', 'batch', 'leaky']) assert.ok(names.has(name), `a row for ${name}: ${[...names].join(', ')}`);
+  // web was lowered in place during the demo: the audit reads the requests Tailor left, not the 600m it started with.
+  assert.equal(report.workloads.find((w) => w.workload.name === 'web')?.cpu.request, webRequest);
+  assert.ok(report.workloads.every((w) => w.usage !== null), 'every row has its usage chart data');
+  assert.match(readFileSync(join(reports, 'latest.html'), 'utf8'), /<svg/);
 });
 
 test('tailor demo --no-prometheus: the recommender reads the simulator; --duration ends it with exit 0', { timeout: 120_000 }, async (t) => {
@@ -164,6 +185,8 @@ test('tailor demo --no-prometheus: the recommender reads the simulator; --durati
   const out = demo.out();
   assert.equal(code, 0, out);
   assert.match(out, /^prometheus {2}off \(--no-prometheus\)/m);
+  assert.match(out, /^audit {7}none: tailor audit reads Prometheus, which is not running$/m);
+  assert.doesNotMatch(out, /audit report/);
   for (const name of ['web', 'cache', 'batch', 'leaky']) assert.ok(line(out, new RegExp(`recommendation +${name} +VPA ${name}: app: `)), `a recommendation for ${name} in:\n${out}`);
   assert.match(out, /stopping \(--duration 25s\)/);
   const kubeconfig = line(out, /^kubeconfig {2}/)!.split(/\s+/)[1]!;

@@ -2,8 +2,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { DemoOptionError, parseDemoOptions } from '../../src/demo/demo-options.ts';
 
-test('demo options: defaults, a duration, a port, a version, a log file', () => {
-  assert.deepEqual(parseDemoOptions({}), { metricsPort: 0, prometheus: true, logLevel: 'info' });
+test('demo options: defaults, a duration, a port, a version, a log file, the audit', () => {
+  assert.deepEqual(parseDemoOptions({}), { metricsPort: 0, prometheus: true, logLevel: 'info', audit: true });
   assert.deepEqual(parseDemoOptions({ duration: '1m30s', port: '9100', prometheus: false, serverVersion: 'v1.33', logFile: '/tmp/x.log', logLevel: 'debug' }), {
     durationMs: 90_000,
     metricsPort: 9100,
@@ -11,8 +11,10 @@ test('demo options: defaults, a duration, a port, a version, a log file', () => 
     serverVersion: '1.33',
     logFile: '/tmp/x.log',
     logLevel: 'debug',
+    audit: true,
   });
   assert.equal(parseDemoOptions({ duration: '5m' }).durationMs, 300_000);
+  assert.deepEqual([parseDemoOptions({ auditDir: 'reports' }).auditDir, parseDemoOptions({ audit: false }).audit], ['reports', false]);
 });
 
 test('demo options: every bad value is refused with its flag named', () => {
@@ -24,6 +26,8 @@ test('demo options: every bad value is refused with its flag named', () => {
     [{ port: 'http' }, /^--port: "http" is not a port number/],
     [{ serverVersion: '1.20' }, /^--server-version: unsupported server version "1.20": expected one of 1.32, 1.33, 1.34, 1.35/],
     [{ logFile: ' ' }, /^--log-file: needs a file name/],
+    [{ auditDir: '' }, /^--audit-dir: needs a folder name/],
+    [{ auditDir: 'reports', audit: false }, /^--audit-dir: cannot be used with --no-audit/],
     [{ logLevel: 'loud' }, /^--log-level: "loud": expected one of fatal, error, warn, info, debug, trace, silent/],
   ];
   for (const [flags, message] of cases) {

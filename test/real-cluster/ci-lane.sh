@@ -16,13 +16,13 @@ if ! cached="$("$here/build.sh" --check)"; then
 fi
 [[ -e "$LANE_STATE" ]] && skip "$LANE_STATE exists: another lane cluster is up on this machine"
 
-# Every lane test, but install.lane.ts only when Tailor's image of this checkout is cached (CI never
-# builds it: `sudo test/real-cluster/image.sh` does) and kubectl is there to apply -k, and ksm.lane.ts
-# only when the kube-state-metrics binary is cached.
+# Every lane test, but install.lane.ts and audit.lane.ts only when Tailor's image of this checkout is
+# cached (CI never builds it: `sudo test/real-cluster/image.sh` does) and kubectl is there to apply -k,
+# and ksm.lane.ts and audit.lane.ts only when the kube-state-metrics binary is cached.
 tests=()
 for f in "$here"/*.lane.ts; do
   name="$(basename "$f")"
-  if [[ "$name" == install.lane.ts ]]; then
+  if [[ "$name" == install.lane.ts || "$name" == audit.lane.ts ]]; then
     if ! why="$("$here/image.sh" --check)"; then
       echo "real-cluster lane: $name SKIPPED because $why; CI never builds it: run test/real-cluster/image.sh once on this machine"; continue
     fi
@@ -30,7 +30,7 @@ for f in "$here"/*.lane.ts; do
       echo "real-cluster lane: $name SKIPPED because kubectl is not on PATH (it applies the manifests with kubectl apply -k)"; continue
     fi
   fi
-  if [[ "$name" == ksm.lane.ts ]] && ! why="$("$here/ksm.sh" --check)"; then
+  if [[ "$name" == ksm.lane.ts || "$name" == audit.lane.ts ]] && ! why="$("$here/ksm.sh" --check)"; then
     echo "real-cluster lane: $name SKIPPED because $why; CI never builds it: run test/real-cluster/build.sh kube-state-metrics once on this machine"; continue
   fi
   tests+=("$name")

@@ -15,13 +15,13 @@ for f in "$here"/*.lane.ts; do
 done
 [[ ${#files[@]} -gt 0 ]] || lane_die "no lane test matches: $*"
 
-# install.lane.ts needs Tailor's image of this checkout (image.sh), ksm.lane.ts the kube-state-metrics
+# install.lane.ts and audit.lane.ts need Tailor's image of this checkout (image.sh), ksm.lane.ts and audit.lane.ts the kube-state-metrics
 # binary: built here, before the cluster is up, unless TAILOR_CLUSTER_NO_BUILD=1 (then they must be cached).
-if [[ " ${files[*]} " == *"/install.lane.ts "* ]] && ! "$here/image.sh" --check >/dev/null; then
+if [[ " ${files[*]} " == *"/install.lane.ts "* || " ${files[*]} " == *"/audit.lane.ts "* ]] && ! "$here/image.sh" --check >/dev/null; then
   [[ "${TAILOR_CLUSTER_NO_BUILD:-}" == 1 ]] && lane_die "$("$here/image.sh" --check) and TAILOR_CLUSTER_NO_BUILD=1"
   "$here/image.sh" >/dev/null || lane_die "building Tailor's image failed (see the output above)"
 fi
-if [[ " ${files[*]} " == *"/ksm.lane.ts "* ]] && ! "$here/ksm.sh" --check >/dev/null; then
+if [[ " ${files[*]} " == *"/ksm.lane.ts "* || " ${files[*]} " == *"/audit.lane.ts "* ]] && ! "$here/ksm.sh" --check >/dev/null; then
   [[ "${TAILOR_CLUSTER_NO_BUILD:-}" == 1 ]] && lane_die "$("$here/ksm.sh" --check) and TAILOR_CLUSTER_NO_BUILD=1"
   "$here/build.sh" kube-state-metrics || lane_die "building kube-state-metrics failed (see the output above)"
 fi

@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import type { V1Pod } from '@kubernetes/client-node';
 import { plan, type WorkloadGroup } from '../../src/updater/plan.ts';
 import type { PodDecision } from '../../src/updater/decision.ts';
+import { formatDecision } from '../../src/updater/dry-run.ts';
 import type { UpdaterOptions } from '../../src/policy/update-thresholds.ts';
 import { container, pod } from '../builders/pods.ts';
 import { HOUR, MINUTE, NOW } from '../builders/time.ts';
@@ -98,6 +99,27 @@ test('disruption window closed: a resize that restarts a container waits', () =>
   const annotations = { 'tailor.dev/disruption-windows': '* 2-4 * * 1-5', 'tailor.dev/allow-container-restart': 'true' };
   assert.deepEqual(lines(decisions(restarting, { annotations, minReplicas: 1 })), ['solo Wait DisruptionWindow']);
   assert.deepEqual(lines(decisions(restarting, { annotations, minReplicas: 1 }, { now: Date.parse('2026-06-02T02:10:00Z') })), ['solo ResizeWithRestart OutsideBounds']);
+});
+
+test('disruption window closed: in one resize, the cpu that restarts nothing goes on in place (its limit with its request), the memory restart waits', () => {
+  // Guaranteed: cpu NotRequired, memory RestartContainer; both outside the bounds
+  const mixed = [pod({ name: 'solo', containers: [container('app', { requests: { cpu: '100m', memory: '128Mi' }, limits: { cpu: '100m', memory: '128Mi' }, resizePolicy: { memory: 'RestartContainer' } })], startedAgo: HOUR })];
+  const both = { app: { target: { cpu: '200m', memory: '256Mi' }, lower: { cpu: '150m', memory: '200Mi' }, upper: { cpu: '400m', memory: '512Mi' } } };
+  const annotations = { 'tailor.dev/disruption-windows': '* 2-4 * * 1-5', 'tailor.dev/allow-container-restart': 'true' };
+  const [d] = decisions(mixed, { annotations, minReplicas: 1, recommend: both });
+  assert.deepEqual(lines([d!]), ['solo ResizeInPlace OutsideBounds']);
+  assert.equal(d!.disruptive, false);
+  assert.deepEqual(d!.changes.map((c) => ({ resources: c.resources, restart: c.restart, cpu: [c.to.requests.cpu, c.to.limits.cpu], memory: [c.to.requests.memory, c.to.limits.memory] })),
+    [{ resources: ['cpu'], restart: false, cpu: [200, 200], memory: [128 * 2 ** 20, 128 * 2 ** 20] }]);
+  assert.equal(d!.waiting?.reason, 'DisruptionWindow');
+  assert.deepEqual(d!.waiting?.changes.map((c) => ({ resources: c.resources, restart: c.restart, memory: c.to.limits.memory, cpu: c.to.limits.cpu })), [{ resources: ['memory'], restart: true, memory: 256 * 2 ** 20, cpu: 200 }]);
+  assert.match(d!.message, /; in place now, restarting nothing: app cpu; waits: app memory \(restart\): outside the disruption window \* 2-4 \* \* 1-5 \(UTC\); it opens next at 2026-06-02T02:00:00\.000Z$/);
+  assert.match(formatDecision(d!), /\| app: cpu request 100m -> 200m, cpu limit 100m -> 200m \| waits \(DisruptionWindow\): app: memory request 128Mi -> 256Mi, memory limit 128Mi -> 256Mi \(restart\)$/);
+  // the window open: one resize with both, restarting app
+  const [open] = decisions(mixed, { annotations, minReplicas: 1, recommend: both }, { now: Date.parse('2026-06-02T02:10:00Z') });
+  assert.deepEqual(lines([open!]), ['solo ResizeWithRestart OutsideBounds']);
+  assert.deepEqual(open!.changes[0]!.resources, ['cpu', 'memory']);
+  assert.equal(open!.waiting, undefined);
 });
 
 test('the plan is the same at the same time (windows depend on now only)', () => {

@@ -1,7 +1,7 @@
 /**
  * The CPU samples of the last `windowMs` (30 min by default), for the surge check's median and
- * p90.2: a ring of (time, bucket) pairs sized to the samples in the window (grown x4 from 16 pairs:
- * 64 pairs = 1 KiB for 1-minute samples), and the quantile found by sorting those few buckets.
+ * p90.2: a ring of (time, bucket) int32 pairs sized to the samples in the window (grown x2 from 16
+ * pairs: 32 pairs = 256 bytes for 1-minute samples; times in ms after a base), and the quantile found by sorting those few buckets.
  *
  * It answers exactly what two {@link SlidingQuantile}s (src/recommender/sliding-quantile.ts) with the
  * default buckets answer — the upper edge of the bucket of the ceil(q x n)-th smallest sample,
@@ -18,6 +18,8 @@ const MAX = 1e6;
 const LOG_RATIO = Math.log(RATIO);
 const BUCKETS = Math.ceil(Math.log(MAX / MIN) / LOG_RATIO) + 1;
 const INITIAL_CAPACITY = 16;
+/** Times are rebased before they pass this many ms after the base (int32 holds 2^31 - 1). */
+const REBASE_AFTER = 2 ** 30;
 
 /** Scratch space for sorting a window's buckets, shared by every window (JS runs one at a time). */
 let scratch = new Float64Array(INITIAL_CAPACITY);
@@ -31,12 +33,15 @@ function bucketOf(value: number): number {
 
 export class RecentWindow {
   private readonly windowMs: number;
-  /** Ring of pairs: ring[2k] the time (ms), ring[2k + 1] the bucket. */
-  private ring = new Float64Array(2 * INITIAL_CAPACITY);
+  /** Ring of pairs: ring[2k] the time (ms after `base`), ring[2k + 1] the bucket. */
+  private ring = new Int32Array(2 * INITIAL_CAPACITY);
+  /** Times in the ring count from here (ms); moved forward when they would leave int32. */
+  private base = NaN;
   private head = 0;
   private size = 0;
 
   constructor(windowMs: number) {
+    if (!(windowMs >= 0 && windowMs < REBASE_AFTER)) throw new RangeError(`the window must be 0 to ${REBASE_AFTER} ms, got ${windowMs}`);
     this.windowMs = windowMs;
   }
 
@@ -45,20 +50,24 @@ export class RecentWindow {
     return this.size;
   }
 
-  /** Adds `value` at `at` (ms, non-decreasing) and drops samples at or before at - window. */
+  /**
+   * Adds `value` at `at` (ms, non-decreasing) and drops samples at or before at - window. A time
+   * that is not a whole ms is kept as the next whole ms.
+   */
   add(value: number, at: number): void {
     this.expire(at);
     const capacity = this.ring.length / 2;
     if (this.size === capacity) this.grow();
+    if (this.size === 0 || !(at - this.base < REBASE_AFTER)) this.rebase(at);
     const slot = (this.head + this.size) % (this.ring.length / 2);
-    this.ring[2 * slot] = at;
+    this.ring[2 * slot] = Math.ceil(at - this.base);
     this.ring[2 * slot + 1] = bucketOf(value);
     this.size++;
   }
 
   /** Drops samples at or before `now - window`. */
   expire(now: number): void {
-    const oldest = now - this.windowMs;
+    const oldest = now - this.windowMs - this.base;
     const capacity = this.ring.length / 2;
     while (this.size > 0 && this.ring[2 * this.head]! <= oldest) {
       this.head = (this.head + 1) % capacity;
@@ -78,9 +87,18 @@ export class RecentWindow {
     return MIN * Math.pow(RATIO, sorted[rank - 1]!);
   }
 
+  /** Times count from `at` (empty ring) or from the oldest sample held. */
+  private rebase(at: number): void {
+    const capacity = this.ring.length / 2;
+    const to = this.size === 0 ? at : this.base + this.ring[2 * this.head]!;
+    const delta = to - this.base;
+    for (let i = 0; i < this.size; i++) this.ring[2 * ((this.head + i) % capacity)]! -= delta;
+    this.base = to;
+  }
+
   private grow(): void {
     const capacity = this.ring.length / 2;
-    const grown = new Float64Array(4 * capacity);
+    const grown = new Int32Array(4 * capacity); // 2 x the pairs
     for (let i = 0; i < this.size; i++) {
       const from = (this.head + i) % capacity;
       grown[2 * i] = this.ring[2 * from]!;

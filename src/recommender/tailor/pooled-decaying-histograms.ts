@@ -14,47 +14,45 @@
  * measure what that moves (docs/tailor-strategy.md, "In the cluster").
  *
  * Worked number: 24 hours whose samples span 21 buckets each hold 24 x 21 x 2 = 1,008 bytes of
- * codes plus 24 x 8 x 2 = 384 bytes of fields (was 4,800 + 1,056 bytes in float64).
+ * codes plus 24 x 6 x 2 = 288 bytes of fields (was 4,800 + 1,056 bytes in float64).
  */
 import type { HistogramOptions } from '../histogram-options.ts';
 
-/** Fields per histogram at the front of `data`. */
-const START = 0; // where its window starts in the code area (relative to the code area)
-const OFFSET = 1; // first bucket stored
-const LENGTH = 2; // buckets stored
-const MIN = 3; // first non-empty bucket (numBuckets when empty)
-const MAX = 4; // last non-empty bucket (0 when empty: MIN > MAX)
-const EXP_LOW = 5; // e + 2^31, low and high 16 bits (0 and 0: no sample yet)
-const EXP_HIGH = 6;
-const CARRY = 7; // the fraction of a code not yet stored, x 65,536
-const QUANTILE = 8; // the bucket of the last cached percentile (see cachePercentile); NO_BUCKET: none
-const FIELDS = 9;
+/**
+ * Fields per histogram at the front of `data`. A histogram's window of buckets is exactly its
+ * non-empty range (its first and last codes are not 0; LENGTH 0: empty), and the windows follow
+ * each other in histogram order, so where a window starts is the sum of the lengths before it.
+ */
+const OFFSET = 0; // first bucket stored
+const LENGTH = 1; // buckets stored
+const EXP_LOW = 2; // e + 2^31, low and high 16 bits (0 and 0: no sample yet)
+const EXP_HIGH = 3;
+const CARRY = 4; // the fraction of a code not yet stored, x 65,536
+const QUANTILE = 5; // the bucket of the last cached percentile (see cachePercentile); NO_BUCKET: none
+const FIELDS = 6;
 const NO_BUCKET = 65_535;
 const TOP = 65_535;
-/** A new sample's weight is kept at or below 2^FRESH codes (the rest of the range is room to add). */
+/** A new sample's weight is kept under 2^(FRESH + 1) codes (the rest of the range is room to add). */
 const FRESH = 14;
 const EXP_BIAS = 2 ** 31;
 
 export class PooledDecayingHistograms {
   private readonly options: HistogramOptions;
   private readonly halfLivesMs: Float64Array;
-  /** [fields of histogram 0 .. count - 1][codes of every window]. */
+  /** [fields of histogram 0 .. count - 1][codes of every window, in histogram order]. */
   private data: Uint16Array;
 
   /** One histogram per entry of `halfLivesMs`, histogram k with half-life halfLivesMs[k]. */
   constructor(halfLivesMs: readonly number[], options: HistogramOptions) {
     const count = halfLivesMs.length;
-    if (options.numBuckets >= NO_BUCKET) throw new RangeError(`at most ${TOP} buckets, got ${options.numBuckets}`);
+    if (options.numBuckets >= NO_BUCKET) throw new RangeError(`at most ${NO_BUCKET - 1} buckets, got ${options.numBuckets}`);
     for (const halfLifeMs of halfLivesMs) {
       if (!(Number.isFinite(halfLifeMs) && halfLifeMs > 0)) throw new RangeError(`half-life must be a positive number of ms, got ${halfLifeMs}`);
     }
     this.options = options;
     this.halfLivesMs = sharedHalfLives(halfLivesMs);
     this.data = new Uint16Array(count * FIELDS);
-    for (let k = 0; k < count; k++) {
-      this.data[k * FIELDS + MIN] = options.numBuckets;
-      this.data[k * FIELDS + QUANTILE] = NO_BUCKET;
-    }
+    for (let k = 0; k < count; k++) this.data[k * FIELDS + QUANTILE] = NO_BUCKET;
   }
 
   /** How many histograms the pool holds. */
@@ -72,24 +70,21 @@ export class PooledDecayingHistograms {
     const over = Math.floor(units - this.exponent(k)) - FRESH;
     if (over > 0) this.shift(k, over);
     const index = this.options.findBucket(value);
-    const slot = this.slotOf(k, index);
-    const d = this.data; // after slotOf, which may replace the store
-    let weight = 2 ** (units - this.exponent(k)) + d[m + CARRY]! / 65_536;
-    while (d[slot]! + weight > TOP) {
+    let weight = 2 ** (units - this.exponent(k)) + this.data[m + CARRY]! / 65_536;
+    while (this.codeAt(k, index) + weight > TOP) {
       this.shift(k, 1);
       weight /= 2;
     }
     const whole = Math.floor(weight);
-    d[m + CARRY] = Math.floor((weight - whole) * 65_536);
+    this.data[m + CARRY] = Math.floor((weight - whole) * 65_536);
     if (whole === 0) return;
-    d[slot] = d[slot]! + whole;
-    if (index < d[m + MIN]!) d[m + MIN] = index;
-    if (index > d[m + MAX]!) d[m + MAX] = index;
+    const slot = this.slotOf(k, index);
+    this.data[slot] = this.data[slot]! + whole;
   }
 
   /** True when histogram `k` has no bucket with weight. */
   isEmpty(k: number): boolean {
-    return this.data[k * FIELDS + MIN]! > this.data[k * FIELDS + MAX]!;
+    return this.data[k * FIELDS + LENGTH] === 0;
   }
 
   /**
@@ -117,18 +112,18 @@ export class PooledDecayingHistograms {
     if (this.isEmpty(k)) return NO_BUCKET;
     const d = this.data;
     const m = k * FIELDS;
-    const base = this.codeArea() + d[m + START]! - d[m + OFFSET]!;
-    const min = d[m + MIN]!;
-    const max = d[m + MAX]!;
+    const start = this.startOf(k);
+    const length = d[m + LENGTH]!;
     let total = 0;
-    for (let b = min; b <= max; b++) total += d[base + b]!;
+    for (let i = 0; i < length; i++) total += d[start + i]!;
     const threshold = p * total;
-    let bucket = min;
+    let i = 0;
     let partial = 0;
-    for (; bucket < max; bucket++) {
-      partial += d[base + bucket]!;
+    for (; i < length - 1; i++) {
+      partial += d[start + i]!;
       if (partial >= threshold) break;
     }
+    const bucket = d[m + OFFSET]! + i;
     const last = this.options.numBuckets - 1;
     return bucket < last ? bucket + 1 : bucket;
   }
@@ -150,16 +145,27 @@ export class PooledDecayingHistograms {
     let end = fields;
     for (let k = 0; k < this.count; k++) {
       const m = k * FIELDS;
-      const windowEnd = fields + store[m + START]! + store[m + LENGTH]!;
-      if (store[m + OFFSET]! + store[m + LENGTH]! > this.options.numBuckets || windowEnd > store.length) throw new RangeError(`histogram ${k}'s window lies outside the store`);
-      end = Math.max(end, windowEnd);
+      const length = store[m + LENGTH]!;
+      if (store[m + OFFSET]! + length > this.options.numBuckets) throw new RangeError(`histogram ${k}'s window lies outside the bucket scheme`);
+      if (length > 0 && (store[end] === 0 || store[end + length - 1] === 0)) throw new RangeError(`histogram ${k}'s window has an empty edge`);
+      end += length;
     }
-    if (end !== store.length) throw new RangeError(`the store has ${store.length - end} codes beyond its windows`);
+    if (end !== store.length) throw new RangeError(`the store holds ${store.length} entries, its windows ${end}`);
     this.data = store;
   }
 
-  private codeArea(): number {
-    return this.count * FIELDS;
+  /** Where histogram `k`'s window starts in `data`. */
+  private startOf(k: number): number {
+    let start = this.count * FIELDS;
+    for (let j = 0; j < k; j++) start += this.data[j * FIELDS + LENGTH]!;
+    return start;
+  }
+
+  /** The code of absolute bucket `index` of histogram `k` (0 outside its window). */
+  private codeAt(k: number, index: number): number {
+    const m = k * FIELDS;
+    const offset = this.data[m + OFFSET]!;
+    return index >= offset && index < offset + this.data[m + LENGTH]! ? this.data[this.startOf(k) + index - offset]! : 0;
   }
 
   private exponent(k: number): number {
@@ -174,75 +180,55 @@ export class PooledDecayingHistograms {
     this.data[k * FIELDS + EXP_HIGH] = Math.floor(biased / 65_536);
   }
 
-  /** Divides histogram `k`'s codes by 2^bits (rounded to even), its unit grows to match. */
+  /** Divides histogram `k`'s codes by 2^bits (rounded to even), its unit grows to match; edges that reach 0 leave the window. */
   private shift(k: number, bits: number): void {
     const d = this.data;
     const m = k * FIELDS;
     this.setExponent(k, this.exponent(k) + bits);
     d[m + CARRY] = bits >= 16 ? 0 : d[m + CARRY]! >>> bits;
-    if (this.isEmpty(k)) return;
-    const base = this.codeArea() + d[m + START]! - d[m + OFFSET]!;
-    let min = d[m + MIN]!;
-    let max = d[m + MAX]!;
-    for (let b = min; b <= max; b++) d[base + b] = bits >= 17 ? 0 : halve(d[base + b]!, bits);
-    // Move the non-empty range inwards past buckets that reached 0.
-    while (min <= max && d[base + min] === 0) min++;
-    while (max >= min && d[base + max] === 0) max--;
-    if (min > max) {
-      min = this.options.numBuckets;
-      max = 0;
-    }
-    d[m + MIN] = min;
-    d[m + MAX] = max;
+    const length = d[m + LENGTH]!;
+    if (length === 0) return;
+    const start = this.startOf(k);
+    for (let i = start; i < start + length; i++) d[i] = bits >= 17 ? 0 : halve(d[i]!, bits);
+    let first = 0;
+    let last = length - 1;
+    while (first <= last && d[start + first] === 0) first++;
+    while (last >= first && d[start + last] === 0) last--;
+    if (first > 0 || last < length - 1) this.resize(k, first > last ? 0 : d[m + OFFSET]! + first, first > last ? 0 : last - first + 1);
   }
 
   /** Index in `data` of absolute bucket `index` of histogram `k`, widening its window if needed. */
   private slotOf(k: number, index: number): number {
     const n = this.options.numBuckets;
     if (!Number.isInteger(index) || index < 0 || index >= n) throw new RangeError(`bucket index ${index} out of range [0, ${n - 1}]`);
-    const d = this.data;
     const m = k * FIELDS;
-    const offset = d[m + OFFSET]!;
-    const length = d[m + LENGTH]!;
-    if (length > 0 && index >= offset && index < offset + length) return this.codeArea() + d[m + START]! + index - offset;
-    // The window grows to the buckets in use (nothing kept beyond them: the store is small, a
-    // widening copies it, and a histogram's range settles within its first days).
-    const low = length === 0 ? index : Math.min(index, this.isEmpty(k) ? index : d[m + MIN]!);
-    const high = length === 0 ? index : Math.max(index, this.isEmpty(k) ? index : d[m + MAX]!);
+    const offset = this.data[m + OFFSET]!;
+    const length = this.data[m + LENGTH]!;
+    if (length > 0 && index >= offset && index < offset + length) return this.startOf(k) + index - offset;
+    const low = length === 0 ? index : Math.min(index, offset);
+    const high = length === 0 ? index : Math.max(index, offset + length - 1);
     this.resize(k, low, high - low + 1);
-    return this.codeArea() + this.data[m + START]! + index - low;
+    return this.startOf(k) + index - low;
   }
 
-  /** Rebuilds the store with histogram `k`'s window set to `length` buckets from bucket `low` (its codes in [low, low + length) kept). */
+  /** Rebuilds the store with histogram `k`'s window set to `length` buckets from bucket `low` (its codes in that range kept). */
   private resize(k: number, low: number, length: number): void {
     const old = this.data;
-    const count = this.count;
-    const fields = count * FIELDS;
-    const codes = old.length - fields - old[k * FIELDS + LENGTH]! + length;
-    if (codes > TOP) throw new RangeError(`the pool would hold ${codes} buckets, at most ${TOP}`);
-    const data = new Uint16Array(fields + codes);
-    data.set(old.subarray(0, fields));
-    let next = 0;
-    for (let j = 0; j < count; j++) {
-      const m = j * FIELDS;
-      const start = fields + old[m + START]!;
-      const len = old[m + LENGTH]!;
-      if (j === k) {
-        const offset = old[m + OFFSET]!;
-        // Copy the overlap of the old window and the new one.
-        const from = Math.max(offset, low);
-        const to = Math.min(offset + len, low + length);
-        if (len > 0 && to > from) data.set(old.subarray(start + from - offset, start + to - offset), fields + next + from - low);
-        data[m + OFFSET] = low;
-        data[m + LENGTH] = length;
-        data[m + START] = next;
-        next += length;
-      } else {
-        data.set(old.subarray(start, start + len), fields + next);
-        data[m + START] = next;
-        next += len;
-      }
-    }
+    const fields = this.count * FIELDS;
+    const m = k * FIELDS;
+    const oldLength = old[m + LENGTH]!;
+    const oldOffset = old[m + OFFSET]!;
+    const start = this.startOf(k);
+    const data = new Uint16Array(old.length - oldLength + length);
+    data.set(old.subarray(0, start));
+    data.set(old.subarray(start + oldLength), start + length);
+    // Copy the overlap of the old window and the new one.
+    const from = Math.max(oldOffset, low);
+    const to = Math.min(oldOffset + oldLength, low + length);
+    if (to > from) data.set(old.subarray(start + from - oldOffset, start + to - oldOffset), start + from - low);
+    data[m + OFFSET] = low;
+    data[m + LENGTH] = length;
+    if (data.length - fields > TOP * this.count) throw new RangeError('the pool outgrew its bucket scheme');
     this.data = data;
   }
 }

@@ -154,6 +154,12 @@ export class PooledDecayingHistograms {
     this.data = store;
   }
 
+  /** For a restored state (model-state.ts): the store is checked before it is installed. */
+  restoreField(key: string, value: unknown): void {
+    if (key === 'data' && value instanceof Uint16Array) this.restoreStore(value);
+    else throw new RangeError(`${key} is not part of a pool's state`);
+  }
+
   /** Where histogram `k`'s window starts in `data`. */
   private startOf(k: number): number {
     let start = this.count * FIELDS;

@@ -14,6 +14,7 @@ import { CpuTarget } from './cpu-target.ts';
 import { MemoryTarget } from './memory-target.ts';
 import { HeldTarget, type HeldTargetOptions } from './held-target.ts';
 import { TAILOR_DEFAULTS, type TailorOptions } from './options.ts';
+import { restoreModelState, saveModelState } from './model-state.ts';
 
 /** What every model of one strategy shares (one copy, not one per container: decision 0260). */
 export interface TailorShared {
@@ -96,6 +97,11 @@ export function tailorStrategy(overrides: Partial<TailorOptions> = {}, name = 't
     name,
     description: 'Tailor: CPU p90.2 by hour of day or all hours (the better predictor), memory from the tightest trusted peak rule + 12%, fast OOM reaction',
     newModel: () => new TailorModel(options, shared),
+    saveModel: (model) => {
+      if (!(model instanceof TailorModel)) throw new TypeError('not a tailor model');
+      return saveModelState(model, options);
+    },
+    restoreModel: (state) => restoreModelState(state, new TailorModel(options, shared), options),
     // Hour transitions, surge windows and the after-the-fact checks assume a forward clock.
     timeOrdered: true,
   };

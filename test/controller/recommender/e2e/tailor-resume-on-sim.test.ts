@@ -12,7 +12,7 @@
  * before decision 0261) publishes its fresh 572m at once: a change the running recommender does
  * not make (checked: this test fails with the state restore taken out).
  */
-import { test } from 'node:test';
+import { test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
 import type { VerticalPodAutoscaler } from '../../../../src/api/vpa.ts';
 import { resolveRunConfig } from '../../../../src/controller/run-config.ts';
@@ -29,7 +29,7 @@ const MiB = 1024 * 1024;
 const CHECKPOINTS = { group: 'autoscaling.k8s.io', version: 'v1', plural: 'verticalpodautoscalercheckpoints' };
 
 /** One simulated cluster with the `web` VPA, a usage source and a way to start recommenders on it. */
-async function cluster(t: Parameters<Parameters<typeof test>[1]>[0], t0: number) {
+async function cluster(t: TestContext, t0: number) {
   const { sim, kc, custom } = await startRecommenderSim(t, [{ name: 'web', replicas: 2, cpu: '500m', memory: '256Mi' }]);
   await custom.createNamespacedCustomObject({ ...VPA_API, namespace: 'default', body: offVpa('web') });
   const dataStart = t0 - 6 * HOUR;

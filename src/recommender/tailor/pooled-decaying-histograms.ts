@@ -71,14 +71,16 @@ export class PooledDecayingHistograms {
     if (over > 0) this.shift(k, over);
     const index = this.options.findBucket(value);
     let weight = 2 ** (units - this.exponent(k)) + this.data[m + CARRY]! / 65_536;
-    while (this.codeAt(k, index) + weight > TOP) {
+    let slot = this.slotIn(k, index);
+    while ((slot < 0 ? 0 : this.data[slot]!) + weight > TOP) {
       this.shift(k, 1);
       weight /= 2;
+      slot = this.slotIn(k, index);
     }
     const whole = Math.floor(weight);
     this.data[m + CARRY] = Math.floor((weight - whole) * 65_536);
     if (whole === 0) return;
-    const slot = this.slotOf(k, index);
+    if (slot < 0) slot = this.slotOf(k, index);
     this.data[slot] = this.data[slot]! + whole;
   }
 
@@ -167,11 +169,11 @@ export class PooledDecayingHistograms {
     return start;
   }
 
-  /** The code of absolute bucket `index` of histogram `k` (0 outside its window). */
-  private codeAt(k: number, index: number): number {
+  /** Index in `data` of absolute bucket `index` of histogram `k`, or -1 outside its window. */
+  private slotIn(k: number, index: number): number {
     const m = k * FIELDS;
     const offset = this.data[m + OFFSET]!;
-    return index >= offset && index < offset + this.data[m + LENGTH]! ? this.data[this.startOf(k) + index - offset]! : 0;
+    return index >= offset && index < offset + this.data[m + LENGTH]! ? this.startOf(k) + index - offset : -1;
   }
 
   private exponent(k: number): number {

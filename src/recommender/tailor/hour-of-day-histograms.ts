@@ -25,6 +25,8 @@ export class HourOfDayHistograms {
   private readonly plan: Float64Array | undefined;
   private readonly changeCostHours: number;
   private refreshedAt = -Infinity;
+  /** The largest of the 24 quantiles as of the last refresh. */
+  private largest = 0;
   private readonly q: number;
   private readonly maxStep: number;
   private readonly refreshMs: number;
@@ -59,7 +61,9 @@ export class HourOfDayHistograms {
     const slots = this.slots;
     let best = 0;
     let divisor = 1;
-    for (let k = 0; k < 24 && divisor < Infinity; k++, divisor *= this.maxStep) best = Math.max(best, slots.cachedPercentile((hour + k) % 24) / divisor);
+    // Hours further ahead count divided by more: once the largest quantile so divided cannot beat
+    // the best, none of them can (the answer is the same as with all 24 terms).
+    for (let k = 0; k < 24 && divisor < Infinity && this.largest / divisor > best; k++, divisor *= this.maxStep) best = Math.max(best, slots.cachedPercentile((hour + k) % 24) / divisor);
     return best;
   }
 
@@ -78,7 +82,12 @@ export class HourOfDayHistograms {
     if (now - this.refreshedAt < this.refreshMs) return;
     this.refreshedAt = now;
     // The quantiles stay in the pool; reachable() raises them when asked (24 steps at most).
-    for (let h = 0; h < 24; h++) this.slots.cachePercentile(h, this.q);
+    let largest = 0;
+    for (let h = 0; h < 24; h++) {
+      this.slots.cachePercentile(h, this.q);
+      largest = Math.max(largest, this.slots.cachedPercentile(h));
+    }
+    this.largest = largest;
     if (this.plan === undefined) return;
     const reachables = reachScratch;
     for (let h = 0; h < 24; h++) reachables[h] = this.reachable(h, now);

@@ -67,10 +67,14 @@ export class PooledDecayingHistograms {
     const units = at / this.halfLivesMs[k]!;
     if (this.data[m + EXP_LOW] === 0 && this.data[m + EXP_HIGH] === 0) this.setExponent(k, Math.floor(units) - FRESH);
     // Keep the new weight under 2^(FRESH + 1) codes: older weight halves as time goes on.
-    const over = Math.floor(units - this.exponent(k)) - FRESH;
-    if (over > 0) this.shift(k, over);
+    let e = this.exponent(k);
+    const over = Math.floor(units - e) - FRESH;
+    if (over > 0) {
+      this.shift(k, over);
+      e += over;
+    }
     const index = this.options.findBucket(value);
-    let weight = 2 ** (units - this.exponent(k)) + this.data[m + CARRY]! / 65_536;
+    let weight = 2 ** (units - e) + this.data[m + CARRY]! / 65_536;
     let slot = this.slotIn(k, index);
     while ((slot < 0 ? 0 : this.data[slot]!) + weight > TOP) {
       this.shift(k, 1);

@@ -45,4 +45,8 @@ export interface Strategy {
    * Optional; absent means any order is fine (a histogram).
    */
   readonly timeOrdered?: boolean;
+  /** Optional: the bytes of a model's state, so a restarted recommender resumes from it (decision 0261). */
+  saveModel?(model: UsageModel): Uint8Array;
+  /** Optional: a new model holding a state `saveModel` wrote; throws saying why when it cannot be restored. */
+  restoreModel?(state: Uint8Array): UsageModel;
 }

@@ -18,8 +18,12 @@
  * deactivate: on a graceful shutdown, write every checkpoint once more (the Lease is still held);
  * then stop the watches and drop leader-only state.
  * `--recommender-strategy tailor`: the status comes from the tailor strategy's model per VPA x
- * container (vpa-aggregates.ts feeds it); the upstream state goes on feeding the checkpoints, and
- * the bootstrap always reads the full `--history` to rebuild the models (decision 0150).
+ * container (vpa-aggregates.ts feeds it); the upstream state goes on feeding the checkpoints'
+ * status, and each model's state goes into an annotation of the same checkpoint
+ * (model-state-annotation.ts, decision 0261). When every restored checkpoint brings a model state
+ * that restores, the bootstrap reads only the history since the oldest of them; otherwise (a
+ * state missing, corrupt, or from another version or settings: a warning) the full `--history`,
+ * which rebuilds the models without one (decision 0150).
  */
 import type { KubeConfig, KubernetesObject } from '@kubernetes/client-node';
 import { buildCheckpoint, checkpointName } from '../../api/checkpoint.ts';
@@ -59,12 +63,13 @@ import { statusRefusedEvent } from './vpa-events.ts';
 import type { CycleContext } from '../loop-scheduler.ts';
 import { handlesRecommenders, namespaceSelected, watchNamespaces } from '../vpa-selection.ts';
 import { orphanCheckpoints } from './checkpoint-orphans.ts';
+import { decodeModelState, encodeModelState, MODEL_STATE_ANNOTATION } from './model-state-annotation.ts';
 import { SelectorParseError, selectorMatches, type LabelSelector } from './label-selector.ts';
 import { TargetBackoff, targetKey } from './target-backoff.ts';
 import { TargetSelectorError } from './target-selector.ts';
 import { memoryRequest, podOomKills, type PodLike } from './pod-oom-kills.ts';
 import { RecommenderKube, VPA_RESOURCE } from './recommender-kube.ts';
-import { VpaAggregates } from './vpa-aggregates.ts';
+import { VpaAggregates, type ModelThrough, type TrackedContainer } from './vpa-aggregates.ts';
 import { losingVpas } from './vpa-ownership.ts';
 import { cappedRecommendation, vpaRecommendation } from './vpa-recommendation.ts';
 import { strategyEstimates } from './strategy-estimates.ts';
@@ -168,19 +173,24 @@ export class RecommenderLoop implements LoopComponent {
     this.lastViews = [];
     this.reportedRefusals = new Set();
     this.schedule = new CheckpointSchedule(this.config.checkpointInterval, this.config.checkpointGcInterval);
+    this.modelsResumed = false;
     const restoredUntil = await this.restoreCheckpoints();
     this.feed = undefined;
     this.pendingResume = restoredUntil;
   }
 
-  /** The oldest `lastSampleStart` restored, or undefined when nothing was restored. */
+  /** The oldest `lastSampleStart` restored (and model state time with a strategy), or undefined when nothing was restored. */
   private pendingResume: number | undefined;
+  /** With a strategy: every restored checkpoint brought a model state that restored. */
+  private modelsResumed = false;
 
   /** Loads every checkpoint of a handled VPA; a malformed one is logged and skipped. */
   private async restoreCheckpoints(): Promise<number | undefined> {
     const handled = new Set(this.vpas().filter((v) => this.handled(v)).map((v) => vpaId(v.metadata.namespace, v.metadata.name)));
     let oldest: number | undefined;
     let restored = 0;
+    let modelStates = 0;
+    let allModels = true;
     for (const c of await this.kube.listCheckpoints()) {
       const id = vpaId(c.metadata.namespace, c.spec?.vpaObjectName ?? '');
       const container = c.spec?.containerName;
@@ -188,7 +198,14 @@ export class RecommenderLoop implements LoopComponent {
       try {
         const created = typeof c.metadata['creationTimestamp'] === 'string' ? parseRfc3339(c.metadata['creationTimestamp']) : undefined;
         const state = loadAggregateCheckpoint(defaultModelConfig(), c.status, created);
-        this.aggregates.restore(id, container, state);
+        const model = this.restoreModel(c.metadata, `${c.metadata.namespace}/${c.metadata.name}`);
+        if (this.strategy && !model) allModels = false;
+        if (model) {
+          modelStates++;
+          const since = Math.min(model.through.cpu, model.through.memory);
+          if (Number.isFinite(since)) oldest = oldest === undefined ? since : Math.min(oldest, since);
+        }
+        this.aggregates.restore(id, container, state, model);
         // The new leader writes it again one interval after its last write, not at once.
         const updated = c.status?.lastUpdateTime ? Date.parse(c.status.lastUpdateTime) : Number.NaN;
         if (Number.isFinite(updated)) this.schedule.wrote(`${id}/${container}`, updated);
@@ -198,17 +215,39 @@ export class RecommenderLoop implements LoopComponent {
         this.log.warn({ err, checkpoint: `${c.metadata.namespace}/${c.metadata.name}` }, 'checkpoint cannot be loaded; that container starts without it');
       }
     }
-    this.log.info({ restored, resumeFrom: oldest === undefined ? undefined : new Date(oldest).toISOString() }, 'checkpoints restored');
+    this.modelsResumed = this.strategy !== undefined && restored > 0 && allModels;
+    this.log.info({ restored, modelStates, resumeFrom: oldest === undefined ? undefined : new Date(oldest).toISOString(), fullHistory: this.strategy !== undefined && !this.modelsResumed }, 'checkpoints restored');
     return oldest;
   }
 
   /**
+   * The strategy's model restored from the checkpoint's annotation, or undefined (none, or one
+   * that does not restore: a warning, and that model is rebuilt from the history).
+   */
+  private restoreModel(metadata: { [key: string]: unknown }, name: string): { model: UsageModel; through: ModelThrough } | undefined {
+    const restore = this.strategy?.restoreModel;
+    if (!restore) return undefined;
+    const value = (metadata['annotations'] as Record<string, unknown> | undefined)?.[MODEL_STATE_ANNOTATION];
+    if (typeof value !== 'string') {
+      this.log.warn({ checkpoint: name, annotation: MODEL_STATE_ANNOTATION }, 'checkpoint has no model state; the full history is read to rebuild the model');
+      return undefined;
+    }
+    try {
+      const { state, through } = decodeModelState(value);
+      return { model: restore.call(this.strategy, state), through };
+    } catch (err) {
+      this.log.warn({ err, checkpoint: name, annotation: MODEL_STATE_ANNOTATION }, 'model state cannot be restored; the full history is read to rebuild the model');
+      return undefined;
+    }
+  }
+
+  /**
    * The history the first sync reads: `--history`, or back to the oldest restored checkpoint. With
-   * a strategy always `--history`: its models have no checkpoint and are rebuilt from it.
+   * a strategy, `--history` unless every restored checkpoint brought its model's state.
    */
   private bootstrapWindow(now: number): number {
     const step = this.config.historyStep;
-    if (this.strategy) return this.config.history;
+    if (this.strategy && !this.modelsResumed) return this.config.history;
     // Resume from the oldest checkpoint: only the samples after it are read again (one step of
     // overlap; samples already in a checkpoint are skipped by the aggregates).
     return this.pendingResume === undefined ? this.config.history : Math.min(this.config.history, Math.max(step, now - this.pendingResume + step));
@@ -454,6 +493,17 @@ export class RecommenderLoop implements LoopComponent {
     }
   }
 
+  /** The annotation value of a tracked container's model state; undefined without one (logged when saving fails). */
+  private saveModel(t: TrackedContainer, id: string): string | undefined {
+    if (!this.strategy?.saveModel || !t.model || !t.modelThrough) return undefined;
+    try {
+      return encodeModelState(this.strategy.saveModel(t.model), t.modelThrough);
+    } catch (err) {
+      this.log.warn({ err, container: id }, 'model state not saved; a restart reads the full history');
+      return undefined;
+    }
+  }
+
   /**
    * Writes the checkpoints that are due (all of them with `all`, at shutdown) per handled VPA x
    * container with samples; deletes orphans when the sweep is due.
@@ -469,6 +519,8 @@ export class RecommenderLoop implements LoopComponent {
         if (signal.aborted || (!o.all && !this.schedule.due(id, now))) continue;
         const ns = v.vpa.metadata.namespace ?? '';
         const checkpoint = buildCheckpoint(ns, v.vpa.metadata.name, container, saveAggregateCheckpoint(t.state, now));
+        const modelState = this.saveModel(t, id);
+        if (modelState !== undefined) checkpoint.metadata['annotations'] = { [MODEL_STATE_ANNOTATION]: modelState };
         const result = await this.writer.write('checkpoint', `checkpoint ${ns}/${checkpointName(v.vpa.metadata.name, container)}`, () => this.kube.applyCheckpoint(checkpoint), signal);
         if (result.ok) this.schedule.wrote(id, now);
       }

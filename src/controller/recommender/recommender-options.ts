@@ -31,7 +31,7 @@ export const RECOMMENDER_OPTIONS = {
     type: enumType(['vpa', 'tailor'] as const),
     default: 'vpa',
     description:
-      'The algorithm behind the VPA status: vpa (upstream\'s) or tailor (docs/tailor-strategy.md; best with Tailor\'s updater, decision 0151). Checkpoints stay in upstream\'s format either way; with tailor every start re-reads the full --history (decision 0150).',
+      'The algorithm behind the VPA status: vpa (upstream\'s) or tailor (docs/tailor-strategy.md; best with Tailor\'s updater, decision 0151). Checkpoints stay in upstream\'s format either way; with tailor each model\'s state rides in an annotation of its checkpoint, so a restart reads only the history since (decision 0261).',
     group: 'Recommender',
   },
   history: {

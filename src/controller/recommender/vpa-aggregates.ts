@@ -22,9 +22,10 @@
  *
  * With a strategy (`--recommender-strategy tailor`), each history also holds that strategy's
  * {@link UsageModel}, fed the same samples and OOM kills. The upstream state is kept alongside for
- * the upstream-format checkpoints (decision 0150). The model has no checkpoint: it is rebuilt from
- * the history the feed re-reads at start-up, so it takes every sample, also those at or before
- * `resumeAfter`. A time-ordered strategy gets each chunk's samples of all pods merged in time
+ * the upstream-format checkpoints (decision 0150). A model restored from its saved state (decision
+ * 0261) ignores samples and kills at or before the last ones it had seen (`modelResumeAfter`); a
+ * model without one is rebuilt from the history the feed re-reads at start-up, so it takes every
+ * sample, also those at or before `resumeAfter`. A time-ordered strategy gets each chunk's samples of all pods merged in time
  * order (the feed delivers one pod's series after another; the merge is flushed at `endChunk`).
  */
 import type { ContainerSeries, OomEvent, ContainerKey } from '../../metrics/metrics-source.ts';
@@ -57,6 +58,16 @@ export interface TrackedContainer {
   resumeAfter?: number;
   /** The strategy's model (absent for the upstream algorithm, which reads `state`). */
   model?: UsageModel;
+  /** The times of the last CPU and memory samples given to `model` (for its saved state). */
+  modelThrough?: ModelThrough;
+  /** A restored model has seen samples and kills up to these times already. */
+  modelResumeAfter?: ModelThrough;
+}
+
+/** The last sample times a model has seen (ms). */
+export interface ModelThrough {
+  cpu: number;
+  memory: number;
 }
 
 /** A gone pod's boost, placed when its first CPU sample arrives (decision 0234). */
@@ -153,12 +164,16 @@ export class VpaAggregates implements UsageSink {
     return tracked;
   }
 
-  /** Installs a history restored from a checkpoint. */
-  restore(vpaId: string, container: string, state: AggregateContainerState): void {
+  /** Installs a history restored from a checkpoint, with the strategy's model restored from its state when there is one. */
+  restore(vpaId: string, container: string, state: AggregateContainerState, restored?: { model: UsageModel; through: ModelThrough }): void {
     if (!this.byVpa.has(vpaId)) this.byVpa.set(vpaId, new Map());
     const tracked: TrackedContainer = { state };
-    const model = this.newModel();
+    const model = restored?.model ?? this.newModel();
     if (model) tracked.model = model;
+    if (restored) {
+      tracked.modelResumeAfter = { ...restored.through };
+      tracked.modelThrough = { ...restored.through };
+    }
     if (state.lastSampleStart !== undefined) tracked.resumeAfter = state.lastSampleStart;
     this.byVpa.get(vpaId)!.set(container, tracked);
   }
@@ -184,11 +199,15 @@ export class VpaAggregates implements UsageSink {
     const series = this.withoutBoostedStartup(input);
     for (let i = 0; i < series.times.length; i++) {
       const at = series.times[i]!;
-      if (t.model && !this.buffer) t.model.addCpuSample(series.values[i]!, at, series.key.pod);
       if (t.resumeAfter !== undefined && at <= t.resumeAfter) continue;
       t.state.addCpuSample(series.values[i]!, at, series.key.pod);
     }
-    if (t.model && this.buffer) this.buffer.cpu(t.model, series);
+    if (!t.model) return;
+    const fresh = newerThan(series, t.modelResumeAfter?.cpu);
+    if (fresh.times.length === 0) return;
+    t.modelThrough = { cpu: Math.max(t.modelThrough?.cpu ?? -Infinity, fresh.times[fresh.times.length - 1]!), memory: t.modelThrough?.memory ?? -Infinity };
+    if (this.buffer) this.buffer.cpu(t.model, fresh);
+    else for (let i = 0; i < fresh.times.length; i++) t.model.addCpuSample(fresh.values[i]!, fresh.times[i]!, fresh.key.pod);
   }
 
   /**
@@ -217,11 +236,15 @@ export class VpaAggregates implements UsageSink {
     if (!t) return void (this.unrouted += series.times.length);
     for (let i = 0; i < series.times.length; i++) {
       const at = series.times[i]!;
-      if (t.model && !this.buffer) t.model.addMemorySample(series.values[i]!, at, series.key.pod);
       if (t.resumeAfter !== undefined && at <= t.resumeAfter) continue;
       t.state.addMemorySample(series.values[i]!, at, series.key.pod);
     }
-    if (t.model && this.buffer) this.buffer.memory(t.model, series);
+    const fresh = t.model ? newerThan(series, t.modelResumeAfter?.memory) : series;
+    if (t.model && fresh.times.length > 0) {
+      t.modelThrough = { cpu: t.modelThrough?.cpu ?? -Infinity, memory: Math.max(t.modelThrough?.memory ?? -Infinity, fresh.times[fresh.times.length - 1]!) };
+      if (this.buffer) this.buffer.memory(t.model, fresh);
+      else for (let i = 0; i < fresh.times.length; i++) t.model.addMemorySample(fresh.values[i]!, fresh.times[i]!, fresh.key.pod);
+    }
     if (series.values.length > 0) this.lastMemory.set(`${series.key.namespace}/${series.key.pod}/${series.key.container}`, series.values[series.values.length - 1]!);
   }
 
@@ -253,8 +276,10 @@ export class VpaAggregates implements UsageSink {
     const used = Math.max(requestBytes ?? this.requestAt(id, at) ?? 0, this.lastMemory.get(id) ?? 0);
     // In a chunk (from Prometheus) the kill joins the merge; from pod status (between syncs) the
     // buffer is empty and the kill goes straight to the model.
-    if (t.model && this.buffer && fromHistory) this.buffer.oom(t.model, used, at, key.pod);
-    else t.model?.recordOom(used, at, key.pod);
+    // A restored model has the kills up to its last memory sample in its state already.
+    const inModel = t.modelResumeAfter !== undefined && at <= t.modelResumeAfter.memory;
+    if (t.model && !inModel && this.buffer && fromHistory) this.buffer.oom(t.model, used, at, key.pod);
+    else if (!inModel) t.model?.recordOom(used, at, key.pod);
     if (t.resumeAfter !== undefined && at <= t.resumeAfter) return false;
     return t.state.recordOom(used, at, key.pod);
   }
@@ -278,4 +303,12 @@ export class VpaAggregates implements UsageSink {
     for (const c of this.byVpa.values()) n += c.size;
     return n;
   }
+}
+
+/** The samples of `series` after `after` (all of them when undefined); series times are ascending. */
+function newerThan(series: ContainerSeries, after: number | undefined): ContainerSeries {
+  if (after === undefined || series.times.length === 0 || series.times[0]! > after) return series;
+  const keep = series.times.findIndex((at) => at > after);
+  if (keep < 0) return { ...series, times: series.times.slice(0, 0), values: series.values.slice(0, 0) };
+  return { ...series, times: series.times.slice(keep), values: series.values.slice(keep) };
 }

@@ -38,9 +38,9 @@ export class CpuTarget {
   private firstSampleAt = NaN;
   private lastSampleAt = NaN;
   /** Per all-hours candidate (half-life flatHalfLifeMs, then each of flatAltHalfLivesMs): its cached quantile and running loss. */
-  private readonly flatCached: Float64Array;
+  private readonly flatCached: number[];
   private flatCachedAt = -Infinity;
-  private readonly flatLosses: Float64Array;
+  private readonly flatLosses: number[];
   private seasonalLoss = 0;
   /** The highest surge level seen at an estimate, held until `surgeHeldUntil`. */
   private surgeHeld = 0;
@@ -50,8 +50,9 @@ export class CpuTarget {
     this.o = options;
     const flats = [options.flatHalfLifeMs, ...options.flatAltHalfLivesMs];
     this.histograms = new PooledDecayingHistograms([...Array<number>(24).fill(options.seasonalHalfLifeMs), ...flats], CPU_BUCKETS);
-    this.flatCached = new Float64Array(flats.length);
-    this.flatLosses = new Float64Array(flats.length);
+    // Plain arrays: two numbers each do not pay for a typed array's ~180 bytes of engine objects.
+    this.flatCached = new Array<number>(flats.length).fill(0);
+    this.flatLosses = new Array<number>(flats.length).fill(0);
     this.seasonal = new HourOfDayHistograms(
       this.histograms,
       options.cpuQuantile,

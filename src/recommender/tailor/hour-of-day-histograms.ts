@@ -1,8 +1,9 @@
 /**
  * CPU usage by hour of day (UTC): 24 decaying histograms, one per hour, so the quantile for 14:00
  * comes from past days' 14:00s only. A container with a daily cycle gets a narrow distribution per
- * hour instead of one wide one for the whole day. The 24 quantiles (their reachable versions, see
- * `reachable`) are recomputed at most every `refreshMs`, so asking every minute is cheap.
+ * hour instead of one wide one for the whole day. The 24 quantiles are recomputed at most every
+ * `refreshMs` and kept in the pool (no array per container); their reachable versions (see
+ * `reachable`) are derived when asked, so asking every minute is cheap.
  */
 import type { PooledDecayingHistograms } from './pooled-decaying-histograms.ts';
 import { planDailyLevels } from './daily-plan.ts';
@@ -16,15 +17,16 @@ export function hourOfDay(at: number): number {
 
 /** The 24 hourly quantiles while a refresh raises them; shared by every model (JS runs one at a time). */
 const scratch = new Float64Array(24);
+const reachScratch = new Float64Array(24);
 
 export class HourOfDayHistograms {
   private readonly slots: PooledDecayingHistograms;
-  /** The 24 reachable quantiles as of the last refresh. */
-  private readonly reachables = new Float64Array(24);
-  /** The 24 planned levels (see `planned`) as of the last refresh; empty without a change cost. */
-  private readonly plan: Float64Array;
+  /** The 24 planned levels (see `planned`) as of the last refresh; none without a change cost. */
+  private readonly plan: Float64Array | undefined;
   private readonly changeCostHours: number;
   private refreshedAt = -Infinity;
+  /** The largest of the 24 quantiles as of the last refresh. */
+  private largest = 0;
   private readonly q: number;
   private readonly maxStep: number;
   private readonly refreshMs: number;
@@ -41,7 +43,7 @@ export class HourOfDayHistograms {
     this.maxStep = maxStep;
     this.refreshMs = refreshMs;
     this.changeCostHours = changeCostHours;
-    this.plan = new Float64Array(changeCostHours > 0 ? 24 : 0);
+    if (changeCostHours > 0) this.plan = new Float64Array(24);
   }
 
   add(cores: number, at: number): void {
@@ -56,7 +58,13 @@ export class HourOfDayHistograms {
    */
   reachable(hour: number, now: number): number {
     this.refresh(now);
-    return this.reachables[hour] ?? 0;
+    const slots = this.slots;
+    let best = 0;
+    let divisor = 1;
+    // Hours further ahead count divided by more: once the largest quantile so divided cannot beat
+    // the best, none of them can (the answer is the same as with all 24 terms).
+    for (let k = 0; k < 24 && divisor < Infinity && this.largest / divisor > best; k++, divisor *= this.maxStep) best = Math.max(best, slots.cachedPercentile((hour + k) % 24) / divisor);
+    return best;
   }
 
   /**
@@ -65,7 +73,7 @@ export class HourOfDayHistograms {
    * the day's mean need), made reachable again. Without a change cost, `reachable`.
    */
   planned(hour: number, now: number): number {
-    if (this.plan.length === 0) return this.reachable(hour, now);
+    if (this.plan === undefined) return this.reachable(hour, now);
     this.refresh(now);
     return this.plan[hour] ?? 0;
   }
@@ -73,13 +81,20 @@ export class HourOfDayHistograms {
   private refresh(now: number): void {
     if (now - this.refreshedAt < this.refreshMs) return;
     this.refreshedAt = now;
-    const quantiles = scratch;
-    for (let h = 0; h < 24; h++) quantiles[h] = this.slots.isEmpty(h) ? 0 : this.slots.percentile(h, this.q);
-    this.reach(quantiles, this.reachables);
-    if (this.plan.length === 0) return;
+    // The quantiles stay in the pool; reachable() raises them when asked (24 steps at most).
+    let largest = 0;
+    for (let h = 0; h < 24; h++) {
+      this.slots.cachePercentile(h, this.q);
+      largest = Math.max(largest, this.slots.cachedPercentile(h));
+    }
+    this.largest = largest;
+    if (this.plan === undefined) return;
+    const reachables = reachScratch;
+    for (let h = 0; h < 24; h++) reachables[h] = this.reachable(h, now);
     let mean = 0;
-    for (let h = 0; h < 24; h++) mean += this.reachables[h]! / 24;
-    planDailyLevels(this.reachables, this.changeCostHours * mean, quantiles);
+    for (let h = 0; h < 24; h++) mean += reachables[h]! / 24;
+    const quantiles = scratch;
+    planDailyLevels(reachables, this.changeCostHours * mean, quantiles);
     this.reach(quantiles, this.plan);
   }
 

@@ -1,7 +1,7 @@
 /**
  * The CPU samples of the last `windowMs` (30 min by default), for the surge check's median and
- * p90.2: a ring of (time, bucket) pairs sized to the samples in the window (grown x4 from 16 pairs:
- * 64 pairs = 1 KiB for 1-minute samples), and the quantile found by sorting those few buckets.
+ * p90.2: a ring of samples, each its time (whole seconds after a base) and bucket packed in 32 bits,
+ * sized to the samples in the window (grown x2 from 16: 32 = 128 bytes for 1-minute samples), and the quantile found by sorting those few buckets.
  *
  * It answers exactly what two {@link SlidingQuantile}s (src/recommender/sliding-quantile.ts) with the
  * default buckets answer — the upper edge of the bucket of the ceil(q x n)-th smallest sample,
@@ -18,6 +18,13 @@ const MAX = 1e6;
 const LOG_RATIO = Math.log(RATIO);
 const BUCKETS = Math.ceil(Math.log(MAX / MIN) / LOG_RATIO) + 1;
 const INITIAL_CAPACITY = 16;
+/** A sample is (seconds after the base) x BUCKET_SPAN + bucket in 32 bits: 12 bits of bucket, 20 of seconds. */
+const BUCKET_BITS = 12;
+const BUCKET_SPAN = 2 ** BUCKET_BITS;
+const OFFSETS = 2 ** (32 - BUCKET_BITS);
+/** The window must leave room in the seconds for a rebase: at most half of them (6 days). */
+const MAX_WINDOW_MS = (OFFSETS / 2) * 1000;
+if (BUCKETS > BUCKET_SPAN) throw new Error(`${BUCKETS} buckets do not fit in ${BUCKET_BITS} bits`);
 
 /** Scratch space for sorting a window's buckets, shared by every window (JS runs one at a time). */
 let scratch = new Float64Array(INITIAL_CAPACITY);
@@ -31,12 +38,15 @@ function bucketOf(value: number): number {
 
 export class RecentWindow {
   private readonly windowMs: number;
-  /** Ring of pairs: ring[2k] the time (ms), ring[2k + 1] the bucket. */
-  private ring = new Float64Array(2 * INITIAL_CAPACITY);
+  /** Ring of samples, each (seconds after `base`) x 4096 + its bucket. */
+  private ring = new Uint32Array(INITIAL_CAPACITY);
+  /** Times in the ring count from here (whole seconds); moved forward before they would not fit. */
+  private base = 0;
   private head = 0;
   private size = 0;
 
   constructor(windowMs: number) {
+    if (!(windowMs >= 0 && windowMs < MAX_WINDOW_MS)) throw new RangeError(`the window must be 0 to ${MAX_WINDOW_MS} ms, got ${windowMs}`);
     this.windowMs = windowMs;
   }
 
@@ -45,22 +55,25 @@ export class RecentWindow {
     return this.size;
   }
 
-  /** Adds `value` at `at` (ms, non-decreasing) and drops samples at or before at - window. */
+  /**
+   * Adds `value` at `at` (ms, non-decreasing) and drops samples at or before at - window. Times
+   * are kept in whole seconds (Prometheus steps and trace intervals are): a time between two
+   * seconds counts as the later one.
+   */
   add(value: number, at: number): void {
     this.expire(at);
-    const capacity = this.ring.length / 2;
-    if (this.size === capacity) this.grow();
-    const slot = (this.head + this.size) % (this.ring.length / 2);
-    this.ring[2 * slot] = at;
-    this.ring[2 * slot + 1] = bucketOf(value);
+    if (this.size === this.ring.length) this.grow();
+    const seconds = Math.ceil(at / 1000);
+    if (this.size === 0 || !(seconds - this.base < OFFSETS)) this.rebase(seconds);
+    this.ring[(this.head + this.size) % this.ring.length] = (seconds - this.base) * BUCKET_SPAN + bucketOf(value);
     this.size++;
   }
 
   /** Drops samples at or before `now - window`. */
   expire(now: number): void {
-    const oldest = now - this.windowMs;
-    const capacity = this.ring.length / 2;
-    while (this.size > 0 && this.ring[2 * this.head]! <= oldest) {
+    const oldest = (now - this.windowMs) / 1000 - this.base;
+    const capacity = this.ring.length;
+    while (this.size > 0 && this.ring[this.head]! >>> BUCKET_BITS <= oldest) {
       this.head = (this.head + 1) % capacity;
       this.size--;
     }
@@ -70,22 +83,27 @@ export class RecentWindow {
   quantile(q: number): number | undefined {
     const n = this.size;
     if (n === 0) return undefined;
-    if (scratch.length < n) scratch = new Float64Array(this.ring.length / 2);
-    const capacity = this.ring.length / 2;
-    for (let i = 0; i < n; i++) scratch[i] = this.ring[2 * ((this.head + i) % capacity) + 1]!;
+    if (scratch.length < n) scratch = new Float64Array(this.ring.length);
+    const capacity = this.ring.length;
+    for (let i = 0; i < n; i++) scratch[i] = this.ring[(this.head + i) % capacity]! & (BUCKET_SPAN - 1);
     const sorted = scratch.subarray(0, n).sort();
     const rank = Math.max(1, Math.ceil(q * n));
     return MIN * Math.pow(RATIO, sorted[rank - 1]!);
   }
 
+  /** Times count from `seconds` (empty ring) or from the oldest sample held. */
+  private rebase(seconds: number): void {
+    const capacity = this.ring.length;
+    const to = this.size === 0 ? seconds : this.base + (this.ring[this.head]! >>> BUCKET_BITS);
+    const delta = (to - this.base) * BUCKET_SPAN;
+    for (let i = 0; i < this.size; i++) this.ring[(this.head + i) % capacity]! -= delta;
+    this.base = to;
+  }
+
   private grow(): void {
-    const capacity = this.ring.length / 2;
-    const grown = new Float64Array(4 * capacity);
-    for (let i = 0; i < this.size; i++) {
-      const from = (this.head + i) % capacity;
-      grown[2 * i] = this.ring[2 * from]!;
-      grown[2 * i + 1] = this.ring[2 * from + 1]!;
-    }
+    const capacity = this.ring.length;
+    const grown = new Uint32Array(2 * capacity);
+    for (let i = 0; i < this.size; i++) grown[i] = this.ring[(this.head + i) % capacity]!;
     this.ring = grown;
     this.head = 0;
   }

@@ -12,34 +12,49 @@
 import type { ResourceEstimate, Strategy, UsageModel } from '../types.ts';
 import { CpuTarget } from './cpu-target.ts';
 import { MemoryTarget } from './memory-target.ts';
-import { HeldTarget } from './held-target.ts';
+import { HeldTarget, type HeldTargetOptions } from './held-target.ts';
 import { TAILOR_DEFAULTS, type TailorOptions } from './options.ts';
+import { restoreModelState, saveModelState } from './model-state.ts';
+
+/** What every model of one strategy shares (one copy, not one per container: decision 0260). */
+export interface TailorShared {
+  /** Every answer of every model sharing it: read it before the next call of any of them. */
+  result: ResourceEstimate;
+  heldCpu: HeldTargetOptions | undefined;
+  heldMemory: HeldTargetOptions | undefined;
+}
+
+/** The shared part for `options`. */
+export function tailorShared(options: TailorOptions): TailorShared {
+  let heldCpu: HeldTargetOptions | undefined;
+  let heldMemory: HeldTargetOptions | undefined;
+  if (options.stickyTargets) {
+    const [cpuLow, cpuHigh, memoryLow, memoryHigh] = options.stickyBand;
+    const adaptive = { adaptive: options.stickyAdaptiveCut, regretMs: options.stickyRegretMs, minDelayMs: options.horizonMs, maxDelayMs: options.stickyCutMaxMs };
+    heldCpu = { low: cpuLow, high: cpuHigh, cutAfterMs: options.stickyCutAfterMs, ...adaptive, cutCostHours: options.stickyCutCostHours, cutCostAbsHours: options.stickyCutCostCoreHours * 1000, raiseCostAbsHours: options.stickyRaiseCostCoreHours > 0 ? options.stickyRaiseCostCoreHours * 1000 : undefined };
+    if (Number.isFinite(memoryLow)) heldMemory = { low: memoryLow, high: memoryHigh, cutAfterMs: 0, ...adaptive, adaptive: false, cutCostHours: options.stickyMemoryCutCostHours };
+  }
+  return { result: { target: { cpu: 0, memory: 0 }, lowerBound: { cpu: 0, memory: 0 }, upperBound: { cpu: 0, memory: 0 } }, heldCpu, heldMemory };
+}
 
 export class TailorModel implements UsageModel {
   private readonly o: TailorOptions;
   private readonly cpu: CpuTarget;
   private readonly memory: MemoryTarget;
-  /** Reused for every answer: read it before the next call. */
-  private readonly result: ResourceEstimate = {
-    target: { cpu: 0, memory: 0 },
-    lowerBound: { cpu: 0, memory: 0 },
-    upperBound: { cpu: 0, memory: 0 },
-  };
+  /** Reused for every answer (shared by the strategy's models): read it before the next call. */
+  private readonly result: ResourceEstimate;
 
   /** With `stickyTargets` (CPU by default): the published targets, which move only when they leave their band. */
   private readonly heldCpu: HeldTarget | undefined;
   private readonly heldMemory: HeldTarget | undefined;
 
-  constructor(options: TailorOptions) {
+  constructor(options: TailorOptions, shared: TailorShared = tailorShared(options)) {
     this.o = options;
     this.cpu = new CpuTarget(options);
     this.memory = new MemoryTarget(options);
-    if (options.stickyTargets) {
-      const [cpuLow, cpuHigh, memoryLow, memoryHigh] = options.stickyBand;
-      const adaptive = { adaptive: options.stickyAdaptiveCut, regretMs: options.stickyRegretMs, minDelayMs: options.horizonMs, maxDelayMs: options.stickyCutMaxMs };
-      this.heldCpu = new HeldTarget({ low: cpuLow, high: cpuHigh, cutAfterMs: options.stickyCutAfterMs, ...adaptive, cutCostHours: options.stickyCutCostHours, cutCostAbsHours: options.stickyCutCostCoreHours * 1000, raiseCostAbsHours: options.stickyRaiseCostCoreHours > 0 ? options.stickyRaiseCostCoreHours * 1000 : undefined });
-      if (Number.isFinite(memoryLow)) this.heldMemory = new HeldTarget({ low: memoryLow, high: memoryHigh, cutAfterMs: 0, ...adaptive, adaptive: false, cutCostHours: options.stickyMemoryCutCostHours });
-    }
+    this.result = shared.result;
+    if (shared.heldCpu) this.heldCpu = new HeldTarget(shared.heldCpu);
+    if (shared.heldMemory) this.heldMemory = new HeldTarget(shared.heldMemory);
   }
 
   addCpuSample(cores: number, at: number): void {
@@ -77,10 +92,16 @@ export class TailorModel implements UsageModel {
 /** The `tailor` strategy; `overrides` change any default of {@link TailorOptions}. */
 export function tailorStrategy(overrides: Partial<TailorOptions> = {}, name = 'tailor'): Strategy {
   const options: TailorOptions = { ...TAILOR_DEFAULTS, ...overrides };
+  const shared = tailorShared(options);
   return {
     name,
     description: 'Tailor: CPU p90.2 by hour of day or all hours (the better predictor), memory from the tightest trusted peak rule + 12%, fast OOM reaction',
-    newModel: () => new TailorModel(options),
+    newModel: () => new TailorModel(options, shared),
+    saveModel: (model) => {
+      if (!(model instanceof TailorModel)) throw new TypeError('not a tailor model');
+      return saveModelState(model, options);
+    },
+    restoreModel: (state) => restoreModelState(state, new TailorModel(options, shared), options),
     // Hour transitions, surge windows and the after-the-fact checks assume a forward clock.
     timeOrdered: true,
   };

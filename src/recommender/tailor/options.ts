@@ -90,6 +90,19 @@ export interface TailorOptions {
   stickyCutCostCoreHours: number;
   /** CPU: a raise inside the band comes once the shortfall has summed to this many core-hours (0: only past the band). */
   stickyRaiseCostCoreHours: number;
+  /**
+   * Coalesce changes (decision 0250): the model mirrors the updater's rules on its own estimates
+   * (updater-mirror.ts); when the updater will change the requests anyway, every held target goes
+   * to its fresh value and the bounds are pinned to the targets, so both resources move in that one
+   * resize (a pending CPU cut rides along a memory raise and the other way round).
+   */
+  coalesceChanges: boolean;
+  /**
+   * With `coalesceChanges`: a container that changed this many times in the last 24 h makes no
+   * more cuts of its own (CPU's held target, memory's upper bound): its cuts wait for a change
+   * that happens anyway (a raise) and ride along. Raises never wait (0: off).
+   */
+  changeBudgetPerDay: number;
   /** Memory: how long hourly peaks are remembered. */
   memoryHistoryMs: number;
   /**
@@ -178,6 +191,8 @@ export const TAILOR_DEFAULTS: Readonly<TailorOptions> = Object.freeze({
   // CPU: a need up to the updater's drift threshold above the held value waits (a smaller move would
   // not be made for its own sake); memory is not held (Infinity: it follows the fresh target).
   stickyBand: Object.freeze([1 - DEFAULT_UPDATER_OPTIONS.driftThreshold, 1, Infinity, 1]) as [number, number, number, number],
+  coalesceChanges: false,
+  changeBudgetPerDay: 0,
   memoryHistoryMs: 7 * DAY,
   memorySeasonal: true,
   memoryRecentMs: HOUR,

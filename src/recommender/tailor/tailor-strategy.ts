@@ -14,6 +14,9 @@ import { CpuTarget } from './cpu-target.ts';
 import { MemoryTarget } from './memory-target.ts';
 import { HeldTarget } from './held-target.ts';
 import { TAILOR_DEFAULTS, type TailorOptions } from './options.ts';
+import { UpdaterMirror } from './updater-mirror.ts';
+
+const DAY = 86_400_000;
 
 export class TailorModel implements UsageModel {
   private readonly o: TailorOptions;
@@ -29,11 +32,14 @@ export class TailorModel implements UsageModel {
   /** With `stickyTargets` (CPU by default): the published targets, which move only when they leave their band. */
   private readonly heldCpu: HeldTarget | undefined;
   private readonly heldMemory: HeldTarget | undefined;
+  /** With `coalesceChanges`: the requests as the updater's rules would have set them from these estimates. */
+  private readonly mirror: UpdaterMirror | undefined;
 
   constructor(options: TailorOptions) {
     this.o = options;
     this.cpu = new CpuTarget(options);
     this.memory = new MemoryTarget(options);
+    if (options.coalesceChanges) this.mirror = new UpdaterMirror();
     if (options.stickyTargets) {
       const [cpuLow, cpuHigh, memoryLow, memoryHigh] = options.stickyBand;
       const adaptive = { adaptive: options.stickyAdaptiveCut, regretMs: options.stickyRegretMs, minDelayMs: options.horizonMs, maxDelayMs: options.stickyCutMaxMs };
@@ -44,14 +50,17 @@ export class TailorModel implements UsageModel {
 
   addCpuSample(cores: number, at: number): void {
     this.cpu.add(cores, at);
+    this.mirror?.addCpuSample(at);
   }
 
   addMemorySample(bytes: number, at: number): void {
     this.memory.add(bytes, at);
+    this.mirror?.addMemorySample(bytes, at);
   }
 
   recordOom(memoryUsedBytes: number, at: number): void {
     this.memory.recordOom(memoryUsedBytes, at);
+    this.mirror?.recordOom(at);
   }
 
   estimate(now: number): ResourceEstimate | undefined {
@@ -68,9 +77,37 @@ export class TailorModel implements UsageModel {
     r.lowerBound.memory = memoryNeed * o.memoryLowerFactor;
     // Early on (memoryLearnMs, 6 h), memory only goes up: the first peaks may still be to come.
     r.upperBound.memory = this.memory.historyMs(now) < o.memoryLearnMs ? Infinity : memory * o.memoryUpperFactor;
-    r.target.cpu = this.heldCpu === undefined ? cpu : this.heldCpu.update(now, cpuNeed, cpu);
-    r.target.memory = this.heldMemory === undefined ? memory : this.heldMemory.update(now, memoryNeed, memory, r.upperBound.memory);
+    // Over the day's change budget, cuts wait for a change that happens anyway.
+    const cutAllowed = this.mirror === undefined || o.changeBudgetPerDay <= 0 || this.mirror.changesWithin(now, DAY) < o.changeBudgetPerDay;
+    const memoryMayFall = Number.isFinite(r.upperBound.memory);
+    if (!cutAllowed) r.upperBound.memory = Infinity;
+    r.target.cpu = this.heldCpu === undefined ? cpu : this.heldCpu.update(now, cpuNeed, cpu, Infinity, cutAllowed);
+    r.target.memory = this.heldMemory === undefined ? memory : this.heldMemory.update(now, memoryNeed, memory, r.upperBound.memory, cutAllowed);
+    if (this.mirror !== undefined) this.coalesce(now, cpu, memory, memoryMayFall);
     return r;
+  }
+
+  /**
+   * When the updater will change the requests anyway (the mirror says so), every resource goes to
+   * its fresh target in that change: the held targets move, and the bounds are pinned to the
+   * targets so that a resource inside its bounds moves too (the replay moves only the resources
+   * outside their bounds unless the drift rule holds; the updater moves all of them).
+   */
+  private coalesce(now: number, cpu: number, memory: number, memoryMayFall: boolean): void {
+    const r = this.result;
+    const how = this.mirror!.wouldAct(now, r);
+    if (how === 'all') {
+      r.target.cpu = cpu;
+      r.target.memory = memory;
+      this.heldCpu?.set(cpu);
+      this.heldMemory?.set(memory);
+      r.lowerBound.cpu = cpu;
+      r.upperBound.cpu = cpu;
+      r.lowerBound.memory = memory;
+      // Early on memory only goes up (memoryLearnMs): the upper bound stays open.
+      if (memoryMayFall) r.upperBound.memory = memory;
+    }
+    if (how !== undefined) this.mirror!.apply(now, r, how);
   }
 }
 

@@ -37,11 +37,17 @@ export class CpuTarget {
   private readonly recent: RecentWindow;
   private firstSampleAt = NaN;
   private lastSampleAt = NaN;
-  /** Per all-hours candidate (half-life flatHalfLifeMs, then each of flatAltHalfLivesMs): its cached quantile and running loss. */
+  /**
+   * Per all-hours candidate (half-life flatHalfLifeMs, then each of flatAltHalfLivesMs; each at
+   * cpuQuantile, then at each of cpuQuantileCandidates): its cached quantile and running loss.
+   */
   private readonly flatCached: Float64Array;
   private flatCachedAt = -Infinity;
   private readonly flatLosses: Float64Array;
   private seasonalLoss = 0;
+  /** How many all-hours histograms; candidate k reads histogram FLAT + k % flatCount at quantile k / flatCount. */
+  private readonly flatCount: number;
+  private readonly quantiles: number[];
   /** The highest surge level seen at an estimate, held until `surgeHeldUntil`. */
   private surgeHeld = 0;
   private surgeHeldUntil = -Infinity;
@@ -50,8 +56,10 @@ export class CpuTarget {
     this.o = options;
     const flats = [options.flatHalfLifeMs, ...options.flatAltHalfLivesMs];
     this.histograms = new PooledDecayingHistograms([...Array<number>(24).fill(options.seasonalHalfLifeMs), ...flats], CPU_BUCKETS);
-    this.flatCached = new Float64Array(flats.length);
-    this.flatLosses = new Float64Array(flats.length);
+    this.flatCount = flats.length;
+    this.quantiles = [options.cpuQuantile, ...options.cpuQuantileCandidates];
+    this.flatCached = new Float64Array(flats.length * this.quantiles.length);
+    this.flatLosses = new Float64Array(flats.length * this.quantiles.length);
     this.seasonal = new HourOfDayHistograms(
       this.histograms,
       options.cpuQuantile,
@@ -86,7 +94,7 @@ export class CpuTarget {
     }
     this.lastSampleAt = at;
     this.seasonal.add(cores, at);
-    for (let k = 0; k < this.flatLosses.length; k++) this.histograms.add(FLAT + k, cores, at);
+    for (let k = 0; k < this.flatCount; k++) this.histograms.add(FLAT + k, cores, at);
     this.recent.add(cores, at);
   }
 
@@ -158,7 +166,10 @@ export class CpuTarget {
 
   private refreshFlat(now: number): void {
     if (now - this.flatCachedAt < FLAT_REFRESH_MS) return;
-    for (let k = 0; k < this.flatCached.length; k++) this.flatCached[k] = this.histograms.isEmpty(FLAT + k) ? 0 : this.histograms.percentile(FLAT + k, this.o.cpuQuantile);
+    for (let k = 0; k < this.flatCached.length; k++) {
+      const h = FLAT + (k % this.flatCount);
+      this.flatCached[k] = this.histograms.isEmpty(h) ? 0 : this.histograms.percentile(h, this.quantiles[Math.floor(k / this.flatCount)]!);
+    }
     this.flatCachedAt = now;
   }
 }

@@ -38,6 +38,12 @@ export interface TailorOptions {
    * that pass within hours are forgotten within hours). Empty: the one half-life.
    */
   flatAltHalfLivesMs: number[];
+  /**
+   * Other quantiles of the all-hours histograms tried as predictors, scored like the half-lives by
+   * the quantile loss at cpuQuantile: a container whose past quantile under- or over-predicts its
+   * coming usage (a trend, bursts that pass) gets the level that has predicted it best (empty: off).
+   */
+  cpuQuantileCandidates: number[];
   /** Time constant of the running quantile loss that picks the better CPU model. */
   lossTimeConstantMs: number;
   /** How far ahead a CPU target must hold (the updater's cooldown). */
@@ -170,6 +176,7 @@ export const TAILOR_DEFAULTS: Readonly<TailorOptions> = Object.freeze({
   seasonalHalfLifeMs: 3 * DAY,
   flatHalfLifeMs: 12 * HOUR,
   flatAltHalfLivesMs: Object.freeze([3 * HOUR]) as number[],
+  cpuQuantileCandidates: [],
   lossTimeConstantMs: 2 * DAY,
   horizonMs: 15 * 60_000,
   surgeWindowMs: 30 * 60_000,

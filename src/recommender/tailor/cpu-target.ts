@@ -106,14 +106,14 @@ export class CpuTarget {
   /**
    * The CPU (cores) a change made at `now` should go to so that it lasts: the largest need of the
    * next `cpuHoldMs` (the hour-of-day model's coming hours; the all-hours model is flat), and at
-   * least `target(now)`. A surge raise is held for `cpuSurgeHoldMs` (a level that just appeared
+   * least `target(now)` (`holdMs` instead of cpuHoldMs: a priced hold, see TailorOptions.holdPriceCoreHours). A surge raise is held for `cpuSurgeHoldMs` (a level that just appeared
    * may come back: a burst series is followed by one raise, not a raise and a drop per burst).
    * Example: a daily cycle at 200m by night and 1,000m by day, cpuHoldMs 4 h (the default, 15 min,
    * is off): at 05:00 with the rise at 08:00 the target is already 1,000m.
    */
-  holdTarget(now: number): number {
+  holdTarget(now: number, holdMs: number = this.o.cpuHoldMs): number {
     const o = this.o;
-    let target = Math.max(this.base(now, now + Math.max(o.horizonMs, o.cpuHoldMs)), this.surge(now));
+    let target = Math.max(this.base(now, now + Math.max(o.horizonMs, holdMs)), this.surge(now));
     if (now < this.surgeHeldUntil) target = Math.max(target, this.surgeHeld);
     return target;
   }

@@ -58,6 +58,13 @@ export interface TailorOptions {
    */
   cpuHoldMs: number;
   memoryHoldMs: number;
+  /**
+   * Priced holds (decision 0251; 0: off, cpuHoldMs / memoryHoldMs for all): a change covers the
+   * longest of 15 min, 1, 2, 4, 8 h (CPU) or 1, 2, 4, 8, 16 h (memory) whose excess over the need
+   * of now, (covered - need) x horizon / 2, costs at most this many core-hours / GiB-hours.
+   */
+  holdPriceCoreHours: number;
+  memoryHoldPriceGiBHours: number;
   /** The follow rule's raise covers the container's largest hour-to-hour peak rise of the last day, up to this fraction (0: off). */
   memoryRiseCap: number;
   /** A surge level is held this long after it was last seen (0: it drops as soon as the surge ends). */
@@ -183,6 +190,8 @@ export const TAILOR_DEFAULTS: Readonly<TailorOptions> = Object.freeze({
   cpuHoldMs: 15 * 60_000,
   memoryHoldMs: 2 * HOUR,
   memoryRiseCap: 0,
+  holdPriceCoreHours: 0,
+  memoryHoldPriceGiBHours: 0,
   cpuSurgeHoldMs: 0,
   cpuLowerFactor: 0.8,
   cpuUpperFactor: 1.25,

@@ -15,8 +15,14 @@ import { MemoryTarget } from './memory-target.ts';
 import { HeldTarget } from './held-target.ts';
 import { TAILOR_DEFAULTS, type TailorOptions } from './options.ts';
 import { UpdaterMirror } from './updater-mirror.ts';
+import { pricedHold } from './priced-hold.ts';
 
-const DAY = 86_400_000;
+const HOUR = 3_600_000;
+const DAY = 24 * HOUR;
+const GIB = 1024 ** 3;
+/** The horizons a priced hold chooses from (holdPriceCoreHours, memoryHoldPriceGiBHours). */
+const CPU_HOLDS_MS = [15 * 60_000, HOUR, 2 * HOUR, 4 * HOUR, 8 * HOUR];
+const MEMORY_HOLDS_MS = [HOUR, 2 * HOUR, 4 * HOUR, 8 * HOUR, 16 * HOUR];
 
 export class TailorModel implements UsageModel {
   private readonly o: TailorOptions;
@@ -68,9 +74,12 @@ export class TailorModel implements UsageModel {
     const o = this.o;
     // The need of now sets the lower bound; a change goes to the held target (see cpuHoldMs).
     const cpuNeed = Math.max(o.minCpuMillicores, this.cpu.target(now) * 1000);
-    const cpu = Math.max(cpuNeed, o.minCpuMillicores, this.cpu.holdTarget(now) * 1000);
+    const cpuHold = o.holdPriceCoreHours > 0 ? pricedHold(CPU_HOLDS_MS, (h) => this.cpu.holdTarget(now, h) * 1000, cpuNeed, o.holdPriceCoreHours * 1000) : this.cpu.holdTarget(now) * 1000;
+    const cpu = Math.max(cpuNeed, o.minCpuMillicores, cpuHold);
     const memoryNeed = Math.max(o.minMemoryBytes, this.memory.peak(now) * (1 + o.memoryMargin));
-    const memory = Math.max(memoryNeed, this.memory.holdPeak(now) * (1 + o.memoryMargin));
+    const margin = 1 + o.memoryMargin;
+    const memoryHold = o.memoryHoldPriceGiBHours > 0 ? pricedHold(MEMORY_HOLDS_MS, (h) => this.memory.holdPeak(now, h) * margin, memoryNeed, o.memoryHoldPriceGiBHours * GIB) : this.memory.holdPeak(now) * margin;
+    const memory = Math.max(memoryNeed, memoryHold);
     const r = this.result;
     r.lowerBound.cpu = cpuNeed * o.cpuLowerFactor;
     r.upperBound.cpu = cpu * o.cpuUpperFactor;

@@ -231,3 +231,31 @@ test('changeBudgetPerDay: over the budget a container makes no cuts of its own, 
   assert.ok(free.changes >= 16, `without a budget ${free.changes}`);
   assert.ok(budget.changes * 2 < free.changes, `with a budget ${budget.changes} vs ${free.changes}`);
 });
+
+test('memoryHoldPriceGiBHours: a small leak is raised less often, a large one holds less memory than with the 2 h hold for all', () => {
+  // 8 days of a leak from 200 to 1,000 MiB (small: 4 MiB/h, an 8 h cover costs 0.27 GiB-h) and
+  // the same x64 (large: 270 MiB/h, a 2 h cover would cost 0.53 GiB-h: 1 h), CPU steady.
+  const n = 8 * 1440;
+  const leak = (scale: number) => series('leak', Array<number>(n).fill(0.1), Array.from({ length: n }, (_, i) => scale * (200 + (800 * i) / n) * MIB));
+  const run = (scale: number, overrides = {}) => replayContainer(leak(scale), tailorStrategy(overrides), DEFAULT_REPLAY_OPTIONS);
+  const priced = { memoryHoldPriceGiBHours: 0.3 };
+  const small = run(1, priced);
+  const smallPlain = run(1);
+  assert.equal(small.ooms, 0);
+  assert.ok(small.changes * 4 < smallPlain.changes * 3.5, `small leak: ${small.changes} changes, ${smallPlain.changes} with the 2 h hold`);
+  const large = run(64, priced);
+  const largePlain = run(64);
+  assert.ok(large.ooms <= largePlain.ooms);
+  assert.ok(large.memoryLimitSum < largePlain.memoryLimitSum, `large leak: ${large.memoryLimitSum} vs ${largePlain.memoryLimitSum}`);
+});
+
+test('holdPriceCoreHours: a small container\'s daily rise is followed in fewer, larger raises', () => {
+  // Four days of a smooth daily cycle between 50m and 150m (a small diurnal container).
+  const n = 4 * 1440;
+  const cpu = Array.from({ length: n }, (_, i) => 0.1 + 0.05 * Math.sin((2 * Math.PI * i) / 1440) + (i % 7) * 0.001);
+  const s = series('diurnal', cpu, new Array<number>(n).fill(300 * MIB));
+  const plain = replayContainer(s, tailorStrategy(), DEFAULT_REPLAY_OPTIONS);
+  const priced = replayContainer(s, tailorStrategy({ holdPriceCoreHours: 0.2 }), DEFAULT_REPLAY_OPTIONS);
+  const raises = (t: typeof plain) => [...t.changeCauses].filter(([k]) => k.includes('cpu+')).reduce((a, [, v]) => a + v, 0);
+  assert.ok(raises(priced) < raises(plain), `raises ${raises(priced)} vs ${raises(plain)}`);
+});

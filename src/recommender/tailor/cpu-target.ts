@@ -37,11 +37,17 @@ export class CpuTarget {
   private readonly recent: RecentWindow;
   private firstSampleAt = NaN;
   private lastSampleAt = NaN;
-  /** Per all-hours candidate (half-life flatHalfLifeMs, then each of flatAltHalfLivesMs): its cached quantile and running loss. */
+  /**
+   * Per all-hours candidate (half-life flatHalfLifeMs, then each of flatAltHalfLivesMs; each at
+   * cpuQuantile, then at each of cpuQuantileCandidates): its cached quantile and running loss.
+   */
   private readonly flatCached: number[];
   private flatCachedAt = -Infinity;
   private readonly flatLosses: number[];
   private seasonalLoss = 0;
+  /** How many all-hours histograms; candidate k reads histogram FLAT + k % flatCount at quantile k / flatCount. */
+  private readonly flatCount: number;
+  private readonly quantiles: number[];
   /** The highest surge level seen at an estimate, held until `surgeHeldUntil`. */
   private surgeHeld = 0;
   private surgeHeldUntil = -Infinity;
@@ -50,9 +56,11 @@ export class CpuTarget {
     this.o = options;
     const flats = [options.flatHalfLifeMs, ...options.flatAltHalfLivesMs];
     this.histograms = new PooledDecayingHistograms([...Array<number>(24).fill(options.seasonalHalfLifeMs), ...flats], CPU_BUCKETS);
-    // Plain arrays: two numbers each do not pay for a typed array's ~180 bytes of engine objects.
-    this.flatCached = new Array<number>(flats.length).fill(0);
-    this.flatLosses = new Array<number>(flats.length).fill(0);
+    this.flatCount = flats.length;
+    this.quantiles = [options.cpuQuantile, ...options.cpuQuantileCandidates];
+    // Plain arrays: a few numbers each do not pay for a typed array's ~180 bytes of engine objects.
+    this.flatCached = new Array<number>(flats.length * this.quantiles.length).fill(0);
+    this.flatLosses = new Array<number>(flats.length * this.quantiles.length).fill(0);
     this.seasonal = new HourOfDayHistograms(
       this.histograms,
       options.cpuQuantile,
@@ -87,7 +95,7 @@ export class CpuTarget {
     }
     this.lastSampleAt = at;
     this.seasonal.add(cores, at);
-    for (let k = 0; k < this.flatLosses.length; k++) this.histograms.add(FLAT + k, cores, at);
+    for (let k = 0; k < this.flatCount; k++) this.histograms.add(FLAT + k, cores, at);
     this.recent.add(cores, at);
   }
 
@@ -99,14 +107,14 @@ export class CpuTarget {
   /**
    * The CPU (cores) a change made at `now` should go to so that it lasts: the largest need of the
    * next `cpuHoldMs` (the hour-of-day model's coming hours; the all-hours model is flat), and at
-   * least `target(now)`. A surge raise is held for `cpuSurgeHoldMs` (a level that just appeared
+   * least `target(now)` (`holdMs` instead of cpuHoldMs: a priced hold, see TailorOptions.holdPriceCoreHours). A surge raise is held for `cpuSurgeHoldMs` (a level that just appeared
    * may come back: a burst series is followed by one raise, not a raise and a drop per burst).
    * Example: a daily cycle at 200m by night and 1,000m by day, cpuHoldMs 4 h (the default, 15 min,
    * is off): at 05:00 with the rise at 08:00 the target is already 1,000m.
    */
-  holdTarget(now: number): number {
+  holdTarget(now: number, holdMs: number = this.o.cpuHoldMs): number {
     const o = this.o;
-    let target = Math.max(this.base(now, now + Math.max(o.horizonMs, o.cpuHoldMs)), this.surge(now));
+    let target = Math.max(this.base(now, now + Math.max(o.horizonMs, holdMs)), this.surge(now));
     if (now < this.surgeHeldUntil) target = Math.max(target, this.surgeHeld);
     return target;
   }
@@ -159,7 +167,10 @@ export class CpuTarget {
 
   private refreshFlat(now: number): void {
     if (now - this.flatCachedAt < FLAT_REFRESH_MS) return;
-    for (let k = 0; k < this.flatCached.length; k++) this.flatCached[k] = this.histograms.isEmpty(FLAT + k) ? 0 : this.histograms.percentile(FLAT + k, this.o.cpuQuantile);
+    for (let k = 0; k < this.flatCached.length; k++) {
+      const h = FLAT + (k % this.flatCount);
+      this.flatCached[k] = this.histograms.isEmpty(h) ? 0 : this.histograms.percentile(h, this.quantiles[Math.floor(k / this.flatCount)]!);
+    }
     this.flatCachedAt = now;
   }
 }

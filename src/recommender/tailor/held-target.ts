@@ -55,8 +55,11 @@ export class HeldTarget {
     this.o = options;
   }
 
-  /** The target to publish at `now`, given the need of now and the fresh target (`high` capped at `cap`). */
-  update(now: number, need: number, fresh: number, cap = Infinity): number {
+  /**
+   * The target to publish at `now`, given the need of now and the fresh target (`high` capped at
+   * `cap`). With `cutAllowed` false a cut waits (its evidence still adds up); raises do not.
+   */
+  update(now: number, need: number, fresh: number, cap = Infinity, cutAllowed = true): number {
     const o = this.o;
     const dtHours = Number.isNaN(this.lastAt) ? 0 : Math.max(0, now - this.lastAt) / 3_600_000;
     this.lastAt = now;
@@ -73,7 +76,7 @@ export class HeldTarget {
       this.excessHours += excess / this.held;
       this.excessAbsHours += excess;
       const paid = this.excessHours >= (o.cutCostHours ?? 0) && this.excessAbsHours >= (o.cutCostAbsHours ?? 0);
-      if (now - this.lowSince >= Math.max(o.cutAfterMs, this.cutDelay) && paid) {
+      if (cutAllowed && now - this.lowSince >= Math.max(o.cutAfterMs, this.cutDelay) && paid) {
         // The previous cut held: wait less before the next one.
         if (o.adaptive && now - this.lastCutAt >= o.regretMs) this.cutDelay = this.cutDelay / 2 < o.minDelayMs ? 0 : this.cutDelay / 2;
         this.moveTo(fresh);
@@ -85,6 +88,11 @@ export class HeldTarget {
       this.excessAbsHours = 0;
     }
     return this.held;
+  }
+
+  /** Moves the held value to `value` now (a change that happens anyway: decision 0250). */
+  set(value: number): void {
+    this.moveTo(value);
   }
 
   private moveTo(value: number): void {

@@ -163,8 +163,8 @@ export class MemoryTarget {
    * the same. Example, follow rule, hourly peaks 500, 520, 540, 560 MiB, hold 2 h: 560 + 20 x 2 =
    * 600 MiB.
    */
-  holdPeak(now: number): number {
-    return this.rulePeak(now, Math.max(0, Math.ceil(this.o.memoryHoldMs / HOUR)));
+  holdPeak(now: number, holdMs: number = this.o.memoryHoldMs): number {
+    return this.rulePeak(now, Math.max(0, Math.ceil(holdMs / HOUR)));
   }
 
   private rulePeak(now: number, holdHours: number): number {

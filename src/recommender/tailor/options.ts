@@ -38,6 +38,12 @@ export interface TailorOptions {
    * that pass within hours are forgotten within hours). Empty: the one half-life.
    */
   flatAltHalfLivesMs: number[];
+  /**
+   * Other quantiles of the all-hours histograms tried as predictors, scored like the half-lives by
+   * the quantile loss at cpuQuantile: a container whose past quantile under- or over-predicts its
+   * coming usage (a trend, bursts that pass) gets the level that has predicted it best (empty: off).
+   */
+  cpuQuantileCandidates: number[];
   /** Time constant of the running quantile loss that picks the better CPU model. */
   lossTimeConstantMs: number;
   /** How far ahead a CPU target must hold (the updater's cooldown). */
@@ -52,6 +58,13 @@ export interface TailorOptions {
    */
   cpuHoldMs: number;
   memoryHoldMs: number;
+  /**
+   * Priced holds (decision 0251; 0: off, cpuHoldMs / memoryHoldMs for all): a change covers the
+   * longest of 15 min, 1, 2, 4, 8 h (CPU) or 1, 2, 4, 8, 16 h (memory) whose excess over the need
+   * of now, (covered - need) x horizon / 2, costs at most this many core-hours / GiB-hours.
+   */
+  holdPriceCoreHours: number;
+  memoryHoldPriceGiBHours: number;
   /** The follow rule's raise covers the container's largest hour-to-hour peak rise of the last day, up to this fraction (0: off). */
   memoryRiseCap: number;
   /** A surge level is held this long after it was last seen (0: it drops as soon as the surge ends). */
@@ -90,6 +103,19 @@ export interface TailorOptions {
   stickyCutCostCoreHours: number;
   /** CPU: a raise inside the band comes once the shortfall has summed to this many core-hours (0: only past the band). */
   stickyRaiseCostCoreHours: number;
+  /**
+   * Coalesce changes (decision 0250): the model mirrors the updater's rules on its own estimates
+   * (updater-mirror.ts); when the updater will change the requests anyway, every held target goes
+   * to its fresh value and the bounds are pinned to the targets, so both resources move in that one
+   * resize (a pending CPU cut rides along a memory raise and the other way round).
+   */
+  coalesceChanges: boolean;
+  /**
+   * With `coalesceChanges`: a container that changed this many times in the last 24 h makes no
+   * more cuts of its own (CPU's held target, memory's upper bound): its cuts wait for a change
+   * that happens anyway (a raise) and ride along. Raises never wait (0: off).
+   */
+  changeBudgetPerDay: number;
   /** Memory: how long hourly peaks are remembered. */
   memoryHistoryMs: number;
   /**
@@ -170,12 +196,15 @@ export const TAILOR_DEFAULTS: Readonly<TailorOptions> = Object.freeze({
   seasonalHalfLifeMs: 3 * DAY,
   flatHalfLifeMs: 12 * HOUR,
   flatAltHalfLivesMs: Object.freeze([3 * HOUR]) as number[],
+  cpuQuantileCandidates: [],
   lossTimeConstantMs: 2 * DAY,
   horizonMs: 15 * 60_000,
   surgeWindowMs: 30 * 60_000,
   cpuHoldMs: 15 * 60_000,
   memoryHoldMs: 2 * HOUR,
   memoryRiseCap: 0,
+  holdPriceCoreHours: 0,
+  memoryHoldPriceGiBHours: 0,
   cpuSurgeHoldMs: 0,
   cpuLowerFactor: 0.8,
   cpuUpperFactor: 1.25,
@@ -191,6 +220,8 @@ export const TAILOR_DEFAULTS: Readonly<TailorOptions> = Object.freeze({
   // CPU: a need up to the updater's drift threshold above the held value waits (a smaller move would
   // not be made for its own sake); memory is not held (Infinity: it follows the fresh target).
   stickyBand: Object.freeze([1 - DEFAULT_UPDATER_OPTIONS.driftThreshold, 1, Infinity, 1]) as [number, number, number, number],
+  coalesceChanges: false,
+  changeBudgetPerDay: 0,
   memoryHistoryMs: 7 * DAY,
   memorySeasonal: true,
   memoryRecentMs: HOUR,

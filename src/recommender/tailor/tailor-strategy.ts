@@ -14,7 +14,16 @@ import { CpuTarget } from './cpu-target.ts';
 import { MemoryTarget } from './memory-target.ts';
 import { HeldTarget, type HeldTargetOptions } from './held-target.ts';
 import { TAILOR_DEFAULTS, type TailorOptions } from './options.ts';
+import { UpdaterMirror } from './updater-mirror.ts';
+import { pricedHold } from './priced-hold.ts';
 import { restoreModelState, saveModelState } from './model-state.ts';
+
+const HOUR = 3_600_000;
+const DAY = 24 * HOUR;
+const GIB = 1024 ** 3;
+/** The horizons a priced hold chooses from (holdPriceCoreHours, memoryHoldPriceGiBHours). */
+const CPU_HOLDS_MS = [15 * 60_000, HOUR, 2 * HOUR, 4 * HOUR, 8 * HOUR];
+const MEMORY_HOLDS_MS = [HOUR, 2 * HOUR, 4 * HOUR, 8 * HOUR, 16 * HOUR];
 
 /** What every model of one strategy shares (one copy, not one per container: decision 0260). */
 export interface TailorShared {
@@ -47,11 +56,14 @@ export class TailorModel implements UsageModel {
   /** With `stickyTargets` (CPU by default): the published targets, which move only when they leave their band. */
   private readonly heldCpu: HeldTarget | undefined;
   private readonly heldMemory: HeldTarget | undefined;
+  /** With `coalesceChanges`: the requests as the updater's rules would have set them from these estimates. */
+  private readonly mirror: UpdaterMirror | undefined;
 
   constructor(options: TailorOptions, shared: TailorShared = tailorShared(options)) {
     this.o = options;
     this.cpu = new CpuTarget(options);
     this.memory = new MemoryTarget(options);
+    if (options.coalesceChanges) this.mirror = new UpdaterMirror();
     this.result = shared.result;
     if (shared.heldCpu) this.heldCpu = new HeldTarget(shared.heldCpu);
     if (shared.heldMemory) this.heldMemory = new HeldTarget(shared.heldMemory);
@@ -59,14 +71,17 @@ export class TailorModel implements UsageModel {
 
   addCpuSample(cores: number, at: number): void {
     this.cpu.add(cores, at);
+    this.mirror?.addCpuSample(at);
   }
 
   addMemorySample(bytes: number, at: number): void {
     this.memory.add(bytes, at);
+    this.mirror?.addMemorySample(bytes, at);
   }
 
   recordOom(memoryUsedBytes: number, at: number): void {
     this.memory.recordOom(memoryUsedBytes, at);
+    this.mirror?.recordOom(at);
   }
 
   estimate(now: number): ResourceEstimate | undefined {
@@ -74,18 +89,49 @@ export class TailorModel implements UsageModel {
     const o = this.o;
     // The need of now sets the lower bound; a change goes to the held target (see cpuHoldMs).
     const cpuNeed = Math.max(o.minCpuMillicores, this.cpu.target(now) * 1000);
-    const cpu = Math.max(cpuNeed, o.minCpuMillicores, this.cpu.holdTarget(now) * 1000);
+    const cpuHold = o.holdPriceCoreHours > 0 ? pricedHold(CPU_HOLDS_MS, (h) => this.cpu.holdTarget(now, h) * 1000, cpuNeed, o.holdPriceCoreHours * 1000) : this.cpu.holdTarget(now) * 1000;
+    const cpu = Math.max(cpuNeed, o.minCpuMillicores, cpuHold);
     const memoryNeed = Math.max(o.minMemoryBytes, this.memory.peak(now) * (1 + o.memoryMargin));
-    const memory = Math.max(memoryNeed, this.memory.holdPeak(now) * (1 + o.memoryMargin));
+    const margin = 1 + o.memoryMargin;
+    const memoryHold = o.memoryHoldPriceGiBHours > 0 ? pricedHold(MEMORY_HOLDS_MS, (h) => this.memory.holdPeak(now, h) * margin, memoryNeed, o.memoryHoldPriceGiBHours * GIB) : this.memory.holdPeak(now) * margin;
+    const memory = Math.max(memoryNeed, memoryHold);
     const r = this.result;
     r.lowerBound.cpu = cpuNeed * o.cpuLowerFactor;
     r.upperBound.cpu = cpu * o.cpuUpperFactor;
     r.lowerBound.memory = memoryNeed * o.memoryLowerFactor;
     // Early on (memoryLearnMs, 6 h), memory only goes up: the first peaks may still be to come.
     r.upperBound.memory = this.memory.historyMs(now) < o.memoryLearnMs ? Infinity : memory * o.memoryUpperFactor;
-    r.target.cpu = this.heldCpu === undefined ? cpu : this.heldCpu.update(now, cpuNeed, cpu);
-    r.target.memory = this.heldMemory === undefined ? memory : this.heldMemory.update(now, memoryNeed, memory, r.upperBound.memory);
+    // Over the day's change budget, cuts wait for a change that happens anyway.
+    const cutAllowed = this.mirror === undefined || o.changeBudgetPerDay <= 0 || this.mirror.changesWithin(now, DAY) < o.changeBudgetPerDay;
+    const memoryMayFall = Number.isFinite(r.upperBound.memory);
+    if (!cutAllowed) r.upperBound.memory = Infinity;
+    r.target.cpu = this.heldCpu === undefined ? cpu : this.heldCpu.update(now, cpuNeed, cpu, Infinity, cutAllowed);
+    r.target.memory = this.heldMemory === undefined ? memory : this.heldMemory.update(now, memoryNeed, memory, r.upperBound.memory, cutAllowed);
+    if (this.mirror !== undefined) this.coalesce(now, cpu, memory, memoryMayFall);
     return r;
+  }
+
+  /**
+   * When the updater will change the requests anyway (the mirror says so), every resource goes to
+   * its fresh target in that change: the held targets move, and the bounds are pinned to the
+   * targets so that a resource inside its bounds moves too (the replay moves only the resources
+   * outside their bounds unless the drift rule holds; the updater moves all of them).
+   */
+  private coalesce(now: number, cpu: number, memory: number, memoryMayFall: boolean): void {
+    const r = this.result;
+    const how = this.mirror!.wouldAct(now, r);
+    if (how === 'all') {
+      r.target.cpu = cpu;
+      r.target.memory = memory;
+      this.heldCpu?.set(cpu);
+      this.heldMemory?.set(memory);
+      r.lowerBound.cpu = cpu;
+      r.upperBound.cpu = cpu;
+      r.lowerBound.memory = memory;
+      // Early on memory only goes up (memoryLearnMs): the upper bound stays open.
+      if (memoryMayFall) r.upperBound.memory = memory;
+    }
+    if (how !== undefined) this.mirror!.apply(now, r, how);
   }
 }
 

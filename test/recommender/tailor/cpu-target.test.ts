@@ -46,3 +46,18 @@ test('bursts that pass within hours are forgotten within hours when the short ha
   assert.ok(fixed.target(end) > 0.9, `12 h half-life: ${fixed.target(end)}`);
   assert.ok(adaptive.target(end) < 0.1, `chosen half-life: ${adaptive.target(end)}`);
 });
+
+test('cpuQuantileCandidates: a rising container, whose past p90.2 lags behind, gets the higher quantile that predicted it better', () => {
+  // CPU rises steadily from 0.1 to 1 core over 2 days (with a little noise), no daily pattern.
+  const feed = (target: CpuTarget) => {
+    for (let t = 0, i = 0; t < 2 * DAY; t += MIN, i++) target.add(0.1 + (0.9 * t) / (2 * DAY) + (i % 5) * 0.002, t);
+  };
+  const plain = new CpuTarget({ ...TAILOR_DEFAULTS, cpuSeasonal: false, cpuSurge: false, flatAltHalfLivesMs: [] });
+  const chosen = new CpuTarget({ ...TAILOR_DEFAULTS, cpuSeasonal: false, cpuSurge: false, flatAltHalfLivesMs: [], cpuQuantileCandidates: [0.8, 0.99] });
+  feed(plain);
+  feed(chosen);
+  // Usage is ~1 core now: the p90.2 of a 12 h half-life lags ~2 h behind (below 1 core, 2% buckets), the p99 ~10 min.
+  const p = plain.target(2 * DAY);
+  const c = chosen.target(2 * DAY);
+  assert.ok(p < 1 && c >= 1, `p90.2 ${p}, chosen ${c}`);
+});

@@ -104,3 +104,15 @@ test('raiseCostAbsHours: a rise inside the band comes once the shortfall summed 
   plain.update(0, 1000, 1000);
   assert.equal(plain.update(HOUR, 1100, 1100), 1000);
 });
+
+test('a cut that is not allowed waits, its evidence still adds up; set() moves the held value at once', () => {
+  const h = held({ high: 1, cutCostAbsHours: 100 });
+  h.update(0, 500, 500);
+  // 300m of excess pays 100 m-h after 20 min; not allowed, the cut waits.
+  assert.equal(h.update(10 * MIN, 200, 200, Infinity, false), 500);
+  assert.equal(h.update(30 * MIN, 200, 200, Infinity, false), 500);
+  // Allowed again: already paid, cut now.
+  assert.equal(h.update(31 * MIN, 200, 200), 200);
+  h.set(350);
+  assert.equal(h.update(32 * MIN, 300, 300), 350);
+});

@@ -205,3 +205,57 @@ test('memorySpikeDecayFloor: a 7-day peak quiet for a day is covered only down t
   }
   assert.equal(early.estimate(12 * HOUR)?.target.memory, 4000 * MIB * 1.12);
 });
+
+test('coalesceChanges: a CPU cut that has not paid yet rides along the next memory raise of a leak', () => {
+  // 3 days: memory leaks from 200 to 1,000 MiB (a raise every few hours); CPU 1 core on the first
+  // day, 0.5 core after. With a cut price of 10 core-hours the cut alone would wait 20 h.
+  const n = 3 * 1440;
+  const cpu = Array.from({ length: n }, (_, i) => (i < 1440 ? 1 : 0.5));
+  const s = series('leak', cpu, Array.from({ length: n }, (_, i) => (200 + (800 * i) / n) * MIB));
+  const alone = replayContainer(s, tailorStrategy({ stickyCutCostCoreHours: 10 }), DEFAULT_REPLAY_OPTIONS);
+  const riding = replayContainer(s, tailorStrategy({ stickyCutCostCoreHours: 10, coalesceChanges: true }), DEFAULT_REPLAY_OPTIONS);
+  assert.equal(riding.ooms, 0);
+  // The cut came within hours, with a memory raise: less CPU requested, no more changes.
+  assert.ok(riding.cpuRequestSum < alone.cpuRequestSum * 0.9, `cpu requested ${riding.cpuRequestSum} vs ${alone.cpuRequestSum}`);
+  assert.ok(riding.changes <= alone.changes, `changes ${riding.changes} vs ${alone.changes}`);
+  assert.ok((riding.changeCauses.get('outside-bounds cpu- mem+') ?? 0) >= 1, JSON.stringify([...riding.changeCauses]));
+});
+
+test('changeBudgetPerDay: over the budget a container makes no cuts of its own, so no raise follows them', () => {
+  // Four days; 4 cores alternating with 2.8 cores every 3 h: each drop pays its cut in minutes.
+  const n = 4 * 24 * 60;
+  const cpu = Array.from({ length: n }, (_, i) => (Math.floor(i / 180) % 2 === 0 ? 4 : 2.8) + (i % 7) * 0.002);
+  const s = series('level', cpu, new Array<number>(n).fill(300 * MIB));
+  const free = replayContainer(s, tailorStrategy({ coalesceChanges: true }), DEFAULT_REPLAY_OPTIONS);
+  const budget = replayContainer(s, tailorStrategy({ coalesceChanges: true, changeBudgetPerDay: 2 }), DEFAULT_REPLAY_OPTIONS);
+  assert.ok(free.changes >= 16, `without a budget ${free.changes}`);
+  assert.ok(budget.changes * 2 < free.changes, `with a budget ${budget.changes} vs ${free.changes}`);
+});
+
+test('memoryHoldPriceGiBHours: a small leak is raised less often, a large one holds less memory than with the 2 h hold for all', () => {
+  // 8 days of a leak from 200 to 1,000 MiB (small: 4 MiB/h, an 8 h cover costs 0.27 GiB-h) and
+  // the same x64 (large: 270 MiB/h, a 2 h cover would cost 0.53 GiB-h: 1 h), CPU steady.
+  const n = 8 * 1440;
+  const leak = (scale: number) => series('leak', Array<number>(n).fill(0.1), Array.from({ length: n }, (_, i) => scale * (200 + (800 * i) / n) * MIB));
+  const run = (scale: number, overrides = {}) => replayContainer(leak(scale), tailorStrategy(overrides), DEFAULT_REPLAY_OPTIONS);
+  const priced = { memoryHoldPriceGiBHours: 0.3 };
+  const small = run(1, priced);
+  const smallPlain = run(1);
+  assert.equal(small.ooms, 0);
+  assert.ok(small.changes * 4 < smallPlain.changes * 3.5, `small leak: ${small.changes} changes, ${smallPlain.changes} with the 2 h hold`);
+  const large = run(64, priced);
+  const largePlain = run(64);
+  assert.ok(large.ooms <= largePlain.ooms);
+  assert.ok(large.memoryLimitSum < largePlain.memoryLimitSum, `large leak: ${large.memoryLimitSum} vs ${largePlain.memoryLimitSum}`);
+});
+
+test('holdPriceCoreHours: a small container\'s daily rise is followed in fewer, larger raises', () => {
+  // Four days of a smooth daily cycle between 50m and 150m (a small diurnal container).
+  const n = 4 * 1440;
+  const cpu = Array.from({ length: n }, (_, i) => 0.1 + 0.05 * Math.sin((2 * Math.PI * i) / 1440) + (i % 7) * 0.001);
+  const s = series('diurnal', cpu, new Array<number>(n).fill(300 * MIB));
+  const plain = replayContainer(s, tailorStrategy(), DEFAULT_REPLAY_OPTIONS);
+  const priced = replayContainer(s, tailorStrategy({ holdPriceCoreHours: 0.2 }), DEFAULT_REPLAY_OPTIONS);
+  const raises = (t: typeof plain) => [...t.changeCauses].filter(([k]) => k.includes('cpu+')).reduce((a, [, v]) => a + v, 0);
+  assert.ok(raises(priced) < raises(plain), `raises ${raises(priced)} vs ${raises(plain)}`);
+});

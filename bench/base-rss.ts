@@ -19,6 +19,7 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { startKubeSim } from 'kube-sim';
 import { VPA_CRD_MANIFESTS } from '../src/api/vpa-crd-manifests.ts';
+import { imageNodeFlags } from './image-node-flags.ts';
 import { freePort } from '../src/local-prometheus/free-port.ts';
 import { startLocalPrometheus } from '../src/local-prometheus/prometheus-process.ts';
 
@@ -50,15 +51,6 @@ function counter(page: string, name: string): number {
   let sum = 0;
   for (const line of page.split('\n')) if (line.startsWith(`${name}{`) || line.startsWith(`${name} `)) sum += Number(line.split(' ').at(-1));
   return sum;
-}
-
-/** The node flags of the image's ENTRYPOINT: what comes between "node" and the entry script. */
-function imageNodeFlags(dockerfile: string): string[] {
-  const line = /^ENTRYPOINT\s+(\[.*\])\s*$/m.exec(dockerfile);
-  if (!line) throw new Error('Dockerfile: no ENTRYPOINT in exec form');
-  const argv = JSON.parse(line[1]!) as string[];
-  if (argv[0] !== 'node' || argv.at(-1) !== 'bin/tailor.mjs') throw new Error(`Dockerfile: ENTRYPOINT ${line[1]} is not ["node", ...flags, "bin/tailor.mjs"]`);
-  return argv.slice(1, -1);
 }
 
 async function measure(label: string, command: readonly string[], env: NodeJS.ProcessEnv): Promise<Memory & { label: string }> {
@@ -113,7 +105,7 @@ try {
   symlinkSync(join(process.cwd(), 'node_modules'), join(baseline, 'node_modules'));
   buildIn(baseline);
   buildIn(process.cwd());
-  const nodeFlags = imageNodeFlags(readFileSync('Dockerfile', 'utf8'));
+  const nodeFlags = imageNodeFlags();
 
   const kubeconfig = join(work, 'kubeconfig');
   await sim.server.writeKubeconfig(kubeconfig);

@@ -35,7 +35,7 @@ export interface ControllerRuntimeOptions {
   schedule: LoopSchedule;
   /** This replica's name in the Lease. */
   identity: string;
-  /** Default: node-cron on `schedule.cron`. */
+  /** Default: {@link tickerFor} (plain timers for `--interval`, node-cron for `--schedule`). */
   ticker?: (schedule: LoopSchedule) => Ticker;
   /** Default: the Lease named by the configuration, through client-node. */
   leaseStore?: LeaseStore;

@@ -3,7 +3,8 @@
  * kube-sim (with the VPA CRDs, no VPA) and an empty local Prometheus, both ways in one run:
  * - before: the baseline commit's build (default: the last commit before decision 0243: one
  *   bundle with comments, every command loaded at start, node's default flags), exported with
- *   `git archive` into a temp directory and built there with its own scripts/build.mjs;
+ *   `git archive` into a temp directory and built there with its own scripts/build.mjs, run with
+ *   the node flags of its own Dockerfile's ENTRYPOINT (none before decision 0244);
  * - after: this checkout's build (`node scripts/build.mjs` first), run with the node flags of the
  *   image's ENTRYPOINT (read from the Dockerfile): the product as shipped.
  * Each process runs until its loops have completed a few cycles; then its resident set (VmRSS, with
@@ -19,6 +20,7 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { startKubeSim } from 'kube-sim';
 import { VPA_CRD_MANIFESTS } from '../src/api/vpa-crd-manifests.ts';
+import { imageNodeFlags } from './image-node-flags.ts';
 import { freePort } from '../src/local-prometheus/free-port.ts';
 import { startLocalPrometheus } from '../src/local-prometheus/prometheus-process.ts';
 
@@ -50,15 +52,6 @@ function counter(page: string, name: string): number {
   let sum = 0;
   for (const line of page.split('\n')) if (line.startsWith(`${name}{`) || line.startsWith(`${name} `)) sum += Number(line.split(' ').at(-1));
   return sum;
-}
-
-/** The node flags of the image's ENTRYPOINT: what comes between "node" and the entry script. */
-function imageNodeFlags(dockerfile: string): string[] {
-  const line = /^ENTRYPOINT\s+(\[.*\])\s*$/m.exec(dockerfile);
-  if (!line) throw new Error('Dockerfile: no ENTRYPOINT in exec form');
-  const argv = JSON.parse(line[1]!) as string[];
-  if (argv[0] !== 'node' || argv.at(-1) !== 'bin/tailor.mjs') throw new Error(`Dockerfile: ENTRYPOINT ${line[1]} is not ["node", ...flags, "bin/tailor.mjs"]`);
-  return argv.slice(1, -1);
 }
 
 async function measure(label: string, command: readonly string[], env: NodeJS.ProcessEnv): Promise<Memory & { label: string }> {
@@ -113,12 +106,19 @@ try {
   symlinkSync(join(process.cwd(), 'node_modules'), join(baseline, 'node_modules'));
   buildIn(baseline);
   buildIn(process.cwd());
-  const nodeFlags = imageNodeFlags(readFileSync('Dockerfile', 'utf8'));
+  const nodeFlags = imageNodeFlags();
 
   const kubeconfig = join(work, 'kubeconfig');
   await sim.server.writeKubeconfig(kubeconfig);
   const env = { PATH: process.env['PATH'] ?? '', HOME: work, KUBECONFIG: kubeconfig, TAILOR_PROMETHEUS_URL: prometheus.url };
-  const before = await measure(`before: ${baselineRef.slice(0, 7)}'s bundle, default flags`, [join(baseline, 'bin/tailor.mjs')], env);
+  // The baseline as its image ran it: the node flags of its own Dockerfile's ENTRYPOINT (none before decision 0244).
+  let baselineFlags: string[] = [];
+  try {
+    baselineFlags = imageNodeFlags(readFileSync(join(baseline, 'Dockerfile'), 'utf8'));
+  } catch {
+    // no Dockerfile, or an ENTRYPOINT of another shape: node's defaults
+  }
+  const before = await measure(`before: ${baselineRef.slice(0, 7)}'s bundle, ${baselineFlags.length > 0 ? `its image flags ${baselineFlags.join(' ')}` : 'default flags'}`, [...baselineFlags, join(baseline, 'bin/tailor.mjs')], env);
   const after = await measure(`after: this build, image flags ${nodeFlags.join(' ') || '(none)'}`, [...nodeFlags, 'bin/tailor.mjs'], env);
   console.log(`tailor run --components recommender,updater,admission, no VPAs, after ${cycles} cycles of each loop (MiB):`);
   console.log('| process | RSS | anonymous | file-backed | peak RSS |');
@@ -126,7 +126,7 @@ try {
   for (const m of [before, after]) console.log(`| ${m.label} | ${m.rss.toFixed(1)} | ${m.anon.toFixed(1)} | ${m.file.toFixed(1)} | ${m.peak.toFixed(1)} |`);
   console.log(`after / before: RSS ${(after.rss / before.rss).toFixed(2)}x, peak ${(after.peak / before.peak).toFixed(2)}x`);
 
-  const versionBefore = medianSeconds([join(baseline, 'bin/tailor.mjs'), '--version']);
+  const versionBefore = medianSeconds([...baselineFlags, join(baseline, 'bin/tailor.mjs'), '--version']);
   const versionAfter = medianSeconds([...nodeFlags, 'bin/tailor.mjs', '--version']);
   const bare = medianSeconds(['-e', '0']);
   console.log(`tailor --version (median of 5): before ${versionBefore.toFixed(2)} s, after ${versionAfter.toFixed(2)} s; node -e 0 ${bare.toFixed(2)} s`);

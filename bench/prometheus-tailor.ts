@@ -7,6 +7,7 @@
  */
 import inspector from 'node:inspector/promises';
 import { writeFileSync } from 'node:fs';
+import { limitHeapGrowth } from '../src/observability/heap-growth.ts';
 import { silentLogger } from '../src/observability/logger.ts';
 import { queryConfig } from '../src/metrics/metric-names.ts';
 import { PrometheusQueryClient } from '../src/metrics/query-client.ts';
@@ -34,6 +35,8 @@ async function settle(): Promise<{ rss: number; heap: number }> {
   return { rss: m.rss, heap: m.heapUsed + m.arrayBuffers };
 }
 
+// As the recommender and `tailor recommend` do before reading history (decision 0265).
+limitHeapGrowth();
 const client = new PrometheusQueryClient({ url, timeoutMs: 120_000 }, silentLogger());
 const source = new PrometheusMetricsSource(client, queryConfig(), silentLogger());
 const feed = new UsageFeed(source, { historyMs: 8 * 24 * 3600_000, stepMs, lagMs: 0, ...(memoryBudgetBytes ? { memoryBudgetBytes, modelBytesPerSeries: modelBytes(strategyName, 1) } : {}) }, silentLogger());

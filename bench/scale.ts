@@ -1,8 +1,9 @@
 /**
- * `npm run bench:scale -- 1000 10000 100000 [--strategy vpa,tailor] [--memory-budget 512Mi] [--days 8]`: for
+ * `npm run bench:scale -- 1000 10000 100000 [--strategy vpa,tailor] [--memory-budget 512Mi] [--days 8] [--node-flags "..."]`: for
  * each N and strategy, serves N containers x 8 days at 5 min from the synthetic PromQL API
  * (bench/synthetic-prometheus.ts, its own process), runs the Tailor side (bench/prometheus-tailor.ts,
- * its own process: the bootstrap, then one incremental cycle) and prints one row: peak and steady
+ * its own process, with the node flags of the image's ENTRYPOINT, plus `--node-flags "..."`: the
+ * bootstrap, then one incremental cycle) and prints one row: peak and steady
  * RSS, bytes per container (model: heap + typed arrays held; process: steady RSS), bootstrap time
  * and queries, incremental cycle time and queries (wall and CPU time), and the CPU time of an
  * estimate for every container. On stderr: containers estimated, failed batches, the largest CPU
@@ -12,6 +13,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
 import { createInterface } from 'node:readline';
 import { parseMemory } from 'kube-basics/quantity';
+import { imageNodeFlags } from './image-node-flags.ts';
 
 const DAY = 24 * 3600_000;
 const STEP = 5 * 60_000;
@@ -27,6 +29,11 @@ const budgetText = flag('--memory-budget');
 const budget = budgetText ? parseMemory(budgetText) : undefined;
 /** Days of samples served (the feed still asks for 8): fewer for a quicker, smaller read at large N. */
 const days = Number(flag('--days') ?? '8');
+/**
+ * Node flags of Tailor's side: the image's ENTRYPOINT flags (the product as shipped), then any given
+ * here, space-separated (`--node-flags "--heap-growing-percent=0"` runs V8's own heap growth).
+ */
+const nodeFlags = [...imageNodeFlags(), ...(flag('--node-flags') ?? '').split(' ').filter(Boolean)];
 const sizes = args.map(Number).filter((n) => n > 0);
 if (sizes.length === 0) sizes.push(1000, 10_000);
 
@@ -34,6 +41,7 @@ const MiB = 2 ** 20;
 const mib = (b: number) => `${(b / MiB).toFixed(1)} MiB`;
 const kib = (b: number) => `${(b / 1024).toFixed(1)} KiB`;
 
+console.log(`Tailor's side runs with node ${nodeFlags.join(' ')}`);
 console.log(`${days} days at ${STEP / 60_000} min per container (${((days * DAY) / STEP).toLocaleString('en')} points per resource), synthetic PromQL API${budget ? `, --memory-budget ${budgetText}` : ''}`);
 console.log('| containers | strategy | peak RSS | steady RSS | peak/steady | model per container | process per container | bootstrap (CPU) | queries | received | cycle (CPU) | cycle queries | estimates (CPU) |');
 console.log('|---|---|---|---|---|---|---|---|---|---|---|---|---|');
@@ -43,7 +51,7 @@ for (const n of sizes) {
     const [line] = (await once(createInterface({ input: server.stdout }), 'line')) as [string];
     const url = line.replace('listening ', '');
     for (const strategy of strategies) {
-      const run = spawnSync(process.execPath, ['--expose-gc', '--import', 'tsx', 'bench/prometheus-tailor.ts', url, String(END), String(STEP), strategy, ...(budget ? [String(budget)] : [])], { encoding: 'utf8', maxBuffer: 2 ** 24 });
+      const run = spawnSync(process.execPath, [...nodeFlags, '--expose-gc', '--import', 'tsx', 'bench/prometheus-tailor.ts', url, String(END), String(STEP), strategy, ...(budget ? [String(budget)] : [])], { encoding: 'utf8', maxBuffer: 2 ** 24 });
       if (run.status !== 0) throw new Error(`bench/prometheus-tailor.ts failed: ${run.stderr}`);
       const r = JSON.parse(run.stdout.trim().split('\n').at(-1)!) as Record<string, number>;
       const peak = Math.max(r.peakRssBytes!, r.peakRssAfterCycleBytes!);

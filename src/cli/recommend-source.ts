@@ -14,6 +14,7 @@ import { PrometheusQueryClient } from '../metrics/query-client.ts';
 import { PrometheusMetricsSource } from '../metrics/prometheus-source.ts';
 import { SourceMetrics } from '../metrics/source-metrics.ts';
 import { memoryBudgetType } from '../metrics/memory-budget.ts';
+import { limitHeapGrowth } from '../observability/heap-growth.ts';
 import { cgroupMemoryLimit } from '../observability/cgroup-memory.ts';
 import { createStrategyRegistry } from '../recommender/builtin-strategies.ts';
 import { runRecommend, type RecommendResult } from '../report/recommend-run.ts';
@@ -98,6 +99,7 @@ export async function readRecommendations(o: RecommendSourceOptions, extra: { ou
     const scrapeIntervalMs = o.scrapeInterval === undefined ? undefined : parseDuration(o.scrapeInterval);
     const memoryBudgetBytes = o.memoryBudget === undefined ? cgroupMemoryLimit() : parseMemoryBudget(o.memoryBudget);
     const now = parseTime(o.at);
+    limitHeapGrowth(); // the history read's garbage in proportion to the model (decision 0265)
     const historyMs = parseDuration(o.history);
     const result = await runRecommend({
       source,

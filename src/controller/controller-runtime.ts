@@ -20,6 +20,7 @@ import { KubeLeaseStore, type LeaseStore } from '../kube/lease-store.ts';
 import type { Component, LoopComponent, ServerComponent } from './component.ts';
 import { LeaderElector } from './leader-elector.ts';
 import { LoopScheduler, cronTicker, type Ticker } from './loop-scheduler.ts';
+import { intervalTicker } from './interval-ticker.ts';
 import type { LoopSchedule } from './schedule.ts';
 import { realSleep, type Clock, type Sleep } from '../kube/clock.ts';
 
@@ -34,7 +35,7 @@ export interface ControllerRuntimeOptions {
   schedule: LoopSchedule;
   /** This replica's name in the Lease. */
   identity: string;
-  /** Default: node-cron on `schedule.cron`. */
+  /** Default: {@link tickerFor} (plain timers for `--interval`, node-cron for `--schedule`). */
   ticker?: (schedule: LoopSchedule) => Ticker;
   /** Default: the Lease named by the configuration, through client-node. */
   leaseStore?: LeaseStore;
@@ -63,11 +64,16 @@ interface LoopEntry {
   activated: boolean;
 }
 
+/** The ticks of a schedule: plain timers for `--interval` (no ICU time-zone data paged in), node-cron for `--schedule`. */
+export function tickerFor(schedule: LoopSchedule): Ticker {
+  return schedule.everyMs === undefined ? cronTicker(schedule.cron) : intervalTicker(schedule.everyMs);
+}
+
 export async function startController(o: ControllerRuntimeOptions): Promise<RunningController> {
   const log = o.logger.child({ component: 'runtime' });
   const loopComponents = o.components.filter((c): c is LoopComponent => c.kind === 'loop');
   const servers = o.components.filter((c): c is ServerComponent => c.kind === 'server');
-  const makeTicker = o.ticker ?? ((s: LoopSchedule) => cronTicker(s.cron));
+  const makeTicker = o.ticker ?? tickerFor;
   const loops = new Map<string, LoopEntry>();
 
   for (const component of loopComponents) {

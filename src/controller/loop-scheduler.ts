@@ -5,7 +5,8 @@
  * ticks and awaits the running cycle; `stop({ abort: true })` also aborts the cycle's signal,
  * for when leadership is lost and writes must end now.
  *
- * Ticks come from a {@link Ticker}: node-cron in production ({@link cronTicker}), a hand-driven
+ * Ticks come from a {@link Ticker}: plain timers for `--interval` (interval-ticker.ts) and node-cron
+ * for `--schedule` ({@link cronTicker}) in production, a hand-driven
  * one in tests. `start({ firstCycleNow: true })` runs a cycle at once and starts the ticks only
  * when it has ended: a first cycle reads days of history and activates the component, which
  * takes longer than an interval, and every tick meanwhile would only be skipped (with a warning).

@@ -65,10 +65,20 @@ export function pointsForHeadroom(state: MemoryState): number {
   return Math.max(MIN_POINTS_PER_QUERY, Math.min(pointsForBudget(state.budgetBytes, state.concurrency), fromHeadroom));
 }
 
+/**
+ * The smallest budget this read fits in: what the process holds, the model still to come, and the
+ * smallest answers in flight with the collector's room beside them ({@link HEADROOM_SHARE}).
+ * Worked example: 137 MiB resident, 3 MiB to come, 2 batches: 140 MiB + 11,000 x 6 x 72 B / 0.4
+ * = 140 MiB + 11.3 MiB = 151.3 MiB.
+ */
+export function minimumBudgetBytes(state: Omit<MemoryState, 'budgetBytes'>): number {
+  const inFlight = Math.max(1, state.concurrency) * QUERIES_PER_BATCH;
+  return Math.ceil(state.residentBytes + state.growthBytes + (MIN_POINTS_PER_QUERY * inFlight * BYTES_PER_POINT_IN_FLIGHT) / HEADROOM_SHARE);
+}
+
 /** True when the headroom cannot hold even the smallest answers: the budget is too small for the process. */
 export function budgetExhausted(state: MemoryState): boolean {
-  const inFlight = Math.max(1, state.concurrency) * QUERIES_PER_BATCH;
-  return (state.budgetBytes - state.residentBytes - state.growthBytes) * HEADROOM_SHARE < MIN_POINTS_PER_QUERY * inFlight * BYTES_PER_POINT_IN_FLIGHT;
+  return state.budgetBytes < minimumBudgetBytes(state);
 }
 
 /** The points per answer actually used: the configured ceiling, lowered to what the budget allows. */

@@ -15,7 +15,7 @@ import pLimit from 'p-limit';
 import { moduleLogger, type Logger } from '../observability/logger.ts';
 import type { ContainerKey, ContainerSeries, DataQuality, MetricsSource, OomEvent, StepRange } from './metrics-source.ts';
 import { addQuality, cleanQuality } from './metrics-source.ts';
-import { budgetExhausted, effectivePointsPerQuery, pointsForHeadroom, type MemoryState } from './memory-budget.ts';
+import { budgetExhausted, effectivePointsPerQuery, minimumBudgetBytes, pointsForHeadroom, type MemoryState } from './memory-budget.ts';
 import { batchNamespaces } from './namespace-batches.ts';
 import { alignedRange, pointsIn, pointsPerChunk, splitRange } from './range-plan.ts';
 import type { SourceMetrics } from './source-metrics.ts';
@@ -140,7 +140,12 @@ export class UsageFeed {
     };
     const points = Math.min(this.opts.maxPointsPerQuery, pointsForHeadroom(state));
     if (budgetExhausted(state)) {
-      this.log.warn({ ...state, pointsPerQuery: points }, 'the memory budget is nearly used up before the read: answers at their smallest size, and the process may exceed the budget; raise --memory-budget');
+      const minimum = minimumBudgetBytes(state);
+      const mib = (bytes: number) => `${Math.ceil(bytes / 2 ** 20)}Mi`;
+      this.log.warn(
+        { ...state, minimumBudgetBytes: minimum, pointsPerQuery: points },
+        `the memory budget ${mib(budgetBytes)} is below what this read needs: at least ${mib(minimum)} (the process holds ${mib(state.residentBytes)}, the model will grow by ${mib(state.growthBytes)}, and the smallest answers need ${mib(minimum - state.residentBytes - state.growthBytes)}); the process may exceed the budget: raise --memory-budget (or the container's memory limit) to at least ${mib(minimum)}`,
+      );
     } else if (points !== this.sizedPoints) {
       this.log.info({ ...state, pointsPerQuery: points }, 'history answers sized from the memory left in the budget');
     }

@@ -53,9 +53,9 @@ test('component lookup names every missing component and the implemented ones', 
   assert.throws(() => componentFactories(['admission', 'updater'], { admission: factory }), /not implemented yet: updater \(issue 7\).*implemented components: admission/);
 });
 
-test('the loop schedule: --interval as a cron step, --schedule as given with its longest gap', () => {
+test('the loop schedule: --interval as a cron step ticked every so many ms, --schedule as given with its longest gap', () => {
   const env = { TAILOR_PROMETHEUS_URL: 'http://p:9090' };
-  assert.deepEqual(loopSchedule(resolveRunConfig({ interval: '30s' }, env).config), { cron: '*/30 * * * * *', intervalMs: 30_000 });
+  assert.deepEqual(loopSchedule(resolveRunConfig({ interval: '30s' }, env).config), { cron: '*/30 * * * * *', intervalMs: 30_000, everyMs: 30_000 });
   assert.deepEqual(loopSchedule(resolveRunConfig({ schedule: '0 */10 * * * *' }, env).config), { cron: '0 */10 * * * *', intervalMs: 600_000 });
 });
 

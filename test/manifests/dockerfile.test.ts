@@ -105,7 +105,7 @@ test('the runtime stage runs node bin/tailor.mjs as a numeric non-root user', as
   // USER comes after every COPY, so nothing later runs as root.
   const last = runtime.instructions.findIndex((i) => i.getKeyword() === 'USER');
   assert.ok(runtime.instructions.slice(last).every((i) => !['RUN', 'COPY', 'ADD'].includes(i.getKeyword())));
-  assert.deepEqual(keyword(runtime, 'ENTRYPOINT').map(args), ['["node", "--max-semi-space-size=4", "bin/tailor.mjs"]']);
+  assert.deepEqual(keyword(runtime, 'ENTRYPOINT').map(args), ['["node", "--max-semi-space-size=4", "--v8-pool-size=1", "bin/tailor.mjs"]']);
   assert.match(keyword(runtime, 'CMD').map(args)[0] ?? '', /^\["run"/);
 });
 

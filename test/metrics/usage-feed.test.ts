@@ -4,7 +4,8 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { silentLogger } from '../../src/observability/logger.ts';
+import { Writable } from 'node:stream';
+import { createLogger, silentLogger } from '../../src/observability/logger.ts';
 import type { Answer, ContainerSeries, MetricsSource, OomEvent, StepRange } from '../../src/metrics/metrics-source.ts';
 import { cleanQuality } from '../../src/metrics/metrics-source.ts';
 import { UsageFeed, type UsageSink } from '../../src/metrics/usage-feed.ts';
@@ -211,4 +212,23 @@ test('under a budget each sync sizes its answers from the resident set then, and
   await feed.sync(8 * 24 * 60 * MIN + 10 * MIN, recorder());
   assert.equal(feed.pointsPerQuery, Math.floor((36 * MiB * 0.4) / (2 * 3 * 72)));
   assert.ok(feed.pointsPerQuery < first, `${feed.pointsPerQuery} after growing, ${first} before`);
+});
+
+test('a budget below what the read needs is said with the minimum to raise it to', async () => {
+  const MiB = 2 ** 20;
+  let text = '';
+  const destination = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      text += chunk.toString();
+      done();
+    },
+  });
+  const feed = new UsageFeed(new FakeSource(['a', 'b']), { historyMs: 60 * MIN, stepMs: MIN, lagMs: 0, memoryBudgetBytes: 160 * MiB, modelBytesPerSeries: MiB, residentBytes: () => 150 * MiB }, createLogger({ level: 'warn', destination }));
+  await feed.sync(60 * MIN, recorder());
+  const warnings = text.trim().split('\n').filter(Boolean).map((line) => JSON.parse(line) as { msg: string; minimumBudgetBytes?: number });
+  // 150 MiB resident + 2 series x 1 MiB of model + 11,000 points x 2 x 3 queries x 72 B / 0.4 (11.3 MiB) = 163.3 MiB.
+  const minimum = Math.ceil(152 * MiB + (11_000 * 6 * 72) / 0.4);
+  assert.equal(warnings.length, 1, text);
+  assert.equal(warnings[0]!.minimumBudgetBytes, minimum);
+  assert.match(warnings[0]!.msg, /^the memory budget 160Mi is below what this read needs: at least 164Mi \(the process holds 150Mi, the model will grow by 2Mi, and the smallest answers need 12Mi\).*raise --memory-budget \(or the container's memory limit\) to at least 164Mi$/);
 });

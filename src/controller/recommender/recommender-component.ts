@@ -40,6 +40,7 @@ import type { MetricsSource } from '../../metrics/metrics-source.ts';
 import { PrometheusMetricsSource } from '../../metrics/prometheus-source.ts';
 import { PrometheusQueryClient } from '../../metrics/query-client.ts';
 import { UsageFeed, type SyncReport } from '../../metrics/usage-feed.ts';
+import { limitHeapGrowth } from '../../observability/heap-growth.ts';
 import { cgroupMemoryLimit } from '../../observability/cgroup-memory.ts';
 import { modelBytes } from './model-bytes.ts';
 import type { ControllerMetrics, RecommendationSeries } from '../controller-metrics.ts';
@@ -257,8 +258,10 @@ export class RecommenderLoop implements LoopComponent {
     const step = this.config.historyStep;
     const historyMs = this.bootstrapWindow(now);
     const namespaces = watchNamespaces(this.config);
+    // The bootstrap's garbage is kept in proportion to the model, not to V8's heap limit (decision 0265).
+    const heapGrowth = limitHeapGrowth();
     const feed = new UsageFeed(this.source, { historyMs, stepMs: step, maxPointsPerQuery: this.config.maxPointsPerQuery, ...this.budget(), ...(namespaces ? { namespaces } : {}) }, this.log, this.metrics.prometheus);
-    this.log.info({ memoryBudget: this.memoryBudget ?? 'none', pointsPerQuery: feed.pointsPerQuery }, 'history reads sized');
+    this.log.info({ memoryBudget: this.memoryBudget ?? 'none', pointsPerQuery: feed.pointsPerQuery, heapGrowth: heapGrowth ?? 'as node was started' }, 'history reads sized');
     return feed;
   }
 

@@ -14,6 +14,7 @@ import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { createStrategyRegistry } from '../src/recommender/builtin-strategies.ts';
 import type { UsageModel } from '../src/recommender/types.ts';
+import { seededNoise } from './bench-args.ts';
 
 const containers = Number(process.argv[2] ?? 400);
 const days = Number(process.argv[3] ?? 8);
@@ -45,13 +46,7 @@ async function measure(name: string): Promise<Figure> {
   const gc = (globalThis as { gc?: () => void }).gc;
   if (gc === undefined) throw new Error('run with node --expose-gc');
   const strategy = createStrategyRegistry().get(name);
-  let seed = 12345;
-  const noise = (): number => {
-    seed ^= seed << 13;
-    seed ^= seed >>> 17;
-    seed ^= seed << 5;
-    return ((seed >>> 0) % 1000) / 1000;
-  };
+  const noise = seededNoise();
   const models: UsageModel[] = [];
   let half = { heap: 0, arrays: 0 };
   for (let c = 0; c < containers; c++) {

@@ -12,23 +12,17 @@ import { replayTrace, type StrategyRun } from '../src/replay/replay-engine.ts';
 import { summarize, type QualityFigures } from '../src/replay/quality-tally.ts';
 import { createReplayStrategy } from '../src/replay/strategy-registry.ts';
 import { tailorStrategy } from '../src/recommender/tailor/tailor-strategy.ts';
-import type { TailorOptions } from '../src/recommender/tailor/options.ts';
 import { readTraceFile } from '../src/replay/trace-reader.ts';
 import { AZURE_TRACE, BITBRAINS_TRACE, realTracePath } from '../src/replay/real-traces.ts';
 import type { Trace } from '../src/replay/trace.ts';
+import { tailorVariants } from './bench-args.ts';
 
 const argv = process.argv;
 const at = argv.indexOf('--per-archetype');
 const perArchetype = at >= 0 ? Number(argv[at + 1]) : EVALUATION_SUITE.perArchetype;
 const onlyAt = argv.indexOf('--only');
 const only = new Set((onlyAt >= 0 ? argv[onlyAt + 1]! : 'suite,azure,bitbrains').split(','));
-const variants: Array<[string, Partial<TailorOptions>]> = [['tailor', {}]];
-argv.forEach((arg, i) => {
-  if (arg !== '--variant') return;
-  const text = argv[i + 1] ?? '';
-  const eq = text.indexOf('=');
-  variants.push([text.slice(0, eq), JSON.parse(text.slice(eq + 1)) as Partial<TailorOptions>]);
-});
+const variants = tailorVariants(argv);
 const showCauses = argv.includes('--causes');
 
 function ratio(a: number | null, b: number | null): string {

@@ -16,6 +16,7 @@ import { CpuTarget } from '../src/recommender/tailor/cpu-target.ts';
 import { MemoryTarget } from '../src/recommender/tailor/memory-target.ts';
 import { TailorModel } from '../src/recommender/tailor/tailor-strategy.ts';
 import { TAILOR_DEFAULTS } from '../src/recommender/tailor/options.ts';
+import { seededNoise } from './bench-args.ts';
 
 const containers = Number(process.argv[2] ?? 200);
 const days = Number(process.argv[3] ?? 8);
@@ -37,13 +38,7 @@ async function used(): Promise<number> {
 
 /** Bytes per container of `make()`'s part fed the realistic stream (cpu, memory) by `feed`. */
 async function measure(name: string, make: () => unknown, feed: (part: never, cores: number, bytes: number, at: number) => void): Promise<void> {
-  let seed = 12345;
-  const noise = (): number => {
-    seed ^= seed << 13;
-    seed ^= seed >>> 17;
-    seed ^= seed << 5;
-    return ((seed >>> 0) % 1000) / 1000;
-  };
+  const noise = seededNoise();
   const before = await used();
   const parts: unknown[] = [];
   for (let c = 0; c < containers; c++) parts.push(make());

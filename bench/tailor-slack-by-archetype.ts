@@ -7,18 +7,12 @@ import { generateWorkload, EVALUATION_SUITE } from '../src/replay/workload/gener
 import { replayTrace, type StrategyRun } from '../src/replay/replay-engine.ts';
 import { createReplayStrategy } from '../src/replay/strategy-registry.ts';
 import { tailorStrategy } from '../src/recommender/tailor/tailor-strategy.ts';
-import type { TailorOptions } from '../src/recommender/tailor/options.ts';
+import { tailorVariants } from './bench-args.ts';
 
 const argv = process.argv;
 const at = argv.indexOf('--per-archetype');
 const perArchetype = at >= 0 ? Number(argv[at + 1]) : EVALUATION_SUITE.perArchetype;
-const variants: Array<[string, Partial<TailorOptions>]> = [['tailor', {}]];
-argv.forEach((arg, i) => {
-  if (arg !== '--variant') return;
-  const text = argv[i + 1] ?? '';
-  const eq = text.indexOf('=');
-  variants.push([text.slice(0, eq), JSON.parse(text.slice(eq + 1)) as Partial<TailorOptions>]);
-});
+const variants = tailorVariants(argv);
 
 interface Sums { cpuSlack: number; cpuRequest: number; cpuShort: number; memSlack: number; memLimit: number; changes: number; days: number; ooms: number }
 

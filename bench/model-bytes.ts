@@ -20,8 +20,11 @@ const containers = Number(process.argv[2] ?? 400);
 const days = Number(process.argv[3] ?? 8);
 const strategies = (process.argv[4] ?? 'vpa,tailor').split(',');
 const child = process.argv[5] === '--child';
-if (!(Number.isInteger(containers) && containers >= 20 && containers % 2 === 0)) throw new Error('containers must be an even whole number >= 20');
-if (!(days > 0)) throw new Error('days must be > 0');
+const USAGE = 'usage: npm run bench:model-bytes -- [containers: an even whole number >= 20, default 400] [days > 0, default 8] [strategies, default vpa,tailor]';
+if (!(Number.isInteger(containers) && containers >= 20 && containers % 2 === 0) || !(days > 0)) {
+  console.error(`${USAGE}; got "${process.argv.slice(2, 4).join(' ')}"`);
+  process.exit(2);
+}
 const MINUTE = 60_000;
 const t0 = Date.UTC(2026, 0, 1);
 

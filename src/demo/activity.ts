@@ -30,6 +30,16 @@ function workloadOf(pod: Pod): string {
   return pod.metadata.labels?.['app'] ?? pod.metadata.name ?? '';
 }
 
+/**
+ * The Deployment a pod name belongs to, for a pod no snapshot holds any more (an event can arrive
+ * a snapshot after its pod was evicted): `<deployment>-<template hash>-<suffix>`, so
+ * `batch-qh46w2hqht-9c94j` -> `batch`. A name of another shape is returned as it is.
+ */
+export function deploymentOfPodName(pod: string): string {
+  const parts = pod.split('-');
+  return parts.length >= 3 ? parts.slice(0, -2).join('-') : pod;
+}
+
 /** The updater's pod events (one per action) as activities. */
 function updaterEvents(prev: DemoSnapshot, next: DemoSnapshot): Activity[] {
   const seen = new Set(prev.events.map((e) => e.name));
@@ -37,7 +47,7 @@ function updaterEvents(prev: DemoSnapshot, next: DemoSnapshot): Activity[] {
   for (const e of next.events) {
     if (seen.has(e.name) || e.source !== EVENT_SOURCE || e.involvedObject.kind !== 'Pod') continue;
     const pod = e.involvedObject.name ?? '';
-    const subject = next.pods.concat(prev.pods).find((p) => p.metadata.name === pod)?.metadata.labels?.['app'] ?? pod;
+    const subject = next.pods.concat(prev.pods).find((p) => p.metadata.name === pod)?.metadata.labels?.['app'] ?? deploymentOfPodName(pod);
     const message = e.message ?? '';
     const kind: ActivityKind | undefined =
       e.reason === 'ResizedInPlace' ? 'in-place'

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { activitiesBetween, countByKind } from '../../src/demo/activity.ts';
+import { activitiesBetween, countByKind, deploymentOfPodName } from '../../src/demo/activity.ts';
 import { node, pod, snap, updaterEvent, vpa } from './demo-fixtures.ts';
 
 const T0 = 1_000_000;
@@ -29,6 +29,14 @@ test("the updater's pod events become in-place, restart, fallback, eviction and 
   assert.deepEqual(log.map((a) => `${a.kind} ${a.subject}`), ['in-place web', 'restart cache', 'fallback batch', 'eviction web', 'refused web']);
   assert.equal(log[0]!.text, 'web-a: ResizedInPlace: OutsideBounds: app cpu request 600m above upperBound 430m');
   assert.deepEqual(activitiesBetween(snap(T0, { pods, events }), snap(T0 + 2000, { pods, events })), [], 'events already seen are not logged again');
+});
+
+test("an updater event whose pod no snapshot holds any more (evicted before its event was listed) names the pod's Deployment", () => {
+  const events = [updaterEvent('e1', 'batch-qh46w2hqht-9c94j', 'Evicted', 'FallbackInfeasible: resize infeasible on this node')];
+  const log = activitiesBetween(snap(T0, {}), snap(T0 + 1000, { events }));
+  assert.deepEqual(log.map((a) => `${a.kind} ${a.subject}`), ['fallback batch']);
+  assert.equal(deploymentOfPodName('my-app-7d9f8b6c5d-x2x9q'), 'my-app');
+  assert.equal(deploymentOfPodName('standalone'), 'standalone');
 });
 
 test('an OOM kill (restart count up, last state OOMKilled), an Infeasible resize, a pod admitted with the recommendation, a node that joined', () => {

@@ -26,7 +26,8 @@ import { join, relative, resolve } from 'node:path';
 import { after, before, test } from 'node:test';
 import * as k8s from '@kubernetes/client-node';
 import { startLocalPrometheus, type LocalPrometheus } from '../../src/local-prometheus/prometheus-process.ts';
-import { BUSYBOX_IMAGE, dropNamespace, freshNamespace, installVpaCrd, laneKubeconfigPath, laneKubeConfig, waitFor } from './lane-cluster.ts';
+import { dropNamespace, freshNamespace, installVpaCrd, laneKubeconfigPath, laneKubeConfig, waitFor } from './lane-cluster.ts';
+import { busyboxDeployment } from './scenario-workloads.ts';
 import { allowPrometheus, kubeletScrapeConfig, kubeletTargets, lanePkiDir, promQuery, targetHealth } from './lane-prometheus.ts';
 
 const NS = 'tailor-system';
@@ -66,15 +67,7 @@ async function forward(host: string, port: number): Promise<{ server: Server; po
 
 /** A Deployment of one busybox pod running `command` with these requests and limits. */
 function deployment(name: string, command: string[], requests: Record<string, string>, limits: Record<string, string>): k8s.V1Deployment {
-  const labels = { app: name };
-  return {
-    metadata: { name, labels },
-    spec: {
-      replicas: 1,
-      selector: { matchLabels: labels },
-      template: { metadata: { labels }, spec: { terminationGracePeriodSeconds: 0, containers: [{ name: 'app', image: BUSYBOX_IMAGE, imagePullPolicy: 'Never', command, resources: { requests, limits } }] } },
-    },
-  };
+  return busyboxDeployment(name, { command, resources: { requests, limits } }, { terminationGracePeriodSeconds: 0 });
 }
 
 before(async () => {

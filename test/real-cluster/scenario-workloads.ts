@@ -171,35 +171,36 @@ const SPECS: Record<ScenarioName, Spec> = {
   },
 };
 
-/** The scenario's Deployment (one replica, container `app`). */
-export function scenarioDeployment(name: ScenarioName): k8s.V1Deployment {
-  const s = SPECS[name];
+/**
+ * A Deployment of one busybox pod whose only container is `app` (the lane's image, never pulled):
+ * `container` adds to the container, `pod` to the pod spec.
+ */
+export function busyboxDeployment(name: string, container: Omit<k8s.V1Container, 'name' | 'image'>, pod: Omit<k8s.V1PodSpec, 'containers'> = {}): k8s.V1Deployment {
   const labels = { app: name };
   return {
     metadata: { name, labels },
     spec: {
       replicas: 1,
       selector: { matchLabels: labels },
-      template: {
-        metadata: { labels },
-        spec: {
-          terminationGracePeriodSeconds: s.gracePeriod,
-          ...(s.memoryVolume ? { volumes: [{ name: 'fill', emptyDir: { medium: 'Memory' } }] } : {}),
-          containers: [{
-            name: 'app',
-            image: BUSYBOX_IMAGE,
-            imagePullPolicy: 'Never',
-            command: s.command,
-            resources: { requests: s.requests, ...(s.limits ? { limits: s.limits } : {}) },
-            resizePolicy: s.resizePolicy,
-            ...(s.readinessProbe ? { readinessProbe: s.readinessProbe } : {}),
-            ...(s.env ? { env: s.env } : {}),
-            ...(s.memoryVolume ? { volumeMounts: [{ name: 'fill', mountPath: s.memoryVolume }] } : {}),
-          }],
-        },
-      },
+      template: { metadata: { labels }, spec: { ...pod, containers: [{ name: 'app', image: BUSYBOX_IMAGE, imagePullPolicy: 'Never', ...container }] } },
     },
   };
+}
+
+/** The scenario's Deployment (one replica, container `app`). */
+export function scenarioDeployment(name: ScenarioName): k8s.V1Deployment {
+  const s = SPECS[name];
+  return busyboxDeployment(name, {
+    command: s.command,
+    resources: { requests: s.requests, ...(s.limits ? { limits: s.limits } : {}) },
+    resizePolicy: s.resizePolicy,
+    ...(s.readinessProbe ? { readinessProbe: s.readinessProbe } : {}),
+    ...(s.env ? { env: s.env } : {}),
+    ...(s.memoryVolume ? { volumeMounts: [{ name: 'fill', mountPath: s.memoryVolume }] } : {}),
+  }, {
+    terminationGracePeriodSeconds: s.gracePeriod,
+    ...(s.memoryVolume ? { volumes: [{ name: 'fill', emptyDir: { medium: 'Memory' } }] } : {}),
+  });
 }
 
 /** The scenario's VPA (InPlaceOrRecreate but warn's Off, one controlled resource each, as in the demo). */

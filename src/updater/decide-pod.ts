@@ -97,8 +97,9 @@ export interface PlannerContext {
   futureTime?: FutureTimeBound;
 }
 
-function minutesText(ms: number): string {
-  return `${Math.round(ms / 60_000)} min`;
+/** A span for a message: whole seconds below 100 s (a 20 s cooldown reads "20 s", not "0 min"), whole minutes above. */
+function spanText(ms: number): string {
+  return ms < 100_000 ? `${Math.round(ms / 1000)} s` : `${Math.round(ms / 60_000)} min`;
 }
 
 const IN_PLACE_MODES: readonly UpdateMode[] = ['InPlace', 'InPlaceOrRecreate'];
@@ -203,8 +204,8 @@ export function decidePod(input: PodPlanInput, ctx: PlannerContext): PodDecision
   const urgentContainers = new Set([...oomKilled, ...underPressure]);
   const urgent = urgentContainers.size > 0;
   if (!urgent && !replanning && lastUpdate !== undefined && now - lastUpdate < options.podCooldownMs) {
-    const skew = reportedUpdate !== undefined && reportedUpdate > now ? ` (its change time lies ${minutesText(reportedUpdate - now)} ahead of this clock: clock skew, counted from when first seen)` : '';
-    return decide('Wait', 'Cooldown', `changed ${minutesText(now - lastUpdate)} ago${skew}; cooldown ${minutesText(options.podCooldownMs)}`);
+    const skew = reportedUpdate !== undefined && reportedUpdate > now ? ` (its change time lies ${spanText(reportedUpdate - now)} ahead of this clock: clock skew, counted from when first seen)` : '';
+    return decide('Wait', 'Cooldown', `changed ${spanText(now - lastUpdate)} ago${skew}; cooldown ${spanText(options.podCooldownMs)}`);
   }
 
   const onlyUrgent = triggers.every((t) => t.reason === 'OomKilled' || t.reason === 'MemoryPressure');

@@ -30,7 +30,7 @@ test('a last change 213 min in the future: cooldown counted from when first seen
   const first = decideAt(sketch, times, 0);
   assert.equal(first.action, 'Wait');
   assert.equal(first.reason, 'Cooldown');
-  assert.equal(first.message, 'changed 0 min ago (its change time lies 213 min ahead of this clock: clock skew, counted from when first seen); cooldown 15 min');
+  assert.equal(first.message, 'changed 0 s ago (its change time lies 213 min ahead of this clock: clock skew, counted from when first seen); cooldown 15 min');
   assert.equal(decideAt(sketch, times, 14 * MINUTE).reason, 'Cooldown');
   const after = decideAt(sketch, times, 15 * MINUTE + 1000);
   assert.equal(after.action, 'ResizeInPlace', after.message);

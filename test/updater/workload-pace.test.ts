@@ -44,6 +44,12 @@ test('cooldown: a pod changed 10 min ago waits under the global 15 min, not unde
   assert.deepEqual(lines(decisions(solo('100m', { resizedAgo: 20 * MINUTE }), { annotations: { 'tailor.dev/cooldown': '30m' } })), ['solo Wait Cooldown']);
 });
 
+test('cooldown: a 20s cooldown is said in seconds (not "0 min"), as is a change 12 s ago', () => {
+  const [d] = decisions(solo('100m', { resizedAgo: 12_000 }), { annotations: { 'tailor.dev/cooldown': '20s' } });
+  assert.equal(d!.reason, 'Cooldown');
+  assert.equal(d!.message, 'changed 12 s ago; cooldown 20 s');
+});
+
 const five = () => ['web-1', 'web-2', 'web-3', 'web-4', 'web-5'].map((name) => pod({ name, containers: [cpu('100m')], startedAgo: HOUR }));
 
 test('canary-share: 40% of 5 pods -> 2 go first; 0% -> all; default -> one', () => {

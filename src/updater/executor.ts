@@ -75,6 +75,8 @@ export async function executePlan(input: ExecuteInput, deps: ExecutorDeps): Prom
   for (const d of input.decisions) {
     metrics?.decisions.inc({ action: d.action, reason: d.reason });
     metrics?.planned.inc({ action: d.action, reason: d.reason });
+    // A resize whose in-place part goes ahead while the rest waits (a closed window) counts under both.
+    if (d.waiting) metrics?.planned.inc({ action: 'Wait', reason: d.waiting.reason });
     if (isAction(d) && FALLBACK.test(d.reason)) metrics?.fallbacks.inc({ cause: d.reason });
     const line = { pod: `${d.namespace}/${d.podName}`, workload: d.workload, action: d.action, reason: d.reason, changes: d.changes.map(describeChange), notes: d.notes, ...(d.waiting ? { waiting: { reason: d.waiting.reason, changes: d.waiting.changes.map(describeChange) } } : {}), ...(deps.dryRun ? { dryRun: true } : {}) };
     if (d.action === 'Skip') logger.debug(line, d.message);

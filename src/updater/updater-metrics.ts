@@ -6,7 +6,9 @@
  * - `tailor_updater_fallbacks_total{cause}`: evictions that replace a failed in-place resize
  *   (`FallbackInfeasible`, `FallbackDeferredTimeout`, ...), counted when decided;
  * - `tailor_updater_evictions_total{outcome}`: evictions asked for (`applied`, `blocked` by a PDB, ...);
- * - `tailor_updater_planned_actions{action,reason}`: the last loop's plan (also in dry-run mode);
+ * - `tailor_updater_planned_actions{action,reason}`: the last loop's plan (also in dry-run mode); a
+ *   pod whose in-place part goes ahead while its restart waits counts under its action and under
+ *   `Wait` with the reason it waits (`DisruptionWindow`);
  * - `tailor_updater_backoff_until_seconds`: when writes may resume after throttling (0: none);
  * - `tailor_updater_usage_reads_total{outcome}`: reads of recent memory usage from Prometheus
  *   (`ok`, `failed`, `disabled` without --prometheus-url), one per loop;

@@ -166,6 +166,12 @@ test('executor: dry run logs and exports the plan and sends nothing', async (t) 
   const results = await executePlan({ decisions: [d], pods: podsByKey(pod), vpaOf: () => v, now: f.sim.cluster.clock.now(), state: { backoffUntil: 0 } }, { ...deps, dryRun: true });
   assert.deepEqual(results.map((r) => r.outcome), ['dryRun']);
   assert.equal(await counter(registry, 'tailor_updater_planned_actions', { action: 'ResizeInPlace', reason: 'OutsideBounds' }), 1);
+  assert.equal(await counter(registry, 'tailor_updater_planned_actions', { action: 'Wait', reason: 'DisruptionWindow' }), 0);
+  // The cpu part goes ahead while the memory restart waits for the window: counted under both.
+  const split: PodDecision = { ...d, waiting: { reason: 'DisruptionWindow', message: 'outside the disruption window', changes: [] } };
+  await executePlan({ decisions: [split], pods: podsByKey(pod), vpaOf: () => v, now: f.sim.cluster.clock.now(), state: { backoffUntil: 0 } }, { ...deps, dryRun: true });
+  assert.equal(await counter(registry, 'tailor_updater_planned_actions', { action: 'ResizeInPlace', reason: 'OutsideBounds' }), 1);
+  assert.equal(await counter(registry, 'tailor_updater_planned_actions', { action: 'Wait', reason: 'DisruptionWindow' }), 1);
   const after = await f.core.readNamespacedPod({ namespace: 'default', name: 'web-1' });
   assert.equal(after.spec!.containers[0]!.resources!.requests!.cpu, '500m');
   assert.deepEqual(await updaterEvents(f, 'Pod', 'web-1'), []);

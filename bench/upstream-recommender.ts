@@ -32,6 +32,7 @@ import type { KubeObject } from 'kube-sim/apiserver';
 import { VPA_CRD_MANIFESTS } from '../src/api/vpa-crd-manifests.ts';
 import { freePort } from '../src/local-prometheus/free-port.ts';
 import { startLocalPrometheus } from '../src/local-prometheus/prometheus-process.ts';
+import { imageNodeFlags } from './image-node-flags.ts';
 
 const DAY = 24 * 3600_000;
 const SAMPLE_MS = 150_000;
@@ -105,6 +106,30 @@ function procMemory(pid: number): { hwm: number; rss: number } | undefined {
     const status = readFileSync(`/proc/${pid}/status`, 'utf8');
     const kib = (key: string) => Number(new RegExp(`^${key}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? NaN) * 1024;
     return { hwm: kib('VmHWM'), rss: kib('VmRSS') };
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Where a process's resident set lies, from /proc/<pid>/smaps: the malloc arena of the main thread
+ * (`[heap]`), other anonymous memory (V8's heap, thread arenas, stacks), file-backed pages (the
+ * binary, libraries).
+ */
+function residentParts(pid: number): { brk: number; anon: number; file: number } | undefined {
+  try {
+    const parts = { brk: 0, anon: 0, file: 0 };
+    let name = '';
+    for (const line of readFileSync(`/proc/${pid}/smaps`, 'utf8').split('\n')) {
+      const head = /^[0-9a-f]+-[0-9a-f]+ \S+ \S+ \S+ (\d+)\s*(.*)$/.exec(line);
+      if (head) {
+        name = head[1] === '0' ? (head[2] === '[heap]' ? 'brk' : 'anon') : 'file';
+        continue;
+      }
+      const rss = /^Rss:\s+(\d+) kB/.exec(line);
+      if (rss) parts[name as keyof typeof parts] += Number(rss[1]) * 1024;
+    }
+    return parts;
   } catch {
     return undefined;
   }
@@ -197,16 +222,18 @@ try {
 
   // Tailor at its default step (1m) and at upstream's default resolution (1h): BENCH_TAILOR_STEPS.
   const tailorSteps = (process.env.BENCH_TAILOR_STEPS ?? 'default,1h').split(',');
-  const tools: { name: string; command: string; args: (metricsPort: number) => string[]; heapMetric: string }[] = [
+  const tools: { name: string; command: string; args: (metricsPort: number) => string[]; heapMetric: string; heapCommittedMetric: string }[] = [
     ...tailorSteps.map((step) => ({
       name: step === 'default' ? 'Tailor recommender' : `Tailor recommender --history-step ${step}`,
       command: process.execPath,
+      // As the image runs it: the node flags of its ENTRYPOINT.
       args: (port: number) => [
-        'bin/tailor.mjs', 'run', '--components', 'recommender', '--kubeconfig', kubeconfig, '--prometheus-url', prometheus!.url,
+        ...imageNodeFlags(), 'bin/tailor.mjs', 'run', '--components', 'recommender', '--kubeconfig', kubeconfig, '--prometheus-url', prometheus!.url,
         '--no-leader-elect', '--metrics-address', '127.0.0.1', '--metrics-port', String(port), '--log-level', 'warn',
         ...(step === 'default' ? [] : ['--history-step', step]),
       ],
       heapMetric: 'nodejs_heap_size_used_bytes',
+      heapCommittedMetric: 'nodejs_heap_size_total_bytes',
     })),
     {
       name: 'upstream vpa-recommender v1.8.1',
@@ -228,6 +255,7 @@ try {
         '--v=1',
       ],
       heapMetric: 'go_memstats_heap_inuse_bytes',
+      heapCommittedMetric: 'go_memstats_heap_sys_bytes',
     },
   ];
   const only = process.env.BENCH_TOOLS?.split(',');
@@ -253,6 +281,8 @@ try {
     let doneMs: number | undefined;
     let steadyRss = 0;
     let heap = NaN;
+    let heapCommitted = NaN;
+    let parts: ReturnType<typeof residentParts>;
     while (child.exitCode === null) {
       const m = procMemory(child.pid!);
       if (m) hwm = Math.max(hwm, m.hwm);
@@ -260,7 +290,10 @@ try {
       if (doneMs === undefined && recommended() >= n) doneMs = elapsed;
       if (doneMs !== undefined && elapsed - doneMs >= steadyMs) {
         steadyRss = m?.rss ?? 0;
-        heap = metricValue(await scrape(`http://127.0.0.1:${port}/metrics`), tool.heapMetric);
+        const own = await scrape(`http://127.0.0.1:${port}/metrics`);
+        heap = metricValue(own, tool.heapMetric);
+        heapCommitted = metricValue(own, tool.heapCommittedMetric);
+        parts = residentParts(child.pid!);
         break;
       }
       if (elapsed > deadlineMs) break;
@@ -282,7 +315,8 @@ try {
     console.log(`${tool.name}: targets ${sample.join('; ')}`);
     const top = [...verbs.entries()].sort((a, b) => b[1] - a[1]).slice(0, 6).map(([k, v]) => `${k} ${v}`).join(', ');
     rows.push(`| ${tool.name} | ${(doneMs / 1000).toFixed(0)} s | ${mib(hwm)} | ${mib(steadyRss)} | ${kib(steadyRss / n)} | ${mib(heap)} | ${apiRequests} (${top}) | ${promQueries} |`);
-    console.log(`\n${tool.name}: all ${n} VPAs recommended after ${(doneMs / 1000).toFixed(1)} s; peak RSS (VmHWM) ${mib(hwm)}; RSS ${steadyMs / 1000} s later ${mib(steadyRss)} = ${kib(steadyRss / n)} per container; heap ${mib(heap)} (${tool.heapMetric}); ${apiRequests} API requests (${top}); ${promQueries} Prometheus queries`);
+    const where = parts ? `; resident: malloc [heap] ${mib(parts.brk)}, other anonymous ${mib(parts.anon)}, file-backed ${mib(parts.file)}; heap committed ${mib(heapCommitted)} (${tool.heapCommittedMetric})` : '';
+    console.log(`\n${tool.name}: all ${n} VPAs recommended after ${(doneMs / 1000).toFixed(1)} s; peak RSS (VmHWM) ${mib(hwm)}; RSS ${steadyMs / 1000} s later ${mib(steadyRss)} = ${kib(steadyRss / n)} per container; heap ${mib(heap)} (${tool.heapMetric}); ${apiRequests} API requests (${top}); ${promQueries} Prometheus queries${where}`);
   }
   console.log(`\n| recommender | all VPAs recommended after | peak RSS (VmHWM) | RSS ${steadyMs / 1000} s later | RSS per container | heap (own /metrics) | API requests completed until then (top kinds) | Prometheus queries |`);
   console.log('|---|---|---|---|---|---|---|---|');

@@ -24,23 +24,31 @@ const NEVER = 1e15;
 
 const MIN = 60_000;
 
+/** The holds before decision 0269: CPU 15 min, memory 2 h, no trend test. */
+const FIXED_HOLDS = { holdPriceCoreHours: 0, memoryHoldPriceGiBHours: 0, memoryTrendHours: 0 };
+
 /** Each variant: a short name and the options it changes. */
 const VARIANTS: Array<[string, Partial<TailorOptions>]> = [
   ['tailor', {}],
-  ['before issue 15 (all below off)', { surgeWindowMs: 15 * MIN, cpuSeasonalMinGain: 0, flatAltHalfLivesMs: [], memoryHoldMs: 0, minCpuMillicores: 5 }],
+  ['before issue 15 (all below off)', { surgeWindowMs: 15 * MIN, cpuSeasonalMinGain: 0, flatAltHalfLivesMs: [], memoryHoldMs: 0, minCpuMillicores: 5, ...FIXED_HOLDS }],
   ['churn: no held CPU target (before 0246)', { stickyTargets: false }],
   ['churn: held, no cut price', { stickyCutCostCoreHours: 0 }],
   ['churn: held, raise at once', { stickyBand: [1, 1, Infinity, 1] }],
-  ['churn: no memory hold', { memoryHoldMs: 0 }],
+  ['churn: no memory hold', { memoryHoldMs: 0, memoryHoldPriceGiBHours: 0 }],
+  ['churn: no tested-rise cover', { memoryTrendHours: 0 }],
+  ['churn: no memory hold price (2 h)', { memoryHoldPriceGiBHours: 0 }],
+  ['churn: no CPU hold price (15 min)', { holdPriceCoreHours: 0 }],
   ['churn: hour-of-day at any gain', { cpuSeasonalMinGain: 0 }],
   ['churn: surge window 15 min', { surgeWindowMs: 15 * MIN }],
   ['churn: CPU floor 5m', { minCpuMillicores: 5 }],
   ['cpu: all-hours 12 h only', { flatAltHalfLivesMs: [] }],
   ['tried: daily plan, change = 1 h', { cpuChangeCostHours: 1 }],
   ['tried: daily plan, change = 2 h', { cpuChangeCostHours: 2 }],
-  ['tried: CPU hold 4 h', { cpuHoldMs: 4 * HOUR }],
+  ['tried: CPU hold 4 h', { cpuHoldMs: 4 * HOUR, holdPriceCoreHours: 0 }],
   ['tried: surge held 1 h', { cpuSurgeHoldMs: HOUR }],
   ['tried: memory rise cover 10%', { memoryRiseCap: 0.1 }],
+  ['tried: models pay 0.1 core-h a change', { cpuModelChangePriceCoreHours: 0.1 }],
+  ['tried: daily plan, change = 0.3 core-h', { cpuChangeCostCoreHours: 0.3 }],
   ['cpu: all-hours model only', { cpuSeasonal: false }],
   ['cpu: no reach floor', { cpuReachFloor: false }],
   ['cpu: no surge raise', { cpuSurge: false }],

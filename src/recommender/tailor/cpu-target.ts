@@ -9,6 +9,8 @@ import { hourOfDay, HourOfDayHistograms } from './hour-of-day-histograms.ts';
 import { PooledDecayingHistograms } from './pooled-decaying-histograms.ts';
 import type { TailorOptions } from './options.ts';
 import { RecentWindow } from './recent-window.ts';
+import { ModelChangeCost } from './model-change-cost.ts';
+import { DEFAULT_UPDATER_OPTIONS } from '../../policy/update-thresholds.ts';
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
@@ -51,6 +53,8 @@ export class CpuTarget {
   /** The highest surge level seen at an estimate, held until `surgeHeldUntil`. */
   private surgeHeld = 0;
   private surgeHeldUntil = -Infinity;
+  /** With cpuModelChangePriceCoreHours: what each model's changes cost (predictor 0: hour of day, 1...: flatCached). */
+  private readonly changeCost: ModelChangeCost | undefined;
 
   constructor(options: TailorOptions) {
     this.o = options;
@@ -67,8 +71,10 @@ export class CpuTarget {
       options.cpuReachFloor ? options.maxStepUp : Infinity,
       undefined,
       options.cpuChangeCostHours,
+      options.cpuChangeCostCoreHours,
     );
     this.recent = new RecentWindow(options.surgeWindowMs);
+    if (options.cpuModelChangePriceCoreHours > 0) this.changeCost = new ModelChangeCost(1 + this.flatCached.length);
   }
 
   /** True once a sample was added. */
@@ -88,10 +94,20 @@ export class CpuTarget {
       // Score both models on this sample before they learn from it.
       const decay = Math.exp(-(at - this.lastSampleAt) / this.o.lossTimeConstantMs);
       const q = this.o.cpuQuantile;
-      this.seasonalLoss = this.seasonalLoss * decay + quantileLoss(q, cores, this.seasonal.reachable(hourOfDay(at), at));
+      const seasonal = this.seasonal.reachable(hourOfDay(at), at);
+      this.seasonalLoss = this.seasonalLoss * decay + quantileLoss(q, cores, seasonal);
       this.refreshFlat(at);
       const losses = this.flatLosses;
       for (let k = 0; k < losses.length; k++) losses[k] = losses[k]! * decay + quantileLoss(q, cores, this.flatCached[k]!);
+      const c = this.changeCost;
+      if (c !== undefined) {
+        // Each model also pays for the changes the updater would make to follow it.
+        const price = this.o.cpuModelChangePriceCoreHours;
+        const drift = DEFAULT_UPDATER_OPTIONS.driftThreshold;
+        c.tick(at - this.lastSampleAt);
+        this.seasonalLoss += c.cost(0, seasonal, drift, this.o.maxStepUp, price, q);
+        for (let k = 0; k < losses.length; k++) losses[k] = losses[k]! + c.cost(k + 1, this.flatCached[k]!, drift, this.o.maxStepUp, price, q);
+      }
     }
     this.lastSampleAt = at;
     this.seasonal.add(cores, at);

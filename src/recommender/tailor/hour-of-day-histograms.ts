@@ -24,6 +24,7 @@ export class HourOfDayHistograms {
   /** The 24 planned levels (see `planned`) as of the last refresh; none without a change cost. */
   private readonly plan: Float64Array | undefined;
   private readonly changeCostHours: number;
+  private readonly changeCostAbs: number;
   private refreshedAt = -Infinity;
   /** The largest of the 24 quantiles as of the last refresh. */
   private largest = 0;
@@ -34,16 +35,18 @@ export class HourOfDayHistograms {
   /**
    * `slots`: a pool whose histograms 0-23 are the hours' (it may hold more, e.g. an all-hours one);
    * `maxStep`: the largest factor of one change (the updater's step limit up); Infinity: no reach;
-   * `changeCostHours`: what one change costs, in hours of the day's mean need (0: no plan, see `planned`).
+   * `changeCostHours`: what one change costs, in hours of the day's mean need; `changeCostAbs`: in
+   * the unit of the samples x hours (core-hours), added to it (both 0: no plan, see `planned`).
    */
-  constructor(slots: PooledDecayingHistograms, q: number, maxStep: number, refreshMs = 10 * 60_000, changeCostHours = 0) {
+  constructor(slots: PooledDecayingHistograms, q: number, maxStep: number, refreshMs = 10 * 60_000, changeCostHours = 0, changeCostAbs = 0) {
     if (slots.count < 24) throw new RangeError(`the pool holds ${slots.count} histograms, 24 needed`);
     this.slots = slots;
     this.q = q;
     this.maxStep = maxStep;
     this.refreshMs = refreshMs;
     this.changeCostHours = changeCostHours;
-    if (changeCostHours > 0) this.plan = new Float64Array(24);
+    this.changeCostAbs = changeCostAbs;
+    if (changeCostHours > 0 || changeCostAbs > 0) this.plan = new Float64Array(24);
   }
 
   add(cores: number, at: number): void {
@@ -70,7 +73,7 @@ export class HourOfDayHistograms {
   /**
    * The level planned for hour `hour`: the reachable quantiles cut into a few constant stretches
    * that pay for their changes ({@link planDailyLevels}, a change costing `changeCostHours` of
-   * the day's mean need), made reachable again. Without a change cost, `reachable`.
+   * the day's mean need plus `changeCostAbs`), made reachable again. Without a change cost, `reachable`.
    */
   planned(hour: number, now: number): number {
     if (this.plan === undefined) return this.reachable(hour, now);
@@ -94,7 +97,7 @@ export class HourOfDayHistograms {
     let mean = 0;
     for (let h = 0; h < 24; h++) mean += reachables[h]! / 24;
     const quantiles = scratch;
-    planDailyLevels(reachables, this.changeCostHours * mean, quantiles);
+    planDailyLevels(reachables, this.changeCostHours * mean + this.changeCostAbs, quantiles);
     this.reach(quantiles, this.plan);
   }
 

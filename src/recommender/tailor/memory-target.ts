@@ -16,6 +16,7 @@
  */
 import { HourlyPeaks } from './hourly-peaks.ts';
 import { RefractoryPeriod } from './refractory-period.ts';
+import { criticalS, risingSlope } from './rising-trend.ts';
 import type { TailorOptions } from './options.ts';
 
 const HOUR = 3_600_000;
@@ -161,7 +162,8 @@ export class MemoryTarget {
    * trusted rule: the follow rule adds the last hours' growth for that long (a leak is raised
    * once per hold, not every hour), the hour-of-day rule looks that far ahead, the 7-day peak is
    * the same. Example, follow rule, hourly peaks 500, 520, 540, 560 MiB, hold 2 h: 560 + 20 x 2 =
-   * 600 MiB.
+   * 600 MiB. With `memoryTrendHours`, the other two rules cover growth as well when the hourly
+   * peaks pass the trend test (rising-trend.ts): the level of now plus Sen's slope x the hold.
    */
   holdPeak(now: number, holdMs: number = this.o.memoryHoldMs): number {
     return this.rulePeak(now, Math.max(0, Math.ceil(holdMs / HOUR)));
@@ -171,7 +173,8 @@ export class MemoryTarget {
     const o = this.o;
     const hour = Math.floor(now / HOUR);
     let peak: number;
-    if (this.trusted(this.followMissAt, this.followMisses, now, o.memoryFollowMs, o.memoryFollowTrustMs)) {
+    const follow = this.trusted(this.followMissAt, this.followMisses, now, o.memoryFollowMs, o.memoryFollowTrustMs);
+    if (follow) {
       peak = this.peaks.recentMax(hour, this.followHours + 1); // + the hour under way
       if (holdHours > 0) peak = peak * (1 + this.hourlyRise(hour)) + this.growthPerHour(hour) * holdHours;
     } else if (this.trusted(this.seasonalMissAt, this.seasonalMisses, now, o.memorySeasonalAfterMs, o.memorySeasonalTrustMs)) {
@@ -189,6 +192,12 @@ export class MemoryTarget {
         const quiet = this.peaks.recentMax(hour, Math.ceil(o.memoryRefractoryQuietMs / HOUR));
         peak = this.refractory.cover(now, peak, quiet);
       }
+    }
+    if (holdHours > 0 && !follow && o.memoryTrendHours > 0) {
+      // A tested rise: the level of now (this hour and the last) plus the growth over the hold. The
+      // follow rule has its own growth cover (its 3-hour rise also gives a noisy container headroom).
+      const growth = risingSlope(this.peaks, hour - 1, o.memoryTrendHours, criticalS(o.memoryTrendHours, o.memoryTrendLevel));
+      if (growth > 0) peak = Math.max(peak, this.peaks.recentMax(hour, 2) * (1 + this.hourlyRise(hour)) + growth * holdHours);
     }
     return now < this.oomFloorUntil ? Math.max(peak, this.oomFloor) : peak;
   }

@@ -24,6 +24,13 @@ export interface TailorOptions {
    * quantile; see daily-plan.ts).
    */
   cpuChangeCostHours: number;
+  /**
+   * The same plan with a change priced in core-hours instead (0: off; added to cpuChangeCostHours'
+   * price): a level steps down only for a stretch where it saves this much CPU, so a small
+   * container's daily cycle is held flat and a large one's followed (the figures sum slack over
+   * containers, churn counts each container once).
+   */
+  cpuChangeCostCoreHours: number;
   /** Raise each hour so the step limit can reach the coming hours (off: the raw hourly quantile). */
   cpuReachFloor: boolean;
   /** Raise CPU at once on a sustained increase (see surgeWindowMs). */
@@ -44,6 +51,14 @@ export interface TailorOptions {
    * coming usage (a trend, bursts that pass) gets the level that has predicted it best (empty: off).
    */
   cpuQuantileCandidates: number[];
+  /**
+   * Models are scored by what they cost, changes included (0: off, the quantile loss alone; see
+   * model-change-cost.ts): each time a model's prediction moves past the updater's drift threshold
+   * it pays this many core-hours of slack per x2 step the updater needs to follow it. A small
+   * container's daily cycle or short daily job is then left to the all-hours model (few changes,
+   * little slack in absolute terms); a large one's is still followed.
+   */
+  cpuModelChangePriceCoreHours: number;
   /** Time constant of the running quantile loss that picks the better CPU model. */
   lossTimeConstantMs: number;
   /** How far ahead a CPU target must hold (the updater's cooldown). */
@@ -59,12 +74,23 @@ export interface TailorOptions {
   cpuHoldMs: number;
   memoryHoldMs: number;
   /**
-   * Priced holds (decision 0251; 0: off, cpuHoldMs / memoryHoldMs for all): a change covers the
-   * longest of 15 min, 1, 2, 4, 8 h (CPU) or 1, 2, 4, 8, 16 h (memory) whose excess over the need
-   * of now, (covered - need) x horizon / 2, costs at most this many core-hours / GiB-hours.
+   * Priced holds (decisions 0251, 0269; 0: off, cpuHoldMs / memoryHoldMs for all): a change covers
+   * the longest of 15 min, 1, 2, 4, 8 h (CPU) or 1, 2, 4, 8, 16 h (memory) whose excess over the
+   * need of now, (covered - need) x horizon / 2, costs at most this many core-hours / GiB-hours.
+   * CPU at 0.1 core-hour, the price of a cut (stickyCutCostCoreHours); memory at 0.3 GiB-hour.
    */
   holdPriceCoreHours: number;
   memoryHoldPriceGiBHours: number;
+  /**
+   * Growth cover under the hour-of-day and 7-day rules (0: off; the follow rule always adds its
+   * last 3 hours' rise): when the last `memoryTrendHours` hourly peaks pass a Mann-Kendall test
+   * for a rise at level `memoryTrendLevel` (rising-trend.ts), a change covers its hold (priced, or
+   * `memoryHoldMs`) of growth at Sen's slope above the level of now (decision 0269). A leak before the follow rule is trusted (and
+   * after each restart) is then raised once per hold instead of by a few MiB every cooldown; a
+   * steady container's noisy peaks pass no test and get no cover.
+   */
+  memoryTrendHours: number;
+  memoryTrendLevel: number;
   /** The follow rule's raise covers the container's largest hour-to-hour peak rise of the last day, up to this fraction (0: off). */
   memoryRiseCap: number;
   /** A surge level is held this long after it was last seen (0: it drops as soon as the surge ends). */
@@ -191,20 +217,24 @@ export const TAILOR_DEFAULTS: Readonly<TailorOptions> = Object.freeze({
   cpuSeasonal: true,
   cpuSeasonalMinGain: 0.2,
   cpuChangeCostHours: 0,
+  cpuChangeCostCoreHours: 0,
   cpuReachFloor: true,
   cpuSurge: true,
   seasonalHalfLifeMs: 3 * DAY,
   flatHalfLifeMs: 12 * HOUR,
   flatAltHalfLivesMs: Object.freeze([3 * HOUR]) as number[],
   cpuQuantileCandidates: [],
+  cpuModelChangePriceCoreHours: 0,
   lossTimeConstantMs: 2 * DAY,
   horizonMs: 15 * 60_000,
   surgeWindowMs: 30 * 60_000,
   cpuHoldMs: 15 * 60_000,
   memoryHoldMs: 2 * HOUR,
   memoryRiseCap: 0,
-  holdPriceCoreHours: 0,
-  memoryHoldPriceGiBHours: 0,
+  memoryTrendHours: 8,
+  memoryTrendLevel: 0.05,
+  holdPriceCoreHours: 0.1,
+  memoryHoldPriceGiBHours: 0.3,
   cpuSurgeHoldMs: 0,
   cpuLowerFactor: 0.8,
   cpuUpperFactor: 1.25,

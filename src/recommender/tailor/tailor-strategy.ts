@@ -3,10 +3,11 @@
  * all-hours model — the latter with a per-container half-life — reachable under the step limit,
  * raised on sustained increases), memory from {@link MemoryTarget} (the tightest trusted peak rule
  * + 12%, OOM bump held 12 h). The lower bounds are the need of now; a change goes to a target that
- * should last (memory: 2 h of growth or hour-of-day peaks ahead), so requests move in fewer, larger
- * steps. Memory never decreases in the first 6 hours. The published CPU target is held
- * (held-target.ts): raised once the need passes the updater's drift threshold, cut once the cut
- * has saved 0.1 core-hour (decision 0246).
+ * should last, as far ahead as the excess costs at most 0.1 core-hour / 0.3 GiB-hour (priced-hold.ts,
+ * decisions 0251, 0269: a leak's growth — under every memory rule once a trend test says it rises —
+ * or the hour-of-day levels ahead), so requests move in fewer, larger steps. Memory never decreases
+ * in the first 6 hours. The published CPU target is held (held-target.ts): raised once the need
+ * passes the updater's drift threshold, cut once the cut has saved 0.1 core-hour (decision 0246).
  * Why each part is there, with figures: docs/tailor-strategy.md.
  */
 import type { ResourceEstimate, Strategy, UsageModel } from '../types.ts';

@@ -61,3 +61,28 @@ test('cpuQuantileCandidates: a rising container, whose past p90.2 lags behind, g
   const c = chosen.target(2 * DAY);
   assert.ok(p < 1 && c >= 1, `p90.2 ${p}, chosen ${c}`);
 });
+
+test('cpuChangeCostCoreHours: a daily cycle is followed where the night saves more CPU than its two changes cost, held flat where it does not', () => {
+  // Two square waves of the same shape: day (08:00-20:00) at 10x night; one 10 times the other.
+  const feed = (target: CpuTarget, day: number) => {
+    for (let t = 0; t < 4 * DAY; t += MIN) {
+      const hour = (t % DAY) / HOUR;
+      target.add(hour >= 8 && hour < 20 ? day : day / 10, t);
+    }
+  };
+  // A change priced at 2 core-hours: the large night saves 0.9 x 12 = 10.8 core-hours for two
+  // changes (4), the small one 1.08 (less than 4).
+  const options = { ...TAILOR_DEFAULTS, cpuChangeCostCoreHours: 2 };
+  const large = new CpuTarget(options);
+  const small = new CpuTarget(options);
+  feed(large, 1);
+  feed(small, 0.1);
+  const night = 4 * DAY + 2 * HOUR;
+  // The large one steps down for the night (to the reach floor's ramp, 1 / 8 core, from 02:00).
+  assert.ok(large.target(night) < 0.2, `large night ${large.target(night)}`);
+  assert.ok(small.target(night) >= 0.1, `small night ${small.target(night)}`);
+  // Without the price the small one's night is followed too.
+  const free = new CpuTarget({ ...TAILOR_DEFAULTS });
+  feed(free, 0.1);
+  assert.ok(free.target(night) < 0.011, `small night, no price ${free.target(night)}`);
+});

@@ -32,3 +32,26 @@ test('growth the guard would have caught is not a miss: the follow rule stays in
   // 910, 950 MiB: two minutes at the 900 MiB line, the guard raises the limit to 1,500 MiB first.
   assert.equal(Math.round(afterHour([910, 950, 1010])), 893, 'back to the last hours: 1,000 / 1.12');
 });
+
+test('memoryTrendHours: a leak the follow rule does not cover yet is raised for the hold; noisy steady peaks are not', () => {
+  // 12 hours (the follow rule needs 2 days of checks, so the 7-day peak rule is in force), one
+  // sample a minute: a leak of 10 MiB an hour from 500 MiB, and a steady 500 MiB +- 5 MiB.
+  const feed = (m: MemoryTarget, mib: (t: number) => number) => {
+    for (let t = 0; t < 12 * HOUR; t += MIN) m.add(mib(t) * MIB, t);
+  };
+  const leak = (t: number) => 500 + (10 * t) / HOUR;
+  const steady = (t: number) => 500 + 5 * Math.sin(t / (37 * MIN)) * Math.cos(t / (11 * MIN));
+  const now = 12 * HOUR - MIN;
+  const tested = new MemoryTarget({ ...TAILOR_DEFAULTS, memoryTrendHours: 6 });
+  const plain = new MemoryTarget({ ...TAILOR_DEFAULTS, memoryTrendHours: 0 });
+  feed(tested, leak);
+  feed(plain, leak);
+  // Without the test a change covers the peak of now (~620 MiB) only; with it, 2 h more at 10 MiB an hour.
+  const need = plain.peak(now) / MIB;
+  assert.ok(Math.abs(plain.holdPeak(now) / MIB - need) < 1, `plain ${plain.holdPeak(now) / MIB} vs ${need}`);
+  const covered = tested.holdPeak(now) / MIB - need;
+  assert.ok(covered > 15 && covered < 25, `growth covered ${covered} MiB`);
+  const quiet = new MemoryTarget({ ...TAILOR_DEFAULTS, memoryTrendHours: 6 });
+  feed(quiet, steady);
+  assert.equal(quiet.holdPeak(now), quiet.peak(now));
+});

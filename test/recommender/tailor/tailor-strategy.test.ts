@@ -10,8 +10,11 @@ const HOUR = 60 * MIN;
 const DAY = 24 * HOUR;
 const MIB = 1024 ** 2;
 
-function model(): TailorModel {
-  return new TailorModel({ ...TAILOR_DEFAULTS });
+/** The fixed holds of decision 0191 (CPU 15 min, memory 2 h, no trend test): the tests of those rules use them. */
+const FIXED_HOLDS = { holdPriceCoreHours: 0, memoryHoldPriceGiBHours: 0, memoryTrendHours: 0 };
+
+function model(overrides = {}): TailorModel {
+  return new TailorModel({ ...TAILOR_DEFAULTS, ...overrides });
 }
 
 test('steady CPU gets its p90 without margin; memory its peak + 12%', () => {
@@ -92,7 +95,7 @@ test('an increase held for more than half the surge window (30 min) raises CPU a
 });
 
 test('memory follows the last hour once that rule has gone 2 days without a miss; a jump past the pressure guard stops it', () => {
-  const m = model();
+  const m = model(FIXED_HOLDS);
   let t = 0;
   const feed = (hours: number, mib: (t: number) => number) => {
     for (const end = t + hours * HOUR; t < end; t += MIN) {
@@ -142,8 +145,8 @@ test('a leaking container is raised once per hold (2 h), not every hour: a third
   // 4 days of a leak from 200 to 1,000 MiB, 1-minute samples, CPU steady.
   const n = 4 * 1440;
   const s = series('leak', Array<number>(n).fill(0.1), Array.from({ length: n }, (_, i) => (200 + (800 * i) / n) * MIB));
-  const held = replayContainer(s, tailorStrategy(), DEFAULT_REPLAY_OPTIONS);
-  const hourly = replayContainer(s, tailorStrategy({ memoryHoldMs: 0 }), DEFAULT_REPLAY_OPTIONS);
+  const held = replayContainer(s, tailorStrategy(FIXED_HOLDS), DEFAULT_REPLAY_OPTIONS);
+  const hourly = replayContainer(s, tailorStrategy({ ...FIXED_HOLDS, memoryHoldMs: 0 }), DEFAULT_REPLAY_OPTIONS);
   assert.equal(held.ooms, 0);
   assert.equal(hourly.ooms, 0);
   assert.ok(held.changes * 3 < hourly.changes * 2, `changes with the hold ${held.changes}, without ${hourly.changes}`);
@@ -155,9 +158,9 @@ test('stickyTargets: a CPU level that alternates 500m / 430m every 3 h is not ch
   const n = 4 * 24 * 60;
   const cpu = Array.from({ length: n }, (_, i) => (Math.floor(i / 180) % 2 === 0 ? 0.5 : 0.43) + (i % 7) * 0.002);
   const s = series('wobble', cpu, new Array<number>(n).fill(300 * MIB));
-  const chased = replayContainer(s, tailorStrategy({ stickyTargets: false }), DEFAULT_REPLAY_OPTIONS);
+  const chased = replayContainer(s, tailorStrategy({ ...FIXED_HOLDS, stickyTargets: false }), DEFAULT_REPLAY_OPTIONS);
   assert.equal(chased.changeCauses.get('drift cpu-'), 8);
-  const held = replayContainer(s, tailorStrategy({ stickyTargets: true, stickyBand: [1, 1.25, 1, 1.15] }), DEFAULT_REPLAY_OPTIONS);
+  const held = replayContainer(s, tailorStrategy({ ...FIXED_HOLDS, stickyTargets: true, stickyBand: [1, 1.25, 1, 1.15] }), DEFAULT_REPLAY_OPTIONS);
   assert.equal(held.changeCauses.get('drift cpu-'), undefined);
   assert.ok(held.changes <= 3, `changes ${held.changes}`);
   // The price: the request stays at the higher level (under 5% more CPU requested here).
@@ -169,7 +172,7 @@ test('by default a cut waits until it pays 0.1 core-hour: a small container\'s w
   const n = 4 * 24 * 60;
   const run = (high: number, overrides = {}) => {
     const cpu = Array.from({ length: n }, (_, i) => (Math.floor(i / 180) % 2 === 0 ? high : high * 0.7) + (i % 7) * 0.002);
-    return replayContainer(series('level', cpu, new Array<number>(n).fill(300 * MIB)), tailorStrategy(overrides), DEFAULT_REPLAY_OPTIONS);
+    return replayContainer(series('level', cpu, new Array<number>(n).fill(300 * MIB)), tailorStrategy({ ...FIXED_HOLDS, ...overrides }), DEFAULT_REPLAY_OPTIONS);
   };
   // 100m -> 70m: 30m of excess for 3 h is 0.09 core-hour, never paid: one level, no cut.
   const small = run(0.1);
@@ -237,7 +240,7 @@ test('memoryHoldPriceGiBHours: a small leak is raised less often, a large one ho
   // the same x64 (large: 270 MiB/h, a 2 h cover would cost 0.53 GiB-h: 1 h), CPU steady.
   const n = 8 * 1440;
   const leak = (scale: number) => series('leak', Array<number>(n).fill(0.1), Array.from({ length: n }, (_, i) => scale * (200 + (800 * i) / n) * MIB));
-  const run = (scale: number, overrides = {}) => replayContainer(leak(scale), tailorStrategy(overrides), DEFAULT_REPLAY_OPTIONS);
+  const run = (scale: number, overrides = {}) => replayContainer(leak(scale), tailorStrategy({ ...FIXED_HOLDS, ...overrides }), DEFAULT_REPLAY_OPTIONS);
   const priced = { memoryHoldPriceGiBHours: 0.3 };
   const small = run(1, priced);
   const smallPlain = run(1);
@@ -254,8 +257,20 @@ test('holdPriceCoreHours: a small container\'s daily rise is followed in fewer, 
   const n = 4 * 1440;
   const cpu = Array.from({ length: n }, (_, i) => 0.1 + 0.05 * Math.sin((2 * Math.PI * i) / 1440) + (i % 7) * 0.001);
   const s = series('diurnal', cpu, new Array<number>(n).fill(300 * MIB));
-  const plain = replayContainer(s, tailorStrategy(), DEFAULT_REPLAY_OPTIONS);
-  const priced = replayContainer(s, tailorStrategy({ holdPriceCoreHours: 0.2 }), DEFAULT_REPLAY_OPTIONS);
+  const plain = replayContainer(s, tailorStrategy(FIXED_HOLDS), DEFAULT_REPLAY_OPTIONS);
+  const priced = replayContainer(s, tailorStrategy({ ...FIXED_HOLDS, holdPriceCoreHours: 0.2 }), DEFAULT_REPLAY_OPTIONS);
   const raises = (t: typeof plain) => [...t.changeCauses].filter(([k]) => k.includes('cpu+')).reduce((a, [, v]) => a + v, 0);
   assert.ok(raises(priced) < raises(plain), `raises ${raises(priced)} vs ${raises(plain)}`);
+});
+
+test('by default a leak the follow rule does not cover yet (its first 2 days) is raised for its growth, not a few MiB every cooldown', () => {
+  // 36 hours of a leak from 400 to 700 MiB with a little noise, 1-minute samples, CPU steady.
+  const n = 36 * 60;
+  const mib = Array.from({ length: n }, (_, i) => (400 + (300 * i) / n + 2 * Math.sin(i / 7)) * MIB);
+  const s = series('leak', Array<number>(n).fill(0.1), mib);
+  const tested = replayContainer(s, tailorStrategy(), DEFAULT_REPLAY_OPTIONS);
+  const untested = replayContainer(s, tailorStrategy({ memoryTrendHours: 0 }), DEFAULT_REPLAY_OPTIONS);
+  assert.equal(tested.ooms, 0);
+  const raises = (t: typeof tested) => [...t.changeCauses].filter(([k]) => k.includes('mem+')).reduce((a, [, v]) => a + v, 0);
+  assert.ok(raises(tested) * 2 < raises(untested), `memory raises ${raises(tested)} vs ${raises(untested)} without the trend test`);
 });

@@ -20,7 +20,7 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { startKubeSim } from 'kube-sim';
 import { VPA_CRD_MANIFESTS } from '../src/api/vpa-crd-manifests.ts';
-import { imageNodeFlags } from './image-node-flags.ts';
+import { imageEnvironment, imageNodeFlags } from './image-node-flags.ts';
 import { freePort } from '../src/local-prometheus/free-port.ts';
 import { startLocalPrometheus } from '../src/local-prometheus/prometheus-process.ts';
 
@@ -113,13 +113,17 @@ try {
   const env = { PATH: process.env['PATH'] ?? '', HOME: work, KUBECONFIG: kubeconfig, TAILOR_PROMETHEUS_URL: prometheus.url };
   // The baseline as its image ran it: the node flags of its own Dockerfile's ENTRYPOINT (none before decision 0244).
   let baselineFlags: string[] = [];
+  let baselineEnv: Record<string, string> = {};
   try {
     baselineFlags = imageNodeFlags(readFileSync(join(baseline, 'Dockerfile'), 'utf8'));
+    baselineEnv = imageEnvironment(readFileSync(join(baseline, 'Dockerfile'), 'utf8'));
   } catch {
     // no Dockerfile, or an ENTRYPOINT of another shape: node's defaults
   }
-  const before = await measure(`before: ${baselineRef.slice(0, 7)}'s bundle, ${baselineFlags.length > 0 ? `its image flags ${baselineFlags.join(' ')}` : 'default flags'}`, [...baselineFlags, join(baseline, 'bin/tailor.mjs')], env);
-  const after = await measure(`after: this build, image flags ${nodeFlags.join(' ') || '(none)'}`, [...nodeFlags, 'bin/tailor.mjs'], env);
+  const before = await measure(`before: ${baselineRef.slice(0, 7)}'s bundle, ${baselineFlags.length > 0 ? `its image flags ${baselineFlags.join(' ')}` : 'default flags'}`, [...baselineFlags, join(baseline, 'bin/tailor.mjs')], { ...env, ...baselineEnv });
+  const imageEnv = imageEnvironment();
+  const imageEnvText = Object.entries(imageEnv).map(([k, v]) => `${k}=${v}`).join(' ');
+  const after = await measure(`after: this build, image flags ${nodeFlags.join(' ') || '(none)'}${imageEnvText ? `, ${imageEnvText}` : ''}`, [...nodeFlags, 'bin/tailor.mjs'], { ...env, ...imageEnv });
   console.log(`tailor run --components recommender,updater,admission, no VPAs, after ${cycles} cycles of each loop (MiB):`);
   console.log('| process | RSS | anonymous | file-backed | peak RSS |');
   console.log('|---|---|---|---|---|');

@@ -13,7 +13,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
 import { createInterface } from 'node:readline';
 import { parseMemory } from 'kube-basics/quantity';
-import { imageNodeFlags } from './image-node-flags.ts';
+import { imageEnvironment, imageNodeFlags } from './image-node-flags.ts';
 
 const DAY = 24 * 3600_000;
 const STEP = 5 * 60_000;
@@ -51,7 +51,7 @@ for (const n of sizes) {
     const [line] = (await once(createInterface({ input: server.stdout }), 'line')) as [string];
     const url = line.replace('listening ', '');
     for (const strategy of strategies) {
-      const run = spawnSync(process.execPath, [...nodeFlags, '--expose-gc', '--import', 'tsx', 'bench/prometheus-tailor.ts', url, String(END), String(STEP), strategy, ...(budget ? [String(budget)] : [])], { encoding: 'utf8', maxBuffer: 2 ** 24 });
+      const run = spawnSync(process.execPath, [...nodeFlags, '--expose-gc', '--import', 'tsx', 'bench/prometheus-tailor.ts', url, String(END), String(STEP), strategy, ...(budget ? [String(budget)] : [])], { encoding: 'utf8', maxBuffer: 2 ** 24, env: { ...process.env, ...imageEnvironment() } });
       if (run.status !== 0) throw new Error(`bench/prometheus-tailor.ts failed: ${run.stderr}`);
       const r = JSON.parse(run.stdout.trim().split('\n').at(-1)!) as Record<string, number>;
       const peak = Math.max(r.peakRssBytes!, r.peakRssAfterCycleBytes!);

@@ -32,7 +32,7 @@ import type { KubeObject } from 'kube-sim/apiserver';
 import { VPA_CRD_MANIFESTS } from '../src/api/vpa-crd-manifests.ts';
 import { freePort } from '../src/local-prometheus/free-port.ts';
 import { startLocalPrometheus } from '../src/local-prometheus/prometheus-process.ts';
-import { imageNodeFlags } from './image-node-flags.ts';
+import { imageEnvironment, imageNodeFlags } from './image-node-flags.ts';
 
 const DAY = 24 * 3600_000;
 const SAMPLE_MS = 150_000;
@@ -222,7 +222,7 @@ try {
 
   // Tailor at its default step (1m) and at upstream's default resolution (1h): BENCH_TAILOR_STEPS.
   const tailorSteps = (process.env.BENCH_TAILOR_STEPS ?? 'default,1h').split(',');
-  const tools: { name: string; command: string; args: (metricsPort: number) => string[]; heapMetric: string; heapCommittedMetric: string }[] = [
+  const tools: { name: string; command: string; args: (metricsPort: number) => string[]; heapMetric: string; heapCommittedMetric: string; env?: Record<string, string> }[] = [
     ...tailorSteps.map((step) => ({
       name: step === 'default' ? 'Tailor recommender' : `Tailor recommender --history-step ${step}`,
       command: process.execPath,
@@ -234,6 +234,7 @@ try {
       ],
       heapMetric: 'nodejs_heap_size_used_bytes',
       heapCommittedMetric: 'nodejs_heap_size_total_bytes',
+      env: imageEnvironment(),
     })),
     {
       name: 'upstream vpa-recommender v1.8.1',
@@ -273,7 +274,7 @@ try {
       verbs.set(key, (verbs.get(key) ?? 0) + 1);
     });
     const started = performance.now();
-    const child = spawn(tool.command, tool.args(port), { stdio: ['ignore', 'ignore', 'pipe'] });
+    const child = spawn(tool.command, tool.args(port), { stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, ...tool.env } });
     children.push(child);
     let stderr = '';
     child.stderr!.on('data', (d: Buffer) => (stderr = (stderr + d.toString()).slice(-20_000)));

@@ -23,7 +23,7 @@ BASE_MIRRORS=(
   "deb http://deb.debian.org/debian $BASE_SUITE-updates main"
   "deb http://deb.debian.org/debian-security $BASE_SUITE-security main"
 )
-BASE_PACKAGES=ca-certificates,libstdc++6
+BASE_PACKAGES=ca-certificates,libstdc++6,libjemalloc2
 BASE_RECIPE=1  # bump when the recipe below changes in a way the other inputs do not show
 sha() { sha256sum | cut -c1-16; }
 node_pkg_version() { dpkg-query -W -f '${Version}' nodejs 2>/dev/null; }

@@ -43,9 +43,9 @@ COPY src/demo/demo-scenario.yaml ./src/demo/
 USER 65532:65532
 EXPOSE 8942 8443
 # --max-semi-space-size=2 (MiB): V8's young generation may grow to 16 MiB per semi-space by
-# default, both semi-spaces resident after start-up; capped at 2 the idle controller holds ~18 MiB
-# less (decision 0244 set 4; 0267 measured 2 at the same bootstrap CPU within noise, 1,000
-# containers, and 4 MiB less at idle; `npm run bench:base-rss`).
+# default, both semi-spaces resident after start-up. Capped at 4, the idle controller held ~14 MiB
+# less (decision 0244); at 2, ~4 MiB less again, for a 1,000-container bootstrap's CPU within the
+# noise of its runs (+4%; decision 0267, `npm run bench:base-rss`, `npm run bench:scale`).
 # --v8-pool-size=1: one V8 background thread instead of four (garbage collection and compilation
 # helpers): ~3 MiB less resident at idle (their stacks and malloc arenas), no measurable CPU cost
 # (decision 0266).

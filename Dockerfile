@@ -14,7 +14,7 @@ COPY package.json package-lock.json ./
 COPY packages/kube-basics/package.json packages/kube-basics/
 COPY packages/kube-sim/package.json packages/kube-sim/
 RUN npm ci --ignore-scripts --no-audit --no-fund
-COPY scripts/build.mjs scripts/
+COPY scripts/build.mjs scripts/node-fetch-native-url.mjs scripts/axios-lazy-fetch-globals.mjs scripts/
 COPY src ./src
 COPY packages ./packages
 RUN node scripts/build.mjs
@@ -51,11 +51,12 @@ COPY src/demo/demo-scenario.yaml ./src/demo/
 # files above stay owned by root, read-only to it.
 USER 65532:65532
 EXPOSE 8942 8443
-# --max-semi-space-size=4 (MiB): V8's young generation may grow to 16 MiB per semi-space by
-# default, most of it resident after start-up; capped at 4 the idle controller holds ~14 MiB less,
-# for ~3% more CPU in a 1,000-container bootstrap (decision 0244, `npm run bench:base-rss`).
+# --max-semi-space-size=2 (MiB): V8's young generation may grow to 16 MiB per semi-space by
+# default, both semi-spaces resident after start-up. Capped at 4, the idle controller held ~14 MiB
+# less (decision 0244); at 2, ~4 MiB less again, for a 1,000-container bootstrap's CPU within the
+# noise of its runs (+4%; decision 0267, `npm run bench:base-rss`, `npm run bench:scale`).
 # --v8-pool-size=1: one V8 background thread instead of four (garbage collection and compilation
 # helpers): ~3 MiB less resident at idle (their stacks and malloc arenas), no measurable CPU cost
 # (decision 0266).
-ENTRYPOINT ["node", "--max-semi-space-size=4", "--v8-pool-size=1", "bin/tailor.mjs"]
+ENTRYPOINT ["node", "--max-semi-space-size=2", "--v8-pool-size=1", "bin/tailor.mjs"]
 CMD ["run", "--components", "recommender"]

@@ -98,7 +98,8 @@ try {
       console.log(`  V8 heap committed: ${heapLine}; used ${(metric(page, 'nodejs_heap_size_used_bytes') / 2 ** 20).toFixed(1)} of ${(metric(page, 'nodejs_heap_size_total_bytes') / 2 ** 20).toFixed(1)}; external ${(metric(page, 'nodejs_external_memory_bytes') / 2 ** 20).toFixed(1)}`);
     } finally {
       child.kill('SIGTERM');
-      await new Promise((resolve) => (child.exitCode !== null ? resolve(undefined) : child.once('exit', resolve)));
+      // A child ended by a signal has no exit code, only a signal code, and its exit event is gone.
+      await new Promise((resolve) => (child.exitCode !== null || child.signalCode !== null ? resolve(undefined) : child.once('exit', resolve)));
     }
   }
 } finally {

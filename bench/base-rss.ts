@@ -73,7 +73,8 @@ async function measure(label: string, command: readonly string[], env: NodeJS.Pr
     return { label, ...memory(child.pid!) };
   } finally {
     child.kill('SIGTERM');
-    await new Promise((resolve) => (child.exitCode !== null ? resolve(undefined) : child.once('exit', resolve)));
+    // A child ended by a signal has no exit code, only a signal code, and its exit event is gone.
+    await new Promise((resolve) => (child.exitCode !== null || child.signalCode !== null ? resolve(undefined) : child.once('exit', resolve)));
   }
 }
 

@@ -6,19 +6,40 @@
 // - the workspace packages (kube-basics, kube-sim), which ship TypeScript sources;
 // - @kubernetes/client-node, whose ~2,000 modules cost ~40 MiB of resident memory when loaded one by
 //   one and ~0 once bundled into one (measured: importing the CLI peaks at 148 MiB with it external,
-//   104 MiB bundled; decision 0195).
+//   104 MiB bundled; decision 0195);
+// - prometheus-query and axios under it (axios's own dependencies stay external).
+// Two plugins trim what the controller loads but never uses, each checked against the installed
+// package's source at build time (decision 0267): node-fetch gets Node's URL instead of whatwg-url
+// and its Unicode tables (scripts/node-fetch-native-url.mjs), and axios loads without reading
+// Node's fetch globals, which would load undici (scripts/axios-lazy-fetch-globals.mjs).
 // dist/build-info.json lists the sources of the bundle with the build time: bin/tailor.mjs runs the
 // bundle only while no listed source is newer, and the sources through tsx otherwise.
 // Usage: node scripts/build.mjs   (run by `npm ci` through the prepare script, and by `npm test`)
 import { build } from 'esbuild';
+import { axiosLazyFetchGlobals } from './axios-lazy-fetch-globals.mjs';
+import { nodeFetchNativeUrl } from './node-fetch-native-url.mjs';
 import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
-const bundled = new Set(['kube-basics', 'kube-sim', '@kubernetes/client-node']);
-const external = Object.keys(pkg.dependencies ?? {}).filter((name) => !bundled.has(name));
+const bundled = new Set(['kube-basics', 'kube-sim', '@kubernetes/client-node', 'prometheus-query']);
+// prometheus-query is bundled with axios under it, so that axios's reads of the fetch globals can
+// be dropped (scripts/axios-lazy-fetch-globals.mjs); axios's own dependencies stay in node_modules,
+// where the bundle finds them at the top level: the build fails if axios would get another copy.
+const axiosRequire = createRequire(createRequire(join(root, 'package.json')).resolve('axios/package.json'));
+const axiosDependencies = Object.keys(axiosRequire('./package.json').dependencies ?? {});
+for (const name of axiosDependencies) {
+  const own = axiosRequire.resolve(name);
+  const topLevel = createRequire(join(root, 'package.json')).resolve(name);
+  if (own !== topLevel) {
+    process.stderr.write(`build failed: axios resolves ${name} to ${own}, the bundle would load ${topLevel}\n`);
+    process.exit(1);
+  }
+}
+const external = [...Object.keys(pkg.dependencies ?? {}).filter((name) => !bundled.has(name)), ...axiosDependencies];
 
 const outdir = join(root, 'dist');
 const staging = join(root, `dist.tmp-${process.pid}`);
@@ -46,6 +67,7 @@ try {
     chunkNames: 'chunks/[name]-[hash]',
     // CommonJS code inside the bundle (client-node's dependencies) calls require() for built-ins.
     banner: { js: "import { createRequire as __tailorRequire } from 'node:module'; const require = __tailorRequire(import.meta.url);" },
+    plugins: [nodeFetchNativeUrl, axiosLazyFetchGlobals],
     logLevel: 'warning',
   });
   const inputs = Object.keys(result.metafile.inputs).filter((path) => !path.includes('node_modules/'));

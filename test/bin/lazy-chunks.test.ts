@@ -2,8 +2,11 @@
  * The bundle loads each command's implementation, and each controller component, only when it
  * runs (decision 0243): what `tailor --version` or `--help` loads (dist/tailor.mjs and the chunks it
  * imports statically) holds no client-node, no kube-sim and no report renderers, and the
- * controller's chunk imports the components dynamically. `npm test` builds dist/ first.
+ * controller's chunk imports the components dynamically. And the controller's bundled clients load
+ * neither Node's fetch implementation (undici) nor whatwg-url's tables (decision 0267). `npm test`
+ * builds dist/ first.
  */
+import { spawnSync } from 'node:child_process';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, readdirSync } from 'node:fs';
@@ -37,8 +40,9 @@ const containing = (marker: string) => chunks.filter((f) => readFileSync(f, 'utf
 test('starting the CLI loads no client-node, kube-sim, Prometheus client or report renderer', () => {
   const startup = staticClosure(join(DIST, 'tailor.mjs'));
   const text = [...startup].map((f) => readFileSync(f, 'utf8')).join('\n');
-  // Markers of what must wait: client-node's generated API classes and KubeConfig, kube-sim's server.
-  for (const marker of ['ObjectCoreV1Api=class', 'KubeConfig=class', 'function startKubeSim(']) {
+  // Markers of what must wait: client-node's generated API classes and KubeConfig, kube-sim's server,
+  // the Prometheus client (bundled with axios).
+  for (const marker of ['ObjectCoreV1Api=class', 'KubeConfig=class', 'function startKubeSim(', 'PrometheusDriver=class']) {
     assert.equal(text.includes(marker), false, `${marker} is loaded at start`);
     assert.ok(containing(marker).length > 0, `${marker} is in the bundle (the check is not vacuous)`);
   }
@@ -53,4 +57,19 @@ test('the controller imports each component when it starts it', () => {
   for (const name of ['recommender-component-', 'updater-component-', 'admission-component-']) {
     assert.ok(registry.some((f) => new RegExp(`\\bimport\\(\\s*["']\\./${name}[A-Z0-9]+\\.mjs["']\\s*\\)`).test(readFileSync(f, 'utf8'))), `${name} is imported dynamically`);
   }
+});
+
+test('loading the bundled Kubernetes and Prometheus clients loads no undici and no whatwg-url', () => {
+  const clients = ['KubeConfig=class', 'PrometheusDriver=class'].map((marker) => {
+    const found = containing(marker);
+    assert.equal(found.length, 1, `one chunk holds ${marker}`);
+    return found[0]!;
+  });
+  // Node loads undici on the first read of a fetch global (fetch, Request, Response, Headers, FormData).
+  const script = `for (const f of ${JSON.stringify(clients)}) await import(f); console.log(JSON.stringify(process.moduleLoadList.filter((m) => m.includes('undici'))));`;
+  const child = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' });
+  assert.equal(child.status, 0, child.stderr);
+  assert.deepEqual(JSON.parse(child.stdout), []);
+  for (const chunk of chunks) assert.equal(readFileSync(chunk, 'utf8').includes('node_modules/tr46/'), false, `${chunk} holds tr46`);
+  assert.ok(containing('node_modules/node-fetch/').length > 0, 'node-fetch is in the bundle (the tr46 check is not vacuous)');
 });

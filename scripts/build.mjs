@@ -29,11 +29,12 @@ const bundled = new Set(['kube-basics', 'kube-sim', '@kubernetes/client-node', '
 // prometheus-query is bundled with axios under it, so that axios's reads of the fetch globals can
 // be dropped (scripts/axios-lazy-fetch-globals.mjs); axios's own dependencies stay in node_modules,
 // where the bundle finds them at the top level: the build fails if axios would get another copy.
-const axiosRequire = createRequire(createRequire(join(root, 'package.json')).resolve('axios/package.json'));
+const rootRequire = createRequire(join(root, 'package.json'));
+const axiosRequire = createRequire(rootRequire.resolve('axios/package.json'));
 const axiosDependencies = Object.keys(axiosRequire('./package.json').dependencies ?? {});
 for (const name of axiosDependencies) {
   const own = axiosRequire.resolve(name);
-  const topLevel = createRequire(join(root, 'package.json')).resolve(name);
+  const topLevel = rootRequire.resolve(name);
   if (own !== topLevel) {
     process.stderr.write(`build failed: axios resolves ${name} to ${own}, the bundle would load ${topLevel}\n`);
     process.exit(1);

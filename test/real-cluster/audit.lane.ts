@@ -128,9 +128,16 @@ before(async () => {
   await waitFor('usage and requests of busy and idle in Prometheus', 180_000, async () => {
     const requests = await promQuery(prometheus!.url, `kube_pod_container_resource_requests{namespace="${namespace}", resource="cpu"}`);
     // a minute of samples (the resource endpoint's, every 5 s) for the recommendation to stand on
-    const cpu = (await promQuery(prometheus!.url, `max by (pod) (count_over_time(container_cpu_usage_seconds_total{namespace="${namespace}", container="app"}[10m]))`)).filter((c) => Number(c.value[1]) >= 12);
+    const samples = await promQuery(prometheus!.url, `max by (pod) (count_over_time(container_cpu_usage_seconds_total{namespace="${namespace}", container="app"}[10m]))`);
+    const cpu = samples.filter((c) => Number(c.value[1]) >= 12);
     const has = (list: Array<{ metric: Record<string, string> }>, app: string) => list.some((s) => s.metric['pod']?.startsWith(`${app}-`));
-    seen = `requests of ${requests.length} container(s), cpu of ${cpu.length}; targets: ${await targetHealth(prometheus!.url)}`;
+    // Which pod lacks samples, and its state (a restarted container starts a new series).
+    const pods = (await core.listNamespacedPod({ namespace })).items.map((p) => {
+      const status = p.status?.containerStatuses?.[0];
+      const count = samples.find((s) => s.metric['pod'] === p.metadata?.name)?.value[1] ?? '0';
+      return `${p.metadata?.name} ${p.status?.phase} on ${p.spec?.nodeName ?? '-'}, restarts ${status?.restartCount ?? '-'}, ready ${status?.ready ?? '-'}, ${count} cpu samples`;
+    });
+    seen = `requests of ${requests.length} container(s), cpu of ${cpu.length}; pods: ${pods.join('; ')}; targets: ${await targetHealth(prometheus!.url)}`;
     return ['busy', 'idle'].every((app) => has(requests, app) && has(cpu, app)) ? true : undefined;
   }, () => seen);
 });

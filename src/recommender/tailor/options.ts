@@ -106,7 +106,8 @@ export interface TailorOptions {
   stickyTargets: boolean;
   /**
    * The band the held target may stay in: [CPU need x a, CPU target x b], [memory need x c, memory
-   * target x d]; c = Infinity: memory is not held.
+   * target x d]; c = Infinity: memory is not held by this band (memoryCutPriceGiBHours holds it
+   * instead, with a price in GiB-hours).
    */
   stickyBand: [number, number, number, number];
   /** A CPU cut of the held target waits until the fresh target has stayed below the band this long. */
@@ -263,7 +264,7 @@ export const TAILOR_DEFAULTS: Readonly<TailorOptions> = Object.freeze({
   memoryCutPriceGiBHours: 0.3,
   cutsRideAlong: true,
   // CPU: a need up to the updater's drift threshold above the held value waits (a smaller move would
-  // not be made for its own sake); memory is not held (Infinity: it follows the fresh target).
+  // not be made for its own sake); memory is not held by a band (Infinity) but by its cut price.
   stickyBand: Object.freeze([1 - DEFAULT_UPDATER_OPTIONS.driftThreshold, 1, Infinity, 1]) as [number, number, number, number],
   coalesceChanges: false,
   changeBudgetPerDay: 0,

@@ -90,6 +90,11 @@ export class HeldTarget {
     return this.held;
   }
 
+  /** The held value (NaN before the first update). */
+  get value(): number {
+    return this.held;
+  }
+
   /** Moves the held value to `value` now (a change that happens anyway: decision 0250). */
   set(value: number): void {
     this.moveTo(value);

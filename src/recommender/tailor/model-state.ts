@@ -1,7 +1,7 @@
 /**
  * A tailor model's state as bytes, and a model restored from them: so a restarted recommender
- * resumes where it stopped (decision 0261) instead of re-reading the whole history, held CPU target
- * included (a restart publishes what the model would have published).
+ * resumes where it stopped (decision 0261) instead of re-reading the whole history, held CPU and
+ * memory targets included (a restart publishes what the model would have published).
  *
  * What is saved: every number, boolean, typed array and array of numbers the model's objects hold
  * (TailorModel, CpuTarget, MemoryTarget, their histograms, windows and held targets), found by

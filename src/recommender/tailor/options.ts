@@ -106,7 +106,8 @@ export interface TailorOptions {
   stickyTargets: boolean;
   /**
    * The band the held target may stay in: [CPU need x a, CPU target x b], [memory need x c, memory
-   * target x d]; c = Infinity: memory is not held.
+   * target x d]; c = Infinity: memory is not held by this band (memoryCutPriceGiBHours holds it
+   * instead, with a price in GiB-hours).
    */
   stickyBand: [number, number, number, number];
   /** A CPU cut of the held target waits until the fresh target has stayed below the band this long. */
@@ -127,6 +128,18 @@ export interface TailorOptions {
    * change (0: off). 0.1: a cut from 2 to 1 core comes after 6 min, from 40m to 30m after 10 h.
    */
   stickyCutCostCoreHours: number;
+  /**
+   * Memory: the published target is held and a cut waits until the excess (held - fresh target),
+   * summed over time, reaches this many GiB-hours, the price of one change (0: off; decision 0273).
+   * 0.3, the memory hold's price: a cut of 1 GiB comes after 18 min, one of 30 MiB after 10 h.
+   * Raises (the need above the held value) come at once, so a held target is never below the need.
+   */
+  memoryCutPriceGiBHours: number;
+  /**
+   * When one held target moves (CPU or memory), the other's pending cut goes with it: the updater
+   * changes the requests then anyway, so the cut costs no change of its own (decision 0273).
+   */
+  cutsRideAlong: boolean;
   /** CPU: a raise inside the band comes once the shortfall has summed to this many core-hours (0: only past the band). */
   stickyRaiseCostCoreHours: number;
   /**
@@ -247,8 +260,11 @@ export const TAILOR_DEFAULTS: Readonly<TailorOptions> = Object.freeze({
   stickyMemoryCutCostHours: 0,
   stickyCutCostCoreHours: 0.1,
   stickyRaiseCostCoreHours: 0,
+  // One change is worth 0.3 GiB-hour, as for the memory hold (decision 0273).
+  memoryCutPriceGiBHours: 0.3,
+  cutsRideAlong: true,
   // CPU: a need up to the updater's drift threshold above the held value waits (a smaller move would
-  // not be made for its own sake); memory is not held (Infinity: it follows the fresh target).
+  // not be made for its own sake); memory is not held by a band (Infinity) but by its cut price.
   stickyBand: Object.freeze([1 - DEFAULT_UPDATER_OPTIONS.driftThreshold, 1, Infinity, 1]) as [number, number, number, number],
   coalesceChanges: false,
   changeBudgetPerDay: 0,

@@ -7,7 +7,9 @@
  * decisions 0251, 0269: a leak's growth — under every memory rule once a trend test says it rises —
  * or the hour-of-day levels ahead), so requests move in fewer, larger steps. Memory never decreases
  * in the first 6 hours. The published CPU target is held (held-target.ts): raised once the need
- * passes the updater's drift threshold, cut once the cut has saved 0.1 core-hour (decision 0246).
+ * passes the updater's drift threshold, cut once the cut has saved 0.1 core-hour (decision 0246);
+ * the memory target likewise, raised at once, cut once it has saved 0.3 GiB-hour, and a pending cut
+ * of either rides along a move of the other (decision 0273).
  * Why each part is there, with figures: docs/tailor-strategy.md.
  */
 import type { ResourceEstimate, Strategy, UsageModel } from '../types.ts';
@@ -43,6 +45,10 @@ export function tailorShared(options: TailorOptions): TailorShared {
     const adaptive = { adaptive: options.stickyAdaptiveCut, regretMs: options.stickyRegretMs, minDelayMs: options.horizonMs, maxDelayMs: options.stickyCutMaxMs };
     heldCpu = { low: cpuLow, high: cpuHigh, cutAfterMs: options.stickyCutAfterMs, ...adaptive, cutCostHours: options.stickyCutCostHours, cutCostAbsHours: options.stickyCutCostCoreHours * 1000, raiseCostAbsHours: options.stickyRaiseCostCoreHours > 0 ? options.stickyRaiseCostCoreHours * 1000 : undefined };
     if (Number.isFinite(memoryLow)) heldMemory = { low: memoryLow, high: memoryHigh, cutAfterMs: 0, ...adaptive, adaptive: false, cutCostHours: options.stickyMemoryCutCostHours };
+  }
+  // A priced memory cut (decision 0273): raises at once, a cut once the excess has paid for it.
+  if (heldMemory === undefined && options.memoryCutPriceGiBHours > 0) {
+    heldMemory = { low: 1, high: 1, cutAfterMs: 0, adaptive: false, regretMs: 0, minDelayMs: 0, maxDelayMs: 0, cutCostAbsHours: options.memoryCutPriceGiBHours * GIB };
   }
   return { result: { target: { cpu: 0, memory: 0 }, lowerBound: { cpu: 0, memory: 0 }, upperBound: { cpu: 0, memory: 0 } }, heldCpu, heldMemory };
 }
@@ -106,10 +112,34 @@ export class TailorModel implements UsageModel {
     const cutAllowed = this.mirror === undefined || o.changeBudgetPerDay <= 0 || this.mirror.changesWithin(now, DAY) < o.changeBudgetPerDay;
     const memoryMayFall = Number.isFinite(r.upperBound.memory);
     if (!cutAllowed) r.upperBound.memory = Infinity;
+    const heldCpuBefore = this.heldCpu?.value;
+    const heldMemoryBefore = this.heldMemory?.value;
     r.target.cpu = this.heldCpu === undefined ? cpu : this.heldCpu.update(now, cpuNeed, cpu, Infinity, cutAllowed);
     r.target.memory = this.heldMemory === undefined ? memory : this.heldMemory.update(now, memoryNeed, memory, r.upperBound.memory, cutAllowed);
+    if (o.cutsRideAlong) this.rideAlong(cpu, memory, heldCpuBefore, heldMemoryBefore, memoryMayFall);
+    // A held memory target above the fresh one keeps its limit: the upper bound follows it.
+    if (o.memoryCutPriceGiBHours > 0) r.upperBound.memory = Math.max(r.upperBound.memory, r.target.memory * o.memoryUpperFactor);
     if (this.mirror !== undefined) this.coalesce(now, cpu, memory, memoryMayFall);
     return r;
+  }
+
+  /**
+   * A pending cut rides along the other resource's move (decision 0273): when one held target
+   * moves, the updater will change the requests (and the drift rule moves every resource whose
+   * target moved), so the other held target, if above its fresh value, goes to it in that change.
+   */
+  private rideAlong(cpu: number, memory: number, cpuBefore: number | undefined, memoryBefore: number | undefined, memoryMayFall: boolean): void {
+    const r = this.result;
+    const cpuMoved = cpuBefore !== undefined && !Number.isNaN(cpuBefore) && r.target.cpu !== cpuBefore;
+    const memoryMoved = memoryBefore !== undefined && !Number.isNaN(memoryBefore) && r.target.memory !== memoryBefore;
+    if (memoryMoved && !cpuMoved && this.heldCpu !== undefined && cpu < r.target.cpu) {
+      this.heldCpu.set(cpu);
+      r.target.cpu = cpu;
+    }
+    if (cpuMoved && !memoryMoved && memoryMayFall && this.heldMemory !== undefined && memory < r.target.memory) {
+      this.heldMemory.set(memory);
+      r.target.memory = memory;
+    }
   }
 
   /**

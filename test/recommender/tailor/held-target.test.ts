@@ -116,3 +116,12 @@ test('a cut that is not allowed waits, its evidence still adds up; set() moves t
   h.set(350);
   assert.equal(h.update(32 * MIN, 300, 300), 350);
 });
+
+test('value: the held value, NaN before the first update', () => {
+  const h = held();
+  assert.ok(Number.isNaN(h.value));
+  h.update(0, 480, 500);
+  assert.equal(h.value, 500);
+  h.set(300);
+  assert.equal(h.value, 300);
+});

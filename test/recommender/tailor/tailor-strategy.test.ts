@@ -215,8 +215,8 @@ test('coalesceChanges: a CPU cut that has not paid yet rides along the next memo
   const n = 3 * 1440;
   const cpu = Array.from({ length: n }, (_, i) => (i < 1440 ? 1 : 0.5));
   const s = series('leak', cpu, Array.from({ length: n }, (_, i) => (200 + (800 * i) / n) * MIB));
-  const alone = replayContainer(s, tailorStrategy({ stickyCutCostCoreHours: 10 }), DEFAULT_REPLAY_OPTIONS);
-  const riding = replayContainer(s, tailorStrategy({ stickyCutCostCoreHours: 10, coalesceChanges: true }), DEFAULT_REPLAY_OPTIONS);
+  const alone = replayContainer(s, tailorStrategy({ stickyCutCostCoreHours: 10, cutsRideAlong: false }), DEFAULT_REPLAY_OPTIONS);
+  const riding = replayContainer(s, tailorStrategy({ stickyCutCostCoreHours: 10, cutsRideAlong: false, coalesceChanges: true }), DEFAULT_REPLAY_OPTIONS);
   assert.equal(riding.ooms, 0);
   // The cut came within hours, with a memory raise: less CPU requested, no more changes.
   assert.ok(riding.cpuRequestSum < alone.cpuRequestSum * 0.9, `cpu requested ${riding.cpuRequestSum} vs ${alone.cpuRequestSum}`);
@@ -273,4 +273,55 @@ test('by default a leak the follow rule does not cover yet (its first 2 days) is
   assert.equal(tested.ooms, 0);
   const raises = (t: typeof tested) => [...t.changeCauses].filter(([k]) => k.includes('mem+')).reduce((a, [, v]) => a + v, 0);
   assert.ok(raises(tested) * 2 < raises(untested), `memory raises ${raises(tested)} vs ${raises(untested)} without the trend test`);
+});
+
+test('memoryCutPriceGiBHours: a memory cut waits until it pays 0.3 GiB-hour: a small drop is cut hours late, a large one at once', () => {
+  // Three days at a level (the follow rule is trusted by then), then 30% less. Minutes after the
+  // drop until the published memory target falls below the level.
+  const cutAfter = (highMiB: number, price: number): number => {
+    const m = model({ memoryCutPriceGiBHours: price });
+    const drop = 3 * DAY;
+    for (let t = 0; t < 4 * DAY; t += MIN) {
+      m.addCpuSample(0.2, t);
+      m.addMemorySample((t < drop ? highMiB : highMiB * 0.7) * MIB, t);
+      if (t >= drop && t % (5 * MIN) === 0 && (m.estimate(t)?.target.memory ?? Infinity) < highMiB * MIB) return (t - drop) / MIN;
+    }
+    return Infinity;
+  };
+  // Without the price the fresh target falls once the follow rule's hour has passed.
+  assert.equal(cutAfter(200, 0), 60);
+  // 200 -> 140 MiB: the limit's excess is 67 MiB, 0.3 GiB-hour (307 MiB-h) takes 4.6 h more.
+  const small = cutAfter(200, 0.3);
+  assert.ok(small >= 60 + 270 && small <= 60 + 285, `small cut after ${small} min`);
+  // 16 -> 11.2 GiB: 5.4 GiB of excess pays in under 4 minutes, within the same estimate step.
+  assert.equal(cutAfter(16 * 1024, 0.3), 60);
+});
+
+test('cutsRideAlong: a CPU cut that has not paid yet goes with the next memory raise of a leak, at no change of its own', () => {
+  // 3 days: memory leaks from 200 to 1,000 MiB (a raise every few hours); CPU 1 core on the first
+  // day, 0.5 core after. With a cut price of 10 core-hours the cut alone would wait 20 h.
+  const n = 3 * 1440;
+  const cpu = Array.from({ length: n }, (_, i) => (i < 1440 ? 1 : 0.5));
+  const s = series('leak', cpu, Array.from({ length: n }, (_, i) => (200 + (800 * i) / n) * MIB));
+  const alone = replayContainer(s, tailorStrategy({ stickyCutCostCoreHours: 10, cutsRideAlong: false }), DEFAULT_REPLAY_OPTIONS);
+  const riding = replayContainer(s, tailorStrategy({ stickyCutCostCoreHours: 10, cutsRideAlong: true }), DEFAULT_REPLAY_OPTIONS);
+  assert.equal(riding.ooms, 0);
+  assert.ok(riding.cpuRequestSum < alone.cpuRequestSum * 0.9, `cpu requested ${riding.cpuRequestSum} vs ${alone.cpuRequestSum}`);
+  assert.ok(riding.changes <= alone.changes, `changes ${riding.changes} vs ${alone.changes}`);
+  assert.ok((riding.changeCauses.get('drift cpu- mem+') ?? 0) + (riding.changeCauses.get('outside-bounds cpu- mem+') ?? 0) >= 1, JSON.stringify([...riding.changeCauses]));
+});
+
+test('cutsRideAlong: a pending memory cut goes with a CPU raise', () => {
+  // Memory drops from 800 to 700 MiB on day 3 (once the follow rule is trusted, the limit's 112 MiB
+  // of excess takes 2.7 h to pay 0.3 GiB-hour); CPU doubles 2.5 h after the drop. The memory cut
+  // comes with the CPU raise instead of on its own later.
+  const n = 4 * 1440;
+  const drop = 3 * 1440;
+  const cpu = Array.from({ length: n }, (_, i) => (i < drop + 150 ? 0.2 : 0.4));
+  const memory = Array.from({ length: n }, (_, i) => (i < drop ? 800 : 700) * MIB);
+  const s = series('drop', cpu, memory);
+  const riding = replayContainer(s, tailorStrategy({ cutsRideAlong: true }), DEFAULT_REPLAY_OPTIONS);
+  const alone = replayContainer(s, tailorStrategy({ cutsRideAlong: false }), DEFAULT_REPLAY_OPTIONS);
+  assert.ok(riding.memoryLimitSum < alone.memoryLimitSum, `limit ${riding.memoryLimitSum} vs ${alone.memoryLimitSum}`);
+  assert.ok(riding.changes <= alone.changes, `changes ${riding.changes} vs ${alone.changes}`);
 });

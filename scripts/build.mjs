@@ -7,7 +7,9 @@
 // - @kubernetes/client-node, whose ~2,000 modules cost ~40 MiB of resident memory when loaded one by
 //   one and ~0 once bundled into one (measured: importing the CLI peaks at 148 MiB with it external,
 //   104 MiB bundled; decision 0195);
-// - prometheus-query and axios under it (axios's own dependencies stay external).
+// - prometheus-query and axios under it (axios's own dependencies stay external);
+// - node-fetch, which client-node bundles anyway and Tailor's request layer (src/kube/kube-request.ts)
+//   sends with: one patched copy (below) for both.
 // Two plugins trim what the controller loads but never uses, each checked against the installed
 // package's source at build time (decision 0267): node-fetch gets Node's URL instead of whatwg-url
 // and its Unicode tables (scripts/node-fetch-native-url.mjs), and axios loads without reading
@@ -25,7 +27,7 @@ import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
-const bundled = new Set(['kube-basics', 'kube-sim', '@kubernetes/client-node', 'prometheus-query']);
+const bundled = new Set(['kube-basics', 'kube-sim', '@kubernetes/client-node', 'prometheus-query', 'node-fetch']);
 // prometheus-query is bundled with axios under it, so that axios's reads of the fetch globals can
 // be dropped (scripts/axios-lazy-fetch-globals.mjs); axios's own dependencies stay in node_modules,
 // where the bundle finds them at the top level: the build fails if axios would get another copy.

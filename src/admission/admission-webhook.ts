@@ -5,7 +5,8 @@
  * with a current caBundle. Needs only a KubeConfig, a logger, a prom-client registry and
  * {@link AdmissionOptions}; `tailor run --components admission` wraps it (admission-component.ts).
  */
-import { CoreV1Api, type KubeConfig } from '@kubernetes/client-node';
+import type { KubeConfig } from '@kubernetes/client-node';
+import { coreApi } from '../kube/kube-apis.ts';
 import type { Registry } from 'prom-client';
 import type { Logger } from '../observability/logger.ts';
 import { AdmissionMetrics } from './admission-metrics.ts';
@@ -133,7 +134,7 @@ export class AdmissionWebhook {
       return this.files.loaded.credentials;
     }
     const now = this.options.now();
-    const core = this.kubeConfig.makeApiClient(CoreV1Api);
+    const core = coreApi(this.kubeConfig);
     const ca = await ensureSharedCa(core, this.options.namespace, tls.caSecretName, now, this.options.fieldManager);
     if (ca.replaced) this.logger.warn({ reason: ca.replaced }, 'replaced the webhook CA with one the API server can read');
     this.caPem = ca.cert;

@@ -6,7 +6,9 @@
  * configuration's namespaceSelector. ReplicaSets and Jobs are cached whole (client-node's
  * ListWatch); their memory grows with the number of them (old ReplicaSets included).
  */
-import { AppsV1Api, BatchV1Api, CoreV1Api, CustomObjectsApi, type KubeConfig, type KubernetesListObject, type KubernetesObject, type V1Job, type V1LimitRange, type V1ReplicaSet } from '@kubernetes/client-node';
+import type { KubeConfig, KubernetesListObject, KubernetesObject, V1Job, V1LimitRange, V1ReplicaSet } from '@kubernetes/client-node';
+import { appsApi, batchApi, coreApi, customObjectsApi } from '../kube/kube-apis.ts';
+import { KubeClient } from '../kube/kube-request.ts';
 import { formatFieldErrors } from '../api/field-errors.ts';
 import { validateVpa } from '../api/validate-vpa.ts';
 import type { Logger } from '../observability/logger.ts';
@@ -25,10 +27,11 @@ export class ClusterView {
   private readonly validated = new WeakMap<object, CachedVpa>();
 
   constructor(kubeConfig: KubeConfig, logger: Logger) {
-    const core = kubeConfig.makeApiClient(CoreV1Api);
-    const apps = kubeConfig.makeApiClient(AppsV1Api);
-    const batch = kubeConfig.makeApiClient(BatchV1Api);
-    const custom = kubeConfig.makeApiClient(CustomObjectsApi);
+    const client = new KubeClient(kubeConfig);
+    const core = coreApi(client);
+    const apps = appsApi(client);
+    const batch = batchApi(client);
+    const custom = customObjectsApi(client);
     const listVpas = async () =>
       (await custom.listClusterCustomObject({ group: 'autoscaling.k8s.io', version: 'v1', plural: 'verticalpodautoscalers' })) as KubernetesListObject<VpaObject>;
     this.vpas = new WatchedCollection('verticalpodautoscalers', kubeConfig, '/apis/autoscaling.k8s.io/v1/verticalpodautoscalers', listVpas, logger);

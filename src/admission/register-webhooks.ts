@@ -3,7 +3,8 @@
  * stay those of the running webhook. Replace is a read-modify-write with the object's
  * resourceVersion, retried on conflicts (several replicas write the same content).
  */
-import { AdmissionregistrationV1Api, type KubeConfig, type V1MutatingWebhookConfiguration, type V1ValidatingWebhookConfiguration } from '@kubernetes/client-node';
+import type { KubeConfig, V1MutatingWebhookConfiguration, V1ValidatingWebhookConfiguration } from '@kubernetes/client-node';
+import { admissionregistrationApi } from '../kube/kube-apis.ts';
 import { classifyApiError, KubeApiError } from '../kube/errors.ts';
 import { retryConflicts, withRetry } from '../kube/retry.ts';
 
@@ -38,7 +39,7 @@ async function upsert<T extends { metadata?: { name?: string; resourceVersion?: 
 
 /** Writes both configurations. Throws KubeApiError. */
 export async function registerWebhooks(kubeConfig: KubeConfig, configurations: Configurations, fieldManager: string): Promise<void> {
-  const api = kubeConfig.makeApiClient(AdmissionregistrationV1Api);
+  const api = admissionregistrationApi(kubeConfig);
   await upsert(
     'MutatingWebhookConfiguration',
     configurations.mutating,

@@ -6,6 +6,10 @@
  * server) cannot read — made by Tailor before its names were UTF8String — is replaced in place.
  */
 import type { CoreV1Api, V1Secret } from '@kubernetes/client-node';
+import type { Calls } from '../kube/kube-apis.ts';
+
+/** The calls of CoreV1Api the shared CA makes (client-node's CoreV1Api fits too). */
+export type SecretApi = Calls<CoreV1Api, 'readNamespacedSecret' | 'createNamespacedSecret' | 'replaceNamespacedSecret'>;
 import { classifyApiError, KubeApiError } from '../kube/errors.ts';
 import { X509Certificate } from 'node:crypto';
 import { goX509ParseError } from 'kube-basics/go-x509-strictness';
@@ -52,7 +56,7 @@ function secretData(ca: CaPem): Record<string, string> {
 }
 
 /** Reads the CA Secret, creating it with a new CA when absent. Throws KubeApiError or SharedCaError. */
-export async function ensureSharedCa(core: CoreV1Api, namespace: string, name: string, now: number, fieldManager: string): Promise<SharedCa> {
+export async function ensureSharedCa(core: SecretApi, namespace: string, name: string, now: number, fieldManager: string): Promise<SharedCa> {
   const existing = await readCa(core, namespace, name);
   if (existing) {
     const refusal = goRefusal(existing.ca.cert);
@@ -83,7 +87,7 @@ export async function ensureSharedCa(core: CoreV1Api, namespace: string, name: s
  * write is conditional on the Secret's resourceVersion: a replica that loses the race (409
  * Conflict) takes the winner's CA.
  */
-async function replaceCa(core: CoreV1Api, secret: V1Secret, refusal: string, now: number, fieldManager: string): Promise<SharedCa> {
+async function replaceCa(core: SecretApi, secret: V1Secret, refusal: string, now: number, fieldManager: string): Promise<SharedCa> {
   const namespace = secret.metadata?.namespace ?? '';
   const name = secret.metadata?.name ?? '';
   const replaced = `the API server cannot read the CA in Secret ${namespace}/${name} (${refusal})`;
@@ -100,7 +104,7 @@ async function replaceCa(core: CoreV1Api, secret: V1Secret, refusal: string, now
   }
 }
 
-async function readCa(core: CoreV1Api, namespace: string, name: string): Promise<{ ca: CaPem; secret: V1Secret } | undefined> {
+async function readCa(core: SecretApi, namespace: string, name: string): Promise<{ ca: CaPem; secret: V1Secret } | undefined> {
   try {
     const secret = await core.readNamespacedSecret({ namespace, name });
     const ca = decode(secret.data);

@@ -5,7 +5,8 @@
  * {@link UpdaterLoop} at the tick's time; on losing it, the caches stop. Nothing else is kept, so a
  * new leader continues where the old one stopped (timers are read from the objects).
  */
-import * as k8s from '@kubernetes/client-node';
+import type * as k8s from '@kubernetes/client-node';
+import { versionApi } from '../kube/kube-apis.ts';
 import type { ComponentContext, LoopComponent } from './component.ts';
 import { namespaceSelected, watchNamespaces } from './vpa-selection.ts';
 import { prometheusConnection, prometheusQueryConfig } from '../metrics/prometheus-options.ts';
@@ -25,7 +26,7 @@ import { UpdaterMetrics } from '../updater/updater-metrics.ts';
 export async function detectCapabilities(kubeConfig: k8s.KubeConfig, inPlaceFeatureGate: boolean): Promise<ServerCapabilities> {
   let info: k8s.VersionInfo;
   try {
-    info = await kubeConfig.makeApiClient(k8s.VersionApi).getCode();
+    info = await versionApi(kubeConfig).getCode();
   } catch (err) {
     throw new KubeApiError('read the server version', err);
   }

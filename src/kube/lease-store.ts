@@ -1,9 +1,10 @@
 /**
- * Reads and writes one coordination.k8s.io/v1 Lease through @kubernetes/client-node: the port the
+ * Reads and writes one coordination.k8s.io/v1 Lease through Tailor's request layer (kube-apis.ts): the port the
  * leader elector uses. Updates carry the resourceVersion read, so a concurrent writer makes the
  * server answer 409 Conflict instead of one write silently replacing the other.
  */
-import { CoordinationV1Api, V1MicroTime, type KubeConfig, type V1Lease } from '@kubernetes/client-node';
+import { V1MicroTime, type KubeConfig, type V1Lease } from '@kubernetes/client-node';
+import { coordinationApi, type CoordinationApi } from './kube-apis.ts';
 import type { LeaseRecord, LeaseSnapshot } from './lease-decision.ts';
 import { classifyApiError, KubeApiError } from './errors.ts';
 
@@ -20,9 +21,9 @@ export interface LeaseStore {
   readonly where: string;
 }
 
-/** The client-node implementation. */
+/** The API server implementation. */
 export class KubeLeaseStore implements LeaseStore {
-  private readonly api: CoordinationV1Api;
+  private readonly api: CoordinationApi;
   readonly where: string;
 
   constructor(
@@ -30,7 +31,7 @@ export class KubeLeaseStore implements LeaseStore {
     private readonly namespace: string,
     private readonly name: string,
   ) {
-    this.api = kubeConfig.makeApiClient(CoordinationV1Api);
+    this.api = coordinationApi(kubeConfig);
     this.where = `${namespace}/${name}`;
   }
 

@@ -3,11 +3,10 @@
  * (`limit` / `continue`), over the kubeconfig's connection and credentials. Plain JSON matters for
  * watch caches: client-node's typed list functions turn times into Date objects while watch events
  * keep strings, so a cache fed by both would hold two shapes of the same object.
- * Answers outside 2xx are thrown as client-node `ApiException`s, classified like any other.
+ * Answers outside 2xx are thrown as client-node `ApiException`s (kube-request.ts), classified like any other.
  */
-import { request as httpRequest } from 'node:http';
-import { request as httpsRequest, type RequestOptions } from 'node:https';
-import { ApiException, type KubeConfig, type KubernetesListObject, type KubernetesObject } from '@kubernetes/client-node';
+import type { KubeConfig, KubernetesListObject, KubernetesObject } from '@kubernetes/client-node';
+import { KubeClient } from './kube-request.ts';
 
 /** Which objects. */
 export interface ListQuery {
@@ -33,7 +32,7 @@ export async function listObjects<T extends KubernetesObject>(kubeConfig: KubeCo
     if (query.labelSelector) params.set('labelSelector', query.labelSelector);
     if (query.fieldSelector) params.set('fieldSelector', query.fieldSelector);
     if (continueToken) params.set('continue', continueToken);
-    const page = (await getJson(kubeConfig, `${path}?${params}`)) as KubernetesListObject<T>;
+    const page = (await getJson(kubeConfig, path, params)) as KubernetesListObject<T>;
     items.push(...(page.items ?? []));
     continueToken = page.metadata?._continue ?? (page.metadata as { continue?: string } | undefined)?.continue;
     resourceVersion = page.metadata?.resourceVersion ?? resourceVersion;
@@ -41,34 +40,11 @@ export async function listObjects<T extends KubernetesObject>(kubeConfig: KubeCo
   return { apiVersion: 'v1', kind: 'List', metadata: { resourceVersion }, items };
 }
 
-async function getJson(kubeConfig: KubeConfig, pathAndQuery: string): Promise<unknown> {
-  const cluster = kubeConfig.getCurrentCluster();
-  if (!cluster) throw new Error('the kubeconfig has no current cluster');
-  const url = new URL(pathAndQuery, cluster.server.endsWith('/') ? cluster.server : `${cluster.server}/`);
-  const options: RequestOptions = { method: 'GET', headers: { accept: 'application/json' } };
-  await kubeConfig.applyToHTTPSOptions(options);
-  const send = url.protocol === 'http:' ? httpRequest : httpsRequest;
-  return new Promise((resolve, reject) => {
-    const req = send(url, options, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('error', reject);
-      res.on('end', () => {
-        const text = Buffer.concat(chunks).toString('utf8');
-        const status = res.statusCode ?? 0;
-        if (status < 200 || status > 299) {
-          const headers = Object.fromEntries(Object.entries(res.headers).map(([k, v]) => [k, Array.isArray(v) ? v.join(', ') : (v ?? '')]));
-          reject(new ApiException(status, `list ${url.pathname}`, text, headers));
-          return;
-        }
-        try {
-          resolve(JSON.parse(text));
-        } catch (err) {
-          reject(new Error(`list ${url.pathname}: the answer is not JSON`, { cause: err }));
-        }
-      });
-    });
-    req.on('error', reject);
-    req.end();
-  });
+async function getJson(kubeConfig: KubeConfig, path: string, params: URLSearchParams): Promise<unknown> {
+  const res = await new KubeClient(kubeConfig).send({ method: 'GET', path, query: Object.fromEntries(params), accept: 'application/json' });
+  try {
+    return JSON.parse(res.text);
+  } catch (err) {
+    throw new Error(`list ${path}: the answer is not JSON`, { cause: err });
+  }
 }

@@ -5,7 +5,9 @@
  * gives, so owners resolve to workloads the same way (Pod -> ReplicaSet -> Deployment, Pod -> Job
  * -> CronJob). The mapping is pure; the lister is injected.
  */
-import * as k8s from '@kubernetes/client-node';
+import type * as k8s from '@kubernetes/client-node';
+import { appsApi, batchApi, coreApi } from '../kube/kube-apis.ts';
+import { KubeClient } from '../kube/kube-request.ts';
 import pLimit from 'p-limit';
 import { parseCpu, parseMemory } from 'kube-basics/quantity';
 import type { ContainerResources, OwnerLink } from '../metrics/metrics-source.ts';
@@ -45,11 +47,12 @@ export class ClusterReadError extends Error {
   override readonly name = 'ClusterReadError';
 }
 
-/** A lister over client-node's typed APIs. */
+/** A lister over the API server (kube-apis.ts: client-node's object model). */
 export function kubeClusterLister(kc: k8s.KubeConfig): ClusterLister {
-  const core = kc.makeApiClient(k8s.CoreV1Api);
-  const apps = kc.makeApiClient(k8s.AppsV1Api);
-  const batch = kc.makeApiClient(k8s.BatchV1Api);
+  const client = new KubeClient(kc);
+  const core = coreApi(client);
+  const apps = appsApi(client);
+  const batch = batchApi(client);
   return {
     pods: async (namespace) => (await core.listNamespacedPod({ namespace })).items,
     replicaSets: async (namespace) => (await apps.listNamespacedReplicaSet({ namespace })).items,

@@ -8,9 +8,9 @@
  * a missing `resources`, `requests` or `limits` object is added whole). Values are formatted as
  * Kubernetes quantities (`250m`, `2`, `768Mi`). Nothing is ever removed.
  *
- * Send it with `CoreV1Api.patchNamespacedPodResize` and an explicit content type, e.g.
- * `setHeaderOptions('Content-Type', PatchStrategy.JsonPatch)`: its default content type must not be
- * relied on, and a JSON merge patch would replace the whole containers list.
+ * Send it with `patchNamespacedPodResize` and an explicit content type ({@link JSON_PATCH_CONTENT_TYPE},
+ * kube-apis.ts takes it as the call's second argument): a default content type must not be relied
+ * on, and a JSON merge patch would replace the whole containers list.
  */
 import type { V1Container, V1Pod } from '@kubernetes/client-node';
 import { formatAmount } from '../policy/resource-requirements.ts';

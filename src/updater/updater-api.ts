@@ -4,13 +4,14 @@
  * pods`, the only way to resize there), `create pods/eviction`, `create events`. The executor never
  * patches a pod's metadata: its last change is read back from the pod's managedFields.
  */
-import { Agent } from 'node:https';
-import * as k8s from '@kubernetes/client-node';
+import type { CoreV1Event, KubeConfig, V1Eviction } from '@kubernetes/client-node';
+import { coreApi, customObjectsApi, MERGE_PATCH } from '../kube/kube-apis.ts';
+import { KubeClient } from '../kube/kube-request.ts';
 import type { VpaCondition } from '../api/vpa.ts';
 import { JSON_PATCH_CONTENT_TYPE, type ResizeRequest } from './resize-patch.ts';
 
 /** A Kubernetes Event to record (core/v1), built by updater-events.ts. */
-export type UpdaterEvent = k8s.CoreV1Event;
+export type UpdaterEvent = CoreV1Event;
 
 /** What the executor calls. Each method throws client-node's errors unchanged (classified by the caller). */
 export interface UpdaterApi {
@@ -28,52 +29,28 @@ export interface UpdaterApi {
   patchVpaConditions?(namespace: string, name: string, resourceVersion: string | undefined, conditions: readonly VpaCondition[], fieldManager: string): Promise<void>;
 }
 
-/**
- * client-node 1.x builds a new HTTPS agent for every request, so every call pays a TLS handshake
- * (about 2 ms of CPU each: 1,500 calls of one loop, about 3 s). This middleware swaps in one
- * keep-alive agent with the same TLS options (CA, client certificate), made from the first
- * request's; proxy agents are left alone.
- */
-function keepAlive(): k8s.ObservableMiddleware {
-  let shared: Agent | undefined;
-  return {
-    pre: (context) => {
-      const agent = context.getAgent();
-      if (agent instanceof Agent && agent.constructor === Agent) {
-        shared ??= new Agent({ ...agent.options, keepAlive: true });
-        context.setAgent(shared);
-      }
-      return new k8s.Observable(Promise.resolve(context));
-    },
-    post: (response) => new k8s.Observable(Promise.resolve(response)),
-  };
-}
-
-/** The UpdaterApi over @kubernetes/client-node. */
-export function kubeUpdaterApi(kubeConfig: k8s.KubeConfig): UpdaterApi {
-  const core = kubeConfig.makeApiClient(k8s.CoreV1Api);
-  const agent = keepAlive();
-  const OPTIONS = { middleware: [agent], middlewareMergeStrategy: 'append' as const };
-  const JSON_PATCH = k8s.setHeaderOptions('Content-Type', JSON_PATCH_CONTENT_TYPE, OPTIONS);
-  const MERGE_PATCH = k8s.setHeaderOptions('Content-Type', k8s.PatchStrategy.MergePatch, OPTIONS);
-  const custom = kubeConfig.makeApiClient(k8s.CustomObjectsApi);
+/** The UpdaterApi over Tailor's request layer (kube-apis.ts), one keep-alive connection for the loop's calls. */
+export function kubeUpdaterApi(kubeConfig: KubeConfig): UpdaterApi {
+  const client = new KubeClient(kubeConfig, { keepAlive: true });
+  const core = coreApi(client);
+  const custom = customObjectsApi(client);
   return {
     async resize(request, fieldManager) {
       const params = { namespace: request.namespace, name: request.name, body: request.patch, fieldManager };
-      if (request.subresource === 'resize') await core.patchNamespacedPodResize(params, JSON_PATCH);
-      else await core.patchNamespacedPod(params, JSON_PATCH);
+      if (request.subresource === 'resize') await core.patchNamespacedPodResize(params, JSON_PATCH_CONTENT_TYPE);
+      else await core.patchNamespacedPod(params, JSON_PATCH_CONTENT_TYPE);
     },
     async evict(namespace, name, uid) {
-      const body: k8s.V1Eviction = {
+      const body: V1Eviction = {
         apiVersion: 'policy/v1',
         kind: 'Eviction',
         metadata: { name, namespace },
         ...(uid ? { deleteOptions: { preconditions: { uid } } } : {}),
       };
-      await core.createNamespacedPodEviction({ namespace, name, body }, OPTIONS);
+      await core.createNamespacedPodEviction({ namespace, name, body });
     },
     async recordEvent(event) {
-      await core.createNamespacedEvent({ namespace: event.metadata.namespace ?? 'default', body: event }, OPTIONS);
+      await core.createNamespacedEvent({ namespace: event.metadata.namespace ?? 'default', body: event });
     },
     async patchVpaConditions(namespace, name, resourceVersion, conditions, fieldManager) {
       const body = { ...(resourceVersion ? { metadata: { resourceVersion } } : {}), status: { conditions } };

@@ -3,7 +3,8 @@
  * runs (decision 0243): what `tailor --version` or `--help` loads (dist/tailor.mjs and the chunks it
  * imports statically) holds no client-node, no kube-sim and no report renderers, and the
  * controller's chunk imports the components dynamically. And the controller's bundled clients load
- * neither Node's fetch implementation (undici) nor whatwg-url's tables (decision 0267). `npm test`
+ * neither Node's fetch implementation (undici) nor whatwg-url's tables (decision 0267), nor
+ * client-node's generated API classes (decision 0274: Tailor's request layer replaces them). `npm test`
  * builds dist/ first.
  */
 import { spawnSync } from 'node:child_process';
@@ -40,9 +41,9 @@ const containing = (marker: string) => chunks.filter((f) => readFileSync(f, 'utf
 test('starting the CLI loads no client-node, kube-sim, Prometheus client or report renderer', () => {
   const startup = staticClosure(join(DIST, 'tailor.mjs'));
   const text = [...startup].map((f) => readFileSync(f, 'utf8')).join('\n');
-  // Markers of what must wait: client-node's generated API classes and KubeConfig, kube-sim's server,
-  // the Prometheus client (bundled with axios).
-  for (const marker of ['ObjectCoreV1Api=class', 'KubeConfig=class', 'function startKubeSim(', 'PrometheusDriver=class']) {
+  // Markers of what must wait: client-node's KubeConfig and object model, kube-sim's server, the
+  // Prometheus client (bundled with axios).
+  for (const marker of ['ObjectSerializer=class', 'KubeConfig=class', 'function startKubeSim(', 'PrometheusDriver=class']) {
     assert.equal(text.includes(marker), false, `${marker} is loaded at start`);
     assert.ok(containing(marker).length > 0, `${marker} is in the bundle (the check is not vacuous)`);
   }
@@ -72,4 +73,13 @@ test('loading the bundled Kubernetes and Prometheus clients loads no undici and 
   assert.deepEqual(JSON.parse(child.stdout), []);
   for (const chunk of chunks) assert.equal(readFileSync(chunk, 'utf8').includes('node_modules/tr46/'), false, `${chunk} holds tr46`);
   assert.ok(containing('node_modules/node-fetch/').length > 0, 'node-fetch is in the bundle (the tr46 check is not vacuous)');
+});
+
+test('the bundle holds none of client-node\'s generated API classes, only its object model', () => {
+  // esbuild writes a bundled class as `Name=class`: CoreV1ApiRequestFactory, CoreV1ApiResponseProcessor,
+  // ObservableCoreV1Api, ObjectCoreV1Api (the layers of one generated API), KubernetesObjectApi.
+  const generated = /\b(?:\w+ApiRequestFactory|\w+ApiResponseProcessor|Observable\w+Api|Object\w+Api|KubernetesObjectApi|BaseAPIRequestFactory)=class\b/;
+  for (const chunk of chunks) assert.equal(generated.exec(readFileSync(chunk, 'utf8'))?.[0], undefined, `${chunk} holds a generated API class`);
+  // Not vacuous: the scan sees client-node's classes in the same form.
+  for (const marker of ['ObjectSerializer=class', 'KubeConfig=class', 'ApiException=class']) assert.equal(containing(marker).length, 1, `one chunk holds ${marker}`);
 });

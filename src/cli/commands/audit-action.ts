@@ -4,7 +4,7 @@
  */
 import { mkdir, readdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import * as k8s from '@kubernetes/client-node';
+import { coreApi } from '../../kube/kube-apis.ts';
 import { connectKube } from '../../kube/kube-connection.ts';
 import type { AuditReport } from '../../report/audit/audit-report.ts';
 import { renderAuditHtml } from '../../report/audit/audit-html.ts';
@@ -44,7 +44,7 @@ function openStore(spec: StoreSpec, o: AuditOptions): SummaryStore {
   if (spec.kind === 'dir') return new DirectoryStore(spec.path);
   // In a pod: the service account; elsewhere --kubeconfig, $KUBECONFIG or ~/.kube/config.
   const kube = connectKube({ kubeconfig: o.kubeconfig, context: o.kubeContext, env: process.env });
-  return new ConfigMapStore(kube.kubeConfig.makeApiClient(k8s.CoreV1Api), spec.namespace, spec.name);
+  return new ConfigMapStore(coreApi(kube.kubeConfig), spec.namespace, spec.name);
 }
 
 async function readPreviousFile(file: string, warn: (line: string) => void): Promise<{ text: string; source: string } | undefined> {

@@ -4,9 +4,11 @@
  * subresource), applying, listing and deleting checkpoints, recording an Event. Every write carries the field manager
  * `tailor-recommender`.
  */
-import * as k8s from '@kubernetes/client-node';
+import type * as k8s from '@kubernetes/client-node';
 import { CHECKPOINT_API_VERSION, type VerticalPodAutoscalerCheckpoint } from '../../api/checkpoint.ts';
 import type { CrossVersionObjectReference, VerticalPodAutoscalerStatus } from '../../api/vpa.ts';
+import { APPLY_PATCH, coreApi, customObjectsApi, MERGE_PATCH, type CoreApi, type CustomObjectsApi } from '../../kube/kube-apis.ts';
+import { KubeClient } from '../../kube/kube-request.ts';
 import { KubeApiError } from '../../kube/errors.ts';
 import { listObjects, resourcePath } from '../../kube/list-objects.ts';
 import type { LabelSelector } from './label-selector.ts';
@@ -16,30 +18,34 @@ export const FIELD_MANAGER = 'tailor-recommender';
 const VPA_GROUP = 'autoscaling.k8s.io';
 export const VPA_RESOURCE = { group: VPA_GROUP, version: 'v1', plural: 'verticalpodautoscalers' };
 export const CHECKPOINT_RESOURCE = { group: VPA_GROUP, version: 'v1', plural: 'verticalpodautoscalercheckpoints' };
-const MERGE_PATCH = k8s.setHeaderOptions('Content-Type', k8s.PatchStrategy.MergePatch);
-const APPLY_PATCH = k8s.setHeaderOptions('Content-Type', k8s.PatchStrategy.ServerSideApply);
 
 function splitApiVersion(apiVersion: string | undefined): { group: string; version: string } {
   const [a, b] = (apiVersion ?? '').split('/');
   return b === undefined ? { group: '', version: a || 'v1' } : { group: a!, version: b };
 }
 
-/** Exposes client-node's discovery lookup (kind -> resource, cached) to find a kind's plural. */
-class ObjectApi extends k8s.KubernetesObjectApi {
-  pluralOf(apiVersion: string, kind: string): Promise<string | undefined> {
-    return this.resource(apiVersion, kind).then((r) => r?.name);
-  }
-}
-
 export class RecommenderKube {
-  private readonly objects: ObjectApi;
-  private readonly custom: k8s.CustomObjectsApi;
-  private readonly core: k8s.CoreV1Api;
+  private readonly client: KubeClient;
+  private readonly custom: CustomObjectsApi;
+  private readonly core: CoreApi;
+  /** Discovery answers per apiVersion (as client-node's KubernetesObjectApi caches them): kind -> plural. */
+  private readonly discovered = new Map<string, k8s.V1APIResourceList>();
 
   constructor(private readonly kubeConfig: k8s.KubeConfig) {
-    this.objects = kubeConfig.makeApiClient(ObjectApi);
-    this.custom = kubeConfig.makeApiClient(k8s.CustomObjectsApi);
-    this.core = kubeConfig.makeApiClient(k8s.CoreV1Api);
+    this.client = new KubeClient(kubeConfig);
+    this.custom = customObjectsApi(this.client);
+    this.core = coreApi(this.client);
+  }
+
+  /** The plural of a kind from the API's discovery document (`/apis/group/version`), cached per apiVersion. */
+  private async pluralOf(apiVersion: string, kind: string): Promise<string | undefined> {
+    let list = this.discovered.get(apiVersion);
+    if (!list) {
+      const path = `/${apiVersion.includes('/') ? 'apis' : 'api'}/${apiVersion}`;
+      list = await this.client.typed<k8s.V1APIResourceList>({ method: 'GET', path }, 'V1APIResourceList');
+      this.discovered.set(apiVersion, list);
+    }
+    return list.resources.find((r) => r.kind === kind)?.name;
   }
 
   /**
@@ -50,10 +56,9 @@ export class RecommenderKube {
     const doing = `read ${ref.kind} ${namespace}/${ref.name}`;
     const known = WORKLOAD_KINDS[ref.kind];
     if (known) {
-      const apiVersion = known.group === '' ? known.version : `${known.group}/${known.version}`;
       let object: unknown;
       try {
-        object = await this.objects.read({ apiVersion, kind: ref.kind, metadata: { name: ref.name, namespace } });
+        object = await this.client.typed({ method: 'GET', path: `${resourcePath(known, namespace)}/${encodeURIComponent(ref.name)}` }, 'any');
       } catch (err) {
         throw new KubeApiError(doing, err);
       }
@@ -62,7 +67,7 @@ export class RecommenderKube {
     const { group, version } = splitApiVersion(ref.apiVersion);
     let plural: string | undefined;
     try {
-      plural = await this.objects.pluralOf(ref.apiVersion ?? 'v1', ref.kind);
+      plural = await this.pluralOf(ref.apiVersion ?? 'v1', ref.kind);
     } catch (err) {
       throw new KubeApiError(`discover ${ref.apiVersion}/${ref.kind}`, err);
     }

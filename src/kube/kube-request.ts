@@ -64,7 +64,9 @@ export class KubeClient {
     if (!cluster) throw new Error('the kubeconfig has no current cluster');
     const base = cluster.server.endsWith('/') ? cluster.server : `${cluster.server}/`;
     const url = new URL(req.path.replace(/^\//, ''), base);
-    for (const [k, v] of Object.entries(req.query ?? {})) if (v !== undefined) url.searchParams.append(k, String(v));
+    for (const [k, v] of Object.entries(req.query ?? {})) if (v !== undefined) url.searchParams.set(k, String(v));
+    // As client-node's RequestContext.getUrl: a trailing slash is dropped (`/version/` is sent as `/version`).
+    const href = url.href.endsWith('/') ? url.href.slice(0, -1) : url.href;
     const options: RequestOptions = { method: req.method, headers: {} };
     await this.kubeConfig.applyToHTTPSOptions(options);
     let agent = options.agent;
@@ -78,7 +80,7 @@ export class KubeClient {
     headers['Accept'] = req.accept ?? ACCEPT;
     if (req.body !== undefined) headers['Content-Type'] = req.contentType ?? 'application/json';
     // node-fetch, as client-node's generated APIs send (same headers, same connection handling).
-    const res = await fetch(url.href, { method: req.method, headers, ...(req.body === undefined ? {} : { body: req.body }), ...(agent ? { agent } : {}) });
+    const res = await fetch(href, { method: req.method, headers, ...(req.body === undefined ? {} : { body: req.body }), ...(agent ? { agent } : {}) });
     const flat: Record<string, string> = {};
     res.headers.forEach((value, name) => (flat[name] = value));
     const answer: KubeResponse = { status: res.status, headers: flat, text: await res.text() };

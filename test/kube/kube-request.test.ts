@@ -63,9 +63,9 @@ test('a list sends the path, the query (`_continue` as `continue`), the Accept h
   assert.equal(list.metadata?.resourceVersion, '7');
 });
 
-test('the server URL keeps its path prefix', async () => {
+test('the server URL keeps its path prefix; a trailing slash is dropped, as client-node drops it', async () => {
   await versionApi(kubeConfig('/k8s/clusters/c1')).getCode();
-  assert.equal(seen[0]!.url, '/k8s/clusters/c1/version/');
+  assert.equal(seen[0]!.url, '/k8s/clusters/c1/version');
 });
 
 test('a body is serialized by its model (Date -> RFC 3339) and sent as JSON', async () => {

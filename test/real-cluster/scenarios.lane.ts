@@ -121,11 +121,15 @@ describe('the demo scenarios on the real cluster, Tailor on the host', () => {
     prometheus = await startLanePrometheus(kc, 5);
     for (const name of SCENARIOS) await apps.createNamespacedDeployment({ namespace, body: scenarioDeployment(name) });
     for (const name of SCENARIOS) await custom.createNamespacedCustomObject({ ...VPA, namespace, body: scenarioVpa(name) });
+    // Both ports chosen here: with `--metrics-port 0` the kernel once gave the metrics server the port
+    // just picked (and released) for the webhook, and Tailor stopped with EADDRINUSE.
     const admissionPort = await freePort();
+    let metricsPort = await freePort();
+    while (metricsPort === admissionPort) metricsPort = await freePort();
     tailor = spawn(process.execPath, ['bin/tailor.mjs', 'run', '--components', 'recommender,updater,admission',
       '--kubeconfig', laneKubeconfigPath(), '--namespace', namespace, '--no-leader-elect',
       '--prometheus-url', prometheus.url, '--interval', '10s', '--history', '10m', '--history-step', '10s', '--checkpoint-interval', '10s',
-      '--metrics-address', '127.0.0.1', '--metrics-port', '0',
+      '--metrics-address', '127.0.0.1', '--metrics-port', String(metricsPort),
       '--admission-address', '127.0.0.1', '--admission-port', String(admissionPort), '--admission-webhook-url', `https://127.0.0.1:${admissionPort}`,
       '--admission-namespace', tailorNamespace, '--admission-webhook-config-name', webhookName, '--admission-failure-policy', 'Fail'],
     { stdio: ['ignore', 'pipe', 'pipe'] });

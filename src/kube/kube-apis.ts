@@ -21,9 +21,8 @@ export type Calls<Api, K extends keyof Api> = { [M in K]: Call<Api[M]> };
 type PatchCall<F> = F extends (param: infer P, ...rest: never[]) => infer R ? (param: P, contentType: PatchContentType) => R : never;
 export type PatchCalls<Api, K extends keyof Api> = { [M in K]: PatchCall<Api[M]> };
 
-/** The patch content types Tailor sends (client-node's `PatchStrategy` values). */
+/** The patch content types Tailor sends (client-node's `PatchStrategy` values; the JSON patch's constant is the updater's `JSON_PATCH_CONTENT_TYPE`, src/updater/resize-patch.ts). */
 export type PatchContentType = 'application/json-patch+json' | 'application/merge-patch+json' | 'application/strategic-merge-patch+json' | 'application/apply-patch+yaml';
-export const JSON_PATCH: PatchContentType = 'application/json-patch+json';
 export const MERGE_PATCH: PatchContentType = 'application/merge-patch+json';
 export const APPLY_PATCH: PatchContentType = 'application/apply-patch+yaml';
 

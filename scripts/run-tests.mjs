@@ -28,6 +28,16 @@ if (files.length === 0) {
 // first, so they test the code as it is now (the bin would fall back to the sources otherwise).
 const built = spawnSync(process.execPath, ['scripts/build.mjs'], { stdio: 'inherit' });
 if (built.status !== 0) process.exit(built.status ?? 1);
+// Debian's Prometheus (prometheus, promtool) is installed here, once, before any test starts: tests
+// that find it missing install it themselves, but two at once race for apt's lock, and kube-sim's
+// own tests (a package that does not import Tailor's code) only look for it on PATH. A failure is
+// printed and the run goes on: the tests that need it then fail, each saying what is missing.
+const prometheus = spawnSync(
+  process.execPath,
+  ['--import', 'tsx', '-e', "import('./src/local-prometheus/debian-package.ts').then((m) => m.ensureDebianPackage('prometheus', ['prometheus', 'promtool']))"],
+  { stdio: 'inherit' },
+);
+if (prometheus.status !== 0) console.error('run-tests: could not make sure Debian\'s prometheus package is installed (above); the tests that need it will fail');
 const concurrency = process.env.TEST_CONCURRENCY ?? '2';
 // A test that hangs fails after this long instead of holding the whole run (and CI) hostage.
 const timeoutMs = process.env.TEST_TIMEOUT_MS ?? '300000';

@@ -22,6 +22,20 @@ const FLAT = 24;
 const FLAT_REFRESH_MS = 10 * 60_000;
 
 /**
+ * Where each number of the state lies in `CpuTarget.s`: one array of doubles rather than fields and
+ * small arrays (V8 keeps a field holding NaN, -Infinity or a fraction as a 16-byte heap number of its
+ * own, and an array costs 48 bytes besides its numbers; decision 0275).
+ */
+const FIRST_SAMPLE_AT = 0; // NaN before the first sample
+const LAST_SAMPLE_AT = 1;
+const FLAT_CACHED_AT = 2; // when the all-hours candidates' quantiles were last computed
+const SEASONAL_LOSS = 3; // the hour-of-day model's running loss
+const SURGE_HELD = 4; // the highest surge level seen at an estimate, held until SURGE_HELD_UNTIL
+const SURGE_HELD_UNTIL = 5;
+/** Then per all-hours candidate k: its cached quantile at CANDIDATES + 2k, its running loss at CANDIDATES + 2k + 1. */
+const CANDIDATES = 6;
+
+/**
  * Pinball (quantile) loss of predicting `p` when `u` happened: the loss a quantile-q prediction
  * minimises. Example q = 0.9: predicting 100m when 150m happened costs 0.9 x 50 = 45; predicting
  * 150m when 100m happened costs 0.1 x 50 = 5.
@@ -37,34 +51,26 @@ export class CpuTarget {
   private readonly histograms: PooledDecayingHistograms;
   /** The last surgeWindowMs of samples: its median and cpuQuantile drive the surge check. */
   private readonly recent: RecentWindow;
-  private firstSampleAt = NaN;
-  private lastSampleAt = NaN;
   /**
-   * Per all-hours candidate (half-life flatHalfLifeMs, then each of flatAltHalfLivesMs; each at
-   * cpuQuantile, then at each of cpuQuantileCandidates): its cached quantile and running loss.
+   * The state, by the places above. The all-hours candidates: half-life flatHalfLifeMs, then each
+   * of flatAltHalfLivesMs, each at cpuQuantile, then at each of cpuQuantileCandidates (candidate k
+   * reads histogram FLAT + k % flatCount at quantile number floor(k / flatCount)). A plain array:
+   * a few numbers do not pay for a typed array's ~180 bytes of engine objects.
    */
-  private readonly flatCached: number[];
-  private flatCachedAt = -Infinity;
-  private readonly flatLosses: number[];
-  private seasonalLoss = 0;
-  /** How many all-hours histograms; candidate k reads histogram FLAT + k % flatCount at quantile k / flatCount. */
-  private readonly flatCount: number;
-  private readonly quantiles: number[];
-  /** The highest surge level seen at an estimate, held until `surgeHeldUntil`. */
-  private surgeHeld = 0;
-  private surgeHeldUntil = -Infinity;
-  /** With cpuModelChangePriceCoreHours: what each model's changes cost (predictor 0: hour of day, 1...: flatCached). */
+  private readonly s: number[];
+  /** With cpuModelChangePriceCoreHours: what each model's changes cost (predictor 0: hour of day, 1...: the all-hours candidates). */
   private readonly changeCost: ModelChangeCost | undefined;
 
   constructor(options: TailorOptions) {
     this.o = options;
     const flats = [options.flatHalfLifeMs, ...options.flatAltHalfLivesMs];
     this.histograms = new PooledDecayingHistograms([...Array<number>(24).fill(options.seasonalHalfLifeMs), ...flats], CPU_BUCKETS);
-    this.flatCount = flats.length;
-    this.quantiles = [options.cpuQuantile, ...options.cpuQuantileCandidates];
-    // Plain arrays: a few numbers each do not pay for a typed array's ~180 bytes of engine objects.
-    this.flatCached = new Array<number>(flats.length * this.quantiles.length).fill(0);
-    this.flatLosses = new Array<number>(flats.length * this.quantiles.length).fill(0);
+    const candidates = flats.length * (1 + options.cpuQuantileCandidates.length);
+    this.s = new Array<number>(CANDIDATES + 2 * candidates).fill(0);
+    this.s[FIRST_SAMPLE_AT] = NaN;
+    this.s[LAST_SAMPLE_AT] = NaN;
+    this.s[FLAT_CACHED_AT] = -Infinity;
+    this.s[SURGE_HELD_UNTIL] = -Infinity;
     this.seasonal = new HourOfDayHistograms(
       this.histograms,
       options.cpuQuantile,
@@ -74,12 +80,27 @@ export class CpuTarget {
       options.cpuChangeCostCoreHours,
     );
     this.recent = new RecentWindow(options.surgeWindowMs);
-    if (options.cpuModelChangePriceCoreHours > 0) this.changeCost = new ModelChangeCost(1 + this.flatCached.length);
+    if (options.cpuModelChangePriceCoreHours > 0) this.changeCost = new ModelChangeCost(1 + candidates);
+  }
+
+  /** How many all-hours histograms (settings, not state). */
+  private get flatCount(): number {
+    return 1 + this.o.flatAltHalfLivesMs.length;
+  }
+
+  /** How many all-hours candidates (histograms x quantiles). */
+  private get candidates(): number {
+    return (this.s.length - CANDIDATES) / 2;
+  }
+
+  /** The quantile of quantile number `i`: cpuQuantile, then each of cpuQuantileCandidates. */
+  private quantile(i: number): number {
+    return i === 0 ? this.o.cpuQuantile : this.o.cpuQuantileCandidates[i - 1]!;
   }
 
   /** True once a sample was added. */
   get hasData(): boolean {
-    return !Number.isNaN(this.lastSampleAt);
+    return !Number.isNaN(this.s[LAST_SAMPLE_AT]!);
   }
 
   /**
@@ -87,29 +108,31 @@ export class CpuTarget {
    * time, e.g. from the pods of one workload, all count).
    */
   add(cores: number, at: number): void {
-    if (!(cores >= 0) || !(at >= this.lastSampleAt || Number.isNaN(this.lastSampleAt))) return;
-    if (Number.isNaN(this.lastSampleAt)) {
-      this.firstSampleAt = at;
+    const s = this.s;
+    const last = s[LAST_SAMPLE_AT]!;
+    if (!(cores >= 0) || !(at >= last || Number.isNaN(last))) return;
+    if (Number.isNaN(last)) {
+      s[FIRST_SAMPLE_AT] = at;
     } else {
       // Score both models on this sample before they learn from it.
-      const decay = Math.exp(-(at - this.lastSampleAt) / this.o.lossTimeConstantMs);
+      const decay = Math.exp(-(at - last) / this.o.lossTimeConstantMs);
       const q = this.o.cpuQuantile;
       const seasonal = this.seasonal.reachable(hourOfDay(at), at);
-      this.seasonalLoss = this.seasonalLoss * decay + quantileLoss(q, cores, seasonal);
+      s[SEASONAL_LOSS] = s[SEASONAL_LOSS]! * decay + quantileLoss(q, cores, seasonal);
       this.refreshFlat(at);
-      const losses = this.flatLosses;
-      for (let k = 0; k < losses.length; k++) losses[k] = losses[k]! * decay + quantileLoss(q, cores, this.flatCached[k]!);
+      const n = this.candidates;
+      for (let k = 0; k < n; k++) s[CANDIDATES + 2 * k + 1] = s[CANDIDATES + 2 * k + 1]! * decay + quantileLoss(q, cores, s[CANDIDATES + 2 * k]!);
       const c = this.changeCost;
       if (c !== undefined) {
         // Each model also pays for the changes the updater would make to follow it.
         const price = this.o.cpuModelChangePriceCoreHours;
         const drift = DEFAULT_UPDATER_OPTIONS.driftThreshold;
-        c.tick(at - this.lastSampleAt);
-        this.seasonalLoss += c.cost(0, seasonal, drift, this.o.maxStepUp, price, q);
-        for (let k = 0; k < losses.length; k++) losses[k] = losses[k]! + c.cost(k + 1, this.flatCached[k]!, drift, this.o.maxStepUp, price, q);
+        c.tick(at - last);
+        s[SEASONAL_LOSS] = s[SEASONAL_LOSS]! + c.cost(0, seasonal, drift, this.o.maxStepUp, price, q);
+        for (let k = 0; k < n; k++) s[CANDIDATES + 2 * k + 1] = s[CANDIDATES + 2 * k + 1]! + c.cost(k + 1, s[CANDIDATES + 2 * k]!, drift, this.o.maxStepUp, price, q);
       }
     }
-    this.lastSampleAt = at;
+    s[LAST_SAMPLE_AT] = at;
     this.seasonal.add(cores, at);
     for (let k = 0; k < this.flatCount; k++) this.histograms.add(FLAT + k, cores, at);
     this.recent.add(cores, at);
@@ -131,15 +154,15 @@ export class CpuTarget {
   holdTarget(now: number, holdMs: number = this.o.cpuHoldMs): number {
     const o = this.o;
     let target = Math.max(this.base(now, now + Math.max(o.horizonMs, holdMs)), this.surge(now));
-    if (now < this.surgeHeldUntil) target = Math.max(target, this.surgeHeld);
+    if (now < this.s[SURGE_HELD_UNTIL]!) target = Math.max(target, this.s[SURGE_HELD]!);
     return target;
   }
 
   /** The model's quantile for [now, until): the hour-of-day model's hours in it, or all hours. */
   private base(now: number, until: number): number {
     const o = this.o;
-    const seasonalReady = now - this.firstSampleAt >= DAY;
-    if (!(o.cpuSeasonal && seasonalReady && this.seasonalLoss < this.flatLosses[this.flatChoice()]! * (1 - o.cpuSeasonalMinGain))) return this.flatQuantile(now);
+    const seasonalReady = now - this.s[FIRST_SAMPLE_AT]! >= DAY;
+    if (!(o.cpuSeasonal && seasonalReady && this.s[SEASONAL_LOSS]! < this.loss(this.flatChoice()) * (1 - o.cpuSeasonalMinGain))) return this.flatQuantile(now);
     let target = 0;
     const first = Math.floor(now / HOUR);
     const last = Math.floor((until - 1) / HOUR);
@@ -155,8 +178,9 @@ export class CpuTarget {
     if ((this.recent.quantile(0.5) ?? 0) <= base) return 0;
     const level = this.recent.quantile(o.cpuQuantile) ?? 0;
     if (o.cpuSurgeHoldMs > 0) {
-      this.surgeHeld = now < this.surgeHeldUntil ? Math.max(this.surgeHeld, level) : level;
-      this.surgeHeldUntil = now + o.cpuSurgeHoldMs;
+      const s = this.s;
+      s[SURGE_HELD] = now < s[SURGE_HELD_UNTIL]! ? Math.max(s[SURGE_HELD]!, level) : level;
+      s[SURGE_HELD_UNTIL] = now + o.cpuSurgeHoldMs;
     }
     return level;
   }
@@ -164,7 +188,7 @@ export class CpuTarget {
   /** The all-hours quantile of the candidate that predicts this container best (see flatChoice). */
   private flatQuantile(now: number): number {
     this.refreshFlat(now);
-    return this.flatCached[this.flatChoice()]!;
+    return this.s[CANDIDATES + 2 * this.flatChoice()]!;
   }
 
   /**
@@ -173,20 +197,26 @@ export class CpuTarget {
    * better served by a short memory; switching back and forth would cost changes).
    */
   private flatChoice(): number {
-    const losses = this.flatLosses;
     let choice = 0;
-    for (let k = 1; k < losses.length; k++) {
-      if (losses[k]! < losses[0]! * (1 - this.o.cpuSeasonalMinGain) && losses[k]! < losses[choice]!) choice = k;
+    for (let k = 1; k < this.candidates; k++) {
+      if (this.loss(k) < this.loss(0) * (1 - this.o.cpuSeasonalMinGain) && this.loss(k) < this.loss(choice)) choice = k;
     }
     return choice;
   }
 
+  /** All-hours candidate `k`'s running loss. */
+  private loss(k: number): number {
+    return this.s[CANDIDATES + 2 * k + 1]!;
+  }
+
   private refreshFlat(now: number): void {
-    if (now - this.flatCachedAt < FLAT_REFRESH_MS) return;
-    for (let k = 0; k < this.flatCached.length; k++) {
-      const h = FLAT + (k % this.flatCount);
-      this.flatCached[k] = this.histograms.isEmpty(h) ? 0 : this.histograms.percentile(h, this.quantiles[Math.floor(k / this.flatCount)]!);
+    const s = this.s;
+    if (now - s[FLAT_CACHED_AT]! < FLAT_REFRESH_MS) return;
+    const flatCount = this.flatCount;
+    for (let k = 0; k < this.candidates; k++) {
+      const h = FLAT + (k % flatCount);
+      s[CANDIDATES + 2 * k] = this.histograms.isEmpty(h) ? 0 : this.histograms.percentile(h, this.quantile(Math.floor(k / flatCount)));
     }
-    this.flatCachedAt = now;
+    s[FLAT_CACHED_AT] = now;
   }
 }

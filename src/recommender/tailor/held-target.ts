@@ -40,16 +40,25 @@ export interface HeldTargetOptions {
   raiseCostAbsHours?: number;
 }
 
+/**
+ * Where each number of the state lies in `HeldTarget.s`. One array of doubles rather than eight
+ * fields: V8 keeps a field holding NaN, -Infinity or a fraction as a 16-byte heap number of its
+ * own (8 fields: 64 + 112 bytes of such boxes per held target), an array of doubles holds them
+ * unboxed (48 + 64 bytes; decision 0275).
+ */
+const HELD = 0; // the published value (NaN before the first update)
+const LOW_SINCE = 1; // since when the held value lies above the band (NaN: it does not)
+const LAST_CUT_AT = 2;
+const CUT_DELAY = 3; // the adaptive wait before a cut
+const EXCESS_HOURS = 4; // the evidence for a cut: relative excess x hours...
+const EXCESS_ABS_HOURS = 5; // ...and absolute excess x hours
+const SHORT_ABS_HOURS = 6; // the evidence for a raise inside the band: shortfall x hours
+const LAST_AT = 7; // the last update (NaN: none)
+
 export class HeldTarget {
   private readonly o: HeldTargetOptions;
-  private held = NaN;
-  private lowSince = NaN;
-  private lastCutAt = -Infinity;
-  private cutDelay = 0;
-  private excessHours = 0;
-  private excessAbsHours = 0;
-  private shortAbsHours = 0;
-  private lastAt = NaN;
+  /** The state, by the places above. */
+  private readonly s: number[] = [NaN, NaN, -Infinity, 0, 0, 0, 0, NaN];
 
   constructor(options: HeldTargetOptions) {
     this.o = options;
@@ -61,38 +70,39 @@ export class HeldTarget {
    */
   update(now: number, need: number, fresh: number, cap = Infinity, cutAllowed = true): number {
     const o = this.o;
-    const dtHours = Number.isNaN(this.lastAt) ? 0 : Math.max(0, now - this.lastAt) / 3_600_000;
-    this.lastAt = now;
-    this.shortAbsHours = need > this.held ? this.shortAbsHours + dtHours * (need - this.held) : 0;
-    const raisePaid = o.raiseCostAbsHours !== undefined && need > this.held && this.shortAbsHours >= o.raiseCostAbsHours;
-    if (!(this.held >= need * o.low) || raisePaid) {
+    const s = this.s;
+    const dtHours = Number.isNaN(s[LAST_AT]!) ? 0 : Math.max(0, now - s[LAST_AT]!) / 3_600_000;
+    s[LAST_AT] = now;
+    s[SHORT_ABS_HOURS] = need > s[HELD]! ? s[SHORT_ABS_HOURS]! + dtHours * (need - s[HELD]!) : 0;
+    const raisePaid = o.raiseCostAbsHours !== undefined && need > s[HELD]! && s[SHORT_ABS_HOURS]! >= o.raiseCostAbsHours;
+    if (!(s[HELD]! >= need * o.low) || raisePaid) {
       // A raise soon after a cut: the cut was a mistake, wait longer before the next one.
-      if (o.adaptive && now - this.lastCutAt < o.regretMs) this.cutDelay = Math.min(o.maxDelayMs, Math.max(2 * this.cutDelay, o.minDelayMs));
+      if (o.adaptive && now - s[LAST_CUT_AT]! < o.regretMs) s[CUT_DELAY] = Math.min(o.maxDelayMs, Math.max(2 * s[CUT_DELAY]!, o.minDelayMs));
       this.moveTo(fresh);
-    } else if (this.held > Math.min(cap, fresh * o.high)) {
-      if (Number.isNaN(this.lowSince)) this.lowSince = now;
+    } else if (s[HELD]! > Math.min(cap, fresh * o.high)) {
+      if (Number.isNaN(s[LOW_SINCE]!)) s[LOW_SINCE] = now;
       // The evidence for a cut: the excess over the band, summed since the level dropped.
-      const excess = dtHours * (this.held - Math.min(cap, fresh * o.high));
-      this.excessHours += excess / this.held;
-      this.excessAbsHours += excess;
-      const paid = this.excessHours >= (o.cutCostHours ?? 0) && this.excessAbsHours >= (o.cutCostAbsHours ?? 0);
-      if (cutAllowed && now - this.lowSince >= Math.max(o.cutAfterMs, this.cutDelay) && paid) {
+      const excess = dtHours * (s[HELD]! - Math.min(cap, fresh * o.high));
+      s[EXCESS_HOURS] = s[EXCESS_HOURS]! + excess / s[HELD]!;
+      s[EXCESS_ABS_HOURS] = s[EXCESS_ABS_HOURS]! + excess;
+      const paid = s[EXCESS_HOURS]! >= (o.cutCostHours ?? 0) && s[EXCESS_ABS_HOURS]! >= (o.cutCostAbsHours ?? 0);
+      if (cutAllowed && now - s[LOW_SINCE]! >= Math.max(o.cutAfterMs, s[CUT_DELAY]!) && paid) {
         // The previous cut held: wait less before the next one.
-        if (o.adaptive && now - this.lastCutAt >= o.regretMs) this.cutDelay = this.cutDelay / 2 < o.minDelayMs ? 0 : this.cutDelay / 2;
+        if (o.adaptive && now - s[LAST_CUT_AT]! >= o.regretMs) s[CUT_DELAY] = s[CUT_DELAY]! / 2 < o.minDelayMs ? 0 : s[CUT_DELAY]! / 2;
         this.moveTo(fresh);
-        this.lastCutAt = now;
+        s[LAST_CUT_AT] = now;
       }
     } else {
-      this.lowSince = NaN;
-      this.excessHours = 0;
-      this.excessAbsHours = 0;
+      s[LOW_SINCE] = NaN;
+      s[EXCESS_HOURS] = 0;
+      s[EXCESS_ABS_HOURS] = 0;
     }
-    return this.held;
+    return s[HELD]!;
   }
 
   /** The held value (NaN before the first update). */
   get value(): number {
-    return this.held;
+    return this.s[HELD]!;
   }
 
   /** Moves the held value to `value` now (a change that happens anyway: decision 0250). */
@@ -101,10 +111,11 @@ export class HeldTarget {
   }
 
   private moveTo(value: number): void {
-    this.held = value;
-    this.lowSince = NaN;
-    this.excessHours = 0;
-    this.excessAbsHours = 0;
-    this.shortAbsHours = 0;
+    const s = this.s;
+    s[HELD] = value;
+    s[LOW_SINCE] = NaN;
+    s[EXCESS_HOURS] = 0;
+    s[EXCESS_ABS_HOURS] = 0;
+    s[SHORT_ABS_HOURS] = 0;
   }
 }

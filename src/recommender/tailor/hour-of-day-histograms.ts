@@ -19,18 +19,36 @@ export function hourOfDay(at: number): number {
 const scratch = new Float64Array(24);
 const reachScratch = new Float64Array(24);
 
+/** The settings of an {@link HourOfDayHistograms} (see its constructor). */
+interface HourOfDaySettings {
+  readonly q: number;
+  readonly maxStep: number;
+  readonly refreshMs: number;
+  readonly changeCostHours: number;
+  readonly changeCostAbs: number;
+}
+
+/**
+ * One settings object for every HourOfDayHistograms with the same settings (a CPU model has one
+ * per container otherwise: five fields, the quantile a 16-byte boxed number; decision 0275).
+ */
+const sharedSettings = new Map<string, HourOfDaySettings>();
+function settingsFor(q: number, maxStep: number, refreshMs: number, changeCostHours: number, changeCostAbs: number): HourOfDaySettings {
+  const key = `${q},${maxStep},${refreshMs},${changeCostHours},${changeCostAbs}`;
+  let settings = sharedSettings.get(key);
+  if (settings === undefined) sharedSettings.set(key, (settings = Object.freeze({ q, maxStep, refreshMs, changeCostHours, changeCostAbs })));
+  return settings;
+}
+
 export class HourOfDayHistograms {
   private readonly slots: PooledDecayingHistograms;
+  /** Settings, shared (`o`: not state, model-state.ts skips it). */
+  private readonly o: HourOfDaySettings;
   /** The 24 planned levels (see `planned`) as of the last refresh; none without a change cost. */
   private readonly plan: Float64Array | undefined;
-  private readonly changeCostHours: number;
-  private readonly changeCostAbs: number;
   private refreshedAt = -Infinity;
   /** The largest of the 24 quantiles as of the last refresh. */
   private largest = 0;
-  private readonly q: number;
-  private readonly maxStep: number;
-  private readonly refreshMs: number;
 
   /**
    * `slots`: a pool whose histograms 0-23 are the hours' (it may hold more, e.g. an all-hours one);
@@ -41,11 +59,7 @@ export class HourOfDayHistograms {
   constructor(slots: PooledDecayingHistograms, q: number, maxStep: number, refreshMs = 10 * 60_000, changeCostHours = 0, changeCostAbs = 0) {
     if (slots.count < 24) throw new RangeError(`the pool holds ${slots.count} histograms, 24 needed`);
     this.slots = slots;
-    this.q = q;
-    this.maxStep = maxStep;
-    this.refreshMs = refreshMs;
-    this.changeCostHours = changeCostHours;
-    this.changeCostAbs = changeCostAbs;
+    this.o = settingsFor(q, maxStep, refreshMs, changeCostHours, changeCostAbs);
     if (changeCostHours > 0 || changeCostAbs > 0) this.plan = new Float64Array(24);
   }
 
@@ -66,7 +80,7 @@ export class HourOfDayHistograms {
     let divisor = 1;
     // Hours further ahead count divided by more: once the largest quantile so divided cannot beat
     // the best, none of them can (the answer is the same as with all 24 terms).
-    for (let k = 0; k < 24 && divisor < Infinity && this.largest / divisor > best; k++, divisor *= this.maxStep) best = Math.max(best, slots.cachedPercentile((hour + k) % 24) / divisor);
+    for (let k = 0; k < 24 && divisor < Infinity && this.largest / divisor > best; k++, divisor *= this.o.maxStep) best = Math.max(best, slots.cachedPercentile((hour + k) % 24) / divisor);
     return best;
   }
 
@@ -82,12 +96,12 @@ export class HourOfDayHistograms {
   }
 
   private refresh(now: number): void {
-    if (now - this.refreshedAt < this.refreshMs) return;
+    if (now - this.refreshedAt < this.o.refreshMs) return;
     this.refreshedAt = now;
     // The quantiles stay in the pool; reachable() raises them when asked (24 steps at most).
     let largest = 0;
     for (let h = 0; h < 24; h++) {
-      this.slots.cachePercentile(h, this.q);
+      this.slots.cachePercentile(h, this.o.q);
       largest = Math.max(largest, this.slots.cachedPercentile(h));
     }
     this.largest = largest;
@@ -97,7 +111,7 @@ export class HourOfDayHistograms {
     let mean = 0;
     for (let h = 0; h < 24; h++) mean += reachables[h]! / 24;
     const quantiles = scratch;
-    planDailyLevels(reachables, this.changeCostHours * mean + this.changeCostAbs, quantiles);
+    planDailyLevels(reachables, this.o.changeCostHours * mean + this.o.changeCostAbs, quantiles);
     this.reach(quantiles, this.plan);
   }
 
@@ -106,7 +120,7 @@ export class HourOfDayHistograms {
     for (let h = 0; h < 24; h++) {
       let best = 0;
       let divisor = 1;
-      for (let k = 0; k < 24 && divisor < Infinity; k++, divisor *= this.maxStep) best = Math.max(best, levels[(h + k) % 24]! / divisor);
+      for (let k = 0; k < 24 && divisor < Infinity; k++, divisor *= this.o.maxStep) best = Math.max(best, levels[(h + k) % 24]! / divisor);
       out[h] = best;
     }
   }

@@ -23,34 +23,47 @@ const HOUR = 3_600_000;
 /** Hours over which the follow rule measures growth (a leak's slope). */
 const GROWTH_HOURS = 3;
 
+/**
+ * Where each number of the state lies in `MemoryTarget.s`: one array of doubles rather than fields
+ * and small arrays (V8 keeps a field holding NaN, -Infinity or a time in ms as a 16-byte heap number
+ * of its own, and an array costs 48 bytes besides its numbers; decision 0275).
+ */
+const FIRST_SAMPLE_AT = 0; // NaN before the first sample
+const LAST_SAMPLE_AT = 1;
+const SEASONAL_MISS_AT = 2; // each rule's last miss (-Infinity: none)
+const FOLLOW_MISS_AT = 3;
+const OOM_FLOOR = 4; // after an OOM kill, the peak is at least this until OOM_FLOOR_UNTIL
+const OOM_FLOOR_UNTIL = 5;
+/** Past-guard checks, per rule r (0: hour of day, 1: follow): the limit the rule set for this hour... */
+const CHECK_LIMIT = 6; // + r
+/** ...and since when the working set has stayed at or above the pressure line (-1: it has not). */
+const PRESSURE_SINCE = 8; // + r
+const SLOTS = 10;
+
 export class MemoryTarget {
   private readonly o: TailorOptions;
   private readonly peaks: HourlyPeaks;
-  private readonly aheadHours: number;
-  private readonly recentHours: number;
-  private readonly followHours: number;
-  private firstSampleAt = NaN;
+  /** The state, by the places above. */
+  private readonly s: number[] = new Array<number>(SLOTS);
+  /** The hour (ms / 1 h) of the last sample (-1: none). */
   private currentHour = -1;
-  private seasonalMissAt = -Infinity;
-  private followMissAt = -Infinity;
   /** Misses so far per rule (past-guard checks): each one doubles the wait before trust returns. */
   private seasonalMisses = 0;
   private followMisses = 0;
-  private oomFloor = 0;
-  private oomFloorUntil = -Infinity;
-  private lastSampleAt = NaN;
-  /** Past-guard checks, per rule (0: hour of day, 1: follow): the limit the rule set for this hour... */
-  private readonly checkLimit = [Infinity, Infinity];
-  /** ...and since when the working set has stayed at or above the pressure line (-1: it has not). */
-  private readonly pressureSince = [-1, -1];
   private readonly refractory: RefractoryPeriod | undefined;
 
   constructor(options: TailorOptions) {
     this.o = options;
     this.peaks = new HourlyPeaks(options.memoryHistoryMs);
-    this.aheadHours = Math.ceil(options.horizonMs / HOUR);
-    this.recentHours = Math.ceil(options.memoryRecentMs / HOUR);
-    this.followHours = Math.ceil(options.memoryFollowMs / HOUR);
+    const s = this.s;
+    s[FIRST_SAMPLE_AT] = NaN;
+    s[LAST_SAMPLE_AT] = NaN;
+    s[SEASONAL_MISS_AT] = -Infinity;
+    s[FOLLOW_MISS_AT] = -Infinity;
+    s[OOM_FLOOR] = 0;
+    s[OOM_FLOOR_UNTIL] = -Infinity;
+    s[CHECK_LIMIT] = s[CHECK_LIMIT + 1] = Infinity;
+    s[PRESSURE_SINCE] = s[PRESSURE_SINCE + 1] = -1;
     if (options.memoryRefractoryQuietMs > 0) {
       this.refractory = new RefractoryPeriod({
         quietMs: options.memoryRefractoryQuietMs,
@@ -63,13 +76,34 @@ export class MemoryTarget {
     }
   }
 
+  /** Hours the hour-of-day rule looks ahead (settings, not state). */
+  private get aheadHours(): number {
+    return Math.ceil(this.o.horizonMs / HOUR);
+  }
+
+  /** Recent hours the hour-of-day rule adds. */
+  private get recentHours(): number {
+    return Math.ceil(this.o.memoryRecentMs / HOUR);
+  }
+
+  /** Hours the follow rule covers. */
+  private get followHours(): number {
+    return Math.ceil(this.o.memoryFollowMs / HOUR);
+  }
+
+  /** The first sample's time (NaN: none yet). */
+  private get firstSampleAt(): number {
+    return this.s[FIRST_SAMPLE_AT]!;
+  }
+
   /** A working-set sample (bytes) at `at`. */
   add(bytes: number, at: number): void {
     if (!(bytes >= 0)) return;
-    if (Number.isNaN(this.firstSampleAt)) this.firstSampleAt = at;
+    const s = this.s;
+    if (Number.isNaN(s[FIRST_SAMPLE_AT]!)) s[FIRST_SAMPLE_AT] = at;
     const hour = Math.floor(at / HOUR);
-    const gap = Number.isNaN(this.lastSampleAt) ? 0 : at - this.lastSampleAt;
-    this.lastSampleAt = at;
+    const gap = Number.isNaN(s[LAST_SAMPLE_AT]!) ? 0 : at - s[LAST_SAMPLE_AT]!;
+    s[LAST_SAMPLE_AT] = at;
     if (this.o.memoryCheckPastGuard) {
       if (hour !== this.currentHour) this.startChecks(hour);
       this.checkSample(bytes, at, gap);
@@ -90,9 +124,10 @@ export class MemoryTarget {
     const history = Number.isNaN(this.firstSampleAt) ? 0 : hour * HOUR - this.firstSampleAt;
     // The lowest limit the rule leaves in force: the updater acts only below lowerFactor x target.
     const headroom = (1 + o.memoryMargin) * o.memoryLowerFactor;
-    this.checkLimit[0] = history >= o.memorySeasonalAfterMs ? this.peaks.predictionFor(hour, this.aheadHours, this.recentHours) * headroom : Infinity;
-    this.checkLimit[1] = history >= o.memoryFollowMs ? this.peaks.recentMax(hour - 1, this.followHours) * headroom : Infinity;
-    this.pressureSince.fill(-1);
+    const s = this.s;
+    s[CHECK_LIMIT] = history >= o.memorySeasonalAfterMs ? this.peaks.predictionFor(hour, this.aheadHours, this.recentHours) * headroom : Infinity;
+    s[CHECK_LIMIT + 1] = history >= o.memoryFollowMs ? this.peaks.recentMax(hour - 1, this.followHours) * headroom : Infinity;
+    s[PRESSURE_SINCE] = s[PRESSURE_SINCE + 1] = -1;
   }
 
   /**
@@ -105,24 +140,25 @@ export class MemoryTarget {
    */
   private checkSample(bytes: number, at: number, gap: number): void {
     const o = this.o;
+    const s = this.s;
     for (let r = 0; r < 2; r++) {
-      const limit = this.checkLimit[r] ?? Infinity;
+      const limit = s[CHECK_LIMIT + r]!;
       if (limit === Infinity) continue;
       if (bytes > limit) {
         if (r === 0) this.missSeasonal(at);
         else this.missFollow(at);
-        this.checkLimit[r] = Infinity; // one miss per rule and hour is enough
+        s[CHECK_LIMIT + r] = Infinity; // one miss per rule and hour is enough
         continue;
       }
       if (bytes < limit * o.pressureThreshold) {
-        this.pressureSince[r] = -1;
+        s[PRESSURE_SINCE + r] = -1;
         continue;
       }
-      const since = (this.pressureSince[r] ?? -1) < 0 ? at : (this.pressureSince[r] ?? at);
-      this.pressureSince[r] = since;
+      const since = s[PRESSURE_SINCE + r]! < 0 ? at : s[PRESSURE_SINCE + r]!;
+      s[PRESSURE_SINCE + r] = since;
       if (at - since + gap >= o.pressureWindowMs) {
-        this.checkLimit[r] = limit * o.pressureRaiseFactor;
-        this.pressureSince[r] = -1;
+        s[CHECK_LIMIT + r] = limit * o.pressureRaiseFactor;
+        s[PRESSURE_SINCE + r] = -1;
       }
     }
   }
@@ -132,14 +168,15 @@ export class MemoryTarget {
    * least limit x 1.5 for a day; by then the real peak (below the raised limit) is in the history.
    */
   recordOom(limitBytes: number, at: number): void {
-    const held = at < this.oomFloorUntil ? this.oomFloor : 0;
-    this.oomFloor = Math.max(held, limitBytes * this.o.oomBumpFactor);
-    this.oomFloorUntil = at + this.o.oomHoldMs;
+    const s = this.s;
+    const held = at < s[OOM_FLOOR_UNTIL]! ? s[OOM_FLOOR]! : 0;
+    s[OOM_FLOOR] = Math.max(held, limitBytes * this.o.oomBumpFactor);
+    s[OOM_FLOOR_UNTIL] = at + this.o.oomHoldMs;
     if (this.o.memoryCheckPastGuard) {
       // A kill under a tighter rule is that rule's miss (and the follow rule's, tighter still).
       const o = this.o;
-      const follow = this.trusted(this.followMissAt, this.followMisses, at, o.memoryFollowMs, o.memoryFollowTrustMs);
-      const seasonal = !follow && this.trusted(this.seasonalMissAt, this.seasonalMisses, at, o.memorySeasonalAfterMs, o.memorySeasonalTrustMs);
+      const follow = this.trusted(s[FOLLOW_MISS_AT]!, this.followMisses, at, o.memoryFollowMs, o.memoryFollowTrustMs);
+      const seasonal = !follow && this.trusted(s[SEASONAL_MISS_AT]!, this.seasonalMisses, at, o.memorySeasonalAfterMs, o.memorySeasonalTrustMs);
       if (follow || seasonal) this.missFollow(at);
       if (seasonal) this.missSeasonal(at);
     }
@@ -173,11 +210,12 @@ export class MemoryTarget {
     const o = this.o;
     const hour = Math.floor(now / HOUR);
     let peak: number;
-    const follow = this.trusted(this.followMissAt, this.followMisses, now, o.memoryFollowMs, o.memoryFollowTrustMs);
+    const s = this.s;
+    const follow = this.trusted(s[FOLLOW_MISS_AT]!, this.followMisses, now, o.memoryFollowMs, o.memoryFollowTrustMs);
     if (follow) {
       peak = this.peaks.recentMax(hour, this.followHours + 1); // + the hour under way
       if (holdHours > 0) peak = peak * (1 + this.hourlyRise(hour)) + this.growthPerHour(hour) * holdHours;
-    } else if (this.trusted(this.seasonalMissAt, this.seasonalMisses, now, o.memorySeasonalAfterMs, o.memorySeasonalTrustMs)) {
+    } else if (this.trusted(s[SEASONAL_MISS_AT]!, this.seasonalMisses, now, o.memorySeasonalAfterMs, o.memorySeasonalTrustMs)) {
       peak = this.peaks.seasonalMax(now, Math.max(this.aheadHours, holdHours), this.recentHours);
     } else {
       peak = this.peaks.max(now);
@@ -199,7 +237,7 @@ export class MemoryTarget {
       const growth = risingSlope(this.peaks, hour - 1, o.memoryTrendHours, criticalS(o.memoryTrendHours, o.memoryTrendLevel));
       if (growth > 0) peak = Math.max(peak, this.peaks.recentMax(hour, 2) * (1 + this.hourlyRise(hour)) + growth * holdHours);
     }
-    return now < this.oomFloorUntil ? Math.max(peak, this.oomFloor) : peak;
+    return now < s[OOM_FLOOR_UNTIL]! ? Math.max(peak, s[OOM_FLOOR]!) : peak;
   }
 
   /**
@@ -239,12 +277,12 @@ export class MemoryTarget {
   }
 
   private missFollow(at: number): void {
-    this.followMissAt = at;
+    this.s[FOLLOW_MISS_AT] = at;
     this.followMisses++;
   }
 
   private missSeasonal(at: number): void {
-    this.seasonalMissAt = at;
+    this.s[SEASONAL_MISS_AT] = at;
     this.seasonalMisses++;
   }
 

@@ -24,7 +24,7 @@ import { AZURE_TRACE, BITBRAINS_TRACE, realTracePath } from '../src/replay/real-
 import { describeResampling } from '../src/replay/resample.ts';
 import type { Trace } from '../src/replay/trace.ts';
 
-const STRATEGIES = ['vpa', 'krr', 'oracle', 'oracle-rules', 'tailor'];
+const STRATEGIES = ['vpa', 'krr', 'oracle', 'oracle-rules', 'tailor', 'tailor-low-churn'];
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const byArchetype = process.argv.includes('--by-archetype');
 const skipAzure = process.argv.includes('--no-azure') || process.argv.includes('--no-real');
@@ -65,7 +65,7 @@ function printRuns(title: string, trace: Trace, { runs, times, cpuMs }: ReturnTy
   return rows;
 }
 
-/** One line per issue 5 target: the figure, the bound and whether it holds. */
+/** One line per issue 15 target of `tailor`, and per bound of the default `tailor-low-churn`: the figure, the bound and whether it holds. */
 function printTargets(rows: QualityFigures[]): void {
   const get = (name: string) => rows.find((r) => r.name === name);
   const tailor = get('tailor');
@@ -80,7 +80,22 @@ function printTargets(rows: QualityFigures[]): void {
     ['memory slack <= 1.5 x oracle', tailor.memory.slackPct, oracle.memory.slackPct === null ? null : oracle.memory.slackPct * 1.5, (a, b) => a <= b],
     ['CPU slack <= 1.5 x oracle', tailor.cpu.slackPct, oracle.cpu.slackPct === null ? null : oracle.cpu.slackPct * 1.5, (a, b) => a <= b],
   ];
-  console.log('\ntargets for tailor (issue 5):');
+  checks.push(['changes a day <= 2 x vpa', tailor.changesPerDay, 2 * vpa.changesPerDay, (a, b) => a <= b]);
+  printChecks('targets for tailor (issue 15)', checks);
+  const lowChurn = get('tailor-low-churn');
+  if (!lowChurn) return;
+  const atMost = (a: number, b: number) => a <= b;
+  printChecks('tailor-low-churn, the default of `tailor run` (decision 0276): within 2x vpa\'s changes, no worse than vpa', [
+    ['changes a day <= 2 x vpa', lowChurn.changesPerDay, 2 * vpa.changesPerDay, atMost],
+    ['CPU slack <= vpa', lowChurn.cpu.slackPct, vpa.cpu.slackPct, atMost],
+    ['CPU shortfall <= vpa', lowChurn.cpu.shortfallPct, vpa.cpu.shortfallPct, atMost],
+    ['memory slack <= vpa', lowChurn.memory.slackPct, vpa.memory.slackPct, atMost],
+    ['OOM kills <= vpa', lowChurn.memory.ooms, vpa.memory.ooms, atMost],
+  ]);
+}
+
+function printChecks(title: string, checks: Array<[string, number | null, number | null, (a: number, b: number) => boolean]>): void {
+  console.log(`\n${title}:`);
   for (const [label, value, bound, holds] of checks) {
     if (value === null || bound === null) continue;
     console.log(`  ${holds(value, bound) ? 'met    ' : 'NOT MET'}  ${label}: ${value.toFixed(2)} vs ${bound.toFixed(2)}`);

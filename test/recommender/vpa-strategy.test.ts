@@ -72,10 +72,10 @@ test('strategy registry: the built-ins include vpa; names are unique', () => {
   assert.ok(registry.names().includes('vpa'));
   assert.equal(registry.get('vpa').name, 'vpa');
   assert.throws(() => registry.register(vpaStrategy()), StrategyRegistryError);
-  assert.throws(() => registry.get('nope'), /unknown strategy "nope"; known: vpa, tailor/);
+  assert.throws(() => registry.get('nope'), /unknown strategy "nope"; known: vpa, tailor, tailor-low-churn/);
   assert.throws(() => new StrategyRegistry().register(vpaStrategy({}, 'Bad Name')), /invalid/);
   registry.register(vpaStrategy({ safetyMarginFraction: 0.3 }, 'vpa-30'));
-  assert.deepEqual(registry.names(), ['vpa', 'tailor', 'vpa-30']);
+  assert.deepEqual(registry.names(), ['vpa', 'tailor', 'tailor-low-churn', 'vpa-30']);
 });
 
 test('vpa: a model resumes from a checkpointed state and keeps learning', () => {

@@ -4,7 +4,7 @@ import { createReplayStrategy, replayStrategyNames, UnknownStrategyError } from 
 import { isClairvoyant } from '../../src/replay/replay-strategy.ts';
 
 test('the replay knows the built-in vpa and its own baselines, each call fresh', () => {
-  assert.deepEqual(replayStrategyNames(), ['vpa', 'tailor', 'krr', 'oracle', 'oracle-rules']);
+  assert.deepEqual(replayStrategyNames(), ['vpa', 'tailor', 'tailor-low-churn', 'krr', 'oracle', 'oracle-rules']);
   for (const name of replayStrategyNames()) assert.equal(createReplayStrategy(name).name, name);
   assert.notEqual(createReplayStrategy('tailor'), createReplayStrategy('tailor'));
   assert.ok(isClairvoyant(createReplayStrategy('oracle')));

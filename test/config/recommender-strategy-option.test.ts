@@ -13,9 +13,10 @@ function resolve(argv: string[], env: Record<string, string> = URL_ENV) {
   return resolveRunConfig(commandLineValues(command, RUN_OPTIONS), env);
 }
 
-test('--recommender-strategy: vpa by default (decision 0151), tailor by flag or TAILOR_RECOMMENDER_STRATEGY', () => {
-  assert.equal(resolve([]).config.recommenderStrategy, 'vpa');
+test('--recommender-strategy: tailor-low-churn by default (decision 0276), vpa or tailor by flag or TAILOR_RECOMMENDER_STRATEGY', () => {
+  assert.equal(resolve([]).config.recommenderStrategy, 'tailor-low-churn');
   assert.equal(resolve(['--recommender-strategy', 'tailor']).config.recommenderStrategy, 'tailor');
+  assert.equal(resolve(['--recommender-strategy', 'vpa']).config.recommenderStrategy, 'vpa');
   const { config, sources } = resolve([], { ...URL_ENV, TAILOR_RECOMMENDER_STRATEGY: 'tailor' });
   assert.equal(config.recommenderStrategy, 'tailor');
   assert.equal(sources.recommenderStrategy, 'env');
@@ -24,6 +25,6 @@ test('--recommender-strategy: vpa by default (decision 0151), tailor by flag or 
 test('--recommender-strategy: an unknown name is refused, naming the choices', () => {
   assert.throws(
     () => resolve(['--recommender-strategy', 'krr']),
-    (err: unknown) => err instanceof InvalidConfigurationError && err.errors.some((e) => /recommender-strategy/.test(e.message) && /vpa/.test(e.message) && /tailor/.test(e.message)),
+    (err: unknown) => err instanceof InvalidConfigurationError && err.errors.some((e) => /recommender-strategy/.test(e.message) && /vpa/.test(e.message) && /tailor-low-churn/.test(e.message)),
   );
 });

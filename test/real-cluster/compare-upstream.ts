@@ -287,7 +287,10 @@ function upstreamAdmissionCerts(): { cert: string; key: string; ca: string } {
 }
 
 function autoscalers(prometheusUrl: string): Autoscaler[] {
-  const tailorCommon = ['bin/tailor.mjs', 'run', '--kubeconfig', AUTOSCALER_KUBECONFIG, '--prometheus-url', prometheusUrl, '--no-leader-elect', '--metrics-address', '127.0.0.1', '--log-level', 'warn'];
+  // Upstream's algorithm on both sides (`--recommender-strategy vpa`), so the comparison is of how
+  // the recommendations are applied; Tailor's default, tailor-low-churn (decision 0276), would
+  // also recommend other numbers.
+  const tailorCommon = ['bin/tailor.mjs', 'run', '--recommender-strategy', 'vpa', '--kubeconfig', AUTOSCALER_KUBECONFIG, '--prometheus-url', prometheusUrl, '--no-leader-elect', '--metrics-address', '127.0.0.1', '--log-level', 'warn'];
   const certs = upstreamAdmissionCerts();
   const upstreamCommon = [`--kubeconfig=${AUTOSCALER_KUBECONFIG}`, '--v=1'];
   const upstreamCrd = join(VPA_BIN, 'vpa-v1-crd-gen.yaml');

@@ -28,10 +28,10 @@ export const RECOMMENDER_OPTIONS = {
   recommenderStrategy: {
     flag: 'recommender-strategy',
     env: 'TAILOR_RECOMMENDER_STRATEGY',
-    type: enumType(['vpa', 'tailor'] as const),
-    default: 'vpa',
+    type: enumType(['vpa', 'tailor', 'tailor-low-churn'] as const),
+    default: 'tailor-low-churn',
     description:
-      'The algorithm behind the VPA status: vpa (upstream\'s) or tailor (docs/tailor-strategy.md; best with Tailor\'s updater, decision 0151). Checkpoints stay in upstream\'s format either way; with tailor each model\'s state rides in an annotation of its checkpoint, so a restart reads only the history since (decision 0261).',
+      'The algorithm behind the VPA status: vpa (upstream\'s), tailor (docs/tailor-strategy.md; best with Tailor\'s updater, decision 0151) or tailor-low-churn (tailor within 2x vpa\'s changes, decision 0276). Checkpoints stay in upstream\'s format either way; with tailor or tailor-low-churn each model\'s state rides in an annotation of its checkpoint, so a restart reads only the history since (decision 0261).',
     group: 'Recommender',
   },
   history: {

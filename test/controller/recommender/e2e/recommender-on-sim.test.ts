@@ -90,7 +90,8 @@ workloads:
   const condition = (v: VerticalPodAutoscaler, type: string) => v.status?.conditions?.find((c) => c.type === type);
   const targetOf = (v: VerticalPodAutoscaler) => v.status?.recommendation?.containerRecommendations?.find((c) => c.containerName === 'app')?.target;
 
-  const { config } = resolveRunConfig({ components: 'recommender', prometheusUrl: `http://127.0.0.1:${port}`, history: '10m', historyStep: '2s', checkpointGcInterval: '1s', logLevel: 'silent' }, {});
+  // Upstream's algorithm (not the default tailor-low-churn): the targets below are its p90 + 15%.
+  const { config } = resolveRunConfig({ components: 'recommender', prometheusUrl: `http://127.0.0.1:${port}`, recommenderStrategy: 'vpa', history: '10m', historyStep: '2s', checkpointGcInterval: '1s', logLevel: 'silent' }, {});
   let metrics = new ControllerMetrics(createRegistry({ defaultMetrics: false }));
   const start = (): RecommenderLoop => {
     metrics = new ControllerMetrics(createRegistry({ defaultMetrics: false }));

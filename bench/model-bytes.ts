@@ -1,7 +1,7 @@
 /**
  * Bytes per tracked container of each strategy's usage model, side by side in one run (issue 15
  * item 5: `tailor` at most 4 KiB per container), with the ratio to `vpa`.
- *   npm run bench:model-bytes -- [containers=2000] [days=8] [strategies=vpa,tailor]
+ *   npm run bench:model-bytes -- [containers=2000] [days=8] [strategies=vpa,tailor,tailor-low-churn]
  * Each strategy runs in a process of its own and feeds `containers` models the `realistic` stream of
  * bench/recommender-model.ts (one CPU and one memory sample a minute, a daily cycle with noise). The
  * figure is a slope: JS heap + typed-array bytes after all models minus after the first half, over
@@ -20,9 +20,9 @@ import { seededNoise } from './bench-args.ts';
 
 const containers = Number(process.argv[2] ?? 2000);
 const days = Number(process.argv[3] ?? 8);
-const strategies = (process.argv[4] ?? 'vpa,tailor').split(',');
+const strategies = (process.argv[4] ?? 'vpa,tailor,tailor-low-churn').split(',');
 const child = process.argv[5] === '--child';
-const USAGE = 'usage: npm run bench:model-bytes -- [containers: an even whole number >= 20, default 2000] [days > 0, default 8] [strategies, default vpa,tailor]';
+const USAGE = 'usage: npm run bench:model-bytes -- [containers: an even whole number >= 20, default 2000] [days > 0, default 8] [strategies, default vpa,tailor,tailor-low-churn]';
 if (!(Number.isInteger(containers) && containers >= 20 && containers % 2 === 0) || !(days > 0)) {
   console.error(`${USAGE}; got "${process.argv.slice(2, 4).join(' ')}"`);
   process.exit(2);
@@ -83,11 +83,14 @@ if (child) {
   const figures: Figure[] = strategies.map((name) => JSON.parse(execFileSync(process.execPath, ['--expose-gc', ...process.execArgv, fileURLToPath(import.meta.url), String(containers), String(days), name, '--child'], { encoding: 'utf8' })) as Figure);
   const vpa = figures.find((f) => f.strategy === 'vpa');
   console.log(`# Model bytes per container: ${containers} containers x ${days} days of 1-minute samples`);
-  console.log('strategy   bytes/container   heap   typed arrays   x vpa');
+  const width = Math.max(8, ...figures.map((f) => f.strategy.length));
+  console.log(`${'strategy'.padEnd(width)} bytes/container   heap   typed arrays   x vpa`);
   for (const f of figures) {
     const ratio = vpa ? (f.bytesPerContainer / vpa.bytesPerContainer).toFixed(2) : '-';
-    console.log(`${f.strategy.padEnd(10)} ${String(f.bytesPerContainer).padStart(15)} ${String(f.heapPerContainer).padStart(6)} ${String(f.arrayPerContainer).padStart(14)} ${ratio.padStart(7)}`);
+    console.log(`${f.strategy.padEnd(width)} ${String(f.bytesPerContainer).padStart(15)} ${String(f.heapPerContainer).padStart(6)} ${String(f.arrayPerContainer).padStart(14)} ${ratio.padStart(7)}`);
   }
-  const tailor = figures.find((f) => f.strategy === 'tailor');
-  if (tailor) console.log(`tailor <= 4 KiB (4,096 bytes) per container: ${tailor.bytesPerContainer <= 4096 ? 'met' : 'NOT MET'} (${tailor.bytesPerContainer})`);
+  // Issue 15 item 5: the default of `tailor run` (tailor-low-churn, decision 0276) and tailor.
+  for (const f of figures.filter((x) => x.strategy.startsWith('tailor'))) {
+    console.log(`${f.strategy} <= 4 KiB (4,096 bytes) per container: ${f.bytesPerContainer <= 4096 ? 'met' : 'NOT MET'} (${f.bytesPerContainer})`);
+  }
 }

@@ -18,6 +18,16 @@ export function hourOfDay(at: number): number {
 /** The 24 hourly quantiles while a refresh raises them; shared by every model (JS runs one at a time). */
 const scratch = new Float64Array(24);
 const reachScratch = new Float64Array(24);
+/**
+ * The 24 planned levels (see `planned`) of the model asked last, as of its last refresh. A plan is
+ * a function of the quantiles cached in the pool, so it is derived when a model asks for it rather
+ * than kept per model (a Float64Array of 24 costs ~380 bytes a container; decision 0276): in the
+ * replay one model asks many times in a row, in the controller each model once per cycle.
+ */
+const planCache = new Float64Array(24);
+/** Whose plan `planCache` holds: the model's pool of histograms (one per model) and its last refresh. */
+let planOwner: PooledDecayingHistograms | undefined;
+let planRefreshedAt = NaN;
 
 /** The settings of an {@link HourOfDayHistograms} (see its constructor). */
 interface HourOfDaySettings {
@@ -44,8 +54,6 @@ export class HourOfDayHistograms {
   private readonly slots: PooledDecayingHistograms;
   /** Settings, shared (`o`: not state, model-state.ts skips it). */
   private readonly o: HourOfDaySettings;
-  /** The 24 planned levels (see `planned`) as of the last refresh; none without a change cost. */
-  private readonly plan: Float64Array | undefined;
   private refreshedAt = -Infinity;
   /** The largest of the 24 quantiles as of the last refresh. */
   private largest = 0;
@@ -60,7 +68,6 @@ export class HourOfDayHistograms {
     if (slots.count < 24) throw new RangeError(`the pool holds ${slots.count} histograms, 24 needed`);
     this.slots = slots;
     this.o = settingsFor(q, maxStep, refreshMs, changeCostHours, changeCostAbs);
-    if (changeCostHours > 0 || changeCostAbs > 0) this.plan = new Float64Array(24);
   }
 
   add(cores: number, at: number): void {
@@ -90,9 +97,14 @@ export class HourOfDayHistograms {
    * the day's mean need plus `changeCostAbs`), made reachable again. Without a change cost, `reachable`.
    */
   planned(hour: number, now: number): number {
-    if (this.plan === undefined) return this.reachable(hour, now);
+    if (!(this.o.changeCostHours > 0 || this.o.changeCostAbs > 0)) return this.reachable(hour, now);
     this.refresh(now);
-    return this.plan[hour] ?? 0;
+    if (planOwner !== this.slots || planRefreshedAt !== this.refreshedAt) {
+      this.plan(now, planCache);
+      planOwner = this.slots;
+      planRefreshedAt = this.refreshedAt;
+    }
+    return planCache[hour] ?? 0;
   }
 
   private refresh(now: number): void {
@@ -105,14 +117,17 @@ export class HourOfDayHistograms {
       largest = Math.max(largest, this.slots.cachedPercentile(h));
     }
     this.largest = largest;
-    if (this.plan === undefined) return;
+  }
+
+  /** The 24 planned levels from the quantiles of the last refresh (at `now` or just before), into `out`. */
+  private plan(now: number, out: Float64Array): void {
     const reachables = reachScratch;
     for (let h = 0; h < 24; h++) reachables[h] = this.reachable(h, now);
     let mean = 0;
     for (let h = 0; h < 24; h++) mean += reachables[h]! / 24;
     const quantiles = scratch;
     planDailyLevels(reachables, this.o.changeCostHours * mean + this.o.changeCostAbs, quantiles);
-    this.reach(quantiles, this.plan);
+    this.reach(quantiles, out);
   }
 
   /** out[h] = max over k of levels[h + k] / maxStep^k (hours wrap around the day). */

@@ -123,22 +123,25 @@ before(async () => {
   ].join('\n'));
   kubectl('apply', '-k', overlay);
 
-  // Usage and requests of both pods in Prometheus before the first audit.
+  // Usage and requests of both pods in Prometheus before the first audit: a few CPU samples of a
+  // container that has run for 90 s, so the recommendation stands on over a minute of data. (A
+  // count alone, 12 samples for "a minute at the resource endpoint's 5 s", timed out twice: the
+  // kubelet refreshes those stats every 10-20 s here, and Prometheus keeps the exposed timestamps.)
   let seen = '';
-  await waitFor('usage and requests of busy and idle in Prometheus', 180_000, async () => {
+  await waitFor('usage and requests of busy and idle in Prometheus', 240_000, async () => {
     const requests = await promQuery(prometheus!.url, `kube_pod_container_resource_requests{namespace="${namespace}", resource="cpu"}`);
-    // a minute of samples (the resource endpoint's, every 5 s) for the recommendation to stand on
     const samples = await promQuery(prometheus!.url, `max by (pod) (count_over_time(container_cpu_usage_seconds_total{namespace="${namespace}", container="app"}[10m]))`);
-    const cpu = samples.filter((c) => Number(c.value[1]) >= 12);
     const has = (list: Array<{ metric: Record<string, string> }>, app: string) => list.some((s) => s.metric['pod']?.startsWith(`${app}-`));
-    // Which pod lacks samples, and its state (a restarted container starts a new series).
+    // Each pod's state and sample count (a restarted container starts a new series).
     const pods = (await core.listNamespacedPod({ namespace })).items.map((p) => {
       const status = p.status?.containerStatuses?.[0];
-      const count = samples.find((s) => s.metric['pod'] === p.metadata?.name)?.value[1] ?? '0';
-      return `${p.metadata?.name} ${p.status?.phase} on ${p.spec?.nodeName ?? '-'}, restarts ${status?.restartCount ?? '-'}, ready ${status?.ready ?? '-'}, ${count} cpu samples`;
+      const count = Number(samples.find((s) => s.metric['pod'] === p.metadata?.name)?.value[1] ?? '0');
+      const startedAt = status?.state?.running?.startedAt;
+      const runningS = startedAt ? (Date.now() - new Date(startedAt).getTime()) / 1000 : 0;
+      return { name: p.metadata?.name ?? '', ready: count >= 4 && runningS >= 90, text: `${p.metadata?.name} ${p.status?.phase} on ${p.spec?.nodeName ?? '-'}, restarts ${status?.restartCount ?? '-'}, ready ${status?.ready ?? '-'}, running ${Math.round(runningS)} s, ${count} cpu samples` };
     });
-    seen = `requests of ${requests.length} container(s), cpu of ${cpu.length}; pods: ${pods.join('; ')}; targets: ${await targetHealth(prometheus!.url)}`;
-    return ['busy', 'idle'].every((app) => has(requests, app) && has(cpu, app)) ? true : undefined;
+    seen = `requests of ${requests.length} container(s); pods: ${pods.map((p) => p.text).join('; ')}; targets: ${await targetHealth(prometheus!.url)}`;
+    return ['busy', 'idle'].every((app) => has(requests, app) && pods.some((p) => p.name.startsWith(`${app}-`) && p.ready)) ? true : undefined;
   }, () => seen);
 });
 

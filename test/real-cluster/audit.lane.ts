@@ -20,7 +20,7 @@
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { chownSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer, connect, type Server } from 'node:net';
+import type { Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import { after, before, test } from 'node:test';
@@ -28,7 +28,7 @@ import * as k8s from '@kubernetes/client-node';
 import { startLocalPrometheus, type LocalPrometheus } from '../../src/local-prometheus/prometheus-process.ts';
 import { dropNamespace, freshNamespace, installVpaCrd, laneKubeconfigPath, laneKubeConfig, waitFor } from './lane-cluster.ts';
 import { busyboxDeployment } from './scenario-workloads.ts';
-import { allowPrometheus, kubeletScrapeConfig, kubeletTargets, lanePkiDir, promQuery, targetHealth } from './lane-prometheus.ts';
+import { allowPrometheus, forward, kubeletScrapeConfig, kubeletTargets, lanePkiDir, promQuery, targetHealth } from './lane-prometheus.ts';
 
 const NS = 'tailor-system';
 const AUDIT_USER = 65532;
@@ -51,18 +51,6 @@ function kubectl(...args: string[]): string {
     if (e.code === 'ENOENT') throw new Error('kubectl is not on PATH (the audit test applies the manifests with kubectl apply -k, as docs/audit.md says)', { cause: error });
     throw new Error(`kubectl ${args.join(' ')} failed: ${e.stderr ?? ''}`, { cause: error });
   }
-}
-
-/** Passes TCP connections on `host` (a free port) to 127.0.0.1:`port`; resolves with the port it listens on. */
-async function forward(host: string, port: number): Promise<{ server: Server; port: number }> {
-  const server = createServer((socket) => {
-    const upstream = connect(port, '127.0.0.1');
-    socket.pipe(upstream).pipe(socket);
-    socket.on('error', () => upstream.destroy());
-    upstream.on('error', () => socket.destroy());
-  });
-  await new Promise<void>((ok, fail) => server.once('error', fail).listen(0, host, ok));
-  return { server, port: (server.address() as { port: number }).port };
 }
 
 /** A Deployment of one busybox pod running `command` with these requests and limits. */

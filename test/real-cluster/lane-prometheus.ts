@@ -5,6 +5,7 @@
  * kubelets authorize it through the apiserver (webhook mode), so the user gets a ClusterRole that
  * may `get nodes/metrics` and nothing else.
  */
+import { createServer, connect, type Server } from 'node:net';
 import { join } from 'node:path';
 import * as k8s from '@kubernetes/client-node';
 import { startLocalPrometheus, type LocalPrometheus } from '../../src/local-prometheus/prometheus-process.ts';
@@ -87,4 +88,16 @@ export async function targetHealth(url: string): Promise<string> {
   const res = await fetch(`${url}/api/v1/targets`);
   const body = (await res.json()) as { data: { activeTargets: Array<{ scrapePool: string; scrapeUrl: string; health: string; lastError: string }> } };
   return body.data.activeTargets.map((t) => `${t.scrapeUrl} ${t.health}${t.lastError ? ` (${t.lastError})` : ''}`).join('; ');
+}
+
+/** Passes TCP connections on `host` (a free port) to 127.0.0.1:`port`; resolves with the port it listens on. */
+export async function forward(host: string, port: number): Promise<{ server: Server; port: number }> {
+  const server = createServer((socket) => {
+    const upstream = connect(port, '127.0.0.1');
+    socket.pipe(upstream).pipe(socket);
+    socket.on('error', () => upstream.destroy());
+    upstream.on('error', () => socket.destroy());
+  });
+  await new Promise<void>((ok, fail) => server.once('error', fail).listen(0, host, ok));
+  return { server, port: (server.address() as { port: number }).port };
 }

@@ -1,0 +1,43 @@
+# shellcheck shell=bash disable=SC2034
+# What the conformance lane's scripts share (sourced after ../real-cluster/versions.sh): where
+# upstream's e2e suite is, where its build and the images are cached, and the images' names.
+
+# The Kubernetes module the images' programs come from: the one upstream's suite requires.
+CONFORMANCE_KUBERNETES_MODULE=v1.37.1
+# Image names as the specs write them (busybox, agnhost 2.53 and 2.40 in the specs; agnhost 2.66.1,
+# resource-consumer 1.14 and pause through the framework's image list of k8s.io/kubernetes v1.37.1).
+CONFORMANCE_BUSYBOX=registry.k8s.io/e2e-test-images/busybox:1.37.0-2
+CONFORMANCE_PAUSE=registry.k8s.io/pause:3.1
+CONFORMANCE_AGNHOST=registry.k8s.io/e2e-test-images/agnhost:2.66.1
+CONFORMANCE_AGNHOST_ALIASES=(registry.k8s.io/e2e-test-images/agnhost:2.53 registry.k8s.io/e2e-test-images/agnhost:2.40)
+CONFORMANCE_RESOURCE_CONSUMER=registry.k8s.io/e2e-test-images/resource-consumer:1.14
+CONFORMANCE_IMAGES=("$CONFORMANCE_BUSYBOX" "$CONFORMANCE_PAUSE" "$CONFORMANCE_AGNHOST" "${CONFORMANCE_AGNHOST_ALIASES[@]}" "$CONFORMANCE_RESOURCE_CONSUMER")
+# Recipe number of the images: bump it when build.sh makes them differently.
+CONFORMANCE_IMAGE_RECIPE=1
+
+# conformance_suite_src: the suite's source directory ($TAILOR_VPA_E2E_SRC), or a message and status 1.
+conformance_suite_src() {
+  local src="${TAILOR_VPA_E2E_SRC:-}"
+  if [[ -z "$src" ]]; then
+    echo "TAILOR_VPA_E2E_SRC is not set (the path of upstream VPA's e2e suite: a directory with go.mod and e2e/v1)" >&2
+    return 1
+  fi
+  if [[ ! -f "$src/go.mod" || ! -d "$src/e2e/v1" ]]; then
+    echo "TAILOR_VPA_E2E_SRC=$src has no go.mod and e2e/v1 (upstream VPA's e2e suite)" >&2
+    return 1
+  fi
+  (cd "$src" && pwd)
+}
+
+# conformance_suite_binary SRC: the cached test binary of the suite at SRC, keyed by its content.
+conformance_suite_binary() {
+  local key
+  key="$(cd "$1" && find go.mod go.sum e2e -type f -name '*.go' -o -type f -name 'go.*' | LC_ALL=C sort | xargs sha256sum | sha256sum | cut -c1-16)"
+  echo "$LANE_CACHE/vpa-e2e-$key/e2e.test"
+}
+
+# conformance_image_tar NAME: the cached docker archive of an image.
+conformance_image_tar() {
+  local file="${1//[\/:]/_}"
+  echo "$LANE_CACHE/conformance-images-r$CONFORMANCE_IMAGE_RECIPE-$CONFORMANCE_KUBERNETES_MODULE/$file.tar"
+}

@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# The conformance lane: upstream VPA's own e2e suite against Tailor on the real-cluster lane
+# (docs/conformance.md). Builds the suite and its images once (build.sh, cached), the lane's binaries
+# and Tailor's image of this checkout, brings the lane's cluster up (or uses the one that is up),
+# imports the images, runs each suite with only the components upstream deploys for it
+# (run-suites.ts), and tears down what it brought up. Says SKIPPED and exits 0 when the suite's
+# source is not given.
+# Usage: npm run test:conformance [suite...]   (recommender updater admission-controller actuation full-vpa)
+# Environment: TAILOR_VPA_E2E_SRC (the suite's source: upstream's vertical-pod-autoscaler/test with a
+# go.mod that resolves through the Go module proxy), TAILOR_CONFORMANCE_RESULTS (report directory,
+# default /var/tmp/tailor-conformance/<time>), TAILOR_CONFORMANCE_SLOW=0 (skip [Slow] specs),
+# TAILOR_CONFORMANCE_OFF_BY_DEFAULT=1 (run [Feature:OffByDefault] specs too), TAILOR_CONFORMANCE_FOCUS
+# (an extra ginkgo focus), TAILOR_CLUSTER_NO_BUILD=1 (fail instead of building).
+set -euo pipefail
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+lane="$here/../real-cluster"
+# shellcheck source=../real-cluster/lane-env.sh
+source "$lane/lane-env.sh"
+# shellcheck source=conformance-env.sh
+source "$here/conformance-env.sh"
+
+if ! src="$(conformance_suite_src 2>&1)"; then echo "conformance: SKIPPED: $src"; exit 0; fi
+export TAILOR_VPA_E2E_SRC="$src"
+[[ $EUID -eq 0 ]] || lane_die "the conformance lane must run as root (it runs the real-cluster lane)"
+command -v kubectl >/dev/null || lane_die "kubectl is needed on PATH (Tailor is installed with kubectl apply -k)"
+
+if [[ "${TAILOR_CLUSTER_NO_BUILD:-}" == 1 ]]; then
+  why="$("$here/build.sh" --check)" || lane_die "$why and TAILOR_CLUSTER_NO_BUILD=1"
+  why="$("$lane/image.sh" --check)" || lane_die "$why and TAILOR_CLUSTER_NO_BUILD=1"
+else
+  "$here/build.sh"
+  "$lane/image.sh" --check >/dev/null || "$lane/image.sh" >/dev/null || lane_die "building Tailor's image failed (above)"
+fi
+
+if [[ -e "$LANE_STATE" ]]; then
+  lane_log "using the cluster that is up ($LANE_STATE); it stays up"
+else
+  trap '"$lane/down.sh"' EXIT
+  "$lane/up.sh"
+fi
+
+# The specs' images, under the names they use, into each node's containerd.
+for n in $(seq 1 "$LANE_NODES"); do
+  for name in "${CONFORMANCE_IMAGES[@]}"; do
+    ctr --address "$(node_containerd_sock "$n")" -n k8s.io images import "$(conformance_image_tar "$name")" >/dev/null
+  done
+done
+image="$("$lane/image.sh" --import | tail -n 1)"
+lane_log "images imported into $LANE_NODES node(s); Tailor's image $image"
+
+results="${TAILOR_CONFORMANCE_RESULTS:-/var/tmp/tailor-conformance/$(date -u +%Y%m%dT%H%M%SZ)}"
+cd "$here/../.."
+TAILOR_CONFORMANCE_SUITE="$(conformance_suite_binary "$src")" TAILOR_CONFORMANCE_RESULTS="$results" \
+  TAILOR_CONFORMANCE_IMAGE="$image" TAILOR_CLUSTER_KUBECONFIG="$LANE_KUBECONFIG" \
+  node --import tsx "$here/run-suites.ts" "$@"

@@ -1,0 +1,127 @@
+/**
+ * The conformance lane's pure parts: upstream's five e2e suites and the components upstream deploys
+ * for each (its hack/deploy-for-e2e.sh), the ginkgo arguments that select a suite's specs, and the
+ * JUnit report read back into one row per spec with the reason of every non-pass.
+ */
+
+/** Tailor's three Deployments, as manifests/base names them. */
+export const TAILOR_DEPLOYMENTS = { recommender: 'tailor-recommender', updater: 'tailor-updater', admission: 'tailor-admission' } as const;
+export type TailorComponent = keyof typeof TAILOR_DEPLOYMENTS;
+
+/**
+ * Upstream's suites and what it deploys for each: one component for the component suites, updater and
+ * admission controller for actuation (the specs write the recommendations themselves), all three for
+ * full-vpa.
+ */
+export const SUITES: Readonly<Record<string, readonly TailorComponent[]>> = {
+  recommender: ['recommender'],
+  updater: ['updater'],
+  'admission-controller': ['admission'],
+  actuation: ['updater', 'admission'],
+  'full-vpa': ['recommender', 'updater', 'admission'],
+};
+
+/** What to run of a suite: upstream's default lanes skip `[Feature:OffByDefault]`; CI also `[Slow]`. */
+export interface Selection {
+  readonly offByDefault: boolean;
+  readonly slow: boolean;
+  /** An extra ginkgo focus (a regular expression on the spec's full name), e.g. one spec's words. */
+  readonly focus?: string;
+}
+
+/** The suites named on the command line, all five when none; throws on an unknown name. */
+export function selectSuites(names: readonly string[]): string[] {
+  const unknown = names.filter((n) => !(n in SUITES));
+  if (unknown.length > 0) throw new Error(`unknown suite(s) ${unknown.join(', ')} (known: ${Object.keys(SUITES).join(', ')})`);
+  return names.length === 0 ? Object.keys(SUITES) : [...names];
+}
+
+/** The ginkgo flags that select a suite's specs, as upstream's hack/run-e2e-tests.sh does. */
+export function ginkgoSelection(suite: string, selection: Selection): string[] {
+  const skip = [...(selection.offByDefault ? [] : ['\\[Feature:OffByDefault\\]']), ...(selection.slow ? [] : ['\\[Slow\\]'])];
+  const focus = `\\[VPA\\] \\[${suite}\\]${selection.focus ? `.*${selection.focus}` : ''}`;
+  return [`--ginkgo.focus=${focus}`, ...(skip.length > 0 ? [`--ginkgo.skip=${skip.join('|')}`] : [])];
+}
+
+export type SpecResult = 'passed' | 'failed' | 'skipped' | 'pending' | 'interrupted' | 'timedout' | 'panicked' | 'aborted';
+
+/** One spec of a JUnit report. */
+export interface SpecRow {
+  readonly suite: string;
+  /** The spec's full text without ginkgo's `[It]` prefix and the `[sig-autoscaling] [VPA] [suite] [v1]` head. */
+  readonly spec: string;
+  readonly result: SpecResult;
+  readonly seconds: number;
+  /** For a non-pass: the failure's message on one line, else ''. */
+  readonly reason: string;
+}
+
+const ENTITIES: Record<string, string> = { quot: '"', amp: '&', lt: '<', gt: '>', apos: "'" };
+
+/** XML character references and the five named entities decoded. */
+export function decodeXml(text: string): string {
+  return text.replace(/&(#x[0-9a-fA-F]+|#[0-9]+|quot|amp|lt|gt|apos);/g, (_, e: string) => {
+    if (e.startsWith('#x')) return String.fromCodePoint(Number.parseInt(e.slice(2), 16));
+    if (e.startsWith('#')) return String.fromCodePoint(Number.parseInt(e.slice(1), 10));
+    return ENTITIES[e]!;
+  });
+}
+
+function attribute(tag: string, name: string): string | undefined {
+  const m = new RegExp(`\\s${name}="([^"]*)"`).exec(tag);
+  return m ? decodeXml(m[1]!) : undefined;
+}
+
+/** The spec's name as a reader wants it: `[It] [sig-autoscaling] [VPA] [updater] [v1] Updater evicts …` → `Updater evicts …`. */
+export function specName(testcase: string): string {
+  return testcase.replace(/^\[It\]\s*/, '').replace(/^\[sig-autoscaling\] \[VPA\] \[[^\]]+\] \[v1\]\s*/, '');
+}
+
+/** A failure message on one line (gomega's spread over several), at most `max` characters. */
+export function oneLine(message: string, max = 300): string {
+  const line = message.split('\n').map((l) => l.trim()).filter((l) => l.length > 0).join(' ');
+  return line.length > max ? `${line.slice(0, max - 1)}…` : line;
+}
+
+/**
+ * The specs of a ginkgo JUnit report (ginkgo v2's `--ginkgo.junit-report`): every `<testcase>` whose
+ * name carries `[VPA]` (suite set-up and tear-down nodes are left out unless they failed, as a spec
+ * then could not run: they come back as a row named after the node).
+ */
+export function readJunit(suite: string, xml: string): SpecRow[] {
+  const rows: SpecRow[] = [];
+  for (const m of xml.matchAll(/<testcase\b([^>]*?)(\/>|>([\s\S]*?)<\/testcase>)/g)) {
+    const head = m[1]!;
+    const body = m[3] ?? '';
+    const name = attribute(head, 'name') ?? '';
+    const status = (attribute(head, 'status') ?? 'passed') as SpecResult;
+    const isSpec = name.includes('[VPA]');
+    if (!isSpec && status === 'passed') continue;
+    if (!isSpec && status === 'skipped') continue;
+    const failure = /<(failure|error)\b([^>]*)>([\s\S]*?)<\/\1>|<(failure|error)\b([^>]*)\/>/.exec(body);
+    const skipped = /<skipped\b([^>]*)\/?>/.exec(body);
+    let reason = '';
+    if (failure) reason = oneLine(attribute(failure[2] ?? failure[5] ?? '', 'message') || decodeXml(failure[3] ?? ''));
+    else if (status !== 'passed' && skipped) reason = oneLine(attribute(skipped[1]!, 'message') ?? '');
+    rows.push({ suite, spec: specName(name), result: status, seconds: Number(attribute(head, 'time') ?? '0'), reason });
+  }
+  return rows;
+}
+
+/** Counts of a set of rows by result. */
+export function tally(rows: readonly SpecRow[]): { passed: number; failed: number; skipped: number } {
+  const passed = rows.filter((r) => r.result === 'passed').length;
+  const skipped = rows.filter((r) => r.result === 'skipped' || r.result === 'pending').length;
+  return { passed, failed: rows.length - passed - skipped, skipped };
+}
+
+function cell(text: string): string {
+  return text.replace(/\|/g, '\\|').replace(/\s+/g, ' ');
+}
+
+/** A Markdown table: suite, spec, result, seconds, reason. */
+export function markdownTable(rows: readonly SpecRow[]): string {
+  const lines = ['| suite | spec | result | s | reason |', '|---|---|---|---:|---|'];
+  for (const r of rows) lines.push(`| ${r.suite} | ${cell(r.spec)} | ${r.result} | ${r.seconds.toFixed(0)} | ${cell(r.reason)} |`);
+  return lines.join('\n');
+}

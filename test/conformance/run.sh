@@ -23,6 +23,9 @@ if ! src="$(conformance_suite_src 2>&1)"; then echo "conformance: SKIPPED: $src"
 export TAILOR_VPA_E2E_SRC="$src"
 [[ $EUID -eq 0 ]] || lane_die "the conformance lane must run as root (it runs the real-cluster lane)"
 command -v kubectl >/dev/null || lane_die "kubectl is needed on PATH (Tailor is installed with kubectl apply -k)"
+# One user of the lane's cluster at a time (compare-upstream.sh takes the same lock).
+exec 8> /run/tailor-lane.lock
+flock -w "${TAILOR_LOCK_WAIT:-3600}" 8 || lane_die "another lane run holds /run/tailor-lane.lock"
 
 if [[ "${TAILOR_CLUSTER_NO_BUILD:-}" == 1 ]]; then
   why="$("$here/build.sh" --check)" || lane_die "$why and TAILOR_CLUSTER_NO_BUILD=1"

@@ -3,7 +3,9 @@
  * the VPA's recommendation. Pure: a function of the pod and the cached cluster view.
  *
  * - No controller, or no VPA targeting the top-most owner: admitted unchanged.
- * - The VPA is invalid (validateVpa): admitted unchanged, as Tailor cannot decide.
+ * - Several VPAs on the owner: the controlling one among the valid ones (`controllingVpa`: the
+ *   oldest, then the first name; decision 0277), the VPA the updater and the recommender use too.
+ * - Only invalid VPAs (validateVpa) on the owner: admitted unchanged, as Tailor cannot decide.
  * - `updateMode: Off`: unchanged. Every other mode (`Initial`, `Recreate`, `Auto`,
  *   `InPlaceOrRecreate`, `InPlace`) applies at creation.
  * - Each container recommendation (status target) is capped with the VPA's resource policy
@@ -20,6 +22,7 @@
  */
 import type { V1LimitRange, V1Pod } from '@kubernetes/client-node';
 import { QuantityError } from 'kube-basics/quantity';
+import { controllingVpa, type VpaOwnerFields } from '../api/controlling-vpa.ts';
 import type { VerticalPodAutoscaler } from '../api/vpa.ts';
 import { recommendationFromStatus } from '../api/vpa-quantities.ts';
 import type { Adjustment } from '../policy/adjustments.ts';
@@ -29,7 +32,6 @@ import { planPodResources, type ContainerTarget } from '../policy/pod-resources.
 import type { JsonPatchOperation } from './json-patch.ts';
 import { buildPodPatch, changeAnnotations } from './pod-patch.ts';
 import { topMostOwner, type ControllerLookup, type OwnerRef } from './top-most-owner.ts';
-import { vpaForOwner, type VpaLike } from './vpa-for-pod.ts';
 import { withStartupBoost } from './startup-boost-plan.ts';
 import { runtimeMemoryRules } from './runtime-floors.ts';
 import { readWorkloadAnnotations } from '../policy/annotations/workload-annotations.ts';
@@ -43,7 +45,7 @@ function boostFor(vpa: VerticalPodAutoscaler): StartupBoost | undefined {
 }
 
 /** A VPA as cached: the raw object, and the validated one or the reason it is invalid. */
-export interface CachedVpa extends VpaLike {
+export interface CachedVpa extends VpaOwnerFields {
   metadata: { name: string; namespace?: string; creationTimestamp?: string | Date };
   valid: VerticalPodAutoscaler | undefined;
   /** `formatFieldErrors` of an invalid VPA. */
@@ -99,7 +101,10 @@ export function admitPod(pod: V1Pod, namespace: string, view: PodAdmissionView):
   const { owner, via } = found;
   const ownerText = `${owner.kind}/${owner.name}`;
   const context = { owner, ownerVia: via };
-  const cached = vpaForOwner(view.vpas, owner);
+  const workload = { kind: owner.kind, namespace, name: owner.name };
+  // Only the VPAs Tailor can read compete, as in the updater and the recommender; an invalid one
+  // is reported when no valid VPA targets the owner.
+  const cached = controllingVpa(view.vpas.filter((v) => v.valid !== undefined), workload) ?? controllingVpa(view.vpas, workload);
   if (!cached) return unchanged('no-vpa', `no VPA targets ${ownerText}`, context);
   const vpaName = cached.metadata.name;
   const withVpa = { ...context, vpaName };

@@ -4,6 +4,7 @@
  * container with its current requests and its VPA's recommendation (target and bounds).
  */
 import { parseCpu, parseMemory } from 'kube-basics/quantity';
+import { controllingVpa } from '../api/controlling-vpa.ts';
 import type { VerticalPodAutoscaler } from '../api/vpa.ts';
 import type { NodeObject, Pod } from 'kube-sim/objects';
 
@@ -69,10 +70,10 @@ function recommendationText(vpa: VerticalPodAutoscaler | undefined, container: s
   return `${show(target)} [${show(lower)}, ${show(upper)}]`;
 }
 
-/** The VPA whose target is the pod's Deployment (pods carry `app: <deployment>`). */
+/** The controlling VPA of the pod's Deployment (pods carry `app: <deployment>`), as the updater picks it. */
 export function vpaOfPod(pod: Pod, vpas: readonly VerticalPodAutoscaler[]): VerticalPodAutoscaler | undefined {
   const app = pod.metadata.labels?.['app'];
-  return vpas.find((v) => v.metadata.namespace === pod.metadata.namespace && v.spec?.targetRef?.name === app);
+  return app === undefined ? undefined : controllingVpa(vpas, { kind: 'Deployment', namespace: pod.metadata.namespace ?? '', name: app });
 }
 
 /**

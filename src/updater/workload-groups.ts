@@ -5,10 +5,11 @@
  * controller passes its caches, `tailor plan` the objects read from files.
  */
 import type { V1LimitRange, V1Pod, V2HorizontalPodAutoscaler } from '@kubernetes/client-node';
+import { controllingVpas, workloadKey } from '../api/controlling-vpa.ts';
 import type { VerticalPodAutoscaler } from '../api/vpa.ts';
 import { hpaUtilizationResources } from './hpa.ts';
 import type { WorkloadGroup } from './plan.ts';
-import { podWorkload, workloadKey } from './pod-owner.ts';
+import { podWorkload } from './pod-owner.ts';
 
 /** A workload object as far as grouping needs it (Deployment, StatefulSet, ...). */
 export interface WorkloadObject {
@@ -50,9 +51,11 @@ function indexBy<T>(items: readonly T[], key: (item: T) => string | undefined): 
 }
 
 /**
- * One group per VPA (in the order given); a pod belongs to the VPA whose targetRef is its top-most
- * owner. The LimitRanges, HPAs and workload objects are indexed once, so grouping costs one pass
- * over each list, not one per VPA (10,000 VPAs: a scan per VPA was 10^8 comparisons a loop).
+ * One group per targeted workload, with its controlling VPA (`controllingVpas`: the oldest of the
+ * VPAs on it, whatever their order here; decision 0277), in the order the workloads' first VPAs
+ * come; a pod belongs to the group of its top-most owner. The LimitRanges, HPAs and workload
+ * objects are indexed once, so grouping costs one pass over each list, not one per VPA (10,000
+ * VPAs: a scan per VPA was 10^8 comparisons a loop).
  */
 export function groupWorkloads(objects: ClusterObjects): Grouping {
   const limitRangesByNamespace = indexBy(objects.limitRanges ?? [], (lr) => ns(lr.metadata?.namespace));
@@ -60,10 +63,8 @@ export function groupWorkloads(objects: ClusterObjects): Grouping {
   const workloadsByTarget = indexBy(objects.workloads ?? [], (w) => (w.kind !== undefined && w.metadata?.name !== undefined ? targetKey(w.kind, ns(w.metadata.namespace), w.metadata.name) : undefined));
   const byKey = new Map<string, { group: WorkloadGroup; pods: V1Pod[] }>();
   const groups: { group: WorkloadGroup; pods: V1Pod[] }[] = [];
-  for (const vpa of objects.vpas) {
+  for (const [key, vpa] of controllingVpas(objects.vpas)) {
     const namespace = ns(vpa.metadata.namespace);
-    const key = workloadKey({ kind: vpa.spec.targetRef.kind, namespace, name: vpa.spec.targetRef.name });
-    if (byKey.has(key)) continue; // two VPAs for one workload: the first wins (upstream refuses both)
     const target = targetKey(vpa.spec.targetRef.kind, namespace, vpa.spec.targetRef.name);
     const limitRanges = limitRangesByNamespace.get(namespace) ?? [];
     const hpas = hpasByTarget.get(target) ?? [];

@@ -92,6 +92,22 @@ test('a container without resources gets them by add', () => {
   assert.deepEqual(decision.patch[0], { op: 'add', path: '/spec/containers/0/resources', value: { requests: { memory: '100Mi' } } });
 });
 
+test('two VPAs on the owner: the controlling one (oldest, then name) among the valid ones, as the updater and the recommender', () => {
+  const pod = webPod([container('app', { cpu: '100m' })]);
+  const older = cached(vpaObject('web-vpa', 'web', { app: { cpu: '250m' } }, {}, '2026-01-01T09:00:00Z'));
+  const younger = cached(vpaObject('a-copy', 'web', { app: { cpu: '900m' } }, {}, '2026-01-01T09:00:02Z'));
+  assert.equal(admitPod(pod, 'shop', view([younger, older])).vpaName, 'web-vpa');
+  assert.equal(admitPod(pod, 'shop', view([cached(vpaObject('b', 'web', { app: { cpu: '1' } })), cached(vpaObject('a', 'web', { app: { cpu: '1' } }))])).vpaName, 'a', 'same time: by name');
+  // An older VPA Tailor cannot read does not hide a valid one: the updater and the recommender skip it too.
+  const invalidOlder = cached(vpaObject('broken', 'web', { app: { cpu: '1' } }, { resourcePolicy: { containerPolicies: [{ containerName: 'app', minAllowed: { cpu: '2' }, maxAllowed: { cpu: '1' } }] } }, '2026-01-01T08:00:00Z'));
+  const d = admitPod(pod, 'shop', view([invalidOlder, younger]));
+  assert.equal(d.outcome, 'patched');
+  assert.equal(d.vpaName, 'a-copy');
+  // An older VPA in mode Off keeps the pod, whatever its mode: the newer one is not used (upstream would skip the Off one).
+  const offOlder = cached(vpaObject('off', 'web', { app: { cpu: '1' } }, { updatePolicy: { updateMode: 'Off' } }, '2026-01-01T08:00:00Z'));
+  assert.equal(admitPod(pod, 'shop', view([younger, offOlder])).outcome, 'mode-off');
+});
+
 test('no VPA, an invalid VPA, no recommendation, no controller: unchanged with a reason', () => {
   const pod = webPod([container('app', { cpu: '100m' })]);
   assert.equal(admitPod(pod, 'shop', view([cached(vpaObject('v', 'api', { app: { cpu: '1' } }))])).outcome, 'no-vpa');

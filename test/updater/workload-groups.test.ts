@@ -104,3 +104,24 @@ test('grouping reads each workload object, HPA and LimitRange a bounded number o
   assert.deepEqual(groups.map((g) => g.replicas), Array.from({ length: n }, (_, i) => i));
   assert.ok(reads <= 20 * n, `${reads} property reads for ${n} VPAs and ${n} objects of each kind`);
 });
+
+test('two VPAs on one workload: one group, with the oldest VPA (then the first name), whatever the order given', () => {
+  const at = (name: string, created: string) => {
+    const v = vpa();
+    v.metadata.name = name;
+    v.metadata.creationTimestamp = created;
+    return v;
+  };
+  const owner = at('web', '2026-01-01T09:00:00Z');
+  const younger = at('a-web-copy', '2026-01-01T09:00:02Z');
+  for (const vpas of [[younger, owner], [owner, younger]]) {
+    const { groups } = groupWorkloads({ vpas, pods: [deploymentPod('web-1', 'web')] });
+    assert.deepEqual(groups.map((g) => `${g.workload} ${g.vpa.metadata.name} ${g.pods.length}`), ['Deployment/shop/web web 1']);
+  }
+  const tie = at('b', '2026-01-01T09:00:00Z');
+  assert.equal(groupWorkloads({ vpas: [tie, at('a', '2026-01-01T09:00:00Z')], pods: [] }).groups[0]!.vpa.metadata.name, 'a');
+  // The controlling VPA's mode does not matter: an older VPA in mode Off keeps the workload (as in the webhook and the recommender).
+  const off = at('z-off', '2026-01-01T08:00:00Z');
+  off.spec.updatePolicy = { updateMode: 'Off' };
+  assert.equal(groupWorkloads({ vpas: [owner, off], pods: [] }).groups[0]!.vpa.metadata.name, 'z-off');
+});

@@ -4,9 +4,10 @@
  * activate (on becoming leader): watch VPAs and pods, restore every checkpoint of a handled VPA,
  * and create the usage feed with a history window that starts at the oldest restored
  * `lastSampleStart` (the full `--history` only when nothing was restored).
- * runCycle: resolve each VPA's target to its pods (oldest VPA wins a shared workload); until the
- * bootstrap has read its history, attribute pods already gone to their VPA through the owner
- * series (history-attribution.ts); ingest new usage from Prometheus and OOM kills from pod status,
+ * runCycle: resolve each VPA's target to its pods (of the VPAs on one workload, only the
+ * controlling one, the oldest: `controllingVpas`, decision 0277); until the bootstrap has read its
+ * history, attribute pods already gone to their VPA through the owner series
+ * (history-attribution.ts); ingest new usage from Prometheus and OOM kills from pod status,
  * write each changed status, write the checkpoints that are due (`--checkpoint-interval`), delete
  * orphaned ones when the sweep is due (`--checkpoint-gc-interval`), and publish the gauges. Writes
  * are retried by error class (recommender-writes.ts). A failure on one VPA is logged and shown on
@@ -29,7 +30,8 @@ import type { KubeConfig, KubernetesObject } from '@kubernetes/client-node';
 import { buildCheckpoint, checkpointName } from '../../api/checkpoint.ts';
 import { formatFieldErrors } from '../../api/field-errors.ts';
 import { parseRfc3339 } from '../../api/rfc3339.ts';
-import { validateVpa } from '../../api/validate-vpa.ts';
+import { validateVpa, type VpaValidation } from '../../api/validate-vpa.ts';
+import { controllingVpas, targetOf, workloadKey } from '../../api/controlling-vpa.ts';
 import { resourceListToAmounts } from '../../api/vpa-quantities.ts';
 import type { VerticalPodAutoscaler } from '../../api/vpa.ts';
 import { prometheusConnection, prometheusQueryConfig } from '../../metrics/prometheus-options.ts';
@@ -71,7 +73,6 @@ import { TargetSelectorError } from './target-selector.ts';
 import { memoryRequest, podOomKills, type PodLike } from './pod-oom-kills.ts';
 import { RecommenderKube, VPA_RESOURCE } from './recommender-kube.ts';
 import { VpaAggregates, type ModelThrough, type TrackedContainer } from './vpa-aggregates.ts';
-import { losingVpas } from './vpa-ownership.ts';
 import { cappedRecommendation, vpaRecommendation } from './vpa-recommendation.ts';
 import { strategyEstimates } from './strategy-estimates.ts';
 import { decideVpaStatus, type VpaProblem } from './vpa-status-decision.ts';
@@ -98,6 +99,13 @@ interface VpaView {
 }
 
 const vpaId = (namespace: string | undefined, name: string) => `${namespace ?? ''}/${name}`;
+
+/** Why a VPA is not used: another one controls its workload (the older one, or at the same second the first name). */
+function notControlling(vpa: VerticalPodAutoscaler, owner: VerticalPodAutoscaler): string {
+  const { kind, name } = vpa.spec.targetRef;
+  const which = owner.metadata.creationTimestamp === vpa.metadata.creationTimestamp ? `VPA ${owner.metadata.name} (created in the same second; the first name wins)` : `the older VPA ${owner.metadata.name}`;
+  return `${kind}/${name} is already handled by ${which}`;
+}
 
 export class RecommenderLoop implements LoopComponent {
   readonly kind = 'loop' as const;
@@ -361,17 +369,28 @@ export class RecommenderLoop implements LoopComponent {
   private async resolveTargets(now: number): Promise<VpaView[]> {
     const views: VpaView[] = [];
     const present = new Set<string>();
+    const handled: { id: string; raw: VerticalPodAutoscaler; validation: VpaValidation }[] = [];
     for (const raw of this.vpas()) {
       if (!this.handled(raw)) continue;
       const id = vpaId(raw.metadata.namespace, raw.metadata.name);
       present.add(id);
-      const validation = validateVpa(raw);
+      handled.push({ id, raw, validation: validateVpa(raw) });
+    }
+    // One VPA per workload, among the valid ones, by the rule the updater and the webhook follow
+    // (decision 0277); the others are neither resolved nor written.
+    const owners = controllingVpas(handled.flatMap((h) => (h.validation.ok ? [h.raw] : [])));
+    for (const { id, raw, validation } of handled) {
       if (!validation.ok) {
         views.push({ id, vpa: raw, problem: { reason: 'InvalidSpec', message: formatFieldErrors(validation.errors) }, pods: [] });
         this.log.warn({ vpa: id, errors: validation.errors }, 'VPA is malformed; its recommendation is kept, not renewed');
         continue;
       }
       const vpa = validation.vpa;
+      const owner = owners.get(workloadKey(targetOf(raw)!));
+      if (owner !== undefined && owner !== raw) {
+        views.push({ id, vpa: raw, problem: { reason: 'MultipleVPAs', message: notControlling(raw, owner) }, pods: [] });
+        continue;
+      }
       const key = targetKey(vpa);
       const held = this.targetBackoff.held(id, key, now);
       if (held) {
@@ -398,22 +417,6 @@ export class RecommenderLoop implements LoopComponent {
       }
     }
     this.targetBackoff.retain(present);
-    const losers = losingVpas(
-      views.filter((v) => !v.problem).map((v) => ({
-        id: v.id,
-        name: v.vpa.metadata.name,
-        namespace: v.vpa.metadata.namespace ?? '',
-        createdAt: v.vpa.metadata.creationTimestamp ? Date.parse(v.vpa.metadata.creationTimestamp) : undefined,
-        targetKind: v.vpa.spec.targetRef.kind,
-        targetName: v.vpa.spec.targetRef.name,
-      })),
-    );
-    for (const v of views) {
-      const owner = losers.get(v.id);
-      if (owner === undefined) continue;
-      v.problem = { reason: 'MultipleVPAs', message: `${v.vpa.spec.targetRef.kind}/${v.vpa.spec.targetRef.name} is already handled by the older VPA ${owner}` };
-      v.pods = [];
-    }
     return views;
   }
 

@@ -111,13 +111,13 @@ export function deployment(name: string, replicas: number, containers: k8s.V1Con
   };
 }
 
-/** Creates a VPA for Deployment `name` and sets its recommendation (status subresource). */
+/** Creates a VPA for Deployment `name` (or `extra.target`) and sets its recommendation (status subresource). */
 export async function createVpa(
   f: UpdaterFixture,
   name: string,
   mode: string,
   recommendations: { containerName: string; target: Record<string, string>; lowerBound?: Record<string, string>; upperBound?: Record<string, string> }[],
-  extra: { minReplicas?: number; annotations?: Record<string, string>; maxAllowed?: Record<string, string>; conditions?: object[] } = {},
+  extra: { minReplicas?: number; annotations?: Record<string, string>; maxAllowed?: Record<string, string>; conditions?: object[]; target?: string } = {},
 ): Promise<void> {
   const ref = { group: 'autoscaling.k8s.io', version: 'v1', namespace: 'default', plural: 'verticalpodautoscalers' };
   await f.custom.createNamespacedCustomObject({
@@ -127,7 +127,7 @@ export async function createVpa(
       kind: 'VerticalPodAutoscaler',
       metadata: { name, ...(extra.annotations ? { annotations: extra.annotations } : {}) },
       spec: {
-        targetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name },
+        targetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: extra.target ?? name },
         updatePolicy: { updateMode: mode, ...(extra.minReplicas !== undefined ? { minReplicas: extra.minReplicas } : {}) },
         ...(extra.maxAllowed ? { resourcePolicy: { containerPolicies: [{ containerName: '*', maxAllowed: extra.maxAllowed }] } } : {}),
       },

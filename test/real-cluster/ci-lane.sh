@@ -18,7 +18,8 @@ fi
 
 # Every lane test, but install.lane.ts and audit.lane.ts only when Tailor's image of this checkout is
 # cached (CI never builds it: `sudo test/real-cluster/image.sh` does) and kubectl is there to apply -k,
-# and ksm.lane.ts and audit.lane.ts only when the kube-state-metrics binary is cached.
+# ksm.lane.ts and audit.lane.ts only when the kube-state-metrics binary is cached, and
+# goldilocks.lane.ts only when Goldilocks built from $TAILOR_GOLDILOCKS_SRC is cached.
 tests=()
 for f in "$here"/*.lane.ts; do
   name="$(basename "$f")"
@@ -32,6 +33,10 @@ for f in "$here"/*.lane.ts; do
   fi
   if [[ "$name" == ksm.lane.ts || "$name" == audit.lane.ts ]] && ! why="$("$here/ksm.sh" --check)"; then
     echo "real-cluster lane: $name SKIPPED because $why; CI never builds it: run test/real-cluster/build.sh kube-state-metrics once on this machine"; continue
+  fi
+  # goldilocks.lane.ts: only with Goldilocks built from $TAILOR_GOLDILOCKS_SRC and cached.
+  if [[ "$name" == goldilocks.lane.ts ]] && ! why="$("$here/build-goldilocks.sh" --check)"; then
+    echo "real-cluster lane: $name SKIPPED because ${why#SKIPPED: }; CI never builds it: run TAILOR_GOLDILOCKS_SRC=<path> test/real-cluster/build-goldilocks.sh once on this machine"; continue
   fi
   tests+=("$name")
 done

@@ -117,15 +117,20 @@ export function containerProcess(id: string): number {
 
 /** Creates the VPA CRD of manifests/crds (if it is not there) and waits until it is Established. */
 export async function installVpaCrd(kc: k8s.KubeConfig): Promise<void> {
+  await installCrd(kc, 'verticalpodautoscalers.yaml');
+}
+
+/** Creates the CRD of manifests/crds/`file` (if it is not there) and waits until it is Established. */
+export async function installCrd(kc: k8s.KubeConfig, file: string): Promise<void> {
   const ext = kc.makeApiClient(k8s.ApiextensionsV1Api);
   // loadYaml maps the YAML's field names to client-node's (x-kubernetes-int-or-string →
   // xKubernetesIntOrString); a plain YAML parse loses those markers in client-node's serializer
   // and the real apiserver refuses the CRD (422 "type: Required value").
-  const crd = k8s.loadYaml<k8s.V1CustomResourceDefinition>(readFileSync('manifests/crds/verticalpodautoscalers.yaml', 'utf8'));
+  const crd = k8s.loadYaml<k8s.V1CustomResourceDefinition>(readFileSync(`manifests/crds/${file}`, 'utf8'));
   await ext.createCustomResourceDefinition({ body: crd }).catch((error: unknown) => {
     if ((error as { code?: number }).code !== 409) throw error;
   });
-  await waitFor('the VPA CRD Established', 60_000, async () => {
+  await waitFor(`CRD ${crd.metadata!.name} Established`, 60_000, async () => {
     const got = await ext.readCustomResourceDefinition({ name: crd.metadata!.name! });
     return got.status?.conditions?.some((c) => c.type === 'Established' && c.status === 'True') ? true : undefined;
   });

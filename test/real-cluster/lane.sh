@@ -25,6 +25,15 @@ if [[ " ${files[*]} " == *"/ksm.lane.ts "* || " ${files[*]} " == *"/audit.lane.t
   [[ "${TAILOR_CLUSTER_NO_BUILD:-}" == 1 ]] && lane_die "$("$here/ksm.sh" --check) and TAILOR_CLUSTER_NO_BUILD=1"
   "$here/build.sh" kube-state-metrics || lane_die "building kube-state-metrics failed (see the output above)"
 fi
+# goldilocks.lane.ts needs Goldilocks built from $TAILOR_GOLDILOCKS_SRC: built here too (unless
+# TAILOR_CLUSTER_NO_BUILD=1). Without that source the test says SKIPPED and why.
+if [[ " ${files[*]} " == *"/goldilocks.lane.ts "* ]]; then
+  if why="$("$here/build-goldilocks.sh" --check)"; then :
+  elif [[ $? -eq 2 ]]; then lane_log "goldilocks.lane.ts will skip: ${why#SKIPPED: }"
+  elif [[ "${TAILOR_CLUSTER_NO_BUILD:-}" == 1 ]]; then lane_die "$why and TAILOR_CLUSTER_NO_BUILD=1"
+  else "$here/build-goldilocks.sh" >/dev/null || lane_die "building Goldilocks failed (see the output above)"
+  fi
+fi
 
 if [[ -e "$LANE_STATE" ]]; then
   lane_log "using the cluster that is up ($LANE_STATE); it stays up"

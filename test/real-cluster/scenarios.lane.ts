@@ -32,7 +32,7 @@ import { UPDATER_FIELD_MANAGER } from '../../src/updater/pod-timing.ts';
 import { BOOST_POD_ANNOTATION } from '../../src/policy/startup-boost.ts';
 import { MEMORY_EVENT_REASONS } from '../../src/updater/memory-warning-report.ts';
 import { WINDOW_WAIT_CONDITION } from '../../src/updater/workload-conditions.ts';
-import { containerId, cpuQuota, dropNamespace, freshNamespace, laneKubeConfig, laneKubeconfigPath, memoryLimitBytes, podMemoryLimitBytes, waitFor } from './lane-cluster.ts';
+import { containerId, cpuQuota, dropNamespace, freshNamespace, installCrd, laneKubeConfig, laneKubeconfigPath, memoryLimitBytes, podMemoryLimitBytes, waitFor } from './lane-cluster.ts';
 import { promQuery, SCRAPE_JOBS, startLanePrometheus, targetHealth } from './lane-prometheus.ts';
 import { BATCH_MIN_CPU, BOOT_CPU, WEB_CPU_REQUEST, LEAKY_HOG_BYTES, LEAKY_SURVIVED, SCENARIOS, scenarioDeployment, scenarioVpa, type ScenarioName } from './scenario-workloads.ts';
 import { CLOSED_WINDOW, JVM_FLOOR_BYTES, JVM_MEMORY, PACE_COOLDOWN_SECONDS, PACE_CPU, PACE_MAX_INCREASE, WARN_FILL_MIB, WARN_LIMIT_MIB, WINDOW_CPU, WINDOW_MIN_CPU } from './scenario-workloads.ts';
@@ -49,21 +49,6 @@ interface VpaObject { status?: { recommendation?: { containerRecommendations?: C
 
 /** One scenario's timeline (ms since the epoch) and what happened, for the printed table. */
 interface Timing { scenario: ScenarioName; recommended?: number; applied?: number; what: string }
-
-async function installCrds(kc: k8s.KubeConfig): Promise<void> {
-  const ext = kc.makeApiClient(k8s.ApiextensionsV1Api);
-  for (const file of ['verticalpodautoscalers.yaml', 'verticalpodautoscalercheckpoints.yaml']) {
-    // loadYaml keeps x-kubernetes-int-or-string (a plain YAML parse loses it; see docs/real-cluster.md).
-    const crd = k8s.loadYaml<k8s.V1CustomResourceDefinition>(readFileSync(`manifests/crds/${file}`, 'utf8'));
-    await ext.createCustomResourceDefinition({ body: crd }).catch((error: unknown) => {
-      if ((error as { code?: number }).code !== 409) throw error;
-    });
-    await waitFor(`CRD ${crd.metadata!.name} Established`, MINUTES, async () => {
-      const got = await ext.readCustomResourceDefinition({ name: crd.metadata!.name! });
-      return got.status?.conditions?.some((c) => c.type === 'Established' && c.status === 'True') ? true : undefined;
-    });
-  }
-}
 
 describe('the demo scenarios on the real cluster, Tailor on the host', () => {
   const kc = laneKubeConfig();
@@ -115,7 +100,7 @@ describe('the demo scenarios on the real cluster, Tailor on the host', () => {
   };
 
   before(async () => {
-    await installCrds(kc);
+    for (const file of ['verticalpodautoscalers.yaml', 'verticalpodautoscalercheckpoints.yaml']) await installCrd(kc, file);
     namespace = await freshNamespace(core, 'lane-scenarios');
     tailorNamespace = await freshNamespace(core, 'lane-tailor');
     prometheus = await startLanePrometheus(kc, 5);

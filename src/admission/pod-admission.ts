@@ -12,6 +12,9 @@
  *   (`capRecommendation`: container mode Off, controlledResources, min/maxAllowed), then
  *   `planPodResources` writes it into the containers: the same policy the updater uses
  *   (controlledValues, LimitRange Container and Pod bounds, limits scaled with requests, QoS kept).
+ *   As upstream, a LimitRange of type Pod scales every container of the new pod, those without a
+ *   recommendation too (`atCreation`); the LimitRanger has applied the namespace's defaults to the
+ *   pod before the webhook sees it, and checks the patched pod afterwards.
  * - QoS is preserved, BestEffort included: a BestEffort pod stays BestEffort (no requests are
  *   added), unlike the upstream admission controller. See docs/decisions/0080.
  * - A memory limit is never set below what the container's runtime needs (a JVM's heap + overhead,
@@ -123,7 +126,7 @@ export function admitPod(pod: V1Pod, namespace: string, view: PodAdmissionView):
   if (targets.length === 0) return unchanged('no-recommendation', `VPA ${vpaName} has no recommendation yet`, withVpa);
 
   const forPlanning: V1Pod = { ...pod, status: undefined };
-  const steadyPlan = planPodResources({ pod: forPlanning, resourcePolicy: vpa.spec.resourcePolicy, limitRanges: view.limitRanges, recommendations: targets, memoryLimitRules: runtimeMemoryRules(pod, vpa) });
+  const steadyPlan = planPodResources({ pod: forPlanning, resourcePolicy: vpa.spec.resourcePolicy, limitRanges: view.limitRanges, recommendations: targets, memoryLimitRules: runtimeMemoryRules(pod, vpa), atCreation: true });
   const boost = boostFor(vpa);
   const boosted = boost ? withStartupBoost(pod, steadyPlan, boost, view.limitRanges) : undefined;
   const plan = boosted?.plan ?? steadyPlan;

@@ -29,6 +29,7 @@ export type AdjustmentCode =
   | 'BurstableKept'
   | 'QosWouldChange'
   | 'CappedToPodLimitRange'
+  | 'RaisedToPodLimitRange'
   | 'MemoryLimitKept'
   | 'ValueTooLarge';
 

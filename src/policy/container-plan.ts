@@ -3,7 +3,10 @@
  * namespace's LimitRange. Per controlled resource, in this order:
  * 1. request = the target rounded up (cpu to 1m, memory to 1 MiB), at least 1m / 1 MiB;
  * 2. clamped to the VPA's minAllowed, then maxAllowed (maxAllowed wins if they conflict);
- * 3. clamped to the LimitRange Container min, then max (the API server enforces these, so they win);
+ * 3. clamped to the LimitRange Container min, then max (the API server enforces these, so they win).
+ *    Where the limit scales with the request, the max bounds the scaled limit, as upstream: the
+ *    request may rise only to max x oldRequest / oldLimit, rounded down (100m/150m, max 300m ->
+ *    request at most 200m, limit 300m);
  * 4. limit: none is added where none was set. `RequestsOnly` keeps the limit and caps the request at
  *    it (and raises the request if the LimitRange ratio needs it). `RequestsAndLimits` scales the
  *    limit with the request: newLimit = oldLimit x newRequest / oldRequest, rounded up (request 100m,
@@ -35,6 +38,12 @@ export interface ContainerPlanInput {
   guaranteed: boolean;
   /** Memory limit safety rules for this container (the updater's; the webhook has none). */
   memoryLimitRules?: MemoryLimitRules;
+  /**
+   * Set when the target is a request already scaled to fit a Pod LimitRange (pod-resources.ts):
+   * it is taken as it is (no rounding up to whole MiB), and the scaled limit is rounded the same
+   * way (`lower`: down, so the summed limits stay within the max; `raise`: up).
+   */
+  podBound?: 'raise' | 'lower';
 }
 
 /**
@@ -93,7 +102,7 @@ function planResource(input: ContainerPlanInput, r: ResourceName, target: number
   const oldLimit = current.limits[r];
   const lr = limitRange[r];
 
-  let request = roundUp(r, target);
+  let request = input.podBound ? Math.ceil(target) : roundUp(r, target);
   if (target > Number.MAX_SAFE_INTEGER) note('ValueTooLarge', `recommendation ${target} is too large; using ${amount(request)}`);
   if (request < MINIMUM_REQUEST[r]) {
     request = MINIMUM_REQUEST[r];
@@ -113,15 +122,20 @@ function planResource(input: ContainerPlanInput, r: ResourceName, target: number
     note('RaisedToLimitRangeMin', `request ${amount(request)} raised to the LimitRange min ${amount(lr.min)}`);
     request = lr.min;
   }
-  if (lr.max !== undefined && request > lr.max) {
-    note('CappedToLimitRangeMax', `request ${amount(request)} capped to the LimitRange max ${amount(lr.max)}`);
-    request = lr.max;
+  const ratio = policy.controlledValues === 'RequestsAndLimits' && oldLimit !== undefined && oldRequest !== undefined && oldRequest > 0 ? { oldRequest, oldLimit } : undefined;
+  const maxRequest = lr.max === undefined ? undefined : ratio ? maxRequestForLimit(ratio, lr.max, lr) : lr.max;
+  if (lr.max !== undefined && maxRequest !== undefined && request > maxRequest) {
+    const message =
+      ratio && maxRequest !== lr.max
+        ? `request ${amount(request)} capped to ${amount(maxRequest)}, so that the limit scaled with it (now ${amount(ratio.oldLimit)} for ${amount(ratio.oldRequest)}) stays within the LimitRange max ${amount(lr.max)}`
+        : `request ${amount(request)} capped to the LimitRange max ${amount(lr.max)}`;
+    note('CappedToLimitRangeMax', message);
+    request = maxRequest;
   }
 
   if (oldLimit === undefined) return { request, limit: undefined };
 
-  const scalable = policy.controlledValues === 'RequestsAndLimits' && oldRequest !== undefined && oldRequest > 0;
-  if (!scalable) {
+  if (!ratio || oldRequest === undefined) {
     if (policy.controlledValues === 'RequestsAndLimits') {
       note('LimitNotScaled', `limit ${amount(oldLimit)} kept: the current request is 0, so there is no ratio to scale by`);
     }
@@ -153,7 +167,9 @@ function planResource(input: ContainerPlanInput, r: ResourceName, target: number
   }
 
   // newLimit = oldLimit x newRequest / oldRequest, e.g. 200m x 250m / 100m = 500m.
-  let limit = Math.max(request, roundUp(r, mulDivCeil(oldLimit, request, oldRequest)));
+  const scaled =
+    input.podBound === 'lower' ? mulDivFloor(oldLimit, request, oldRequest) : input.podBound === 'raise' ? mulDivCeil(oldLimit, request, oldRequest) : roundUp(r, mulDivCeil(oldLimit, request, oldRequest));
+  let limit = Math.max(request, scaled);
   if (limit !== oldLimit) {
     note('LimitScaled', `limit ${amount(oldLimit)} scaled to ${amount(limit)} with the request (${amount(oldRequest)} -> ${amount(request)})`);
   }
@@ -176,6 +192,22 @@ function planResource(input: ContainerPlanInput, r: ResourceName, target: number
     }
   }
   return { request, limit };
+}
+
+/**
+ * The largest request whose limit, scaled with it, stays within the LimitRange max:
+ * floor(max x oldRequest / oldLimit), as upstream (100m/150m, max 300m -> 200m). Where the old
+ * ratio exceeds maxLimitRequestRatio the limit will be capped at that ratio, so that ratio is the
+ * one to divide by, rounded up (the limit is then capped at the max, within the ratio, and the
+ * next plan finds the same request). Never below the LimitRange min: there the ratio gives way
+ * and the limit is capped at the max.
+ */
+function maxRequestForLimit(old: { oldRequest: number; oldLimit: number }, max: number, lr: ResourceBounds): number {
+  const byRatio =
+    lr.maxRatioMilli !== undefined && exceedsRatio(old.oldLimit, old.oldRequest, lr.maxRatioMilli)
+      ? mulDivCeil(max, 1000, lr.maxRatioMilli)
+      : mulDivFloor(old.oldRequest, max, old.oldLimit);
+  return Math.max(byRatio, Math.min(lr.min ?? 0, max));
 }
 
 /** The lowest memory limit the rules allow: the old limit if it may not decrease, else min(old, floor). */

@@ -5,8 +5,11 @@
  * For every regular container and restartable (sidecar) init container: the container policy by
  * name or `"*"`; `mode: Off` and containers without a recommendation are left alone; otherwise
  * `planContainer` computes requests and limits (min/maxAllowed, LimitRange, controlledValues).
- * Then the pod's totals are fitted into a LimitRange of type Pod (pod-limit-range.ts), and last the
- * pod-wide rules of the resize API:
+ * Then the pod's totals are fitted into a LimitRange of type Pod (pod-limit-range.ts): the movable
+ * requests are scaled by one factor and planned again from it, so limits follow with their ratio.
+ * At pod creation (`atCreation`) every container moves, those without a recommendation and in
+ * mode Off too, as upstream's admission controller does; in place only the recommended ones move.
+ * Last the pod-wide rules of the resize API:
  * - a BestEffort pod, or one with pod-level resources, is left alone (at creation, the webhook may
  *   choose `requestsForBestEffort`: the pod gets requests and becomes Burstable);
  * - a Guaranteed pod stays Guaranteed (requests == limits, see planContainer);
@@ -22,12 +25,12 @@ import { QuantityError } from 'kube-basics/quantity';
 import type { PodResourcePolicy } from '../api/vpa.ts';
 import type { ResourceAmounts } from '../api/vpa-quantities.ts';
 import { RESOURCE_NAMES, type ResourceName } from 'kube-basics/resources';
-import type { Adjustment } from './adjustments.ts';
+import { describeAmount, type Adjustment } from './adjustments.ts';
 import { planContainer, type MemoryLimitRules } from './container-plan.ts';
 import { containerPolicyFor, type EffectiveContainerPolicy } from './container-policy.ts';
 import { readResourceValues, sameValues, type ContainerResourceValues } from './container-values.ts';
 import { limitRangeConstraints, type LimitRangeConstraints } from './limit-range.ts';
-import { fitPodLimitRange, podTotalsFit } from './pod-limit-range.ts';
+import { podBoundScale, podTotalsFit, scaleForPodBound } from './pod-limit-range.ts';
 import { podQosClass, type QosClass } from './qos.ts';
 import { keepQosClass } from './qos-guard.ts';
 
@@ -62,6 +65,14 @@ export interface PodResourcesInput {
    * controller does. Default false: a BestEffort pod is left alone, and a resize must leave it so.
    */
   requestsForBestEffort?: boolean;
+  /**
+   * True when the admission webhook plans a pod being created. To fit a LimitRange of type Pod,
+   * every container's request is then scaled, also those without a recommendation or in mode Off
+   * (upstream's admission controller does so; the pod is refused otherwise). Default false (the
+   * updater, in place): only containers with a recommendation move, the others keep their values
+   * (scaling them on every pass would drain them a little each time).
+   */
+  atCreation?: boolean;
 }
 
 /** The plan for one container. */
@@ -94,6 +105,8 @@ interface Slot {
   current: ContainerResourceValues;
   proposed: ContainerResourceValues;
   policy?: EffectiveContainerPolicy;
+  /** The recommendation planned for this container (none: no recommendation, mode Off, unreadable). */
+  target?: ResourceAmounts;
   reasons: Adjustment[];
 }
 
@@ -141,6 +154,7 @@ export function planPodResources(input: PodResourcesInput): PodResourcesPlan {
       slot.reasons.push({ code: 'NoRecommendation', container: name, message: 'no recommendation for this container; left unchanged' });
       continue;
     }
+    slot.target = target;
     const result = planContainer({
       containerName: name,
       current: slot.current,
@@ -153,14 +167,64 @@ export function planPodResources(input: PodResourcesInput): PodResourcesPlan {
     slot.proposed = result.proposed;
     slot.reasons.push(...result.reasons);
   }
-  const fitted = fitPodLimitRange(slots, others, limitRange.pod, limitRange.container);
-  fitted.proposed.forEach((proposed, i) => (slots[i]!.proposed = proposed));
-  for (const a of fitted.adjustments) podReasons.push({ code: 'CappedToPodLimitRange', resource: a.resource, message: a.message });
+  for (const r of RESOURCE_NAMES) {
+    const reason = fitPodBound(slots, r, limitRange, qosClass === 'Guaranteed', input);
+    if (reason) podReasons.push(reason);
+  }
   // A BestEffort pod given requests at creation becomes Burstable (no limit is ever added).
   const expected = startBestEffort && slots.some((x) => !sameValues(x.current, x.proposed)) ? 'Burstable' : qosClass;
   podReasons.push(...keepQosClass(expected, slots, others, limitRange));
   keepPodTotals(slots, others, limitRange, podReasons);
   return finish(qosClass, slots, podReasons);
+}
+
+/**
+ * Scales the movable requests of resource r into the Pod LimitRange (pod-limit-range.ts) and plans
+ * those containers again from the scaled requests, so that each limit keeps its ratio to its
+ * request and every per-container rule still holds. Returns the pod-level adjustment, if any.
+ */
+function fitPodBound(slots: Slot[], r: ResourceName, limitRange: LimitRangeConstraints, guaranteed: boolean, input: PodResourcesInput): Adjustment | undefined {
+  const bounds = limitRange.pod[r];
+  if (bounds.min === undefined && bounds.max === undefined) return undefined;
+  const movable = (s: Slot) =>
+    s.policy !== undefined && (input.atCreation === true || (Number.isFinite(s.target?.[r]) && s.policy.controlledResources.includes(r)));
+  const shares = slots.map((s) => ({ request: s.proposed.requests[r], limit: s.proposed.limits[r], movable: movable(s) }));
+  const scale = podBoundScale(shares, r, bounds);
+  if (!scale) return undefined;
+  if (scale.direction === 'unfit') return { code: 'CappedToPodLimitRange', resource: r, message: `${scale.why}; scaling cannot fit it, left as planned` };
+  const moved: string[] = [];
+  for (const slot of slots) {
+    const request = slot.proposed.requests[r];
+    if (!movable(slot) || request === undefined) continue;
+    const result = planContainer({
+      containerName: slot.containerName,
+      current: slot.current,
+      target: { [r]: scaleForPodBound(request, scale) },
+      policy: { ...slot.policy!, controlledResources: [r] },
+      limitRange: limitRange.container,
+      guaranteed,
+      memoryLimitRules: input.memoryLimitRules?.[slot.containerName],
+      podBound: scale.direction,
+    });
+    const proposed: ContainerResourceValues = { requests: { ...slot.proposed.requests }, limits: { ...slot.proposed.limits } };
+    for (const side of ['requests', 'limits'] as const) {
+      const value = result.proposed[side][r];
+      if (value === undefined) delete proposed[side][r];
+      else proposed[side][r] = value;
+    }
+    slot.proposed = proposed;
+    // The reasons for r now explain the scaled values; a container moved at creation without a
+    // recommendation (or in mode Off) is no longer "left unchanged".
+    slot.reasons = [...slot.reasons.filter((a) => a.resource !== r && a.code !== 'NoRecommendation' && a.code !== 'ContainerModeOff'), ...result.reasons];
+    moved.push(slot.containerName);
+  }
+  const factor = `${describeAmount(r, scale.num)}/${describeAmount(r, scale.den)}`;
+  const rounded = scale.direction === 'raise' ? 'rounded up' : 'rounded down';
+  return {
+    code: scale.direction === 'raise' ? 'RaisedToPodLimitRange' : 'CappedToPodLimitRange',
+    resource: r,
+    message: `${scale.why}: the requests of ${moved.join(', ')} scaled by ${factor} (${rounded}), limits in proportion`,
+  };
 }
 
 /**

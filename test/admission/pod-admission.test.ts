@@ -33,11 +33,12 @@ test('maxAllowed caps the target first: 400m capped to 300m, limit 200m x 300/10
   assert.ok(decision.adjustments.some((a) => a.code === 'CappedToMaxAllowed'));
 });
 
-test('a LimitRange Container max bounds request and limit: target 400m, max 300m -> 300m/300m (memory keeps it Burstable)', () => {
+test('a LimitRange Container max bounds the scaled limit: 100m/200m, target 400m, max 300m -> 150m/300m', () => {
+  // The request may rise only as far as its limit, scaled with it, stays within the max: 100m x 300/200 = 150m.
   const pod = webPod([container('app', { cpu: '100m', memory: '100Mi' }, { cpu: '200m', memory: '200Mi' })]);
   const lr = { metadata: { name: 'lr' }, spec: { limits: [{ type: 'Container', max: { cpu: '300m' } }] } };
   const decision = admitPod(pod, 'shop', view([cached(vpaObject('web-vpa', 'web', { app: { cpu: '400m' } }))], [lr]));
-  assert.deepEqual(patched(pod, decision.patch).spec?.containers[0]?.resources, { requests: { cpu: '300m', memory: '100Mi' }, limits: { cpu: '300m', memory: '200Mi' } });
+  assert.deepEqual(patched(pod, decision.patch).spec?.containers[0]?.resources, { requests: { cpu: '150m', memory: '100Mi' }, limits: { cpu: '300m', memory: '200Mi' } });
 });
 
 test('Guaranteed stays Guaranteed: 100m/128Mi both ways -> 250m/300Mi both ways', () => {

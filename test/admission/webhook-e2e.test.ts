@@ -151,6 +151,29 @@ test('kubectl apply of an invalid VPA fails with the field and the problem', asy
   assert.match(result.stderr, /admission webhook "vpa\.admission\.tailor\.dev" denied the request: VerticalPodAutoscaler "typo" is invalid: spec\.updatePolicy\.minReplicas: /);
 });
 
+test('a Pod LimitRange: the LimitRanger admits the pod the webhook scaled into it (upstream e2e: one container without a recommendation)', async () => {
+  // Without the webhook 100m + 400m would be refused: "maximum cpu usage per Pod is 400m, but limit is 500m".
+  await f.core.createNamespace({ body: { metadata: { name: 'limits' } } });
+  await f.core.createNamespacedLimitRange({ namespace: 'limits', body: { metadata: { name: 'hamster-lr' }, spec: { limits: [{ type: 'Pod', max: { cpu: '400m', memory: '1Gi' } }] } } });
+  await until(() => f.webhook.view.namespaceView('limits').limitRanges.length === 1, 5000, "the LimitRange in the webhook's cache");
+  await createVpa(f, 'limits', 'hamster-vpa', 'hamster');
+  await recommend(f, 'limits', 'hamster-vpa', { hamster: { cpu: '400m', memory: '600Mi' } });
+  const equal = (cpu: string, memory: string) => ({ requests: { cpu, memory }, limits: { cpu, memory } });
+  const containers = [
+    { name: 'hamster', image: 'busybox:1.37', resources: equal('100m', '100Mi') },
+    { name: 'hamster2', image: 'busybox:1.37', resources: equal('400m', '600Mi') },
+  ];
+  await f.apps.createNamespacedDeployment({
+    namespace: 'limits',
+    body: { metadata: { name: 'hamster' }, spec: { replicas: 1, selector: { matchLabels: { app: 'hamster' } }, template: { metadata: { labels: { app: 'hamster' } }, spec: { containers } } } },
+  });
+  await f.tick(1000);
+  const pods = await podsOf(f, 'limits', 'hamster');
+  assert.equal(pods.length, 1);
+  // 400m + 400m over the 400m max, 600Mi + 600Mi over 1Gi: both containers x 1/2 and x 1Gi/1200Mi.
+  assert.deepEqual(plain(pods[0]!.spec?.containers.map((c) => c.resources)), [equal('200m', '512Mi'), equal('200m', '512Mi')]);
+});
+
 test('with the webhook down, pods are still admitted (failurePolicy Ignore), with the template resources', async () => {
   await f.webhook.stop();
   const [pod] = await podsOf(f, 'shop', 'web');

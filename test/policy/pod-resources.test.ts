@@ -145,15 +145,34 @@ test('minAllowed and maxAllowed clamp the request and the limit follows', () => 
   assert.ok(codes.includes('RaisedToMinAllowed'));
 });
 
-test('LimitRange max caps the request and the scaled limit', () => {
-  // 100m/400m -> target 500m: limit would be 2000m, the LimitRange max is 1 core.
+test('LimitRange max bounds the scaled limit, so the request keeps its ratio: 100m/400m, max 1 core -> 250m/1000m', () => {
+  // 100m/400m -> target 500m: the limit would be 2000m; the request may rise to 100m x 1000/400 = 250m.
   const { first, codes } = plan({
     pod: pod([c('app', { cpu: '100m' }, { cpu: '400m' })]),
     limitRanges: [limitRange('Container', { max: { cpu: '1' } })],
     recommendations: [{ containerName: 'app', target: { cpu: 500 } }],
   });
-  assert.deepEqual(first.proposed, { requests: { cpu: 500 }, limits: { cpu: 1000 } });
-  assert.ok(codes.includes('LimitCappedToLimitRangeMax'));
+  assert.deepEqual(first.proposed, { requests: { cpu: 250 }, limits: { cpu: 1000 } });
+  assert.ok(codes.includes('CappedToLimitRangeMax'));
+});
+
+test('LimitRange max without a limit, or with RequestsOnly, caps the request at the max itself', () => {
+  const limitRanges = [limitRange('Container', { max: { cpu: '1' } })];
+  const recommendations = [{ containerName: 'app', target: { cpu: 3000 } }];
+  assert.deepEqual(plan({ pod: pod([c('app', { cpu: '100m' })]), limitRanges, recommendations }).first.proposed, { requests: { cpu: 1000 }, limits: {} });
+  const requestsOnly = { containerPolicies: [{ containerName: '*', controlledValues: 'RequestsOnly' as const }] };
+  const { first } = plan({ pod: pod([c('app', { cpu: '100m' }, { cpu: '1' })]), resourcePolicy: requestsOnly, limitRanges, recommendations });
+  assert.deepEqual(first.proposed, { requests: { cpu: 1000 }, limits: { cpu: 1000 } }, 'capped at the unchanged 1 core limit');
+});
+
+test('LimitRange min above the ratio-keeping max: the request meets the min and the limit is capped at the max', () => {
+  // 1Mi/2Mi, min 2Mi, max 3Mi: keeping the ratio would allow at most 1.5Mi; the min wins, the ratio gives way.
+  const { first } = plan({
+    pod: pod([c('app', { memory: '1Mi' }, { memory: '2Mi' })]),
+    limitRanges: [limitRange('Container', { min: { memory: '2Mi' }, max: { memory: '3Mi' } })],
+    recommendations: [{ containerName: 'app', target: { memory: 0 } }],
+  });
+  assert.deepEqual(first.proposed, { requests: { memory: 2 * MiB }, limits: { memory: 3 * MiB } });
 });
 
 test('LimitRange min raises the request, even above maxAllowed (the server enforces it)', () => {
@@ -278,7 +297,7 @@ test('applyPlanToRequirements rewrites only what changed and keeps other resourc
   assert.deepEqual(container.resources?.requests?.cpu, '0.1', 'the original is not modified');
 });
 
-test('a Pod LimitRange scales the increases back: max 1 core, 2 x 300m -> 700m gives 2 x 500m', () => {
+test('a Pod LimitRange scales the requests by one factor: max 1 core, 2 x 300m -> 700m gives 2 x 500m', () => {
   const { result, codes } = plan({
     pod: pod([c('a', { cpu: '300m' }, { cpu: '300m' }), c('b', { cpu: '300m' })]),
     limitRanges: [limitRange('Pod', { max: { cpu: '1' } })],
@@ -360,4 +379,56 @@ test('requestsForBestEffort (pod creation): a BestEffort pod gets requests, no l
   const none = plan({ pod: pod([c('app')]), recommendations: [], requestsForBestEffort: true });
   assert.equal(none.result.changed, false);
   assert.deepEqual(none.result.reasons, []);
+});
+
+test('a Pod LimitRange max: the limit follows its scaled request with its ratio (2 x 250m/375m under 600m -> 200m/300m)', () => {
+  const { result, codes } = plan({
+    pod: pod([c('a', { cpu: '100m' }, { cpu: '150m' }), c('b', { cpu: '100m' }, { cpu: '150m' })]),
+    limitRanges: [limitRange('Pod', { max: { cpu: '600m' } })],
+    recommendations: [{ containerName: 'a', target: { cpu: 250 } }, { containerName: 'b', target: { cpu: 250 } }],
+  });
+  assert.deepEqual(result.containers.map((x) => x.proposed), [
+    { requests: { cpu: 200 }, limits: { cpu: 300 } },
+    { requests: { cpu: 200 }, limits: { cpu: 300 } },
+  ]);
+  assert.ok(codes.includes('CappedToPodLimitRange'));
+  assert.match(result.reasons[0]?.message ?? '', /^cpu: the pod's total limit 750m is above the Pod LimitRange max 600m: the requests of a, b scaled by 600m\/750m \(rounded down\), limits in proportion$/);
+});
+
+test('a Pod LimitRange min raises the requests with the code RaisedToPodLimitRange', () => {
+  const { codes } = plan({
+    pod: pod([c('a', { cpu: '1m' }, { cpu: '1m' })]),
+    limitRanges: [limitRange('Pod', { min: { cpu: '150m' } })],
+    recommendations: [{ containerName: 'a', target: { cpu: 4 } }],
+  });
+  assert.ok(codes.includes('RaisedToPodLimitRange'));
+});
+
+test('a Pod LimitRange at creation scales the containers without a recommendation and in mode Off too, as upstream', () => {
+  const input = {
+    pod: pod([c('app', { cpu: '100m' }, { cpu: '100m' }), c('side', { cpu: '400m' }, { cpu: '400m' }), c('off', { cpu: '200m' }, { cpu: '200m' })]),
+    resourcePolicy: { containerPolicies: [{ containerName: 'off', mode: 'Off' as const }] },
+    limitRanges: [limitRange('Pod', { max: { cpu: '700m' } })],
+    recommendations: [{ containerName: 'app', target: { cpu: 400 } }],
+  };
+  // 400m + 400m + 200m = 1000m over 700m: each x 700/1000.
+  const created = planPodResources({ ...input, atCreation: true });
+  assert.deepEqual(created.containers.map((x) => x.proposed.requests.cpu), [280, 280, 140]);
+  assert.deepEqual(created.containers.flatMap((x) => x.reasons.map((a) => a.code)), ['LimitKeptEqualToRequest', 'LimitKeptEqualToRequest', 'LimitKeptEqualToRequest'], 'no "left unchanged" for the moved containers');
+  // In place only the recommended container moves: 700m - 600m fixed leaves it 100m, where it is.
+  const inPlace = planPodResources(input);
+  assert.deepEqual(inPlace.containers.map((x) => x.proposed.requests.cpu), [100, 400, 200]);
+  assert.equal(inPlace.changed, false);
+});
+
+test('in place, a pod admitted scaled into a Pod LimitRange stays where it is (no drain of the other containers)', () => {
+  // Admitted as upstream: 100m + 400m over a 400m max gave 200m + 200m. The recommendation is still 400m.
+  const input = {
+    pod: pod([c('hamster', { cpu: '200m' }, { cpu: '200m' }), c('hamster2', { cpu: '200m' }, { cpu: '200m' })]),
+    limitRanges: [limitRange('Pod', { max: { cpu: '400m' } })],
+    recommendations: [{ containerName: 'hamster', target: { cpu: 400 } }],
+  };
+  const again = planPodResources(input);
+  assert.equal(again.changed, false);
+  assert.deepEqual(again.containers.map((x) => x.proposed.requests.cpu), [200, 200]);
 });

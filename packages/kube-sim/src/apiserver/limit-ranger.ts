@@ -1,11 +1,16 @@
 /**
  * The LimitRanger admission plugin for pods: on CREATE, containers without a request or limit get
  * the namespace's LimitRange `defaultRequest` / `default` (type Container); then every container
- * (type Container) and the pod's sums (type Pod) are checked against `min`, `max` and
- * `maxLimitRequestRatio`. A violation is 403 Forbidden in the real wording, e.g.
- * `pods "web" is forbidden: maximum cpu usage per Container is 2, but limit is 4`.
+ * and init container (type Container) and the pod's totals (type Pod) are checked against `min`,
+ * `max` and `maxLimitRequestRatio`, both requests and limits against min and max as the real
+ * plugin does. Pod totals are summed like the real `podRequests`/`podLimits`: containers plus
+ * sidecars (restartable init containers), or the largest init container (with the sidecars
+ * started before it) if that is more. A violation is 403 Forbidden in the real wording, with
+ * quantities printed canonically as a Quantity's String() does (a sum takes the format of its
+ * first term): `pods "web" is forbidden: maximum cpu usage per Pod is 400m, but limit is 800m`,
+ * `minimum memory usage per Pod is 500Mi, but request is 200Mi`.
  * LimitRange objects are defaulted like the API does: `default` from `max`, `defaultRequest`
- * from `default` (else `min`).
+ * from `default` (else `min`). Not simulated: the checks on the `resize` subresource.
  */
 import { parseCpu, parseMemory } from 'kube-basics/quantity';
 import type { AdmissionPlugin } from './admission.ts';
@@ -27,12 +32,54 @@ interface LimitItem {
 
 interface Container {
   name: string;
+  restartPolicy?: string;
   resources?: { requests?: Resources; limits?: Resources };
 }
 
 /** Parses cpu into millicores and anything else into base units, for comparisons. */
 function amount(resource: string, value: string | number): number {
   return resource === 'cpu' ? parseCpu(value) : parseMemory(value);
+}
+
+const BINARY_SUFFIX = /(Ki|Mi|Gi|Ti|Pi|Ei)$/;
+const DECIMAL_SUFFIXES = ['', 'k', 'M', 'G', 'T', 'P', 'E'];
+
+/**
+ * A quantity as Quantity.String() prints it: canonical, in the format of `like` (binary when it
+ * has a binary suffix). Binary: the largest exact power of 1024 (`2147483648` -> `2Gi`), plain
+ * below 1024; decimal: milli-units or the largest exact power of 1000 (`800m`, `1`, `2k`).
+ */
+function canonical(resource: string, value: number, like: string | number): string {
+  const milli = Math.round(resource === 'cpu' ? value : value * 1000);
+  if (typeof like === 'string' && BINARY_SUFFIX.test(like.trim()) && milli % 1000 === 0 && Math.abs(milli) >= 1024 * 1000) {
+    let n = milli / 1000;
+    let i = 0;
+    while (i < 6 && n % 1024 === 0) {
+      n /= 1024;
+      i += 1;
+    }
+    return `${n}${['', 'Ki', 'Mi', 'Gi', 'Ti', 'Pi', 'Ei'][i]}`;
+  }
+  if (milli % 1000 !== 0) return `${milli}m`;
+  let n = milli / 1000;
+  let i = 0;
+  while (i < 6 && n !== 0 && n % 1000 === 0) {
+    n /= 1000;
+    i += 1;
+  }
+  return `${n}${DECIMAL_SUFFIXES[i]}`;
+}
+
+/** A resource's total: its value and the first term, whose format a Quantity sum keeps. */
+interface Total {
+  value: number;
+  like: string | number;
+}
+
+type Totals = Record<string, Total>;
+
+function totalsOf(list: Resources | undefined): Totals {
+  return Object.fromEntries(Object.entries(list ?? {}).map(([r, v]) => [r, { value: amount(r, v), like: v }]));
 }
 
 function items(store: ObjectStore, namespace: string): LimitItem[] {
@@ -57,47 +104,84 @@ export function applyLimitRangeDefaults(pod: KubeObject, limits: readonly LimitI
   }
 }
 
-function checkOne(kind: 'Container' | 'Pod', item: LimitItem, requests: Resources, limits: Resources): string[] {
+function checkOne(kind: 'Container' | 'Pod', item: LimitItem, requests: Totals, limits: Totals): string[] {
   const errors: string[] = [];
+  const text = (r: string, t: Total) => canonical(r, t.value, t.like);
+  const bound = (r: string, v: string | number) => canonical(r, amount(r, v), v);
   for (const [r, min] of Object.entries(item.min ?? {})) {
-    const request = requests[r];
-    if (request === undefined) errors.push(`minimum ${r} usage per ${kind} is ${min}.  No request is specified`);
-    else if (amount(r, request) < amount(r, min)) errors.push(`minimum ${r} usage per ${kind} is ${min}, but request is ${request}`);
+    const [request, limit] = [requests[r], limits[r]];
+    const enforced = amount(r, min);
+    if (request === undefined) errors.push(`minimum ${r} usage per ${kind} is ${bound(r, min)}.  No request is specified`);
+    else if (request.value < enforced) errors.push(`minimum ${r} usage per ${kind} is ${bound(r, min)}, but request is ${text(r, request)}`);
+    else if (limit !== undefined && limit.value < enforced) errors.push(`minimum ${r} usage per ${kind} is ${bound(r, min)}, but limit is ${text(r, limit)}`);
   }
   for (const [r, max] of Object.entries(item.max ?? {})) {
-    const limit = limits[r];
-    if (limit === undefined) errors.push(`maximum ${r} usage per ${kind} is ${max}.  No limit is specified`);
-    else if (amount(r, limit) > amount(r, max)) errors.push(`maximum ${r} usage per ${kind} is ${max}, but limit is ${limit}`);
+    const [request, limit] = [requests[r], limits[r]];
+    const enforced = amount(r, max);
+    if (limit === undefined) errors.push(`maximum ${r} usage per ${kind} is ${bound(r, max)}.  No limit is specified`);
+    else if (limit.value > enforced) errors.push(`maximum ${r} usage per ${kind} is ${bound(r, max)}, but limit is ${text(r, limit)}`);
+    else if (request !== undefined && request.value > enforced) errors.push(`maximum ${r} usage per ${kind} is ${bound(r, max)}, but request is ${text(r, request)}`);
   }
   for (const [r, ratio] of Object.entries(item.maxLimitRequestRatio ?? {})) {
-    const request = requests[r];
-    const limit = limits[r];
+    const [request, limit] = [requests[r], limits[r]];
     if (request === undefined || limit === undefined) continue;
-    const actual = amount(r, limit) / amount(r, request);
+    const actual = limit.value / request.value;
     if (actual > Number(ratio)) errors.push(`${r} max limit to request ratio per ${kind} is ${ratio}, but provided ratio is ${actual.toFixed(6)}`);
   }
   return errors;
 }
 
-function sumOver(containers: Container[], field: 'requests' | 'limits'): Resources {
-  const out: Record<string, number> = {};
-  for (const c of containers) {
-    for (const [r, v] of Object.entries(c.resources?.[field] ?? {})) out[r] = (out[r] ?? 0) + amount(r, v);
+function add(into: Totals, list: Resources | undefined): void {
+  for (const [r, v] of Object.entries(list ?? {})) {
+    const t = into[r];
+    if (t) t.value += amount(r, v);
+    else into[r] = { value: amount(r, v), like: v };
   }
-  // Sums are compared as numbers: keep cpu in millicores with an `m` suffix, memory in bytes.
-  return Object.fromEntries(Object.entries(out).map(([r, v]) => [r, r === 'cpu' ? `${v}m` : v]));
+}
+
+function maxInto(into: Totals, other: Totals): void {
+  for (const [r, t] of Object.entries(other)) {
+    const current = into[r];
+    if (!current || t.value > current.value) into[r] = { ...t };
+  }
+}
+
+/** The pod's total requests or limits, as the real LimitRanger sums them (podRequests / podLimits). */
+function podTotal(spec: { containers?: Container[]; initContainers?: Container[] }, field: 'requests' | 'limits'): Totals {
+  const out: Totals = {};
+  for (const c of spec.containers ?? []) add(out, c.resources?.[field]);
+  const sidecars: Totals = {};
+  const init: Totals = {};
+  for (const c of spec.initContainers ?? []) {
+    if (c.restartPolicy === 'Always') {
+      add(out, c.resources?.[field]);
+      add(sidecars, c.resources?.[field]);
+      maxInto(init, sidecars);
+    } else {
+      const tmp: Totals = {};
+      add(tmp, c.resources?.[field]);
+      for (const [r, t] of Object.entries(sidecars)) {
+        if (tmp[r]) tmp[r].value += t.value;
+        else tmp[r] = { ...t };
+      }
+      maxInto(init, tmp);
+    }
+  }
+  maxInto(out, init);
+  return out;
 }
 
 /** The violations of a pod against LimitRange items (empty when it fits). */
 export function limitRangeViolations(pod: KubeObject, limits: readonly LimitItem[]): string[] {
-  const spec = (pod.spec ?? {}) as { containers?: Container[] };
-  const containers = spec.containers ?? [];
+  const spec = (pod.spec ?? {}) as { containers?: Container[]; initContainers?: Container[] };
   const errors: string[] = [];
   for (const item of limits) {
     if (item.type === 'Container') {
-      for (const c of containers) errors.push(...checkOne('Container', item, c.resources?.requests ?? {}, c.resources?.limits ?? {}));
+      for (const c of [...(spec.containers ?? []), ...(spec.initContainers ?? [])]) {
+        errors.push(...checkOne('Container', item, totalsOf(c.resources?.requests), totalsOf(c.resources?.limits)));
+      }
     } else if (item.type === 'Pod') {
-      errors.push(...checkOne('Pod', item, sumOver(containers, 'requests'), sumOver(containers, 'limits')));
+      errors.push(...checkOne('Pod', item, podTotal(spec, 'requests'), podTotal(spec, 'limits')));
     }
   }
   return errors;

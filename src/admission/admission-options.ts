@@ -6,6 +6,7 @@
  */
 import type { OptionTable } from '../config/option-spec.ts';
 import { booleanType, durationType, enumType, integerType, pathType, stringType, urlType } from '../config/option-types.ts';
+import { WEBHOOK_LAYOUTS } from './webhook-configurations.ts';
 
 export const FAILURE_POLICIES = ['Ignore', 'Fail'] as const;
 
@@ -83,12 +84,20 @@ export const ADMISSION_OPTIONS = {
     description: 'Create/replace the webhook configurations with the current caBundle (--no-admission-register-webhooks when manifests own them).',
     group: 'Admission webhook',
   },
+  admissionWebhookLayout: {
+    flag: 'admission-webhook-layout',
+    env: 'TAILOR_ADMISSION_WEBHOOK_LAYOUT',
+    type: enumType(WEBHOOK_LAYOUTS),
+    default: 'tailor' as (typeof WEBHOOK_LAYOUTS)[number],
+    description: 'Which webhook configurations to register: tailor (a mutating one for pods, a validating one for VPAs, webhooks *.admission.tailor.dev) or upstream (upstream VPA\'s: one MutatingWebhookConfiguration whose webhook vpa.k8s.io mutates pods and validates VPAs; for migrating from upstream, never beside it).',
+    group: 'Admission webhook',
+  },
   admissionWebhookConfigName: {
     flag: 'admission-webhook-config-name',
     env: 'TAILOR_ADMISSION_WEBHOOK_CONFIG_NAME',
     type: stringType,
-    default: 'tailor',
-    description: 'Name of the MutatingWebhookConfiguration and ValidatingWebhookConfiguration.',
+    defaultText: 'tailor; vpa-webhook-config with --admission-webhook-layout upstream',
+    description: 'Name of the webhook configuration objects.',
     group: 'Admission webhook',
   },
   admissionServiceName: {

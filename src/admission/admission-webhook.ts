@@ -18,7 +18,7 @@ import { issueServingCertificate, serviceDnsNames } from 'kube-basics/self-signe
 import type { ServingCredentials } from './serving-credentials.ts';
 import { ensureSharedCa } from './shared-ca.ts';
 import { reviewVpa } from './vpa-admission.ts';
-import { webhookConfigurations, type WebhookEndpoint } from './webhook-configurations.ts';
+import { webhookConfigurations, type WebhookEndpoint, type WebhookLayout } from './webhook-configurations.ts';
 import { WebhookServer } from './webhook-server.ts';
 
 /** Where the serving certificate comes from. */
@@ -33,6 +33,8 @@ export interface AdmissionOptions {
   tls: TlsSource;
   /** Create/replace the webhook configurations (needs a CA: self-signed, or `caFile`). */
   register: boolean;
+  /** Tailor's configurations or upstream's (webhook-configurations.ts); default `tailor`. */
+  layout?: WebhookLayout;
   configurationName: string;
   /** The endpoint, or a function of the bound port (a URL endpoint on a port chosen at start). */
   endpoint: WebhookEndpoint | ((port: number) => WebhookEndpoint);
@@ -165,6 +167,7 @@ export class AdmissionWebhook {
   private async register(): Promise<void> {
     const configurations = webhookConfigurations({
       name: this.options.configurationName,
+      layout: this.options.layout ?? 'tailor',
       endpoint: this.endpoint(this.boundPort ?? this.options.port),
       caPem: this.caPem,
       timeoutSeconds: this.options.timeoutSeconds,
@@ -174,6 +177,6 @@ export class AdmissionWebhook {
       ignoreNamespaces: this.options.ignoreNamespaces,
     });
     await registerWebhooks(this.kubeConfig, configurations, this.options.fieldManager);
-    this.logger.info({ name: this.options.configurationName }, 'webhook configurations written');
+    this.logger.info({ name: this.options.configurationName, layout: this.options.layout ?? 'tailor' }, 'webhook configurations written');
   }
 }

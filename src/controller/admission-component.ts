@@ -7,7 +7,7 @@
 import type { ComponentContext, ServerComponent } from './component.ts';
 import type { RunConfig } from './run-config.ts';
 import { AdmissionWebhook, type AdmissionOptions, type TlsSource } from '../admission/admission-webhook.ts';
-import type { WebhookEndpoint } from '../admission/webhook-configurations.ts';
+import { defaultConfigurationName, type WebhookEndpoint } from '../admission/webhook-configurations.ts';
 
 /** The webhook's options from the run configuration. */
 export function admissionOptions(config: RunConfig, now: () => number): AdmissionOptions {
@@ -22,7 +22,8 @@ export function admissionOptions(config: RunConfig, now: () => number): Admissio
     port: config.admissionPort,
     tls,
     register: config.admissionRegisterWebhooks,
-    configurationName: config.admissionWebhookConfigName,
+    layout: config.admissionWebhookLayout,
+    configurationName: config.admissionWebhookConfigName ?? defaultConfigurationName(config.admissionWebhookLayout),
     endpoint,
     namespace: config.admissionNamespace,
     namespaces: config.namespace,

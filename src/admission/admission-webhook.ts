@@ -2,11 +2,14 @@
  * The admission webhook as one unit: serving credentials (files reloaded on change, or a
  * self-signed CA shared through a Secret and a serving certificate issued at start-up), the
  * watch-fed cluster view, the HTTPS server, and the webhook configurations kept pointing at it
- * with a current caBundle. Needs only a KubeConfig, a logger, a prom-client registry and
+ * with a current caBundle, and the status Lease the updater reads before evicting (status-keeper.ts).
+ * Needs only a KubeConfig, a logger, a prom-client registry and
  * {@link AdmissionOptions}; `tailor run --components admission` wraps it (admission-component.ts).
  */
 import type { KubeConfig } from '@kubernetes/client-node';
-import { coreApi } from '../kube/kube-apis.ts';
+import { coordinationApi, coreApi } from '../kube/kube-apis.ts';
+import { realSleep, type Sleep } from '../kube/clock.ts';
+import { StatusKeeper } from './status-keeper.ts';
 import type { Registry } from 'prom-client';
 import type { Logger } from '../observability/logger.ts';
 import { AdmissionMetrics } from './admission-metrics.ts';
@@ -46,8 +49,15 @@ export interface AdmissionOptions {
   failurePolicy: 'Ignore' | 'Fail';
   /** Field manager of every write. */
   fieldManager: string;
-  /** Time source for certificate validity (ms). */
+  /** Time source for certificate validity and the status Lease (ms). */
   now: () => number;
+  /**
+   * The status Lease renewed while the webhook is ready (status-keeper.ts), which the updater
+   * reads before it evicts; omitted = none kept.
+   */
+  status?: { namespace: string; name: string; identity: string; intervalMs: number };
+  /** Waits between renewals (tests inject one); default a timer. */
+  sleep?: Sleep;
 }
 
 /** A configuration problem found at start-up. */
@@ -63,6 +73,7 @@ export class AdmissionWebhook {
   readonly metrics: AdmissionMetrics;
   private server: WebhookServer | undefined;
   private files: CertificateFiles | undefined;
+  private statusKeeper: StatusKeeper | undefined;
   private caPem: string | undefined;
   private boundPort: number | undefined;
 
@@ -108,9 +119,24 @@ export class AdmissionWebhook {
     this.logger.info({ host: this.options.host, port: this.boundPort, tls: this.options.tls.mode }, 'admission webhook listening');
     this.files?.start();
     if (this.options.register) await this.register();
+    const status = this.options.status;
+    if (status) {
+      this.statusKeeper = new StatusKeeper({
+        api: coordinationApi(this.kubeConfig),
+        ...status,
+        ready: () => this.ready(),
+        clock: this.options.now,
+        sleep: this.options.sleep ?? realSleep,
+        logger: this.logger,
+        fieldManager: this.options.fieldManager,
+      });
+      this.statusKeeper.start();
+      this.logger.info({ lease: this.statusKeeper.where, intervalMs: status.intervalMs }, 'keeping the admission status Lease');
+    }
   }
 
   async stop(): Promise<void> {
+    await this.statusKeeper?.stop();
     this.files?.stop();
     await this.server?.close();
     await this.view.stop();

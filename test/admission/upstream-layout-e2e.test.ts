@@ -8,11 +8,16 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as k8s from '@kubernetes/client-node';
 import { apiFailure } from 'kube-sim/test/e2e/cluster-fixture';
-import { createDeployment, createVpa, podsOf, recommend, startWebhookCluster, VPA_GROUP, type WebhookFixture } from './webhook-fixture.ts';
+import { T0 } from 'kube-sim/test/e2e/cluster-fixture';
+import { createDeployment, createVpa, podsOf, recommend, startWebhookCluster, until, VPA_GROUP, type WebhookFixture } from './webhook-fixture.ts';
+import { resolveRunConfig } from '../../src/controller/run-config.ts';
+import { admissionOptions } from '../../src/controller/admission-component.ts';
 
 let f: WebhookFixture;
 before(async () => {
-  f = await startWebhookCluster({ mode: 'self-signed', caSecretName: 'tailor-webhook-ca' }, { layout: 'upstream', configurationName: 'vpa-webhook-config' });
+  const config = resolveRunConfig({}, { TAILOR_COMPONENTS: 'admission', TAILOR_ADMISSION_WEBHOOK_LAYOUT: 'upstream', TAILOR_ADMISSION_NAMESPACE: 'tailor', TAILOR_LEADER_IDENTITY: 'tailor-admission-0' }).config;
+  const fromRun = admissionOptions(config, () => T0);
+  f = await startWebhookCluster({ mode: 'self-signed', caSecretName: 'tailor-webhook-ca' }, { layout: fromRun.layout!, configurationName: fromRun.configurationName, status: fromRun.status! });
   await f.core.createNamespace({ body: { metadata: { name: 'shop' } } });
 });
 after(() => f?.close());
@@ -60,4 +65,14 @@ test('an invalid VPA is refused by "vpa.k8s.io", on create and on update', async
   assert.match(apiFailure(updated).status.message ?? '', /^admission webhook "vpa\.k8s\.io" denied the request: /);
   const metric = await f.registry.getSingleMetric('tailor_admission_reviews_total')!.get();
   assert.equal(metric.values.find((v) => v.labels.webhook === 'validate-vpa' && v.labels.outcome === 'denied')?.value, 2, 'counted as VPA reviews');
+});
+
+test("the webhook keeps upstream's status Lease in its namespace while it is ready, held by its pod's name", async () => {
+  const coordination = f.kubeConfig.makeApiClient(k8s.CoordinationV1Api);
+  const read = () => coordination.readNamespacedLease({ namespace: 'tailor', name: 'vpa-admission-controller' });
+  await until(async () => (await read().then(() => true, () => false)), 5000, 'the status Lease');
+  const lease = await read();
+  assert.equal(lease.spec?.holderIdentity, 'tailor-admission-0');
+  assert.equal(lease.spec?.leaseDurationSeconds, 10);
+  assert.equal(new Date(lease.spec!.renewTime!).getTime(), T0);
 });

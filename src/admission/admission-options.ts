@@ -7,7 +7,7 @@
 import type { OptionTable } from '../config/option-spec.ts';
 import { booleanType, durationType, enumType, integerType, pathType, stringType, urlType } from '../config/option-types.ts';
 import { WEBHOOK_LAYOUTS } from './webhook-configurations.ts';
-import { ADMISSION_STATUS_INTERVAL_MS, ADMISSION_STATUS_LEASE_NAME } from '../kube/admission-status-lease.ts';
+import { ADMISSION_STATUS_INTERVAL_MS, ADMISSION_STATUS_LEASE_NAME } from '../kube/admission-status-names.ts';
 
 export const FAILURE_POLICIES = ['Ignore', 'Fail'] as const;
 

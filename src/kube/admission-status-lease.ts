@@ -14,13 +14,9 @@
  * and `now`.
  */
 import { V1MicroTime, type V1Lease } from '@kubernetes/client-node';
+import { ADMISSION_STATUS_LEASE_NAME } from './admission-status-names.ts';
 
-/** Upstream's `status.AdmissionControllerStatusName`. */
-export const ADMISSION_STATUS_LEASE_NAME = 'vpa-admission-controller';
-/** Upstream's `AdmissionControllerStatusTimeout`: the updater's freshness limit. */
-export const ADMISSION_STATUS_TIMEOUT_MS = 60_000;
-/** Upstream's `--status-lease-update-interval`: how often the webhook renews. */
-export const ADMISSION_STATUS_INTERVAL_MS = 10_000;
+export { ADMISSION_STATUS_INTERVAL_MS, ADMISSION_STATUS_LEASE_NAME, ADMISSION_STATUS_TIMEOUT_MS } from './admission-status-names.ts';
 
 /** What reading the Lease gave: the Lease, none (404), or why it could not be read. */
 export type AdmissionStatusRead = { lease: V1Lease | undefined } | { error: string };

@@ -7,7 +7,7 @@
 import type { ConfigOf, OptionTable } from '../config/option-spec.ts';
 import { booleanType, decimalType, durationType, integerType, memoryType } from '../config/option-types.ts';
 import { DEFAULT_UPDATER_OPTIONS, type UpdaterOptions } from '../policy/update-thresholds.ts';
-import { ADMISSION_STATUS_TIMEOUT_MS } from '../kube/admission-status-lease.ts';
+import { ADMISSION_STATUS_TIMEOUT_MS } from '../kube/admission-status-names.ts';
 
 /** The memory-safety windows and margins (also options of `tailor plan`). */
 export const MEMORY_SAFETY_OPTIONS = {

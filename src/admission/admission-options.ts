@@ -6,6 +6,8 @@
  */
 import type { OptionTable } from '../config/option-spec.ts';
 import { booleanType, durationType, enumType, integerType, pathType, stringType, urlType } from '../config/option-types.ts';
+import { WEBHOOK_LAYOUTS } from './webhook-configurations.ts';
+import { ADMISSION_STATUS_INTERVAL_MS, ADMISSION_STATUS_LEASE_NAME } from '../kube/admission-status-names.ts';
 
 export const FAILURE_POLICIES = ['Ignore', 'Fail'] as const;
 
@@ -83,12 +85,20 @@ export const ADMISSION_OPTIONS = {
     description: 'Create/replace the webhook configurations with the current caBundle (--no-admission-register-webhooks when manifests own them).',
     group: 'Admission webhook',
   },
+  admissionWebhookLayout: {
+    flag: 'admission-webhook-layout',
+    env: 'TAILOR_ADMISSION_WEBHOOK_LAYOUT',
+    type: enumType(WEBHOOK_LAYOUTS),
+    default: 'tailor' as (typeof WEBHOOK_LAYOUTS)[number],
+    description: 'Which webhook configurations to register: tailor (a mutating one for pods, a validating one for VPAs, webhooks *.admission.tailor.dev) or upstream (upstream VPA\'s: one MutatingWebhookConfiguration whose webhook vpa.k8s.io mutates pods and validates VPAs; for migrating from upstream, never beside it).',
+    group: 'Admission webhook',
+  },
   admissionWebhookConfigName: {
     flag: 'admission-webhook-config-name',
     env: 'TAILOR_ADMISSION_WEBHOOK_CONFIG_NAME',
     type: stringType,
-    default: 'tailor',
-    description: 'Name of the MutatingWebhookConfiguration and ValidatingWebhookConfiguration.',
+    defaultText: 'tailor; vpa-webhook-config with --admission-webhook-layout upstream',
+    description: 'Name of the webhook configuration objects.',
     group: 'Admission webhook',
   },
   admissionServiceName: {
@@ -132,4 +142,34 @@ export const ADMISSION_OPTIONS = {
     description: 'failurePolicy of the webhooks: Ignore admits pods and VPAs when the webhook is down.',
     group: 'Admission webhook',
   },
+  admissionStatusLeaseName: {
+    flag: 'admission-status-lease-name',
+    env: 'TAILOR_ADMISSION_STATUS_LEASE_NAME',
+    type: stringType,
+    default: ADMISSION_STATUS_LEASE_NAME,
+    description: 'Lease the webhook renews while it can set resources and the updater reads before it evicts (upstream VPA\'s name).',
+    group: 'Admission webhook',
+  },
+  admissionStatusLeaseNamespace: {
+    flag: 'admission-status-lease-namespace',
+    env: 'TAILOR_ADMISSION_STATUS_LEASE_NAMESPACE',
+    type: stringType,
+    defaultText: 'the --admission-namespace',
+    description: 'Namespace of that Lease: where Tailor runs (the manifests set it to the pods\' namespace).',
+    group: 'Admission webhook',
+    check: label,
+  },
+  admissionStatusInterval: {
+    flag: 'admission-status-interval',
+    env: 'TAILOR_ADMISSION_STATUS_INTERVAL',
+    type: durationType,
+    default: ADMISSION_STATUS_INTERVAL_MS,
+    description: 'How often the webhook renews the status Lease (well below --admission-status-timeout).',
+    group: 'Admission webhook',
+  },
 } satisfies OptionTable;
+
+/** The namespace of the status Lease: the option, else the admission namespace. */
+export function admissionStatusNamespace(config: { admissionStatusLeaseNamespace?: string | undefined; admissionNamespace: string }): string {
+  return config.admissionStatusLeaseNamespace ?? config.admissionNamespace;
+}

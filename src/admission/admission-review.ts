@@ -16,6 +16,8 @@ export interface AdmissionRequest {
   object: unknown;
   oldObject?: unknown;
   kind?: { group?: string; version?: string; kind?: string };
+  /** The resource requested, e.g. `{ group: '', version: 'v1', resource: 'pods' }`. */
+  resource?: { group?: string; version?: string; resource?: string };
   subResource?: string;
   dryRun?: boolean;
 }

@@ -2,11 +2,14 @@
  * The admission webhook as one unit: serving credentials (files reloaded on change, or a
  * self-signed CA shared through a Secret and a serving certificate issued at start-up), the
  * watch-fed cluster view, the HTTPS server, and the webhook configurations kept pointing at it
- * with a current caBundle. Needs only a KubeConfig, a logger, a prom-client registry and
+ * with a current caBundle, and the status Lease the updater reads before evicting (status-keeper.ts).
+ * Needs only a KubeConfig, a logger, a prom-client registry and
  * {@link AdmissionOptions}; `tailor run --components admission` wraps it (admission-component.ts).
  */
 import type { KubeConfig } from '@kubernetes/client-node';
-import { coreApi } from '../kube/kube-apis.ts';
+import { coordinationApi, coreApi } from '../kube/kube-apis.ts';
+import { realSleep, type Sleep } from '../kube/clock.ts';
+import { StatusKeeper } from './status-keeper.ts';
 import type { Registry } from 'prom-client';
 import type { Logger } from '../observability/logger.ts';
 import { AdmissionMetrics } from './admission-metrics.ts';
@@ -18,7 +21,7 @@ import { issueServingCertificate, serviceDnsNames } from 'kube-basics/self-signe
 import type { ServingCredentials } from './serving-credentials.ts';
 import { ensureSharedCa } from './shared-ca.ts';
 import { reviewVpa } from './vpa-admission.ts';
-import { webhookConfigurations, type WebhookEndpoint } from './webhook-configurations.ts';
+import { webhookConfigurations, type WebhookEndpoint, type WebhookLayout } from './webhook-configurations.ts';
 import { WebhookServer } from './webhook-server.ts';
 
 /** Where the serving certificate comes from. */
@@ -33,6 +36,8 @@ export interface AdmissionOptions {
   tls: TlsSource;
   /** Create/replace the webhook configurations (needs a CA: self-signed, or `caFile`). */
   register: boolean;
+  /** Tailor's configurations or upstream's (webhook-configurations.ts); default `tailor`. */
+  layout?: WebhookLayout;
   configurationName: string;
   /** The endpoint, or a function of the bound port (a URL endpoint on a port chosen at start). */
   endpoint: WebhookEndpoint | ((port: number) => WebhookEndpoint);
@@ -44,8 +49,15 @@ export interface AdmissionOptions {
   failurePolicy: 'Ignore' | 'Fail';
   /** Field manager of every write. */
   fieldManager: string;
-  /** Time source for certificate validity (ms). */
+  /** Time source for certificate validity and the status Lease (ms). */
   now: () => number;
+  /**
+   * The status Lease renewed while the webhook is ready (status-keeper.ts), which the updater
+   * reads before it evicts; omitted = none kept.
+   */
+  status?: { namespace: string; name: string; identity: string; intervalMs: number };
+  /** Waits between renewals (tests inject one); default a timer. */
+  sleep?: Sleep;
 }
 
 /** A configuration problem found at start-up. */
@@ -61,6 +73,7 @@ export class AdmissionWebhook {
   readonly metrics: AdmissionMetrics;
   private server: WebhookServer | undefined;
   private files: CertificateFiles | undefined;
+  private statusKeeper: StatusKeeper | undefined;
   private caPem: string | undefined;
   private boundPort: number | undefined;
 
@@ -106,9 +119,24 @@ export class AdmissionWebhook {
     this.logger.info({ host: this.options.host, port: this.boundPort, tls: this.options.tls.mode }, 'admission webhook listening');
     this.files?.start();
     if (this.options.register) await this.register();
+    const status = this.options.status;
+    if (status) {
+      this.statusKeeper = new StatusKeeper({
+        api: coordinationApi(this.kubeConfig),
+        ...status,
+        ready: () => this.ready(),
+        clock: this.options.now,
+        sleep: this.options.sleep ?? realSleep,
+        logger: this.logger,
+        fieldManager: this.options.fieldManager,
+      });
+      this.statusKeeper.start();
+      this.logger.info({ lease: this.statusKeeper.where, intervalMs: status.intervalMs }, 'keeping the admission status Lease');
+    }
   }
 
   async stop(): Promise<void> {
+    await this.statusKeeper?.stop();
     this.files?.stop();
     await this.server?.close();
     await this.view.stop();
@@ -165,6 +193,7 @@ export class AdmissionWebhook {
   private async register(): Promise<void> {
     const configurations = webhookConfigurations({
       name: this.options.configurationName,
+      layout: this.options.layout ?? 'tailor',
       endpoint: this.endpoint(this.boundPort ?? this.options.port),
       caPem: this.caPem,
       timeoutSeconds: this.options.timeoutSeconds,
@@ -174,6 +203,6 @@ export class AdmissionWebhook {
       ignoreNamespaces: this.options.ignoreNamespaces,
     });
     await registerWebhooks(this.kubeConfig, configurations, this.options.fieldManager);
-    this.logger.info({ name: this.options.configurationName }, 'webhook configurations written');
+    this.logger.info({ name: this.options.configurationName, layout: this.options.layout ?? 'tailor' }, 'webhook configurations written');
   }
 }

@@ -21,6 +21,10 @@
  *   GOMEMLIMIT + 10%; runtime-floors.ts), as the updater does; the adjustment says why.
  * - `tailor.dev/startup-cpu-boost` on the VPA: the CPU is boosted on top of that
  *   (startup-boost-plan.ts) and the steady values recorded on the pod for the updater.
+ * - Whenever a valid VPA in a mode other than Off controls the pod, the patch also writes
+ *   `vpaObservedContainers` (pod-patch.ts), as upstream's webhook does: with no recommendation yet
+ *   or resources already right, the patch is that annotation alone (outcome `no-recommendation` or
+ *   `unchanged`: no resource was changed).
  * The pod's `status` is ignored: at creation the class comes from the spec alone.
  */
 import type { V1LimitRange, V1Pod } from '@kubernetes/client-node';
@@ -33,7 +37,7 @@ import { capRecommendation } from '../policy/cap-recommendation.ts';
 import { describePlanChanges } from '../policy/plan-summary.ts';
 import { planPodResources, type ContainerTarget } from '../policy/pod-resources.ts';
 import type { JsonPatchOperation } from './json-patch.ts';
-import { buildPodPatch, changeAnnotations } from './pod-patch.ts';
+import { annotationPatch, buildPodPatch, changeAnnotations, observedContainers } from './pod-patch.ts';
 import { topMostOwner, type ControllerLookup, type OwnerRef } from './top-most-owner.ts';
 import { withStartupBoost } from './startup-boost-plan.ts';
 import { runtimeMemoryRules } from './runtime-floors.ts';
@@ -65,7 +69,7 @@ export interface PodAdmissionView {
 /** How a pod admission ended; also the `outcome` label of the admission metric. */
 export type PodOutcome = 'patched' | 'no-controller' | 'no-vpa' | 'invalid-vpa' | 'mode-off' | 'no-recommendation' | 'unchanged';
 
-/** The decision: a patch (empty unless `patched`) and a sentence for the log. */
+/** The decision: a patch (resources only when `patched`) and a sentence for the log. */
 export interface PodAdmissionDecision {
   outcome: PodOutcome;
   message: string;
@@ -114,6 +118,8 @@ export function admitPod(pod: V1Pod, namespace: string, view: PodAdmissionView):
   const vpa = cached.valid;
   if (!vpa) return unchanged('invalid-vpa', `VPA ${vpaName} (targets ${ownerText}) is invalid, so it is not applied: ${cached.problems ?? 'unknown problem'}`, withVpa);
   if (vpa.spec.updatePolicy?.updateMode === 'Off') return unchanged('mode-off', `VPA ${vpaName} has updateMode Off`, withVpa);
+  const observed = observedContainers(pod);
+  const observedOnly = { ...withVpa, patch: annotationPatch(pod, observed) };
 
   let targets: ContainerTarget[];
   let capAdjustments: Adjustment[];
@@ -123,7 +129,7 @@ export function admitPod(pod: V1Pod, namespace: string, view: PodAdmissionView):
     if (!(err instanceof QuantityError)) throw err;
     return unchanged('invalid-vpa', `VPA ${vpaName} has an unreadable recommendation: ${err.message}`, withVpa);
   }
-  if (targets.length === 0) return unchanged('no-recommendation', `VPA ${vpaName} has no recommendation yet`, withVpa);
+  if (targets.length === 0) return unchanged('no-recommendation', `VPA ${vpaName} has no recommendation yet`, observedOnly);
 
   const forPlanning: V1Pod = { ...pod, status: undefined };
   const steadyPlan = planPodResources({ pod: forPlanning, resourcePolicy: vpa.spec.resourcePolicy, limitRanges: view.limitRanges, recommendations: targets, memoryLimitRules: runtimeMemoryRules(pod, vpa), atCreation: true });
@@ -133,10 +139,11 @@ export function admitPod(pod: V1Pod, namespace: string, view: PodAdmissionView):
   const adjustments = [...capAdjustments, ...plan.reasons, ...plan.containers.flatMap((c) => c.reasons)];
   if (!plan.changed) {
     const why = plan.reasons.map((r) => r.message).join('; ');
-    return unchanged('unchanged', `VPA ${vpaName}: the pod already has the recommended resources or cannot take them${why ? ` (${why})` : ''}`, { ...withVpa, adjustments });
+    return unchanged('unchanged', `VPA ${vpaName}: the pod already has the recommended resources or cannot take them${why ? ` (${why})` : ''}`, { ...observedOnly, adjustments });
   }
   const annotations = changeAnnotations(vpaName, pod, plan);
   if (boosted?.record) annotations[BOOST_POD_ANNOTATION] = formatBoostRecord(boosted.record);
+  Object.assign(annotations, observed);
   const changes = [...describePlanChanges(plan), ...(boosted?.notes ?? [])];
   return {
     outcome: 'patched',

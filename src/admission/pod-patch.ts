@@ -10,6 +10,9 @@
  * - `tailor.dev/vpa`: the VPA's name;
  * - `tailor.dev/resources-changed`: `app: cpu request 100m -> 250m, cpu limit 200m -> 500m`
  *   (one clause per changed container, joined by `; `).
+ * Every pod a VPA controls (mode not Off) also gets `vpaObservedContainers`, upstream's list of the
+ * containers the webhook saw (`app, log`), even when no resource changes: containers that a later
+ * webhook injects are not in it, and upstream's updater leaves them out of its eviction decisions.
  */
 import type { V1Container, V1Pod } from '@kubernetes/client-node';
 import { applyPlanToRequirements } from '../policy/resource-requirements.ts';
@@ -20,6 +23,12 @@ import { escapePointerToken, type JsonPatchOperation } from './json-patch.ts';
 export const VPA_UPDATES_ANNOTATION = 'vpaUpdates';
 export const VPA_NAME_ANNOTATION = 'tailor.dev/vpa';
 export const CHANGES_ANNOTATION = 'tailor.dev/resources-changed';
+export const OBSERVED_CONTAINERS_ANNOTATION = 'vpaObservedContainers';
+
+/** `vpaObservedContainers`: the names of the pod's containers as the webhook sees them, joined by `, ` (upstream's format). */
+export function observedContainers(pod: V1Pod): Record<string, string> {
+  return { [OBSERVED_CONTAINERS_ANNOTATION]: (pod.spec?.containers ?? []).map((c) => c.name).join(', ') };
+}
 
 /** The upstream-style summary: which values of which container (by index) were set. */
 function vpaUpdatesText(vpaName: string, changed: readonly { index: number; plan: ContainerResourcesPlan }[]): string {
@@ -76,13 +85,14 @@ export function buildPodPatch(pod: V1Pod, plan: PodResourcesPlan, annotations: R
     const path = `/spec/${list}/${index}/resources`;
     ops.push({ op: container.resources ? 'replace' : 'add', path, value: applyPlanToRequirements(container.resources, c) });
   }
-  const existing = pod.metadata?.annotations;
-  if (!existing) {
-    if (Object.keys(annotations).length > 0) ops.push({ op: 'add', path: '/metadata/annotations', value: { ...annotations } });
-    return ops;
-  }
-  for (const [key, value] of Object.entries(annotations)) {
-    ops.push({ op: key in existing ? 'replace' : 'add', path: `/metadata/annotations/${escapePointerToken(key)}`, value });
-  }
+  ops.push(...annotationPatch(pod, annotations));
   return ops;
+}
+
+/** The operations that set these annotations on the pod (`add` of the whole map when it has none). Pure. */
+export function annotationPatch(pod: V1Pod, annotations: Record<string, string>): JsonPatchOperation[] {
+  if (Object.keys(annotations).length === 0) return [];
+  const existing = pod.metadata?.annotations;
+  if (!existing) return [{ op: 'add', path: '/metadata/annotations', value: { ...annotations } }];
+  return Object.entries(annotations).map(([key, value]) => ({ op: key in existing ? 'replace' : 'add', path: `/metadata/annotations/${escapePointerToken(key)}`, value }));
 }

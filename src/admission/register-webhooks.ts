@@ -10,7 +10,8 @@ import { retryConflicts, withRetry } from '../kube/retry.ts';
 
 interface Configurations {
   mutating: V1MutatingWebhookConfiguration;
-  validating: V1ValidatingWebhookConfiguration;
+  /** Absent in the upstream layout (its one mutating webhook validates VPAs too). */
+  validating?: V1ValidatingWebhookConfiguration;
 }
 
 async function upsert<T extends { metadata?: { name?: string; resourceVersion?: string } }>(
@@ -37,7 +38,7 @@ async function upsert<T extends { metadata?: { name?: string; resourceVersion?: 
   }, { retryOn: (e) => retryConflicts(e) || e.kind === 'alreadyExists' });
 }
 
-/** Writes both configurations. Throws KubeApiError. */
+/** Writes the configurations (the mutating one, then the validating one if any). Throws KubeApiError. */
 export async function registerWebhooks(kubeConfig: KubeConfig, configurations: Configurations, fieldManager: string): Promise<void> {
   const api = admissionregistrationApi(kubeConfig);
   await upsert(
@@ -47,6 +48,7 @@ export async function registerWebhooks(kubeConfig: KubeConfig, configurations: C
     (body) => api.createMutatingWebhookConfiguration({ body, fieldManager }),
     (name, body) => api.replaceMutatingWebhookConfiguration({ name, body, fieldManager }),
   );
+  if (!configurations.validating) return;
   await upsert(
     'ValidatingWebhookConfiguration',
     configurations.validating,

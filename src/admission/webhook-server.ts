@@ -1,6 +1,8 @@
 /**
  * The HTTPS server the API server calls: `POST /mutate-pods` (pod CREATE reviews),
- * `POST /validate-vpa` (VPA CREATE/UPDATE reviews), `GET /healthz` (200 while serving). TLS 1.2 at
+ * `POST /validate-vpa` (VPA CREATE/UPDATE reviews), `POST /admit` (either, routed by the review's
+ * resource, for the upstream layout's single webhook; any other resource is allowed unchanged and
+ * not counted), `GET /healthz` (200 while serving). TLS 1.2 at
  * least; `setCredentials` swaps the certificate for new connections without a restart. Bodies over
  * 8 MiB get 413, non-JSON bodies and bodies that are not AdmissionReview v1 requests 400, a
  * handler that throws 500 (the API server then applies the failurePolicy). Every answered review
@@ -11,10 +13,10 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Logger } from '../observability/logger.ts';
 import type { AdmissionMetrics, WebhookName } from './admission-metrics.ts';
-import { BadReviewError, readAdmissionRequest, reviewResponse, type AdmissionRequest, type AdmissionResponse } from './admission-review.ts';
+import { allow, BadReviewError, readAdmissionRequest, reviewResponse, type AdmissionRequest, type AdmissionResponse } from './admission-review.ts';
 import type { ReviewLog } from './pod-review.ts';
 import type { ServingCredentials } from './serving-credentials.ts';
-import { MUTATE_PODS_PATH, VALIDATE_VPA_PATH } from './webhook-configurations.ts';
+import { ADMIT_PATH, MUTATE_PODS_PATH, VALIDATE_VPA_PATH } from './webhook-configurations.ts';
 
 const MAX_BODY_BYTES = 8 * 1024 * 1024;
 
@@ -30,6 +32,15 @@ export interface WebhookServerOptions {
 }
 
 class BodyTooLargeError extends Error {}
+
+/** Which webhook a review sent to /admit is for: by its resource, else by its kind. Pure. */
+export function routeByResource(request: Pick<AdmissionRequest, 'resource' | 'kind'>): WebhookName | undefined {
+  const resource = request.resource?.resource;
+  const group = request.resource?.group ?? request.kind?.group ?? '';
+  if (resource === 'pods' || (resource === undefined && request.kind?.kind === 'Pod')) return group === '' ? 'mutate-pods' : undefined;
+  if (resource === 'verticalpodautoscalers' || (resource === undefined && request.kind?.kind === 'VerticalPodAutoscaler')) return group === 'autoscaling.k8s.io' ? 'validate-vpa' : undefined;
+  return undefined;
+}
 
 function readBody(req: IncomingMessage): Promise<string> {
   return new Promise((resolve, reject) => {
@@ -99,20 +110,19 @@ export class WebhookServer {
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const path = new URL(req.url ?? '/', 'https://webhook').pathname;
     if (path === '/healthz' && req.method === 'GET') return send(res, 200, 'ok');
-    const handlers: Record<string, [WebhookName, ReviewHandler]> = {
-      [MUTATE_PODS_PATH]: ['mutate-pods', this.options.mutatePods],
-      [VALIDATE_VPA_PATH]: ['validate-vpa', this.options.validateVpa],
-    };
-    const route = handlers[path];
-    if (!route) return send(res, 404, 'not found');
+    const handlers: Record<WebhookName, ReviewHandler> = { 'mutate-pods': this.options.mutatePods, 'validate-vpa': this.options.validateVpa };
+    const paths: Record<string, WebhookName | 'admit'> = { [MUTATE_PODS_PATH]: 'mutate-pods', [VALIDATE_VPA_PATH]: 'validate-vpa', [ADMIT_PATH]: 'admit' };
+    const target = paths[path];
+    if (!target) return send(res, 404, 'not found');
     if (req.method !== 'POST') return send(res, 405, 'method not allowed');
-    const [webhook, handler] = route;
+    // Failures before the request is read count under the path's webhook (/admit: mutate-pods).
+    const early: WebhookName = target === 'admit' ? 'mutate-pods' : target;
     let text: string;
     try {
       text = await readBody(req);
     } catch (err) {
-      this.logger.warn({ err, webhook }, 'cannot read the review body');
-      this.options.metrics.reviews.inc({ webhook, outcome: 'error' });
+      this.logger.warn({ err, webhook: early }, 'cannot read the review body');
+      this.options.metrics.reviews.inc({ webhook: early, outcome: 'error' });
       if (!res.headersSent && !res.destroyed) send(res, err instanceof BodyTooLargeError ? 413 : 400, (err as Error).message);
       return;
     }
@@ -122,10 +132,16 @@ export class WebhookServer {
       request = readAdmissionRequest(JSON.parse(text) as unknown);
     } catch (err) {
       const message = err instanceof BadReviewError ? err.message : `invalid JSON: ${(err as Error).message}`;
-      this.logger.warn({ err, webhook }, 'bad admission review');
-      this.options.metrics.reviews.inc({ webhook, outcome: 'error' });
+      this.logger.warn({ err, webhook: early }, 'bad admission review');
+      this.options.metrics.reviews.inc({ webhook: early, outcome: 'error' });
       return send(res, 400, message);
     }
+    const webhook = target === 'admit' ? routeByResource(request) : target;
+    if (!webhook) {
+      this.logger.debug({ uid: request.uid, resource: request.resource, kind: request.kind }, 'a review of a resource Tailor does not handle; allowed unchanged');
+      return send(res, 200, reviewResponse(allow(request.uid)));
+    }
+    const handler = handlers[webhook];
     let result: ReturnType<ReviewHandler>;
     try {
       result = handler(request);

@@ -1,13 +1,16 @@
 /**
  * `tailor run --components admission`: the webhook as a server component of the controller
  * runtime (every replica serves; no leader election). Maps the run configuration to
- * {@link AdmissionOptions}; its health joins /healthz (server listening) and /readyz (watches
+ * {@link AdmissionOptions} (the status Lease in --admission-status-lease-namespace, held by
+ * the pod's name); its health joins /healthz (server listening) and /readyz (watches
  * synced too).
  */
 import type { ComponentContext, ServerComponent } from './component.ts';
 import type { RunConfig } from './run-config.ts';
 import { AdmissionWebhook, type AdmissionOptions, type TlsSource } from '../admission/admission-webhook.ts';
-import type { WebhookEndpoint } from '../admission/webhook-configurations.ts';
+import { defaultConfigurationName, type WebhookEndpoint } from '../admission/webhook-configurations.ts';
+import { admissionStatusNamespace } from '../admission/admission-options.ts';
+import { hostname } from 'node:os';
 
 /** The webhook's options from the run configuration. */
 export function admissionOptions(config: RunConfig, now: () => number): AdmissionOptions {
@@ -22,7 +25,8 @@ export function admissionOptions(config: RunConfig, now: () => number): Admissio
     port: config.admissionPort,
     tls,
     register: config.admissionRegisterWebhooks,
-    configurationName: config.admissionWebhookConfigName,
+    layout: config.admissionWebhookLayout,
+    configurationName: config.admissionWebhookConfigName ?? defaultConfigurationName(config.admissionWebhookLayout),
     endpoint,
     namespace: config.admissionNamespace,
     namespaces: config.namespace,
@@ -31,6 +35,7 @@ export function admissionOptions(config: RunConfig, now: () => number): Admissio
     failurePolicy: config.admissionFailurePolicy,
     fieldManager: 'tailor-admission',
     now,
+    status: { namespace: admissionStatusNamespace(config), name: config.admissionStatusLeaseName, identity: config.leaderIdentity ?? hostname(), intervalMs: config.admissionStatusInterval },
   };
 }
 

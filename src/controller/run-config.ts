@@ -66,6 +66,11 @@ export const RUN_RULES: readonly ConfigRule<RunConfig>[] = [
       return 'error' in s ? s.error : undefined;
     },
   },
+  {
+    options: ['admissionStatusInterval', 'admissionStatusTimeout'],
+    check: (c) =>
+      c.admissionStatusInterval < c.admissionStatusTimeout ? undefined : `the status Lease is renewed every ${fmt(c.admissionStatusInterval)}, so a timeout of ${fmt(c.admissionStatusTimeout)} would find it stale between renewals`,
+  },
   ...PROMETHEUS_RULES,
 ];
 

@@ -21,6 +21,8 @@ import { kubeUpdaterApi } from '../updater/updater-api.ts';
 import { UpdaterCaches } from '../updater/updater-caches.ts';
 import { UpdaterLoop } from '../updater/updater-loop.ts';
 import { UpdaterMetrics } from '../updater/updater-metrics.ts';
+import { kubeAdmissionStatus, type AdmissionStatusSource } from '../updater/admission-status.ts';
+import { admissionStatusNamespace } from '../admission/admission-options.ts';
 
 /** Reads `/version` and derives what the server can do for resizes. */
 export async function detectCapabilities(kubeConfig: k8s.KubeConfig, inPlaceFeatureGate: boolean): Promise<ServerCapabilities> {
@@ -41,6 +43,8 @@ export interface UpdaterDeps {
   usage?: MemoryUsageSource;
   /** Decision thresholds besides the configured ones (e.g. a shorter pressure window in tests). */
   options?: Partial<UpdaterOptions>;
+  /** The admission webhook's status (default: the Lease of the configuration, unless --no-use-admission-status). */
+  admissionStatus?: AdmissionStatusSource;
 }
 
 /** The usage source of the configuration: Prometheus when --prometheus-url is set. */
@@ -57,6 +61,7 @@ export function createUpdaterComponent(ctx: ComponentContext, deps: UpdaterDeps 
   const api = kubeUpdaterApi(kubeConfig);
   const options = updaterOptions({ ...configuredUpdaterOptions(config), ...deps.options });
   const usage = deps.usage ?? configuredUsage(ctx);
+  const admissionStatus = deps.admissionStatus ?? (config.useAdmissionStatus ? kubeAdmissionStatus(kubeConfig, admissionStatusNamespace(config), config.admissionStatusLeaseName, config.admissionStatusTimeout) : undefined);
   let caches: UpdaterCaches | undefined;
   let loop: UpdaterLoop | undefined;
   return {
@@ -67,7 +72,7 @@ export function createUpdaterComponent(ctx: ComponentContext, deps: UpdaterDeps 
       caches = new UpdaterCaches({ kubeConfig, logger, namespaces: watchNamespaces(config), selected: (ns) => namespaceSelected(ns, config) });
       await caches.start();
       const memory = { pressureWindowMs: options.memoryPressureWindowMs, pressureRatio: options.memoryPressureRatio, peakWindowMs: options.memoryPeakWindowMs, peakMarginRatio: options.memoryPeakMarginRatio, peakMarginBytes: options.memoryPeakMarginBytes };
-      logger.info({ version: capabilities.version, inPlace: capabilities.inPlaceResize, dryRun: config.updaterDryRun, usage: usage ? 'prometheus' : 'none', memory }, 'updater active');
+      logger.info({ version: capabilities.version, inPlace: capabilities.inPlaceResize, dryRun: config.updaterDryRun, usage: usage ? 'prometheus' : 'none', memory, admissionStatus: admissionStatus?.where ?? 'not checked' }, 'updater active');
       if (!usage) logger.warn('no --prometheus-url: the updater never lowers a memory limit and its memory pressure guard is off');
       loop = new UpdaterLoop({
         sources: caches.sources,
@@ -80,6 +85,7 @@ export function createUpdaterComponent(ctx: ComponentContext, deps: UpdaterDeps 
         dryRun: config.updaterDryRun,
         instance: config.leaderIdentity ?? 'tailor',
         ...(usage ? { usage } : {}),
+        ...(admissionStatus ? { admissionStatus } : {}),
         clock: ctx.clock,
       });
       const current = loop;

@@ -58,7 +58,9 @@ export type DecisionReason =
   | 'MinReplicas'
   | 'DisruptionBudget'
   | 'DisruptionWindow'
-  | 'RateLimited';
+  | 'RateLimited'
+  // evictions while the admission webhook's status Lease is not fresh (admission-status.ts)
+  | 'AdmissionUnavailable';
 
 /** One container's change. */
 export interface ContainerChange {

@@ -18,7 +18,9 @@
  *      that many pods are changed (fewer while others are being resized); urgent actions are exempt;
  *    - it is disruptive and the workload has fewer live pods than minReplicas (`MinReplicas`) or
  *      no disruption left in its budget (`DisruptionBudget`, workload-budget.ts);
- *    - the loop's global rate limit for resizes or evictions is used up (`RateLimited`).
+ *    - the loop's global rate limit for resizes or evictions is used up (`RateLimited`);
+ *    - it is an eviction and `evictionsHeld` says why evictions wait (the admission webhook's
+ *      status Lease is not fresh: `AdmissionUnavailable`, checked first, so it uses no budget).
  * The result lists the actions first (execution order), then waits, then skips.
  */
 import type { V1LimitRange, V1Pod } from '@kubernetes/client-node';
@@ -64,6 +66,8 @@ export interface GlobalBudget {
 export interface PlanInput extends PlannerContext {
   groups: readonly WorkloadGroup[];
   budget: GlobalBudget;
+  /** Set when no eviction may go ahead this loop, with why (the admission webhook's status is not fresh). */
+  evictionsHeld?: string;
 }
 
 const ORDER: Record<PodDecision['action'], number> = { ResizeInPlace: 0, ResizeWithRestart: 0, Evict: 0, Wait: 1, Skip: 2 };
@@ -167,6 +171,7 @@ export function plan(input: PlanInput): PodDecision[] {
     .map((planned) => {
       if (!isAction(planned)) return planned;
       let d = planned;
+      if (d.action === 'Evict' && input.evictionsHeld !== undefined) return held(d, 'AdmissionUnavailable', input.evictionsHeld);
       const w = state.get(d.workload)!;
       if (d.disruptive && w.window && !w.window.state.open) {
         const why = windowMessage(w.window.windows, w.window.state);

@@ -28,6 +28,8 @@ import { memoryWarnings, type MemoryWarnings } from './memory-warnings.ts';
 import { MemoryWarningTracker } from './memory-warning-tracker.ts';
 import { reportMemoryWarnings } from './memory-warning-report.ts';
 import { RuntimeFitReporter } from './runtime-fit-report.ts';
+import type { AdmissionStatusSource } from './admission-status.ts';
+import { admissionStatusVerdict, type AdmissionStatusVerdict } from '../kube/admission-status-lease.ts';
 
 /** Where the loop reads the objects from (cached; each call returns the current view). */
 export interface UpdaterSources {
@@ -56,6 +58,8 @@ export interface UpdaterLoopDeps {
   usage?: MemoryUsageSource;
   /** The time of pod updates seen between loops (the end of the recommendation-to-applied measurement); default: the loop's `now`. */
   clock?: () => number;
+  /** The admission webhook's status Lease: evictions wait while it is not fresh (admission-status.ts); omitted = not checked. */
+  admissionStatus?: AdmissionStatusSource;
 }
 
 /** What one loop did. */
@@ -74,6 +78,8 @@ export interface LoopReport {
   completed: LatencySample[];
   /** Early memory warnings of this loop (none without usage). */
   memoryWarnings: MemoryWarnings;
+  /** The admission webhook's status this loop (when checked). */
+  admissionStatus?: AdmissionStatusVerdict;
 }
 
 /** Runs loops; holds the executor's back-off between them. */
@@ -84,6 +90,7 @@ export class UpdaterLoop {
   private readonly futureTimes: FutureTimes;
   private readonly memoryWarningTracker = new MemoryWarningTracker();
   private readonly runtimeFit = new RuntimeFitReporter();
+  private admissionWasFresh: boolean | undefined;
 
   constructor(private readonly deps: UpdaterLoopDeps) {
     this.futureTimes = new FutureTimes((subject, aheadMs) =>
@@ -133,7 +140,9 @@ export class UpdaterLoop {
       const sample = this.latency.podSeen(p, now);
       if (sample) completed.push(sample);
     }
-    const decisions = plan({ options: deps.options, capabilities: deps.capabilities, now, groups, budget: deps.budget, futureTime: this.futureTimes.at(now) });
+    const admission = await this.admissionStatus(now);
+    const held = admission && !admission.fresh ? { evictionsHeld: admission.message } : {};
+    const decisions = plan({ options: deps.options, capabilities: deps.capabilities, now, groups, budget: deps.budget, futureTime: this.futureTimes.at(now), ...held });
     this.futureTimes.sweep();
     this.latency.noteDecisions(decisions, now);
     const pods = new Map<string, V1Pod>();
@@ -167,7 +176,19 @@ export class UpdaterLoop {
       ...(deps.dryRun ? { dryRun: true } : {}),
     });
     for (const [condition, count] of Object.entries(workloadStatus.holding)) deps.metrics?.workloadConditions.set({ condition }, count);
-    return { decisions, results, invalidVpas, unmatchedPods: unmatched.length, usageAvailable: usage.available, hpaConditionsWritten, workloadConditionsWritten: workloadStatus.written, completed, memoryWarnings: warnings };
+    return { decisions, results, invalidVpas, unmatchedPods: unmatched.length, usageAvailable: usage.available, hpaConditionsWritten, workloadConditionsWritten: workloadStatus.written, completed, memoryWarnings: warnings, ...(admission ? { admissionStatus: admission } : {}) };
+  }
+
+  /** The webhook's status at `now` (when checked); a warning when it turns stale, a note when it is back, the gauge. */
+  private async admissionStatus(now: number): Promise<AdmissionStatusVerdict | undefined> {
+    const source = this.deps.admissionStatus;
+    if (!source) return undefined;
+    const verdict = admissionStatusVerdict(await source.read(), now, source.timeoutMs, source.where);
+    this.deps.metrics?.admissionStatusFresh.set(verdict.fresh ? 1 : 0);
+    if (!verdict.fresh && this.admissionWasFresh !== false) this.deps.logger.warn({ lease: source.where }, verdict.message);
+    else if (verdict.fresh && this.admissionWasFresh === false) this.deps.logger.info({ lease: source.where }, `evictions resume: ${verdict.message}`);
+    this.admissionWasFresh = verdict.fresh;
+    return verdict;
   }
 
   /** The early memory warnings of the groups: metrics always, a log line and Events when new. */

@@ -21,6 +21,8 @@
  * - the early memory warnings' gauges and counter (memory-warning-metrics.ts).
  * - `tailor_updater_workload_conditions{condition}`: VPAs whose per-workload condition holds after
  *   the last loop (`AnnotationsInvalid`, `WaitingForDisruptionWindow`; workload-conditions.ts).
+ * - `tailor_updater_admission_status_fresh`: 1 when the last loop found the admission webhook's
+ *   status Lease fresh (evictions may go ahead), else 0 (evictions wait); not set while unchecked.
  *
  * The resize, eviction, fallback and latency series start at 0 for every known path, outcome and cause, so
  * `increase()` sees the first event too (a series born at 1 shows no increase in Prometheus).
@@ -51,6 +53,7 @@ export class UpdaterMetrics {
   readonly memoryWarnings: MemoryWarningMetrics;
   readonly hpaExcluded: Gauge<'resource'>;
   readonly workloadConditions: Gauge<'condition'>;
+  readonly admissionStatusFresh: Gauge;
 
   constructor(registry: Registry) {
     const registers = [registry];
@@ -73,6 +76,7 @@ export class UpdaterMetrics {
     this.hpaExcluded = new Gauge({ name: 'tailor_updater_hpa_excluded_resources', help: 'VPAs whose resource (cpu, memory) the updater leaves to an HPA scaling the workload on it, last loop.', labelNames: ['resource'], registers });
     for (const resource of ['cpu', 'memory']) this.hpaExcluded.set({ resource }, 0);
     this.workloadConditions = new Gauge({ name: 'tailor_updater_workload_conditions', help: 'VPAs whose per-workload condition (AnnotationsInvalid, WaitingForDisruptionWindow) holds after the last loop.', labelNames: ['condition'], registers });
+    this.admissionStatusFresh = new Gauge({ name: 'tailor_updater_admission_status_fresh', help: 'Whether the last loop found the admission webhook status Lease fresh (1: evictions may go ahead) or not (0: they wait).', registers });
     for (const condition of WORKLOAD_CONDITION_TYPES) this.workloadConditions.set({ condition }, 0);
     for (const outcome of EXECUTED_OUTCOMES) {
       this.evictions.inc({ outcome }, 0);

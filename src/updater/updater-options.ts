@@ -7,6 +7,7 @@
 import type { ConfigOf, OptionTable } from '../config/option-spec.ts';
 import { booleanType, decimalType, durationType, integerType, memoryType } from '../config/option-types.ts';
 import { DEFAULT_UPDATER_OPTIONS, type UpdaterOptions } from '../policy/update-thresholds.ts';
+import { ADMISSION_STATUS_TIMEOUT_MS } from '../kube/admission-status-names.ts';
 
 /** The memory-safety windows and margins (also options of `tailor plan`). */
 export const MEMORY_SAFETY_OPTIONS = {
@@ -96,6 +97,22 @@ export const UPDATER_OPTIONS = {
     type: integerType(0, 1_000_000),
     default: 50,
     description: 'Evictions (and fallback evictions) per updater loop at most (global rate limit).',
+    group: 'Updater',
+  },
+  useAdmissionStatus: {
+    flag: 'use-admission-status',
+    env: 'TAILOR_USE_ADMISSION_STATUS',
+    type: booleanType,
+    default: true,
+    description: 'Evict only while the admission webhook\'s status Lease (--admission-status-lease-name) is fresh, as upstream\'s updater does: an evicted pod comes back through the webhook. In-place resizes do not wait for it.',
+    group: 'Updater',
+  },
+  admissionStatusTimeout: {
+    flag: 'admission-status-timeout',
+    env: 'TAILOR_ADMISSION_STATUS_TIMEOUT',
+    type: durationType,
+    default: ADMISSION_STATUS_TIMEOUT_MS,
+    description: 'The status Lease is stale (evictions wait) when neither created nor renewed for this long.',
     group: 'Updater',
   },
   inPlaceFeatureGate: {

@@ -21,6 +21,7 @@ test('Burstable pod: requests set to the target, limits scaled with them, annota
     vpaUpdates: 'Pod resources updated by web-vpa: container 0: cpu request, memory request, cpu limit, memory limit',
     'tailor.dev/vpa': 'web-vpa',
     'tailor.dev/resources-changed': 'app: cpu request 100m -> 250m, memory request 128Mi -> 300Mi, cpu limit 200m -> 500m, memory limit 256Mi -> 600Mi',
+    vpaObservedContainers: 'app',
   });
   assert.deepEqual(decision.patch.map((o) => [o.op, o.path]), [['replace', '/spec/containers/0/resources'], ['add', '/metadata/annotations']]);
 });
@@ -51,7 +52,7 @@ test('BestEffort pods stay BestEffort: admitted unchanged with the reason', () =
   const pod = webPod([container('app')]);
   const decision = admitPod(pod, 'shop', view([cached(vpaObject('web-vpa', 'web', { app: { cpu: '250m' } }))]));
   assert.equal(decision.outcome, 'unchanged');
-  assert.deepEqual(decision.patch, []);
+  assert.deepEqual(decision.patch, [{ op: 'add', path: '/metadata/annotations', value: { vpaObservedContainers: 'app' } }], 'no resource is touched');
   assert.match(decision.message, /BestEffort/);
 });
 
@@ -78,6 +79,7 @@ test('existing annotations are kept and new keys escaped; a sidecar is patched u
     'add /metadata/annotations/vpaUpdates',
     'replace /metadata/annotations/tailor.dev~1vpa',
     'add /metadata/annotations/tailor.dev~1resources-changed',
+    'add /metadata/annotations/vpaObservedContainers',
   ]);
   const after = patched(pod, decision.patch);
   assert.equal(after.spec?.initContainers?.[0]?.resources?.requests?.cpu, '10m');
@@ -153,4 +155,23 @@ test("a JVM's memory limit is not set below heap + overhead at creation (as the 
   assert.equal(patched(plain, admitPod(plain, 'shop', view([small])).patch).spec?.containers[0]?.resources?.limits?.memory, '256Mi');
   const annotated = cached({ ...vpaObject('web-vpa', 'web', { app: { cpu: '500m', memory: '256Mi' } }), metadata: { name: 'web-vpa', namespace: 'shop', annotations: { 'tailor.dev/runtime': 'jvm' }, creationTimestamp: '2026-01-01T00:00:00Z' } });
   assert.equal(patched(plain, admitPod(plain, 'shop', view([annotated])).patch).spec?.containers[0]?.resources?.limits?.memory, '342Mi');
+});
+
+test('vpaObservedContainers lists the containers the webhook saw (upstream format) on every pod a VPA controls', () => {
+  const pod = webPod([container('app', { cpu: '250m' }), container('log', { cpu: '50m' })], { annotations: { team: 'shop' } });
+  pod.spec!.initContainers = [container('init', { cpu: '10m' })];
+  const observed = (recs: Record<string, Record<string, string>>, spec: Record<string, unknown> = {}) => {
+    const d = admitPod(pod, 'shop', view([cached(vpaObject('v', 'web', recs, spec))]));
+    return { outcome: d.outcome, value: patched(pod, d.patch).metadata?.annotations?.vpaObservedContainers };
+  };
+  // Resources already right, no recommendation yet, or a change: the annotation names app and log (not init containers).
+  assert.deepEqual(observed({ app: { cpu: '250m' } }), { outcome: 'unchanged', value: 'app, log' });
+  assert.deepEqual(observed({}), { outcome: 'no-recommendation', value: 'app, log' });
+  assert.deepEqual(observed({ app: { cpu: '500m' } }), { outcome: 'patched', value: 'app, log' });
+  // Not controlled: nothing is written.
+  assert.deepEqual(observed({ app: { cpu: '500m' } }, { updatePolicy: { updateMode: 'Off' } }), { outcome: 'mode-off', value: undefined });
+  assert.deepEqual(admitPod(pod, 'shop', view([cached(vpaObject('v', 'api', { app: { cpu: '1' } }))])).patch, []);
+  // Only annotations are added when nothing else changes, existing ones kept.
+  const d = admitPod(pod, 'shop', view([cached(vpaObject('v', 'web', { app: { cpu: '250m' } }))]));
+  assert.deepEqual(d.patch, [{ op: 'add', path: '/metadata/annotations/vpaObservedContainers', value: 'app, log' }]);
 });

@@ -102,3 +102,24 @@ test('a TLS 1.2-only client is served (TLS 1.2 is the minimum, not 1.3)', async 
     });
   assert.equal(await handshake('TLSv1.2'), 'TLSv1.2');
 });
+
+test('/admit routes each review by its resource: pods to the pod webhook, VPAs to the VPA one, anything else allowed untouched', async (t) => {
+  const { port, registry } = await startServer(t);
+  const at = (uid: string, resource: object, object: unknown, kind?: object) =>
+    JSON.stringify({ apiVersion: 'admission.k8s.io/v1', kind: 'AdmissionReview', request: { uid, operation: 'CREATE', namespace: 'shop', name: 'x', resource, ...(kind ? { kind } : {}), object } });
+  const answer = async (body: string) => (JSON.parse((await call(port, 'POST', '/admit', body)).text) as { response: { uid: string; allowed: boolean; patch?: string; status?: { message: string } } }).response;
+  const pod = await answer(at('p', { group: '', version: 'v1', resource: 'pods' }, { metadata: {} }));
+  assert.equal(pod.allowed, true);
+  assert.ok(pod.patch, 'the pod handler answered with its patch');
+  const badVpa = { apiVersion: 'autoscaling.k8s.io/v1', kind: 'VerticalPodAutoscaler', metadata: { name: 'v' }, spec: { targetRef: { kind: 'Deployment', name: 'web' }, updatePolicy: { updateMode: 'Sometimes' } } };
+  const vpa = await answer(at('v', { group: 'autoscaling.k8s.io', version: 'v1', resource: 'verticalpodautoscalers' }, badVpa));
+  assert.equal(vpa.allowed, false);
+  assert.match(vpa.status!.message, /^VerticalPodAutoscaler "v" is invalid/);
+  // Without a resource, the kind decides.
+  assert.equal((await answer(at('k', {}, badVpa, { group: 'autoscaling.k8s.io', version: 'v1', kind: 'VerticalPodAutoscaler' }))).allowed, false);
+  const other = await answer(at('o', { group: 'apps', version: 'v1', resource: 'deployments' }, {}));
+  assert.deepEqual(other, { uid: 'o', allowed: true });
+  const text = await registry.metrics();
+  assert.match(text, /tailor_admission_reviews_total\{webhook="mutate-pods",outcome="patched"\} 1/);
+  assert.match(text, /tailor_admission_reviews_total\{webhook="validate-vpa",outcome="denied"\} 2/);
+});

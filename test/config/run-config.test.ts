@@ -106,6 +106,9 @@ test('rules across options name every flag involved', () => {
   assert.deepEqual(problems(['--leader-elect-retry-period', '10s'], URL_ENV), [
     '--leader-elect-retry-period (TAILOR_RETRY_PERIOD), --leader-elect-renew-deadline (TAILOR_RENEW_DEADLINE): the retry period (10s) must be shorter than the renew deadline (10s)',
   ]);
+  assert.deepEqual(problems(['--admission-status-interval', '1m'], URL_ENV), [
+    '--admission-status-interval (TAILOR_ADMISSION_STATUS_INTERVAL), --admission-status-timeout (TAILOR_ADMISSION_STATUS_TIMEOUT): the status Lease is renewed every 1m, so a timeout of 1m would find it stale between renewals',
+  ]);
   assert.match(problems(['--interval', '7m'], URL_ENV)[0]!, /^--interval \(TAILOR_INTERVAL\): an interval of 420000 ms does not divide/);
   assert.equal(resolve(['--interval', '7m', '--schedule', '0 */7 * * * *'], URL_ENV).config.schedule, '0 */7 * * * *', 'a schedule overrides the interval');
   assert.deepEqual(problems(['--leader-elect-lease-duration', '1500ms'], URL_ENV), ['--leader-elect-lease-duration=1500ms: must be whole seconds (a Lease stores seconds)']);

@@ -51,6 +51,9 @@ test('tailor run --components updater resizes a pod in place on kube-sim and exp
   assert.match(metrics, /tailor_updater_resizes_total\{path="in-place",outcome="applied"\} 1/);
   assert.match(metrics, /tailor_updater_decisions_total\{action="ResizeInPlace",reason="OutsideBounds"\} 1/);
   assert.deepEqual(windows[0], { peakWindowMs: 3 * 3_600_000, pressureWindowMs: 5 * 60_000, coverageMs: 60_000 }, 'the configured windows reach the usage query');
-  const active = logText.split('\n').filter((l) => l.includes('"updater active"')).map((l) => JSON.parse(l) as { memory: unknown })[0];
+  const active = logText.split('\n').filter((l) => l.includes('"updater active"')).map((l) => JSON.parse(l) as { memory: unknown; admissionStatus: unknown })[0];
   assert.deepEqual(active?.memory, { pressureWindowMs: 300_000, pressureRatio: 0.95, peakWindowMs: 10_800_000, peakMarginRatio: 0.2, peakMarginBytes: 33_554_432 });
+  // The admission status is checked by default, in the admission namespace (no webhook here: not fresh, yet the resize went on).
+  assert.equal(active?.admissionStatus, 'tailor/vpa-admission-controller');
+  assert.match(metrics, /tailor_updater_admission_status_fresh 0/);
 });

@@ -177,7 +177,7 @@ const ROWS: Row[] = [
   { component: 'updater', call: "get the recommender's Lease", expect: 403, run: (c) => c.coordination.readNamespacedLease({ namespace: NS, name: 'tailor-recommender' }) },
   { component: 'updater', call: 'list Secrets', expect: 403, run: (c) => c.core.listSecretForAllNamespaces() },
 
-  // Admission: watches VPAs, LimitRanges, ReplicaSets, Jobs; keeps its own webhook configurations; its CA Secret.
+  // Admission: watches VPAs, LimitRanges, ReplicaSets, Jobs; keeps its own webhook configurations; its CA Secret; its status Lease (read by the updater).
   { component: 'admission', call: 'list VPAs in all namespaces', expect: 'allowed', run: (c) => c.custom.listClusterCustomObject(VPA) },
   { component: 'admission', call: 'list LimitRanges', expect: 'allowed', run: (c) => c.core.listLimitRangeForAllNamespaces() },
   { component: 'admission', call: 'list ReplicaSets', expect: 'allowed', run: (c) => c.apps.listReplicaSetForAllNamespaces() },
@@ -207,7 +207,26 @@ const ROWS: Row[] = [
   { component: 'admission', call: 'list pods', expect: 403, run: (c) => c.core.listPodForAllNamespaces() },
   { component: 'admission', call: 'patch pods/resize', expect: 403, run: (c, w) => c.core.patchNamespacedPodResize({ namespace: APP, name: w.pod, body: [{ op: 'test', path: '/metadata/name', value: w.pod }] }, jsonPatch) },
   { component: 'admission', call: 'update verticalpodautoscalers/status', expect: 403, run: (c) => c.custom.patchNamespacedCustomObjectStatus({ ...VPA, namespace: APP, name: 'web', body: { status: {} } }, mergePatch) },
-  { component: 'admission', call: 'create a Lease', expect: 403, run: (c) => c.coordination.createNamespacedLease({ namespace: NS, body: lease('tailor-admission') }) },
+  { component: 'admission', call: 'create its status Lease', expect: 'allowed', run: (c) => c.coordination.createNamespacedLease({ namespace: NS, body: lease('vpa-admission-controller') }) },
+  {
+    component: 'admission',
+    call: 'get and renew (replace) its status Lease',
+    expect: 'allowed',
+    run: async (c) => {
+      const current = await c.coordination.readNamespacedLease({ namespace: NS, name: 'vpa-admission-controller' });
+      return c.coordination.replaceNamespacedLease({ namespace: NS, name: 'vpa-admission-controller', body: { ...current, spec: { ...current.spec, renewTime: new k8s.V1MicroTime(now.getTime()) } } });
+    },
+  },
+  { component: 'admission', call: "get the updater's Lease", expect: 403, run: (c) => c.coordination.readNamespacedLease({ namespace: NS, name: 'tailor-updater' }) },
+  { component: 'admission', call: 'create a Lease in kube-system', expect: 403, run: (c) => c.coordination.createNamespacedLease({ namespace: 'kube-system', body: { ...lease('vpa-admission-controller'), metadata: { name: 'vpa-admission-controller', namespace: 'kube-system' } } }) },
+  { component: 'updater', call: "get the admission webhook's status Lease", expect: 'allowed', run: (c) => c.coordination.readNamespacedLease({ namespace: NS, name: 'vpa-admission-controller' }) },
+  {
+    component: 'updater',
+    call: "renew the admission webhook's status Lease",
+    expect: 403,
+    run: async (c) => c.coordination.replaceNamespacedLease({ namespace: NS, name: 'vpa-admission-controller', body: lease('vpa-admission-controller') }),
+  },
+  { component: 'recommender', call: "get the admission webhook's status Lease", expect: 403, run: (c) => c.coordination.readNamespacedLease({ namespace: NS, name: 'vpa-admission-controller' }) },
 
   // Evictions last.
   { component: 'admission', call: 'create pods/eviction', expect: 403, run: (c, w) => c.core.createNamespacedPodEviction({ namespace: APP, name: w.evictablePod, body: { metadata: { name: w.evictablePod, namespace: APP } } }) },

@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { find, inventory, render, renderCombination, type Manifest } from './kustomize.ts';
+import { webhookConfigurations } from '../../src/admission/webhook-configurations.ts';
 
 const BASE_INVENTORY = [
   'ClusterRole/tailor-admission',
@@ -19,10 +20,14 @@ const BASE_INVENTORY = [
   'NetworkPolicy/tailor',
   'PodDisruptionBudget/tailor-admission',
   'Role/tailor-admission-ca',
+  'Role/tailor-admission-status',
   'Role/tailor-recommender-leader-election',
+  'Role/tailor-updater-admission-status',
   'Role/tailor-updater-leader-election',
   'RoleBinding/tailor-admission-ca',
+  'RoleBinding/tailor-admission-status',
   'RoleBinding/tailor-recommender-leader-election',
+  'RoleBinding/tailor-updater-admission-status',
   'RoleBinding/tailor-updater-leader-election',
   'Service/tailor-recommender',
   'Service/tailor-updater',
@@ -61,6 +66,36 @@ test('the kubernetes-1.32 component adds exactly patch on pods to the updater, n
   const rules = (objects: Manifest[]) => (find(objects, 'ClusterRole', 'tailor-updater') as unknown as { rules: object[] }).rules;
   assert.deepEqual(rules(legacy.objects), [...rules(plain.objects), { apiGroups: [''], resources: ['pods'], verbs: ['patch'] }]);
   assert.equal(legacy.objects.length, plain.objects.length);
+});
+
+test("the upstream-webhook component: upstream's vpa-webhook-config in place of Tailor's two configurations, as the webhook writes it, RBAC and the layout to match", async () => {
+  const plain = await render('install');
+  const compat = await renderCombination(['install'], ['components/upstream-webhook']);
+  const names = (objects: Manifest[]) => withoutHash(inventory(objects));
+  assert.deepEqual(
+    names(compat.objects),
+    names(plain.objects).filter((n) => n !== 'MutatingWebhookConfiguration/tailor' && n !== 'ValidatingWebhookConfiguration/tailor').concat('MutatingWebhookConfiguration/vpa-webhook-config').sort(),
+  );
+  // The object is what the webhook registers with --admission-webhook-layout upstream (before its caBundle).
+  const written = webhookConfigurations({
+    name: 'vpa-webhook-config',
+    layout: 'upstream',
+    endpoint: { service: { namespace: 'tailor-system', name: 'tailor-webhook', port: 443 } },
+    timeoutSeconds: 3,
+    failurePolicy: 'Ignore',
+    ownNamespace: 'tailor-system',
+    namespaces: [],
+    ignoreNamespaces: [],
+  }).mutating;
+  assert.deepEqual(find(compat.objects, 'MutatingWebhookConfiguration', 'vpa-webhook-config'), JSON.parse(JSON.stringify(written)));
+  // The webhook may keep only that object current.
+  const rules = (find(compat.objects, 'ClusterRole', 'tailor-admission') as unknown as { rules: { apiGroups: string[]; resources: string[]; resourceNames?: string[]; verbs: string[] }[] }).rules;
+  assert.deepEqual(rules.filter((r) => r.apiGroups.includes('admissionregistration.k8s.io')), [
+    { apiGroups: ['admissionregistration.k8s.io'], resources: ['mutatingwebhookconfigurations'], resourceNames: ['vpa-webhook-config'], verbs: ['get', 'update', 'patch'] },
+  ]);
+  // Every component reads the shared settings, now with the upstream layout.
+  const config = compat.objects.find((o) => o.kind === 'ConfigMap' && o.metadata.name.startsWith('tailor-config-')) as unknown as { data: Record<string, string> };
+  assert.equal(config.data['TAILOR_ADMISSION_WEBHOOK_LAYOUT'], 'upstream');
 });
 
 interface Container {

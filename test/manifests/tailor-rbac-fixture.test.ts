@@ -10,7 +10,7 @@ test('the RBAC fixture for end-to-end suites installs the roles and authenticate
   await server.start();
   t.after(() => server.close());
   const created = await installTailorRbac(server);
-  assert.equal(created.length, 1 + 3 + 4 + 3 + 4 + 3, created.join(', '));
+  assert.equal(created.length, 1 + 3 + 4 + 5 + 4 + 5, created.join(', '));
   const recommender = componentKubeConfig(server, 'recommender').makeApiClient(k8s.CustomObjectsApi);
   const listed = await recommender.listClusterCustomObject({ group: 'autoscaling.k8s.io', version: 'v1', plural: 'verticalpodautoscalers' });
   assert.deepEqual((listed as { items: unknown[] }).items, []);

@@ -113,3 +113,15 @@ test('a held action says what was planned', () => {
   assert.match(decisions[1]!.message, /planned: ResizeInPlace OutsideBounds/);
   assert.equal(decisions[1]!.disruptive, false);
 });
+
+test('while the admission webhook status is not fresh, evictions wait (AdmissionUnavailable) and use no budget; resizes in place go on', () => {
+  const inPlace = ['a', 'b'].map((name, i) => pod({ name, containers: [cpu(`${100 + 10 * i}m`)], startedAgo: young }));
+  const evict = ['x', 'y'].map((name, i) => pod({ name, namespace: 'other', containers: [cpu(`${100 + 10 * i}m`)], startedAgo: young }));
+  const groups = [group(inPlace), { ...group(evict, { mode: 'Recreate', minReplicas: 1 }), workload: 'Deployment/other/batch' }];
+  const options = { canary: false, evictionTolerance: 1 };
+  const held = plan({ ...context({ options }), groups, budget: { resizes: 100, evictions: 100 }, evictionsHeld: 'no admission webhook status (Lease tailor-system/vpa-admission-controller not found)' });
+  assert.deepEqual(held.map((d) => `${d.podName} ${d.action} ${d.reason}`), ['a ResizeInPlace OutsideBounds', 'b ResizeInPlace OutsideBounds', 'x Wait AdmissionUnavailable', 'y Wait AdmissionUnavailable']);
+  assert.match(held.find((d) => d.podName === 'x')!.message, /^no admission webhook status .* \(planned: Evict OutsideBounds: /);
+  // Without the hold the same plan evicts.
+  assert.deepEqual(run(groups, { options }), ['x Evict OutsideBounds', 'y Evict OutsideBounds', 'a ResizeInPlace OutsideBounds', 'b ResizeInPlace OutsideBounds']);
+});

@@ -14,6 +14,7 @@ import { kubeUpdaterApi, type UpdaterApi } from '../../../src/updater/updater-ap
 import { UpdaterLoop, type LoopReport } from '../../../src/updater/updater-loop.ts';
 import { UpdaterMetrics } from '../../../src/updater/updater-metrics.ts';
 import type { MemoryUsageSource } from '../../../src/metrics/memory-usage-source.ts';
+import type { AdmissionStatusSource } from '../../../src/updater/admission-status.ts';
 import type { NodeSpec } from 'kube-sim/scenario';
 import type { ServerVersion } from 'kube-sim/server-version';
 import { startCluster, type ClusterFixture } from 'kube-sim/test/e2e/cluster-fixture';
@@ -44,6 +45,8 @@ function counted(api: UpdaterApi, calls: string[]): UpdaterApi {
 /** Recent memory usage for the loop (a double of Prometheus). */
 export interface FixtureExtras {
   usage?: MemoryUsageSource;
+  /** The admission webhook's status the loop checks before evicting (default: not checked). */
+  admissionStatus?: AdmissionStatusSource;
 }
 
 export async function startUpdaterFixture(version: ServerVersion, nodes: Partial<NodeSpec>[], options: Partial<UpdaterOptions> = {}, extras: FixtureExtras = {}): Promise<UpdaterFixture> {
@@ -61,7 +64,7 @@ export async function startUpdaterFixture(version: ServerVersion, nodes: Partial
     caches = new UpdaterCaches({ kubeConfig: kc, logger: silentLogger(), namespaces: undefined, selected: () => true });
     await caches.start();
     const clock = () => f.sim.cluster.clock.now();
-    const current = new UpdaterLoop({ sources: caches.sources, api, logger: silentLogger(), metrics, options: updaterOptions(options), capabilities, budget: { resizes: 100, evictions: 100 }, clock, ...(extras.usage ? { usage: extras.usage } : {}) });
+    const current = new UpdaterLoop({ sources: caches.sources, api, logger: silentLogger(), metrics, options: updaterOptions(options), capabilities, budget: { resizes: 100, evictions: 100 }, clock, ...(extras.usage ? { usage: extras.usage } : {}), ...(extras.admissionStatus ? { admissionStatus: extras.admissionStatus } : {}) });
     loop = current;
     caches.onPod((pod) => current.podSeen(pod));
   };

@@ -8,7 +8,8 @@
  * 2. the recommendation (from the VPA status unless given); resources an HPA scales on are left
  *    alone (`respectHpa`); nothing left: skip.
  * 3. a resize in flight (in-place modes): follow it (follow-resize.ts): wait, fall back, or replan.
- * 4. triggers (triggers.ts): OOM kill, memory pressure, outside bounds, drift on an old pod; none:
+ * 4. triggers (triggers.ts): OOM kill (with the VPA's `evictAfterOOMSeconds`, only a quick one:
+ *    oom.ts `quickOomKills`), memory pressure, outside bounds, drift on an old pod; none:
  *    skip. Not urgent and within the cooldown after the last change: wait.
  * 5. the new values from the policy (src/policy: min/maxAllowed, controlledValues, LimitRange,
  *    QoS). OOM and pressure raise memory by at least `memoryPressureRaiseFactor`; when they are
@@ -44,7 +45,7 @@ import { followResize } from './follow-resize.ts';
 import { withoutResources } from './hpa.ts';
 import { inPlaceChanges } from './in-place-changes.ts';
 import { underMemoryPressure } from './memory-pressure.ts';
-import { recentOomKills } from './oom.ts';
+import { quickOomKills, recentOomKills } from './oom.ts';
 import type { UpdaterOptions } from '../policy/update-thresholds.ts';
 import { lastUpdateTime, podStartTime, UPDATER_FIELD_MANAGER } from './pod-timing.ts';
 import { policyTargets } from './policy-targets.ts';
@@ -193,7 +194,10 @@ export function decidePod(input: PodPlanInput, ctx: PlannerContext): PodDecision
   const usage = input.usage;
   // Memory left to an HPA is not raised by the OOM and pressure rules either.
   const memoryManaged = !base.hpaExcluded.includes('memory');
-  const oomKilled = !memoryManaged ? [] : recentOomKills(pod, now, options.oomLookbackMs, lastUpdate).map((k) => k.containerName).filter((n) => actual.has(n));
+  // A VPA's evictAfterOOMSeconds (upstream 1.8) counts only quick OOM kills, as upstream's updater.
+  const evictAfterOom = vpa.spec.updatePolicy?.evictAfterOOMSeconds;
+  const kills = evictAfterOom === undefined ? recentOomKills(pod, now, options.oomLookbackMs, lastUpdate) : quickOomKills(pod, now, evictAfterOom, lastUpdate);
+  const oomKilled = !memoryManaged ? [] : kills.map((k) => k.containerName).filter((n) => actual.has(n));
   const underPressure = !memoryManaged ? [] : containers.filter((c) => underMemoryPressure(usage?.[c.name], actual.get(c.name)?.limits.memory, options)).map((c) => c.name);
   const triggers = updateTriggers({ actual, recommendations, podAgeMs: start === undefined ? undefined : now - start, oomKilled, underPressure, options });
   const replanning = follow.kind === 'replan';

@@ -2,9 +2,10 @@
  * The planner for one pod: (pod, its VPA, recommendation, options, server capabilities, recent
  * usage, now) -> a decision with a reason. Pure. Budgets, the canary and rate limits across pods
  * are applied afterwards by `plan` (plan.ts). The rules, in order:
- * 1. mode `Off`: skip. A pod terminating or not running: skip. A start-up CPU boost from the
- *    webhook (startup-boost-return.ts): wait while it lasts, then give it back in place
- *    (`StartupBoostEnded`, urgent: no canary or cooldown). Mode `Initial`: skip.
+ * 1. mode `Off`: skip, except to give back a start-up boost. A pod terminating or not running:
+ *    skip. A start-up CPU boost from the webhook (startup-boost-return.ts): wait while it lasts,
+ *    then give it back in place (`StartupBoostEnded`, urgent: no canary or cooldown). Mode
+ *    `Initial`: skip.
  * 2. the recommendation (from the VPA status unless given); resources an HPA scales on are left
  *    alone (`respectHpa`); nothing left: skip.
  * 3. a resize in flight (in-place modes): follow it (follow-resize.ts): wait, fall back, or replan.
@@ -135,10 +136,15 @@ export function decidePod(input: PodPlanInput, ctx: PlannerContext): PodDecision
   const decide = (action: DecisionAction, reason: DecisionReason, message: string, extra: Partial<PodDecision> = {}): PodDecision => ({ ...base, action, reason, message, ...extra });
 
   const mode: UpdateMode = vpa.spec.updatePolicy?.updateMode ?? 'Recreate';
-  if (mode === 'Off') return decide('Skip', 'UpdateModeOff', 'updateMode Off: recommendations only');
+  const running = !pod.metadata?.deletionTimestamp && pod.status?.phase === 'Running';
+  if (mode === 'Off') {
+    // A start-up boost the webhook gave in mode Off (as upstream) is still given back.
+    const boost = running ? startupBoost(pod, now, capabilities) : undefined;
+    return boost ? decide(boost.action, boost.reason, boost.message, boost.extra) : decide('Skip', 'UpdateModeOff', 'updateMode Off: recommendations only');
+  }
   if (pod.metadata?.deletionTimestamp) return decide('Skip', 'PodTerminating', 'the pod is terminating');
   if (pod.status?.phase !== 'Running') return decide('Skip', 'PodNotRunning', `the pod is ${pod.status?.phase ?? 'in an unknown phase'}`);
-  // A start-up boost the webhook gave (any mode but Off) is given back in place, Initial included.
+  // A start-up boost the webhook gave (any mode, Off above) is given back in place, Initial included.
   const boosted = startupBoost(pod, now, capabilities);
   if (boosted) return decide(boosted.action, boosted.reason, boosted.message, boosted.extra);
   if (mode === 'Initial') return decide('Skip', 'UpdateModeInitial', 'updateMode Initial: resources are set only when pods are created');

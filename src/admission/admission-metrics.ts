@@ -40,7 +40,7 @@ export class AdmissionMetrics {
     for (const outcome of [...POD_OUTCOMES, 'not-ready', 'error']) this.reviews.inc({ webhook: 'mutate-pods', outcome }, 0);
     for (const outcome of [...VPA_OUTCOMES, 'error']) this.reviews.inc({ webhook: 'validate-vpa', outcome }, 0);
     for (const webhook of ['mutate-pods', 'validate-vpa'] satisfies WebhookName[]) this.duration.zero({ webhook });
-    this.startupBoosts = new Counter({ name: 'tailor_admission_startup_boosts_total', help: 'Pods admitted with a start-up CPU boost (tailor.dev/startup-cpu-boost on their VPA).', registers });
+    this.startupBoosts = new Counter({ name: 'tailor_admission_startup_boosts_total', help: 'Pods admitted with a start-up CPU boost (startupBoost or tailor.dev/startup-cpu-boost on their VPA).', registers });
     this.certificateReloads = new Counter({ name: 'tailor_admission_certificate_reloads_total', help: 'Serving certificate reloads after the files changed, by outcome (ok, error).', labelNames: ['outcome'], registers });
   }
 

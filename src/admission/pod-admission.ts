@@ -6,8 +6,9 @@
  * - Several VPAs on the owner: the controlling one among the valid ones (`controllingVpa`: the
  *   oldest, then the first name; decision 0277), the VPA the updater and the recommender use too.
  * - Only invalid VPAs (validateVpa) on the owner: admitted unchanged, as Tailor cannot decide.
- * - `updateMode: Off`: unchanged. Every other mode (`Initial`, `Recreate`, `Auto`,
- *   `InPlaceOrRecreate`, `InPlace`) applies at creation.
+ * - `updateMode: Off`: the recommendation is not applied (only a start-up boost, as upstream).
+ *   Every other mode (`Initial`, `Recreate`, `Auto`, `InPlaceOrRecreate`, `InPlace`) applies it at
+ *   creation.
  * - Each container recommendation (status target) is capped with the VPA's resource policy
  *   (`capRecommendation`: container mode Off, controlledResources, min/maxAllowed), then
  *   `planPodResources` writes it into the containers: the same policy the updater uses
@@ -19,8 +20,10 @@
  *   added), unlike the upstream admission controller. See docs/decisions/0080.
  * - A memory limit is never set below what the container's runtime needs (a JVM's heap + overhead,
  *   GOMEMLIMIT + 10%; runtime-floors.ts), as the updater does; the adjustment says why.
- * - `tailor.dev/startup-cpu-boost` on the VPA: the CPU is boosted on top of that
- *   (startup-boost-plan.ts) and the steady values recorded on the pod for the updater.
+ * - A start-up boost (upstream 1.8's `startupBoost`, else `tailor.dev/startup-cpu-boost`;
+ *   policy/vpa-startup-boost.ts): the CPU is boosted on top of that (startup-boost-plan.ts) and the
+ *   steady values recorded on the pod for the updater; with no recommendation yet, or in mode
+ *   Off, on top of the pod's own requests (as upstream).
  * - Whenever a valid VPA in a mode other than Off controls the pod, the patch also writes
  *   `vpaObservedContainers` (pod-patch.ts), as upstream's webhook does: with no recommendation yet
  *   or resources already right, the patch is that annotation alone (outcome `no-recommendation` or
@@ -41,15 +44,8 @@ import { annotationPatch, buildPodPatch, changeAnnotations, observedContainers }
 import { topMostOwner, type ControllerLookup, type OwnerRef } from './top-most-owner.ts';
 import { withStartupBoost } from './startup-boost-plan.ts';
 import { runtimeMemoryRules } from './runtime-floors.ts';
-import { readWorkloadAnnotations } from '../policy/annotations/workload-annotations.ts';
-import type { StartupBoost } from '../policy/annotations/boost-annotations.ts';
 import { BOOST_POD_ANNOTATION, formatBoostRecord } from '../policy/startup-boost.ts';
-
-/** The VPA's start-up boost; none when its annotations have a problem (the updater reports it). */
-function boostFor(vpa: VerticalPodAutoscaler): StartupBoost | undefined {
-  const { settings, problems } = readWorkloadAnnotations(vpa.metadata.annotations);
-  return problems.length > 0 ? undefined : settings.startupBoost;
-}
+import { startupBoostFor } from '../policy/vpa-startup-boost.ts';
 
 /** A VPA as cached: the raw object, and the validated one or the reason it is invalid. */
 export interface CachedVpa extends VpaOwnerFields {
@@ -117,24 +113,26 @@ export function admitPod(pod: V1Pod, namespace: string, view: PodAdmissionView):
   const withVpa = { ...context, vpaName };
   const vpa = cached.valid;
   if (!vpa) return unchanged('invalid-vpa', `VPA ${vpaName} (targets ${ownerText}) is invalid, so it is not applied: ${cached.problems ?? 'unknown problem'}`, withVpa);
-  if (vpa.spec.updatePolicy?.updateMode === 'Off') return unchanged('mode-off', `VPA ${vpaName} has updateMode Off`, withVpa);
-  const observed = observedContainers(pod);
-  const observedOnly = { ...withVpa, patch: annotationPatch(pod, observed) };
+  const modeOff = vpa.spec.updatePolicy?.updateMode === 'Off';
+  const boostFor = (name: string) => startupBoostFor(vpa, name);
+  const boosts = (pod.spec?.containers ?? []).some((c) => boostFor(c.name) !== undefined);
+  if (modeOff && !boosts) return unchanged('mode-off', `VPA ${vpaName} has updateMode Off`, withVpa);
+  const observed = modeOff ? {} : observedContainers(pod);
+  const observedOnly = modeOff ? withVpa : { ...withVpa, patch: annotationPatch(pod, observed) };
 
-  let targets: ContainerTarget[];
-  let capAdjustments: Adjustment[];
+  let targets: ContainerTarget[] = [];
+  let capAdjustments: Adjustment[] = [];
   try {
-    ({ targets, adjustments: capAdjustments } = cappedTargets(vpa));
+    if (!modeOff) ({ targets, adjustments: capAdjustments } = cappedTargets(vpa));
   } catch (err) {
     if (!(err instanceof QuantityError)) throw err;
     return unchanged('invalid-vpa', `VPA ${vpaName} has an unreadable recommendation: ${err.message}`, withVpa);
   }
-  if (targets.length === 0) return unchanged('no-recommendation', `VPA ${vpaName} has no recommendation yet`, observedOnly);
+  if (targets.length === 0 && !boosts) return unchanged('no-recommendation', `VPA ${vpaName} has no recommendation yet`, observedOnly);
 
   const forPlanning: V1Pod = { ...pod, status: undefined };
   const steadyPlan = planPodResources({ pod: forPlanning, resourcePolicy: vpa.spec.resourcePolicy, limitRanges: view.limitRanges, recommendations: targets, memoryLimitRules: runtimeMemoryRules(pod, vpa), atCreation: true });
-  const boost = boostFor(vpa);
-  const boosted = boost ? withStartupBoost(pod, steadyPlan, boost, view.limitRanges) : undefined;
+  const boosted = boosts ? withStartupBoost(pod, steadyPlan, boostFor, view.limitRanges) : undefined;
   const plan = boosted?.plan ?? steadyPlan;
   const adjustments = [...capAdjustments, ...plan.reasons, ...plan.containers.flatMap((c) => c.reasons)];
   if (!plan.changed) {

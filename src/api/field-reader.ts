@@ -3,11 +3,14 @@
  * message) for every problem instead of throwing. Each method returns the normalised value, or
  * undefined when the field is wrong. Used by `validateVpa`.
  */
-import { QuantityError, parseCpu, parseMemory } from 'kube-basics/quantity';
+import { QuantityError, parseCpu, parseMemory, parseQuantity } from 'kube-basics/quantity';
 import { isWholeAmount } from './quantity-resolution.ts';
 import { RESOURCE_NAMES, type ResourceName } from 'kube-basics/resources';
 import { describeType, fieldPath, isPlainObject, type FieldError } from './field-errors.ts';
 import type { ResourceList } from './vpa.ts';
+
+/** The largest value of the API's int32 fields. */
+export const INT32_MAX = 2_147_483_647;
 
 /** Collects errors while reading; each `read...` returns the normalised value or undefined. */
 export class Reader {
@@ -49,6 +52,29 @@ export class Reader {
     if (typeof value === 'string' && (allowed as readonly string[]).includes(value)) return value as T;
     const supported = allowed.map((a) => JSON.stringify(a)).join(', ');
     return this.fail(path, `unsupported value ${JSON.stringify(value)}: supported values are ${supported}`);
+  }
+
+  /** A whole number in [min, max] (the API's int32 fields by default). */
+  integer(value: unknown, path: string, min: number, max = INT32_MAX): number | undefined {
+    if (typeof value !== 'number' || !Number.isInteger(value)) return this.fail(path, `must be an integer, not ${JSON.stringify(value)}`);
+    if (value < min) return this.fail(path, `must be greater than or equal to ${min}, not ${value}`);
+    if (value > max) return this.fail(path, `must be at most ${max}, not ${value}`);
+    return value;
+  }
+
+  /**
+   * A quantity that is neither cpu nor memory (a ratio such as `"1.5"`): its text (a number
+   * becomes a string) and its value in thousandths (`"1.5"` -> 1500), or undefined when malformed.
+   */
+  plainQuantity(raw: unknown, path: string): { text: string; milli: number } | undefined {
+    if (typeof raw !== 'string' && typeof raw !== 'number') return this.fail(path, `must be a quantity such as "1.5", not ${describeType(raw)}`);
+    const text = typeof raw === 'number' ? String(raw) : raw.trim();
+    try {
+      return { text, milli: parseQuantity(text, 3) };
+    } catch (err) {
+      if (err instanceof QuantityError) return this.fail(path, err.message);
+      throw err;
+    }
   }
 
   resourceName(value: unknown, path: string): ResourceName | undefined {

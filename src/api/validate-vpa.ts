@@ -5,7 +5,10 @@
  * controller can set `ConfigUnsupported` and the webhook can reject at `kubectl apply` time.
  *
  * Beyond the upstream admission checks (update mode required and known, minReplicas > 0, min <= max,
- * bounds in whole millicores / bytes, RequestsAndLimits not with mode Off, one recommender)
+ * bounds in whole millicores / bytes, RequestsAndLimits not with mode Off, one recommender; and
+ * upstream 1.8's per-VPA fields with its feature gates on: evictAfterOOMSeconds >= 1,
+ * oomBumpUpRatio >= 1, oomMinBumpUp >= 0, memoryAggregationInterval{Seconds,Count} >= 1, startupBoost
+ * (read-startup-boost.ts); docs/decisions/0279-upstream-1.8-fields.md)
  * it also rejects what Tailor would otherwise silently ignore: fields under `spec` it does not know
  * (usually a typo such as `updatemode`), resources other than cpu and memory in a container policy,
  * and duplicate container policies (see docs/decisions/0010-vpa-validation.md).
@@ -14,6 +17,7 @@ import { parseCpu, parseMemory } from 'kube-basics/quantity';
 import { RESOURCE_NAMES } from 'kube-basics/resources';
 import { fieldPath, type FieldError } from './field-errors.ts';
 import { Reader } from './field-reader.ts';
+import { readStartupBoost } from './read-startup-boost.ts';
 import {
   CHANGE_REQUIREMENTS,
   CONTAINER_MODES,
@@ -78,13 +82,17 @@ function readMetadata(r: Reader, value: unknown): VpaObjectMeta | undefined {
 }
 
 function readSpec(r: Reader, value: unknown): VerticalPodAutoscalerSpec | undefined {
-  const spec = r.object(value, 'spec', ['targetRef', 'updatePolicy', 'resourcePolicy', 'recommenders']);
+  const spec = r.object(value, 'spec', ['targetRef', 'updatePolicy', 'resourcePolicy', 'recommenders', 'startupBoost']);
   if (!spec) return undefined;
   const targetRef = spec.targetRef === undefined ? r.fail('spec.targetRef', 'is required') : readTargetRef(r, spec.targetRef);
   const out: Partial<VerticalPodAutoscalerSpec> = { targetRef };
   if (spec.updatePolicy !== undefined) out.updatePolicy = readUpdatePolicy(r, spec.updatePolicy);
   if (spec.resourcePolicy !== undefined) out.resourcePolicy = readResourcePolicy(r, spec.resourcePolicy);
   if (spec.recommenders !== undefined) out.recommenders = readRecommenders(r, spec.recommenders);
+  if (spec.startupBoost !== undefined && spec.startupBoost !== null) {
+    const boost = readStartupBoost(r, spec.startupBoost, 'spec.startupBoost');
+    if (boost) out.startupBoost = boost;
+  }
   return targetRef ? (out as VerticalPodAutoscalerSpec) : undefined;
 }
 
@@ -101,7 +109,7 @@ function readTargetRef(r: Reader, value: unknown): CrossVersionObjectReference |
 
 function readUpdatePolicy(r: Reader, value: unknown): PodUpdatePolicy | undefined {
   const path = 'spec.updatePolicy';
-  const policy = r.object(value, path, ['updateMode', 'minReplicas', 'evictionRequirements']);
+  const policy = r.object(value, path, ['updateMode', 'minReplicas', 'evictionRequirements', 'evictAfterOOMSeconds']);
   if (!policy) return undefined;
   const out: PodUpdatePolicy = {};
   // As upstream: an updatePolicy must say its mode.
@@ -118,6 +126,10 @@ function readUpdatePolicy(r: Reader, value: unknown): PodUpdatePolicy | undefine
     out.evictionRequirements = items
       .map((item, i) => readEvictionRequirement(r, item, fieldPath(`${path}.evictionRequirements`, i)))
       .filter((x): x is EvictionRequirement => x !== undefined);
+  }
+  if (policy.evictAfterOOMSeconds !== undefined) {
+    const seconds = r.integer(policy.evictAfterOOMSeconds, `${path}.evictAfterOOMSeconds`, 1);
+    if (seconds !== undefined) out.evictAfterOOMSeconds = seconds;
   }
   return out;
 }
@@ -157,7 +169,10 @@ function readResourcePolicy(r: Reader, value: unknown): PodResourcePolicy | unde
 }
 
 function readContainerPolicy(r: Reader, value: unknown, path: string): ContainerResourcePolicy | undefined {
-  const known = ['containerName', 'mode', 'minAllowed', 'maxAllowed', 'controlledResources', 'controlledValues'];
+  const known = [
+    'containerName', 'mode', 'minAllowed', 'maxAllowed', 'controlledResources', 'controlledValues',
+    'oomBumpUpRatio', 'oomMinBumpUp', 'memoryAggregationIntervalSeconds', 'memoryAggregationIntervalCount', 'startupBoost',
+  ];
   const cp = r.object(value, path, known);
   if (!cp) return undefined;
   const containerName = r.requiredString(cp.containerName, `${path}.containerName`);
@@ -172,7 +187,33 @@ function readContainerPolicy(r: Reader, value: unknown, path: string): Container
     r.fail(`${path}.controlledValues`, 'must not be RequestsAndLimits when mode is "Off" (the container is not scaled)');
   }
   checkMinBelowMax(r, out.minAllowed, out.maxAllowed, path);
+  readPerVpaSettings(r, cp, out, path);
   return containerName === undefined ? undefined : (out as ContainerResourcePolicy);
+}
+
+/** Upstream 1.8's per-VPA settings of a container policy (upstream's bounds), into `out`. */
+function readPerVpaSettings(r: Reader, cp: Record<string, unknown>, out: Partial<ContainerResourcePolicy>, path: string): void {
+  if (cp.oomBumpUpRatio !== undefined) {
+    const ratio = r.plainQuantity(cp.oomBumpUpRatio, `${path}.oomBumpUpRatio`);
+    if (ratio && ratio.milli < 1000) r.fail(`${path}.oomBumpUpRatio`, `must be greater than or equal to 1 (an OOM kill never lowers memory), not ${ratio.text}`);
+    else if (ratio) out.oomBumpUpRatio = ratio.text;
+  }
+  if (cp.oomMinBumpUp !== undefined) {
+    const bump = r.quantity('memory', cp.oomMinBumpUp, `${path}.oomMinBumpUp`);
+    if (bump !== undefined) out.oomMinBumpUp = bump;
+  }
+  if (cp.memoryAggregationIntervalSeconds !== undefined) {
+    const seconds = r.integer(cp.memoryAggregationIntervalSeconds, `${path}.memoryAggregationIntervalSeconds`, 1);
+    if (seconds !== undefined) out.memoryAggregationIntervalSeconds = seconds;
+  }
+  if (cp.memoryAggregationIntervalCount !== undefined) {
+    const count = r.integer(cp.memoryAggregationIntervalCount, `${path}.memoryAggregationIntervalCount`, 1, Number.MAX_SAFE_INTEGER);
+    if (count !== undefined) out.memoryAggregationIntervalCount = count;
+  }
+  if (cp.startupBoost !== undefined && cp.startupBoost !== null) {
+    const boost = readStartupBoost(r, cp.startupBoost, `${path}.startupBoost`);
+    if (boost) out.startupBoost = boost;
+  }
 }
 
 function checkMinBelowMax(r: Reader, min: ResourceList | undefined, max: ResourceList | undefined, path: string): void {

@@ -25,6 +25,10 @@ export type ControlledValues = (typeof CONTROLLED_VALUES)[number];
 export const CHANGE_REQUIREMENTS = ['TargetHigherThanRequests', 'TargetLowerThanRequests'] as const;
 export type ChangeRequirement = (typeof CHANGE_REQUIREMENTS)[number];
 
+/** `startupBoost.cpu.type`: multiply the CPU request, or add a CPU quantity to it. */
+export const STARTUP_BOOST_TYPES = ['Factor', 'Quantity'] as const;
+export type StartupBoostType = (typeof STARTUP_BOOST_TYPES)[number];
+
 /** The container name that selects the default container policy. */
 export const DEFAULT_CONTAINER_NAME = '*';
 
@@ -49,6 +53,24 @@ export interface PodUpdatePolicy {
   updateMode?: UpdateMode;
   minReplicas?: number;
   evictionRequirements?: EvictionRequirement[];
+  /** Upstream 1.8: an OOM kill counts only when the container ran less than this long (s) and the kill is this recent. */
+  evictAfterOOMSeconds?: number;
+}
+
+/** `startupBoost.cpu` (upstream 1.8): `Factor` needs `factor`, `Quantity` needs `quantity`. */
+export interface GenericStartupBoost {
+  type: StartupBoostType;
+  /** Whole factor >= 1: the request is multiplied by it. */
+  factor?: number;
+  /** A CPU quantity added to the request (`"500m"`). */
+  quantity?: string;
+  /** Seconds after the pod turns Ready before the CPU is given back (default 0). */
+  durationSeconds?: number;
+}
+
+/** `spec.startupBoost` and `containerPolicies[].startupBoost` (upstream 1.8). */
+export interface VpaStartupBoost {
+  cpu?: GenericStartupBoost;
 }
 
 /** `spec.resourcePolicy.containerPolicies[]`: per container name, or `"*"` for the rest. */
@@ -61,6 +83,16 @@ export interface ContainerResourcePolicy {
   controlledResources?: ResourceName[];
   /** Default `RequestsAndLimits`. */
   controlledValues?: ControlledValues;
+  /** Upstream 1.8: an OOM kill is recorded as the memory in use x this ratio (>= 1), a quantity (`"1.5"`). */
+  oomBumpUpRatio?: string;
+  /** Upstream 1.8: ... and at least this much more memory (a quantity, `"100Mi"`). */
+  oomMinBumpUp?: string;
+  /** Upstream 1.8: one memory peak per this many seconds. */
+  memoryAggregationIntervalSeconds?: number;
+  /** Upstream 1.8: intervals in the memory window (interval x count). */
+  memoryAggregationIntervalCount?: number;
+  /** Upstream 1.8: this container's start-up boost, instead of `spec.startupBoost`. */
+  startupBoost?: VpaStartupBoost;
 }
 
 /** `spec.resourcePolicy`. */
@@ -79,6 +111,8 @@ export interface VerticalPodAutoscalerSpec {
   updatePolicy?: PodUpdatePolicy;
   resourcePolicy?: PodResourcePolicy;
   recommenders?: VpaRecommenderSelector[];
+  /** Upstream 1.8: the start-up boost of every container (a container policy's own one wins). */
+  startupBoost?: VpaStartupBoost;
 }
 
 /** `status.recommendation.containerRecommendations[]`, quantities as strings. */

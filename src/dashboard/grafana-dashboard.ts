@@ -256,7 +256,7 @@ export function tailorDashboard(): GrafanaDashboard {
   ]);
 
   l.row('Start-up CPU boost');
-  l.panel('timeseries', 'Start-up CPU boost', 'Pods the webhook admitted with a start-up CPU boost (tailor.dev/startup-cpu-boost on their VPA), pods still in their boost at the updater\'s last loop, and boosts given back in place (StartupBoostEnded) or stuck (StartupBoostStuck), per rate interval.', 24, 7, 'short', [
+  l.panel('timeseries', 'Start-up CPU boost', 'Pods the webhook admitted with a start-up CPU boost (startupBoost or tailor.dev/startup-cpu-boost on their VPA), pods still in their boost at the updater\'s last loop, and boosts given back in place (StartupBoostEnded) or stuck (StartupBoostStuck), per rate interval.', 24, 7, 'short', [
     { expr: `sum(increase(tailor_admission_startup_boosts_total[${RI}]))`, legend: 'boosted at admission' },
     { expr: 'sum(tailor_updater_planned_actions{reason="StartupBoost"}) or vector(0)', legend: 'in their boost' },
     { expr: `sum by (reason) (increase(tailor_updater_decisions_total{reason=~"StartupBoostEnded|StartupBoostStuck"}[${RI}])) or label_replace(vector(0), "reason", "StartupBoostEnded", "", "")`, legend: '{{reason}}' },

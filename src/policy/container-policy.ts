@@ -3,7 +3,7 @@
  * policy, else the defaults (mode Auto, cpu and memory controlled, RequestsAndLimits, no bounds).
  * A named policy replaces the `"*"` one entirely; the two are not merged (as upstream).
  */
-import { DEFAULT_CONTAINER_NAME, type ContainerScalingMode, type ControlledValues, type PodResourcePolicy } from '../api/vpa.ts';
+import { DEFAULT_CONTAINER_NAME, type ContainerResourcePolicy, type ContainerScalingMode, type ControlledValues, type PodResourcePolicy } from '../api/vpa.ts';
 import { resourceListToAmounts, type ResourceAmounts } from '../api/vpa-quantities.ts';
 import { RESOURCE_NAMES, type ResourceName } from 'kube-basics/resources';
 
@@ -18,14 +18,18 @@ export interface EffectiveContainerPolicy {
   maxAllowed: ResourceAmounts;
 }
 
+/** The policy as written that applies to `containerName` (its own, else `"*"`), if any. */
+export function containerPolicyOf(resourcePolicy: PodResourcePolicy | undefined, containerName: string): ContainerResourcePolicy | undefined {
+  const policies = resourcePolicy?.containerPolicies ?? [];
+  return policies.find((p) => p.containerName === containerName) ?? policies.find((p) => p.containerName === DEFAULT_CONTAINER_NAME);
+}
+
 /**
  * The effective policy for `containerName`. Quantities are assumed valid (run `validateVpa` first);
  * one that does not parse throws QuantityError.
  */
 export function containerPolicyFor(resourcePolicy: PodResourcePolicy | undefined, containerName: string): EffectiveContainerPolicy {
-  const policies = resourcePolicy?.containerPolicies ?? [];
-  const policy =
-    policies.find((p) => p.containerName === containerName) ?? policies.find((p) => p.containerName === DEFAULT_CONTAINER_NAME);
+  const policy = containerPolicyOf(resourcePolicy, containerName);
   return {
     source: policy?.containerName,
     mode: policy?.mode ?? 'Auto',

@@ -1,20 +1,22 @@
 /**
  * Start-up CPU boost: a new pod starts with more CPU than its steady request, and gets it back in
  * place once it has started. Pure.
- * - the boost: a factor (`2x`: twice the request) or a fixed request (`1500m`: that much, when
- *   above the steady request);
+ * - the boost: a factor (`2x`: twice the request), a fixed request (`1500m`: that much, when
+ *   above the steady request) or an added amount (upstream 1.8's `type: Quantity`, `500m`: the
+ *   steady request + 500m);
  * - its end: `ready` (when the pod turns Ready), `ready+30s` (30 s after), or `90s` (90 s after the
  *   pod started, Ready or not).
  * The QoS class is kept: a limit equal to the request (Guaranteed) moves with it; another limit is
  * scaled by the same ratio (never below what it was); no limit stays no limit.
  * The steady values are written on the pod (annotation `tailor.dev/startup-cpu-boost-record`, JSON) so the
  * updater returns exactly them: `{"until":"ready+30s","containers":{"app":{"request":250,"limit":500}}}`
- * (millicores; `limit` absent when the container has none).
+ * (millicores; `limit` absent when the container has none; a container whose boost ends otherwise
+ * than the record's `until` has its own: `"log":{"request":50,"until":"ready+180s"}`).
  */
 import type { ContainerResourceValues } from './container-values.ts';
 
 /** How much CPU the boost gives. */
-export type BoostAmount = { kind: 'factor'; factor: number } | { kind: 'fixed'; millicores: number };
+export type BoostAmount = { kind: 'factor'; factor: number } | { kind: 'fixed'; millicores: number } | { kind: 'add'; millicores: number };
 
 /** When the boost ends. */
 export type BoostEnd = { kind: 'ready'; afterMs: number } | { kind: 'fixed'; afterStartMs: number };
@@ -26,6 +28,8 @@ export const BOOST_POD_ANNOTATION = 'tailor.dev/startup-cpu-boost-record';
 export interface SteadyCpu {
   request: number;
   limit?: number;
+  /** This container's end, when not the record's. */
+  until?: BoostEnd;
 }
 
 /** What the webhook records on a boosted pod. */
@@ -34,9 +38,11 @@ export interface BoostRecord {
   containers: Record<string, SteadyCpu>;
 }
 
-/** The boosted request for a steady one (whole millicores). */
+/** The boosted request for a steady one (whole millicores): 250m x 2 = 500m; fixed 1500m; 250m + 500m = 750m. */
 export function boostedRequest(steady: number, amount: BoostAmount): number {
-  return amount.kind === 'factor' ? Math.ceil(steady * amount.factor) : Math.max(steady, amount.millicores);
+  if (amount.kind === 'factor') return Math.ceil(steady * amount.factor);
+  if (amount.kind === 'add') return steady + amount.millicores;
+  return Math.max(steady, amount.millicores);
 }
 
 /** The container's values with the CPU boosted (QoS kept); unchanged without a CPU request. */
@@ -66,7 +72,13 @@ export function parseBoostEnd(text: string): BoostEnd | undefined {
 
 /** The annotation value for a record. */
 export function formatBoostRecord(record: BoostRecord): string {
-  return JSON.stringify({ until: formatBoostEnd(record.until), containers: record.containers });
+  const containers = Object.fromEntries(Object.entries(record.containers).map(([name, c]) => [name, c.until ? { ...c, until: formatBoostEnd(c.until) } : c]));
+  return JSON.stringify({ until: formatBoostEnd(record.until), containers });
+}
+
+/** When a container's boost ends: its own end, else the record's. */
+export function containerBoostEnd(record: BoostRecord, container: string): BoostEnd {
+  return record.containers[container]?.until ?? record.until;
 }
 
 /** The record on a pod, or why it cannot be read; undefined when the pod has none. */
@@ -78,9 +90,11 @@ export function readBoostRecord(annotations: Readonly<Record<string, string>> | 
     const until = typeof parsed.until === 'string' ? parseBoostEnd(parsed.until) : undefined;
     if (!until || typeof parsed.containers !== 'object' || parsed.containers === null) return { error: `${BOOST_POD_ANNOTATION} is not a boost record` };
     const containers: Record<string, SteadyCpu> = {};
-    for (const [name, v] of Object.entries(parsed.containers as Record<string, { request?: unknown; limit?: unknown }>)) {
+    for (const [name, v] of Object.entries(parsed.containers as Record<string, { request?: unknown; limit?: unknown; until?: unknown }>)) {
       if (typeof v?.request !== 'number' || (v.limit !== undefined && typeof v.limit !== 'number')) return { error: `${BOOST_POD_ANNOTATION}: container ${name} has no steady cpu request` };
-      containers[name] = { request: v.request, ...(typeof v.limit === 'number' ? { limit: v.limit } : {}) };
+      const own = typeof v.until === 'string' ? parseBoostEnd(v.until) : undefined;
+      if (v.until !== undefined && !own) return { error: `${BOOST_POD_ANNOTATION}: container ${name} has no readable end` };
+      containers[name] = { request: v.request, ...(typeof v.limit === 'number' ? { limit: v.limit } : {}), ...(own ? { until: own } : {}) };
     }
     return { until, containers };
   } catch {
@@ -124,7 +138,13 @@ export function cpuSteadySince(pod: BoostedPodLike): number | undefined {
   const record = readBoostRecord(pod.metadata?.annotations);
   if (record === undefined) return undefined;
   if ('error' in record) return undefined;
-  return boostEndsAt(record.until, timeOf(pod.status?.startTime), podReadyTime(pod)) ?? Number.POSITIVE_INFINITY;
+  // Containers may end at different times: the pod's usage is steady once the last one has.
+  let last = Number.NEGATIVE_INFINITY;
+  for (const name of Object.keys(record.containers)) {
+    const end = boostEndsAt(containerBoostEnd(record, name), timeOf(pod.status?.startTime), podReadyTime(pod));
+    last = Math.max(last, end ?? Number.POSITIVE_INFINITY);
+  }
+  return Object.keys(record.containers).length === 0 ? boostEndsAt(record.until, timeOf(pod.status?.startTime), podReadyTime(pod)) ?? Number.POSITIVE_INFINITY : last;
 }
 
 /**

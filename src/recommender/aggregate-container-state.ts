@@ -11,6 +11,7 @@
 import { DecayingHistogram } from './decaying-histogram.ts';
 import { ContainerInstanceState, addMemoryPeakSample, recordOomSample } from './memory-peaks.ts';
 import type { ModelConfig } from './model-config.ts';
+import type { OomBump } from './types.ts';
 import { toResourceAmount } from './resource-amount.ts';
 
 export class AggregateContainerState {
@@ -29,7 +30,12 @@ export class AggregateContainerState {
   private instances: Map<string, ContainerInstanceState> | undefined;
 
   constructor(
-    readonly config: ModelConfig,
+    /**
+     * The model's settings; may be replaced by one with the same buckets (`withMemorySettings`:
+     * a VPA's own OOM bump and memory aggregation, applied from then on, as upstream's
+     * `UpdateFromPolicy`).
+     */
+    public config: ModelConfig,
     /** When the state was created (ms); only used to expire a state that never got a sample. */
     readonly createdAt?: number,
   ) {
@@ -66,9 +72,10 @@ export class AggregateContainerState {
     return addMemoryPeakSample(this.instance(instance), this.memoryPeaks, wholeBytes(bytes), at, false, this.config.options.memoryAggregationIntervalMs);
   }
 
-  /** An OOM kill at `at` with `memoryUsedBytes` in use (request or observed peak, whichever is larger). */
-  recordOom(memoryUsedBytes: number, at: number, instance?: string): boolean {
-    return recordOomSample(this.instance(instance), this.memoryPeaks, wholeBytes(memoryUsedBytes), at, this.config.options);
+  /** An OOM kill at `at` with `memoryUsedBytes` in use (request or observed peak, whichever is larger); `bump` overrides the config's. */
+  recordOom(memoryUsedBytes: number, at: number, instance?: string, bump?: OomBump): boolean {
+    const options = bump ? { ...this.config.options, ...definedOnly(bump) } : this.config.options;
+    return recordOomSample(this.instance(instance), this.memoryPeaks, wholeBytes(memoryUsedBytes), at, options);
   }
 
   /** Drops the per-instance state of a pod that is gone (its samples stay in the histograms). */
@@ -110,6 +117,14 @@ export class AggregateContainerState {
     }
     return state;
   }
+}
+
+/** The bump's values that are set (an absent one keeps the config's). */
+function definedOnly(bump: OomBump): OomBump {
+  const out: OomBump = {};
+  if (bump.oomBumpUpRatio !== undefined) out.oomBumpUpRatio = bump.oomBumpUpRatio;
+  if (bump.oomMinBumpUpBytes !== undefined) out.oomMinBumpUpBytes = bump.oomMinBumpUpBytes;
+  return out;
 }
 
 /** Whole bytes (truncated) for a valid amount; anything else unchanged, for the callee to refuse. */

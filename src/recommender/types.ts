@@ -4,6 +4,7 @@
  */
 
 import type { ResourceEstimate } from '../api/recommendation.ts';
+import type { ModelOptions } from './model-options.ts';
 
 export { RESOURCE_NAMES, type ResourceName, type Resources } from 'kube-basics/resources';
 export type { ContainerRecommendation, ResourceEstimate } from '../api/recommendation.ts';
@@ -21,11 +22,18 @@ export interface UsageModel {
   addCpuSample(cores: number, at: number, instance?: string): void;
   /** A memory working-set sample (bytes) at time `at`. */
   addMemorySample(bytes: number, at: number, instance?: string): void;
-  /** An OOM kill at time `at`; `memoryUsedBytes` is the larger of the request and the observed peak. */
-  recordOom(memoryUsedBytes: number, at: number, instance?: string): void;
+  /**
+   * An OOM kill at time `at`; `memoryUsedBytes` is the larger of the request and the observed peak.
+   * `bump`: the VPA's own OOM bump (upstream 1.8's `oomBumpUpRatio` / `oomMinBumpUp`), for each
+   * value set instead of the strategy's.
+   */
+  recordOom(memoryUsedBytes: number, at: number, instance?: string, bump?: OomBump): void;
   /** The estimate at time `now`, or undefined while the strategy has too little data. */
   estimate(now: number): ResourceEstimate | undefined;
 }
+
+/** A VPA's own OOM bump: the memory an OOM-killed container needed is max(used x ratio, used + min). */
+export type OomBump = Partial<Pick<ModelOptions, 'oomBumpUpRatio' | 'oomMinBumpUpBytes'>>;
 
 /** What a strategy may know about the container it models. */
 export interface ModelContext {

@@ -7,7 +7,7 @@ import { AggregateContainerState } from './aggregate-container-state.ts';
 import { estimateContainer } from './estimator.ts';
 import { createModelConfig, defaultModelConfig, type ModelConfig } from './model-config.ts';
 import type { ModelOptions } from './model-options.ts';
-import type { ModelContext, ResourceEstimate, Strategy, UsageModel } from './types.ts';
+import type { ModelContext, OomBump, ResourceEstimate, Strategy, UsageModel } from './types.ts';
 
 /** The `vpa` usage model: an {@link AggregateContainerState} plus the estimator. */
 export class VpaUsageModel implements UsageModel {
@@ -31,8 +31,8 @@ export class VpaUsageModel implements UsageModel {
     this.state.addMemorySample(bytes, at, instance);
   }
 
-  recordOom(memoryUsedBytes: number, at: number, instance?: string): void {
-    this.state.recordOom(memoryUsedBytes, at, instance);
+  recordOom(memoryUsedBytes: number, at: number, instance?: string, bump?: OomBump): void {
+    this.state.recordOom(memoryUsedBytes, at, instance, bump);
   }
 
   /** The upstream estimate; it does not depend on `now` (decay is relative to the newest samples). */

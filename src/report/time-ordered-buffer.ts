@@ -11,7 +11,7 @@
  * days that object per sample (~56 bytes against 16) was most of `tailor`'s bootstrap peak.
  */
 import type { ContainerSeries } from '../metrics/metrics-source.ts';
-import type { UsageModel } from '../recommender/types.ts';
+import type { OomBump, UsageModel } from '../recommender/types.ts';
 
 const CPU = 0;
 const MEMORY = 1;
@@ -24,6 +24,8 @@ interface Run {
   values: readonly number[];
   kind: Kind;
   instance: string;
+  /** An OOM kill's VPA-own bump. */
+  bump?: OomBump;
 }
 
 export class TimeOrderedBuffer {
@@ -37,8 +39,8 @@ export class TimeOrderedBuffer {
     this.push(model, series, MEMORY);
   }
 
-  oom(model: UsageModel, usedBytes: number, at: number, instance: string): void {
-    this.list(model).push({ times: [at], values: [usedBytes], kind: OOM, instance });
+  oom(model: UsageModel, usedBytes: number, at: number, instance: string, bump?: OomBump): void {
+    this.list(model).push({ times: [at], values: [usedBytes], kind: OOM, instance, ...(bump ? { bump } : {}) });
   }
 
   /** Feeds every model its buffered samples, ordered by time, then kind, then the order they came in. */
@@ -65,7 +67,7 @@ function feed(model: UsageModel, run: Run, i: number): void {
   const value = run.values[i]!;
   if (run.kind === CPU) model.addCpuSample(value, at, run.instance);
   else if (run.kind === MEMORY) model.addMemorySample(value, at, run.instance);
-  else model.recordOom(value, at, run.instance);
+  else model.recordOom(value, at, run.instance, run.bump);
 }
 
 /** The series' samples in ascending time (a stable sort of a copy, only when they are not already). */

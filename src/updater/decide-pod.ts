@@ -2,13 +2,15 @@
  * The planner for one pod: (pod, its VPA, recommendation, options, server capabilities, recent
  * usage, now) -> a decision with a reason. Pure. Budgets, the canary and rate limits across pods
  * are applied afterwards by `plan` (plan.ts). The rules, in order:
- * 1. mode `Off`: skip. A pod terminating or not running: skip. A start-up CPU boost from the
- *    webhook (startup-boost-return.ts): wait while it lasts, then give it back in place
- *    (`StartupBoostEnded`, urgent: no canary or cooldown). Mode `Initial`: skip.
+ * 1. mode `Off`: skip, except to give back a start-up boost. A pod terminating or not running:
+ *    skip. A start-up CPU boost from the webhook (startup-boost-return.ts): wait while it lasts,
+ *    then give it back in place (`StartupBoostEnded`, urgent: no canary or cooldown). Mode
+ *    `Initial`: skip.
  * 2. the recommendation (from the VPA status unless given); resources an HPA scales on are left
  *    alone (`respectHpa`); nothing left: skip.
  * 3. a resize in flight (in-place modes): follow it (follow-resize.ts): wait, fall back, or replan.
- * 4. triggers (triggers.ts): OOM kill, memory pressure, outside bounds, drift on an old pod; none:
+ * 4. triggers (triggers.ts): OOM kill (with the VPA's `evictAfterOOMSeconds`, only a quick one:
+ *    oom.ts `quickOomKills`), memory pressure, outside bounds, drift on an old pod; none:
  *    skip. Not urgent and within the cooldown after the last change: wait.
  * 5. the new values from the policy (src/policy: min/maxAllowed, controlledValues, LimitRange,
  *    QoS). OOM and pressure raise memory by at least `memoryPressureRaiseFactor`; when they are
@@ -44,7 +46,7 @@ import { followResize } from './follow-resize.ts';
 import { withoutResources } from './hpa.ts';
 import { inPlaceChanges } from './in-place-changes.ts';
 import { underMemoryPressure } from './memory-pressure.ts';
-import { recentOomKills } from './oom.ts';
+import { quickOomKills, recentOomKills } from './oom.ts';
 import type { UpdaterOptions } from '../policy/update-thresholds.ts';
 import { lastUpdateTime, podStartTime, UPDATER_FIELD_MANAGER } from './pod-timing.ts';
 import { policyTargets } from './policy-targets.ts';
@@ -134,10 +136,15 @@ export function decidePod(input: PodPlanInput, ctx: PlannerContext): PodDecision
   const decide = (action: DecisionAction, reason: DecisionReason, message: string, extra: Partial<PodDecision> = {}): PodDecision => ({ ...base, action, reason, message, ...extra });
 
   const mode: UpdateMode = vpa.spec.updatePolicy?.updateMode ?? 'Recreate';
-  if (mode === 'Off') return decide('Skip', 'UpdateModeOff', 'updateMode Off: recommendations only');
+  const running = !pod.metadata?.deletionTimestamp && pod.status?.phase === 'Running';
+  if (mode === 'Off') {
+    // A start-up boost the webhook gave in mode Off (as upstream) is still given back.
+    const boost = running ? startupBoost(pod, now, capabilities) : undefined;
+    return boost ? decide(boost.action, boost.reason, boost.message, boost.extra) : decide('Skip', 'UpdateModeOff', 'updateMode Off: recommendations only');
+  }
   if (pod.metadata?.deletionTimestamp) return decide('Skip', 'PodTerminating', 'the pod is terminating');
   if (pod.status?.phase !== 'Running') return decide('Skip', 'PodNotRunning', `the pod is ${pod.status?.phase ?? 'in an unknown phase'}`);
-  // A start-up boost the webhook gave (any mode but Off) is given back in place, Initial included.
+  // A start-up boost the webhook gave (any mode, Off above) is given back in place, Initial included.
   const boosted = startupBoost(pod, now, capabilities);
   if (boosted) return decide(boosted.action, boosted.reason, boosted.message, boosted.extra);
   if (mode === 'Initial') return decide('Skip', 'UpdateModeInitial', 'updateMode Initial: resources are set only when pods are created');
@@ -193,7 +200,10 @@ export function decidePod(input: PodPlanInput, ctx: PlannerContext): PodDecision
   const usage = input.usage;
   // Memory left to an HPA is not raised by the OOM and pressure rules either.
   const memoryManaged = !base.hpaExcluded.includes('memory');
-  const oomKilled = !memoryManaged ? [] : recentOomKills(pod, now, options.oomLookbackMs, lastUpdate).map((k) => k.containerName).filter((n) => actual.has(n));
+  // A VPA's evictAfterOOMSeconds (upstream 1.8) counts only quick OOM kills, as upstream's updater.
+  const evictAfterOom = vpa.spec.updatePolicy?.evictAfterOOMSeconds;
+  const kills = evictAfterOom === undefined ? recentOomKills(pod, now, options.oomLookbackMs, lastUpdate) : quickOomKills(pod, now, evictAfterOom, lastUpdate);
+  const oomKilled = !memoryManaged ? [] : kills.map((k) => k.containerName).filter((n) => actual.has(n));
   const underPressure = !memoryManaged ? [] : containers.filter((c) => underMemoryPressure(usage?.[c.name], actual.get(c.name)?.limits.memory, options)).map((c) => c.name);
   const triggers = updateTriggers({ actual, recommendations, podAgeMs: start === undefined ? undefined : now - start, oomKilled, underPressure, options });
   const replanning = follow.kind === 'replan';

@@ -9,11 +9,16 @@ import { timeOf } from './object-time.ts';
 export interface OomKill {
   containerName: string;
   at: number | undefined;
+  /** How long the container ran before the kill (`finishedAt - startedAt`), when both are known. */
+  ranMs?: number;
 }
 
 function oomOf(status: V1ContainerStatus): OomKill | undefined {
   for (const terminated of [status.state?.terminated, status.lastState?.terminated]) {
-    if (terminated?.reason === 'OOMKilled') return { containerName: status.name, at: timeOf(terminated.finishedAt as Date | string | undefined) };
+    if (terminated?.reason !== 'OOMKilled') continue;
+    const at = timeOf(terminated.finishedAt as Date | string | undefined);
+    const started = timeOf(terminated.startedAt as Date | string | undefined);
+    return at !== undefined && started !== undefined ? { containerName: status.name, at, ranMs: at - started } : { containerName: status.name, at };
   }
   return undefined;
 }
@@ -34,4 +39,17 @@ export function recentOomKills(pod: V1Pod, now: number, lookbackMs: number, last
     if (k.at === undefined) return lastUpdate === undefined;
     return now - k.at <= lookbackMs && (lastUpdate === undefined || k.at > lastUpdate);
   });
+}
+
+/**
+ * The OOM kills that call for action under a VPA's `evictAfterOOMSeconds` (upstream 1.8's quick
+ * OOM): a kill of a container that ran less than that long since its start, less than that long
+ * ago (and after the updater's last change). With 600 s: a container killed 5 s after its start,
+ * 2 min ago, counts; one killed after running 15 min does not (its memory grew slowly: the
+ * recommendation follows it, no urgent raise); with 1 s, almost none counts. A kill without a start
+ * time does not count.
+ */
+export function quickOomKills(pod: V1Pod, now: number, evictAfterOomSeconds: number, lastUpdate: number | undefined): OomKill[] {
+  const thresholdMs = evictAfterOomSeconds * 1000;
+  return recentOomKills(pod, now, thresholdMs, lastUpdate).filter((k) => k.at !== undefined && now - k.at < thresholdMs && k.ranMs !== undefined && k.ranMs < thresholdMs);
 }

@@ -6,11 +6,12 @@
  * a Guaranteed container's limit moves with its request) to the steady values. The webhook boosts
  * only containers with cpu resizePolicy NotRequired, so the return never restarts anything. A
  * container already back at (or moved away from) its boosted value is left to the usual rules.
- * Pure.
+ * Containers with their own end (upstream 1.8's per-container `startupBoost`) are given back each
+ * at its end; the pod waits while none of the remaining ones has ended. Pure.
  */
 import type { V1Pod } from '@kubernetes/client-node';
 import type { ContainerResourceValues } from '../policy/container-values.ts';
-import { boostEndsAt, formatBoostEnd, readBoostRecord } from '../policy/startup-boost.ts';
+import { boostEndsAt, containerBoostEnd, formatBoostEnd, readBoostRecord } from '../policy/startup-boost.ts';
 import type { ContainerChange } from './decision.ts';
 
 /** What the boost means for the pod now. */
@@ -33,18 +34,26 @@ export function boostStep(pod: V1Pod, actual: ReadonlyMap<string, ContainerResou
   if (record === undefined) return { kind: 'none' };
   if ('error' in record) return { kind: 'unreadable', message: record.error };
   const changes: ContainerChange[] = [];
+  const ended = new Set<string>();
+  let waiting: string | undefined;
+  const ready = readyTime(pod);
   for (const [name, steady] of Object.entries(record.containers)) {
     const from = actual.get(name);
     const cpu = from?.requests.cpu;
     if (!from || cpu === undefined || cpu <= steady.request) continue; // given back already, or lowered since
+    const end = containerBoostEnd(record, name);
+    const until = formatBoostEnd(end);
+    const endsAt = boostEndsAt(end, startedAt, ready);
+    if (endsAt === undefined || now < endsAt) {
+      waiting ??= endsAt === undefined ? `start-up cpu boost until ${until}: the pod ${end.kind === 'ready' ? 'is not Ready yet' : 'has no start time yet'}` : `start-up cpu boost until ${until}: ${Math.ceil((endsAt - now) / 1000)} s left`;
+      continue;
+    }
     const to: ContainerResourceValues = { requests: { ...from.requests, cpu: steady.request }, limits: { ...from.limits } };
     if (from.limits.cpu !== undefined) to.limits.cpu = from.limits.cpu === cpu ? steady.request : Math.min(from.limits.cpu, steady.limit ?? from.limits.cpu);
     changes.push({ containerName: name, kind: 'container', from, to, resources: ['cpu'], restart: false });
+    ended.add(until);
   }
-  if (changes.length === 0) return { kind: 'none' };
-  const until = formatBoostEnd(record.until);
-  const endsAt = boostEndsAt(record.until, startedAt, readyTime(pod));
-  if (endsAt === undefined) return { kind: 'active', message: `start-up cpu boost until ${until}: the pod ${record.until.kind === 'ready' ? 'is not Ready yet' : 'has no start time yet'}` };
-  if (now < endsAt) return { kind: 'active', message: `start-up cpu boost until ${until}: ${Math.ceil((endsAt - now) / 1000)} s left` };
-  return { kind: 'return', changes, message: `start-up cpu boost over (${until}): cpu back to the steady values` };
+  if (changes.length === 0) return waiting === undefined ? { kind: 'none' } : { kind: 'active', message: waiting };
+  const still = waiting === undefined ? '' : `; still boosted: ${waiting}`;
+  return { kind: 'return', changes, message: `start-up cpu boost over (${[...ended].join(' / ')}): cpu back to the steady values${changes.length < Object.keys(record.containers).length ? ` for ${changes.map((c) => c.containerName).join(', ')}` : ''}${still}` };
 }

@@ -175,3 +175,29 @@ test('vpaObservedContainers lists the containers the webhook saw (upstream forma
   const d = admitPod(pod, 'shop', view([cached(vpaObject('v', 'web', { app: { cpu: '250m' } }))]));
   assert.deepEqual(d.patch, [{ op: 'add', path: '/metadata/annotations/vpaObservedContainers', value: 'app, log' }]);
 });
+
+// Upstream 1.8's startupBoost, as its e2e "boosts CPU ..." specs set it (a hamster at 100m cpu, 100Mi).
+const boostedVpa = (cpu: Record<string, unknown>, spec: Record<string, unknown> = {}, recs: Record<string, Record<string, string>> = { app: { cpu: '100m', memory: '100Mi' } }) =>
+  cached(vpaObject('hamster-vpa', 'web', recs, { startupBoost: { cpu: { durationSeconds: 15, ...cpu } }, ...spec }));
+const hamster = () => webPod([container('app', { cpu: '100m', memory: '100Mi' })]);
+const cpuAfter = (v: ReturnType<typeof boostedVpa>) => {
+  const decision = admitPod(hamster(), 'shop', view([v]));
+  return { decision, cpu: patched(hamster(), decision.patch).spec?.containers[0]?.resources?.requests?.cpu };
+};
+
+test('upstream startupBoost: Factor 2 doubles the request, Quantity 500m adds to it; the record ends 15 s after Ready', () => {
+  const factor = cpuAfter(boostedVpa({ type: 'Factor', factor: 2 }));
+  assert.equal(factor.decision.outcome, 'patched');
+  assert.equal(factor.decision.startupBoost, true);
+  assert.equal(factor.cpu, '200m');
+  assert.equal(patched(hamster(), factor.decision.patch).metadata?.annotations?.['tailor.dev/startup-cpu-boost-record'], '{"until":"ready+15s","containers":{"app":{"request":100}}}');
+  assert.equal(cpuAfter(boostedVpa({ type: 'Quantity', quantity: '500m' })).cpu, '600m', 'upstream adds the quantity: 100m + 500m');
+});
+
+test('upstream startupBoost in updateMode Off, or before any recommendation: the pod\'s own request is boosted; a container in mode Off is not', () => {
+  assert.equal(cpuAfter(boostedVpa({ type: 'Factor', factor: 2 }, { updatePolicy: { updateMode: 'Off' } })).cpu, '200m');
+  assert.equal(cpuAfter(boostedVpa({ type: 'Factor', factor: 2 }, {}, {})).cpu, '200m');
+  const off = cpuAfter(boostedVpa({ type: 'Factor', factor: 2 }, { resourcePolicy: { containerPolicies: [{ containerName: 'app', mode: 'Off' }] } }));
+  assert.equal(off.decision.startupBoost, undefined);
+  assert.equal(off.cpu, '100m');
+});

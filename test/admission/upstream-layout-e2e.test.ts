@@ -56,7 +56,7 @@ test('an invalid VPA is refused by "vpa.k8s.io", on create and on update', async
   };
   const created = await f.custom.createNamespacedCustomObject({ ...VPA_GROUP, namespace: 'shop', body }).then(() => undefined, (e: unknown) => e);
   assert.ok(created, 'the create must fail');
-  assert.match(apiFailure(created).status.message ?? '', /^admission webhook "vpa\.k8s\.io" denied the request: VerticalPodAutoscaler "bad" is invalid: spec\.resourcePolicy\.containerPolicies\[0\]\.maxAllowed\.cpu/);
+  assert.match(apiFailure(created).status.message ?? '', /^admission webhook "vpa\.k8s\.io" denied the request: VerticalPodAutoscaler\.autoscaling\.k8s\.io "bad" is invalid: spec\.resourcePolicy\.containerPolicies\[0\]\.maxAllowed\.cpu/);
   const patch = { spec: { resourcePolicy: bad } };
   const updated = await f.custom
     .patchNamespacedCustomObject({ ...VPA_GROUP, namespace: 'shop', name: 'web-vpa', body: patch }, k8s.setHeaderOptions('Content-Type', k8s.PatchStrategy.MergePatch))

@@ -120,7 +120,7 @@ test('an invalid VPA is rejected at create with a message naming the field', asy
   assert.equal(failure.code, 422);
   assert.equal(
     failure.status.message,
-    'admission webhook "vpa.admission.tailor.dev" denied the request: VerticalPodAutoscaler "bad" is invalid: spec.resourcePolicy.containerPolicies[0].maxAllowed.cpu: 500m is below minAllowed.cpu 2',
+    'admission webhook "vpa.admission.tailor.dev" denied the request: VerticalPodAutoscaler.autoscaling.k8s.io "bad" is invalid: spec.resourcePolicy.containerPolicies[0].maxAllowed.cpu: 500m is below minAllowed.cpu 2',
   );
   assert.equal(await counter('denied', 'validate-vpa'), 1);
   // An UPDATE that breaks a valid VPA is rejected too.
@@ -148,7 +148,7 @@ test('kubectl apply of an invalid VPA fails with the field and the problem', asy
     child.stdin!.end(yaml);
   });
   assert.equal(result.code, 1);
-  assert.match(result.stderr, /admission webhook "vpa\.admission\.tailor\.dev" denied the request: VerticalPodAutoscaler "typo" is invalid: spec\.updatePolicy\.minReplicas: /);
+  assert.match(result.stderr, /admission webhook "vpa\.admission\.tailor\.dev" denied the request: VerticalPodAutoscaler\.autoscaling\.k8s\.io "typo" is invalid: spec\.updatePolicy\.minReplicas: /);
 });
 
 test('a Pod LimitRange: the LimitRanger admits the pod the webhook scaled into it (upstream e2e: one container without a recommendation)', async () => {

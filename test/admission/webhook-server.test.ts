@@ -62,7 +62,7 @@ test('reviews are answered as AdmissionReview v1 with the same uid, a base64 JSO
   const denied = JSON.parse((await call(port, 'POST', '/validate-vpa', review('u-2', { apiVersion: 'autoscaling.k8s.io/v1', kind: 'VerticalPodAutoscaler', metadata: { name: 'v' }, spec: { targetRef: { kind: 'Deployment', name: 'web' }, updatePolicy: { updateMode: 'Sometimes' } } }))).text) as { response: { allowed: boolean; status: { code: number; message: string } } };
   assert.equal(denied.response.allowed, false);
   assert.equal(denied.response.status.code, 422);
-  assert.match(denied.response.status.message, /^VerticalPodAutoscaler "v" is invalid: spec\.updatePolicy\.updateMode: /);
+  assert.match(denied.response.status.message, /^VerticalPodAutoscaler\.autoscaling\.k8s\.io "v" is invalid: spec\.updatePolicy\.updateMode: /);
   const text = await registry.metrics();
   assert.match(text, /tailor_admission_reviews_total\{webhook="mutate-pods",outcome="patched"\} 1/);
   assert.match(text, /tailor_admission_reviews_total\{webhook="validate-vpa",outcome="denied"\} 1/);
@@ -114,7 +114,7 @@ test('/admit routes each review by its resource: pods to the pod webhook, VPAs t
   const badVpa = { apiVersion: 'autoscaling.k8s.io/v1', kind: 'VerticalPodAutoscaler', metadata: { name: 'v' }, spec: { targetRef: { kind: 'Deployment', name: 'web' }, updatePolicy: { updateMode: 'Sometimes' } } };
   const vpa = await answer(at('v', { group: 'autoscaling.k8s.io', version: 'v1', resource: 'verticalpodautoscalers' }, badVpa));
   assert.equal(vpa.allowed, false);
-  assert.match(vpa.status!.message, /^VerticalPodAutoscaler "v" is invalid/);
+  assert.match(vpa.status!.message, /^VerticalPodAutoscaler\.autoscaling\.k8s\.io "v" is invalid/);
   // Without a resource, the kind decides.
   assert.equal((await answer(at('k', {}, badVpa, { group: 'autoscaling.k8s.io', version: 'v1', kind: 'VerticalPodAutoscaler' }))).allowed, false);
   const other = await answer(at('o', { group: 'apps', version: 'v1', resource: 'deployments' }, {}));

@@ -112,7 +112,7 @@ test('enum fields of container policies and eviction requirements', () => {
 
 test('unknown fields under spec are reported (usually typos)', () => {
   assert.deepEqual(errorsOf(vpa({ updatePolicy: { updatemode: 'Off' } })), [
-    'spec.updatePolicy.updatemode: unknown field (known fields: updateMode, minReplicas, evictionRequirements)',
+    'spec.updatePolicy.updatemode: unknown field (known fields: updateMode, minReplicas, evictionRequirements, evictAfterOOMSeconds)',
     'spec.updatePolicy.updateMode: is required when updatePolicy is set',
   ]);
 });
@@ -163,4 +163,46 @@ test('RequestsAndLimits with mode Off is rejected, RequestsOnly with mode Off is
 
 test('an updatePolicy without updateMode is rejected, as upstream does', () => {
   assert.deepEqual(errorsOf(vpa({ updatePolicy: { minReplicas: 2 } })), ['spec.updatePolicy.updateMode: is required when updatePolicy is set']);
+});
+
+test('upstream 1.8 per-VPA fields are read and normalised (numbers become quantity text)', () => {
+  const boost = { cpu: { type: 'Factor', factor: 2, durationSeconds: 15 } };
+  const result = validateVpa(vpa({
+    updatePolicy: { updateMode: 'InPlace', evictAfterOOMSeconds: 600 },
+    resourcePolicy: { containerPolicies: [{ containerName: '*', oomBumpUpRatio: 3, oomMinBumpUp: 104857600, memoryAggregationIntervalSeconds: 3600, memoryAggregationIntervalCount: 24, startupBoost: { cpu: { type: 'Quantity', quantity: '500m' } } }] },
+    startupBoost: boost,
+  }));
+  assert.ok(result.ok, result.ok ? '' : JSON.stringify(result.errors));
+  assert.equal(result.vpa.spec.updatePolicy?.evictAfterOOMSeconds, 600);
+  assert.deepEqual(result.vpa.spec.startupBoost, boost);
+  const policy = result.vpa.spec.resourcePolicy?.containerPolicies?.[0];
+  assert.deepEqual({ ...policy }, { containerName: '*', oomBumpUpRatio: '3', oomMinBumpUp: '104857600', memoryAggregationIntervalSeconds: 3600, memoryAggregationIntervalCount: 24, startupBoost: { cpu: { type: 'Quantity', quantity: '500m' } } });
+});
+
+test('upstream 1.8 per-VPA fields out of upstream\'s bounds are named', () => {
+  const errors = errorsOf(vpa({
+    updatePolicy: { updateMode: 'Recreate', evictAfterOOMSeconds: 0 },
+    resourcePolicy: { containerPolicies: [{ containerName: '*', oomBumpUpRatio: '0.9', oomMinBumpUp: '-1', memoryAggregationIntervalSeconds: 0, memoryAggregationIntervalCount: 1.5 }] },
+  }));
+  assert.deepEqual(errors.map((e) => e.replace(/:.*?(must|is|quantity)/, ': $1')), [
+    'spec.updatePolicy.evictAfterOOMSeconds: must be greater than or equal to 1, not 0',
+    'spec.resourcePolicy.containerPolicies[0].oomBumpUpRatio: must be greater than or equal to 1 (an OOM kill never lowers memory), not 0.9',
+    'spec.resourcePolicy.containerPolicies[0].oomMinBumpUp: quantity "-1" is negative',
+    'spec.resourcePolicy.containerPolicies[0].memoryAggregationIntervalSeconds: must be greater than or equal to 1, not 0',
+    'spec.resourcePolicy.containerPolicies[0].memoryAggregationIntervalCount: must be an integer, not 1.5',
+  ]);
+});
+
+test('startupBoost pairs its type with factor or quantity, as the upstream CRD and webhook do', () => {
+  const boosted = (cpu: Record<string, unknown>) => vpa({ startupBoost: { cpu } });
+  assert.deepEqual(errorsOf(boosted({ factor: 2 })), ['spec.startupBoost.cpu.type: is required: "Factor" or "Quantity"']);
+  assert.deepEqual(errorsOf(boosted({ type: 'Factor' })), ['spec.startupBoost.cpu.factor: is required when type is "Factor"']);
+  assert.deepEqual(errorsOf(boosted({ type: 'Quantity', factor: 2 })), ['spec.startupBoost.cpu.quantity: is required when type is "Quantity"', 'spec.startupBoost.cpu.factor: must not be set when type is "Quantity"']);
+  assert.deepEqual(errorsOf(boosted({ type: 'Factor', factor: 0, quantity: '1' })), ['spec.startupBoost.cpu.factor: must be greater than or equal to 1, not 0', 'spec.startupBoost.cpu.quantity: must not be set when type is "Factor"']);
+  assert.deepEqual(errorsOf(boosted({ type: 'Quantity', quantity: '0.5m', durationSeconds: -1 })), ['spec.startupBoost.cpu.quantity: 0.5m is not a whole number of millicores', 'spec.startupBoost.cpu.durationSeconds: must be greater than or equal to 0, not -1']);
+  assert.match(errorsOf(boosted({ type: 'Percent' }))[0] ?? '', /^spec\.startupBoost\.cpu\.type: unsupported value "Percent": supported values are "Factor", "Quantity"$/);
+  assert.deepEqual(errorsOf(vpa({ resourcePolicy: { containerPolicies: [{ containerName: 'app', startupBoost: { cpu: { type: 'Factor', factor: 2, duration: 5 } } }] } })), [
+    'spec.resourcePolicy.containerPolicies[0].startupBoost.cpu.duration: unknown field (known fields: type, factor, quantity, durationSeconds)',
+  ]);
+  assert.equal(validateVpa(vpa({ startupBoost: {} })).ok, true, 'no cpu: no boost');
 });

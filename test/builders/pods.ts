@@ -24,6 +24,8 @@ export interface ContainerSketch {
   allocated?: Quantities;
   /** The container was OOM-killed this long before NOW (lastState.terminated). */
   oomKilledAgo?: number;
+  /** ...after running this long (lastState.terminated.startedAt; default: no start time). */
+  oomRanFor?: number;
   /** The container waits to be restarted (state waiting, CrashLoopBackOff) instead of running. */
   waiting?: boolean;
   /** A restartable (sidecar) init container. */
@@ -57,6 +59,7 @@ function statusOf(c: ContainerSketch): V1ContainerStatus {
   if (c.oomKilledAgo !== undefined) {
     status.restartCount = 1;
     status.lastState = { terminated: { exitCode: 137, reason: 'OOMKilled', finishedAt: ago(c.oomKilledAgo) as unknown as Date } };
+    if (c.oomRanFor !== undefined) status.lastState.terminated!.startedAt = ago(c.oomKilledAgo + c.oomRanFor) as unknown as Date;
   }
   return status;
 }

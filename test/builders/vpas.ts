@@ -19,6 +19,10 @@ export interface VpaSketch {
   minReplicas?: number;
   annotations?: Record<string, string>;
   evictionRequirements?: NonNullable<VerticalPodAutoscaler['spec']['updatePolicy']>['evictionRequirements'];
+  /** Upstream 1.8's `updatePolicy.evictAfterOOMSeconds`. */
+  evictAfterOOMSeconds?: number;
+  /** Upstream 1.8's `spec.startupBoost`. */
+  startupBoost?: VerticalPodAutoscaler['spec']['startupBoost'];
 }
 
 /** Builds a VerticalPodAutoscaler for the Deployment `web`. */
@@ -31,6 +35,8 @@ export function vpa(sketch: VpaSketch = {}): VerticalPodAutoscaler {
   };
   if (sketch.minReplicas !== undefined) v.spec.updatePolicy!.minReplicas = sketch.minReplicas;
   if (sketch.evictionRequirements) v.spec.updatePolicy!.evictionRequirements = sketch.evictionRequirements;
+  if (sketch.evictAfterOOMSeconds !== undefined) v.spec.updatePolicy!.evictAfterOOMSeconds = sketch.evictAfterOOMSeconds;
+  if (sketch.startupBoost) v.spec.startupBoost = sketch.startupBoost;
   if (sketch.policies) v.spec.resourcePolicy = { containerPolicies: sketch.policies };
   if (sketch.annotations) v.metadata.annotations = { ...sketch.annotations };
   if (sketch.recommend) {

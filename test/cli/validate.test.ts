@@ -187,3 +187,33 @@ test('tailor.dev/ annotations are checked: a bad value and an unknown key are na
   const good = file('annotations-good.yaml', VALID.replace('metadata: {name: web}', 'metadata: {name: web, annotations: {tailor.dev/max-increase: 50%, tailor.dev/disruption-windows: "* 2-4 * * 1-5"}}'));
   assert.equal((await tailorInProcess(['validate', '-f', good])).code, 0);
 });
+
+test('a VPA written for upstream 1.8 (per-VPA OOM and memory settings, startupBoost) is valid; one out of upstream\'s bounds is named', async () => {
+  const upstream18 = `${VALID}    - containerName: app
+      oomBumpUpRatio: 3
+      oomMinBumpUp: 100Mi
+      memoryAggregationIntervalSeconds: 3600
+      memoryAggregationIntervalCount: 24
+      startupBoost: {cpu: {type: Quantity, quantity: 500m, durationSeconds: 15}}
+  startupBoost: {cpu: {type: Factor, factor: 2}}
+`.replace('{updateMode: InPlaceOrRecreate}', '{updateMode: InPlace, evictAfterOOMSeconds: 600}');
+  const run = async (path: string) => {
+    const keep = () => {
+      const s = { text: '', write: (chunk: string) => ((s.text += chunk), true) };
+      return s as unknown as NodeJS.WritableStream & { text: string };
+    };
+    const out = keep();
+    const err = keep();
+    return { code: await validateFiles([path], out, err), stdout: out.text, stderr: err.text };
+  };
+  const ok = await run(file('upstream-18.yaml', upstream18));
+  assert.equal(ok.code, 0, ok.stdout + ok.stderr);
+  const path = file('upstream-18-bad.yaml', upstream18.replace('oomBumpUpRatio: 3', 'oomBumpUpRatio: 0.5').replace('factor: 2', 'quantity: 1'));
+  const bad = await run(path);
+  assert.equal(bad.code, 1);
+  assert.deepEqual(bad.stdout.trim().split('\n'), [
+    `${path}: VerticalPodAutoscaler/web: spec.resourcePolicy.containerPolicies[1].oomBumpUpRatio: must be greater than or equal to 1 (an OOM kill never lowers memory), not 0.5`,
+    `${path}: VerticalPodAutoscaler/web: spec.startupBoost.cpu.factor: is required when type is "Factor"`,
+    `${path}: VerticalPodAutoscaler/web: spec.startupBoost.cpu.quantity: must not be set when type is "Factor"`,
+  ]);
+});

@@ -156,7 +156,7 @@ test('the webhook makes its certificate and the real apiserver calls it (through
     }
   });
   assert.equal(refusal.code, 422, refusal.body);
-  assert.match(refusal.body ?? '', /admission webhook \\"vpa\.admission\.tailor\.dev\\" denied the request: VerticalPodAutoscaler \\"invalid\\" is invalid: .*maxAllowed\.cpu: 500m is below minAllowed\.cpu 2/);
+  assert.match(refusal.body ?? '', /admission webhook \\"vpa\.admission\.tailor\.dev\\" denied the request: VerticalPodAutoscaler\.autoscaling\.k8s\.io \\"invalid\\" is invalid: .*maxAllowed\.cpu: 500m is below minAllowed\.cpu 2/);
   assert.match(refusal.body ?? '', /"reason":"Invalid"/);
   console.log(`webhook reached after ${created} admitted attempt(s)`);
 });

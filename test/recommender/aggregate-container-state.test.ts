@@ -108,3 +108,19 @@ test('CPU samples enter as whole millicores, truncated as upstream\'s Prometheus
   assert.equal(idle.totalSamplesCount, 1);
   assert.equal(idle.cpu.percentile(0.5), buckets.bucketStart(1));
 });
+
+test('an OOM kill with a VPA\'s own bump: max(used x ratio, used + minimum) instead of the config\'s', () => {
+  const peakAfter = (bump?: { oomBumpUpRatio?: number; oomMinBumpUpBytes?: number }) => {
+    const s = new AggregateContainerState(defaultModelConfig());
+    assert.equal(s.recordOom(1000 * MiB, Date.UTC(2026, 0, 1), 'pod-1', bump), true);
+    return s.memoryPeaks.percentile(1);
+  };
+  const bucketOf = (bytes: number) => {
+    const s = new AggregateContainerState(defaultModelConfig());
+    s.memoryPeaks.addSample(bytes, 1, Date.UTC(2026, 0, 1));
+    return s.memoryPeaks.percentile(1);
+  };
+  assert.equal(peakAfter(), bucketOf(1200 * MiB), 'the defaults: x1.2');
+  assert.equal(peakAfter({ oomBumpUpRatio: 3 }), bucketOf(3000 * MiB));
+  assert.equal(peakAfter({ oomMinBumpUpBytes: 500 * MiB }), bucketOf(1500 * MiB), '+500 MiB beats x1.2');
+});

@@ -2,7 +2,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { containerRestartAllowed } from '../../src/updater/annotations.ts';
-import { oomKills, recentOomKills } from '../../src/updater/oom.ts';
+import { oomKills, quickOomKills, recentOomKills } from '../../src/updater/oom.ts';
 import { lastUpdateTime, podStartTime } from '../../src/updater/pod-timing.ts';
 import { container, pod } from '../builders/pods.ts';
 import { ago, HOUR, MINUTE, NOW } from '../builders/time.ts';
@@ -38,6 +38,16 @@ test('OOM kills from lastState.terminated, with finishedAt', () => {
   assert.deepEqual(oomKills(p), [{ containerName: 'app', at: NOW - 5 * MINUTE }]);
   p.status!.containerStatuses![0]!.lastState!.terminated!.reason = 'Error';
   assert.deepEqual(oomKills(p), []);
+});
+
+test('quick OOM kills (evictAfterOOMSeconds): ran less than the threshold, less than the threshold ago', () => {
+  const killed = (ago: number, ranFor?: number) => pod({ containers: [container('app', { oomKilledAgo: ago, ...(ranFor !== undefined ? { oomRanFor: ranFor } : {}) })] });
+  assert.deepEqual(oomKills(killed(MINUTE, 5_000)), [{ containerName: 'app', at: NOW - MINUTE, ranMs: 5_000 }]);
+  assert.equal(quickOomKills(killed(MINUTE, 5_000), NOW, 600, undefined).length, 1);
+  assert.equal(quickOomKills(killed(MINUTE, 5_000), NOW, 1, undefined).length, 0, 'ran 5 s: not under 1 s');
+  assert.equal(quickOomKills(killed(11 * MINUTE, 5_000), NOW, 600, undefined).length, 0, '11 min ago: not within 600 s');
+  assert.equal(quickOomKills(killed(MINUTE), NOW, 600, undefined).length, 0, 'no start time: not known to be quick');
+  assert.equal(quickOomKills(killed(MINUTE, 5_000), NOW, 600, NOW - 30_000).length, 0, 'answered by the last change');
 });
 
 test('recent OOM kills: within the lookback and after the last update', () => {

@@ -9,8 +9,8 @@
  * Pure.
  */
 import type { VerticalPodAutoscaler } from '../../api/vpa.ts';
-import { readWorkloadAnnotations } from '../../policy/annotations/workload-annotations.ts';
 import { cpuSteadySince, goneBoostWindowMs, type BoostedPodLike } from '../../policy/startup-boost.ts';
+import { startupBoostEnds } from '../../policy/vpa-startup-boost.ts';
 import type { HistoryRoute } from './history-attribution.ts';
 import type { PodRoute } from './vpa-aggregates.ts';
 
@@ -20,10 +20,13 @@ export function steadySince(pod: object): { cpuSteadySince?: number } {
   return since === undefined ? {} : { cpuSteadySince: since };
 }
 
-/** `{ boostWindowMs }` when the VPA asks for a start-up boost (a bad annotation: none), else nothing. */
-export function boostWindow(vpa: Pick<VerticalPodAutoscaler, 'metadata'>): { boostWindowMs?: number } {
-  const boost = readWorkloadAnnotations(vpa.metadata.annotations).settings.startupBoost;
-  return boost === undefined ? {} : { boostWindowMs: goneBoostWindowMs(boost.until) };
+/**
+ * `{ boostWindowMs }` when the VPA asks for a start-up boost (upstream 1.8's `startupBoost`, or the
+ * annotation; a bad annotation: none): the longest of its containers' windows. Else nothing.
+ */
+export function boostWindow(vpa: Pick<VerticalPodAutoscaler, 'metadata' | 'spec'>): { boostWindowMs?: number } {
+  const ends = startupBoostEnds(vpa);
+  return ends.length === 0 ? {} : { boostWindowMs: Math.max(...ends.map(goneBoostWindowMs)) };
 }
 
 /**

@@ -33,7 +33,7 @@ import { parseRfc3339 } from '../../api/rfc3339.ts';
 import { validateVpa, type VpaValidation } from '../../api/validate-vpa.ts';
 import { controllingVpas, targetOf, workloadKey } from '../../api/controlling-vpa.ts';
 import { resourceListToAmounts } from '../../api/vpa-quantities.ts';
-import type { VerticalPodAutoscaler } from '../../api/vpa.ts';
+import type { PodResourcePolicy, VerticalPodAutoscaler } from '../../api/vpa.ts';
 import { prometheusConnection, prometheusQueryConfig } from '../../metrics/prometheus-options.ts';
 import type { RunConfig } from '../run-config.ts';
 import { classificationOf } from '../../kube/errors.ts';
@@ -60,6 +60,7 @@ import { BackfillPlan } from './backfill-plan.ts';
 import { backfillHistory, type BackfillTarget } from './history-backfill.ts';
 import { boostWindow, goneRoute, steadySince } from './boosted-startup.ts';
 import { CheckpointSchedule } from './checkpoint-schedule.ts';
+import { ignoredSettings } from './ignored-settings.ts';
 import { RecommenderMetrics } from './recommender-metrics.ts';
 import { RecommenderWriter } from './recommender-writes.ts';
 import { statusRefusedEvent } from './vpa-events.ts';
@@ -93,6 +94,8 @@ export interface RecommenderDeps {
 interface VpaView {
   id: string;
   vpa: VerticalPodAutoscaler;
+  /** The validated spec's resource policy of a VPA whose target resolved (its per-VPA memory settings). */
+  resourcePolicy?: PodResourcePolicy;
   problem?: VpaProblem;
   selector?: LabelSelector;
   pods: Pod[];
@@ -293,6 +296,8 @@ export class RecommenderLoop implements LoopComponent {
   async runCycle({ now, signal }: CycleContext): Promise<void> {
     if (!this.vpaCache || !this.podCache) throw new Error('recommender runCycle before activate');
     const views = await this.metrics.timePhase('recommender', 'resolve-targets', () => this.resolveTargets(now));
+    // Upstream 1.8's per-VPA memory settings, applied to the VPA's histories from now on.
+    for (const v of views) if (!v.problem) this.aggregates.configure(v.id, v.resourcePolicy);
     const cursorOf = (ns: string) => this.feed?.cursor(ns);
     this.backfillPlan.observe(views.map((v) => ({ id: v.id, namespace: v.vpa.metadata.namespace ?? '', ready: !v.problem })), cursorOf);
     if (this.backfillPlan.pendingCount > 0) await this.metrics.timePhase('recommender', 'backfill-history', () => this.backfillNewVpas(views, cursorOf));
@@ -328,7 +333,8 @@ export class RecommenderLoop implements LoopComponent {
         if (signal.aborted) return;
         const states = new Map<string, AggregateContainerState>([...(this.aggregates.byVpa.get(v.id) ?? new Map())].map(([name, t]) => [name, t.state]));
         const computed = v.problem ? undefined : this.strategy ? cappedRecommendation(this.modelEstimates(v, now), states, v.vpa.spec?.resourcePolicy) : vpaRecommendation(states, v.vpa.spec?.resourcePolicy);
-        const decision = decideVpaStatus({ previous: v.vpa.status, problem: v.problem, podsMatched: v.pods.length, fetchingHistory: !this.bootstrapped || this.backfillPlan.isPending(v.id), computed, ...(usageProblem ? { usageProblem } : {}) }, now);
+        const ignored = v.problem ? undefined : ignoredSettings(v.resourcePolicy, this.config.recommenderStrategy);
+        const decision = decideVpaStatus({ previous: v.vpa.status, problem: v.problem, podsMatched: v.pods.length, fetchingHistory: !this.bootstrapped || this.backfillPlan.isPending(v.id), computed, ...(usageProblem ? { usageProblem } : {}), ...(ignored ? { ignored } : {}) }, now);
         for (const c of decision.status.recommendation?.containerRecommendations ?? []) series.push(toSeries(v.vpa, c));
         if (!decision.changed) continue;
         // A failed write loses nothing: the cached status still differs, so the next cycle writes again.
@@ -401,7 +407,7 @@ export class RecommenderLoop implements LoopComponent {
         const selector = await this.kube.targetSelector(vpa.metadata.namespace ?? '', vpa.spec.targetRef);
         this.targetBackoff.succeeded(id);
         const pods = (this.podCache!.list(vpa.metadata.namespace) as unknown as Pod[]).filter((p) => selectorMatches(selector, p.metadata.labels) && p.status?.phase !== 'Succeeded' && p.status?.phase !== 'Failed');
-        views.push({ id, vpa: raw, selector, pods });
+        views.push({ id, vpa: raw, selector, pods, ...(vpa.spec.resourcePolicy ? { resourcePolicy: vpa.spec.resourcePolicy } : {}) });
       } catch (err) {
         const unsupported = err instanceof TargetSelectorError || err instanceof SelectorParseError;
         const reason = unsupported ? 'TargetUnsupported' : classificationOf(err).kind === 'notFound' ? 'TargetNotFound' : 'TargetUnreadable';

@@ -27,12 +27,19 @@
  * model without one is rebuilt from the history the feed re-reads at start-up, so it takes every
  * sample, also those at or before `resumeAfter`. A time-ordered strategy gets each chunk's samples of all pods merged in time
  * order (the feed delivers one pod's series after another; the merge is flushed at `endChunk`).
+ *
+ * A VPA's own memory settings (upstream 1.8's `oomBumpUpRatio`, `oomMinBumpUp`,
+ * `memoryAggregationInterval{Seconds,Count}` in its container policies; `configure`) apply to its
+ * histories from then on, as upstream's `UpdateFromPolicy`: the upstream state takes all four (its
+ * config, policy/per-vpa-memory.ts), a strategy's model the OOM bump with each kill.
  */
 import type { ContainerSeries, OomEvent, ContainerKey } from '../../metrics/metrics-source.ts';
 import type { UsageSink } from '../../metrics/usage-feed.ts';
 import { AggregateContainerState } from '../../recommender/aggregate-container-state.ts';
-import type { ModelConfig } from '../../recommender/model-config.ts';
-import type { Strategy, UsageModel } from '../../recommender/types.ts';
+import { withMemorySettings, type ModelConfig } from '../../recommender/model-config.ts';
+import type { OomBump, Strategy, UsageModel } from '../../recommender/types.ts';
+import type { PodResourcePolicy } from '../../api/vpa.ts';
+import { perVpaMemorySettings, type PerVpaMemorySettings } from '../../policy/per-vpa-memory.ts';
 import { TimeOrderedBuffer } from '../../report/time-ordered-buffer.ts';
 
 /**
@@ -105,6 +112,8 @@ export class VpaAggregates implements UsageSink {
   private readonly cpuSteadyFrom = new Map<string, number>();
   /** `namespace/pod` -> a gone pod's boost window, placed at its first CPU sample when it comes. */
   private readonly cpuBoostWindows = new Map<string, CpuBoostWindow>();
+  /** vpa id -> its resource policy (as JSON, to see a change) and settings by container name. */
+  private readonly policies = new Map<string, { key: string; policy: PodResourcePolicy | undefined; byContainer: Map<string, PerVpaMemorySettings> }>();
   /** Samples of pods that belong to no handled VPA (dropped). */
   unrouted = 0;
   /** CPU samples of boosted pods' start-up (dropped: not steady usage). */
@@ -143,6 +152,42 @@ export class VpaAggregates implements UsageSink {
     }
   }
 
+  /**
+   * The VPA's resource policy (validated): its containers' own memory settings apply to their
+   * histories from now on (a change is applied to the histories already held).
+   */
+  configure(vpaId: string, resourcePolicy: PodResourcePolicy | undefined): void {
+    const key = JSON.stringify(resourcePolicy ?? null);
+    if (this.policies.get(vpaId)?.key === key) return;
+    this.policies.set(vpaId, { key, policy: resourcePolicy, byContainer: new Map() });
+    for (const [name, t] of this.byVpa.get(vpaId) ?? []) t.state.config = this.configFor(vpaId, name);
+  }
+
+  /** A container's settings from its VPA's policy (`{}` when none). */
+  private settingsOf(vpaId: string, container: string): PerVpaMemorySettings {
+    const entry = this.policies.get(vpaId);
+    if (!entry) return {};
+    let settings = entry.byContainer.get(container);
+    if (!settings) entry.byContainer.set(container, (settings = perVpaMemorySettings(entry.policy, container)));
+    return settings;
+  }
+
+  /** The upstream state's config for a container: the shared one with its VPA's memory settings. */
+  private configFor(vpaId: string, container: string): ModelConfig {
+    try {
+      return withMemorySettings(this.config, this.settingsOf(vpaId, container));
+    } catch {
+      return this.config; // unreachable: validateVpa bounds every setting as the model options do
+    }
+  }
+
+  /** A container's own OOM bump, undefined when its VPA sets none. */
+  private bumpOf(vpaId: string, container: string): OomBump | undefined {
+    const { oomBumpUpRatio, oomMinBumpUpBytes } = this.settingsOf(vpaId, container);
+    if (oomBumpUpRatio === undefined && oomMinBumpUpBytes === undefined) return undefined;
+    return { ...(oomBumpUpRatio !== undefined ? { oomBumpUpRatio } : {}), ...(oomMinBumpUpBytes !== undefined ? { oomMinBumpUpBytes } : {}) };
+  }
+
   /** The memory request a container had at `at`, as far as the calls to routePods saw it. */
   private requestAt(id: string, at: number): number | undefined {
     const seen = this.requests.get(id);
@@ -156,7 +201,7 @@ export class VpaAggregates implements UsageSink {
     if (!containers) this.byVpa.set(vpaId, (containers = new Map()));
     let tracked = containers.get(container);
     if (!tracked) {
-      tracked = { state: new AggregateContainerState(this.config, now) };
+      tracked = { state: new AggregateContainerState(this.configFor(vpaId, container), now) };
       const model = this.newModel();
       if (model) tracked.model = model;
       containers.set(container, tracked);
@@ -167,6 +212,7 @@ export class VpaAggregates implements UsageSink {
   /** Installs a history restored from a checkpoint, with the strategy's model restored from its state when there is one. */
   restore(vpaId: string, container: string, state: AggregateContainerState, restored?: { model: UsageModel; through: ModelThrough }): void {
     if (!this.byVpa.has(vpaId)) this.byVpa.set(vpaId, new Map());
+    state.config = this.configFor(vpaId, container);
     const tracked: TrackedContainer = { state };
     const model = restored?.model ?? this.newModel();
     if (model) tracked.model = model;
@@ -184,6 +230,7 @@ export class VpaAggregates implements UsageSink {
    */
   forget(vpaId: string): void {
     this.byVpa.delete(vpaId);
+    this.policies.delete(vpaId);
     for (const [pod, id] of this.podVpa) if (id === vpaId) this.podVpa.delete(pod);
   }
 
@@ -191,6 +238,10 @@ export class VpaAggregates implements UsageSink {
     const vpaId = this.podVpa.get(`${key.namespace}/${key.pod}`);
     if (vpaId === undefined) return undefined;
     return this.container(vpaId, key.container);
+  }
+
+  private vpaOf(key: ContainerKey): string | undefined {
+    return this.podVpa.get(`${key.namespace}/${key.pod}`);
   }
 
   cpu(input: ContainerSeries): void {
@@ -278,8 +329,9 @@ export class VpaAggregates implements UsageSink {
     // buffer is empty and the kill goes straight to the model.
     // A restored model has the kills up to its last memory sample in its state already.
     const inModel = t.modelResumeAfter !== undefined && at <= t.modelResumeAfter.memory;
-    if (t.model && !inModel && this.buffer && fromHistory) this.buffer.oom(t.model, used, at, key.pod);
-    else if (!inModel) t.model?.recordOom(used, at, key.pod);
+    const bump = this.bumpOf(this.vpaOf(key)!, key.container);
+    if (t.model && !inModel && this.buffer && fromHistory) this.buffer.oom(t.model, used, at, key.pod, bump);
+    else if (!inModel) t.model?.recordOom(used, at, key.pod, bump);
     if (t.resumeAfter !== undefined && at <= t.resumeAfter) return false;
     return t.state.recordOom(used, at, key.pod);
   }
@@ -294,6 +346,7 @@ export class VpaAggregates implements UsageSink {
       for (const [name, t] of containers) if (t.state.isExpired(now)) containers.delete(name);
     }
     for (const [pod, vpaId] of this.podVpa) if (!handled.has(vpaId)) this.podVpa.delete(pod);
+    for (const vpaId of this.policies.keys()) if (!handled.has(vpaId)) this.policies.delete(vpaId);
     for (const [id, at] of this.lastOom) if (at < now - SAME_OOM_KILL_MS) this.lastOom.delete(id);
   }
 

@@ -1,13 +1,14 @@
 /**
- * The recommender's conditions on a VPA. It owns five types: `RecommendationProvided` (always
+ * The recommender's conditions on a VPA. It owns six types: `RecommendationProvided` (always
  * present, True or False), and `NoPodsMatched`, `ConfigUnsupported`, `LowConfidence`,
- * `FetchingHistory`, present only while True. Conditions of other types (another component's) are
+ * `FetchingHistory` and Tailor's `ConfigIgnored` (settings the strategy does not apply:
+ * ignored-settings.ts), present only while True. Conditions of other types (another component's) are
  * kept as they are. A condition whose status did not change keeps its `lastTransitionTime`.
  */
 import { formatRfc3339 } from '../../api/rfc3339.ts';
 import type { VpaCondition } from '../../api/vpa.ts';
 
-export const RECOMMENDER_CONDITION_TYPES = ['RecommendationProvided', 'NoPodsMatched', 'ConfigUnsupported', 'LowConfidence', 'FetchingHistory'] as const;
+export const RECOMMENDER_CONDITION_TYPES = ['RecommendationProvided', 'NoPodsMatched', 'ConfigUnsupported', 'ConfigIgnored', 'LowConfidence', 'FetchingHistory'] as const;
 export type RecommenderConditionType = (typeof RECOMMENDER_CONDITION_TYPES)[number];
 
 /** A condition the recommender wants, without its transition time. */

@@ -27,6 +27,8 @@ export interface VpaFindings {
   usageProblem?: string;
   /** Set when the history could be estimated. */
   computed?: VpaRecommendation;
+  /** Settings of the VPA the strategy does not apply (shown as ConfigIgnored). */
+  ignored?: string;
 }
 
 export interface VpaStatusDecision {
@@ -50,6 +52,7 @@ export function decideVpaStatus(f: VpaFindings, now: number): VpaStatusDecision 
   }
   if (f.problem === undefined && f.podsMatched === 0) desired.push({ type: 'NoPodsMatched', status: 'True', reason: 'NoPodsMatched', message: 'no running pod matches the target\'s selector' });
   if (f.problem) desired.push({ type: 'ConfigUnsupported', status: 'True', reason: f.problem.reason, message: f.problem.message });
+  if (f.ignored !== undefined) desired.push({ type: 'ConfigIgnored', status: 'True', reason: 'NotAppliedByStrategy', message: f.ignored });
   if (fresh && f.computed!.lowConfidence.length > 0) {
     desired.push({ type: 'LowConfidence', status: 'True', reason: 'ShortHistory', message: `less than a day of history for: ${f.computed!.lowConfidence.join(', ')}` });
   }

@@ -18,6 +18,7 @@ import { HourlyPeaks } from './hourly-peaks.ts';
 import { RefractoryPeriod } from './refractory-period.ts';
 import { criticalS, risingSlope } from './rising-trend.ts';
 import type { TailorOptions } from './options.ts';
+import type { OomBump } from '../types.ts';
 
 const HOUR = 3_600_000;
 /** Hours over which the follow rule measures growth (a leak's slope). */
@@ -165,12 +166,16 @@ export class MemoryTarget {
 
   /**
    * An OOM kill with `limitBytes` in use: the container wanted more, by an unknown amount. Hold at
-   * least limit x 1.5 for a day; by then the real peak (below the raised limit) is in the history.
+   * least limit x `oomBumpFactor` (1.5) for `oomHoldMs`; by then the real peak (below the raised
+   * limit) is in the history. A VPA's own `bump` (upstream 1.8's fields) holds
+   * max(limit x its ratio, limit + its minimum) instead: 1 GiB with ratio 3 -> 3 GiB; with only a
+   * minimum of 512Mi, max(1.5 GiB, 1.5 GiB).
    */
-  recordOom(limitBytes: number, at: number): void {
+  recordOom(limitBytes: number, at: number, bump?: OomBump): void {
     const s = this.s;
     const held = at < s[OOM_FLOOR_UNTIL]! ? s[OOM_FLOOR]! : 0;
-    s[OOM_FLOOR] = Math.max(held, limitBytes * this.o.oomBumpFactor);
+    const bumped = Math.max(limitBytes * (bump?.oomBumpUpRatio ?? this.o.oomBumpFactor), limitBytes + (bump?.oomMinBumpUpBytes ?? 0));
+    s[OOM_FLOOR] = Math.max(held, bumped);
     s[OOM_FLOOR_UNTIL] = at + this.o.oomHoldMs;
     if (this.o.memoryCheckPastGuard) {
       // A kill under a tighter rule is that rule's miss (and the follow rule's, tighter still).
@@ -181,7 +186,7 @@ export class MemoryTarget {
       if (seasonal) this.missSeasonal(at);
     }
     this.refractory?.recordOom(at);
-    if (this.o.oomIntoHistory) this.peaks.add(limitBytes * this.o.oomBumpFactor, at);
+    if (this.o.oomIntoHistory) this.peaks.add(bumped, at);
   }
 
   /** Time since the first sample (ms), 0 before any. */

@@ -12,7 +12,7 @@
  * of either rides along a move of the other (decision 0273).
  * Why each part is there, with figures: docs/tailor-strategy.md.
  */
-import type { ResourceEstimate, Strategy, UsageModel } from '../types.ts';
+import type { OomBump, ResourceEstimate, Strategy, UsageModel } from '../types.ts';
 import { CpuTarget } from './cpu-target.ts';
 import { MemoryTarget } from './memory-target.ts';
 import { HeldTarget, type HeldTargetOptions } from './held-target.ts';
@@ -86,8 +86,8 @@ export class TailorModel implements UsageModel {
     this.mirror?.addMemorySample(bytes, at);
   }
 
-  recordOom(memoryUsedBytes: number, at: number): void {
-    this.memory.recordOom(memoryUsedBytes, at);
+  recordOom(memoryUsedBytes: number, at: number, _instance?: string, bump?: OomBump): void {
+    this.memory.recordOom(memoryUsedBytes, at, bump);
     this.mirror?.recordOom(at);
   }
 

@@ -9,8 +9,9 @@ import assert from 'node:assert/strict';
 import { VpaAggregates } from '../../../src/controller/recommender/vpa-aggregates.ts';
 import { AggregateContainerState } from '../../../src/recommender/aggregate-container-state.ts';
 import { defaultModelConfig } from '../../../src/recommender/model-config.ts';
-import type { ResourceEstimate, Strategy, UsageModel } from '../../../src/recommender/types.ts';
+import type { OomBump, ResourceEstimate, Strategy, UsageModel } from '../../../src/recommender/types.ts';
 import { tailorStrategy } from '../../../src/recommender/tailor/tailor-strategy.ts';
+import { tailorLowChurnStrategy } from '../../../src/recommender/tailor/low-churn.ts';
 
 const T0 = Date.UTC(2026, 0, 1);
 const MIN = 60_000;
@@ -18,7 +19,7 @@ const MiB = 1024 * 1024;
 const key = (pod: string, container = 'app') => ({ namespace: 'shop', pod, container });
 const series = (pod: string, values: number[], from = T0) => ({ key: key(pod), times: values.map((_, i) => from + i * MIN), values });
 
-type Event = [kind: 'cpu' | 'memory' | 'oom', at: number, value: number, instance: string | undefined];
+type Event = [kind: 'cpu' | 'memory' | 'oom', at: number, value: number, instance: string | undefined, bump?: OomBump];
 
 /** A strategy whose models record every call in order. */
 function recordingStrategy(timeOrdered: boolean): Strategy & { models: Array<{ events: Event[] }> } {
@@ -34,7 +35,7 @@ function recordingStrategy(timeOrdered: boolean): Strategy & { models: Array<{ e
       return {
         addCpuSample: (v, at, i) => void events.push(['cpu', at, v, i]),
         addMemorySample: (v, at, i) => void events.push(['memory', at, v, i]),
-        recordOom: (v, at, i) => void events.push(['oom', at, v, i]),
+        recordOom: (v, at, i, bump) => void events.push(bump ? ['oom', at, v, i, bump] : ['oom', at, v, i]),
         estimate: (): ResourceEstimate | undefined => undefined,
       };
     },
@@ -133,4 +134,46 @@ test('with the tailor strategy the two pods of one workload give one tailor esti
   assert.ok(Math.abs(e.target.cpu - 600) / 600 < 0.05, `cpu ${e.target.cpu}`);
   assert.ok(Math.abs(e.target.memory - 224 * MiB) / (224 * MiB) < 0.01, `memory ${e.target.memory / MiB} MiB`);
   assert.equal(e.upperBound.memory, Infinity, 'memory never decreases in the first 6 hours');
+});
+
+test('a VPA\'s own memory settings (upstream 1.8): the upstream state takes all four, the model gets the OOM bump with each kill', () => {
+  const s = recordingStrategy(true);
+  const a = new VpaAggregates(defaultModelConfig(), s);
+  routeWeb(a);
+  a.cpu(series('web-1', [0.1]));
+  const state = () => a.byVpa.get('shop/web')!.get('app')!.state;
+  assert.equal(state().config, defaultModelConfig(), 'no settings yet: the shared config');
+  a.configure('shop/web', { containerPolicies: [{ containerName: '*', oomBumpUpRatio: '3', memoryAggregationIntervalSeconds: 3600, memoryAggregationIntervalCount: 24 }] });
+  const o = state().config.options;
+  assert.deepEqual([o.oomBumpUpRatio, o.oomMinBumpUpBytes, o.memoryAggregationIntervalMs, o.memoryAggregationIntervalCount], [3, 100 * MiB, 3_600_000, 24], 'applied to the history already held');
+  a.oom({ key: key('web-1'), at: T0 + MIN, count: 1 });
+  a.endChunk();
+  assert.ok(a.recordOom(key('web-2'), T0 + 10 * MIN, 256 * MiB));
+  const kills = s.models[0]!.events.filter((e) => e[0] === 'oom');
+  assert.deepEqual(kills.map((e) => e[4]), [{ oomBumpUpRatio: 3 }, { oomBumpUpRatio: 3 }], 'from Prometheus (through the merge) and from pod status');
+  // A new container of the VPA starts with them; a changed policy replaces them.
+  a.cpu({ key: key('web-1', 'sidecar'), times: [T0], values: [0.1] });
+  assert.equal(a.byVpa.get('shop/web')!.get('sidecar')!.state.config.options.oomBumpUpRatio, 3);
+  a.configure('shop/web', { containerPolicies: [{ containerName: 'app', oomMinBumpUp: '1Gi' }] });
+  assert.equal(state().config.options.oomBumpUpRatio, defaultModelConfig().options.oomBumpUpRatio);
+  assert.equal(state().config.options.oomMinBumpUpBytes, 1024 * MiB);
+  assert.equal(a.byVpa.get('shop/web')!.get('sidecar')!.state.config, defaultModelConfig(), 'the sidecar has no policy any more');
+});
+
+test('upstream e2e "memory requests growing with OOMs more than the default": oomBumpUpRatio 3 on a 1 GiB container that OOMs gives at least 3 GiB', () => {
+  const targetAfterOom = (policy?: Parameters<VpaAggregates['configure']>[1]) => {
+    const a = new VpaAggregates(defaultModelConfig(), tailorLowChurnStrategy());
+    if (policy) a.configure('shop/web', policy);
+    a.routePods([{ namespace: 'shop', pod: 'web-1', vpaId: 'shop/web', memoryRequests: new Map([['app', 1024 * MiB]]) }]);
+    const n = 30;
+    a.cpu(series('web-1', Array(n).fill(0.1) as number[]));
+    a.memory(series('web-1', Array(n).fill(900 * MiB) as number[]));
+    a.endChunk();
+    assert.ok(a.recordOom(key('web-1'), T0 + n * MIN));
+    return a.byVpa.get('shop/web')!.get('app')!.model!.estimate(T0 + (n + 1) * MIN)!.target.memory / MiB;
+  };
+  const byDefault = targetAfterOom();
+  const tripled = targetAfterOom({ containerPolicies: [{ containerName: '*', oomBumpUpRatio: '3' }] });
+  assert.ok(tripled >= 3072, `ratio 3: ${tripled} MiB`);
+  assert.ok(byDefault < 3072, `the default: ${byDefault} MiB`);
 });

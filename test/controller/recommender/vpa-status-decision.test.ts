@@ -37,3 +37,11 @@ test('Prometheus down: the recommendation stays and RecommendationProvided says 
   assert.equal(d.status.recommendation!.containerRecommendations![0]!.target.cpu, '587m');
   assert.match(d.status.conditions[0]!.message!, /usage not updated this cycle: Prometheus unavailable/);
 });
+
+test('settings the strategy does not apply: ConfigIgnored, and the recommendation is still written', () => {
+  const d = decideVpaStatus({ previous: undefined, podsMatched: 1, fetchingHistory: false, ignored: 'memoryAggregationIntervalSeconds of container policy "*" not applied', computed: { recommendation: rec('30m'), lowConfidence: [] } }, NOW);
+  assert.deepEqual(types(d), ['RecommendationProvided=True', 'ConfigIgnored=True']);
+  assert.equal(d.status.conditions[1]!.reason, 'NotAppliedByStrategy');
+  const fixed = decideVpaStatus({ previous: d.status, podsMatched: 1, fetchingHistory: false, computed: { recommendation: rec('30m'), lowConfidence: [] } }, NOW + 60_000);
+  assert.deepEqual(types(fixed), ['RecommendationProvided=True'], 'gone once the VPA no longer sets them');
+});

@@ -55,3 +55,16 @@ test('memoryTrendHours: a leak the follow rule does not cover yet is raised for 
   feed(quiet, steady);
   assert.equal(quiet.holdPeak(now), quiet.peak(now));
 });
+
+test('an OOM kill holds limit x oomBumpFactor; a VPA\'s own bump holds max(limit x its ratio, limit + its minimum)', () => {
+  const afterOom = (bump?: { oomBumpUpRatio?: number; oomMinBumpUpBytes?: number }) => {
+    const m = new MemoryTarget({ ...TAILOR_DEFAULTS });
+    for (let t = 0; t < HOUR; t += MIN) m.add(500 * MIB, t);
+    m.recordOom(1024 * MIB, HOUR, bump);
+    return m.peak(HOUR + MIN) / MIB;
+  };
+  assert.equal(afterOom(), 1024 * TAILOR_DEFAULTS.oomBumpFactor);
+  assert.equal(afterOom({ oomBumpUpRatio: 3 }), 3072, 'upstream e2e: 1 GiB with ratio 3 -> 3 GiB');
+  assert.equal(afterOom({ oomMinBumpUpBytes: 2048 * MIB }), 3072, 'the minimum bump wins over the default factor: 1 GiB + 2 GiB');
+  assert.equal(afterOom({ oomBumpUpRatio: 1, oomMinBumpUpBytes: 0 }), 1024, 'ratio 1, no minimum: the limit itself');
+});

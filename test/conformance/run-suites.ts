@@ -23,7 +23,7 @@ import { ginkgoSelection, markdownTable, readJunit, selectSuites, SUITES, tally,
 
 const NS = 'tailor-system';
 /** kustomize components every suite's install adds: the switch to upstream's webhook names (docs/install.md). */
-const COMPAT_COMPONENTS = ['manifests/components/upstream-vpa-names'];
+const COMPAT_COMPONENTS = ['manifests/components/upstream-webhook'];
 const kc = laneKubeConfig();
 const core = kc.makeApiClient(k8s.CoreV1Api);
 const apps = kc.makeApiClient(k8s.AppsV1Api);
@@ -53,13 +53,13 @@ function kubectl(...args: string[]): string {
 function overlay(dir: string, image: string, prometheusUrl: string, components: readonly TailorComponent[]): string {
   const [name, tag] = [image.slice(0, image.lastIndexOf(':')), image.slice(image.lastIndexOf(':') + 1)];
   const off = (Object.keys(TAILOR_DEPLOYMENTS) as TailorComponent[]).filter((c) => !components.includes(c));
-  const compat = COMPAT_COMPONENTS.filter((c) => existsSync(resolve(c)));
   return [
     'apiVersion: kustomize.config.k8s.io/v1beta1',
     'kind: Kustomization',
     'resources:',
     `  - ${relative(dir, resolve('manifests/install'))}`,
-    ...(compat.length > 0 ? ['components:', ...compat.map((c) => `  - ${relative(dir, resolve(c))}`)] : []),
+    'components:',
+    ...COMPAT_COMPONENTS.map((c) => `  - ${relative(dir, resolve(c))}`),
     'images:',
     '  - name: tailor',
     `    newName: ${name}`,

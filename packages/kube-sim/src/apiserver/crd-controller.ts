@@ -107,10 +107,24 @@ export const customResourceValidator: ObjectValidator = ({ type, object, operati
   const { metadata: _m, ...body } = object;
   const rootSchema: JsonSchemaProps = { ...schema, properties: { ...(schema.properties ?? {}) } };
   delete rootSchema.properties?.['metadata'];
-  const causes = validateAgainstSchema(rootSchema, body, '');
+  const schemaCauses = validateAgainstSchema(rootSchema, body, '');
   // Validation ratcheting (validation-ratcheting.ts): what was already invalid may stay so.
-  return operation === 'UPDATE' && oldObject ? ratchetCauses(causes, object, oldObject) : causes;
+  const causes = operation === 'UPDATE' && oldObject ? ratchetCauses(schemaCauses, object, oldObject) : schemaCauses;
+  // The real server does not run a schema's CEL rules (x-kubernetes-validations) on an object with a
+  // blocking schema error (wrong type, unsupported value, required, too long, too many; not a pattern
+  // or a bound) and says so in one more cause (apiextensions' hasBlockingErr; recorded on v1.35.4
+  // with the VPA CRD's startupBoost rules). kube-sim evaluates no CEL: it only adds that cause.
+  if (causes.some((c) => BLOCKING.has(c.reason ?? '')) && /"(x-kubernetes-validations|xKubernetesValidations)"/.test(JSON.stringify(schema))) {
+    causes.push({ reason: 'FieldValueInvalid', message: CEL_NOT_CHECKED, field: '<nil>' });
+  }
+  return causes;
 };
+
+/** Schema errors after which the real server runs no CEL rule. */
+const BLOCKING = new Set(['FieldValueNotSupported', 'FieldValueRequired', 'FieldValueTooLong', 'FieldValueTooMany', 'FieldValueTypeInvalid']);
+
+/** The cause the real server adds when schema errors kept it from running the CEL rules. */
+const CEL_NOT_CHECKED = 'Invalid value: null: some validation rules were not checked because the object was invalid; correct the existing errors to complete validation';
 
 /** Prunes unknown fields and fills schema defaults in custom resources. */
 export const customResourceDefaulter: Defaulter = (object, type) => {

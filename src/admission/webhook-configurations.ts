@@ -93,37 +93,22 @@ export function webhookConfigurations(options: WebhookConfigurationOptions): { m
     admissionReviewVersions: ['v1'],
     matchPolicy: 'Equivalent',
   };
-  if (options.layout === 'upstream') {
-    return {
-      mutating: {
-        apiVersion: 'admissionregistration.k8s.io/v1',
-        kind: 'MutatingWebhookConfiguration',
-        metadata: { name: options.name, labels: LABELS },
-        webhooks: [{
-          name: UPSTREAM_WEBHOOK_NAME,
-          clientConfig: clientConfig(options, ADMIT_PATH),
-          rules: [POD_RULE, VPA_RULE],
-          namespaceSelector: podNamespaceSelector(options),
-          reinvocationPolicy: 'Never',
-          ...common,
-        }],
-      },
-    };
-  }
+  const mutating = (webhook: string, path: string, rules: object[]): V1MutatingWebhookConfiguration => ({
+    apiVersion: 'admissionregistration.k8s.io/v1',
+    kind: 'MutatingWebhookConfiguration',
+    metadata: { name: options.name, labels: LABELS },
+    webhooks: [{
+      name: webhook,
+      clientConfig: clientConfig(options, path),
+      rules,
+      namespaceSelector: podNamespaceSelector(options),
+      reinvocationPolicy: 'Never',
+      ...common,
+    }],
+  });
+  if (options.layout === 'upstream') return { mutating: mutating(UPSTREAM_WEBHOOK_NAME, ADMIT_PATH, [POD_RULE, VPA_RULE]) };
   return {
-    mutating: {
-      apiVersion: 'admissionregistration.k8s.io/v1',
-      kind: 'MutatingWebhookConfiguration',
-      metadata: { name: options.name, labels: LABELS },
-      webhooks: [{
-        name: POD_WEBHOOK_NAME,
-        clientConfig: clientConfig(options, MUTATE_PODS_PATH),
-        rules: [POD_RULE],
-        namespaceSelector: podNamespaceSelector(options),
-        reinvocationPolicy: 'Never',
-        ...common,
-      }],
-    },
+    mutating: mutating(POD_WEBHOOK_NAME, MUTATE_PODS_PATH, [POD_RULE]),
     validating: {
       apiVersion: 'admissionregistration.k8s.io/v1',
       kind: 'ValidatingWebhookConfiguration',

@@ -17,7 +17,7 @@ import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import * as k8s from '@kubernetes/client-node';
 import { startLocalPrometheus, type LocalPrometheus } from '../../src/local-prometheus/prometheus-process.ts';
-import { laneKubeconfigPath, laneKubeConfig, waitFor } from '../real-cluster/lane-cluster.ts';
+import { laneKubeconfigPath, laneKubeConfig, laneKubectl, waitFor } from '../real-cluster/lane-cluster.ts';
 import { allowPrometheus, forward, kubeletScrapeConfig, kubeletTargets, lanePkiDir } from '../real-cluster/lane-prometheus.ts';
 import { ginkgoSelection, markdownTable, readJunit, selectSuites, SUITES, tally, TAILOR_DEPLOYMENTS, type SpecRow, type TailorComponent } from './suites.ts';
 
@@ -39,15 +39,7 @@ function log(message: string): void {
   console.log(`[conformance ${new Date().toISOString().slice(11, 19)}] ${message}`);
 }
 
-function kubectl(...args: string[]): string {
-  try {
-    return execFileSync('kubectl', ['--kubeconfig', laneKubeconfigPath(), ...args], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: 300_000 });
-  } catch (error) {
-    const e = error as { code?: string; stderr?: string };
-    if (e.code === 'ENOENT') throw new Error('kubectl is not on PATH (Tailor is installed with kubectl apply -k, as docs/install.md says)', { cause: error });
-    throw new Error(`kubectl ${args.join(' ')} failed: ${e.stderr ?? ''}`, { cause: error });
-  }
-}
+const kubectl = laneKubectl;
 
 /** The overlay a user would write: the image, the Prometheus URL, the suite's components only. */
 function overlay(dir: string, image: string, prometheusUrl: string, components: readonly TailorComponent[]): string {

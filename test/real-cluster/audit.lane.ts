@@ -26,7 +26,7 @@ import { join, relative, resolve } from 'node:path';
 import { after, before, test } from 'node:test';
 import * as k8s from '@kubernetes/client-node';
 import { startLocalPrometheus, type LocalPrometheus } from '../../src/local-prometheus/prometheus-process.ts';
-import { dropNamespace, freshNamespace, installVpaCrd, laneKubeconfigPath, laneKubeConfig, waitFor } from './lane-cluster.ts';
+import { dropNamespace, freshNamespace, installVpaCrd, laneKubeConfig, laneKubectl, waitFor } from './lane-cluster.ts';
 import { busyboxDeployment } from './scenario-workloads.ts';
 import { allowPrometheus, forward, kubeletScrapeConfig, kubeletTargets, lanePkiDir, promQuery, targetHealth } from './lane-prometheus.ts';
 
@@ -43,15 +43,7 @@ let namespace = '';
 let prometheus: LocalPrometheus | undefined;
 let forwarder: Server | undefined;
 
-function kubectl(...args: string[]): string {
-  try {
-    return execFileSync('kubectl', ['--kubeconfig', laneKubeconfigPath(), ...args], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: 300_000 });
-  } catch (error) {
-    const e = error as { code?: string; stderr?: string };
-    if (e.code === 'ENOENT') throw new Error('kubectl is not on PATH (the audit test applies the manifests with kubectl apply -k, as docs/audit.md says)', { cause: error });
-    throw new Error(`kubectl ${args.join(' ')} failed: ${e.stderr ?? ''}`, { cause: error });
-  }
-}
+const kubectl = laneKubectl;
 
 /** A Deployment of one busybox pod running `command` with these requests and limits. */
 function deployment(name: string, command: string[], requests: Record<string, string>, limits: Record<string, string>): k8s.V1Deployment {

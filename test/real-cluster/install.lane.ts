@@ -15,7 +15,7 @@ import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import { after, before, test } from 'node:test';
 import * as k8s from '@kubernetes/client-node';
-import { containerId, containerProcess, laneKubeconfigPath, laneKubeConfig, waitFor } from './lane-cluster.ts';
+import { containerId, containerProcess, laneKubeConfig, laneKubectl, waitFor } from './lane-cluster.ts';
 
 const NS = 'tailor-system';
 const DEPLOYMENTS = ['tailor-recommender', 'tailor-updater', 'tailor-admission'];
@@ -30,15 +30,7 @@ const custom = admin.makeApiClient(k8s.CustomObjectsApi);
 const overlay = mkdtempSync(join(tmpdir(), 'tailor-install-'));
 let image = '';
 
-function kubectl(...args: string[]): string {
-  try {
-    return execFileSync('kubectl', ['--kubeconfig', laneKubeconfigPath(), ...args], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: 300_000 });
-  } catch (error) {
-    const e = error as { code?: string; stderr?: string };
-    if (e.code === 'ENOENT') throw new Error('kubectl is not on PATH (the install test applies the manifests with kubectl apply -k, as docs/install.md says)', { cause: error });
-    throw new Error(`kubectl ${args.join(' ')} failed: ${e.stderr ?? ''}`, { cause: error });
-  }
-}
+const kubectl = laneKubectl;
 
 async function deploymentsReady(): Promise<k8s.V1Deployment[] | undefined> {
   const all = await Promise.all(DEPLOYMENTS.map((name) => apps.readNamespacedDeployment({ namespace: NS, name })));

@@ -2,6 +2,7 @@
  * What the real-cluster lane's tests share: the lane's kubeconfig, a namespace per test, polling
  * with a deadline, and reading a running container's CPU quota from the node's cgroup filesystem.
  */
+import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -163,3 +164,13 @@ export function podMemoryLimitBytes(id: string): number {
   throw new Error(`container ${id} has no memory cgroup under /sys/fs/cgroup on this machine`);
 }
 
+/** Runs kubectl against the lane's cluster (the admin kubeconfig); its output, or an error with its stderr. */
+export function laneKubectl(...args: string[]): string {
+  try {
+    return execFileSync('kubectl', ['--kubeconfig', laneKubeconfigPath(), ...args], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: 300_000 });
+  } catch (error) {
+    const e = error as { code?: string; stderr?: string };
+    if (e.code === 'ENOENT') throw new Error('kubectl is not on PATH (the lane applies the manifests with kubectl apply -k, as docs/install.md says)', { cause: error });
+    throw new Error(`kubectl ${args.join(' ')} failed: ${e.stderr ?? ''}`, { cause: error });
+  }
+}

@@ -10,7 +10,7 @@
  * (the report directory), TAILOR_CONFORMANCE_SLOW=0 (skip `[Slow]`), TAILOR_CONFORMANCE_OFF_BY_DEFAULT=1,
  * TAILOR_CONFORMANCE_FOCUS (an extra ginkgo focus), TAILOR_CONFORMANCE_TIMEOUT (ginkgo's, default 3h).
  */
-import { execFileSync, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { createWriteStream, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import type { Server } from 'node:net';
 import { tmpdir } from 'node:os';

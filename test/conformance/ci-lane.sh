@@ -4,12 +4,12 @@
 # by an earlier `npm run test:conformance` or test/conformance/build.sh). Runs the non-[Slow] specs
 # of every suite (TAILOR_CONFORMANCE_SLOW=1 for all). Says what it skipped and why, exits 0 then.
 set -uo pipefail
-here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
-lane="$here/../real-cluster"
+conformance_dir="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+lane="$conformance_dir/../real-cluster"
 # shellcheck source=../real-cluster/lane-env.sh
 source "$lane/lane-env.sh"
 # shellcheck source=conformance-env.sh
-source "$here/conformance-env.sh"
+source "$conformance_dir/conformance-env.sh"
 
 skip() { echo "conformance lane: SKIPPED: $*"; exit 0; }
 src="$(conformance_suite_src 2>&1)" || skip "$src"
@@ -18,12 +18,12 @@ export TAILOR_VPA_E2E_SRC="$src"
 [[ -d /sys/fs/cgroup/cpu || -f /sys/fs/cgroup/cgroup.controllers ]] || skip "no cgroups mounted under /sys/fs/cgroup"
 command -v kubectl >/dev/null || skip "kubectl is not on PATH (Tailor is installed with kubectl apply -k)"
 why="$("$lane/build.sh" --check)" || skip "$why; CI never builds them: run test/real-cluster/build.sh once on this machine"
-why="$("$here/build.sh" --check)" || skip "$why; CI never builds them: run test/conformance/build.sh once on this machine"
+why="$("$conformance_dir/build.sh" --check)" || skip "$why; CI never builds them: run test/conformance/build.sh once on this machine"
 why="$("$lane/image.sh" --check)" || skip "$why; CI never builds it: run test/real-cluster/image.sh once on this machine"
 [[ -e "$LANE_STATE" ]] && skip "$LANE_STATE exists: another lane cluster is up on this machine"
 
 start=$(date +%s)
-TAILOR_CONFORMANCE_SLOW="${TAILOR_CONFORMANCE_SLOW:-0}" TAILOR_CLUSTER_NO_BUILD=1 "$here/run.sh"
+TAILOR_CONFORMANCE_SLOW="${TAILOR_CONFORMANCE_SLOW:-0}" TAILOR_CLUSTER_NO_BUILD=1 "$conformance_dir/run.sh"
 status=$?
 echo "conformance lane: finished in $(( $(date +%s) - start )) s"
 exit $status

@@ -12,12 +12,12 @@
 # TAILOR_CONFORMANCE_OFF_BY_DEFAULT=1 (run [Feature:OffByDefault] specs too), TAILOR_CONFORMANCE_FOCUS
 # (an extra ginkgo focus), TAILOR_CLUSTER_NO_BUILD=1 (fail instead of building).
 set -euo pipefail
-here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
-lane="$here/../real-cluster"
+conformance_dir="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+lane="$conformance_dir/../real-cluster"
 # shellcheck source=../real-cluster/lane-env.sh
 source "$lane/lane-env.sh"
 # shellcheck source=conformance-env.sh
-source "$here/conformance-env.sh"
+source "$conformance_dir/conformance-env.sh"
 
 if ! src="$(conformance_suite_src 2>&1)"; then echo "conformance: SKIPPED: $src"; exit 0; fi
 export TAILOR_VPA_E2E_SRC="$src"
@@ -28,10 +28,10 @@ exec 8> /run/tailor-lane.lock
 flock -w "${TAILOR_LOCK_WAIT:-3600}" 8 || lane_die "another lane run holds /run/tailor-lane.lock"
 
 if [[ "${TAILOR_CLUSTER_NO_BUILD:-}" == 1 ]]; then
-  why="$("$here/build.sh" --check)" || lane_die "$why and TAILOR_CLUSTER_NO_BUILD=1"
+  why="$("$conformance_dir/build.sh" --check)" || lane_die "$why and TAILOR_CLUSTER_NO_BUILD=1"
   why="$("$lane/image.sh" --check)" || lane_die "$why and TAILOR_CLUSTER_NO_BUILD=1"
 else
-  "$here/build.sh"
+  "$conformance_dir/build.sh"
   "$lane/image.sh" --check >/dev/null || "$lane/image.sh" >/dev/null || lane_die "building Tailor's image failed (above)"
 fi
 
@@ -52,7 +52,7 @@ image="$("$lane/image.sh" --import | tail -n 1)"
 lane_log "images imported into $LANE_NODES node(s); Tailor's image $image"
 
 results="${TAILOR_CONFORMANCE_RESULTS:-/var/tmp/tailor-conformance/$(date -u +%Y%m%dT%H%M%SZ)}"
-cd "$here/../.."
+cd "$conformance_dir/../.."
 TAILOR_CONFORMANCE_SUITE="$(conformance_suite_binary "$src")" TAILOR_CONFORMANCE_RESULTS="$results" \
   TAILOR_CONFORMANCE_IMAGE="$image" TAILOR_CLUSTER_KUBECONFIG="$LANE_KUBECONFIG" \
-  node --import tsx "$here/run-suites.ts" "$@"
+  node --import tsx "$conformance_dir/run-suites.ts" "$@"

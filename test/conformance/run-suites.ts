@@ -145,7 +145,7 @@ async function main(): Promise<number> {
         log(`${suite}: installing Tailor (${components.join(', ')}) from manifests/install`);
         await installTailor(dir, components);
         const status = await runSuite(binary, suite, junit, join(results, `${suite}.log`));
-        const suiteRows = existsSync(junit) ? readJunit(suite, readFileSync(junit, 'utf8')) : [];
+        const suiteRows = existsSync(junit) ? readJunit(suite, readFileSync(junit, 'utf8'), suite) : [];
         if (suiteRows.length === 0) {
           failedRuns++;
           log(`${suite}: the suite exited ${status} and reported no spec (see ${join(results, `${suite}.log`)})`);

@@ -35,10 +35,16 @@ else
   "$lane/image.sh" --check >/dev/null || "$lane/image.sh" >/dev/null || lane_die "building Tailor's image failed (above)"
 fi
 
+results="${TAILOR_CONFORMANCE_RESULTS:-/var/tmp/tailor-conformance/$(date -u +%Y%m%dT%H%M%SZ)}"
+mkdir -p "$results"
+# The cluster's own logs (API server, kubelets, containerd) go beside the report, so a failed spec
+# can be read after the cluster is gone (down.sh removes $LANE_LOGS).
+keep_cluster_logs() { [[ -d "$LANE_LOGS" ]] && cp -r "$LANE_LOGS" "$results/cluster-logs" 2>/dev/null; true; }
 if [[ -e "$LANE_STATE" ]]; then
   lane_log "using the cluster that is up ($LANE_STATE); it stays up"
+  trap keep_cluster_logs EXIT
 else
-  trap '"$lane/down.sh"' EXIT
+  trap 'keep_cluster_logs; "$lane/down.sh"' EXIT
   "$lane/up.sh"
 fi
 
@@ -51,7 +57,6 @@ done
 image="$("$lane/image.sh" --import | tail -n 1)"
 lane_log "images imported into $LANE_NODES node(s); Tailor's image $image"
 
-results="${TAILOR_CONFORMANCE_RESULTS:-/var/tmp/tailor-conformance/$(date -u +%Y%m%dT%H%M%SZ)}"
 cd "$conformance_dir/../.."
 TAILOR_CONFORMANCE_SUITE="$(conformance_suite_binary "$src")" TAILOR_CONFORMANCE_RESULTS="$results" \
   TAILOR_CONFORMANCE_IMAGE="$image" TAILOR_CLUSTER_KUBECONFIG="$LANE_KUBECONFIG" \

@@ -30,6 +30,11 @@ test('readJunit: one row per spec with its result, seconds and the failure on on
   assert.deepEqual(tally(rows), { passed: 1, failed: 2, skipped: 1 });
 });
 
+test('readJunit with only: the specs of the other suites (skipped by the focus) are left out', () => {
+  const rows = readJunit('updater', REPORT, 'updater');
+  assert.deepEqual(rows.map((r) => r.spec), ['Updater evicts pods when Admission Controller status available [Serial]', '[SynchronizedAfterSuite]']);
+});
+
 test('markdownTable: a row per spec, pipes escaped', () => {
   const table = markdownTable([{ suite: 's', spec: 'a | b', result: 'failed', seconds: 9.6, reason: 'x\ny' }]);
   assert.equal(table.split('\n')[2], '| s | a \\| b | failed | 10 | x y |');

@@ -86,9 +86,10 @@ export function oneLine(message: string, max = 300): string {
 /**
  * The specs of a ginkgo JUnit report (ginkgo v2's `--ginkgo.junit-report`): every `<testcase>` whose
  * name carries `[VPA]` (suite set-up and tear-down nodes are left out unless they failed, as a spec
- * then could not run: they come back as a row named after the node).
+ * then could not run: they come back as a row named after the node). With `only`, the specs of other
+ * suites (the report lists all 674 of the binary, skipped by the focus) are left out too.
  */
-export function readJunit(suite: string, xml: string): SpecRow[] {
+export function readJunit(suite: string, xml: string, only?: string): SpecRow[] {
   const rows: SpecRow[] = [];
   for (const m of xml.matchAll(/<testcase\b([^>]*?)(\/>|>([\s\S]*?)<\/testcase>)/g)) {
     const head = m[1]!;
@@ -98,6 +99,7 @@ export function readJunit(suite: string, xml: string): SpecRow[] {
     const isSpec = name.includes('[VPA]');
     if (!isSpec && status === 'passed') continue;
     if (!isSpec && status === 'skipped') continue;
+    if (isSpec && only !== undefined && !name.includes(`[VPA] [${only}]`)) continue;
     const failure = /<(failure|error)\b([^>]*)>([\s\S]*?)<\/\1>|<(failure|error)\b([^>]*)\/>/.exec(body);
     const skipped = /<skipped\b([^>]*)\/?>/.exec(body);
     let reason = '';

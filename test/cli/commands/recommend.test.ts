@@ -42,7 +42,7 @@ test('a --prometheus-url that is not a URL is refused at start-up, not retried',
   const result = spawnSync(process.execPath, ['bin/tailor.mjs', 'recommend', '--prometheus-url', 'not-a-url', '--log-level', 'info'], { encoding: 'utf8' });
   assert.equal(result.status, 1);
   // One line (no retries, no stack); the cause (Node's URL parser) follows, as for every error.
-  assert.equal(result.stderr, 'tailor: invalid Prometheus URL "not-a-url": expected e.g. http://prometheus:9090: Invalid URL\n');
+  assert.equal(result.stderr, 'tailor recommend: invalid Prometheus URL "not-a-url": expected e.g. http://prometheus:9090: Invalid URL\n');
 });
 
 test('an unreachable Prometheus is one useful sentence at the default log level: no retry warnings, no serialised error, no stack', async () => {
@@ -50,5 +50,5 @@ test('an unreachable Prometheus is one useful sentence at the default log level:
   const url = `http://127.0.0.1:${await freePort()}`;
   const result = spawnSync(process.execPath, ['bin/tailor.mjs', 'recommend', '--prometheus-url', url, '--retries', '2'], { encoding: 'utf8' });
   assert.equal(result.status, 1);
-  assert.equal(result.stderr, `tailor: Prometheus at ${url} is unreachable: connect ECONNREFUSED ${url.slice('http://'.length)}\n`);
+  assert.equal(result.stderr, `tailor recommend: Prometheus at ${url} is unreachable: connect ECONNREFUSED ${url.slice('http://'.length)}\n`);
 });

@@ -100,7 +100,7 @@ test('tailor replay refuses a header-only trace with a clear error and a non-zer
   withTrace(`${HEADER}\n`, (path) => {
     const r = tailor('replay', '--trace', path);
     assert.equal(r.status, 1, r.stdout);
-    assert.match(r.stderr, /^tailor: .*trace\.csv:1: nothing to replay: it has a header but no samples\n$/);
+    assert.match(r.stderr, /^tailor replay: .*trace\.csv:1: nothing to replay: it has a header but no samples\n$/);
     assert.equal(r.stdout, '');
   });
 });

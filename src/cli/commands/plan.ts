@@ -30,7 +30,7 @@ import { memoryWarnings, type MemoryWarnings } from '../../updater/memory-warnin
 import { formatMemoryWarnings } from '../../updater/memory-warning-report.ts';
 import { updaterOptions, type UpdaterOptions } from '../../policy/update-thresholds.ts';
 import { plan } from '../../updater/plan.ts';
-import { parseServerVersion, serverCapabilities } from '../../updater/server-capabilities.ts';
+import { isKnownServerVersion, NEWEST_KNOWN_VERSION, parseServerVersion, serverCapabilities, type ServerVersion } from '../../updater/server-capabilities.ts';
 import { groupWorkloads, type ClusterObjects, type WorkloadObject } from '../../updater/workload-groups.ts';
 import { LAST_UPDATE_ANNOTATION } from '../../updater/annotations.ts';
 import type { PodDecision } from '../../updater/decision.ts';
@@ -168,11 +168,19 @@ async function readObjects(file: string): Promise<Json[]> {
   return objectsIn(text, file);
 }
 
+/** `--server-version`: `1.34` (or `v1.34.2`), 1.x up to the newest version whose rules are known. */
+function planServerVersion(text: string): ServerVersion {
+  const m = /^v?(\d+)\.(\d+)(?:\.\d+)?$/.exec(text.trim());
+  const version = m ? parseServerVersion({ major: m[1]!, minor: m[2]! }) : undefined;
+  if (!version) throw new UsageError(`--server-version must look like 1.34, got ${text}`);
+  const newest = `${NEWEST_KNOWN_VERSION.major}.${NEWEST_KNOWN_VERSION.minor}`;
+  if (!isKnownServerVersion(version)) throw new UsageError(`--server-version ${text} is not supported: Tailor knows the resize rules of Kubernetes 1.0 to ${newest} (in place from 1.27 with --feature-gate, 1.33 without)`);
+  return version;
+}
+
 async function runPlan(flags: PlanFlags, now: number, out: NodeJS.WritableStream, err: NodeJS.WritableStream, usage: PlanUsage): Promise<void> {
   // The flags first: a bad value is a usage error whatever the files hold.
-  const [major = '', minor = ''] = flags.serverVersion.split('.');
-  const version = parseServerVersion({ major, minor });
-  if (!version) throw new UsageError(`--server-version must look like 1.34, got ${flags.serverVersion}`);
+  const version = planServerVersion(flags.serverVersion);
   let at = now;
   if (flags.now) {
     try {

@@ -91,7 +91,7 @@ test('tailor replay prints a table by default and fails with the line of a malfo
     assert.match(r.stdout, /^strategy\s+containers/);
     assert.match(r.stdout, /\noracle\s+1\s/);
     const unknown = tailor('replay', '--trace', path, '--strategy', 'nope');
-    assert.equal(unknown.status, 1);
+    assert.equal(unknown.status, 2, 'an unknown strategy is a usage error');
     assert.match(unknown.stderr, /unknown strategy "nope"/);
   });
 });

@@ -158,3 +158,29 @@ test('a disruption window on the VPA: the eviction waits in the plan and says wh
   const open = tailor(['plan', '-f', path, '--now', '2026-06-02T06:30:00Z', '--server-version', '1.30']);
   assert.match(open.stdout, /^shop\/web-7f9c-a Evict FallbackInPlaceUnsupported/m);
 });
+
+test('an input that is not YAML or JSON (random bytes, prose) is an error naming the file, exit 1; not "0 pod(s)"', async () => {
+  const bytes = Buffer.alloc(4096);
+  for (let i = 0; i < bytes.length; i++) bytes[i] = (i * 7919 + 13) % 256; // every byte value, NULs included
+  const garbage = join(dir, 'garbage.bin');
+  writeFileSync(garbage, bytes);
+  const binary = await tailorInProcess(['plan', '-f', garbage], { allStderr: true });
+  assert.equal(binary.code, 1);
+  assert.equal(binary.stderr, `tailor plan: ${garbage}: not YAML or JSON: binary data\n`);
+  const prose = join(dir, 'prose.txt');
+  writeFileSync(prose, 'hello world\n');
+  const text = await tailorInProcess(['plan', '-f', prose], { allStderr: true });
+  assert.equal(text.code, 1);
+  assert.equal(text.stderr, `tailor plan: ${prose}: not YAML or JSON objects: document 1 is a string, not an object\n`);
+});
+
+test('--server-version takes 1.x up to 1.35 (v1.34.2 as kubectl version writes it); 2.0 and 1.36 are refused with the range', async () => {
+  const path = join(dir, 'versions.yaml');
+  writeFileSync(path, OBJECTS);
+  for (const version of ['1.35', 'v1.34.2', '1.26']) assert.equal((await tailorInProcess(['plan', '-f', path, '--now', AT, '--server-version', version, '--output', join(dir, 'versions.out')], { allStderr: true })).code, 0, version);
+  for (const version of ['2.0', '1.36']) {
+    const r = await tailorInProcess(['plan', '-f', path, '--server-version', version]);
+    assert.equal(r.code, 2, version);
+    assert.match(r.stderr, new RegExp(`--server-version ${version.replace('.', '\\.')} is not supported: Tailor knows the resize rules of Kubernetes 1\\.0 to 1\\.35`));
+  }
+});

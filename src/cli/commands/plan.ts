@@ -12,7 +12,6 @@
  */
 import { readFile } from 'node:fs/promises';
 import { Option, type Command } from 'commander';
-import { parseAllDocuments } from 'yaml';
 import type { V1LimitRange, V1Pod, V2HorizontalPodAutoscaler } from '@kubernetes/client-node';
 import { parseRfc3339 } from '../../api/rfc3339.ts';
 import { addTableOptions, commandLineValues } from '../../config/commander-options.ts';
@@ -24,6 +23,7 @@ import type { MemoryUsageSource } from '../../metrics/memory-usage-source.ts';
 import { silentLogger } from '../../observability/logger.ts';
 import { attachUsage, namespacesOf, readUsage } from '../../updater/usage-reader.ts';
 import { validateVpa } from '../../api/validate-vpa.ts';
+import { parseManifestText } from '../../api/manifest-text.ts';
 import type { VerticalPodAutoscaler } from '../../api/vpa.ts';
 import { formatPlan } from '../../updater/dry-run.ts';
 import { memoryWarnings, type MemoryWarnings } from '../../updater/memory-warnings.ts';
@@ -43,8 +43,13 @@ const WORKLOAD_KINDS = new Set(['Deployment', 'StatefulSet', 'DaemonSet', 'Repli
 
 type Json = Record<string, unknown>;
 
-/** Every object in a YAML/JSON text, `kind: List` items flattened. Throws on a syntax error. */
+/**
+ * Every object in a YAML/JSON text, `kind: List` items flattened. Throws when the text is not a
+ * manifest (binary data, prose, a syntax error): garbage is an error, not "0 pod(s)".
+ */
 function objectsIn(text: string, label: string): Json[] {
+  const parsed = parseManifestText(text);
+  if (!parsed.ok) throw new Error(`${label}: ${parsed.error}`);
   const out: Json[] = [];
   const add = (value: unknown) => {
     if (!value || typeof value !== 'object' || Array.isArray(value)) return;
@@ -52,10 +57,7 @@ function objectsIn(text: string, label: string): Json[] {
     if (typeof obj.kind === 'string' && obj.kind.endsWith('List') && Array.isArray(obj.items)) obj.items.forEach(add);
     else out.push(obj);
   };
-  parseAllDocuments(text).forEach((doc, i) => {
-    if (doc.errors[0]) throw new Error(`${label}: document ${i + 1}: ${doc.errors[0].message.split('\n')[0]}`);
-    add(doc.toJS());
-  });
+  for (const { value } of parsed.documents) add(value);
   return out;
 }
 

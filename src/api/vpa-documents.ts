@@ -6,9 +6,9 @@
  * scenario, a values file). An extra check (the cli passes the `tailor.dev/` annotation check)
  * adds its problems to each VPA's. Pure: the text comes in, results come out.
  */
-import { parseAllDocuments } from 'yaml';
 import { isPlainObject, type FieldError } from './field-errors.ts';
 import { validateVpa } from './validate-vpa.ts';
+import { parseManifestText } from './manifest-text.ts';
 import { VPA_KIND } from './vpa.ts';
 
 /** One object checked: its `kind/name` and its problems (none when valid). */
@@ -18,7 +18,7 @@ export interface CheckedObject {
   errors: FieldError[];
 }
 
-/** The outcome for one text: a syntax error makes the whole text unreadable. */
+/** The outcome for one text: binary data, a syntax error or a document that is not an object makes the whole text unreadable. */
 export type DocumentsCheck = { readable: true; objects: CheckedObject[]; skipped: string[] } | { readable: false; error: string };
 
 /** The top-level fields of a Kubernetes object; a document without `kind` and with others is no VPA. */
@@ -30,16 +30,11 @@ const OBJECT_FIELDS = new Set(['apiVersion', 'kind', 'metadata', 'spec', 'status
  * the fields of a Kubernetes object.
  */
 export function checkVpaDocuments(text: string, extraCheck?: ExtraCheck): DocumentsCheck {
-  const documents = parseAllDocuments(text);
+  const parsed = parseManifestText(text);
+  if (!parsed.ok) return { readable: false, error: parsed.error };
   const objects: CheckedObject[] = [];
   const skipped: string[] = [];
-  let index = 0;
-  for (const doc of documents) {
-    index += 1;
-    const syntax = doc.errors[0];
-    if (syntax) return { readable: false, error: `document ${index}: ${syntax.message.split('\n')[0]}` };
-    collect(doc.toJS() as unknown, `document ${index}`, objects, skipped, extraCheck);
-  }
+  for (const { index, value } of parsed.documents) collect(value, `document ${index}`, objects, skipped, extraCheck);
   return { readable: true, objects, skipped };
 }
 
@@ -47,9 +42,9 @@ export function checkVpaDocuments(text: string, extraCheck?: ExtraCheck): Docume
 export type ExtraCheck = (object: unknown) => FieldError[];
 
 function collect(value: unknown, where: string, out: CheckedObject[], skipped: string[], extraCheck?: ExtraCheck): void {
-  if (value === null || value === undefined) return; // an empty document
+  if (value === null || value === undefined) return; // an empty item
   if (!isPlainObject(value)) {
-    out.push({ ref: `(${where})`, errors: [{ path: '', message: 'the document is not an object' }] });
+    out.push({ ref: `(${where})`, errors: [{ path: '', message: 'the item is not an object' }] });
     return;
   }
   const kind = value.kind;

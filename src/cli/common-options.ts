@@ -13,10 +13,13 @@ export function formatOption<F extends string>(formats: readonly F[], dflt: F): 
   return new Option('--format <format>', 'output format').choices([...formats]).default(dflt);
 }
 
-/** `--output <file>`: the result goes to this file instead of standard output. */
+/** `--output <file>`: the result goes to this file instead of standard output (`-`: standard output). */
 export function outputOption(): Option {
-  return new Option('--output <file>', 'write the result to this file instead of standard output');
+  return new Option('--output <file>', 'write the result to this file instead of standard output (- is standard output)');
 }
+
+/** The file name that means standard output (`--output -`, `generate-trace --out -`), as `-f -` means standard input. */
+export const STANDARD_OUTPUT = '-';
 
 /** `--log-level <level>`: the same levels for every command that logs. */
 export function logLevelOption(dflt: LogLevel, what = 'level of the JSON logs on stderr'): Option {
@@ -33,9 +36,9 @@ export function serialize(value: unknown, format: 'json' | 'yaml'): string {
   return format === 'json' ? `${JSON.stringify(value, null, 2)}\n` : toYaml(value);
 }
 
-/** Writes a command's result to `file` (`--output`), or to `stdout` without one. */
+/** Writes a command's result to `file` (`--output`), or to `stdout` without one or for `-`. */
 export async function writeResult(text: string, file: string | undefined, stdout: NodeJS.WritableStream = process.stdout): Promise<void> {
-  if (file === undefined) {
+  if (file === undefined || file === STANDARD_OUTPUT) {
     stdout.write(text);
     return;
   }

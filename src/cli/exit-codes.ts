@@ -9,9 +9,16 @@ export const EXIT_FAILURE = 1;
 export const EXIT_USAGE = 2;
 
 /**
- * A bad command-line value found by a command itself (after commander parsed it): reported as
- * `tailor: message` and exit code {@link EXIT_USAGE}, like commander's own usage errors.
+ * A bad command-line value found by a command itself (after commander parsed it), or commander's
+ * own usage error: reported as one line, `tailor <command>: message; see tailor <command> --help`
+ * (usage-line.ts), and exit code {@link EXIT_USAGE}. `command` is set when the command is known
+ * where the error is made; main() fills in the running command otherwise.
  */
 export class UsageError extends Error {
   override readonly name = 'UsageError';
+  readonly command?: string;
+  constructor(message: string, options?: { cause?: unknown; command?: string }) {
+    super(message, options);
+    this.command = options?.command;
+  }
 }

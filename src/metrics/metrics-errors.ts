@@ -95,7 +95,7 @@ export function wrapPrometheusError(raw: unknown, query: string, endpoint: strin
     return new PrometheusTimeoutError(`Prometheus at ${endpoint} timed out: ${detail}`, q, { cause: raw });
   }
   if (f.errorType === 'network_error' || f.errorType === 'ssl_error') {
-    return new PrometheusUnreachableError(`Prometheus at ${endpoint} is unreachable: ${detail}${code ? ` (${code})` : ''}`, q, { cause: raw });
+    return new PrometheusUnreachableError(`Prometheus at ${endpoint} is unreachable: ${detail}${code && !detail.includes(code) ? ` (${code})` : ''}`, q, { cause: raw });
   }
   if (f.errorType === 'http_error' && (status === 400 || status === 422 || prometheusType === 'bad_data' || prometheusType === 'execution')) {
     return new BadQueryError(`Prometheus at ${endpoint} rejected the query (HTTP ${status}): ${detail}`, q, { cause: raw });

@@ -49,8 +49,11 @@ export type QueryKind = 'instant' | 'range' | 'series';
 /** Receives every finished query (for metrics). */
 export type QueryObserver = (event: { kind: QueryKind; durationMs: number; bytes: number; error?: MetricsSourceError }) => void;
 
-/** Refuses a URL that is not http(s) when the client is made: a typo is not retried. */
-function checkUrl(text: string): void {
+/**
+ * Refuses a URL that is not http(s) when the client is made (a typo is not retried); exported so a
+ * command can refuse it with its other options, before anything starts.
+ */
+export function checkPrometheusUrl(text: string): void {
   let url: URL;
   try {
     url = new URL(text);
@@ -73,7 +76,7 @@ export class PrometheusQueryClient {
     logger: Logger,
     private readonly observer: QueryObserver = () => {},
   ) {
-    checkUrl(options.url);
+    checkPrometheusUrl(options.url);
     this.options = { ...CONNECTION_DEFAULTS, ...options };
     this.log = moduleLogger(logger, 'prometheus-client', { endpoint: options.url });
     const token = options.bearerTokenFile ? new BearerTokenFile(options.bearerTokenFile) : undefined;

@@ -44,6 +44,17 @@ export function serverCapabilities(version: ServerVersion, inPlaceFeatureGate = 
   };
 }
 
+/**
+ * The newest version whose resize rules are known (kubernetes-resize.md); a newer one may change
+ * them, so a dry run for it (`tailor plan --server-version`) is refused rather than guessed.
+ */
+export const NEWEST_KNOWN_VERSION: ServerVersion = { major: 1, minor: 35 };
+
+/** Whether the rules of `version` are known: 1.x up to {@link NEWEST_KNOWN_VERSION}. */
+export function isKnownServerVersion(version: ServerVersion): boolean {
+  return version.major === NEWEST_KNOWN_VERSION.major && version.minor <= NEWEST_KNOWN_VERSION.minor;
+}
+
 /** Parses `version.Info` fields (`major: "1"`, `minor: "33+"`, as GKE and EKS write it). */
 export function parseServerVersion(info: { major: string; minor: string }): ServerVersion | undefined {
   const major = Number.parseInt(info.major, 10);

@@ -22,13 +22,17 @@ test('a document without kind or name is checked and named by its position', () 
   assert.deepEqual(result.objects[1]?.errors.map((e) => e.path), ['apiVersion', 'kind', 'metadata', 'spec.targetRef']);
 });
 
-test('a scalar document is a problem; a syntax error makes the text unreadable', () => {
-  const scalar = checkVpaDocuments('just text');
-  assert.ok(scalar.readable);
-  assert.deepEqual(scalar.objects[0]?.errors, [{ path: '', message: 'the document is not an object' }]);
+test('a text that is not YAML or JSON objects (prose, binary data) or has a syntax error is unreadable; a scalar List item is a problem', () => {
+  const prose = checkVpaDocuments('just text');
+  assert.deepEqual(prose, { readable: false, error: 'not YAML or JSON objects: document 1 is a string, not an object' });
+  const binary = checkVpaDocuments(Buffer.from([0x00, 0xff, 0xfe, 0x41, 0x3a, 0x0a]).toString('utf8'));
+  assert.deepEqual(binary, { readable: false, error: 'not YAML or JSON: binary data' });
   const broken = checkVpaDocuments('a: 1\n---\nb: [\n');
   assert.equal(broken.readable, false);
   assert.match(broken.readable ? '' : broken.error, /^document 2: /);
+  const list = checkVpaDocuments('kind: List\nitems: [just text]\n');
+  assert.ok(list.readable);
+  assert.deepEqual(list.objects[0]?.errors, [{ path: '', message: 'the item is not an object' }]);
 });
 
 test('documents that are not VPAs are skipped and named, a kube-sim scenario (no kind, other fields) included', () => {

@@ -13,3 +13,16 @@ test('the error line shows the whole cause chain, first lines only, without repe
   assert.equal(errorChainMessage(new AggregateError([new Error('connect ECONNREFUSED 127.0.0.1:9')], 'fetch failed')), 'fetch failed [connect ECONNREFUSED 127.0.0.1:9]');
   assert.equal(errorChainMessage('plain'), 'plain');
 });
+
+test('a cause that is not an Error (a library\'s plain failure object) is summarised by its message, never serialised with its stack', () => {
+  // As prometheus-query rejects: a plain object around axios' error, whose stack and socket state must not reach the user.
+  const axios = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:1'), { code: 'ECONNREFUSED', config: { socket: { _sessionCache: {} } } });
+  const raw = { status: 'error', errorType: 'network_error', error: 'connect ECONNREFUSED 127.0.0.1:1', code: 'ECONNREFUSED', original: axios };
+  const wrapped = new Error('Prometheus at http://127.0.0.1:1 is unreachable: connect ECONNREFUSED 127.0.0.1:1', { cause: raw });
+  assert.equal(errorChainMessage(wrapped), 'Prometheus at http://127.0.0.1:1 is unreachable: connect ECONNREFUSED 127.0.0.1:1');
+  // A plain object with something new to say adds that, and nothing else.
+  assert.equal(errorChainMessage(new Error('query failed', { cause: { error: 'bad_data', stack: 'Error: at x' } })), 'query failed: bad_data');
+  assert.equal(errorChainMessage(new Error('query failed', { cause: { message: 'too many points', stack: 'Error: at x' } })), 'query failed: too many points');
+  // An object with no message at all adds nothing (its JSON would be noise).
+  assert.equal(errorChainMessage(new Error('query failed', { cause: { socket: { _sessionCache: {} }, stack: 'Error: at x' } })), 'query failed');
+});

@@ -42,6 +42,34 @@ test('an unknown command exits non-zero with a message', () => {
   assert.match(result.stderr, /unknown command/);
 });
 
+test('a usage error is one line on stderr: the command, the cause and where to read more; no help (`tailor run --bogus-flag`)', () => {
+  const result = spawnSync(process.execPath, ['bin/tailor.mjs', 'run', '--bogus-flag'], { encoding: 'utf8' });
+  assert.equal(result.status, 2);
+  assert.equal(result.stdout, '');
+  assert.equal(result.stderr, "tailor run: unknown option '--bogus-flag'; see tailor run --help\n");
+});
+
+test('every kind of usage error is one line naming the command; only --help prints the help', async () => {
+  const cases: Array<[string[], string]> = [
+    [['recommend'], "tailor recommend: required option '--prometheus-url <url>' not specified; see tailor recommend --help\n"],
+    [[], 'tailor: name a command: demo, recommend, audit, replay, generate-trace, plan, sim, validate, run; see tailor --help\n'],
+    [['recomend'], "tailor: unknown command 'recomend' (did you mean recommend?); see tailor --help\n"],
+    [['replay', '--trace', 'x.csv', '--format', 'xml'], "tailor replay: option '--format <format>' argument 'xml' is invalid. Allowed choices are table, json, yaml; see tailor replay --help\n"],
+    [['run', 'now'], "tailor run: too many arguments for 'run'. Expected 0 arguments but got 1; see tailor run --help\n"],
+    [['validate', '-f'], "tailor validate: option '-f, --filename <files...>' argument missing; see tailor validate --help\n"],
+    // Every problem of the configuration, on the one line.
+    [
+      ['run', '--interval', '5x', '--max-resizes-per-loop', '-1', '--prometheus-url', 'http://127.0.0.1:9'],
+      'tailor run: invalid configuration: --interval=5x: invalid duration "5x": use e.g. 90s, 30m, 12h, 8d, 1w; --max-resizes-per-loop=-1: out of range 0-1000000; see tailor run --help\n',
+    ],
+  ];
+  for (const [args, line] of cases) {
+    const r = await tailorInProcess(args);
+    assert.equal(r.stderr, line, args.join(' '));
+    assert.equal(r.code, 2, args.join(' '));
+  }
+});
+
 test('exit codes: 2 for a usage error (commander\'s or a bad TAILOR_* value), 1 for a failure, with the cause chain', async () => {
   const missing = await tailorInProcess(['plan']);
   assert.equal(missing.code, 2);

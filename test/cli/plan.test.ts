@@ -103,7 +103,7 @@ const AT = '2026-06-01T12:00:00Z';
 test('a missing input file is named in words, exit 1', async () => {
   const r = await tailorInProcess(['plan', '-f', join(dir, 'no-such.yaml')]);
   assert.equal(r.code, 1);
-  assert.equal(r.stderr, `tailor: ${join(dir, 'no-such.yaml')}: cannot read: no such file: ENOENT: no such file or directory, open '${join(dir, 'no-such.yaml')}'\n`);
+  assert.equal(r.stderr, `tailor plan: ${join(dir, 'no-such.yaml')}: cannot read: no such file: ENOENT: no such file or directory, open '${join(dir, 'no-such.yaml')}'\n`);
 });
 
 test('pods without managedFields (kubectl get strips them) get a note: the cooldown cannot be known', async () => {
@@ -111,7 +111,7 @@ test('pods without managedFields (kubectl get strips them) get a note: the coold
   writeFileSync(path, OBJECTS);
   const out = sink();
   const err = sink();
-  assert.equal(await planFiles({ filename: [path], serverVersion: '1.35', featureGate: false, now: AT, resizes: '1000', evictions: '1000', allowRestart: false }, 0, out, err), 0);
+  await planFiles({ filename: [path], serverVersion: '1.35', featureGate: false, now: AT, resizes: '1000', evictions: '1000', allowRestart: false }, 0, out, err);
   assert.match(err.text, /2 pod\(s\) have no managedFields \(kubectl get leaves them out unless --show-managed-fields\)/);
   // With the updater's resize 5 minutes ago in managedFields (as --show-managed-fields keeps it) the same pod waits.
   const managed = `    managedFields: [{manager: tailor-updater, operation: Update, subresource: resize, time: "2026-06-01T11:55:00Z"}]\n`;
@@ -119,7 +119,7 @@ test('pods without managedFields (kubectl get strips them) get a note: the coold
   writeFileSync(shown, OBJECTS.replace(/( {4}ownerReferences: .*\n)/g, `$1${managed}`));
   const out2 = sink();
   const err2 = sink();
-  assert.equal(await planFiles({ filename: [shown], serverVersion: '1.35', featureGate: false, now: AT, resizes: '1000', evictions: '1000', allowRestart: false }, 0, out2, err2), 0);
+  await planFiles({ filename: [shown], serverVersion: '1.35', featureGate: false, now: AT, resizes: '1000', evictions: '1000', allowRestart: false }, 0, out2, err2);
   assert.doesNotMatch(err2.text, /managedFields/);
   assert.match(out2.text, /^shop\/web-7f9c-a Wait Cooldown: changed 5 min ago/m);
   assert.match(out.text, /^shop\/web-7f9c-a ResizeInPlace /m);
@@ -157,4 +157,30 @@ test('a disruption window on the VPA: the eviction waits in the plan and says wh
   // inside the window the same objects are evicted
   const open = tailor(['plan', '-f', path, '--now', '2026-06-02T06:30:00Z', '--server-version', '1.30']);
   assert.match(open.stdout, /^shop\/web-7f9c-a Evict FallbackInPlaceUnsupported/m);
+});
+
+test('an input that is not YAML or JSON (random bytes, prose) is an error naming the file, exit 1; not "0 pod(s)"', async () => {
+  const bytes = Buffer.alloc(4096);
+  for (let i = 0; i < bytes.length; i++) bytes[i] = (i * 7919 + 13) % 256; // every byte value, NULs included
+  const garbage = join(dir, 'garbage.bin');
+  writeFileSync(garbage, bytes);
+  const binary = await tailorInProcess(['plan', '-f', garbage], { allStderr: true });
+  assert.equal(binary.code, 1);
+  assert.equal(binary.stderr, `tailor plan: ${garbage}: not YAML or JSON: binary data\n`);
+  const prose = join(dir, 'prose.txt');
+  writeFileSync(prose, 'hello world\n');
+  const text = await tailorInProcess(['plan', '-f', prose], { allStderr: true });
+  assert.equal(text.code, 1);
+  assert.equal(text.stderr, `tailor plan: ${prose}: not YAML or JSON objects: document 1 is a string, not an object\n`);
+});
+
+test('--server-version takes 1.x up to 1.35 (v1.34.2 as kubectl version writes it); 2.0 and 1.36 are refused with the range', async () => {
+  const path = join(dir, 'versions.yaml');
+  writeFileSync(path, OBJECTS);
+  for (const version of ['1.35', 'v1.34.2', '1.26']) assert.equal((await tailorInProcess(['plan', '-f', path, '--now', AT, '--server-version', version, '--output', join(dir, 'versions.out')], { allStderr: true })).code, 0, version);
+  for (const version of ['2.0', '1.36']) {
+    const r = await tailorInProcess(['plan', '-f', path, '--server-version', version]);
+    assert.equal(r.code, 2, version);
+    assert.match(r.stderr, new RegExp(`--server-version ${version.replace('.', '\\.')} is not supported: Tailor knows the resize rules of Kubernetes 1\\.0 to 1\\.35`));
+  }
 });

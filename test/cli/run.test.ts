@@ -21,7 +21,7 @@ function tailor(args: string[], env: Record<string, string> = {}) {
 test('tailor run with every component fails clearly when the cluster cannot be reached', () => {
   const r = tailor(['--components', 'recommender,updater,admission', '--prometheus-url', 'http://127.0.0.1:9', '--kubeconfig', '/nonexistent/kubeconfig']);
   assert.equal(r.status, 1);
-  assert.match(r.stderr, /^tailor: --kubeconfig \/nonexistent\/kubeconfig: no such file/);
+  assert.match(r.stderr, /^tailor run: --kubeconfig \/nonexistent\/kubeconfig: no such file/);
 });
 
 test('tailor run reports every configuration problem, naming flags and variables, before anything else', () => {
@@ -101,5 +101,5 @@ test('a server component that cannot start is reported with its cause (admission
   await sim.server.writeKubeconfig(kubeconfig);
   const r = await tailorInProcess(['run', '--components', 'admission', '--kubeconfig', kubeconfig, '--metrics-address', '127.0.0.1', '--metrics-port', '0', '--admission-address', '127.0.0.1', '--admission-port', '0', '--log-level', 'silent']);
   assert.equal(r.code, 1);
-  assert.match(r.stderr, /^tailor: a server component failed to start: .*namespaces "tailor" not found/);
+  assert.match(r.stderr, /^tailor run: a server component failed to start: .*namespaces "tailor" not found/);
 });

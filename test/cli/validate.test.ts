@@ -217,3 +217,53 @@ test('a VPA written for upstream 1.8 (per-VPA OOM and memory settings, startupBo
     `${path}: VerticalPodAutoscaler/web: spec.startupBoost.cpu.quantity: must not be set when type is "Factor"`,
   ]);
 });
+
+/** Runs validate in-process, keeping what it writes. */
+async function validateKept(args: string[]) {
+  const keep = () => {
+    const s = { text: '', write: (chunk: string) => ((s.text += chunk), true) };
+    return s as unknown as NodeJS.WritableStream & { text: string };
+  };
+  const out = keep();
+  const err = keep();
+  return { code: await validateFiles(args, out, err), stdout: out.text, stderr: err.text };
+}
+
+test('a directory is searched with its subfolders (as kubectl apply -R): an invalid VPA in DIR/sub/ is found; hidden folders are not entered', async () => {
+  const top = join(dir, 'nested');
+  mkdirSync(join(top, 'sub', 'deeper'), { recursive: true });
+  mkdirSync(join(top, '.git'));
+  writeFileSync(join(top, 'sub', 'deeper', 'api.yaml'), INVALID);
+  writeFileSync(join(top, 'sub', 'web.yml'), VALID);
+  writeFileSync(join(top, '.git', 'broken.yaml'), INVALID);
+  const r = await validateKept([top]);
+  assert.equal(r.code, 1, r.stderr);
+  assert.equal(r.stdout.trim().split('\n').length, 3, r.stdout);
+  assert.ok(r.stdout.trim().split('\n').every((line) => line.startsWith(`${join(top, 'sub', 'deeper', 'api.yaml')}: VerticalPodAutoscaler/api: `)), r.stdout);
+  assert.match(r.stderr, /2 VerticalPodAutoscaler object\(s\) checked, 1 invalid/);
+});
+
+test('finding no VerticalPodAutoscaler at all is a failure (exit 1), not "0 invalid"', async () => {
+  const empty = join(dir, 'no-manifests');
+  mkdirSync(join(empty, 'sub'), { recursive: true });
+  writeFileSync(join(empty, 'sub', 'notes.txt'), 'hello');
+  const none = await validateKept([empty]);
+  assert.equal(none.code, 1, none.stderr);
+  assert.match(none.stderr, new RegExp(`nothing was validated: no \\.yaml, \\.yml or \\.json file in ${empty} \\(subfolders included\\)`));
+  const deployments = await validateKept([file('only-deployment.yaml', 'apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web}\n')]);
+  assert.equal(deployments.code, 1, deployments.stderr);
+  assert.match(deployments.stderr, /nothing was validated: no VerticalPodAutoscaler in the 1 file\(s\) read/);
+});
+
+test('a file that is not YAML or JSON (random bytes, prose) says so, exit 1; it is not "1 checked, 1 invalid"', async () => {
+  const bytes = Buffer.alloc(4096);
+  for (let i = 0; i < bytes.length; i++) bytes[i] = (i * 7919 + 13) % 256; // every byte value, NULs included
+  const garbage = join(dir, 'garbage.bin');
+  writeFileSync(garbage, bytes);
+  const r = await validateKept([garbage, file('prose.yaml', 'hello world\n')]);
+  assert.equal(r.code, 1);
+  assert.equal(r.stdout, '');
+  assert.match(r.stderr, new RegExp(`^${garbage}: cannot parse: not YAML or JSON: binary data$`, 'm'));
+  assert.match(r.stderr, /prose\.yaml: cannot parse: not YAML or JSON objects: document 1 is a string, not an object$/m);
+  assert.match(r.stderr, /^0 VerticalPodAutoscaler object\(s\) checked, 0 invalid$/m);
+});

@@ -211,6 +211,6 @@ test('tailor demo says so when Prometheus cannot be installed, and runs on the s
 
 test('tailor demo refuses a bad option before starting anything, naming the flag', async () => {
   const demo = startDemo(['--duration', 'soon']);
-  assert.equal(await demo.exited, 1);
-  assert.match(demo.out(), /tailor: --duration: "soon": invalid duration/);
+  assert.equal(await demo.exited, 2);
+  assert.match(demo.out(), /tailor demo: --duration: "soon": invalid duration .*; see tailor demo --help/);
 });

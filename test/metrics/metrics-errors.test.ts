@@ -17,6 +17,9 @@ test('prometheus-query failures map to typed errors, cause kept', () => {
   const down = wrapPrometheusError({ status: 'error', errorType: 'network_error', error: 'connect ECONNREFUSED', code: 'ECONNREFUSED' }, 'q', E);
   assert.ok(down instanceof PrometheusUnreachableError);
   assert.equal(down.retryable, true);
+  // The code is said once: node's message already holds it.
+  assert.equal(down.message, 'Prometheus at http://prom:9090 is unreachable: connect ECONNREFUSED');
+  assert.equal(wrapPrometheusError({ status: 'error', errorType: 'network_error', error: 'socket hang up', code: 'ECONNRESET' }, 'q', E).message, 'Prometheus at http://prom:9090 is unreachable: socket hang up (ECONNRESET)');
   const denied = wrapPrometheusError({ status: 'error', errorType: 'http_error', httpStatus: 403, error: 'forbidden' }, 'q', E);
   assert.ok(denied instanceof PrometheusServerError);
   assert.equal(denied.retryable, false);

@@ -138,7 +138,7 @@ describe('recommend from a real Prometheus', () => {
   test('tailor recommend exits non-zero with a clear message when Prometheus is down or has no data', async () => {
     const down = spawnSync(process.execPath, ['bin/tailor.mjs', 'recommend', '--prometheus-url', `http://127.0.0.1:${await freePort()}`, '--retries', '0'], { encoding: 'utf8' });
     assert.equal(down.status, 1);
-    assert.match(down.stderr, /tailor: Prometheus at http:\/\/127\.0\.0\.1:\d+ is unreachable/);
+    assert.match(down.stderr, /tailor recommend: Prometheus at http:\/\/127\.0\.0\.1:\d+ is unreachable/);
     const none = spawnSync(process.execPath, ['bin/tailor.mjs', 'recommend', '--prometheus-url', server!.url, '--namespace', 'nope', '--at', String(END)], { encoding: 'utf8' });
     assert.equal(none.status, 1);
     assert.match(none.stderr, /no container CPU usage found for namespaces nope/);

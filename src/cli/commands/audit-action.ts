@@ -14,6 +14,7 @@ import { reportBaseName, reportsToPrune } from '../../report/audit/report-files.
 import { writeResult } from '../common-options.ts';
 import { UsageError } from '../exit-codes.ts';
 import { readRecommendations } from '../recommend-source.ts';
+import { sourceSettings } from '../recommend-source-settings.ts';
 import type { AuditOptions } from './audit-options.ts';
 
 /** Writes the HTML and JSON into `dir` (stamped and latest) and removes the stamped ones beyond the newest `keep`. */
@@ -62,9 +63,10 @@ export async function runAuditCommand(o: AuditOptions): Promise<void> {
   if (o.outputDir !== undefined && o.output !== undefined) problems.push('--output and --output-dir cannot be used together');
   if (o.keepReports !== undefined && o.outputDir === undefined) problems.push('--keep-reports needs --output-dir');
   if (problems.length > 0) throw new UsageError(problems.join('; '));
+  const settings = sourceSettings(o);
   const warn = (line: string) => process.stderr.write(`tailor: warning: ${line}\n`);
   const store = o.store ? openStore(o.store, o) : undefined;
-  const run = await readRecommendations(o, { outlinePoints: o.chartPoints });
+  const run = await readRecommendations(settings, { outlinePoints: o.chartPoints });
   const previousFile = o.previous === undefined ? undefined : await readPreviousFile(o.previous, warn);
   await completeAudit({
     rows: run.rows,

@@ -4,8 +4,19 @@
  * shows what Tailor does live (src/demo/run-demo.ts; docs/demo.md).
  */
 import type { Command } from 'commander';
-import { parseDemoOptions, type DemoFlags } from '../../demo/demo-options.ts';
+import { DemoOptionError, parseDemoOptions, type DemoFlags, type DemoOptions } from '../../demo/demo-options.ts';
+import { UsageError } from '../exit-codes.ts';
 import { logLevelOption } from '../common-options.ts';
+
+/** The demo's options; a bad value is a usage error (exit code 2) naming its flag. */
+function checkedOptions(flags: DemoFlags): DemoOptions {
+  try {
+    return parseDemoOptions(flags);
+  } catch (err) {
+    if (err instanceof DemoOptionError) throw new UsageError(err.message, { cause: err });
+    throw err;
+  }
+}
 
 export function registerDemo(program: Command): void {
   program
@@ -21,7 +32,7 @@ export function registerDemo(program: Command): void {
     .addOption(logLevelOption('info', 'level of those logs'))
     .addHelpText('after', '\nSee docs/demo.md for what each workload shows and how to look at it with kubectl.')
     .action(async (flags: DemoFlags) => {
-      const options = parseDemoOptions(flags);
+      const options = checkedOptions(flags);
       const { runDemo } = await import('../../demo/run-demo.ts');
       const { demoAudit } = await import('./demo-audit.ts');
       await runDemo(options, process.stdout, { audit: demoAudit });

@@ -1,11 +1,13 @@
 /**
  * `tailor generate-trace`: writes a synthetic usage trace (the replay's CSV format) from the
  * workload archetypes, deterministic by seed. Without options it writes the evaluation suite.
+ * `--out -` writes it to standard output.
  */
 import { Command, InvalidArgumentError } from 'commander';
 import { generateWorkload, EVALUATION_SUITE, type WorkloadSpec } from '../../replay/workload/generator.ts';
 import { ARCHETYPE_NAMES, type ArchetypeName } from '../../replay/workload/archetypes.ts';
 import { writeFailure } from '../file-errors.ts';
+import { STANDARD_OUTPUT } from '../common-options.ts';
 
 interface GenerateOptions {
   out: string;
@@ -46,7 +48,7 @@ export function registerGenerateTrace(program: Command): void {
   program
     .command('generate-trace')
     .description('Write a synthetic usage trace from the workload archetypes (deterministic by seed)')
-    .requiredOption('--out <file>', 'CSV file to write')
+    .requiredOption('--out <file>', 'CSV file to write (- is standard output)')
     .option('--seed <n>', 'random seed', anInteger, EVALUATION_SUITE.seed)
     .option('--per-archetype <n>', 'containers per archetype', positiveInteger, EVALUATION_SUITE.perArchetype)
     .option('--days <n>', 'days of samples', positiveInteger, EVALUATION_SUITE.days)
@@ -60,13 +62,14 @@ export function registerGenerateTrace(program: Command): void {
         intervalSeconds: options.interval,
         ...(options.archetype ? { archetypes: options.archetype } : {}),
       };
-      const { writeTraceFile } = await import('../../replay/trace-writer.ts');
+      const { writeTrace, writeTraceFile } = await import('../../replay/trace-writer.ts');
       const trace = generateWorkload(spec);
+      const toStdout = options.out === STANDARD_OUTPUT;
       try {
-        await writeTraceFile(trace, options.out);
+        await (toStdout ? writeTrace(trace, process.stdout) : writeTraceFile(trace, options.out));
       } catch (err) {
         throw writeFailure(options.out, err);
       }
-      process.stderr.write(`wrote ${trace.containers.length} containers x ${trace.containers[0]?.length ?? 0} samples to ${options.out}\n`);
+      process.stderr.write(`wrote ${trace.containers.length} containers x ${trace.containers[0]?.length ?? 0} samples to ${toStdout ? 'standard output' : options.out}\n`);
     });
 }

@@ -11,39 +11,45 @@
  * `--show-managed-fields`, and the plan says so when they are missing.
  */
 import { readFile } from 'node:fs/promises';
-import { CommanderError, Option, type Command } from 'commander';
-import { parseAllDocuments } from 'yaml';
+import { Option, type Command } from 'commander';
 import type { V1LimitRange, V1Pod, V2HorizontalPodAutoscaler } from '@kubernetes/client-node';
 import { parseRfc3339 } from '../../api/rfc3339.ts';
 import { addTableOptions, commandLineValues } from '../../config/commander-options.ts';
 import { mergeOptionTables } from '../../config/option-spec.ts';
 import { PROMETHEUS_OPTIONS, PROMETHEUS_RULES, prometheusConnection, prometheusQueryConfig } from '../../metrics/prometheus-options.ts';
-import { InvalidConfigurationError, resolveConfig, type CommandLineValues, type Environment } from '../../config/resolve-config.ts';
+import { resolveConfig, type CommandLineValues, type Environment } from '../../config/resolve-config.ts';
 import { MEMORY_SAFETY_OPTIONS, memorySafetyOptions } from '../../updater/updater-options.ts';
 import type { MemoryUsageSource } from '../../metrics/memory-usage-source.ts';
 import { silentLogger } from '../../observability/logger.ts';
 import { attachUsage, namespacesOf, readUsage } from '../../updater/usage-reader.ts';
 import { validateVpa } from '../../api/validate-vpa.ts';
+import { parseManifestText } from '../../api/manifest-text.ts';
 import type { VerticalPodAutoscaler } from '../../api/vpa.ts';
 import { formatPlan } from '../../updater/dry-run.ts';
 import { memoryWarnings, type MemoryWarnings } from '../../updater/memory-warnings.ts';
 import { formatMemoryWarnings } from '../../updater/memory-warning-report.ts';
 import { updaterOptions, type UpdaterOptions } from '../../policy/update-thresholds.ts';
 import { plan } from '../../updater/plan.ts';
-import { parseServerVersion, serverCapabilities } from '../../updater/server-capabilities.ts';
+import { isKnownServerVersion, NEWEST_KNOWN_VERSION, parseServerVersion, serverCapabilities, type ServerVersion } from '../../updater/server-capabilities.ts';
 import { groupWorkloads, type ClusterObjects, type WorkloadObject } from '../../updater/workload-groups.ts';
 import { LAST_UPDATE_ANNOTATION } from '../../updater/annotations.ts';
 import type { PodDecision } from '../../updater/decision.ts';
 import { DEFAULT_SERVER_VERSION } from 'kube-sim/server-version';
 import { readFailure } from '../file-errors.ts';
+import { UsageError } from '../exit-codes.ts';
 import { formatOption, outputOption, serialize, writeResult } from '../common-options.ts';
 
 const WORKLOAD_KINDS = new Set(['Deployment', 'StatefulSet', 'DaemonSet', 'ReplicaSet', 'ReplicationController', 'Job']);
 
 type Json = Record<string, unknown>;
 
-/** Every object in a YAML/JSON text, `kind: List` items flattened. Throws on a syntax error. */
+/**
+ * Every object in a YAML/JSON text, `kind: List` items flattened. Throws when the text is not a
+ * manifest (binary data, prose, a syntax error): garbage is an error, not "0 pod(s)".
+ */
 function objectsIn(text: string, label: string): Json[] {
+  const parsed = parseManifestText(text);
+  if (!parsed.ok) throw new Error(`${label}: ${parsed.error}`);
   const out: Json[] = [];
   const add = (value: unknown) => {
     if (!value || typeof value !== 'object' || Array.isArray(value)) return;
@@ -51,10 +57,7 @@ function objectsIn(text: string, label: string): Json[] {
     if (typeof obj.kind === 'string' && obj.kind.endsWith('List') && Array.isArray(obj.items)) obj.items.forEach(add);
     else out.push(obj);
   };
-  parseAllDocuments(text).forEach((doc, i) => {
-    if (doc.errors[0]) throw new Error(`${label}: document ${i + 1}: ${doc.errors[0].message.split('\n')[0]}`);
-    add(doc.toJS());
-  });
+  for (const { value } of parsed.documents) add(value);
   return out;
 }
 
@@ -98,14 +101,9 @@ interface PlanFlags {
   allowRestart: boolean;
 }
 
-/** A bad flag value: reported as `tailor plan: message`, exit code 2. */
-class FlagError extends Error {
-  override readonly name = 'FlagError';
-}
-
 function count(value: string, flag: string): number {
   const n = Number(value);
-  if (!Number.isInteger(n) || n < 0) throw new FlagError(`${flag} must be a whole number >= 0, got ${value}`);
+  if (!Number.isInteger(n) || n < 0) throw new UsageError(`${flag} must be a whole number >= 0, got ${value}`);
   return n;
 }
 
@@ -121,7 +119,7 @@ export interface PlanUsage {
 
 /**
  * The usage input of the command line and the environment: a Prometheus source when
- * --prometheus-url (TAILOR_PROMETHEUS_URL) is set. Throws {@link InvalidConfigurationError}.
+ * --prometheus-url (TAILOR_PROMETHEUS_URL) is set. Throws `InvalidConfigurationError` (a usage error).
  */
 export async function planUsage(cli: CommandLineValues, env: Environment): Promise<PlanUsage> {
   const { config } = resolveConfig(PLAN_USAGE_OPTIONS, cli, env, PROMETHEUS_RULES);
@@ -133,15 +131,12 @@ export async function planUsage(cli: CommandLineValues, env: Environment): Promi
   return { source: new PrometheusMetricsSource(client, prometheusQueryConfig(config), silentLogger()), options };
 }
 
-/** Runs the dry run; `now` is the clock (ms). Returns the exit code (2 for a bad flag value). */
-export async function planFiles(flags: PlanFlags, now: number, out: NodeJS.WritableStream, err: NodeJS.WritableStream, usage: PlanUsage = { options: {} }): Promise<number> {
-  try {
-    return await runPlan(flags, now, out, err, usage);
-  } catch (e) {
-    if (!(e instanceof FlagError)) throw e;
-    err.write(`tailor plan: ${e.message}\n`);
-    return 2;
-  }
+/**
+ * Runs the dry run; `now` is the clock (ms). Throws {@link UsageError} for a bad flag value (exit
+ * code 2), before any file is read.
+ */
+export async function planFiles(flags: PlanFlags, now: number, out: NodeJS.WritableStream, err: NodeJS.WritableStream, usage: PlanUsage = { options: {} }): Promise<void> {
+  await runPlan(flags, now, out, err, usage);
 }
 
 /**
@@ -175,21 +170,31 @@ async function readObjects(file: string): Promise<Json[]> {
   return objectsIn(text, file);
 }
 
-async function runPlan(flags: PlanFlags, now: number, out: NodeJS.WritableStream, err: NodeJS.WritableStream, usage: PlanUsage): Promise<number> {
-  const objects: Json[] = [];
-  for (const file of flags.filename) objects.push(...(await readObjects(file)));
-  const notes: string[] = [];
-  const [major = '', minor = ''] = flags.serverVersion.split('.');
-  const version = parseServerVersion({ major, minor });
-  if (!version) throw new FlagError(`--server-version must look like 1.34, got ${flags.serverVersion}`);
+/** `--server-version`: `1.34` (or `v1.34.2`), 1.x up to the newest version whose rules are known. */
+function planServerVersion(text: string): ServerVersion {
+  const m = /^v?(\d+)\.(\d+)(?:\.\d+)?$/.exec(text.trim());
+  const version = m ? parseServerVersion({ major: m[1]!, minor: m[2]! }) : undefined;
+  if (!version) throw new UsageError(`--server-version must look like 1.34, got ${text}`);
+  const newest = `${NEWEST_KNOWN_VERSION.major}.${NEWEST_KNOWN_VERSION.minor}`;
+  if (!isKnownServerVersion(version)) throw new UsageError(`--server-version ${text} is not supported: Tailor knows the resize rules of Kubernetes 1.0 to ${newest} (in place from 1.27 with --feature-gate, 1.33 without)`);
+  return version;
+}
+
+async function runPlan(flags: PlanFlags, now: number, out: NodeJS.WritableStream, err: NodeJS.WritableStream, usage: PlanUsage): Promise<void> {
+  // The flags first: a bad value is a usage error whatever the files hold.
+  const version = planServerVersion(flags.serverVersion);
   let at = now;
   if (flags.now) {
     try {
       at = parseRfc3339(flags.now);
     } catch (cause) {
-      throw new FlagError(`--now: ${cause instanceof Error ? cause.message : String(cause)}`);
+      throw new UsageError(`--now: ${cause instanceof Error ? cause.message : String(cause)}`);
     }
   }
+  const budget = { resizes: count(flags.resizes, '--resizes'), evictions: count(flags.evictions, '--evictions') };
+  const objects: Json[] = [];
+  for (const file of flags.filename) objects.push(...(await readObjects(file)));
+  const notes: string[] = [];
   const { groups, unmatched } = groupWorkloads(collectObjects(objects, err));
   const blind = managedFieldsNote(groups.flatMap((g) => g.pods));
   if (blind !== undefined) notes.push(blind);
@@ -209,7 +214,7 @@ async function runPlan(flags: PlanFlags, now: number, out: NodeJS.WritableStream
     capabilities: serverCapabilities(version, flags.featureGate),
     now: at,
     groups,
-    budget: { resizes: count(flags.resizes, '--resizes'), evictions: count(flags.evictions, '--evictions') },
+    budget,
   });
   if (unmatched.length > 0) notes.push(`${unmatched.length} pod(s) not targeted by any VPA in the input`);
   for (const note of notes) err.write(`${note}\n`);
@@ -218,7 +223,6 @@ async function runPlan(flags: PlanFlags, now: number, out: NodeJS.WritableStream
   const report: PlanReport = { decisions, notes, memoryWarnings: warnings };
   const warningLines = formatMemoryWarnings(warnings, options.memoryPressureWindowMs).map((l) => `${l}\n`).join('');
   await writeResult(format === 'text' ? `${formatPlan(decisions)}\n${warningLines}` : serialize(report, format), flags.output, out);
-  return 0;
 }
 
 /** Registers `tailor plan`. */
@@ -237,15 +241,8 @@ export function registerPlan(program: Command): void {
     .option('--allow-restart', 'allow resizes that restart containers for every VPA', false);
   addTableOptions(command, PLAN_USAGE_OPTIONS);
   command.action(async (flags: PlanFlags) => {
-    let usage: PlanUsage;
-    try {
-      usage = await planUsage(commandLineValues(command, PLAN_USAGE_OPTIONS), process.env);
-    } catch (e) {
-      if (!(e instanceof InvalidConfigurationError)) throw e;
-      process.stderr.write(`tailor plan: ${e.message}\n`);
-      throw new CommanderError(2, 'tailor.plan', e.message);
-    }
-    const code = await planFiles(flags, Date.now(), process.stdout, process.stderr, usage);
-    if (code !== 0) throw new CommanderError(code, 'tailor.plan', `plan ended with exit code ${code}`);
+    // An invalid usage option is a usage error (InvalidConfigurationError): main() says so.
+    const usage = await planUsage(commandLineValues(command, PLAN_USAGE_OPTIONS), process.env);
+    await planFiles(flags, Date.now(), process.stdout, process.stderr, usage);
   });
 }

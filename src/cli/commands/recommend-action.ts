@@ -1,10 +1,12 @@
 /**
- * The work of `tailor recommend` (its options are declared in recommend.ts): reads the history
- * (../recommend-source.ts), runs the strategy and writes the report. Loaded only when the command runs.
+ * The work of `tailor recommend` (its options are declared in recommend.ts): checks the options
+ * (../recommend-source-settings.ts), reads the history (../recommend-source.ts), runs the strategy
+ * and writes the report. Loaded only when the command runs.
  */
 import { renderReport, type ReportFormat } from '../../report/report-format.ts';
 import { writeResult } from '../common-options.ts';
 import { readRecommendations } from '../recommend-source.ts';
+import { sourceSettings } from '../recommend-source-settings.ts';
 import type { RecommendSourceOptions } from '../recommend-source-options.ts';
 
 /** The parsed options of `tailor recommend`. */
@@ -15,6 +17,6 @@ export interface RecommendOptions extends RecommendSourceOptions {
 
 /** Reads, recommends and writes the report in the chosen format. */
 export async function runRecommendCommand(o: RecommendOptions): Promise<void> {
-  const { rows } = await readRecommendations(o);
+  const { rows } = await readRecommendations(sourceSettings(o));
   await writeResult(renderReport(rows, o.format), o.output);
 }

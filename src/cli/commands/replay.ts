@@ -9,7 +9,9 @@ import { Option, InvalidArgumentError, type Command } from 'commander';
 import { parseCpu, parseMemory } from 'kube-basics/quantity';
 import { DEFAULT_REPLAY_OPTIONS, replayContainer, type ReplayOptions } from '../../replay/replay-engine.ts';
 import type { ReplayReport } from '../../replay/quality-report.ts';
-import { createReplayStrategy, replayStrategyNames } from '../../replay/strategy-registry.ts';
+import { createReplayStrategy, replayStrategyNames, UnknownStrategyError } from '../../replay/strategy-registry.ts';
+import type { ReplayStrategy } from '../../replay/replay-strategy.ts';
+import { UsageError } from '../exit-codes.ts';
 import { formatOption, noProgressOption, outputOption, serialize, writeResult } from '../common-options.ts';
 
 export const REPLAY_FORMATS = ['table', 'json', 'yaml'] as const;
@@ -40,6 +42,16 @@ function collect(value: string, previous: string[] | undefined): string[] {
   return [...(previous ?? []), value];
 }
 
+/** A strategy named by `--strategy`; an unknown name is a usage error (exit code 2). */
+function strategyByName(name: string): ReplayStrategy {
+  try {
+    return createReplayStrategy(name);
+  } catch (err) {
+    if (err instanceof UnknownStrategyError) throw new UsageError(`--strategy: ${err.message}`, { cause: err });
+    throw err;
+  }
+}
+
 /** The report in the chosen format. */
 async function render(report: ReplayReport, options: ReplayCliOptions): Promise<string> {
   if (options.format !== 'table') return serialize(report, options.format);
@@ -56,7 +68,7 @@ export async function runReplay(options: ReplayCliOptions, out: NodeJS.WritableS
   // Loaded when the command runs, not at every start of the CLI.
   const [{ readTraceFile }, { describeResampling }, { summarize }, { progressBar }] = await Promise.all([import('../../replay/trace-reader.ts'), import('../../replay/resample.ts'), import('../../replay/quality-tally.ts'), import('../progress-bar.ts')]);
   const names = options.strategy ?? replayStrategyNames();
-  const strategies = names.map((name) => createReplayStrategy(name));
+  const strategies = names.map(strategyByName);
   const trace = await readTraceFile(options.trace);
   const changed = trace.resampling && describeResampling(options.trace, trace.resampling);
   if (changed) err.write(`tailor: warning: ${changed}\n`);

@@ -13,6 +13,7 @@ import { parseServerVersion, SERVER_VERSIONS, type ServerVersion } from 'kube-si
 import type { Scenario } from 'kube-sim/scenario';
 import { untilShutdownSignal } from '../shutdown-signal.ts';
 import { logLevelOption } from '../common-options.ts';
+import { UsageError } from '../exit-codes.ts';
 
 interface SimOptions {
   port: string;
@@ -25,22 +26,24 @@ interface SimOptions {
 
 function parsePort(text: string): number {
   const port = Number(text);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`--port ${JSON.stringify(text)} is not a port number (0-65535; 0 = any free port)`);
+  if (text.trim() === '' || !Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port ${JSON.stringify(text)} is not a port number (0-65535; 0 = any free port)`);
   return port;
 }
 
 function parseSpeed(text: string): number {
   const speed = Number(text);
-  if (!Number.isFinite(speed) || speed <= 0) throw new Error(`--speed ${JSON.stringify(text)} must be a positive number (1 = real time, 60 = a simulated minute per second)`);
+  if (text.trim() === '' || !Number.isFinite(speed) || speed <= 0) throw new UsageError(`--speed ${JSON.stringify(text)} must be a positive number (1 = real time, 60 = a simulated minute per second)`);
   return speed;
 }
 
 /** Starts the sim and resolves when a signal stopped it. */
 async function runSim(options: SimOptions): Promise<void> {
+  // The values first: a bad one is a usage error before anything is loaded or started.
+  const port = parsePort(options.port);
+  const givenSpeed = options.speed === undefined ? undefined : parseSpeed(options.speed);
   // The simulator is loaded by this command only, not at every start of the CLI.
   const [{ readScenarioFile, startKubeSim }, { startBanner }, { VPA_CRD_MANIFESTS }] = await Promise.all([import('kube-sim'), import('kube-sim/start-banner'), import('../../api/vpa-crd-manifests.ts')]);
   const logger = createLogger({ level: options.logLevel });
-  const port = parsePort(options.port);
   let scenario: Scenario | undefined;
   let baseDir: string | undefined;
   if (options.scenario) {
@@ -51,7 +54,7 @@ async function runSim(options: SimOptions): Promise<void> {
     }
   }
   const version: ServerVersion | undefined = options.serverVersion ? parseServerVersion(options.serverVersion) : undefined;
-  const speed = options.speed !== undefined ? parseSpeed(options.speed) : (scenario?.speed ?? 1);
+  const speed = givenSpeed ?? scenario?.speed ?? 1;
   const sim = await startKubeSim({ crdManifests: VPA_CRD_MANIFESTS, port, ...(version ? { version } : {}), ...(scenario ? { scenario } : {}), ...(baseDir ? { baseDir } : {}), speed, logger });
   // A kubeconfig of our own choosing in the temp directory is ours to remove at exit; one the user
   // asked for with --kubeconfig-out stays.

@@ -1,10 +1,10 @@
 /**
  * `tailor validate -f FILE...`: checks VerticalPodAutoscaler objects in YAML or JSON files (`-` is
- * standard input; a directory means its .yaml, .yml and .json files) and prints each problem as
+ * standard input; a directory means the .yaml, .yml and .json files in it and its subfolders) and prints each problem as
  * `file: kind/name: field: message` (`--format json|yaml`: one report). Documents that are not
  * VPAs are skipped with a note on stderr. A VPA's `tailor.dev/` annotations are checked too (a bad
  * value or an unknown key: docs/workload-annotations.md). Exit code 0 when every object is valid, 1 when any is
- * invalid or an input cannot be read or parsed (the other files are still checked), 2 for a usage
+ * invalid, none is found, or an input cannot be read or parsed (the other files are still checked), 2 for a usage
  * error (decision 0178).
  */
 import { readFile, readdir, stat } from 'node:fs/promises';
@@ -48,25 +48,61 @@ async function readInput(file: string): Promise<string> {
 
 const MANIFEST = /\.(ya?ml|json)$/i;
 
-/** The files an argument stands for: itself, or a directory's manifests (sorted, not recursive). */
-async function expand(arg: string): Promise<string[]> {
-  if (arg === '-') return [arg];
-  try {
-    if (!(await stat(arg)).isDirectory()) return [arg];
-  } catch {
-    return [arg]; // reading it will report the problem
-  }
-  const names = (await readdir(arg)).filter((n) => MANIFEST.test(n)).sort();
-  return names.map((n) => join(arg, n));
+/** A file to check, or a folder that could not be listed (its error). */
+interface Input {
+  file: string;
+  error?: string;
 }
 
-/** Checks every file; notes (skipped documents, unreadable files, the count) go to `err`. */
+/**
+ * The manifests under a folder, its subfolders included (as `kubectl apply -R -f DIR`), in
+ * path order; hidden folders (`.git`) and symbolic links to folders are not entered.
+ */
+async function manifestsUnder(dir: string): Promise<Input[]> {
+  let entries;
+  try {
+    entries = await readdir(dir, { withFileTypes: true });
+  } catch (cause) {
+    return [{ file: dir, error: `cannot read the folder: ${readReason(cause)}` }];
+  }
+  const out: Input[] = [];
+  for (const entry of entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) {
+      if (!entry.name.startsWith('.')) out.push(...(await manifestsUnder(path)));
+    } else if (MANIFEST.test(entry.name)) out.push({ file: path });
+  }
+  return out;
+}
+
+/** What an argument stands for: itself (`-` is standard input), or a folder's manifests. */
+async function expand(arg: string): Promise<Input[]> {
+  if (arg === '-') return [{ file: arg }];
+  try {
+    if (!(await stat(arg)).isDirectory()) return [{ file: arg }];
+  } catch {
+    return [{ file: arg }]; // reading it will report the problem
+  }
+  return manifestsUnder(arg);
+}
+
+/**
+ * Checks every file; notes (skipped documents, unreadable files, the count) go to `err`. Finding no
+ * VerticalPodAutoscaler at all is a failure (exit code 1): a folder of the wrong files, or a typo
+ * in its name, must not pass as "0 invalid".
+ */
 export async function checkFiles(args: readonly string[], err: NodeJS.WritableStream): Promise<ValidateReport> {
   const report: ValidateReport = { files: [], checked: 0, invalid: 0 };
-  const files: string[] = [];
-  for (const arg of args) files.push(...(await expand(arg)));
-  for (const file of files) {
+  const inputs: Input[] = [];
+  for (const arg of args) inputs.push(...(await expand(arg)));
+  for (const input of inputs) {
+    const file = input.file;
     const label = file === '-' ? '<stdin>' : file;
+    if (input.error !== undefined) {
+      err.write(`${label}: ${input.error}\n`);
+      report.files.push({ file: label, error: input.error, objects: [], skipped: [] });
+      continue;
+    }
     let text: string;
     try {
       text = await readInput(file);
@@ -91,6 +127,13 @@ export async function checkFiles(args: readonly string[], err: NodeJS.WritableSt
     report.invalid += result.objects.filter((o) => o.errors.length > 0).length;
   }
   err.write(`${report.checked} VerticalPodAutoscaler object(s) checked, ${report.invalid} invalid\n`);
+  if (report.checked === 0) {
+    err.write(
+      inputs.length === 0
+        ? `nothing was validated: no .yaml, .yml or .json file in ${args.join(', ')} (subfolders included)\n`
+        : `nothing was validated: no VerticalPodAutoscaler in the ${inputs.length} file(s) read\n`,
+    );
+  }
   return report;
 }
 
@@ -100,9 +143,9 @@ export function formatProblems(report: ValidateReport): string {
   return lines.join('');
 }
 
-/** 0 when every file was read and every VPA is valid, else 1. */
+/** 0 when every file was read, at least one VPA was found and every VPA is valid, else 1. */
 export function exitCodeOf(report: ValidateReport): number {
-  return report.invalid > 0 || report.files.some((f) => f.error !== undefined) ? EXIT_FAILURE : EXIT_OK;
+  return report.checked === 0 || report.invalid > 0 || report.files.some((f) => f.error !== undefined) ? EXIT_FAILURE : EXIT_OK;
 }
 
 /** Validates the files, writing the result to `out` and notes to `err`; returns the exit code. */
@@ -117,7 +160,7 @@ export function registerValidate(program: Command): void {
   program
     .command('validate')
     .description('Check VerticalPodAutoscaler objects in YAML/JSON files and name every invalid field')
-    .requiredOption('-f, --filename <files...>', 'files or directories to check (YAML or JSON, several documents each; - reads standard input)')
+    .requiredOption('-f, --filename <files...>', 'files or directories to check (YAML or JSON, several documents each; a directory: its .yaml, .yml and .json files, subfolders included; - reads standard input)')
     .addOption(formatOption(VALIDATE_FORMATS, 'text'))
     .addOption(outputOption())
     .action(async (options: { filename: string[]; format: ValidateFormat; output?: string }) => {

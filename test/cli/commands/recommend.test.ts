@@ -1,4 +1,4 @@
-// Option errors of `tailor recommend` end with status 1 (2 for commander's own usage errors) and a message naming the bad value,
+// Option errors of `tailor recommend` are usage errors (status 2, as commander's own) with a message naming the bad value,
 // before any request is sent.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -21,7 +21,7 @@ test('bad options are refused with a clear message', () => {
   ];
   for (const [args, message] of cases) {
     const result = run(...args);
-    assert.equal(result.status, 1, args.join(' '));
+    assert.equal(result.status, 2, args.join(' '));
     assert.match(result.stderr, message);
   }
 });
@@ -40,13 +40,15 @@ test('--prometheus-url is required', () => {
 
 test('a --prometheus-url that is not a URL is refused at start-up, not retried', () => {
   const result = spawnSync(process.execPath, ['bin/tailor.mjs', 'recommend', '--prometheus-url', 'not-a-url', '--log-level', 'info'], { encoding: 'utf8' });
-  assert.equal(result.status, 1);
-  // One line (no retries, no stack); the cause (Node's URL parser) follows, as for every error.
-  assert.equal(result.stderr, 'tailor: invalid Prometheus URL "not-a-url": expected e.g. http://prometheus:9090: Invalid URL\n');
+  assert.equal(result.status, 2);
+  // One line (no retries, no stack), a usage error.
+  assert.equal(result.stderr, 'tailor recommend: --prometheus-url: invalid Prometheus URL "not-a-url": expected e.g. http://prometheus:9090; see tailor recommend --help\n');
 });
 
-test('an unreachable Prometheus is one clear line at the default log level: no retry warnings, no stack traces', async () => {
-  const result = spawnSync(process.execPath, ['bin/tailor.mjs', 'recommend', '--prometheus-url', `http://127.0.0.1:${await freePort()}`, '--retries', '2'], { encoding: 'utf8' });
+test('an unreachable Prometheus is one useful sentence at the default log level: no retry warnings, no serialised error, no stack', async () => {
+  // A real closed port: connection refused at once.
+  const url = `http://127.0.0.1:${await freePort()}`;
+  const result = spawnSync(process.execPath, ['bin/tailor.mjs', 'recommend', '--prometheus-url', url, '--retries', '2'], { encoding: 'utf8' });
   assert.equal(result.status, 1);
-  assert.match(result.stderr, /^tailor: Prometheus at http:\/\/127\.0\.0\.1:\d+ is unreachable: connect ECONNREFUSED [^\n]*\n$/);
+  assert.equal(result.stderr, `tailor recommend: Prometheus at ${url} is unreachable: connect ECONNREFUSED ${url.slice('http://'.length)}\n`);
 });

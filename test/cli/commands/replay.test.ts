@@ -91,7 +91,7 @@ test('tailor replay prints a table by default and fails with the line of a malfo
     assert.match(r.stdout, /^strategy\s+containers/);
     assert.match(r.stdout, /\noracle\s+1\s/);
     const unknown = tailor('replay', '--trace', path, '--strategy', 'nope');
-    assert.equal(unknown.status, 1);
+    assert.equal(unknown.status, 2, 'an unknown strategy is a usage error');
     assert.match(unknown.stderr, /unknown strategy "nope"/);
   });
 });
@@ -100,7 +100,7 @@ test('tailor replay refuses a header-only trace with a clear error and a non-zer
   withTrace(`${HEADER}\n`, (path) => {
     const r = tailor('replay', '--trace', path);
     assert.equal(r.status, 1, r.stdout);
-    assert.match(r.stderr, /^tailor: .*trace\.csv:1: nothing to replay: it has a header but no samples\n$/);
+    assert.match(r.stderr, /^tailor replay: .*trace\.csv:1: nothing to replay: it has a header but no samples\n$/);
     assert.equal(r.stdout, '');
   });
 });

@@ -235,7 +235,8 @@ export function renderAuditHtml(report: AuditReport): string {
     return workloadEntry(w, withTrend, columns, yaml);
   });
 
-  const chip = (cls: string, n: number, what: string) => `<span class="chip ${cls}">${n} ${what}</span>`;
+  // A count of 0 is not a warning: grey, whatever its verdict.
+  const chip = (cls: string, n: number, what: string) => `<span class="chip ${n > 0 ? cls : 'none'}">${n} ${what}</span>`;
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
 <title>Tailor audit ${esc(timeText(report.generatedAt))}</title>

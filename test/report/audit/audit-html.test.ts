@@ -98,6 +98,8 @@ test('rows of low confidence show their verdict neutral, saying so; others keep 
   assert.deepEqual(entry(doc, 'hungry').querySelector('td.verdict')!.classList.value, ['verdict', 'under']);
   assert.deepEqual(entry(doc, 'fat').querySelector('td.verdict')!.classList.value, ['verdict', 'over']);
   assert.match(text(doc.querySelector('#counts')), /2 of low confidence/);
+  // Counts of 0 are grey.
+  assert.deepEqual(doc.querySelectorAll('#counts .chip').map((c) => [text(c), c.getAttribute('class')]).slice(0, 3), [['2 under-provisioned', 'chip under'], ['2 over-provisioned', 'chip over'], ['0 fit', 'chip none']]);
 });
 
 test('each workload has its recommended resources as YAML that parses to the recommendation, with a copy button', () => {

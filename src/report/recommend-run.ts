@@ -10,7 +10,7 @@ import { containerId } from '../metrics/metrics-source.ts';
 import { PartialDataError } from '../metrics/metrics-errors.ts';
 import { batchNamespaces } from '../metrics/namespace-batches.ts';
 import { OwnerIndex } from '../metrics/owner-resolution.ts';
-import { UsageFeed, type FeedOptions, type SyncReport, type UsageSink } from '../metrics/usage-feed.ts';
+import { FEED_DEFAULTS, UsageFeed, type FeedOptions, type SyncReport, type UsageSink } from '../metrics/usage-feed.ts';
 import type { SourceMetrics } from '../metrics/source-metrics.ts';
 import type { Strategy } from '../recommender/types.ts';
 import type { ClusterResources } from './cluster-resources.ts';
@@ -55,7 +55,7 @@ export interface RecommendResult {
   sync: SyncReport;
   /** What the reader must know about the data (one line each): missing series, sparse data, memory resizePolicies that do not fit a container's runtime (with --kubeconfig). */
   warnings: string[];
-  /** With `outlinePoints`: the usage outline of each row over [now - history, now]. */
+  /** With `outlinePoints`: the usage outline of each row, ending at now (usage-outline.ts). */
   outlines?: UsageOutline;
 }
 
@@ -97,7 +97,8 @@ export async function runRecommend(input: RecommendInput): Promise<RecommendResu
     (ns, pod) => containersPerPod.get(`${ns}/${pod}`) ?? 1,
   );
   const feed = new UsageFeed(input.source, { ...input.feed, namespaces }, input.logger, input.metrics);
-  const outlines = input.outlinePoints === undefined ? undefined : new UsageOutline(owners, input.now - historyMs, input.now, input.outlinePoints);
+  // Buckets no finer than the samples' step, or the charts' lines would break between samples.
+  const outlines = input.outlinePoints === undefined ? undefined : new UsageOutline(owners, input.now - historyMs, input.now, input.outlinePoints, input.feed?.stepMs ?? FEED_DEFAULTS.stepMs);
   const sink = outlines ? tee(usage, outlines) : usage;
   const sync = await feed.sync(input.now, sink, input.onProgress);
   if (sync.failed.length > 0) {

@@ -97,10 +97,11 @@ test('the usage outline keeps the peak of every pod per bucket, in millicores an
 });
 
 test('the chart: one line per run of samples, scaled to 10% above the highest value', () => {
-  assert.equal(usagePath([100, null, 50, 50], 100), 'M2 2 M159.3 30 L238 30');
+  // The plot runs from y=13 (the scale's top) to y=73 (0), below the strip of the scale's text.
+  assert.equal(usagePath([100, null, 50, 50], 100), 'M2 13 M199.3 43 L298 43');
   const svg = usageChart({ usage: [10, 20], request: 100, target: 50, label: 'cpu' });
-  assert.match(svg, /<line class="request" x1="2" x2="238" y1="7.1" y2="7.1"\/>/);
-  assert.match(svg, /<line class="target" x1="2" x2="238" y1="32.5" y2="32.5"\/>/);
+  assert.match(svg, /<line class="request" x1="2" x2="298" y1="18.5" y2="18.5"\/>/);
+  assert.match(svg, /<line class="target" x1="2" x2="298" y1="45.7" y2="45.7"\/>/);
   assert.doesNotMatch(usageChart({ usage: [null, null], request: null, target: null, label: 'x' }), /<path|<line/);
 });
 
@@ -113,5 +114,5 @@ test('report files: stamped names sort by time; pruning keeps the newest audits 
 });
 
 test('the chart says its scale when given a formatter', () => {
-  assert.match(usageChart({ usage: [100, 600], request: 500, target: 700, label: 'cpu', topText: (top) => `${Math.round(top)}m` }), /<text class="scale" x="4" y="10">770m<\/text><\/svg>$/);
+  assert.match(usageChart({ usage: [100, 600], request: 500, target: 700, label: 'cpu', topText: (top) => `${Math.round(top)}m` }), /<text class="scale" x="1" y="10">770m<\/text><\/svg>$/);
 });

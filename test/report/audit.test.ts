@@ -51,14 +51,12 @@ function tailor(args: string[]): Promise<Run> {
 const byName = (report: AuditReport, name: string): WorkloadAudit => report.workloads.find((w) => w.workload.name === name)!;
 const text = (e: HTMLElement | null) => e?.text.trim() ?? '';
 
-/** The cells of the HTML table's row of one workload, by column heading. */
+/** The figures of one workload container's entry in the HTML, by their label (`CPU request`, `CPU Δ waste`, `CPU usage`). */
 function htmlRow(doc: HTMLElement, workload: string): Map<string, HTMLElement> {
-  const heads = doc.querySelectorAll('#workloads thead th').map((th) => text(th));
-  const tr = doc.querySelectorAll('#workloads tbody tr').find((r) => r.getAttribute('data-workload') === workload);
-  assert.ok(tr, `no row for ${workload}`);
-  const cells = tr.querySelectorAll('td');
-  assert.equal(cells.length, heads.length);
-  return new Map(heads.map((h, i) => [h, cells[i]!]));
+  const entry = doc.querySelectorAll('#workloads tbody').find((r) => r.getAttribute('data-workload') === workload);
+  assert.ok(entry, `no entry for ${workload}`);
+  // A figure's own value is its .v; its change since the previous report a labelled span under it.
+  return new Map(entry.querySelectorAll('[data-label]').map((e) => [e.getAttribute('data-label')!, e.querySelector('.v') ?? e]));
 }
 
 describe('tailor audit on kube-sim and a real Prometheus', () => {
@@ -145,18 +143,20 @@ describe('tailor audit on kube-sim and a real Prometheus', () => {
     assert.equal(api2.usage!.cpu.length, 100);
     assert.ok(Math.max(...api2.usage!.cpu.slice(0, 45).map((v) => v ?? 0)) <= 110 && Math.min(...api2.usage!.cpu.slice(55).map((v) => v ?? Infinity)) >= 590, 'api usage outline');
 
-    // The HTML: self-contained, one row per workload with the verdict, trend cells and two charts.
+    // The HTML: self-contained (one inline script, for the copy buttons), one entry per workload
+    // container with the verdict, the changes and two charts.
     const html = await readFile(join(dir, 'second', 'latest.html'), 'utf8');
     assert.equal(html, await readFile(join(dir, 'second', 'audit-20260204T000000Z.html'), 'utf8'));
     const doc = parseHtml(html);
-    assert.equal(doc.querySelectorAll('script, link, img, iframe').length, 0);
-    assert.deepEqual([...html.matchAll(/\b(?:src|href)=|https?:\/\/(?!www\.w3\.org\/2000\/svg)/g)].map((m) => m[0]), []);
+    assert.equal(doc.querySelectorAll('link, img, iframe, script[src]').length, 0);
+    assert.equal(doc.querySelectorAll('script').length, 1);
+    assert.deepEqual([...html.matchAll(/\b(?:src|href)=(?!"#)|https?:\/\/(?!www\.w3\.org\/2000\/svg)/g)].map((m) => m[0]), []);
     const row = htmlRow(doc, 'audit/Deployment/api/app');
     assert.equal(text(row.get('verdict')!), 'under');
-    assert.equal(text(row.get('cpu request')!), '500m');
-    assert.equal(text(row.get('cpu Δ shortfall')!), `+${api2.cpu.shortfall}m`);
-    assert.equal(text(row.get('cpu Δ waste')!), `-${api1.cpu.waste}m`);
-    const charts = ['cpu usage', 'memory usage'].map((h) => row.get(h)!.querySelector('svg')!);
+    assert.equal(text(row.get('CPU request')!), '500m');
+    assert.equal(text(row.get('CPU Δ shortfall')!), `Δ +${api2.cpu.shortfall}m`);
+    assert.equal(text(row.get('CPU Δ waste')!), `Δ -${api1.cpu.waste}m`);
+    const charts = ['CPU usage', 'memory usage'].map((h) => row.get(h)!.querySelector('svg')!);
     for (const svg of charts) {
       const d = svg.querySelector('path.usage')!.getAttribute('d')!;
       assert.ok(d.split(/[ML]/).filter((p) => p.trim() !== '').length <= 100, 'at most 100 points per chart');
@@ -168,7 +168,10 @@ describe('tailor audit on kube-sim and a real Prometheus', () => {
     assert.ok(y('target') < y('request'));
     const cacheRow = htmlRow(doc, 'audit/StatefulSet/cache/redis');
     assert.equal(text(cacheRow.get('memory request')!), '512Mi');
-    assert.match(text(doc.querySelector('#summary')), new RegExp(`since the report of ${one.generatedAt} \\(configmap:audit/tailor-audit\\)`));
+    assert.match(text(doc.querySelector('body')), /the change since the report of 2026-02-03 00:00 UTC \(configmap:audit\/tailor-audit\)/);
+    // The header's history: the two days of data read (the newest step ends a step before --at).
+    assert.deepEqual(two.data, { start: new Date(START + DAY).toISOString(), end: new Date(START + 3 * DAY - MINUTE).toISOString() });
+    assert.equal(text(doc.querySelector('#history')), 'history: 2 days of data, 2026-02-02 00:00 UTC to 2026-02-03 23:59 UTC');
     assert.equal(parseSummary((await storedSummary())!).generatedAt, two.generatedAt);
 
     // --previous takes a whole earlier report (here the first) and wins over the store for the trend.

@@ -63,7 +63,7 @@ export interface WorkloadAudit {
   memory: ResourceAudit;
   /** null when there is no previous report. */
   trend: WorkloadTrend | null;
-  /** Peak usage per bucket over the window (null where no sample fell). */
+  /** Peak usage per bucket, the buckets ending at the window's end (null where no sample fell). */
   usage: { start: string; bucketSeconds: number; cpu: (number | null)[]; memory: (number | null)[] } | null;
 }
 
@@ -76,7 +76,13 @@ export interface AuditReport {
   schemaVersion: typeof AUDIT_SCHEMA_VERSION;
   kind: typeof AUDIT_KIND;
   generatedAt: string;
+  /** The history asked for (`--history` before `--at`). */
   window: { start: string; end: string };
+  /**
+   * The history the data covered: the oldest and the newest sample read, of any workload
+   * container (null without usage outlines). Shorter than `window` when Prometheus holds less.
+   */
+  data: { start: string; end: string } | null;
   units: { cpu: 'millicores'; memory: 'bytes' };
   strategy: string;
   /** The report the trend compares with; null when there is none (or it could not be read). */
@@ -133,7 +139,18 @@ const summaryId = (r: SummaryRow) => rowId(r.namespace, { kind: r.kind, name: r.
 
 function usageOf(o: Outline | undefined): WorkloadAudit['usage'] {
   if (!o) return null;
-  return { start: new Date(o.start).toISOString(), bucketSeconds: Math.round(o.bucketMs / 1000), cpu: o.cpu.map((v) => (v === null ? null : Math.round(v))), memory: o.memory.map((v) => (v === null ? null : Math.round(v))) };
+  return { start: new Date(o.start).toISOString(), bucketSeconds: Math.round(o.bucketMs) / 1000, cpu: o.cpu.map((v) => (v === null ? null : Math.round(v))), memory: o.memory.map((v) => (v === null ? null : Math.round(v))) };
+}
+
+/** The oldest and newest sample of the rows' outlines. */
+function dataSpan(outlines: readonly (Outline | undefined)[]): AuditReport['data'] {
+  let first = Infinity;
+  let last = -Infinity;
+  for (const o of outlines) {
+    if (o?.firstSampleAt !== undefined && o.firstSampleAt < first) first = o.firstSampleAt;
+    if (o?.lastSampleAt !== undefined && o.lastSampleAt > last) last = o.lastSampleAt;
+  }
+  return first <= last ? { start: new Date(first).toISOString(), end: new Date(last).toISOString() } : null;
 }
 
 const VERDICT_ORDER: Record<Verdict, number> = { under: 0, over: 1, fit: 2, unknown: 3 };
@@ -217,6 +234,7 @@ export function buildAudit(input: AuditInput): AuditReport {
     kind: AUDIT_KIND,
     generatedAt: new Date(input.now).toISOString(),
     window: { start: new Date(input.now - input.historyMs).toISOString(), end: new Date(input.now).toISOString() },
+    data: dataSpan(input.rows.map((r) => input.outlines?.get(rowId(r.namespace, r.workload, r.container)))),
     units: { cpu: 'millicores', memory: 'bytes' },
     strategy: input.strategy,
     previous: input.previous ? { generatedAt: input.previous.summary.generatedAt, source: input.previous.source } : null,

@@ -10,6 +10,7 @@ import { parseCpu, parseMemory } from 'kube-basics/quantity';
 import { DEFAULT_REPLAY_OPTIONS, replayContainer, type ReplayOptions } from '../../replay/replay-engine.ts';
 import type { ReplayReport } from '../../replay/quality-report.ts';
 import { createReplayStrategy, replayStrategyNames } from '../../replay/strategy-registry.ts';
+import { DEFAULT_STRATEGY } from '../../recommender/default-strategy.ts';
 import { formatOption, noProgressOption, outputOption, serialize, writeResult } from '../common-options.ts';
 
 export const REPLAY_FORMATS = ['table', 'json', 'yaml'] as const;
@@ -89,7 +90,7 @@ export function registerReplay(program: Command): void {
     .command('replay')
     .description('Replay a usage trace under recommendation strategies and report their quality')
     .requiredOption('--trace <file>', 'trace CSV (or .csv.gz): timestamp,container,cpu_cores,memory_bytes')
-    .option('--strategy <name>', `strategy to replay, repeatable (default: all of ${replayStrategyNames().join(', ')})`, collect)
+    .option('--strategy <name>', `strategy to replay, repeatable (default: all of ${replayStrategyNames().join(', ')}; the other commands default to ${DEFAULT_STRATEGY})`, collect)
     .addOption(formatOption(REPLAY_FORMATS, 'table'))
     .addOption(outputOption())
     .option('--per-container', 'add the figures of each container')

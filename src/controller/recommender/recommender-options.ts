@@ -6,6 +6,7 @@ import type { OptionTable } from '../../config/option-spec.ts';
 import { booleanType, durationType, enumType, integerType, stringType } from '../../config/option-types.ts';
 import { memoryBudgetType } from '../../metrics/memory-budget.ts';
 import { FEED_DEFAULTS } from '../../metrics/usage-feed.ts';
+import { DEFAULT_STRATEGY } from '../../recommender/default-strategy.ts';
 import { CHECKPOINT_DEFAULTS } from './checkpoint-schedule.ts';
 
 export const RECOMMENDER_OPTIONS = {
@@ -29,7 +30,7 @@ export const RECOMMENDER_OPTIONS = {
     flag: 'recommender-strategy',
     env: 'TAILOR_RECOMMENDER_STRATEGY',
     type: enumType(['vpa', 'tailor', 'tailor-low-churn'] as const),
-    default: 'tailor-low-churn',
+    default: DEFAULT_STRATEGY,
     description:
       'The algorithm behind the VPA status: vpa (upstream\'s), tailor (docs/tailor-strategy.md; best with Tailor\'s updater, decision 0151) or tailor-low-churn (tailor within 2x vpa\'s changes, decision 0276). Checkpoints stay in upstream\'s format either way; with tailor or tailor-low-churn each model\'s state rides in an annotation of its checkpoint, so a restart reads only the history since (decision 0261).',
     group: 'Recommender',

@@ -8,7 +8,7 @@
  */
 import escapeHtml from 'escape-html';
 import { cpuText, memoryHuman, signed } from '../report-quantities.ts';
-import type { AuditReport, ResourceAudit, ResourceTrend, Totals, WorkloadAudit } from './audit-report.ts';
+import { strategyChangeNote, type AuditReport, type ResourceAudit, type ResourceTrend, type Totals, type WorkloadAudit } from './audit-report.ts';
 import { usageChart } from './usage-chart.ts';
 
 const esc = (v: string | number | null | undefined) => escapeHtml(v === null || v === undefined ? '-' : String(v));
@@ -22,7 +22,7 @@ table{border-collapse:collapse;margin-bottom:1.5em}td,th{border:1px solid #ccc;p
 th{background:#f3f3f3}td.name{text-align:left}.under{color:#b00020}.over{color:#8a5a00}.fit{color:#2e7d32}
 svg .frame{fill:#fafafa;stroke:#ddd}svg .usage{fill:none;stroke:#1565c0;stroke-width:1.2}
 svg .request{stroke:#555;stroke-dasharray:4 3}svg .scale{font-size:9px;fill:#777}svg .target{stroke:#2e7d32;stroke-width:1.5}
-.legend span{margin-right:1.2em}.swatch{display:inline-block;width:1.6em;height:0;vertical-align:middle;margin-right:.3em}`;
+.not-comparable{color:#b00020}.legend span{margin-right:1.2em}.swatch{display:inline-block;width:1.6em;height:0;vertical-align:middle;margin-right:.3em}`;
 
 function totalsTable(report: AuditReport): string {
   const t = report.totals;
@@ -30,7 +30,9 @@ function totalsTable(report: AuditReport): string {
     const delta = t.trend ? `<td class="trend">${esc(change(r, t.trend[r][k]))}</td>` : '';
     return `<tr><th>${r} ${k}</th><td>${esc(quantity(r, t[r][k]))}</td>${delta}</tr>`;
   };
-  const head = `<tr><th></th><th>now</th>${t.trend ? `<th>since ${esc(report.previous?.generatedAt)}</th>` : ''}</tr>`;
+  const changed = strategyChangeNote(report);
+  const since = `since ${esc(report.previous?.generatedAt)}${changed ? `<br><span class="not-comparable">${esc(changed)}</span>` : ''}`;
+  const head = `<tr><th></th><th>now</th>${t.trend ? `<th>${since}</th>` : ''}</tr>`;
   return `<table id="totals">${head}${row('cpu', 'waste')}${row('cpu', 'shortfall')}${row('memory', 'waste')}${row('memory', 'shortfall')}</table>`;
 }
 
@@ -61,8 +63,9 @@ export function renderAuditHtml(report: AuditReport): string {
   const per = ['request', 'recommendation', 'waste', 'shortfall', ...(withTrend ? ['Δ waste', 'Δ shortfall', 'Δ recommendation'] : [])];
   const head = ['namespace', 'workload', 'container', 'pods', 'verdict', ...per.map((h) => `cpu ${h}`), ...per.map((h) => `memory ${h}`), 'cpu usage', 'memory usage', 'notes'];
   const counts = report.totals.workloads;
+  const changed = strategyChangeNote(report);
   const since = report.previous
-    ? `Changes (Δ) are since the report of ${esc(report.previous.generatedAt)} (${esc(report.previous.source)}).`
+    ? `Changes (Δ) are since the report of ${esc(report.previous.generatedAt)} (${esc(report.previous.source)}).${changed ? ` <strong class="not-comparable">${esc(changed)}</strong> (a Δ mixes the change of strategy with the change of the workloads).` : ''}`
     : 'No previous report: no trend this time.';
   const gone = report.gone.length === 0 ? '' : `<h2>Gone since the previous report</h2><ul id="gone">${report.gone.map((g) => `<li>${esc(`${g.namespace}/${g.workload.kind}/${g.workload.name} ${g.container}`)}</li>`).join('')}</ul>`;
   return `<!doctype html>

@@ -332,7 +332,8 @@ export class RecommenderLoop implements LoopComponent {
       for (const v of views) {
         if (signal.aborted) return;
         const states = new Map<string, AggregateContainerState>([...(this.aggregates.byVpa.get(v.id) ?? new Map())].map(([name, t]) => [name, t.state]));
-        const computed = v.problem ? undefined : this.strategy ? cappedRecommendation(this.modelEstimates(v, now), states, v.vpa.spec?.resourcePolicy) : vpaRecommendation(states, v.vpa.spec?.resourcePolicy);
+        const rounding = { cpuMillicores: this.config.roundCpuMillicores, memoryBytes: this.config.roundMemoryBytes };
+        const computed = v.problem ? undefined : this.strategy ? cappedRecommendation(this.modelEstimates(v, now), states, v.vpa.spec?.resourcePolicy, rounding) : vpaRecommendation(states, v.vpa.spec?.resourcePolicy, rounding);
         const ignored = v.problem ? undefined : ignoredSettings(v.resourcePolicy, this.config.recommenderStrategy);
         const decision = decideVpaStatus({ previous: v.vpa.status, problem: v.problem, podsMatched: v.pods.length, fetchingHistory: !this.bootstrapped || this.backfillPlan.isPending(v.id), computed, ...(usageProblem ? { usageProblem } : {}), ...(ignored ? { ignored } : {}) }, now);
         for (const c of decision.status.recommendation?.containerRecommendations ?? []) series.push(toSeries(v.vpa, c));

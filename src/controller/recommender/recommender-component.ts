@@ -271,7 +271,8 @@ export class RecommenderLoop implements LoopComponent {
     const namespaces = watchNamespaces(this.config);
     // The bootstrap's garbage is kept in proportion to the model, not to V8's heap limit (decision 0265).
     const heapGrowth = limitHeapGrowth();
-    const feed = new UsageFeed(this.source, { historyMs, stepMs: step, maxPointsPerQuery: this.config.maxPointsPerQuery, ...this.budget(), ...(namespaces ? { namespaces } : {}) }, this.log, this.metrics.prometheus);
+    const scrape = this.config.scrapeInterval === undefined ? {} : { scrapeIntervalMs: this.config.scrapeInterval };
+    const feed = new UsageFeed(this.source, { historyMs, stepMs: step, maxPointsPerQuery: this.config.maxPointsPerQuery, ...this.budget(), ...scrape, ...(namespaces ? { namespaces } : {}) }, this.log, this.metrics.prometheus);
     this.log.info({ memoryBudget: this.memoryBudget ?? 'none', pointsPerQuery: feed.pointsPerQuery, heapGrowth: heapGrowth ?? 'as node was started' }, 'history reads sized');
     return feed;
   }

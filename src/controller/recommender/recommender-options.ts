@@ -84,6 +84,14 @@ export const RECOMMENDER_OPTIONS = {
     description: 'Resolution of the usage samples read from Prometheus.',
     group: 'Recommender',
   },
+  scrapeInterval: {
+    flag: 'scrape-interval',
+    env: 'TAILOR_SCRAPE_INTERVAL',
+    type: durationType,
+    description:
+      'How often Prometheus scrapes the CPU counter: the CPU rate window is 4 of these, at least --history-step (decision 0175). Default: read once from the data; set it when the data cannot tell (the recommender warns "could not tell the scrape interval"), as `tailor recommend --scrape-interval` does.',
+    group: 'Recommender',
+  },
   historyBackfillVpas: {
     flag: 'history-backfill-vpas',
     env: 'TAILOR_HISTORY_BACKFILL_VPAS',

@@ -44,7 +44,7 @@ export interface ExecutorDeps {
 /** Kept between loops: when writes may resume after throttling (ms; 0 = now). */
 export interface ExecutorState {
   backoffUntil: number;
-  /** The waits said at info in the last loop (`pod reason message`): a wait that lasts is a debug line after its first. */
+  /** The waits of the last loop (`pod reason`): a wait that lasts is a debug line after its first. */
   saidWaits?: Set<string>;
 }
 
@@ -85,7 +85,8 @@ export async function executePlan(input: ExecuteInput, deps: ExecutorDeps): Prom
     if (d.waiting) metrics?.planned.inc({ action: 'Wait', reason: d.waiting.reason });
     if (isAction(d) && FALLBACK.test(d.reason)) metrics?.fallbacks.inc({ cause: d.reason });
     const line = { pod: `${d.namespace}/${d.podName}`, workload: d.workload, action: d.action, reason: d.reason, changes: d.changes.map(describeChange), notes: d.notes, ...(d.waiting ? { waiting: { reason: d.waiting.reason, changes: d.waiting.changes.map(describeChange) } } : {}), ...(deps.dryRun ? { dryRun: true } : {}) };
-    const wait = d.action === 'Wait' ? `${d.namespace}/${d.podName} ${d.reason} ${d.message}` : undefined;
+    // Keyed by pod and reason: the message moves on its own (`changed 64 s ago; cooldown 15 min`).
+    const wait = d.action === 'Wait' ? `${d.namespace}/${d.podName} ${d.reason}` : undefined;
     if (wait !== undefined) waits.add(wait);
     if (d.action === 'Skip' || (wait !== undefined && input.state.saidWaits?.has(wait))) logger.debug(line, d.message);
     else logger.info(line, d.message);

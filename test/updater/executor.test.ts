@@ -178,7 +178,7 @@ test('executor: dry run logs and exports the plan and sends nothing', async (t) 
   assert.deepEqual(await updaterEvents(f, 'Pod', 'web-1'), []);
 });
 
-test('executor: a wait is an info line when it starts, a debug line while it lasts, and said again when it changes', async () => {
+test('executor: a wait is an info line when it starts, a debug line while it lasts (its message moving on), and said again for another reason', async () => {
   const levels: Array<[number, string]> = [];
   const logger = createLogger({
     level: 'debug',
@@ -192,18 +192,18 @@ test('executor: a wait is an info line when it starts, a debug line while it las
       },
     }),
   });
-  const wait = (message: string): PodDecision => ({
-    namespace: 'default', podName: 'web-1', workload: 'Deployment/default/web', action: 'Wait', reason: 'DisruptionWindow', message,
+  const wait = (message: string, reason: PodDecision['reason'] = 'Cooldown'): PodDecision => ({
+    namespace: 'default', podName: 'web-1', workload: 'Deployment/default/web', action: 'Wait', reason, message,
     changes: [], disruptive: false, urgent: false, scaleUp: false, difference: 0, hpaExcluded: [], notes: [],
   });
   const state: ExecutorState = { backoffUntil: 0 };
   const api = new Proxy({}, { get: () => () => assert.fail('a wait sends nothing') }) as never;
   const run = (d: PodDecision[]) => executePlan({ decisions: d, pods: new Map(), vpaOf: () => undefined, now: 0, state }, { api, logger, capabilities: CAPS });
-  await run([wait('outside the disruption window')]);
-  await run([wait('outside the disruption window')]);
-  await run([wait('outside the disruption window')]);
+  await run([wait('changed 64 s ago; cooldown 15 min')]);
+  await run([wait('changed 74 s ago; cooldown 15 min')]);
+  await run([wait('changed 84 s ago; cooldown 15 min')]);
   await run([]);
-  await run([wait('outside the disruption window')]);
-  await run([wait('outside the disruption window until 02:00')]);
+  await run([wait('changed 10 s ago; cooldown 15 min')]);
+  await run([wait('outside the disruption window', 'DisruptionWindow')]);
   assert.deepEqual(levels.map(([level]) => level), [30, 20, 20, 30, 30]);
 });

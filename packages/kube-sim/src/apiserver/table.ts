@@ -3,7 +3,7 @@
  * answers with a meta.k8s.io/v1 Table. Pods, nodes, deployments, namespaces and VPAs get the
  * columns kubectl users know (VPAs: the printer columns of upstream's CRD, PROVIDED and the wide
  * MINREPLICAS and OOMSECONDS included); other kinds get NAME and AGE. A value the object does not
- * have is null, which kubectl prints as `<none>`, as for the real server's CRD columns.
+ * have is null (an empty cell in kubectl), as the real server answers for its CRD columns.
  */
 import type { ResourceType } from './resource-type.ts';
 import type { KubeObject } from './types.ts';

@@ -5,6 +5,7 @@
  */
 import type { Command } from 'commander';
 import type { LogLevel } from '../observability/logger.ts';
+import { DEFAULT_STRATEGY } from '../recommender/default-strategy.ts';
 
 /** The shared options, as commander gives them. */
 export interface RecommendSourceOptions {
@@ -42,7 +43,7 @@ export function addRecommendSourceOptions(cmd: Command): Command {
     .option('--history <duration>', 'history window', '8d')
     .option('--step <duration>', 'resolution of the usage samples', '1m')
     .option('--scrape-interval <duration>', 'how often the CPU counter is scraped; the CPU rate window is 4 of these, at least the step (default: read from the data)')
-    .option('--strategy <name>', 'recommendation strategy: tailor (the least slack on the quality suite), tailor-low-churn (tailor within 2x vpa\'s changes) or vpa (upstream)', 'tailor')
+    .option('--strategy <name>', 'recommendation strategy: tailor-low-churn (tailor within 2x vpa\'s changes; the default of every command, as of tailor run), tailor (the least slack on the quality suite) or vpa (upstream)', DEFAULT_STRATEGY)
     .option('--selector <matchers>', 'label matchers added to every query, e.g. cluster="prod"', '')
     .option('--at <time>', 'evaluate as of this time (ISO or ms since the epoch; default now)')
     .option('--timeout <duration>', 'per-request timeout', '30s')

@@ -96,7 +96,8 @@ export function createUpdaterComponent(ctx: ComponentContext, deps: UpdaterDeps 
       const report = await loop.runOnce(now);
       ctx.metrics.trackedVpas.set({ component: 'updater' }, caches.sources.vpas().length - report.invalidVpas);
       const applied = report.results.filter((r) => r.outcome === 'applied').length;
-      logger.info({ pods: report.decisions.length, actions: report.results.length, applied, invalidVpas: report.invalidVpas }, 'updater loop done');
+      // Routine: each action is its own info line (executor.ts), each invalid VPA its own warning (updater-loop.ts).
+      logger.debug({ pods: report.decisions.length, actions: report.results.length, applied, invalidVpas: report.invalidVpaNames }, 'updater loop done');
     },
     async deactivate() {
       await caches?.stop();

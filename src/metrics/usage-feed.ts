@@ -13,6 +13,7 @@
  */
 import pLimit from 'p-limit';
 import { moduleLogger, type Logger } from '../observability/logger.ts';
+import { RepeatedWarnings } from '../observability/repeated-warnings.ts';
 import type { ContainerKey, ContainerSeries, DataQuality, MetricsSource, OomEvent, StepRange } from './metrics-source.ts';
 import { addQuality, cleanQuality } from './metrics-source.ts';
 import { budgetExhausted, effectivePointsPerQuery, minimumBudgetBytes, pointsForHeadroom, type MemoryState } from './memory-budget.ts';
@@ -55,6 +56,9 @@ export interface FeedOptions {
   residentBytes?: () => number;
 }
 
+/** What to do when the scrape interval cannot be read: the option of `tailor recommend`, `tailor audit` and `tailor run`. */
+export const SCRAPE_INTERVAL_ADVICE = '--scrape-interval, or TAILOR_SCRAPE_INTERVAL for tailor run, sets it, e.g. --scrape-interval 30s';
+
 export const FEED_DEFAULTS = {
   historyMs: 8 * 24 * 3600_000,
   stepMs: 60_000,
@@ -94,6 +98,10 @@ export class UsageFeed {
   private readonly scrapeGiven: boolean;
   private sizedPoints: number | undefined;
   private readonly log: Logger;
+  /** Warnings that would come every cycle while their cause lasts: once per cause, then rate-limited. */
+  private readonly repeated: RepeatedWarnings;
+  /** The batch failures of the current sync (causes of the others are forgotten at its end). */
+  private failedCauses = new Set<string>();
 
   constructor(
     private readonly source: MetricsSource,
@@ -108,6 +116,7 @@ export class UsageFeed {
     this.scrapeMs = options.scrapeIntervalMs;
     this.scrapeGiven = options.scrapeIntervalMs !== undefined;
     this.log = moduleLogger(logger, 'usage-feed');
+    this.repeated = new RepeatedWarnings(this.log);
   }
 
   /** The scrape interval in use (ms): given, or read from the data; undefined while unknown. */
@@ -178,9 +187,10 @@ export class UsageFeed {
       this.metrics?.failedBatches.inc();
       report.failed.push(...(this.opts.namespaces ?? [...this.cursors.keys()]));
       report.error = err;
-      this.log.error({ err }, 'usage discovery failed; nothing fetched this cycle, retried next cycle');
+      this.repeated.say(`discovery ${err instanceof Error ? err.message : String(err)}`, now, { err }, 'usage discovery failed; nothing fetched this cycle, retried next cycle', 'error');
       return report;
     }
+    this.repeated.retain((cause) => !cause.startsWith('discovery '));
     report.namespaces = sizes.size;
     const maxPointsPerQuery = this.sizeAnswers(sizes);
     if (this.scrapeMs === undefined) this.scrapeMs = await this.detectScrapeInterval(sizes, end);
@@ -197,6 +207,7 @@ export class UsageFeed {
       if (!byStart.has(from)) byStart.set(from, new Map());
       byStart.get(from)!.set(ns, size);
     }
+    this.failedCauses = new Set();
     const limit = pLimit(this.opts.concurrency);
     const plans: Array<{ namespaces: string[]; chunks: StepRange[]; bootstrap: boolean }> = [];
     for (const [from, group] of byStart) {
@@ -212,12 +223,16 @@ export class UsageFeed {
     const progress = () => onProgress?.(++done, total);
     onProgress?.(0, total);
     await Promise.all(plans.map((p) => limit(() => this.fetchBatch(p.namespaces, p.chunks, p.bootstrap, sink, report, progress, report.rateWindowMs))));
+    this.repeated.retain((cause) => !cause.startsWith('batch ') || this.failedCauses.has(cause));
     this.metrics?.recordQuality(report.quality);
     this.redetectIfCpuEmpty(report);
     if (report.sparse.length > 0) this.metrics?.sparseSeries.inc(report.sparse.length);
-    this.log.info(
+    // A sync that read a history (the bootstrap, a new namespace) is worth a line; the routine
+    // incremental one each cycle is a debug line.
+    const history = plans.some((p) => p.bootstrap);
+    this.log[history ? 'info' : 'debug'](
       { end: new Date(end).toISOString(), namespaces: report.namespaces, batches: report.batches, chunks: report.chunks, cpuSamples: report.cpuSamples, memorySamples: report.memorySamples, oomEvents: report.oomEvents, failed: report.failed.length, sparse: report.sparse.length, nonFinite: report.quality.nonFinite, gapSteps: report.quality.gapSteps },
-      'usage sync done',
+      history ? 'usage history read' : 'usage sync done',
     );
     return report;
   }
@@ -246,13 +261,22 @@ export class UsageFeed {
     try {
       const interval = await this.source.scrapeInterval([namespace], at, DETECTION_WINDOW_MS);
       if (interval === undefined) {
-        this.log.warn({ namespace, stepMs }, `could not tell the scrape interval: no CPU series of namespace ${namespace} has two samples in the last hour; CPU is read over one step (${stepMs / 1000}s) until it can, and comes out empty if the data is sparser than that (set the scrape interval to fix it)`);
-      } else if (rateWindowMs(stepMs, interval) > stepMs) {
+        this.repeated.say(
+          'scrape interval unknown',
+          at,
+          { namespace, stepMs },
+          `could not tell the scrape interval: no CPU series of namespace ${namespace} has two samples in the last hour; CPU is read over one step (${stepMs / 1000}s) until it can, and comes out empty if the data is sparser than that (${SCRAPE_INTERVAL_ADVICE})`,
+        );
+        return undefined;
+      }
+      this.repeated.retain((cause) => !cause.startsWith('scrape interval'));
+      if (rateWindowMs(stepMs, interval) > stepMs) {
         this.log.info({ scrapeIntervalMs: interval, rateWindowMs: rateWindowMs(stepMs, interval) }, 'the data is scraped less often than the step: CPU is read over 4 scrape intervals');
       }
       return interval;
     } catch (err) {
-      this.log.warn({ error: err instanceof Error ? err.message : String(err) }, 'could not read the scrape interval; retried next cycle');
+      const error = err instanceof Error ? err.message : String(err);
+      this.repeated.say(`scrape interval error ${error}`, at, { error }, `could not read the scrape interval; retried next cycle (${SCRAPE_INTERVAL_ADVICE})`);
       return undefined;
     }
   }
@@ -292,7 +316,9 @@ export class UsageFeed {
       } catch (err) {
         this.metrics?.failedBatches.inc();
         report.failed.push(...namespaces);
-        this.log.error({ err, namespaces, from: new Date(chunk.start).toISOString(), to: new Date(chunk.end).toISOString() }, 'usage fetch failed for a namespace batch; it is retried next cycle');
+        const cause = `batch ${namespaces.join(',')}: ${err instanceof Error ? err.message : String(err)}`;
+        this.failedCauses.add(cause);
+        this.repeated.say(cause, chunk.end, { err, namespaces, from: new Date(chunk.start).toISOString(), to: new Date(chunk.end).toISOString() }, 'usage fetch failed for a namespace batch; it is retried next cycle', 'error');
         return;
       }
     }

@@ -4,8 +4,9 @@
  * `leader-election`; `kube-sim` in the demo); the modules a component uses bind `module`
  * (`usage-feed`, `prometheus-client`, `watch`, ...) and their parts `part`, through `moduleLogger`,
  * never `component` again, so a JSON line holds each key once. Errors are logged as `{ err }` so pino serialises the cause chain.
+ * Times are ISO 8601 in UTC (`time`).
  */
-import { pino, type Bindings, type Logger } from 'pino';
+import { pino, stdTimeFunctions, type Bindings, type Logger } from 'pino';
 
 export type { Logger };
 
@@ -30,7 +31,8 @@ export function createLogger(options: LoggerOptions = {}): Logger {
   const level = options.level ?? 'info';
   if (!isLogLevel(level)) throw new Error(`unknown log level ${JSON.stringify(level)}: use one of ${LOG_LEVELS.join(', ')}`);
   const destination = options.destination ?? process.stderr;
-  return pino({ level, base: { app: 'tailor' } }, destination as pino.DestinationStream);
+  // ISO 8601 times (`"time":"2026-12-05T09:22:25.123Z"`), not epoch milliseconds: the lines are read by people too.
+  return pino({ level, base: { app: 'tailor' }, timestamp: stdTimeFunctions.isoTime }, destination as pino.DestinationStream);
 }
 
 /** The keys that name where a line comes from, outermost first. */

@@ -1,13 +1,25 @@
 /**
  * The JSON (and YAML) contract of `tailor recommend`: a list of
  * `{namespace, workload:{kind,name}, container, cpu:{request,limit,target,lowerBound,upperBound},
- * memory:{...}}` with quantities as Kubernetes strings (null when unknown), plus `difference`,
- * `savings`, `pods`, `samples` and `status` for each row. `confidence` is `low` with less than a
- * day of history or no upper bound yet (`upperBound` null, `notes` say why); such rows have no
- * `savings`.
+ * memory:{...}}` with quantities as Kubernetes strings in the units a person reads (null when
+ * unknown): CPU in millicores or cores (`"587m"`, `"2"`), memory rounded up to whole MiB
+ * (`"1161Mi"`, `"1Gi"`), plus `difference`, `savings`, `pods`, `samples` and `status` for each
+ * row. The exact figures, for scripts, are numbers beside them: `cpu.millicores` and
+ * `memory.bytes` (`{request, limit, target, lowerBound, upperBound}`, whole, null when unknown).
+ * `confidence` is `low` with less than a day of history or no upper bound yet (`upperBound` null,
+ * `notes` say why); such rows have no `savings`.
  */
 import type { ReportRow, ResourceLine } from './report-rows.ts';
-import { cpuText, memoryText, signed } from './report-quantities.ts';
+import { cpuText, memoryHuman, signed } from './report-quantities.ts';
+
+/** The exact figures of a resource: whole millicores or bytes, null when unknown. */
+export interface ExactJson {
+  request: number | null;
+  limit: number | null;
+  target: number | null;
+  lowerBound: number | null;
+  upperBound: number | null;
+}
 
 export interface ResourceJson {
   request: string | null;
@@ -29,8 +41,8 @@ export interface RowJson {
   notes: string[];
   pods: number;
   samples: { cpu: number; memory: number; ooms: number };
-  cpu: ResourceJson;
-  memory: ResourceJson;
+  cpu: ResourceJson & { millicores: ExactJson };
+  memory: ResourceJson & { bytes: ExactJson };
 }
 
 function resource(l: ResourceLine, text: (v: number | undefined) => string | null): ResourceJson {
@@ -46,6 +58,13 @@ function resource(l: ResourceLine, text: (v: number | undefined) => string | nul
   };
 }
 
+/** Whole units (rounded up, as the quantity strings are), null when not a finite, non-negative number. */
+const whole = (v: number | undefined): number | null => (v === undefined || !Number.isFinite(v) || v < 0 ? null : Math.ceil(v));
+
+function exact(l: ResourceLine): ExactJson {
+  return { request: whole(l.request), limit: whole(l.limit), target: whole(l.target), lowerBound: whole(l.lowerBound), upperBound: whole(l.upperBound) };
+}
+
 /** The contract objects of the rows. */
 export function rowsToJson(rows: readonly ReportRow[]): RowJson[] {
   return rows.map((r) => ({
@@ -58,7 +77,7 @@ export function rowsToJson(rows: readonly ReportRow[]): RowJson[] {
     notes: r.notes,
     pods: r.pods,
     samples: { cpu: r.cpuSamples, memory: r.memorySamples, ooms: r.ooms },
-    cpu: resource(r.cpu, cpuText),
-    memory: resource(r.memory, memoryText),
+    cpu: { ...resource(r.cpu, cpuText), millicores: exact(r.cpu) },
+    memory: { ...resource(r.memory, memoryHuman), bytes: exact(r.memory) },
   }));
 }

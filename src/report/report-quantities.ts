@@ -1,6 +1,8 @@
 /**
- * Quantities of the report as Kubernetes strings: exact for machine formats (`"587m"`,
- * `"272629760"`), rounded up to whole MiB for people (`"260Mi"`), signed for differences. A figure
+ * Quantities of the report as Kubernetes strings in the units a person reads: CPU in whole
+ * millicores or cores (`"587m"`, `"2"`), memory rounded up to whole MiB (`"260Mi"`, never
+ * `"272629760"`), signed for differences; every format of `tailor recommend` and `tailor audit`
+ * prints them (the exact numbers ride beside them in the JSON). A figure
  * that is not a finite, non-negative number has no quantity: it comes out as null (printed `-`)
  * rather than failing the whole report.
  */
@@ -13,11 +15,6 @@ export function cpuText(millicores: number | undefined): string | null {
 
 function printable(v: number | undefined): v is number {
   return v !== undefined && Number.isFinite(v) && v >= 0;
-}
-
-/** Memory bytes -> `"512Mi"` when exact, else whole bytes; undefined -> null. */
-export function memoryText(bytes: number | undefined): string | null {
-  return printable(bytes) ? formatMemory(bytes) : null;
 }
 
 /** Memory for people: rounded up to MiB, `"260Mi"`. */

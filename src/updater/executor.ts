@@ -44,6 +44,8 @@ export interface ExecutorDeps {
 /** Kept between loops: when writes may resume after throttling (ms; 0 = now). */
 export interface ExecutorState {
   backoffUntil: number;
+  /** The waits of the last loop (`pod reason`): a wait that lasts is a debug line after its first. */
+  saidWaits?: Set<string>;
 }
 
 /** The result of one action. */
@@ -68,10 +70,14 @@ const FALLBACK = /^Fallback/;
 /** Actions in flight at once unless configured: enough to hide API latency (16 x 20 ms round trips). */
 export const DEFAULT_CONCURRENCY = 16;
 
-/** Counts and logs every decision, then carries out the actions in order. Never throws for API errors. */
+/**
+ * Counts and logs every decision (a skip at debug; a wait at info when it starts, then at debug
+ * while it lasts), then carries out the actions in order. Never throws for API errors.
+ */
 export async function executePlan(input: ExecuteInput, deps: ExecutorDeps): Promise<ActionResult[]> {
   const { metrics, logger } = deps;
   metrics?.planned.reset();
+  const waits = new Set<string>();
   for (const d of input.decisions) {
     metrics?.decisions.inc({ action: d.action, reason: d.reason });
     metrics?.planned.inc({ action: d.action, reason: d.reason });
@@ -79,9 +85,13 @@ export async function executePlan(input: ExecuteInput, deps: ExecutorDeps): Prom
     if (d.waiting) metrics?.planned.inc({ action: 'Wait', reason: d.waiting.reason });
     if (isAction(d) && FALLBACK.test(d.reason)) metrics?.fallbacks.inc({ cause: d.reason });
     const line = { pod: `${d.namespace}/${d.podName}`, workload: d.workload, action: d.action, reason: d.reason, changes: d.changes.map(describeChange), notes: d.notes, ...(d.waiting ? { waiting: { reason: d.waiting.reason, changes: d.waiting.changes.map(describeChange) } } : {}), ...(deps.dryRun ? { dryRun: true } : {}) };
-    if (d.action === 'Skip') logger.debug(line, d.message);
+    // Keyed by pod and reason: the message moves on its own (`changed 64 s ago; cooldown 15 min`).
+    const wait = d.action === 'Wait' ? `${d.namespace}/${d.podName} ${d.reason}` : undefined;
+    if (wait !== undefined) waits.add(wait);
+    if (d.action === 'Skip' || (wait !== undefined && input.state.saidWaits?.has(wait))) logger.debug(line, d.message);
     else logger.info(line, d.message);
   }
+  input.state.saidWaits = waits;
   const limit = pLimit(deps.concurrency ?? DEFAULT_CONCURRENCY);
   const results = await Promise.all(
     input.decisions.filter(isAction).map((d) =>

@@ -7,6 +7,8 @@
  */
 import type { V1LimitRange, V1Pod, V2HorizontalPodAutoscaler } from '@kubernetes/client-node';
 import { validateVpa } from '../api/validate-vpa.ts';
+import { formatFieldErrors } from '../api/field-errors.ts';
+import { RepeatedWarnings } from '../observability/repeated-warnings.ts';
 import type { VerticalPodAutoscaler } from '../api/vpa.ts';
 import type { Logger } from '../observability/logger.ts';
 import type { PodDecision } from './decision.ts';
@@ -67,6 +69,8 @@ export interface LoopReport {
   decisions: PodDecision[];
   results: ActionResult[];
   invalidVpas: number;
+  /** `namespace/name` of each invalid VPA (whose pods the loop leaves alone). */
+  invalidVpaNames: string[];
   unmatchedPods: number;
   /** False when recent memory usage could not be read (or no source is configured). */
   usageAvailable: boolean;
@@ -91,8 +95,11 @@ export class UpdaterLoop {
   private readonly memoryWarningTracker = new MemoryWarningTracker();
   private readonly runtimeFit = new RuntimeFitReporter();
   private admissionWasFresh: boolean | undefined;
+  /** Warnings that would come every loop while their cause lasts (an invalid VPA, usage unreadable): once per cause, then rate-limited. */
+  private readonly repeated: RepeatedWarnings;
 
   constructor(private readonly deps: UpdaterLoopDeps) {
+    this.repeated = new RepeatedWarnings(deps.logger);
     this.futureTimes = new FutureTimes((subject, aheadMs) =>
       deps.logger.warn({ subject, aheadMinutes: Math.round(aheadMs / 60_000) }, 'a time on a pod lies ahead of this clock (clock skew); it counts from now, so its cooldown or timeout ends at most one period later'),
     );
@@ -115,15 +122,23 @@ export class UpdaterLoop {
     const { deps } = this;
     const vpas: VerticalPodAutoscaler[] = [];
     let invalidVpas = 0;
+    const invalidVpaNames: string[] = [];
+    const causes = new Set<string>();
     for (const raw of deps.sources.vpas()) {
       const result = validateVpa(raw);
       if (!result.ok) {
         invalidVpas += 1;
-        deps.logger.debug({ vpa: (raw as { metadata?: { name?: string } }).metadata?.name, errors: result.errors }, 'invalid VPA skipped');
+        const meta = (raw as { metadata?: { namespace?: string; name?: string } }).metadata;
+        const id = `${meta?.namespace ?? ''}/${meta?.name ?? ''}`;
+        const message = formatFieldErrors(result.errors);
+        invalidVpaNames.push(id);
+        causes.add(`invalid ${id}: ${message}`);
+        this.repeated.say(`invalid ${id}: ${message}`, now, { vpa: id, errors: result.errors }, `VPA ${id} is invalid; the updater leaves its pods alone: ${message}`);
         continue;
       }
       if (!deps.handles || deps.handles(result.vpa)) vpas.push(result.vpa);
     }
+    this.repeated.retain((cause) => !cause.startsWith('invalid ') || causes.has(cause));
     const { groups, unmatched } = groupWorkloads({
       pods: deps.sources.pods(),
       vpas,
@@ -132,7 +147,7 @@ export class UpdaterLoop {
       workloads: deps.sources.workloads(),
     });
     const usage = await readUsage(deps.usage, namespacesOf(groups), now, deps.options);
-    this.noteUsage(usage);
+    this.noteUsage(usage, now);
     attachUsage(groups, usage.usage);
     const warnings = usage.available ? await this.tellMemoryWarnings(groups, now) : { containers: [], workloads: [] };
     const completed: LatencySample[] = [];
@@ -176,7 +191,7 @@ export class UpdaterLoop {
       ...(deps.dryRun ? { dryRun: true } : {}),
     });
     for (const [condition, count] of Object.entries(workloadStatus.holding)) deps.metrics?.workloadConditions.set({ condition }, count);
-    return { decisions, results, invalidVpas, unmatchedPods: unmatched.length, usageAvailable: usage.available, hpaConditionsWritten, workloadConditionsWritten: workloadStatus.written, completed, memoryWarnings: warnings, ...(admission ? { admissionStatus: admission } : {}) };
+    return { decisions, results, invalidVpas, invalidVpaNames, unmatchedPods: unmatched.length, usageAvailable: usage.available, hpaConditionsWritten, workloadConditionsWritten: workloadStatus.written, completed, memoryWarnings: warnings, ...(admission ? { admissionStatus: admission } : {}) };
   }
 
   /** The webhook's status at `now` (when checked); a warning when it turns stale, a note when it is back, the gauge. */
@@ -212,16 +227,17 @@ export class UpdaterLoop {
     return warnings;
   }
 
-  /** Counts the read; a warning each loop without usage from a configured source, a note when it is back. */
-  private noteUsage(read: Awaited<ReturnType<typeof readUsage>>): void {
+  /** Counts the read; a warning without usage from a configured source (once per cause, then rate-limited), a note when it is back. */
+  private noteUsage(read: Awaited<ReturnType<typeof readUsage>>, now: number): void {
     const { metrics, logger } = this.deps;
     const outcome = read.available ? 'ok' : this.deps.usage ? 'failed' : 'disabled';
     metrics?.usageReads.inc({ outcome });
     metrics?.usageAvailable.set(read.available ? 1 : 0);
     if (!read.available && outcome === 'failed') {
       const err = 'error' in read ? read.error : undefined;
-      logger.warn({ err }, 'memory usage unavailable (Prometheus): no memory limit is lowered and the memory pressure guard is off this loop');
+      this.repeated.say(`usage ${err instanceof Error ? err.message : String(err)}`, now, { err }, 'memory usage unavailable (Prometheus): no memory limit is lowered and the memory pressure guard is off this loop');
     } else if (read.available && this.usageWasAvailable === false) logger.info('memory usage available again (Prometheus)');
+    if (read.available) this.repeated.retain((cause) => !cause.startsWith('usage '));
     this.usageWasAvailable = read.available;
   }
 }

@@ -130,3 +130,39 @@ test('a VPA using every upstream 1.8 field is stored unpruned and passes validat
   const validation = validateVpa(created);
   assert.ok(validation.ok, validation.ok ? '' : JSON.stringify(validation.errors));
 });
+
+test('kubectl get vpa on kube-sim prints the CRD\'s printer columns, PROVIDED and the wide ones included', async (t) => {
+  const { columns } = await v1Schema();
+  const server = new KubeSimApiServer({ crdManifests: VPA_CRD_MANIFESTS });
+  await server.start();
+  t.after(() => server.close());
+  const kc = new k8s.KubeConfig();
+  kc.loadFromString(server.kubeconfig());
+  const custom = kc.makeApiClient(k8s.CustomObjectsApi);
+  const vpa = { apiVersion: 'autoscaling.k8s.io/v1', kind: 'VerticalPodAutoscaler', metadata: { name: 'web' }, spec: { targetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'web' }, updatePolicy: { updateMode: 'Recreate', minReplicas: 2 } } };
+  await custom.createNamespacedCustomObject({ group: 'autoscaling.k8s.io', version: 'v1', plural: 'verticalpodautoscalers', namespace: 'default', body: vpa });
+  const status = {
+    recommendation: { containerRecommendations: [{ containerName: 'app', target: { cpu: '224m', memory: '250Mi' } }] },
+    conditions: [{ type: 'RecommendationProvided', status: 'True', lastTransitionTime: '2026-01-01T00:00:00Z' }],
+  };
+  await custom.patchNamespacedCustomObjectStatus(
+    { group: 'autoscaling.k8s.io', version: 'v1', plural: 'verticalpodautoscalers', namespace: 'default', name: 'web', body: { status } },
+    k8s.setHeaderOptions('Content-Type', k8s.PatchStrategy.MergePatch),
+  );
+  const cluster = kc.getCurrentCluster()!;
+  const user = kc.getCurrentUser()!;
+  const { Agent, request } = await import('node:https');
+  const table = await new Promise<{ columnDefinitions: { name: string; priority: number }[]; rows: { cells: unknown[] }[] }>((resolve, reject) => {
+    const url = new URL(`${cluster.server}/apis/autoscaling.k8s.io/v1/namespaces/default/verticalpodautoscalers`);
+    const agent = new Agent({ ca: Buffer.from(cluster.caData!, 'base64'), ...(user.certData ? { cert: Buffer.from(user.certData, 'base64'), key: Buffer.from(user.keyData!, 'base64') } : {}) });
+    const headers: Record<string, string> = { accept: 'application/json;as=Table;v=v1;g=meta.k8s.io,application/json', ...(user.token ? { authorization: `Bearer ${user.token}` } : {}) };
+    request(url, { agent, headers }, (res) => {
+      let body = '';
+      res.on('data', (d: Buffer) => (body += d.toString()));
+      res.on('end', () => resolve(JSON.parse(body)));
+    }).on('error', reject).end();
+  });
+  assert.deepEqual(table.columnDefinitions.map((c) => `${c.name}${c.priority ? ` (priority ${c.priority})` : ''}`), ['Name', ...columns.map((c) => `${c.name}${c.priority ? ` (priority ${c.priority})` : ''}`)]);
+  const byName = Object.fromEntries(table.columnDefinitions.map((c, i) => [c.name, table.rows[0]!.cells[i]]));
+  assert.deepEqual([byName['Mode'], byName['CPU'], byName['Mem'], byName['Provided'], byName['MinReplicas'], byName['OOMSeconds']], ['Recreate', '224m', '250Mi', 'True', 2, null]);
+});

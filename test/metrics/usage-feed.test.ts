@@ -232,3 +232,40 @@ test('a budget below what the read needs is said with the minimum to raise it to
   assert.equal(warnings[0]!.minimumBudgetBytes, minimum);
   assert.match(warnings[0]!.msg, /^the memory budget 160Mi is below what this read needs: at least 164Mi \(the process holds 150Mi, the model will grow by 2Mi, and the smallest answers need 12Mi\).*raise --memory-budget \(or the container's memory limit\) to at least 164Mi$/);
 });
+
+/** JSON lines of a logger at debug, for tests that read what the feed says. */
+function lines(): { logger: ReturnType<typeof createLogger>; read: () => { level: number; msg: string; repeats?: number }[] } {
+  let text = '';
+  const destination = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      text += chunk.toString();
+      done();
+    },
+  });
+  return { logger: createLogger({ level: 'debug', destination }), read: () => text.trim().split('\n').filter(Boolean).map((l) => JSON.parse(l) as { level: number; msg: string; repeats?: number }) };
+}
+
+test('a scrape interval the data cannot tell: warned once with the option that sets it, then debug lines; the routine sync is a debug line', async () => {
+  const { logger, read } = lines();
+  const source = Object.assign(new FakeSource(['a']), { scrapeInterval: async () => undefined });
+  const feed = new UsageFeed(source, { historyMs: 10 * MIN, stepMs: MIN, lagMs: 0 }, logger);
+  for (let m = 100; m < 106; m++) await feed.sync(m * MIN, recorder());
+  const all = read();
+  const scrape = all.filter((l) => l.msg.startsWith('could not tell the scrape interval'));
+  assert.equal(scrape.length, 6);
+  assert.deepEqual(scrape.map((l) => l.level), [40, 20, 20, 20, 20, 20]);
+  // The advice names a real option of `tailor run` and `tailor recommend`.
+  assert.match(scrape[0]!.msg, /\(--scrape-interval, or TAILOR_SCRAPE_INTERVAL for tailor run, sets it, e\.g\. --scrape-interval 30s\)$/);
+  const syncs = all.filter((l) => l.msg === 'usage history read' || l.msg === 'usage sync done');
+  assert.deepEqual(syncs.map((l) => [l.level, l.msg]), [[30, 'usage history read'], ...Array.from({ length: 5 }, () => [20, 'usage sync done'])]);
+});
+
+test('a Prometheus that stays down is one error line, not one a cycle', async () => {
+  const { logger, read } = lines();
+  const source = new FakeSource(['a']);
+  source.unreachable = true;
+  const feed = new UsageFeed(source, { historyMs: 10 * MIN, stepMs: MIN, lagMs: 0 }, logger);
+  for (let m = 100; m < 105; m++) await feed.sync(m * MIN, recorder());
+  const errors = read().filter((l) => l.level === 50);
+  assert.deepEqual(errors.map((l) => l.msg), ['usage discovery failed; nothing fetched this cycle, retried next cycle']);
+});

@@ -61,6 +61,14 @@ test("the usage feed's line under `tailor run`'s recommender logger repeats no k
   assert.match(line, /"component":"recommender","module":"usage-feed"/);
 });
 
+test('times are ISO 8601 in UTC, not epoch milliseconds', () => {
+  const { logger, lines } = capture();
+  logger.info('a');
+  const { time } = JSON.parse(lines()[0]!) as { time: unknown };
+  assert.equal(typeof time, 'string');
+  assert.match(time as string, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+});
+
 test('an unknown log level is refused with the known ones, not a pino internal message', () => {
   assert.throws(() => createLogger({ level: 'bogus' as 'info' }), /^Error: unknown log level "bogus": use one of fatal, error, warn, info, debug, trace, silent$/);
 });

@@ -6,7 +6,9 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { assess, buildAudit, summaryOf } from '../../src/report/audit/audit-report.ts';
+import { assess, buildAudit, summaryOf, type AuditReport } from '../../src/report/audit/audit-report.ts';
+import { renderAuditHtml } from '../../src/report/audit/audit-html.ts';
+import { completeAudit } from '../../src/report/audit/audit-run.ts';
 import { parseSummary, serializeSummary } from '../../src/report/audit/audit-summary.ts';
 import { readPrevious } from '../../src/report/audit/previous-report.ts';
 import { UsageOutline } from '../../src/report/audit/usage-outline.ts';
@@ -55,9 +57,47 @@ test('the report: under first, then over by waste; trend against the previous su
   // Compared over the rows present now: web's waste went from 600 to 200.
   assert.deepEqual(report.totals.trend!.cpu, { waste: 4000 - 600, shortfall: 400 });
   assert.deepEqual(report.totals.workloads, { over: 2, under: 1, fit: 1, unknown: 0 });
-  assert.deepEqual(report.previous, { generatedAt: '2026-01-08T00:00:00.000Z', source: 'dir:/reports' });
+  // A summary written before Tailor kept the strategy: unknown, so not said to have changed.
+  assert.deepEqual(report.previous, { generatedAt: '2026-01-08T00:00:00.000Z', source: 'dir:/reports', strategy: null, strategyChanged: false });
   // The summary of a report reads back as the same rows.
   assert.deepEqual(parseSummary(serializeSummary(summaryOf(report))), summaryOf(report));
+});
+
+test('the summary keeps the strategy, and a trend against another strategy says so in the JSON, the HTML and a warning', async () => {
+  const first = buildAudit({ rows: [row('web', { request: 500, target: 400 })], now: NOW - 86_400_000, historyMs: 86_400_000, strategy: 'tailor' });
+  const stored = serializeSummary(summaryOf(first));
+  assert.equal(parseSummary(stored).strategy, 'tailor');
+  const fromReport = readPrevious(JSON.stringify(first), 'last.json');
+  assert.ok('summary' in fromReport);
+  assert.equal(fromReport.summary.strategy, 'tailor');
+
+  const warnings: string[] = [];
+  let emitted: AuditReport | undefined;
+  const report = await completeAudit({
+    rows: [row('web', { request: 500, target: 300 })],
+    now: NOW,
+    historyMs: 86_400_000,
+    strategy: 'tailor-low-churn',
+    previousFile: { text: stored, source: 'dir:/reports' },
+    warn: (line) => warnings.push(line),
+    emit: async (r) => {
+      emitted = r;
+    },
+  });
+  assert.equal(emitted, report);
+  assert.deepEqual(report.previous, { generatedAt: first.generatedAt, source: 'dir:/reports', strategy: 'tailor', strategyChanged: true });
+  assert.deepEqual(warnings, ['strategy changed from tailor to tailor-low-churn: trend not comparable (the previous report, dir:/reports, recommended with tailor; this one with tailor-low-churn)']);
+  // The trend is still there, with the sentence beside it.
+  assert.deepEqual(report.totals.trend!.cpu, { waste: (200 - 100) * 2, shortfall: 0 }); // two pods
+  const html = renderAuditHtml(report);
+  assert.match(html, /<th>since [^<]+<br><span class="not-comparable">strategy changed from tailor to tailor-low-churn: trend not comparable<\/span><\/th>/);
+  assert.match(html, /<strong class="not-comparable">strategy changed from tailor to tailor-low-churn: trend not comparable<\/strong>/);
+
+  // The same strategy: nothing said.
+  const same = buildAudit({ rows: [row('web', { request: 500, target: 300 })], now: NOW, historyMs: 86_400_000, strategy: 'tailor', previous: { summary: parseSummary(stored), source: 'dir:/reports' } });
+  assert.equal(same.previous!.strategyChanged, false);
+  assert.doesNotMatch(renderAuditHtml(same), /not comparable/);
+  assert.equal(parseSummary('{"kind":"TailorAuditSummary","schemaVersion":1,"generatedAt":"2026-01-01T00:00:00Z","rows":[]}').strategy, undefined);
 });
 
 test('a previous report: a summary or a whole JSON report is read; anything else is a warning naming it', () => {
@@ -70,6 +110,7 @@ test('a previous report: a summary or a whole JSON report is read; anything else
     ['[]', /kind is undefined, expected TailorAuditSummary/],
     ['{"kind":"TailorAuditSummary","schemaVersion":2,"generatedAt":"2026-01-01T00:00:00Z","rows":[]}', /schemaVersion 2 is not supported/],
     ['{"kind":"TailorAuditSummary","schemaVersion":1,"generatedAt":"2026-01-01T00:00:00Z","rows":[["a","b"]]}', /rows\[0\] is not \[namespace/],
+    ['{"kind":"TailorAuditSummary","schemaVersion":1,"generatedAt":"2026-01-01T00:00:00Z","strategy":7,"rows":[]}', /strategy is not a string/],
     [JSON.stringify({ ...report, workloads: [{ namespace: 'x' }] }), /rows\[0\] is not/],
   ] as const) {
     const got = readPrevious(text, 'configmap:tailor-system/tailor-audit');

@@ -123,7 +123,9 @@ describe('tailor audit on kube-sim and a real Prometheus', () => {
     const second = await audit(START + 3 * DAY, 'second');
     assert.equal(second.code, 0, second.stderr);
     const two = await report('second');
-    assert.deepEqual(two.previous, { generatedAt: one.generatedAt, source: 'configmap:audit/tailor-audit' });
+    // Both audits at the one default strategy, kept in the stored summary: the trend compares like with like.
+    assert.equal(one.strategy, 'tailor-low-churn');
+    assert.deepEqual(two.previous, { generatedAt: one.generatedAt, source: 'configmap:audit/tailor-audit', strategy: 'tailor-low-churn', strategyChanged: false });
     const api1 = byName(one, 'api');
     const api2 = byName(two, 'api');
     assert.equal(api2.verdict, 'under');
@@ -179,7 +181,7 @@ describe('tailor audit on kube-sim and a real Prometheus', () => {
     const again = await tailor(['--prometheus-url', prometheus!.url, '--namespace', NS, '--kubeconfig', kubeconfig, '--at', String(START + 3 * DAY), '--history', '2d', '--previous', firstJson, '--store', `dir:${join(dir, 'store')}`, '--format', 'json', '--output', join(dir, 'again.json'), '--no-progress']);
     assert.equal(again.code, 0, again.stderr);
     const fromFile = JSON.parse(await readFile(join(dir, 'again.json'), 'utf8')) as AuditReport;
-    assert.deepEqual(fromFile.previous, { generatedAt: one.generatedAt, source: firstJson });
+    assert.deepEqual(fromFile.previous, { generatedAt: one.generatedAt, source: firstJson, strategy: 'tailor-low-churn', strategyChanged: false });
     assert.deepEqual(byName(fromFile, 'api').trend, api2.trend);
     assert.equal(parseSummary(await readFile(join(dir, 'store', 'summary.json'), 'utf8')).generatedAt, two.generatedAt);
   });

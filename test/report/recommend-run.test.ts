@@ -123,7 +123,8 @@ describe('recommend from a real Prometheus', () => {
     assert.equal(web.memory.request, '512Mi');
     assert.equal(web.memory.limit, '1Gi');
     for (const q of [web.cpu.target, web.cpu.lowerBound, web.cpu.upperBound]) assert.match(q!, /^\d+m?$/);
-    for (const q of [web.memory.target, web.memory.lowerBound, web.memory.upperBound]) assert.match(q!, /^\d+(Ki|Mi|Gi)?$/);
+    for (const q of [web.memory.target, web.memory.lowerBound, web.memory.upperBound]) assert.match(q!, /^\d+(Mi|Gi|Ti)$/);
+    assert.ok(Number.isInteger(web.memory.bytes.target) && Number.isInteger(web.cpu.millicores.target));
     assert.equal(rows[1]!.cpu.limit, null);
   });
 

@@ -4,7 +4,7 @@ import { OwnerIndex } from '../../src/metrics/owner-resolution.ts';
 import { buildRows, currentByWorkload } from '../../src/report/report-rows.ts';
 import { rowsToJson } from '../../src/report/report-json.ts';
 import { renderCsv } from '../../src/report/report-csv.ts';
-import { cpuText, memoryText, signed, memoryHuman } from '../../src/report/report-quantities.ts';
+import { cpuText, signed, memoryHuman } from '../../src/report/report-quantities.ts';
 import { REPORT_FORMATS, renderReport } from '../../src/report/report-format.ts';
 import { savingsSummary } from '../../src/report/report-table.ts';
 import { tailorStrategy } from '../../src/recommender/tailor/tailor-strategy.ts';
@@ -39,9 +39,26 @@ test('3 pods requesting 500m with a 200m target save 900m; memory 512Mi -> 300Mi
   assert.deepEqual(row!.cpu, { request: 500, limit: 1000, target: 200, lowerBound: 150, upperBound: 400, difference: -300, savings: 900 });
   assert.equal(row!.memory.savings, 3 * 212 * MiB);
   const [json] = rowsToJson([row!]);
-  assert.deepEqual(json!.cpu, { request: '500m', limit: '1', target: '200m', lowerBound: '150m', upperBound: '400m', difference: '-300m', savings: '+900m' });
-  assert.deepEqual(json!.memory, { request: '512Mi', limit: null, target: '300Mi', lowerBound: '250Mi', upperBound: '600Mi', difference: '-212Mi', savings: '+636Mi' });
+  assert.deepEqual(json!.cpu, { request: '500m', limit: '1', target: '200m', lowerBound: '150m', upperBound: '400m', difference: '-300m', savings: '+900m', millicores: { request: 500, limit: 1000, target: 200, lowerBound: 150, upperBound: 400 } });
+  assert.deepEqual(json!.memory, { request: '512Mi', limit: null, target: '300Mi', lowerBound: '250Mi', upperBound: '600Mi', difference: '-212Mi', savings: '+636Mi', bytes: { request: 512 * MiB, limit: null, target: 300 * MiB, lowerBound: 250 * MiB, upperBound: 600 * MiB } });
   assert.deepEqual(json!.workload, { kind: 'Deployment', name: 'web' });
+});
+
+test('memory off the MiB grid reads in MiB in every format; the JSON keeps the exact bytes beside', () => {
+  // Issue 28: "request": "1Gi" beside "target": "1217381008", and "1217381008 .. none yet" in the HTML.
+  const odd = { target: { cpu: 587.3, memory: 1_217_381_008 }, lowerBound: { cpu: 400, memory: 1_000_000_000 }, upperBound: { cpu: 900, memory: 1_500_000_001 } };
+  const [row] = buildRows([container(fixed(odd))], currentByWorkload(threePods, owners), 0);
+  const [json] = rowsToJson([row!]);
+  assert.deepEqual([json!.memory.target, json!.memory.lowerBound, json!.memory.upperBound], ['1161Mi', '954Mi', '1431Mi']);
+  assert.deepEqual(json!.memory.bytes, { request: 512 * MiB, limit: null, target: 1_217_381_008, lowerBound: 1_000_000_000, upperBound: 1_500_000_001 });
+  assert.equal(json!.cpu.target, '588m');
+  assert.equal(json!.cpu.millicores.target, 588);
+  for (const format of REPORT_FORMATS) {
+    const text = renderReport([row!], format);
+    assert.doesNotMatch(text.replace(/"bytes": \{[^}]*\}|bytes:\n(?: {6}.*\n)*/g, ''), /1217381008|1217381|1000000000|1500000001/, format);
+    assert.match(text, /1161Mi/, format);
+  }
+  assert.match(renderReport([row!], 'html'), /<td>954Mi \.\. 1431Mi<\/td>/);
 });
 
 test('too little data is reported as such, not guessed', () => {
@@ -97,7 +114,7 @@ test('rows with low confidence are left out of the savings, and the summary says
 test('a figure that is not finite prints as "-", never throws', () => {
   assert.equal(memoryHuman(Infinity), null);
   assert.equal(cpuText(NaN), null);
-  assert.equal(memoryText(-1), null);
+  assert.equal(memoryHuman(-1), null);
 });
 
 test('signed and human quantities', () => {

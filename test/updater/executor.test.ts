@@ -10,7 +10,8 @@ import assert from 'node:assert/strict';
 import * as k8s from '@kubernetes/client-node';
 import { Registry } from 'prom-client';
 import type { UpdateMode, VerticalPodAutoscaler } from '../../src/api/vpa.ts';
-import { silentLogger } from '../../src/observability/logger.ts';
+import { Writable } from 'node:stream';
+import { createLogger, silentLogger } from '../../src/observability/logger.ts';
 import { decidePod } from '../../src/updater/decide-pod.ts';
 import type { PodDecision } from '../../src/updater/decision.ts';
 import { executePlan, type ExecutorState } from '../../src/updater/executor.ts';
@@ -175,4 +176,34 @@ test('executor: dry run logs and exports the plan and sends nothing', async (t) 
   const after = await f.core.readNamespacedPod({ namespace: 'default', name: 'web-1' });
   assert.equal(after.spec!.containers[0]!.resources!.requests!.cpu, '500m');
   assert.deepEqual(await updaterEvents(f, 'Pod', 'web-1'), []);
+});
+
+test('executor: a wait is an info line when it starts, a debug line while it lasts (its message moving on), and said again for another reason', async () => {
+  const levels: Array<[number, string]> = [];
+  const logger = createLogger({
+    level: 'debug',
+    destination: new Writable({
+      write(chunk: Buffer, _enc, done) {
+        for (const l of chunk.toString().split('\n').filter(Boolean)) {
+          const o = JSON.parse(l) as { level: number; msg: string };
+          levels.push([o.level, o.msg]);
+        }
+        done();
+      },
+    }),
+  });
+  const wait = (message: string, reason: PodDecision['reason'] = 'Cooldown'): PodDecision => ({
+    namespace: 'default', podName: 'web-1', workload: 'Deployment/default/web', action: 'Wait', reason, message,
+    changes: [], disruptive: false, urgent: false, scaleUp: false, difference: 0, hpaExcluded: [], notes: [],
+  });
+  const state: ExecutorState = { backoffUntil: 0 };
+  const api = new Proxy({}, { get: () => () => assert.fail('a wait sends nothing') }) as never;
+  const run = (d: PodDecision[]) => executePlan({ decisions: d, pods: new Map(), vpaOf: () => undefined, now: 0, state }, { api, logger, capabilities: CAPS });
+  await run([wait('changed 64 s ago; cooldown 15 min')]);
+  await run([wait('changed 74 s ago; cooldown 15 min')]);
+  await run([wait('changed 84 s ago; cooldown 15 min')]);
+  await run([]);
+  await run([wait('changed 10 s ago; cooldown 15 min')]);
+  await run([wait('outside the disruption window', 'DisruptionWindow')]);
+  assert.deepEqual(levels.map(([level]) => level), [30, 20, 20, 30, 30]);
 });

@@ -114,7 +114,7 @@ export async function runKubeSimCli(argv: string[], stopped: Promise<void> = unt
       return 1;
     }
   }
-  const logger = pino({ level: options.logLevel, base: { app: 'kube-sim' } }, pino.destination(2));
+  const logger = pino({ level: options.logLevel, base: { app: 'kube-sim' }, timestamp: pino.stdTimeFunctions.isoTime }, pino.destination(2));
   const speed = options.speed ?? scenario?.speed ?? 1;
   let sim;
   try {

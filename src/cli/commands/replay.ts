@@ -12,6 +12,7 @@ import type { ReplayReport } from '../../replay/quality-report.ts';
 import { createReplayStrategy, replayStrategyNames, UnknownStrategyError } from '../../replay/strategy-registry.ts';
 import type { ReplayStrategy } from '../../replay/replay-strategy.ts';
 import { UsageError } from '../exit-codes.ts';
+import { DEFAULT_STRATEGY } from '../../recommender/default-strategy.ts';
 import { formatOption, noProgressOption, outputOption, serialize, writeResult } from '../common-options.ts';
 
 export const REPLAY_FORMATS = ['table', 'json', 'yaml'] as const;
@@ -101,7 +102,7 @@ export function registerReplay(program: Command): void {
     .command('replay')
     .description('Replay a usage trace under recommendation strategies and report their quality')
     .requiredOption('--trace <file>', 'trace CSV (or .csv.gz): timestamp,container,cpu_cores,memory_bytes')
-    .option('--strategy <name>', `strategy to replay, repeatable (default: all of ${replayStrategyNames().join(', ')})`, collect)
+    .option('--strategy <name>', `strategy to replay, repeatable (default: all of ${replayStrategyNames().join(', ')}; the other commands default to ${DEFAULT_STRATEGY})`, collect)
     .addOption(formatOption(REPLAY_FORMATS, 'table'))
     .addOption(outputOption())
     .option('--per-container', 'add the figures of each container')

@@ -33,7 +33,7 @@ import { parseRfc3339 } from '../../api/rfc3339.ts';
 import { validateVpa, type VpaValidation } from '../../api/validate-vpa.ts';
 import { controllingVpas, targetOf, workloadKey } from '../../api/controlling-vpa.ts';
 import { resourceListToAmounts } from '../../api/vpa-quantities.ts';
-import type { PodResourcePolicy, VerticalPodAutoscaler } from '../../api/vpa.ts';
+import type { PodResourcePolicy, RecommendedPodResources, VerticalPodAutoscaler } from '../../api/vpa.ts';
 import { prometheusConnection, prometheusQueryConfig } from '../../metrics/prometheus-options.ts';
 import type { RunConfig } from '../run-config.ts';
 import { classificationOf } from '../../kube/errors.ts';
@@ -77,6 +77,8 @@ import { VpaAggregates, type ModelThrough, type TrackedContainer } from './vpa-a
 import { cappedRecommendation, vpaRecommendation } from './vpa-recommendation.ts';
 import { strategyEstimates } from './strategy-estimates.ts';
 import { decideVpaStatus, type VpaProblem } from './vpa-status-decision.ts';
+import { describeRecommendationChange } from './recommendation-change.ts';
+import { RepeatedWarnings } from '../../observability/repeated-warnings.ts';
 
 type Pod = PodLike & { metadata: { name: string; namespace: string }; status?: PodLike['status'] & { phase?: string } };
 
@@ -136,6 +138,8 @@ export class RecommenderLoop implements LoopComponent {
   /** `vpaId\0message` of refused statuses already reported by an Event. */
   private reportedRefusals = new Set<string>();
   private readonly writer: RecommenderWriter;
+  /** Warnings that would come every cycle (a malformed VPA): once per cause, then rate-limited. */
+  private readonly repeated: RepeatedWarnings;
   /** The recommender's write and attribution counters. */
   readonly own: RecommenderMetrics;
   /** The last sync report (for tests and logs). */
@@ -152,6 +156,7 @@ export class RecommenderLoop implements LoopComponent {
     private readonly clock: Clock = systemClock,
   ) {
     this.log = logger;
+    this.repeated = new RepeatedWarnings(logger);
     this.strategy = config.recommenderStrategy === 'vpa' ? undefined : createStrategyRegistry().get(config.recommenderStrategy);
     this.aggregates = new VpaAggregates(defaultModelConfig(), this.strategy);
     this.kube = new RecommenderKube(kubeConfig);
@@ -271,7 +276,8 @@ export class RecommenderLoop implements LoopComponent {
     const namespaces = watchNamespaces(this.config);
     // The bootstrap's garbage is kept in proportion to the model, not to V8's heap limit (decision 0265).
     const heapGrowth = limitHeapGrowth();
-    const feed = new UsageFeed(this.source, { historyMs, stepMs: step, maxPointsPerQuery: this.config.maxPointsPerQuery, ...this.budget(), ...(namespaces ? { namespaces } : {}) }, this.log, this.metrics.prometheus);
+    const scrape = this.config.scrapeInterval === undefined ? {} : { scrapeIntervalMs: this.config.scrapeInterval };
+    const feed = new UsageFeed(this.source, { historyMs, stepMs: step, maxPointsPerQuery: this.config.maxPointsPerQuery, ...this.budget(), ...scrape, ...(namespaces ? { namespaces } : {}) }, this.log, this.metrics.prometheus);
     this.log.info({ memoryBudget: this.memoryBudget ?? 'none', pointsPerQuery: feed.pointsPerQuery, heapGrowth: heapGrowth ?? 'as node was started' }, 'history reads sized');
     return feed;
   }
@@ -284,7 +290,8 @@ export class RecommenderLoop implements LoopComponent {
   async deactivate(reason?: DeactivateReason): Promise<void> {
     if (reason === 'shutdown' && this.lastViews.length > 0) {
       // Still leader: the Lease is released only after this returns, so no one else writes yet.
-      await this.metrics.timePhase('recommender', 'checkpoints', () => this.writeCheckpoints(this.lastViews, this.clock(), new AbortController().signal, { all: true }));
+      const { written, failed } = await this.metrics.timePhase('recommender', 'checkpoints', () => this.writeCheckpoints(this.lastViews, this.clock(), new AbortController().signal, { all: true }));
+      this.log[failed > 0 ? 'warn' : 'info']({ written, failed }, `checkpoints written at shutdown: ${written}${failed > 0 ? ` (${failed} failed; the next leader reads their history again)` : ''}`);
     }
     this.lastViews = [];
     await Promise.all([this.vpaCache?.stop(), this.podCache?.stop()]);
@@ -332,13 +339,15 @@ export class RecommenderLoop implements LoopComponent {
       for (const v of views) {
         if (signal.aborted) return;
         const states = new Map<string, AggregateContainerState>([...(this.aggregates.byVpa.get(v.id) ?? new Map())].map(([name, t]) => [name, t.state]));
-        const computed = v.problem ? undefined : this.strategy ? cappedRecommendation(this.modelEstimates(v, now), states, v.vpa.spec?.resourcePolicy) : vpaRecommendation(states, v.vpa.spec?.resourcePolicy);
+        const rounding = { cpuMillicores: this.config.roundCpuMillicores, memoryBytes: this.config.roundMemoryBytes };
+        const computed = v.problem ? undefined : this.strategy ? cappedRecommendation(this.modelEstimates(v, now), states, v.vpa.spec?.resourcePolicy, rounding) : vpaRecommendation(states, v.vpa.spec?.resourcePolicy, rounding);
         const ignored = v.problem ? undefined : ignoredSettings(v.resourcePolicy, this.config.recommenderStrategy);
         const decision = decideVpaStatus({ previous: v.vpa.status, problem: v.problem, podsMatched: v.pods.length, fetchingHistory: !this.bootstrapped || this.backfillPlan.isPending(v.id), computed, ...(usageProblem ? { usageProblem } : {}), ...(ignored ? { ignored } : {}) }, now);
         for (const c of decision.status.recommendation?.containerRecommendations ?? []) series.push(toSeries(v.vpa, c));
         if (!decision.changed) continue;
         // A failed write loses nothing: the cached status still differs, so the next cycle writes again.
         const result = await this.writer.write('status', `VPA ${v.id}`, () => this.kube.patchVpaStatus(v.vpa.metadata.namespace ?? '', v.vpa.metadata.name, decision.status), signal);
+        if (result.ok) this.logRecommendationChange(v, decision.status.recommendation);
         if (!result.ok && result.kind !== 'notFound') writeFailures++;
         if (!result.ok && result.kind === 'invalid') await this.reportRefusedStatus(v, now, signal);
       }
@@ -349,6 +358,13 @@ export class RecommenderLoop implements LoopComponent {
     this.metrics.trackedVpas.set({ component: 'recommender' }, views.length);
     this.metrics.trackedContainers.set({ component: 'recommender' }, this.aggregates.size());
     if (writeFailures > 0 && writeFailures === views.length) throw new Error(`no VPA status could be written (${writeFailures} failures)`);
+  }
+
+  /** One line per VPA whose recommendation was written changed: which container, from what to what. */
+  private logRecommendationChange(v: VpaView, written: RecommendedPodResources | undefined): void {
+    const change = describeRecommendationChange(v.id, v.vpa.status?.recommendation, written);
+    if (!change) return;
+    this.log[change.routine ? 'debug' : 'info']({ vpa: v.id, strategy: this.config.recommenderStrategy }, change.message);
   }
 
   /** The strategy's estimates of a VPA's containers (finite bounds: strategy-estimates.ts). */
@@ -376,6 +392,7 @@ export class RecommenderLoop implements LoopComponent {
     const views: VpaView[] = [];
     const present = new Set<string>();
     const handled: { id: string; raw: VerticalPodAutoscaler; validation: VpaValidation }[] = [];
+    const invalid = new Set<string>();
     for (const raw of this.vpas()) {
       if (!this.handled(raw)) continue;
       const id = vpaId(raw.metadata.namespace, raw.metadata.name);
@@ -387,8 +404,10 @@ export class RecommenderLoop implements LoopComponent {
     const owners = controllingVpas(handled.flatMap((h) => (h.validation.ok ? [h.raw] : [])));
     for (const { id, raw, validation } of handled) {
       if (!validation.ok) {
-        views.push({ id, vpa: raw, problem: { reason: 'InvalidSpec', message: formatFieldErrors(validation.errors) }, pods: [] });
-        this.log.warn({ vpa: id, errors: validation.errors }, 'VPA is malformed; its recommendation is kept, not renewed');
+        const message = formatFieldErrors(validation.errors);
+        views.push({ id, vpa: raw, problem: { reason: 'InvalidSpec', message }, pods: [] });
+        invalid.add(`invalid ${id}: ${message}`);
+        this.repeated.say(`invalid ${id}: ${message}`, now, { vpa: id, errors: validation.errors }, `VPA ${id} is malformed; its recommendation is kept, not renewed: ${message}`);
         continue;
       }
       const vpa = validation.vpa;
@@ -423,6 +442,8 @@ export class RecommenderLoop implements LoopComponent {
       }
     }
     this.targetBackoff.retain(present);
+    // A VPA valid again (or gone) is said again at once if it breaks again.
+    this.repeated.retain((cause) => invalid.has(cause));
     return views;
   }
 
@@ -520,8 +541,10 @@ export class RecommenderLoop implements LoopComponent {
    * Writes the checkpoints that are due (all of them with `all`, at shutdown) per handled VPA x
    * container with samples; deletes orphans when the sweep is due.
    */
-  private async writeCheckpoints(views: readonly VpaView[], now: number, signal: AbortSignal, o: { all: boolean }): Promise<void> {
+  private async writeCheckpoints(views: readonly VpaView[], now: number, signal: AbortSignal, o: { all: boolean }): Promise<{ written: number; failed: number }> {
     const live = new Set<string>();
+    let written = 0;
+    let failed = 0;
     for (const v of views) {
       if (v.problem) continue;
       for (const [container, t] of this.aggregates.byVpa.get(v.id) ?? []) {
@@ -534,19 +557,24 @@ export class RecommenderLoop implements LoopComponent {
         const modelState = this.saveModel(t, id);
         if (modelState !== undefined) checkpoint.metadata['annotations'] = { [MODEL_STATE_ANNOTATION]: modelState };
         const result = await this.writer.write('checkpoint', `checkpoint ${ns}/${checkpointName(v.vpa.metadata.name, container)}`, () => this.kube.applyCheckpoint(checkpoint), signal);
-        if (result.ok) this.schedule.wrote(id, now);
+        if (result.ok) {
+          this.schedule.wrote(id, now);
+          written++;
+        } else failed++;
       }
     }
-    if (o.all) return;
+    const done = { written, failed };
+    if (written + failed > 0) this.log.debug(done, 'checkpoints written');
+    if (o.all) return done;
     this.schedule.retain(live);
-    if (signal.aborted || !this.schedule.gcDue(now)) return;
+    if (signal.aborted || !this.schedule.gcDue(now)) return done;
     const existing = new Set(this.vpas().map((v) => vpaId(v.metadata.namespace, v.metadata.name)));
     let orphans: Array<{ namespace: string; name: string }>;
     try {
       orphans = orphanCheckpoints(await this.kube.listCheckpoints(), existing);
     } catch (err) {
       this.log.error({ err }, 'checkpoints not listed; orphans are collected next cycle');
-      return;
+      return done;
     }
     let left = 0;
     for (const orphan of orphans) {
@@ -555,6 +583,7 @@ export class RecommenderLoop implements LoopComponent {
       else if (result.kind !== 'notFound') left++;
     }
     if (left === 0) this.schedule.sweptAt(now);
+    return done;
   }
 }
 

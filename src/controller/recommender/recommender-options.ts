@@ -3,10 +3,26 @@
  * how much usage history it reads. The Prometheus connection is in prometheus-options.ts.
  */
 import type { OptionTable } from '../../config/option-spec.ts';
-import { booleanType, durationType, enumType, integerType, stringType } from '../../config/option-types.ts';
+import { booleanType, durationType, enumType, integerType, stringType, type OptionType } from '../../config/option-types.ts';
+import { formatMemory, parseMemory } from 'kube-basics/quantity';
 import { memoryBudgetType } from '../../metrics/memory-budget.ts';
 import { FEED_DEFAULTS } from '../../metrics/usage-feed.ts';
+import { DEFAULT_STRATEGY } from '../../recommender/default-strategy.ts';
 import { CHECKPOINT_DEFAULTS } from './checkpoint-schedule.ts';
+
+const TiB = 2 ** 40;
+
+/** A memory rounding factor: a quantity (`1Mi`) or whole bytes (`1048576`, upstream's spelling), 1 byte to 1Ti. */
+const roundingBytesType: OptionType<number> = {
+  name: 'memory quantity (bytes), 1 to 1Ti',
+  placeholder: '<quantity>',
+  parse: (t) => {
+    const bytes = parseMemory(t.trim());
+    if (bytes < 1 || bytes > TiB) throw new Error('out of range 1 byte to 1Ti');
+    return bytes;
+  },
+  format: formatMemory,
+};
 
 export const RECOMMENDER_OPTIONS = {
   recommenderName: {
@@ -29,9 +45,27 @@ export const RECOMMENDER_OPTIONS = {
     flag: 'recommender-strategy',
     env: 'TAILOR_RECOMMENDER_STRATEGY',
     type: enumType(['vpa', 'tailor', 'tailor-low-churn'] as const),
-    default: 'tailor-low-churn',
+    default: DEFAULT_STRATEGY,
     description:
       'The algorithm behind the VPA status: vpa (upstream\'s), tailor (docs/tailor-strategy.md; best with Tailor\'s updater, decision 0151) or tailor-low-churn (tailor within 2x vpa\'s changes, decision 0276). Checkpoints stay in upstream\'s format either way; with tailor or tailor-low-churn each model\'s state rides in an annotation of its checkpoint, so a restart reads only the history since (decision 0261).',
+    group: 'Recommender',
+  },
+  roundCpuMillicores: {
+    flag: 'round-cpu-millicores',
+    env: 'TAILOR_ROUND_CPU_MILLICORES',
+    type: integerType(1, 1_000_000),
+    default: 1,
+    description:
+      'As upstream\'s recommender flag of the same name: every CPU figure of the VPA status (target, bounds, uncappedTarget) is rounded up to a multiple of this many millicores, before minAllowed/maxAllowed cap it. 1: whole millicores, as computed (upstream\'s default).',
+    group: 'Recommender',
+  },
+  roundMemoryBytes: {
+    flag: 'round-memory-bytes',
+    env: 'TAILOR_ROUND_MEMORY_BYTES',
+    type: roundingBytesType,
+    default: 2 ** 20,
+    description:
+      'As upstream\'s recommender flag of the same name: every memory figure of the VPA status is rounded up to a multiple of this (a quantity such as 1Mi, or bytes), before minAllowed/maxAllowed cap it, so `kubectl get vpa` reads 225Mi, not 235358127. 1 writes the bytes as computed, as upstream does by default; the updater and the webhook round requests up to whole MiB either way (decision 0285).',
     group: 'Recommender',
   },
   history: {
@@ -48,6 +82,14 @@ export const RECOMMENDER_OPTIONS = {
     type: durationType,
     default: FEED_DEFAULTS.stepMs,
     description: 'Resolution of the usage samples read from Prometheus.',
+    group: 'Recommender',
+  },
+  scrapeInterval: {
+    flag: 'scrape-interval',
+    env: 'TAILOR_SCRAPE_INTERVAL',
+    type: durationType,
+    description:
+      'How often Prometheus scrapes the CPU counter: the CPU rate window is 4 of these, at least --history-step (decision 0175). Default: read once from the data; set it when the data cannot tell (the recommender warns "could not tell the scrape interval"), as `tailor recommend --scrape-interval` does.',
     group: 'Recommender',
   },
   historyBackfillVpas: {

@@ -1,6 +1,7 @@
 /**
  * A VPA's `status.recommendation` from its containers' histories: the upstream estimator per
- * container (per-pod floors split across the containers that have samples), then the VPA's
+ * container (per-pod floors split across the containers that have samples), rounded up by
+ * `--round-cpu-millicores` / `--round-memory-bytes` (status-rounding.ts), then the VPA's
  * resource policy (`capRecommendation`: mode Off drops a container, min/maxAllowed clamp target
  * and bounds, `uncappedTarget` keeps the estimate). Containers sorted by name, so the same history
  * gives the same object and an unchanged recommendation is not written again.
@@ -15,6 +16,7 @@ import { historyConfidence } from '../../recommender/confidence.ts';
 import { estimatePodContainers } from '../../recommender/estimator.ts';
 import type { AggregateContainerState } from '../../recommender/aggregate-container-state.ts';
 import type { ResourceEstimate } from '../../recommender/types.ts';
+import { roundEstimate, type StatusRounding } from './status-rounding.ts';
 
 /** The recommendation and the containers whose history is shorter than a day. */
 export interface VpaRecommendation {
@@ -24,19 +26,20 @@ export interface VpaRecommendation {
 }
 
 /** The capped recommendation of a VPA from its containers' states (by container name). */
-export function vpaRecommendation(states: ReadonlyMap<string, AggregateContainerState>, policy: PodResourcePolicy | undefined): VpaRecommendation {
-  return cappedRecommendation(estimatePodContainers(states), states, policy);
+export function vpaRecommendation(states: ReadonlyMap<string, AggregateContainerState>, policy: PodResourcePolicy | undefined, rounding?: StatusRounding): VpaRecommendation {
+  return cappedRecommendation(estimatePodContainers(states), states, policy, rounding);
 }
 
 /**
  * The capped recommendation from per-container estimates (upstream's or a strategy's: see
- * strategy-estimates.ts); confidence comes from the upstream states fed the same samples.
+ * strategy-estimates.ts); confidence comes from the upstream states fed the same samples. Rounded
+ * up first, capped after, as upstream: a target stays within [minAllowed, maxAllowed] exactly.
  */
-export function cappedRecommendation(estimates: ReadonlyMap<string, ResourceEstimate>, states: ReadonlyMap<string, AggregateContainerState>, policy: PodResourcePolicy | undefined): VpaRecommendation {
+export function cappedRecommendation(estimates: ReadonlyMap<string, ResourceEstimate>, states: ReadonlyMap<string, AggregateContainerState>, policy: PodResourcePolicy | undefined, rounding?: StatusRounding): VpaRecommendation {
   const containers: RecommendedContainerResources[] = [];
   const lowConfidence: string[] = [];
   for (const name of [...estimates.keys()].sort()) {
-    const e = estimates.get(name)!;
+    const e = roundEstimate(estimates.get(name)!, rounding);
     const { recommendation } = capRecommendation(
       { containerName: name, target: e.target, lowerBound: e.lowerBound, upperBound: e.upperBound, uncappedTarget: e.target },
       policy,

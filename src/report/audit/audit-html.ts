@@ -13,7 +13,7 @@
  */
 import escapeHtml from 'escape-html';
 import { cpuText, memoryHuman, signed } from '../report-quantities.ts';
-import type { AuditReport, ResourceAudit, ResourceTrend, Totals, WorkloadAudit } from './audit-report.ts';
+import { strategyChangeNote, type AuditReport, type ResourceAudit, type ResourceTrend, type Totals, type WorkloadAudit } from './audit-report.ts';
 import { usageChart } from './usage-chart.ts';
 import { applyHint, hasRecommendation, workloadYaml, type WorkloadContainers } from './workload-yaml.ts';
 
@@ -32,6 +32,7 @@ body{font:14px/1.4 system-ui,-apple-system,"Segoe UI",sans-serif;margin:0 auto;p
 h1{font-size:1.5rem;margin:0 0 .3rem}h2{font-size:1.1rem;margin:1.5rem 0 .5rem}
 p{margin:.4rem 0}.muted{color:#57606a}
 .chips{display:flex;flex-wrap:wrap;gap:.4rem;margin:.6rem 0}
+.not-comparable{color:#a40e26}
 .chip{border-radius:1em;padding:.1em .7em;background:#eef0f2;white-space:nowrap}
 .under{color:#a40e26}.over{color:#7d4e00}.fit{color:#1a7f37}.unknown,.low{color:#57606a}
 .chip.under{background:#ffebe9}.chip.over{background:#fff1d6}.chip.fit{background:#dafbe1}
@@ -127,7 +128,9 @@ function totalsTable(report: AuditReport): string {
     const delta = t.trend ? `<td class="trend">${esc(change(r, t.trend[r][k]))}</td>` : '';
     return `<tr><th>${RESOURCE_NAME[r]} ${k}</th><td>${esc(quantity(r, t[r][k]))}</td>${delta}</tr>`;
   };
-  const head = `<tr><th></th><th>now</th>${t.trend ? `<th>since ${esc(timeText(report.previous!.generatedAt))}</th>` : ''}</tr>`;
+  const changed = strategyChangeNote(report);
+  const since = `since ${esc(timeText(report.previous?.generatedAt ?? ''))}${changed ? `<br><span class="not-comparable">${esc(changed)}</span>` : ''}`;
+  const head = `<tr><th></th><th>now</th>${t.trend ? `<th>${since}</th>` : ''}</tr>`;
   return `<div class="scroll"><table id="totals">${head}${row('cpu', 'waste')}${row('cpu', 'shortfall')}${row('memory', 'waste')}${row('memory', 'shortfall')}</table></div>`;
 }
 
@@ -210,8 +213,9 @@ export function renderAuditHtml(report: AuditReport): string {
   const columns = 3 + 2 * per.length;
   const counts = report.totals.workloads;
   const low = report.workloads.filter((w) => w.confidence === 'low').length;
+  const changed = strategyChangeNote(report);
   const since = report.previous
-    ? `Δ: the change since the report of ${esc(timeText(report.previous.generatedAt))} (${esc(report.previous.source)}).`
+    ? `Δ: the change since the report of ${esc(timeText(report.previous.generatedAt))} (${esc(report.previous.source)}).${changed ? ` <strong class="not-comparable">${esc(changed)}</strong> (a Δ mixes the change of strategy with the change of the workloads).` : ''}`
     : 'No previous report: no trend this time.';
   const gone = report.gone.length === 0 ? '' : `<h2>Gone since the previous report</h2><ul id="gone">${report.gone.map((g) => `<li>${esc(`${g.namespace}/${g.workload.kind}/${g.workload.name} ${g.container}`)}</li>`).join('')}</ul>`;
 

@@ -85,8 +85,12 @@ export interface AuditReport {
   data: { start: string; end: string } | null;
   units: { cpu: 'millicores'; memory: 'bytes' };
   strategy: string;
-  /** The report the trend compares with; null when there is none (or it could not be read). */
-  previous: { generatedAt: string; source: string } | null;
+  /**
+   * The report the trend compares with; null when there is none (or it could not be read). Its
+   * `strategy` is null when it does not say (written before Tailor kept it); `strategyChanged`:
+   * known and not this report's, so the trend compares recommendations of two strategies.
+   */
+  previous: { generatedAt: string; source: string; strategy: string | null; strategyChanged: boolean } | null;
   /** Sums over the rows of normal confidence, with their changes since the previous report. */
   totals: {
     workloads: { over: number; under: number; fit: number; unknown: number };
@@ -180,6 +184,17 @@ function summaryTotals(rows: readonly SummaryRow[], normal: ReadonlySet<string>,
   return { waste, shortfall };
 }
 
+function previousOf(previous: { summary: AuditSummary; source: string }, strategy: string): NonNullable<AuditReport['previous']> {
+  const then = previous.summary.strategy ?? null;
+  return { generatedAt: previous.summary.generatedAt, source: previous.source, strategy: then, strategyChanged: then !== null && then !== strategy };
+}
+
+/** The sentence a report whose previous one used another strategy carries beside its trend; undefined when it did not. */
+export function strategyChangeNote(report: Pick<AuditReport, 'strategy' | 'previous'>): string | undefined {
+  const p = report.previous;
+  return p?.strategyChanged ? `strategy changed from ${p.strategy} to ${report.strategy}: trend not comparable` : undefined;
+}
+
 export interface AuditInput {
   rows: readonly ReportRow[];
   outlines?: UsageOutline;
@@ -237,7 +252,7 @@ export function buildAudit(input: AuditInput): AuditReport {
     data: dataSpan(input.rows.map((r) => input.outlines?.get(rowId(r.namespace, r.workload, r.container)))),
     units: { cpu: 'millicores', memory: 'bytes' },
     strategy: input.strategy,
-    previous: input.previous ? { generatedAt: input.previous.summary.generatedAt, source: input.previous.source } : null,
+    previous: input.previous ? previousOf(input.previous, input.strategy) : null,
     totals,
     workloads,
     gone: [...prevRows.entries()].filter(([id]) => !current.has(id)).map(([, r]) => ({ namespace: r.namespace, workload: { kind: r.kind, name: r.name }, container: r.container })),
@@ -248,6 +263,7 @@ export function buildAudit(input: AuditInput): AuditReport {
 export function summaryOf(report: AuditReport): AuditSummary {
   return {
     generatedAt: report.generatedAt,
+    strategy: report.strategy,
     rows: report.workloads.map((w) => ({
       namespace: w.namespace,
       kind: w.workload.kind,

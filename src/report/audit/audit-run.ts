@@ -6,7 +6,7 @@
  * summary untouched (docs/audit.md).
  */
 import type { ReportRow } from '../report-rows.ts';
-import { buildAudit, summaryOf, type AuditReport } from './audit-report.ts';
+import { buildAudit, strategyChangeNote, summaryOf, type AuditReport } from './audit-report.ts';
 import { serializeSummary } from './audit-summary.ts';
 import { readPrevious } from './previous-report.ts';
 import type { SummaryStore } from './summary-store.ts';
@@ -58,6 +58,8 @@ export async function completeAudit(input: AuditRunInput): Promise<AuditReport> 
     strategy: input.strategy,
     ...(found && 'summary' in found ? { previous: found } : {}),
   });
+  const changed = strategyChangeNote(report);
+  if (changed) input.warn(`${changed} (the previous report, ${report.previous!.source}, recommended with ${report.previous!.strategy}; this one with ${report.strategy})`);
   await input.emit(report);
   await input.store?.write(serializeSummary(summaryOf(report)));
   return report;

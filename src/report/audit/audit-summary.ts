@@ -2,7 +2,9 @@
  * The compact summary an audit keeps for the next one's trend: per workload container, the pods,
  * the requests and the recommendation, as one short array each. About 80 bytes a row, so a
  * ConfigMap (1 MiB) holds some 12,000 workload containers. Parsing is strict: anything that is not
- * a summary of this schema version is refused with what is wrong, never half-read.
+ * a summary of this schema version is refused with what is wrong, never half-read. The strategy
+ * of its recommendations is kept beside the rows (an optional field, so a summary written before
+ * reads as one whose strategy is unknown), for the next trend to say when it changed.
  */
 
 /** Schema version of the summary; a new version is refused by an older Tailor. */
@@ -25,6 +27,8 @@ export interface SummaryRow {
 export interface AuditSummary {
   /** When the report was made (ISO 8601). */
   generatedAt: string;
+  /** The strategy of its recommendations; absent in summaries written before Tailor kept it. */
+  strategy?: string;
   rows: SummaryRow[];
 }
 
@@ -33,7 +37,7 @@ type Tuple = [string, string, string, string, number, number | null, number | nu
 /** The summary as compact JSON (one array per row). */
 export function serializeSummary(summary: AuditSummary): string {
   const rows: Tuple[] = summary.rows.map((r) => [r.namespace, r.kind, r.name, r.container, r.pods, r.cpuRequest, r.cpuTarget, r.memoryRequest, r.memoryTarget]);
-  return JSON.stringify({ schemaVersion: SUMMARY_SCHEMA_VERSION, kind: SUMMARY_KIND, generatedAt: summary.generatedAt, columns: COLUMNS, rows });
+  return JSON.stringify({ schemaVersion: SUMMARY_SCHEMA_VERSION, kind: SUMMARY_KIND, generatedAt: summary.generatedAt, ...(summary.strategy === undefined ? {} : { strategy: summary.strategy }), columns: COLUMNS, rows });
 }
 
 const COLUMNS = ['namespace', 'kind', 'name', 'container', 'pods', 'cpuRequest', 'cpuTarget', 'memoryRequest', 'memoryTarget'];
@@ -47,11 +51,12 @@ const isNumberOrNull = (v: unknown) => v === null || (typeof v === 'number' && N
 
 /** Reads a summary from its JSON value; throws {@link SummaryFormatError}. */
 export function summaryFromJson(value: unknown): AuditSummary {
-  const o = value as { schemaVersion?: unknown; kind?: unknown; generatedAt?: unknown; rows?: unknown };
+  const o = value as { schemaVersion?: unknown; kind?: unknown; generatedAt?: unknown; strategy?: unknown; rows?: unknown };
   if (typeof o !== 'object' || o === null) throw new SummaryFormatError('not a JSON object');
   if (o.kind !== SUMMARY_KIND) throw new SummaryFormatError(`kind is ${JSON.stringify(o.kind)}, expected ${SUMMARY_KIND}`);
   if (o.schemaVersion !== SUMMARY_SCHEMA_VERSION) throw new SummaryFormatError(`schemaVersion ${JSON.stringify(o.schemaVersion)} is not supported (this Tailor reads ${SUMMARY_SCHEMA_VERSION})`);
   if (typeof o.generatedAt !== 'string' || !Number.isFinite(Date.parse(o.generatedAt))) throw new SummaryFormatError('generatedAt is not an ISO time');
+  if (o.strategy !== undefined && typeof o.strategy !== 'string') throw new SummaryFormatError('strategy is not a string');
   if (!Array.isArray(o.rows)) throw new SummaryFormatError('rows is not a list');
   const rows = o.rows.map((r: unknown, i): SummaryRow => {
     const t = r as unknown[];
@@ -60,7 +65,7 @@ export function summaryFromJson(value: unknown): AuditSummary {
     const [namespace, kind, name, container, pods, cpuRequest, cpuTarget, memoryRequest, memoryTarget] = t as Tuple;
     return { namespace, kind, name, container, pods, cpuRequest, cpuTarget, memoryRequest, memoryTarget };
   });
-  return { generatedAt: o.generatedAt, rows };
+  return { generatedAt: o.generatedAt, ...(o.strategy === undefined ? {} : { strategy: o.strategy }), rows };
 }
 
 /** Reads a summary from JSON text; throws {@link SummaryFormatError} (with the parse error as cause). */

@@ -1,7 +1,9 @@
 /**
  * Server-side printing for `kubectl get`: when the Accept header asks for `as=Table`, a get or list
  * answers with a meta.k8s.io/v1 Table. Pods, nodes, deployments, namespaces and VPAs get the
- * columns kubectl users know; other kinds get NAME and AGE.
+ * columns kubectl users know (VPAs: the printer columns of upstream's CRD, PROVIDED and the wide
+ * MINREPLICAS and OOMSECONDS included); other kinds get NAME and AGE. A value the object does not
+ * have is null (an empty cell in kubectl), as the real server answers for its CRD columns.
  */
 import type { ResourceType } from './resource-type.ts';
 import type { KubeObject } from './types.ts';
@@ -11,7 +13,7 @@ interface Column {
   type: string;
   format?: string;
   priority?: number;
-  cell: (obj: KubeObject, now: number) => string | number;
+  cell: (obj: KubeObject, now: number) => string | number | null;
 }
 
 /** True when the Accept header asks for a Table. */
@@ -87,7 +89,18 @@ function columnsFor(type: ResourceType): Column[] {
       { name: 'Mode', type: 'string', cell: (o) => String(((o.spec as Any | undefined)?.['updatePolicy'] as Any | undefined)?.['updateMode'] ?? 'Auto') },
       { name: 'CPU', type: 'string', cell: (o) => rec(o, 'cpu') },
       { name: 'Mem', type: 'string', cell: (o) => rec(o, 'memory') },
+      {
+        name: 'Provided',
+        type: 'string',
+        cell: (o) => {
+          const conditions = ((o.status as Any | undefined)?.['conditions'] as Any[] | undefined) ?? [];
+          const provided = conditions.find((c) => c?.['type'] === 'RecommendationProvided');
+          return provided === undefined ? null : String(provided['status'] ?? '');
+        },
+      },
       ageColumn,
+      { name: 'MinReplicas', type: 'integer', priority: 1, cell: (o) => ((((o.spec as Any | undefined)?.['updatePolicy'] as Any | undefined)?.['minReplicas'] as number | undefined) ?? null) },
+      { name: 'OOMSeconds', type: 'integer', priority: 1, cell: (o) => ((((o.spec as Any | undefined)?.['updatePolicy'] as Any | undefined)?.['evictAfterOOMSeconds'] as number | undefined) ?? null) },
     ];
   }
   return [nameColumn, ageColumn];

@@ -109,7 +109,7 @@ spec:
   const spec = await kubectl(['get', 'deploy', 'api', '-o', 'jsonpath={.spec.replicas} {.spec.template.spec.containers[0].image}']);
   assert.equal(spec.stdout, '4 api:2');
   const vpas = await kubectl(['get', 'vpa']);
-  assert.match(vpas.stdout, /^NAME\s+MODE\s+CPU\s+MEM\s+AGE\napi\s+InPlaceOrRecreate\s+\d+s\n$/);
+  assert.match(vpas.stdout, /^NAME\s+MODE\s+CPU\s+MEM\s+PROVIDED\s+AGE\napi\s+InPlaceOrRecreate\s+\d+s\n$/);
   const invalid = await kubectl(['apply', '-f', '-'], manifests.replace('InPlaceOrRecreate', 'Sometimes'));
   assert.notEqual(invalid.code, 0);
   assert.match(invalid.stderr, /Unsupported value: "Sometimes"/);

@@ -37,24 +37,49 @@ export function formatActivity(a: Activity, startedAt: number): string {
   return `${elapsed(a.at, startedAt).padStart(6)}  ${a.kind.padEnd(14)}  ${a.subject.padEnd(8)}  ${a.text}`;
 }
 
-const SUMMARY_ORDER: readonly [ActivityKind, string][] = [
-  ['recommendation', 'recommendations'],
-  ['in-place', 'in-place resizes'],
-  ['restart', 'restarting resizes'],
-  ['infeasible', 'infeasible resizes'],
-  ['fallback', 'fallback evictions'],
-  ['eviction', 'evictions'],
-  ['admitted', 'pods admitted with the recommendation'],
-  ['boosted', 'pods admitted with a start-up cpu boost'],
-  ['oom', 'OOM kills'],
-  ['scale-up', 'nodes added'],
-  ['refused', 'refused or failed actions'],
+/** `1 OOM kill`, `2 OOM kills`. */
+export function counted(n: number, singular: string, plural: string): string {
+  return `${n} ${n === 1 ? singular : plural}`;
+}
+
+/** Each kind of the summary with its words; evictions are said once, with the fallbacks among them. */
+const SUMMARY_ORDER: readonly [ActivityKind, string, string][] = [
+  ['recommendation', 'recommendation', 'recommendations'],
+  ['in-place', 'in-place resize', 'in-place resizes'],
+  ['restart', 'restarting resize', 'restarting resizes'],
+  ['infeasible', 'infeasible resize', 'infeasible resizes'],
+  ['eviction', 'eviction', 'evictions'],
+  ['admitted', 'pod admitted with the recommendation', 'pods admitted with the recommendation'],
+  ['boosted', 'pod admitted with a start-up cpu boost', 'pods admitted with a start-up cpu boost'],
+  ['oom', 'OOM kill', 'OOM kills'],
+  ['scale-up', 'node added', 'nodes added'],
+  ['refused', 'refused or failed action', 'refused or failed actions'],
 ];
 
-/** `summary: 4 recommendations, 3 in-place resizes, ...` (every kind, zeros included). */
+/**
+ * `summary: 4 recommendations, 3 in-place resizes, 1 infeasible resize, 1 eviction (1 after an
+ * infeasible resize), ...`: every kind, zeros included; the evictions count the updater's
+ * fallbacks from an infeasible resize too, and say how many of them were.
+ */
 export function renderSummary(log: readonly Activity[]): string {
   const counts = countByKind(log);
-  return `summary: ${SUMMARY_ORDER.map(([k, label]) => `${counts[k]} ${label}`).join(', ')}`;
+  const parts = SUMMARY_ORDER.map(([k, one, many]) => {
+    if (k !== 'eviction') return counted(counts[k], one, many);
+    const evictions = counted(counts.eviction + counts.fallback, one, many);
+    return counts.fallback > 0 ? `${evictions} (${counts.fallback} after an infeasible resize)` : evictions;
+  });
+  return `summary: ${parts.join(', ')}`;
+}
+
+/**
+ * The header's clock: the running time (start-up not counted, as `--duration`), never past the
+ * duration: once it is over the demo is finishing (the last refresh, the stop, the audit).
+ */
+export function runningClock(runningMs: number, durationMs?: number): string {
+  const secs = (ms: number) => Math.max(0, Math.round(ms / 1000));
+  if (durationMs === undefined) return `running ${secs(runningMs)}s; Ctrl-C to stop`;
+  if (runningMs >= durationMs) return `running ${secs(durationMs)}s of ${secs(durationMs)}s, finishing`;
+  return `running ${secs(runningMs)}s of ${secs(durationMs)}s; Ctrl-C to stop`;
 }
 
 export interface Screen {

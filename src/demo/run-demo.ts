@@ -33,7 +33,7 @@ import { podRows, type DemoSnapshot, type SnapshotEvent } from './demo-snapshot.
 import type { DemoOptions } from './demo-options.ts';
 import { scrapeLabels, startDemoPrometheus } from './demo-prometheus.ts';
 import { loadDemoScenario } from './demo-scenario.ts';
-import { formatActivity, renderScreen, renderSummary, renderTable, ttyFrame } from './demo-view.ts';
+import { formatActivity, renderScreen, renderSummary, renderTable, runningClock, ttyFrame } from './demo-view.ts';
 import { LiveUsageRecorder, type MeterReading } from './live-usage-recorder.ts';
 import { historySeries } from './openmetrics-history.ts';
 import { nodeToAdd } from './scale-up.ts';
@@ -314,13 +314,15 @@ export async function runDemo(options: DemoOptions, out: DemoOutput = process.st
       const add = nodeToAdd(current.pods, current.nodes, scenario.scaleUp);
       if (add) sim.server.store.create('nodes', nodeObject(add.node, current.nodes.length, version) as unknown as KubeObject);
       if (out.isTTY) {
-        const clock = `running ${Math.round((now - startedAt) / 1000)}s${options.durationMs ? ` of ${Math.round(options.durationMs / 1000)}s` : ''}; Ctrl-C to stop`;
+        const clock = runningClock(now - runningSince, options.durationMs);
         out.write(ttyFrame(renderScreen({ header: [`${header[0]}  (${clock})`, ...header.slice(1)], rows: podRows(current), log, startedAt, logLines: 14 }), out.columns));
       } else {
         for (const a of news) say(formatActivity(a, startedAt));
       }
     };
     if (out.isTTY) out.write(`${HIDE_CURSOR}\x1b[2J`);
+    // The clock counts running time, as --duration does (its timer starts below).
+    const runningSince = Date.now();
     refresh();
     const timer = setInterval(refresh, VIEW_REFRESH_MS);
     teardown.add('stop the view', () => {

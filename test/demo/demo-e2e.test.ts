@@ -214,3 +214,12 @@ test('tailor demo refuses a bad option before starting anything, naming the flag
   assert.equal(await demo.exited, 1);
   assert.match(demo.out(), /tailor: --duration: "soon": invalid duration/);
 });
+
+test('tailor demo --audit-dir that cannot be made fails at once, before anything starts (exit 1, one line)', { timeout: 60_000 }, async (t) => {
+  const demo = startDemo(['--audit-dir', '/proc/nope']);
+  t.after(() => ensureStopped(demo, () => undefined));
+  // Before, the demo ran to its end and then hung in the audit (Node's recursive mkdir under /proc).
+  const code = await Promise.race([demo.exited, delay(30_000).then(() => 'still running')]);
+  assert.equal(code, 1, demo.out());
+  assert.match(demo.out(), /^tailor: --audit-dir \/proc\/nope: cannot create the folder: no folder can be created in \/proc\b[^\n]*\n$/);
+});

@@ -44,6 +44,7 @@ import { SimMetricsSource, type OwnedObject } from './sim-metrics-source.ts';
 import { containerHistories } from './usage-history.ts';
 import { VPA_CRD_MANIFESTS } from '../api/vpa-crd-manifests.ts';
 import { prepareOutputDir, removeIfCreatedAndEmpty } from '../report/audit/output-dir.ts';
+import { wrapText } from '../report/fit-table.ts';
 import { removeAtExit } from './leftovers.ts';
 import { DemoStopped, stopSignal } from './stop-signal.ts';
 
@@ -316,7 +317,7 @@ export async function runDemo(options: DemoOptions, out: DemoOutput = process.st
       if (add) sim.server.store.create('nodes', nodeObject(add.node, current.nodes.length, version) as unknown as KubeObject);
       if (out.isTTY) {
         const clock = runningClock(now - runningSince, options.durationMs);
-        out.write(ttyFrame(renderScreen({ header: [`${header[0]}  (${clock})`, ...header.slice(1)], rows: podRows(current), log, startedAt, logLines: 14 }), out.columns));
+        out.write(ttyFrame(renderScreen({ header: [`${header[0]}  (${clock})`, ...header.slice(1)], rows: podRows(current), log, startedAt, logLines: 14, ...(out.columns ? { width: out.columns } : {}) }), out.columns));
       } else {
         for (const a of news) say(formatActivity(a, startedAt));
       }
@@ -338,8 +339,9 @@ export async function runDemo(options: DemoOptions, out: DemoOutput = process.st
     refresh();
     say('');
     say(`tailor demo: stopping (${why})`);
-    say(renderTable(podRows(previous)));
-    say(renderSummary(log));
+    say(renderTable(podRows(previous), out.isTTY ? out.columns : undefined));
+    // On a terminal the long summary breaks at spaces, not mid-word.
+    say(out.isTTY && out.columns ? wrapText(renderSummary(log), out.columns).join('\n') : renderSummary(log));
     ranToEnd = true;
   } catch (err) {
     // The handlers stay until everything is stopped: a second Ctrl-C must not kill the demo halfway.

@@ -75,3 +75,30 @@ test('the clock counts running time (start-up not), and never runs past --durati
   assert.equal(runningClock(100_000, 90_000), 'running 90s of 90s, finishing', 'the issue saw "running 100s of 90s"');
   assert.equal(runningClock(-300, 90_000), 'running 0s of 90s; Ctrl-C to stop');
 });
+
+test('the pod table fits the terminal: 200 columns whole, 100 and 80 without the lower-priority columns; no width (not a terminal) whole', () => {
+  const s = snap(T0, {
+    pods: [
+      pod({ name: 'batch-qh46w2hqht-c5z2k', app: 'batch', node: 'small-1', cpu: '1200m', memory: '512Mi', conditions: [{ type: 'PodResizePending', status: 'True', reason: 'Infeasible' }] }),
+      pod({ name: 'batch-qh46w2hqht-2246z', app: 'batch', phase: 'Pending', cpu: '2190m', memory: '512Mi', conditions: [{ type: 'PodScheduled', status: 'False', reason: 'Unschedulable' }] }),
+      pod({ name: 'cache-7d4f8b9c6d-h9dkh', app: 'cache', node: 'small-2', cpu: '100m', memory: '1Gi', restarts: 1 }),
+    ],
+    vpas: [vpa('batch', { cpu: ['2190m', '2010m', '2400m'] }), vpa('cache', { memory: ['363Mi', '300Mi', '1.5Gi'] })],
+  });
+  const rows = podRows(s);
+  const widest = (text: string) => Math.max(...text.split('\n').map((l) => l.length));
+  const whole = renderTable(rows);
+  assert.ok(widest(whole) > 100, `the whole table is ${widest(whole)} wide`);
+  assert.equal(renderTable(rows, 200), whole);
+  for (const width of [100, 80]) {
+    const fitted = renderTable(rows, width);
+    assert.ok(widest(fitted) <= width, `${width}:\n${fitted}`);
+    assert.match(fitted, /│ batch +│ 2\.19 +│ 2\.19 \[2\.01, 2\.4\] +│ 512Mi +│ - +│/, `${width}: requests and recommendations stay:\n${fitted}`);
+  }
+  const at120 = renderTable(rows, 120);
+  assert.ok(widest(at120) <= 120, at120);
+  assert.match(at120, /│ workload │ pod +│ state +│ cpu req │/, `at 120 the state and the pod stay, restarts and node go first:\n${at120}`);
+  assert.match(at120, /│ batch +│ 2246z │ Pending \(Unschedulable\) │ 2\.19 +│/);
+  const screen = renderScreen({ header: ['tailor demo'], rows, log: [], startedAt: T0, logLines: 5, width: 80 });
+  assert.ok(widest(screen) <= 80, screen);
+});

@@ -40,12 +40,13 @@ export function scrapeConfig(t: ScrapeTargets): string {
   ].join('\n');
 }
 
-/** Writes the OpenMetrics lines of `series` to `file`, with back-pressure. Returns the line count. */
-export async function writeOpenMetrics(file: string, series: readonly HistorySeries[], intervalMs: number): Promise<number> {
+/** Writes the OpenMetrics lines of `series` to `file`, with back-pressure; stops when `signal` aborts. Returns the line count. */
+export async function writeOpenMetrics(file: string, series: readonly HistorySeries[], intervalMs: number, signal?: AbortSignal): Promise<number> {
   const out = createWriteStream(file);
   let lines = 0;
   let chunk: string[] = [];
   const flush = async () => {
+    signal?.throwIfAborted();
     if (chunk.length === 0) return;
     if (!out.write(`${chunk.join('\n')}\n`)) await once(out, 'drain');
     chunk = [];
@@ -64,12 +65,17 @@ export async function writeOpenMetrics(file: string, series: readonly HistorySer
   return lines;
 }
 
-/** Backfills the history and starts Prometheus in `dir` (removed by the caller). */
-export async function startDemoPrometheus(dir: string, series: readonly HistorySeries[], intervalMs: number, targets: ScrapeTargets): Promise<LocalPrometheus & { samples: number }> {
+/**
+ * Backfills the history and starts Prometheus in `dir` (removed by the caller). promtool and
+ * Prometheus run in process groups of their own: a terminal's Ctrl-C stops the demo, which runs
+ * its audit against this Prometheus before it stops it. `signal` aborts the start (Ctrl-C during
+ * start-up): what was started is stopped before the promise rejects.
+ */
+export async function startDemoPrometheus(dir: string, series: readonly HistorySeries[], intervalMs: number, targets: ScrapeTargets, signal?: AbortSignal): Promise<LocalPrometheus & { samples: number }> {
   const file = join(dir, 'history.om');
-  const samples = (await writeOpenMetrics(file, series, intervalMs)) - 1;
+  const samples = (await writeOpenMetrics(file, series, intervalMs, signal)) - 1;
   const workDir = join(dir, 'prometheus');
   await mkdir(workDir, { recursive: true });
-  const prometheus = await startLocalPrometheus({ files: [file], config: scrapeConfig(targets), workDir });
+  const prometheus = await startLocalPrometheus({ files: [file], config: scrapeConfig(targets), workDir, detached: true, ...(signal ? { signal } : {}) });
   return Object.assign(prometheus, { samples });
 }

@@ -5,7 +5,9 @@
  * builds them (the same configuration table, with demo intervals); then shows the live view until
  * Ctrl-C or `--duration`, and stops everything it started, in reverse order; after Tailor stops and
  * before Prometheus does, the closing audit (`tailor audit`, lent by the cli) writes an HTML and a
- * JSON report of the days of history to a folder that is kept.
+ * JSON report of the days of history to a folder that is kept. Prometheus runs out of the
+ * terminal's process group, so Ctrl-C reaches the demo alone and the audit can still read it
+ * (stop-signal.ts); an exit that skips the stop leaves nothing either (leftovers.ts).
  */
 import { createWriteStream, type WriteStream } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -33,7 +35,7 @@ import { podRows, type DemoSnapshot, type SnapshotEvent } from './demo-snapshot.
 import type { DemoOptions } from './demo-options.ts';
 import { scrapeLabels, startDemoPrometheus } from './demo-prometheus.ts';
 import { loadDemoScenario } from './demo-scenario.ts';
-import { formatActivity, renderScreen, renderSummary, renderTable, ttyFrame } from './demo-view.ts';
+import { formatActivity, renderScreen, renderSummary, renderTable, runningClock, ttyFrame } from './demo-view.ts';
 import { LiveUsageRecorder, type MeterReading } from './live-usage-recorder.ts';
 import { historySeries } from './openmetrics-history.ts';
 import { nodeToAdd } from './scale-up.ts';
@@ -41,6 +43,10 @@ import { deploymentsToRestart, RESTARTED_AT_ANNOTATION } from './rollout-restart
 import { SimMetricsSource, type OwnedObject } from './sim-metrics-source.ts';
 import { containerHistories } from './usage-history.ts';
 import { VPA_CRD_MANIFESTS } from '../api/vpa-crd-manifests.ts';
+import { prepareOutputDir, removeIfCreatedAndEmpty } from '../report/audit/output-dir.ts';
+import { wrapText } from '../report/fit-table.ts';
+import { removeAtExit } from './leftovers.ts';
+import { DemoStopped, stopSignal } from './stop-signal.ts';
 
 /** Loop intervals of the demo (the defaults are for clusters: 1 minute). */
 export const DEMO_INTERVAL = '10s';
@@ -126,30 +132,6 @@ class Teardown {
   }
 }
 
-/**
- * Resolves when SIGINT/SIGTERM arrives (from the start) or `durationMs` after `startTimer()` (the
- * demo's running time, not counting start-up); `cancel` removes the handlers.
- */
-function stopSignal(durationMs: number | undefined): { stopped: Promise<string>; startTimer: () => void; cancel: () => void } {
-  let resolveStop!: (why: string) => void;
-  const stopped = new Promise<string>((r) => (resolveStop = r));
-  const onSignal = (signal: NodeJS.Signals) => resolveStop(signal);
-  process.on('SIGINT', onSignal);
-  process.on('SIGTERM', onSignal);
-  let timer: NodeJS.Timeout | undefined;
-  return {
-    stopped,
-    startTimer: () => {
-      if (durationMs !== undefined) timer = setTimeout(() => resolveStop(`--duration ${Math.round(durationMs / 1000)}s`), durationMs);
-    },
-    cancel: () => {
-      process.off('SIGINT', onSignal);
-      process.off('SIGTERM', onSignal);
-      if (timer) clearTimeout(timer);
-    },
-  };
-}
-
 /** The header's line about the closing audit. */
 function auditLine(options: DemoOptions, possible: boolean, dir: string): string {
   if (!options.audit) return 'audit       off (--no-audit)';
@@ -157,13 +139,25 @@ function auditLine(options: DemoOptions, possible: boolean, dir: string): string
   return `audit       at the end, tailor audit writes an HTML and a JSON report to ${dir} (kept)`;
 }
 
-/** Runs the demo until stopped; throws (after stopping everything) when something fails to start. */
+/**
+ * Runs the demo until stopped; throws (after stopping everything) when something fails to start.
+ * A stop during start-up (Ctrl-C while Prometheus backfills) stops what had started and returns
+ * after one line; once running, a stop ends with the table, the summary and the closing audit.
+ */
 export async function runDemo(options: DemoOptions, out: DemoOutput = process.stdout, hooks: DemoHooks = {}): Promise<void> {
   const say = (line: string) => out.write(`${line}\n`);
-  const stop = stopSignal(options.durationMs);
+  const startedAt = Date.now();
+  const auditDir = options.auditDir ?? join(tmpdir(), `tailor-demo-audit-${new Date(startedAt).toISOString().replace(/[-:]|\.\d+/g, '')}-${process.pid}`);
+  // The audit's folder is made ready before anything starts: a bad --audit-dir fails at once,
+  // not after the demo ran (docs/demo.md). Removed again if the audit never writes in it.
+  const auditFolder = options.audit && options.prometheus && hooks.audit ? await prepareOutputDir(auditDir, '--audit-dir') : undefined;
+  const stop = stopSignal(options.durationMs, (signal) => say(`tailor demo: ${signal}: already stopping; the demo ends by itself in a few seconds`));
   const teardown = new Teardown();
+  teardown.add('remove the unused audit folder', () => removeIfCreatedAndEmpty(auditDir, auditFolder));
   const dir = await mkdtemp(join(tmpdir(), 'tailor-demo-'));
-  teardown.add('remove temp dir', () => rm(dir, { recursive: true, force: true }));
+  // An exit that skips the teardown below (a crash, a closed output pipe) still leaves nothing.
+  const forgetLeftovers = removeAtExit({ tree: dir, ...(auditFolder?.created ? { ifEmpty: auditDir } : {}) });
+  teardown.add('remove temp dir', () => rm(dir, { recursive: true, force: true, maxRetries: 5, retryDelay: 50 }));
   const logFile = options.logFile ?? join(dir, 'tailor.log');
   const logStream: WriteStream = createWriteStream(logFile, { flags: 'a' });
   teardown.add('close log file', async () => {
@@ -171,17 +165,21 @@ export async function runDemo(options: DemoOptions, out: DemoOutput = process.st
     await once(logStream, 'close');
   });
   const logger = createLogger({ level: options.logLevel, destination: logStream });
-  const startedAt = Date.now();
-  const auditDir = options.auditDir ?? join(tmpdir(), `tailor-demo-audit-${new Date(startedAt).toISOString().replace(/[-:]|\.\d+/g, '')}-${process.pid}`);
   let controller: RunningController | undefined;
   let prometheusStarted = false;
+  /** Start-up is over: the header is out and a stop ends with the audit. */
+  let started = false;
   let ranToEnd = false;
+  /** Throws the stop's reason once the demo is asked to stop (between start-up steps). */
+  const checkStop = () => stop.signal.throwIfAborted();
   try {
     const scenario = await loadDemoScenario();
+    checkStop();
     const version = options.serverVersion ?? scenario.cluster.serverVersion ?? DEFAULT_SERVER_VERSION;
     say(`tailor demo: starting kube-sim ${version} with ${scenario.cluster.workloads.length} workloads on ${scenario.cluster.nodes.length} nodes`);
     const sim = await startKubeSim({ crdManifests: VPA_CRD_MANIFESTS, scenario: scenario.cluster, version, speed: 1, tickMs: 250, logger: logger.child({ component: 'kube-sim' }) });
     teardown.add('stop kube-sim', () => sim.close());
+    checkStop();
     const kubeconfig = join(dir, 'kubeconfig');
     await sim.server.writeKubeconfig(kubeconfig);
     const baseline = snapshot(sim);
@@ -203,12 +201,14 @@ export async function runDemo(options: DemoOptions, out: DemoOutput = process.st
           histories,
           scrapeLabels(targets),
         );
-        const prometheus = await startDemoPrometheus(dir, series, scenario.history.intervalMs, targets);
+        const prometheus = await startDemoPrometheus(dir, series, scenario.history.intervalMs, targets, stop.signal);
         teardown.add('stop Prometheus', () => prometheus.stop());
         prometheusUrl = prometheus.url;
         prometheusStarted = true;
         prometheusLine = `prometheus  ${prometheus.url} (pid ${prometheus.pid}): ${prometheus.samples} samples of history backfilled; scraping kube-sim and Tailor every 5s`;
       } catch (err) {
+        // Stopped while starting it (Ctrl-C during the backfill): not a failure of Prometheus.
+        if (stop.signal.aborted) throw err;
         logger.error({ err }, 'Prometheus could not be started');
         say(`tailor demo: Prometheus could not be started (${(err as Error).message.split('\n')[0]}); the recommender reads the usage straight from the simulator instead`);
         prometheusLine = 'prometheus  not running: the recommender reads the simulator (history + live meters)';
@@ -268,6 +268,8 @@ export async function runDemo(options: DemoOptions, out: DemoOutput = process.st
     controller = await startRun(config, { env: {}, factories, logDestination: logStream });
     const running = controller;
     teardown.add('stop Tailor', () => running.stop());
+    checkStop();
+    started = true;
 
     const header = [
       `tailor demo: kube-sim ${version} + Tailor recommender, updater and admission webhook (loops every ${DEMO_INTERVAL})`,
@@ -314,13 +316,15 @@ export async function runDemo(options: DemoOptions, out: DemoOutput = process.st
       const add = nodeToAdd(current.pods, current.nodes, scenario.scaleUp);
       if (add) sim.server.store.create('nodes', nodeObject(add.node, current.nodes.length, version) as unknown as KubeObject);
       if (out.isTTY) {
-        const clock = `running ${Math.round((now - startedAt) / 1000)}s${options.durationMs ? ` of ${Math.round(options.durationMs / 1000)}s` : ''}; Ctrl-C to stop`;
-        out.write(ttyFrame(renderScreen({ header: [`${header[0]}  (${clock})`, ...header.slice(1)], rows: podRows(current), log, startedAt, logLines: 14 }), out.columns));
+        const clock = runningClock(now - runningSince, options.durationMs);
+        out.write(ttyFrame(renderScreen({ header: [`${header[0]}  (${clock})`, ...header.slice(1)], rows: podRows(current), log, startedAt, logLines: 14, ...(out.columns ? { width: out.columns } : {}) }), out.columns));
       } else {
         for (const a of news) say(formatActivity(a, startedAt));
       }
     };
     if (out.isTTY) out.write(`${HIDE_CURSOR}\x1b[2J`);
+    // The clock counts running time, as --duration does (its timer starts below).
+    const runningSince = Date.now();
     refresh();
     const timer = setInterval(refresh, VIEW_REFRESH_MS);
     teardown.add('stop the view', () => {
@@ -335,17 +339,27 @@ export async function runDemo(options: DemoOptions, out: DemoOutput = process.st
     refresh();
     say('');
     say(`tailor demo: stopping (${why})`);
-    say(renderTable(podRows(previous)));
-    say(renderSummary(log));
+    say(renderTable(podRows(previous), out.isTTY ? out.columns : undefined));
+    // On a terminal the long summary breaks at spaces, not mid-word.
+    say(out.isTTY && out.columns ? wrapText(renderSummary(log), out.columns).join('\n') : renderSummary(log));
     ranToEnd = true;
   } catch (err) {
-    stop.cancel();
+    // The handlers stay until everything is stopped: a second Ctrl-C must not kill the demo halfway.
     const failed = await teardown.run(logger);
+    stop.cancel();
+    forgetLeftovers();
+    if (!started && stop.signal.reason instanceof DemoStopped) {
+      const why = stop.signal.reason.why;
+      if (failed.length > 0) throw new Error(`interrupted during start-up (${why}), and stopping failed: ${failed.join('; ')}`);
+      say(`tailor demo: interrupted during start-up (${why}); stopped what had started`);
+      return;
+    }
     if (failed.length > 0) say(`tailor demo: also failed while stopping: ${failed.join('; ')}`);
     throw err;
   }
-  stop.cancel();
   const failed = await teardown.run(logger);
+  stop.cancel();
+  forgetLeftovers();
   if (failed.length > 0) throw new Error(`stopping failed: ${failed.join('; ')}`);
   say(`tailor demo: stopped; Tailor${prometheusStarted ? ', Prometheus' : ''} and kube-sim are down, ${dir} is removed`);
 }

@@ -4,7 +4,8 @@
  * a free 127.0.0.1 port with a temp data dir, an optional scrape configuration and a retention long
  * enough to keep old blocks, waits for /-/ready, and stops it (and removes the data) afterwards.
  * Used by the integration tests, the benchmarks and `tailor demo`. Children are killed at process
- * exit too (see child-processes.ts), so none outlives its parent.
+ * exit too (see child-processes.ts), so none outlives its parent; `detached` starts them in a
+ * process group of their own (out of a terminal's Ctrl-C), `signal` aborts a start.
  */
 import { spawn } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -20,27 +21,61 @@ export interface RunningServer {
   stop(): Promise<void>;
 }
 
-function run(cmd: string, args: string[]): Promise<void> {
+/** How the children are started: in a process group of their own, and abortable. */
+export interface ChildOptions {
+  /**
+   * Start each child in a process group of its own (`setsid`), so a terminal's Ctrl-C, which goes
+   * to the whole foreground group, does not reach it: the caller stops it when it chooses (tailor
+   * demo runs its audit first). Such a child is still killed at this process's exit
+   * (child-processes.ts); a group-wide SIGKILL no longer reaches it, hence not the default.
+   */
+  detached?: boolean;
+  /** Aborting stops the children started so far (waiting for them to exit) and rejects with the signal's reason. */
+  signal?: AbortSignal;
+}
+
+function run(cmd: string, args: string[], options: ChildOptions = {}): Promise<void> {
   return new Promise((resolve, reject) => {
-    const child = spawn(cmd, args, { stdio: ['ignore', 'ignore', 'pipe'] });
+    const { signal } = options;
+    if (signal?.aborted) {
+      reject(signal.reason);
+      return;
+    }
+    const child = spawn(cmd, args, { stdio: ['ignore', 'ignore', 'pipe'], detached: options.detached ?? false });
     track(child);
     let stderr = '';
+    const onAbort = () => child.kill('SIGTERM');
+    signal?.addEventListener('abort', onAbort, { once: true });
     child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.once('error', reject);
-    child.once('exit', (code) => (code === 0 ? resolve() : reject(new Error(`${cmd} ${args.join(' ')} exited ${code}: ${stderr.slice(-2000)}`))));
+    child.once('error', (err) => {
+      signal?.removeEventListener('abort', onAbort);
+      reject(err);
+    });
+    child.once('exit', (code) => {
+      signal?.removeEventListener('abort', onAbort);
+      if (signal?.aborted) reject(signal.reason);
+      else if (code === 0) resolve();
+      else reject(new Error(`${cmd} ${args.join(' ')} exited ${code}: ${stderr.slice(-2000)}`));
+    });
   });
 }
 
-/** Turns OpenMetrics files into TSDB blocks in `dataDir`, `parallel` promtool runs at a time. */
-export async function backfill(files: readonly string[], dataDir: string, parallel = 2): Promise<void> {
+/**
+ * Turns OpenMetrics files into TSDB blocks in `dataDir`, `parallel` promtool runs at a time; when
+ * one fails (or the start is aborted) the others are waited for, so none still writes afterwards.
+ */
+export async function backfill(files: readonly string[], dataDir: string, parallel = 2, options: ChildOptions = {}): Promise<void> {
   const limit = pLimit(parallel);
-  await Promise.all(files.map((f) => limit(() => run('promtool', ['tsdb', 'create-blocks-from', 'openmetrics', '--quiet', f, dataDir]))));
+  const results = await Promise.allSettled(files.map((f) => limit(() => run('promtool', ['tsdb', 'create-blocks-from', 'openmetrics', '--quiet', f, dataDir], options))));
+  const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+  if (failed) throw failed.reason;
 }
 
-/** Polls `url` until it answers 2xx; fails early when the child exits, or after `timeoutMs`. */
-export async function waitReady(url: string, child: { exitCode: number | null }, stderr: () => string, timeoutMs: number): Promise<void> {
+/** Polls `url` until it answers 2xx; fails early when the child exits or `signal` aborts, or after `timeoutMs`. */
+export async function waitReady(url: string, child: { exitCode: number | null }, stderr: () => string, timeoutMs: number, signal?: AbortSignal): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
+    signal?.throwIfAborted();
     if (child.exitCode !== null) throw new Error(`server exited ${child.exitCode} before it was ready: ${stderr().slice(-2000)}`);
     try {
       const res = await fetch(url);
@@ -53,7 +88,7 @@ export async function waitReady(url: string, child: { exitCode: number | null },
   throw new Error(`server at ${url} not ready after ${timeoutMs} ms: ${stderr().slice(-2000)}`);
 }
 
-export interface LocalPrometheusOptions {
+export interface LocalPrometheusOptions extends ChildOptions {
   /** OpenMetrics files to backfill before start (each becomes TSDB blocks). */
   files?: readonly string[];
   /** The whole prometheus.yml (default: no scrape jobs, `scrape_interval: 1h`). */
@@ -74,13 +109,23 @@ export interface LocalPrometheus extends RunningServer {
 
 /** Starts a (backfilled) Prometheus; `stop()` ends it and removes its data unless `workDir` was given. */
 export async function startLocalPrometheus(options: LocalPrometheusOptions = {}): Promise<LocalPrometheus> {
+  const children: ChildOptions = { ...(options.detached ? { detached: true } : {}), ...(options.signal ? { signal: options.signal } : {}) };
   ensureDebianPackage('prometheus', ['prometheus', 'promtool']);
+  options.signal?.throwIfAborted();
   const workDir = options.workDir ?? (await mkdtemp(join(tmpdir(), 'tailor-prom-')));
+  const removeWorkDir = () => (options.workDir ? Promise.resolve() : rm(workDir, { recursive: true, force: true }));
   const dataDir = join(workDir, 'data');
-  if (options.files && options.files.length > 0) await backfill(options.files, dataDir);
   const configPath = join(workDir, 'prometheus.yml');
-  await writeFile(configPath, options.config ?? 'global:\n  scrape_interval: 1h\n');
+  try {
+    if (options.files && options.files.length > 0) await backfill(options.files, dataDir, 2, children);
+    await writeFile(configPath, options.config ?? 'global:\n  scrape_interval: 1h\n');
+    options.signal?.throwIfAborted();
+  } catch (err) {
+    await removeWorkDir();
+    throw err;
+  }
   const server = await startServerProcess({
+    ...children,
     command: 'prometheus',
     args: (port) => [
       `--config.file=${configPath}`,
@@ -92,13 +137,13 @@ export async function startLocalPrometheus(options: LocalPrometheusOptions = {})
     ],
     readyPath: '/-/ready',
     readyTimeoutMs: 60_000,
-    cleanup: () => (options.workDir ? Promise.resolve() : rm(workDir, { recursive: true, force: true })),
+    cleanup: removeWorkDir,
   });
   return { ...server, configPath };
 }
 
 /** How to start a server child process that answers HTTP on 127.0.0.1. */
-export interface ServerProcessSpec {
+export interface ServerProcessSpec extends ChildOptions {
   command: string;
   /** Its arguments, given the free port it must listen on. */
   args(port: number): string[];
@@ -117,12 +162,12 @@ export interface ServerProcess extends RunningServer {
 
 /**
  * Starts a server on a free port, tracked so it dies with this process, and waits until it is
- * ready; a server that exits or is not ready in time is stopped (and cleaned up) and the error
- * carries the end of its stderr. Prometheus and the tests' VictoriaMetrics start this way.
+ * ready; a server that exits or is not ready in time, or whose start is aborted, is stopped (and
+ * cleaned up) and the error carries the end of its stderr. Prometheus and the tests' VictoriaMetrics start this way.
  */
 export async function startServerProcess(spec: ServerProcessSpec): Promise<ServerProcess> {
   const port = await freePort();
-  const child = spawn(spec.command, spec.args(port), { stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn(spec.command, spec.args(port), { stdio: ['ignore', 'ignore', 'pipe'], detached: spec.detached ?? false });
   track(child);
   let stderr = '';
   child.stderr?.on('data', (d: Buffer) => (stderr = (stderr + d.toString()).slice(-10_000)));
@@ -132,7 +177,7 @@ export async function startServerProcess(spec: ServerProcessSpec): Promise<Serve
     await spec.cleanup?.();
   };
   try {
-    await waitReady(`${url}${spec.readyPath}`, child, () => stderr, spec.readyTimeoutMs);
+    await waitReady(`${url}${spec.readyPath}`, child, () => stderr, spec.readyTimeoutMs, spec.signal);
   } catch (err) {
     await stop();
     throw err;

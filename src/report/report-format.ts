@@ -10,7 +10,8 @@ import type { ReportFormat } from './report-formats.ts';
 
 export { REPORT_FORMATS, type ReportFormat } from './report-formats.ts';
 
-export function renderReport(rows: readonly ReportRow[], format: ReportFormat): string {
+/** The report in `format`; the table fits `width` columns (a terminal's; undefined: whole). */
+export function renderReport(rows: readonly ReportRow[], format: ReportFormat, width?: number): string {
   switch (format) {
     case 'json':
       return `${JSON.stringify(rowsToJson(rows), null, 2)}\n`;
@@ -21,6 +22,6 @@ export function renderReport(rows: readonly ReportRow[], format: ReportFormat): 
     case 'html':
       return renderHtml(rows, 'Tailor recommendations');
     case 'table':
-      return `${renderTable(rows)}\n${savingsSummary(rows)}\n`;
+      return `${renderTable(rows, width)}\n${savingsSummary(rows)}\n`;
   }
 }

@@ -1,9 +1,10 @@
 /**
  * The human table of `tailor recommend` (cli-table3), memory rounded up to MiB. An open upper bound
  * reads "none yet"; the note column says why a row is not trusted (young history, no upper bound
- * yet, OOM kills), and the savings line counts only rows with normal confidence.
+ * yet, OOM kills), and the savings line counts only rows with normal confidence. On a terminal the
+ * table fits its width (fit-table.ts).
  */
-import Table from 'cli-table3';
+import { layoutTable, renderFittedTable, type FitColumn } from './fit-table.ts';
 import type { ReportRow, ResourceLine } from './report-rows.ts';
 import { cpuText, memoryHuman, signed } from './report-quantities.ts';
 
@@ -18,15 +19,38 @@ function note(r: ReportRow): string {
   return [...(r.ooms > 0 ? [`${r.ooms} OOM kill(s)`] : []), ...r.notes].join('; ');
 }
 
-export function renderTable(rows: readonly ReportRow[]): string {
-  const table = new Table({
-    head: ['namespace', 'workload', 'container', 'pods', 'cpu req/lim', 'cpu target [lower, upper]', 'cpu diff', 'mem req/lim', 'mem target [lower, upper]', 'mem diff', 'note'],
-    style: { head: [], border: [] },
-  });
-  for (const r of rows) {
+/** kubectl's short names of the workload kinds, for a narrow terminal. */
+const KIND_SHORT_NAMES: Record<string, string> = { Deployment: 'deploy', StatefulSet: 'sts', DaemonSet: 'ds', ReplicaSet: 'rs', CronJob: 'cj', Job: 'job', ReplicationController: 'rc', Pod: 'pod' };
+
+/** `Deployment/api` -> `deploy/api`. */
+const shortKind = (text: string) => text.replace(/^([A-Za-z]+)\//, (all, kind: string) => (KIND_SHORT_NAMES[kind] ? `${KIND_SHORT_NAMES[kind]}/` : all));
+/** `296m [246m, 430m]` -> `296m`. */
+const targetOnly = (text: string) => text.replace(/ \[.*\]$/, '');
+
+/** The table's columns, and how they give way on a narrow terminal (fit-table.ts): the note moves under its row first. */
+const COLUMNS: readonly FitColumn[] = [
+  { head: 'namespace', dropOrder: 3 },
+  { head: 'workload', abbreviated: { head: 'workload', cell: shortKind } },
+  { head: 'container', dropOrder: 4 },
+  { head: 'pods', dropOrder: 1 },
+  { head: 'cpu req/lim' },
+  { head: 'cpu target [lower, upper]', shortHead: 'cpu target [lo, hi]', abbreviated: { head: 'cpu target', cell: targetOnly } },
+  { head: 'cpu diff', dropOrder: 2 },
+  { head: 'mem req/lim' },
+  { head: 'mem target [lower, upper]', shortHead: 'mem target [lo, hi]', abbreviated: { head: 'mem target', cell: targetOnly } },
+  { head: 'mem diff', dropOrder: 2 },
+  { head: 'note', ownLine: true },
+];
+
+/**
+ * The table, fitted to `width` columns (a terminal's; undefined: the whole table, as for a file
+ * or a pipe).
+ */
+export function renderTable(rows: readonly ReportRow[], width?: number): string {
+  const cells = rows.map((r) => {
     const c = r.cpu;
     const m = r.memory;
-    table.push([
+    return [
       r.namespace,
       `${r.workload.kind}/${r.workload.name}`,
       r.container,
@@ -38,9 +62,9 @@ export function renderTable(rows: readonly ReportRow[]): string {
       r.status === 'ok' ? bounds(m, memoryHuman) : '-',
       dash(signed(m.difference, memoryHuman)),
       note(r),
-    ]);
-  }
-  return table.toString();
+    ];
+  });
+  return renderFittedTable(COLUMNS, cells, layoutTable(COLUMNS, cells, width), { ownLinePrefix: 'note: ' });
 }
 
 /**

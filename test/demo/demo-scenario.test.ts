@@ -1,6 +1,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import type { V1Container } from '@kubernetes/client-node';
+import { podTemplate } from 'kube-sim/scenario-objects';
 import { loadDemoScenario, parseDemoScenario } from '../../src/demo/demo-scenario.ts';
+import { runtimeFitWarnings } from '../../src/policy/runtime-fit.ts';
 
 test('the bundled demo scenario: five workloads with a VPA and a story each, 3 days of history, a larger node to add, boot restarted', async () => {
   const s = await loadDemoScenario();
@@ -35,4 +38,11 @@ test('demo scenario errors name the field', () => {
     [`${base}rolloutRestart: [db]`, /^rolloutRestart\[0\]: "db" is not a Deployment in cluster\.workloads/],
   ];
   for (const [text, message] of cases) assert.throws(() => parseDemoScenario(text), { message }, text);
+});
+
+test("the demo's own workloads follow Tailor's resizePolicy advice: no runtime-fit warning for any of them", async () => {
+  // The closing audit and the updater warn about a container whose memory resizePolicy does not
+  // fit its runtime (a JVM with memory NotRequired); the demo should not be the first to get one.
+  const s = await loadDemoScenario();
+  for (const w of s.cluster.workloads) assert.deepEqual(runtimeFitWarnings(podTemplate(w).spec.containers as V1Container[]), [], w.name);
 });

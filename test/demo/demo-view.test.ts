@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { podRows, podState, showCpu, showMemory } from '../../src/demo/demo-snapshot.ts';
-import { elapsed, formatActivity, renderScreen, renderSummary, renderTable, shortPodName, ttyFrame } from '../../src/demo/demo-view.ts';
+import { elapsed, formatActivity, renderScreen, renderSummary, renderTable, runningClock, shortPodName, ttyFrame } from '../../src/demo/demo-view.ts';
 import type { Activity } from '../../src/demo/activity.ts';
 import { pod, snap, vpa } from './demo-fixtures.ts';
 
@@ -47,7 +47,7 @@ test('log lines, the summary and the screen', () => {
   assert.equal(formatActivity(log[0]!, T0), '   +9s  in-place        web       web-a: ResizedInPlace: OutsideBounds');
   assert.equal(
     renderSummary(log),
-    'summary: 0 recommendations, 1 in-place resizes, 0 restarting resizes, 0 infeasible resizes, 1 fallback evictions, 0 evictions, 0 pods admitted with the recommendation, 0 pods admitted with a start-up cpu boost, 0 OOM kills, 0 nodes added, 0 refused or failed actions',
+    'summary: 0 recommendations, 1 in-place resize, 0 restarting resizes, 0 infeasible resizes, 1 eviction (1 after an infeasible resize), 0 pods admitted with the recommendation, 0 pods admitted with a start-up cpu boost, 0 OOM kills, 0 nodes added, 0 refused or failed actions',
   );
   const screen = renderScreen({ header: ['tailor demo', 'kubeconfig  /tmp/k'], rows: [], log, startedAt: T0, logLines: 1 });
   assert.match(screen, /^tailor demo\nkubeconfig {2}\/tmp\/k\n/);
@@ -59,4 +59,46 @@ test('log lines, the summary and the screen', () => {
 test('a terminal frame: home, lines cut to the width and cleared to their end, the rest cleared', () => {
   assert.equal(ttyFrame('abcdef\nxy\n', 4), '\x1b[Habcd\x1b[K\nxy\x1b[K\n\x1b[J');
   assert.equal(ttyFrame('abcdef', undefined), '\x1b[Habcdef\x1b[K\n\x1b[J', 'no width known: nothing cut');
+});
+
+test('the summary: singular and plural, and the evictions with the fallbacks among them', () => {
+  const at = (kind: Activity['kind'], n: number): Activity[] => Array.from({ length: n }, () => ({ at: T0, kind, subject: 'x', text: '' }));
+  const summary = renderSummary([...at('recommendation', 1), ...at('infeasible', 2), ...at('fallback', 2), ...at('eviction', 1), ...at('admitted', 1), ...at('oom', 1), ...at('scale-up', 1)]);
+  assert.match(summary, /^summary: 1 recommendation, 0 in-place resizes, 0 restarting resizes, 2 infeasible resizes, 3 evictions \(2 after an infeasible resize\), 1 pod admitted with the recommendation, 0 pods admitted with a start-up cpu boost, 1 OOM kill, 1 node added, 0 refused or failed actions$/);
+  assert.doesNotMatch(renderSummary(at('eviction', 1)), /after an infeasible resize/, 'no fallback: nothing to say about them');
+  assert.doesNotMatch(renderSummary([]), /fallback/);
+});
+
+test('the clock counts running time (start-up not), and never runs past --duration', () => {
+  assert.equal(runningClock(12_400), 'running 12s; Ctrl-C to stop');
+  assert.equal(runningClock(45_000, 90_000), 'running 45s of 90s; Ctrl-C to stop');
+  assert.equal(runningClock(100_000, 90_000), 'running 90s of 90s, finishing', 'the issue saw "running 100s of 90s"');
+  assert.equal(runningClock(-300, 90_000), 'running 0s of 90s; Ctrl-C to stop');
+});
+
+test('the pod table fits the terminal: 200 columns whole, 100 and 80 without the lower-priority columns; no width (not a terminal) whole', () => {
+  const s = snap(T0, {
+    pods: [
+      pod({ name: 'batch-qh46w2hqht-c5z2k', app: 'batch', node: 'small-1', cpu: '1200m', memory: '512Mi', conditions: [{ type: 'PodResizePending', status: 'True', reason: 'Infeasible' }] }),
+      pod({ name: 'batch-qh46w2hqht-2246z', app: 'batch', phase: 'Pending', cpu: '2190m', memory: '512Mi', conditions: [{ type: 'PodScheduled', status: 'False', reason: 'Unschedulable' }] }),
+      pod({ name: 'cache-7d4f8b9c6d-h9dkh', app: 'cache', node: 'small-2', cpu: '100m', memory: '1Gi', restarts: 1 }),
+    ],
+    vpas: [vpa('batch', { cpu: ['2190m', '2010m', '2400m'] }), vpa('cache', { memory: ['363Mi', '300Mi', '1.5Gi'] })],
+  });
+  const rows = podRows(s);
+  const widest = (text: string) => Math.max(...text.split('\n').map((l) => l.length));
+  const whole = renderTable(rows);
+  assert.ok(widest(whole) > 100, `the whole table is ${widest(whole)} wide`);
+  assert.equal(renderTable(rows, 200), whole);
+  for (const width of [100, 80]) {
+    const fitted = renderTable(rows, width);
+    assert.ok(widest(fitted) <= width, `${width}:\n${fitted}`);
+    assert.match(fitted, /│ batch +│ 2\.19 +│ 2\.19 \[2\.01, 2\.4\] +│ 512Mi +│ - +│/, `${width}: requests and recommendations stay:\n${fitted}`);
+  }
+  const at120 = renderTable(rows, 120);
+  assert.ok(widest(at120) <= 120, at120);
+  assert.match(at120, /│ workload │ pod +│ state +│ cpu req │/, `at 120 the state and the pod stay, restarts and node go first:\n${at120}`);
+  assert.match(at120, /│ batch +│ 2246z │ Pending \(Unschedulable\) │ 2\.19 +│/);
+  const screen = renderScreen({ header: ['tailor demo'], rows, log: [], startedAt: T0, logLines: 5, width: 80 });
+  assert.ok(widest(screen) <= 80, screen);
 });

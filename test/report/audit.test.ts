@@ -10,7 +10,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as k8s from '@kubernetes/client-node';
@@ -106,6 +106,8 @@ describe('tailor audit on kube-sim and a real Prometheus', () => {
     const first = await audit(START + 2 * DAY, 'first');
     assert.equal(first.code, 0, first.stderr);
     assert.match(first.stderr, /no previous report in configmap:audit\/tailor-audit \(the first audit\)/);
+    // One line says where the files went, and that the folder was made.
+    assert.ok(first.stderr.split('\n').includes(`tailor audit: wrote ${join(dir, 'first', 'audit-20260203T000000Z')}.html and .json, and copied them to latest.html and latest.json (the folder ${join(dir, 'first')} was created)`), first.stderr);
     const one = await report('first');
     assert.equal(one.schemaVersion, 1);
     assert.equal(one.kind, 'TailorAuditReport');
@@ -120,8 +122,10 @@ describe('tailor audit on kube-sim and a real Prometheus', () => {
     // A day later: the api uses 600m, and the cache's memory request was cut to 512Mi.
     await core.deleteNamespacedPod({ namespace: NS, name: 'cache-0' });
     await pod('cache-0', cacheOwner, 'redis', { cpu: '1', memory: '512Mi' });
+    await mkdir(join(dir, 'second'));
     const second = await audit(START + 3 * DAY, 'second');
     assert.equal(second.code, 0, second.stderr);
+    assert.ok(second.stderr.split('\n').includes(`tailor audit: wrote ${join(dir, 'second', 'audit-20260204T000000Z')}.html and .json, and copied them to latest.html and latest.json`), `an existing folder is not said to be created: ${second.stderr}`);
     const two = await report('second');
     // Both audits at the one default strategy, kept in the stored summary: the trend compares like with like.
     assert.equal(one.strategy, 'tailor-low-churn');

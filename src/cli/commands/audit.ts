@@ -8,6 +8,7 @@
  */
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import { parseStoreSpec, StoreLocationError, type StoreSpec } from '../../report/audit/store-spec.ts';
+import type { AuditNotes } from './audit-action.ts';
 import { AUDIT_FORMATS, type AuditOptions } from './audit-options.ts';
 import { OUTLINE_POINTS } from '../../report/audit/usage-outline.ts';
 import { formatOption, logLevelOption, noProgressOption, outputOption } from '../common-options.ts';
@@ -34,7 +35,8 @@ function pointsOption(text: string): number {
   return n;
 }
 
-export function registerAudit(program: Command): void {
+/** Declares `tailor audit`; `notes` takes the line saying where the files went (default: standard error). */
+export function registerAudit(program: Command, notes?: AuditNotes): void {
   const cmd = program.command('audit').description('Periodic report of over- and under-provisioned workloads: HTML with charts and JSON, with the trend since the last report');
   addPrometheusAndNamespaceOptions(cmd)
     .addOption(formatOption(AUDIT_FORMATS, 'html'))
@@ -48,5 +50,5 @@ export function registerAudit(program: Command): void {
     .addOption(noProgressOption())
     .addOption(logLevelOption('warn'))
     // The implementation is loaded when the command runs, not at every start of the CLI.
-    .action(async (o: AuditOptions) => (await import('./audit-action.ts')).runAuditCommand(o));
+    .action(async (o: AuditOptions) => (await import('./audit-action.ts')).runAuditCommand(o, notes));
 }

@@ -14,9 +14,12 @@ export function demoAuditArgs(input: DemoAuditInput): string[] {
   return ['audit', '--prometheus-url', input.prometheusUrl, '--kubeconfig', input.kubeconfig, '--namespace', 'default', '--history', `${input.historyDays}d`, '--output-dir', input.dir, '--no-progress', '--log-level', 'error'];
 }
 
-/** Runs the audit; throws when it fails (a bad option included: commander's exit is overridden). */
+/**
+ * Runs the audit; throws when it fails (a bad option included: commander's exit is overridden).
+ * The audit's own line about where the files went is left out: the demo prints its own.
+ */
 export async function demoAudit(input: DemoAuditInput): Promise<void> {
   const program = new Command('tailor').exitOverride();
-  registerAudit(program);
+  registerAudit(program, () => {});
   await program.parseAsync(demoAuditArgs(input), { from: 'user' });
 }

@@ -18,5 +18,7 @@ export interface RecommendOptions extends RecommendSourceOptions {
 /** Reads, recommends and writes the report in the chosen format. */
 export async function runRecommendCommand(o: RecommendOptions): Promise<void> {
   const { rows } = await readRecommendations(sourceSettings(o));
-  await writeResult(renderReport(rows, o.format), o.output);
+  // The table fits a terminal; written to a file or a pipe it is whole.
+  const width = o.output === undefined && process.stdout.isTTY ? process.stdout.columns : undefined;
+  await writeResult(renderReport(rows, o.format, width), o.output);
 }

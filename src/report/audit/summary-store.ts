@@ -51,7 +51,11 @@ export class DirectoryStore implements SummaryStore {
   async write(text: string): Promise<void> {
     const file = join(this.dir, SUMMARY_KEY);
     try {
-      await mkdir(this.dir, { recursive: true });
+      // Not recursive: Node's recursive mkdir never returns under /proc (output-dir.ts); the
+      // audit made the folder ready before it read the history.
+      await mkdir(this.dir).catch((err: NodeJS.ErrnoException) => {
+        if (err.code !== 'EEXIST') throw err;
+      });
       await writeFile(`${file}.new`, text, 'utf8');
       await rename(`${file}.new`, file);
     } catch (err) {

@@ -41,3 +41,37 @@ conformance_image_tar() {
   local file="${1//[\/:]/_}"
   echo "$LANE_CACHE/conformance-images-r$CONFORMANCE_IMAGE_RECIPE-$CONFORMANCE_KUBERNETES_MODULE/$file.tar"
 }
+
+# ---- upstream mode (TAILOR_CONFORMANCE_AUTOSCALER=upstream): upstream VPA itself on the same cluster
+# Its images, made from the binaries build-upstream-vpa.sh caches (upstream_binary in versions.sh),
+# under the names its deploy/ manifests give them, plus the name the suite's NewVPADeployment gives a
+# recommender it deploys itself (localhost:5001/vpa-recommender, untagged: :latest, entrypoint
+# /recommender). Entrypoints as upstream's Dockerfiles set them (/recommender, /updater,
+# /admission-controller).
+CONFORMANCE_UPSTREAM_TAG="${UPSTREAM_VPA_VERSION#v}"
+CONFORMANCE_UPSTREAM_RECOMMENDER=registry.k8s.io/autoscaling/vpa-recommender:$CONFORMANCE_UPSTREAM_TAG
+CONFORMANCE_UPSTREAM_UPDATER=registry.k8s.io/autoscaling/vpa-updater:$CONFORMANCE_UPSTREAM_TAG
+CONFORMANCE_UPSTREAM_ADMISSION=registry.k8s.io/autoscaling/vpa-admission-controller:$CONFORMANCE_UPSTREAM_TAG
+CONFORMANCE_UPSTREAM_E2E_RECOMMENDER=localhost:5001/vpa-recommender:latest
+CONFORMANCE_UPSTREAM_IMAGES=("$CONFORMANCE_UPSTREAM_RECOMMENDER" "$CONFORMANCE_UPSTREAM_UPDATER" "$CONFORMANCE_UPSTREAM_ADMISSION" "$CONFORMANCE_UPSTREAM_E2E_RECOMMENDER")
+# Recipe number of the upstream images: bump it when build-upstream.sh makes them differently.
+CONFORMANCE_UPSTREAM_RECIPE=1
+# The CA bundle copied into the images (as distroless/static has one).
+CONFORMANCE_UPSTREAM_CA_BUNDLE=/etc/ssl/certs/ca-certificates.crt
+
+# conformance_upstream_key: a digest of what the upstream images are made of (the three binaries,
+# the CA bundle, the recipe), so new binaries make new images.
+conformance_upstream_key() {
+  local c
+  {
+    for c in vpa-recommender vpa-updater vpa-admission-controller; do sha256sum < "$(upstream_binary "$c")"; done
+    sha256sum < "$CONFORMANCE_UPSTREAM_CA_BUNDLE"
+    echo "$CONFORMANCE_UPSTREAM_RECIPE"
+  } | sha256sum | cut -c1-16
+}
+
+# conformance_upstream_image_tar KEY NAME: the cached docker archive of an upstream image.
+conformance_upstream_image_tar() {
+  local file="${2//[\/:]/_}"
+  echo "$LANE_CACHE/conformance-upstream-images-$UPSTREAM_VPA_VERSION-$1/$file.tar"
+}

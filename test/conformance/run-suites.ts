@@ -1,14 +1,21 @@
 /**
  * The conformance lane's driver (run by run.sh, which builds, brings the cluster up and down): for
- * each of upstream's suites, installs Tailor from its manifests as a user would (`kubectl apply -k`
- * of an overlay that sets the lane-built image, points Tailor at a Prometheus on this machine and
- * scales to zero the components upstream does not deploy for that suite), runs upstream's e2e
- * binary on that suite with a JUnit report, uninstalls Tailor, and prints one row per spec.
+ * each of upstream's suites, installs the autoscaler under test with only the components upstream
+ * deploys for that suite, runs upstream's e2e binary on that suite with a JUnit report, uninstalls
+ * it, and prints one row per spec. The autoscaler (TAILOR_CONFORMANCE_AUTOSCALER):
+ *   tailor    (default) Tailor, installed from its manifests as a user would (`kubectl apply -k` of an
+ *             overlay that sets the lane-built image, points Tailor at a Prometheus on this machine
+ *             and scales to zero the components upstream does not deploy for that suite);
+ *   upstream  upstream VPA v1.8.1 itself, from its own deploy/ manifests in kube-system
+ *             (upstream-install.ts), for upstream's own table on the same cluster.
  *
  * Usage: node --import tsx test/conformance/run-suites.ts [suite...]
  * Environment (set by run.sh): TAILOR_CONFORMANCE_SUITE (the test binary), TAILOR_CONFORMANCE_RESULTS
  * (the report directory), TAILOR_CONFORMANCE_SLOW=0 (skip `[Slow]`), TAILOR_CONFORMANCE_OFF_BY_DEFAULT=1,
- * TAILOR_CONFORMANCE_FOCUS (an extra ginkgo focus), TAILOR_CONFORMANCE_TIMEOUT (ginkgo's, default 3h).
+ * TAILOR_CONFORMANCE_FOCUS (an extra ginkgo focus), TAILOR_CONFORMANCE_TIMEOUT (ginkgo's, default 3h);
+ * tailor: TAILOR_CONFORMANCE_IMAGE; upstream: TAILOR_CONFORMANCE_UPSTREAM_DEPLOY (deploy/ of the VPA
+ * module), TAILOR_CONFORMANCE_UPSTREAM_IMAGES (the imported images, space-separated),
+ * TAILOR_CONFORMANCE_METRICS_SERVER (its binary), TAILOR_CLUSTER_STATE.
  */
 import { spawn } from 'node:child_process';
 import { createWriteStream, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -19,7 +26,9 @@ import * as k8s from '@kubernetes/client-node';
 import { startLocalPrometheus, type LocalPrometheus } from '../../src/local-prometheus/prometheus-process.ts';
 import { laneKubeconfigPath, laneKubeConfig, laneKubectl, waitFor } from '../real-cluster/lane-cluster.ts';
 import { allowPrometheus, forward, kubeletScrapeConfig, kubeletTargets, lanePkiDir } from '../real-cluster/lane-prometheus.ts';
+import { AUTOSCALER_NAMES, autoscalerMode, type ConformanceAutoscaler } from './autoscaler.ts';
 import { ginkgoSelection, markdownTable, readJunit, selectSuites, SUITES, tally, TAILOR_DEPLOYMENTS, type SpecRow, type TailorComponent } from './suites.ts';
+import { upstreamAutoscaler } from './upstream-install.ts';
 
 const NS = 'tailor-system';
 /** kustomize components every suite's install adds: the switch to upstream's webhook names (docs/install.md). */
@@ -87,7 +96,7 @@ async function uninstallTailor(dir: string): Promise<void> {
 }
 
 /** Runs the suite binary on one suite; resolves with its exit status (its output goes to `logFile`). */
-function runSuite(binary: string, suite: string, junit: string, logFile: string): Promise<number> {
+function runSuite(binary: string, suite: string, namespace: string, junit: string, logFile: string): Promise<number> {
   const args = [
     `--kubeconfig=${laneKubeconfigPath()}`,
     ...ginkgoSelection(suite, {
@@ -104,7 +113,7 @@ function runSuite(binary: string, suite: string, junit: string, logFile: string)
   ];
   const out = createWriteStream(logFile);
   log(`${suite}: ${binary} ${args.join(' ')} (output: ${logFile})`);
-  const child = spawn(binary, args, { env: { ...process.env, VPA_NAMESPACE: NS, KUBECONFIG: laneKubeconfigPath() }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(binary, args, { env: { ...process.env, VPA_NAMESPACE: namespace, KUBECONFIG: laneKubeconfigPath() }, stdio: ['ignore', 'pipe', 'pipe'] });
   child.stdout.pipe(out, { end: false });
   child.stderr.pipe(out, { end: false });
   return new Promise((ok, fail) => {
@@ -113,38 +122,82 @@ function runSuite(binary: string, suite: string, junit: string, logFile: string)
   });
 }
 
+/** Tailor as the lane's autoscaler: its manifests, per suite; a Prometheus on this machine for all. */
+function tailorAutoscaler(image: string): ConformanceAutoscaler {
+  let prometheus: LocalPrometheus | undefined;
+  let forwarder: Server | undefined;
+  let prometheusUrl = '';
+  let dir: string | undefined;
+  return {
+    name: AUTOSCALER_NAMES.tailor,
+    namespace: NS,
+    logName: 'tailor',
+    async start() {
+      // Tailor's recommender reads Prometheus: one on this machine scraping the kubelets, reachable from
+      // pods on node 1's bridge address (the lane has no Service routing).
+      await allowPrometheus(kc);
+      const targets = await kubeletTargets(core);
+      prometheus = await startLocalPrometheus({ config: kubeletScrapeConfig(targets, lanePkiDir(), 5) });
+      const nodeIp = targets[0]!.slice(0, targets[0]!.lastIndexOf(':'));
+      const forwarded = await forward(nodeIp, Number(new URL(prometheus.url).port));
+      forwarder = forwarded.server;
+      prometheusUrl = `http://${nodeIp}:${forwarded.port}`;
+    },
+    async install(suite, components) {
+      dir = mkdtempSync(join(tmpdir(), `tailor-conformance-${suite}-`));
+      writeFileSync(join(dir, 'kustomization.yaml'), overlay(dir, image, prometheusUrl, components));
+      log(`${suite}: installing Tailor (${components.join(', ')}) from manifests/install`);
+      await installTailor(dir, components);
+    },
+    logs() {
+      return kubectl('logs', '-n', NS, '-l', 'app.kubernetes.io/name=tailor', '--all-containers', '--prefix', '--tail=-1');
+    },
+    async uninstall() {
+      if (!dir) return;
+      try {
+        await uninstallTailor(dir);
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+        dir = undefined;
+      }
+    },
+    async stop() {
+      forwarder?.close();
+      await prometheus?.stop();
+    },
+  };
+}
+
+function chooseAutoscaler(): ConformanceAutoscaler {
+  const mode = autoscalerMode(process.env.TAILOR_CONFORMANCE_AUTOSCALER);
+  if (mode === 'tailor') return tailorAutoscaler(env('TAILOR_CONFORMANCE_IMAGE'));
+  return upstreamAutoscaler(kc, {
+    deployDir: env('TAILOR_CONFORMANCE_UPSTREAM_DEPLOY'),
+    images: env('TAILOR_CONFORMANCE_UPSTREAM_IMAGES').split(/\s+/).filter(Boolean),
+    metricsServer: env('TAILOR_CONFORMANCE_METRICS_SERVER'),
+    state: env('TAILOR_CLUSTER_STATE'),
+  });
+}
+
 async function main(): Promise<number> {
   const suites = selectSuites(process.argv.slice(2));
   const binary = env('TAILOR_CONFORMANCE_SUITE');
   const results = env('TAILOR_CONFORMANCE_RESULTS');
-  const image = env('TAILOR_CONFORMANCE_IMAGE');
+  const autoscaler = chooseAutoscaler();
   mkdirSync(results, { recursive: true });
+  log(`autoscaler under test: ${autoscaler.name} (components in ${autoscaler.namespace})`);
 
-  // Tailor's recommender reads Prometheus: one on this machine scraping the kubelets, reachable from
-  // pods on node 1's bridge address (the lane has no Service routing).
-  await allowPrometheus(kc);
-  const targets = await kubeletTargets(core);
-  let prometheus: LocalPrometheus | undefined;
-  let forwarder: Server | undefined;
   const rows: SpecRow[] = [];
   let failedRuns = 0;
   try {
-    prometheus = await startLocalPrometheus({ config: kubeletScrapeConfig(targets, lanePkiDir(), 5) });
-    const nodeIp = targets[0]!.slice(0, targets[0]!.lastIndexOf(':'));
-    const forwarded = await forward(nodeIp, Number(new URL(prometheus.url).port));
-    forwarder = forwarded.server;
-    const prometheusUrl = `http://${nodeIp}:${forwarded.port}`;
-
+    await autoscaler.start();
     for (const suite of suites) {
       const components = SUITES[suite]!;
-      const dir = mkdtempSync(join(tmpdir(), `tailor-conformance-${suite}-`));
       const junit = join(results, `${suite}.junit.xml`);
       const started = Date.now();
       try {
-        writeFileSync(join(dir, 'kustomization.yaml'), overlay(dir, image, prometheusUrl, components));
-        log(`${suite}: installing Tailor (${components.join(', ')}) from manifests/install`);
-        await installTailor(dir, components);
-        const status = await runSuite(binary, suite, junit, join(results, `${suite}.log`));
+        await autoscaler.install(suite, components);
+        const status = await runSuite(binary, suite, autoscaler.namespace, junit, join(results, `${suite}.log`));
         const suiteRows = existsSync(junit) ? readJunit(suite, readFileSync(junit, 'utf8'), suite) : [];
         if (suiteRows.length === 0) {
           failedRuns++;
@@ -157,23 +210,21 @@ async function main(): Promise<number> {
         failedRuns++;
         log(`${suite}: could not run: ${(error as Error).message}`);
       } finally {
-        // Tailor's pods' logs are kept with the report: the reasons behind a failure are often there.
-        try { writeFileSync(join(results, `${suite}.tailor.log`), kubectl('logs', '-n', NS, '-l', 'app.kubernetes.io/name=tailor', '--all-containers', '--prefix', '--tail=-1')); } catch { /* none running */ }
-        await uninstallTailor(dir).catch((error: unknown) => { failedRuns++; log(`${suite}: uninstall failed: ${(error as Error).message}`); });
-        rmSync(dir, { recursive: true, force: true });
+        // The components' logs are kept with the report: the reasons behind a failure are often there.
+        try { writeFileSync(join(results, `${suite}.${autoscaler.logName}.log`), autoscaler.logs()); } catch { /* none running */ }
+        await autoscaler.uninstall().catch((error: unknown) => { failedRuns++; log(`${suite}: uninstall failed: ${(error as Error).message}`); });
       }
     }
   } finally {
-    forwarder?.close();
-    await prometheus?.stop();
+    await autoscaler.stop();
   }
 
-  const table = markdownTable(rows);
+  const table = markdownTable(rows, autoscaler.name);
   writeFileSync(join(results, 'table.md'), `${table}\n`);
   console.log(table);
   const t = tally(rows);
-  log(`report: ${results} (table.md, <suite>.junit.xml, <suite>.log, <suite>.tailor.log)`);
-  console.log(`conformance: ${t.passed} passed, ${t.failed} failed, ${t.skipped} skipped (${suites.join(', ')})`);
+  log(`report: ${results} (table.md, <suite>.junit.xml, <suite>.log, <suite>.${autoscaler.logName}.log)`);
+  console.log(`conformance (${autoscaler.name}): ${t.passed} passed, ${t.failed} failed, ${t.skipped} skipped (${suites.join(', ')})`);
   return failedRuns > 0 || t.failed > 0 ? 1 : 0;
 }
 

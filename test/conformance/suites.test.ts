@@ -40,6 +40,12 @@ test('markdownTable: a row per spec, pipes escaped', () => {
   assert.equal(table.split('\n')[2], '| s | a \\| b | failed | 10 | x y |');
 });
 
+test('markdownTable with an autoscaler: the result column says which one ran', () => {
+  const row = { suite: 's', spec: 'x', result: 'passed', seconds: 1, reason: '' } as const;
+  assert.equal(markdownTable([row], 'upstream VPA v1.8.1').split('\n')[0], '| suite | spec | result (upstream VPA v1.8.1) | s | reason |');
+  assert.equal(markdownTable([row]).split('\n')[0], '| suite | spec | result | s | reason |');
+});
+
 test('ginkgoSelection: upstream\'s focus per suite, OffByDefault and Slow skipped on request', () => {
   assert.deepEqual(ginkgoSelection('updater', { offByDefault: false, slow: true }), [
     '--ginkgo.focus=\\[VPA\\] \\[updater\\]',

@@ -121,9 +121,13 @@ function cell(text: string): string {
   return text.replace(/\|/g, '\\|').replace(/\s+/g, ' ');
 }
 
-/** A Markdown table: suite, spec, result, seconds, reason. */
-export function markdownTable(rows: readonly SpecRow[]): string {
-  const lines = ['| suite | spec | result | s | reason |', '|---|---|---|---:|---|'];
+/**
+ * A Markdown table: suite, spec, result, seconds, reason. With `autoscaler`, the result column's
+ * header names the autoscaler the suite ran against (`result (upstream VPA v1.8.1)`).
+ */
+export function markdownTable(rows: readonly SpecRow[], autoscaler?: string): string {
+  const result = autoscaler ? `result (${cell(autoscaler)})` : 'result';
+  const lines = [`| suite | spec | ${result} | s | reason |`, '|---|---|---|---:|---|'];
   for (const r of rows) lines.push(`| ${r.suite} | ${cell(r.spec)} | ${r.result} | ${r.seconds.toFixed(0)} | ${cell(r.reason)} |`);
   return lines.join('\n');
 }

@@ -24,6 +24,7 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import * as k8s from '@kubernetes/client-node';
 import { BUSYBOX_IMAGE, laneKubeConfig, waitFor } from './lane-cluster.ts';
+import { startLaneMetricsServer, type LaneMetricsServer } from './lane-metrics-server.ts';
 
 const STATE = process.env.TAILOR_CLUSTER_STATE ?? '/var/lib/tailor-real-cluster';
 const CACHE = process.env.TAILOR_CLUSTER_CACHE ?? '/var/cache/tailor-real-cluster';
@@ -33,7 +34,6 @@ const AUTOSCALER_KUBECONFIG = join(PKI, 'autoscaler.kubeconfig');
 const AUDIT_LOG = join(STATE, 'audit.log');
 const VPA_BIN = join(CACHE, 'vertical-pod-autoscaler-v1.8.1');
 const METRICS_SERVER = join(CACHE, 'metrics-server-v0.9.0', 'metrics-server');
-const NODE1_IP = '10.213.1.1';
 const KUBELETS = ['10.213.1.1:10250', '10.213.2.1:10260'];
 const WINDOW_MS = Number(process.env.COMPARE_WINDOW_MS ?? 6 * 60_000);
 const VPA = { group: 'autoscaling.k8s.io', version: 'v1', plural: 'verticalpodautoscalers' };
@@ -126,41 +126,6 @@ scrape_configs:
     return Number(r?.data?.result?.[0]?.value[1] ?? 0) === KUBELETS.length ? true : undefined;
   });
   return url;
-}
-
-/** metrics-server on node 1's address, registered as the v1beta1.metrics.k8s.io APIService: upstream's live source. */
-async function startMetricsServer(): Promise<void> {
-  const port = 34443;
-  const admin = join(STATE, 'admin.kubeconfig');
-  start('metrics-server', METRICS_SERVER, [
-    `--secure-port=${port}`, `--bind-address=${NODE1_IP}`, `--cert-dir=${join(WORK, 'metrics-server-certs')}`,
-    `--kubeconfig=${admin}`, `--authentication-kubeconfig=${admin}`, `--authorization-kubeconfig=${admin}`,
-    '--kubelet-use-node-status-port', '--kubelet-preferred-address-types=InternalIP', `--kubelet-certificate-authority=${PKI}/ca.crt`,
-    '--metric-resolution=15s', '--v=1',
-  ]);
-  await applyYaml(`apiVersion: v1
-kind: Service
-metadata: {name: metrics-server, namespace: kube-system}
-spec: {ports: [{port: 443, targetPort: ${port}}]}
----
-apiVersion: v1
-kind: Endpoints
-metadata: {name: metrics-server, namespace: kube-system}
-subsets: [{addresses: [{ip: ${NODE1_IP}}], ports: [{port: ${port}}]}]
----
-apiVersion: apiregistration.k8s.io/v1
-kind: APIService
-metadata: {name: v1beta1.metrics.k8s.io}
-spec: {service: {name: metrics-server, namespace: kube-system, port: 443}, group: metrics.k8s.io, version: v1beta1, insecureSkipTLSVerify: true, groupPriorityMinimum: 100, versionPriority: 100}
-`);
-  await waitFor('metrics.k8s.io serving node metrics', 180_000, async () => {
-    try {
-      const text = execFileSync('curl', ['-sf', '--cacert', `${PKI}/ca.crt`, '--cert', `${PKI}/admin.crt`, '--key', `${PKI}/admin.key`, 'https://127.0.0.1:36443/apis/metrics.k8s.io/v1beta1/nodes'], { encoding: 'utf8' });
-      return (JSON.parse(text) as { items?: unknown[] }).items?.length ? true : undefined;
-    } catch {
-      return undefined;
-    }
-  }, () => processes.find((p) => p.name === 'metrics-server')!.log.join('').slice(-1500));
 }
 
 type Scenario = 'web' | 'cache' | 'batch';
@@ -363,11 +328,12 @@ async function runOne(a: Autoscaler): Promise<object> {
 }
 
 const results: object[] = [];
+let metricsServer: LaneMetricsServer | undefined;
 try {
   // Tailor's admission webhook keeps its CA in a Secret of its own namespace.
   await core.createNamespace({ body: { metadata: { name: 'tailor' } } }).catch(() => undefined);
   const prometheusUrl = await startPrometheus();
-  await startMetricsServer();
+  metricsServer = await startLaneMetricsServer(kc, { binary: METRICS_SERVER, state: STATE, workDir: WORK });
   const only = process.env.COMPARE_ONLY?.toLowerCase();
   for (const a of autoscalers(prometheusUrl)) {
     if (only && !a.name.toLowerCase().includes(only)) continue;
@@ -376,6 +342,7 @@ try {
     console.log(JSON.stringify(r));
   }
 } finally {
+  await metricsServer?.stop();
   for (const p of processes.reverse()) await stop(p.child);
   writeFileSync(join(WORK, 'results.json'), JSON.stringify(results, null, 2));
 }

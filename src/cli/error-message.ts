@@ -42,6 +42,8 @@ export function errorChainMessage(err: unknown): string {
       if (inner.length > 0) line += ` [${inner.join('; ')}]`;
     }
     if (!(current instanceof Error) || current.cause === undefined) break;
+    // A file error says its system error in words (`no such file`): `ENOENT: no such file or directory, open 'x'` would repeat it.
+    if ((current as { causeInWords?: boolean }).causeInWords === true) break;
     current = current.cause;
     const next = messageOf(current);
     if (next !== '' && !line.includes(next)) line += `: ${next}`;

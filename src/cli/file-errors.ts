@@ -7,6 +7,8 @@ import { dirname } from 'node:path';
 /** An input or output file the command could not use; exit code 1. */
 export class FileError extends Error {
   override readonly name = 'FileError';
+  /** The message already says the system error in words: the one-line message stops here. */
+  readonly causeInWords = true;
 }
 
 const READ_REASONS: Record<string, string> = {

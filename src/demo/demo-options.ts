@@ -1,6 +1,6 @@
 /**
  * The options of `tailor demo`, checked before anything starts; every error names its flag,
- * e.g. `--duration "soon": invalid duration ...`.
+ * e.g. `--duration: invalid duration "soon": ...`.
  */
 import { parseDuration } from '../config/duration-option.ts';
 import { parseServerVersion, type ServerVersion } from 'kube-sim/server-version';
@@ -55,7 +55,7 @@ export function parseDemoOptions(flags: DemoFlags): DemoOptions {
     try {
       ms = parseDuration(flags.duration);
     } catch (err) {
-      throw new DemoOptionError('--duration', `${JSON.stringify(flags.duration)}: ${(err as Error).message}`, { cause: err });
+      throw new DemoOptionError('--duration', (err as Error).message, { cause: err });
     }
     if (ms < 1000) throw new DemoOptionError('--duration', `${JSON.stringify(flags.duration)} is shorter than a second`);
     options.durationMs = ms;

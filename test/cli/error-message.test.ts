@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { errorChainMessage } from '../../src/cli/error-message.ts';
+import { readFailure } from '../../src/cli/file-errors.ts';
 
 test('the error line shows the whole cause chain, first lines only, without repeating a message', () => {
   const api = new Error('HTTP-Code: 404\nMessage: Unknown API Status Code!\nBody: {...}');
@@ -25,4 +26,11 @@ test('a cause that is not an Error (a library\'s plain failure object) is summar
   assert.equal(errorChainMessage(new Error('query failed', { cause: { message: 'too many points', stack: 'Error: at x' } })), 'query failed: too many points');
   // An object with no message at all adds nothing (its JSON would be noise).
   assert.equal(errorChainMessage(new Error('query failed', { cause: { socket: { _sessionCache: {} }, stack: 'Error: at x' } })), 'query failed');
+});
+
+test('a file error says its system error in words once: no raw ENOENT repeating it', () => {
+  const enoent = Object.assign(new Error("ENOENT: no such file or directory, open 'shop.yaml'"), { code: 'ENOENT' });
+  assert.equal(errorChainMessage(readFailure('shop.yaml', enoent)), 'shop.yaml: cannot read: no such file');
+  // Wrapped further, the line still ends with the words.
+  assert.equal(errorChainMessage(new Error('loading the scenario', { cause: readFailure('shop.yaml', enoent) })), 'loading the scenario: shop.yaml: cannot read: no such file');
 });

@@ -26,7 +26,7 @@ const BAD: Array<[string[], RegExp]> = [
   [['--bogus'], /unknown option '--bogus'/],
 
   [['demo', '--bogus'], /unknown option '--bogus'/],
-  [['demo', '--duration', 'banana'], /--duration: "banana": invalid duration/],
+  [['demo', '--duration', 'banana'], /--duration: invalid duration "banana": use e\.g\./],
   [['demo', '--duration', '500ms'], /--duration: "500ms" is shorter than a second/],
   [['demo', '--port', '70000'], /--port: "70000" is not a port number/],
   [['demo', '--server-version', '1.20'], /--server-version: unsupported server version "1\.20": expected one of 1\.32, 1\.33, 1\.34, 1\.35/],

@@ -212,7 +212,7 @@ test('tailor demo says so when Prometheus cannot be installed, and runs on the s
 test('tailor demo refuses a bad option before starting anything, naming the flag', async () => {
   const demo = startDemo(['--duration', 'soon']);
   assert.equal(await demo.exited, 2);
-  assert.match(demo.out(), /tailor demo: --duration: "soon": invalid duration .*; see tailor demo --help/);
+  assert.match(demo.out(), /tailor demo: --duration: invalid duration "soon": use e\.g\. [^;]*; see tailor demo --help/);
 });
 
 test('tailor demo --audit-dir that cannot be made fails at once, before anything starts (exit 1, one line)', { timeout: 60_000 }, async (t) => {

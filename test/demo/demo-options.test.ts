@@ -19,7 +19,7 @@ test('demo options: defaults, a duration, a port, a version, a log file, the aud
 
 test('demo options: every bad value is refused with its flag named', () => {
   const cases: [Parameters<typeof parseDemoOptions>[0], RegExp][] = [
-    [{ duration: 'soon' }, /^--duration: "soon": invalid duration/],
+    [{ duration: 'soon' }, /^--duration: invalid duration "soon": use/],
     [{ duration: '500ms' }, /^--duration: "500ms" is shorter than a second/],
     [{ port: '70000' }, /^--port: "70000" is not a port number/],
     [{ port: '-1' }, /^--port: "-1" is not a port number/],

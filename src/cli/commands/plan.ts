@@ -10,7 +10,7 @@
  * changed a pod, which only the pod's managedFields say: `kubectl get` leaves them out unless
  * `--show-managed-fields`, and the plan says so when they are missing.
  */
-import { readFile } from 'node:fs/promises';
+import { readInput } from '../read-input.ts';
 import { Option, type Command } from 'commander';
 import type { V1LimitRange, V1Pod, V2HorizontalPodAutoscaler } from '@kubernetes/client-node';
 import { parseRfc3339 } from '../../api/rfc3339.ts';
@@ -163,7 +163,7 @@ export interface PlanReport {
 async function readObjects(file: string): Promise<Json[]> {
   let text: string;
   try {
-    text = await readFile(file, 'utf8');
+    text = await readInput(file);
   } catch (e) {
     throw readFailure(file, e);
   }
@@ -230,7 +230,7 @@ export function registerPlan(program: Command): void {
   const command = program
     .command('plan')
     .description('Dry-run the updater on Pods, VPAs, workloads, LimitRanges and HPAs read from YAML/JSON files')
-    .requiredOption('-f, --filename <files...>', 'YAML or JSON files (several documents or kind: List each), e.g. from kubectl get -o yaml')
+    .requiredOption('-f, --filename <files...>', 'YAML or JSON files (several documents or kind: List each), e.g. from kubectl get -o yaml; - reads standard input')
     .addOption(formatOption(PLAN_FORMATS, 'text'))
     .addOption(outputOption())
     .addOption(new Option('--server-version <major.minor>', 'Kubernetes version whose resize rules apply (as tailor sim and tailor demo)').default(DEFAULT_SERVER_VERSION))

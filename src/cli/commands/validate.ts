@@ -7,13 +7,14 @@
  * invalid, none is found, or an input cannot be read or parsed (the other files are still checked), 2 for a usage
  * error (decision 0178).
  */
-import { readFile, readdir, stat } from 'node:fs/promises';
+import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { CommanderError, type Command } from 'commander';
 import { checkVpaDocuments, type CheckedObject } from '../../api/vpa-documents.ts';
 import { annotationFieldErrors } from '../../policy/annotations/annotation-field-errors.ts';
 import { EXIT_FAILURE, EXIT_OK } from '../exit-codes.ts';
 import { readReason } from '../file-errors.ts';
+import { readInput } from '../read-input.ts';
 import { formatOption, outputOption, serialize, writeResult } from '../common-options.ts';
 import { runtimeFitInText } from '../../policy/runtime-fit-documents.ts';
 
@@ -37,13 +38,6 @@ export interface ValidateReport {
   files: FileCheck[];
   checked: number;
   invalid: number;
-}
-
-async function readInput(file: string): Promise<string> {
-  if (file !== '-') return readFile(file, 'utf8');
-  const chunks: Buffer[] = [];
-  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks).toString('utf8');
 }
 
 const MANIFEST = /\.(ya?ml|json)$/i;

@@ -13,6 +13,8 @@ import { dirname, resolve } from 'node:path';
 /** The folder cannot be used; the message starts with the flag and the folder. */
 export class OutputDirError extends Error {
   override readonly name = 'OutputDirError';
+  /** The message says the system error in words: the CLI's one-line message stops here (no raw ENOENT after it). */
+  readonly causeInWords = true;
 }
 
 function codeOf(err: unknown): string | undefined {

@@ -36,7 +36,7 @@ test('--output-dir that cannot be made fails at once, in one line, exit 1, befor
   // Prometheus at 127.0.0.1:1 is unreachable: an error about it would mean the folder was looked at too late.
   const proc = await tailorInProcess([...base, '--output-dir', '/proc/nope'], 10_000);
   assert.equal(proc.code, 1, proc.stderr);
-  assert.match(proc.stderr, /^tailor: --output-dir \/proc\/nope: cannot create the folder: no folder can be created in \/proc/);
+  assert.match(proc.stderr, /^tailor audit: --output-dir \/proc\/nope: cannot create the folder: no folder can be created in \/proc\n$/);
   assert.equal(proc.stderr.trim().split('\n').length, 1, proc.stderr);
   const root = mkdtempSync(join(tmpdir(), 'tailor-audit-dir-'));
   try {
@@ -46,7 +46,7 @@ test('--output-dir that cannot be made fails at once, in one line, exit 1, befor
     assert.deepEqual(readdirSync(root), [], 'no parent folder was created');
     const store = await tailorInProcess([...base, '--store', `dir:${join(root, 'typo', 'store')}`], 10_000);
     assert.equal(store.code, 1, store.stderr);
-    assert.match(store.stderr, /^tailor: --store dir: .*\/typo\/store: cannot create the folder: the folder .*\/typo does not exist/);
+    assert.match(store.stderr, /^tailor audit: --store dir: .*\/typo\/store: cannot create the folder: the folder .*\/typo does not exist/);
   } finally {
     rmSync(root, { recursive: true, force: true });
   }

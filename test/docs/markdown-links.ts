@@ -2,7 +2,8 @@
  * Finds dead relative links in Markdown files: a link whose file does not exist, or whose `#anchor`
  * names no heading of the Markdown file it points to (anchors made as GitHub makes them, with
  * github-slugger). Links inside code blocks and code spans are not links; links with a scheme
- * (https:, mailto:) are not checked.
+ * (https:, mailto:) are not checked. Also reads a page's code (code spans and code blocks), where
+ * code-paths.ts looks for paths of the repository.
  */
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
@@ -28,23 +29,36 @@ const CODE_SPAN = /(`+)[\s\S]*?\1/g;
 const INLINE_LINK = /!?\[(?:[^[\]]|\[[^\]]*\])*\]\(\s*<?([^)\s>]+)>?(?:\s+"[^"]*")?\s*\)/g;
 const HEADING = /^\s{0,3}(#{1,6})\s+(.*?)\s*#*\s*$/;
 
-/** The lines of `text` outside fenced code blocks, with their line numbers. */
-function proseLines(text: string): { line: number; text: string }[] {
-  const out: { line: number; text: string }[] = [];
+/** The lines of `text` with their line numbers and whether they are inside a fenced code block (the fences left out). */
+function linesAndFences(text: string): { line: number; text: string; fenced: boolean }[] {
+  const out: { line: number; text: string; fenced: boolean }[] = [];
   let fence: string | undefined;
   text.split('\n').forEach((line, i) => {
     const opening = FENCE.exec(line)?.[1];
     if (fence) {
       if (opening === fence) fence = undefined;
+      else out.push({ line: i + 1, text: line, fenced: true });
       return;
     }
     if (opening) {
       fence = opening;
       return;
     }
-    out.push({ line: i + 1, text: line });
+    out.push({ line: i + 1, text: line, fenced: false });
   });
   return out;
+}
+
+/** The lines of `text` outside fenced code blocks, with their line numbers. */
+function proseLines(text: string): { line: number; text: string }[] {
+  return linesAndFences(text).filter((l) => !l.fenced);
+}
+
+/** The code of `text`: each code span's content, and each line of a fenced code block, with its line number. */
+export function markdownCode(text: string): { line: number; code: string }[] {
+  return linesAndFences(text).flatMap(({ line, text: t, fenced }) =>
+    fenced ? [{ line, code: t }] : [...t.matchAll(CODE_SPAN)].map((m) => ({ line, code: m[0].slice(m[1]!.length, -m[1]!.length) })),
+  );
 }
 
 /** The inline links and images of `text`, outside code. */

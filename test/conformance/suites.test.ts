@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { decodeXml, ginkgoSelection, markdownTable, readJunit, selectSuites, specName, tally } from './suites.ts';
+import { decodeXml, ginkgoSelection, markdownTable, markNotApplicable, NOT_APPLICABLE, readJunit, selectSuites, specName, tally } from './suites.ts';
 
 // A report in ginkgo v2's JUnit layout (--ginkgo.junit-report): set-up nodes, a pass, a failure
 // whose gomega message spans lines, a skipped spec.
@@ -27,7 +27,7 @@ test('readJunit: one row per spec with its result, seconds and the failure on on
     ['Pods under VPA with CPUStartupBoost boosts [Feature:OffByDefault]', 'skipped', 0, 'skipped'],
     ['[SynchronizedAfterSuite]', 'failed', 1, 'namespace left behind'],
   ]);
-  assert.deepEqual(tally(rows), { passed: 1, failed: 2, skipped: 1 });
+  assert.deepEqual(tally(rows), { passed: 1, failed: 2, skipped: 1, notApplicable: 0 });
 });
 
 test('readJunit with only: the specs of the other suites (skipped by the focus) are left out', () => {
@@ -67,4 +67,31 @@ test('selectSuites: all five by default, unknown names refused with the known on
 test('specName and decodeXml', () => {
   assert.equal(specName('[It] [sig-autoscaling] [VPA] [recommender] [v1] Checkpoints with missing VPA objects'), 'Checkpoints with missing VPA objects');
   assert.equal(decodeXml('a &lt;b&gt; &amp; &quot;c&quot; &#39;d&#39; &#xA;e'), 'a <b> & "c" \'d\' \ne');
+});
+
+test('ginkgoSelection: specs skipped by their words, matched literally', () => {
+  assert.deepEqual(ginkgoSelection('admission-controller', { offByDefault: true, slow: true, skipSpecs: ['reloads the (webhook) leaf.'] }), [
+    '--ginkgo.focus=\\[VPA\\] \\[admission-controller\\]',
+    '--ginkgo.skip=reloads the \\(webhook\\) leaf\\.',
+  ]);
+  const skip = ginkgoSelection('admission-controller', { offByDefault: false, slow: false, skipSpecs: ['a'] })[1]!;
+  assert.equal(skip, '--ginkgo.skip=\\[Feature:OffByDefault\\]|\\[Slow\\]|a');
+});
+
+test('markNotApplicable: a not-applicable spec skipped by its words says so and why; other rows and suites untouched', () => {
+  const na = [{ suite: 'admission-controller', spec: 'reloads the webhook leaf', reason: 'not applicable: upstream secrets' }];
+  const rows = markNotApplicable([
+    { suite: 'admission-controller', spec: 'Admission-controller reloads the webhook leaf and CA certificate', result: 'skipped', seconds: 0, reason: '' },
+    { suite: 'updater', spec: 'Updater reloads the webhook leaf', result: 'skipped', seconds: 0, reason: '' },
+    { suite: 'admission-controller', spec: 'Admission-controller reloads the webhook leaf and CA certificate', result: 'failed', seconds: 3, reason: 'x' },
+  ], na);
+  assert.deepEqual(rows.map((r) => [r.result, r.reason]), [['not applicable', 'not applicable: upstream secrets'], ['skipped', ''], ['failed', 'x']]);
+  assert.deepEqual(tally(rows), { passed: 0, failed: 1, skipped: 1, notApplicable: 1 });
+});
+
+test('NOT_APPLICABLE: each names a known suite and gives a reason', () => {
+  for (const n of NOT_APPLICABLE) {
+    assert.ok(selectSuites([n.suite]).length === 1);
+    assert.match(n.reason, /^not applicable: .{40,}/);
+  }
 });

@@ -27,6 +27,41 @@ export interface Selection {
   readonly slow: boolean;
   /** An extra ginkgo focus (a regular expression on the spec's full name), e.g. one spec's words. */
   readonly focus?: string;
+  /** Specs skipped by their words (escaped here), e.g. the not-applicable ones. */
+  readonly skipSpecs?: readonly string[];
+}
+
+/** A spec that checks an upstream implementation detail, not a behaviour: the lines it reads, in words. */
+export interface NotApplicable {
+  readonly suite: string;
+  /** The spec's words (its `It` text). */
+  readonly spec: string;
+  readonly reason: string;
+}
+
+/**
+ * The specs Tailor does not run, each with the detail of upstream's it checks. Skipped for Tailor
+ * only (upstream's own run keeps them); their rows say `not applicable` and why.
+ */
+export const NOT_APPLICABLE: readonly NotApplicable[] = [
+  {
+    suite: 'admission-controller',
+    spec: 'reloads the webhook leaf and CA certificate',
+    reason: "not applicable: reads upstream's Secrets vpa-e2e-certs and vpa-tls-certs and pods named vpa-admission-controller* in kube-system and waits for their exact log lines (admission_controller.go lines 1145-1182); Tailor makes and rotates its own certificate (Secret tailor-webhook-ca, docs/admission.md), tested in npm test and the real-cluster lane",
+  },
+];
+
+/** A string matched literally inside a regular expression. */
+export function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/** The rows of not-applicable specs (skipped by their words) marked so, with the reason. */
+export function markNotApplicable(rows: readonly SpecRow[], list: readonly NotApplicable[]): SpecRow[] {
+  return rows.map((r) => {
+    const na = list.find((n) => n.suite === r.suite && r.spec.includes(n.spec));
+    return na && r.result === 'skipped' ? { ...r, result: 'not applicable', reason: na.reason } : r;
+  });
 }
 
 /** The suites named on the command line, all five when none; throws on an unknown name. */
@@ -38,12 +73,16 @@ export function selectSuites(names: readonly string[]): string[] {
 
 /** The ginkgo flags that select a suite's specs, as upstream's hack/run-e2e-tests.sh does. */
 export function ginkgoSelection(suite: string, selection: Selection): string[] {
-  const skip = [...(selection.offByDefault ? [] : ['\\[Feature:OffByDefault\\]']), ...(selection.slow ? [] : ['\\[Slow\\]'])];
+  const skip = [
+    ...(selection.offByDefault ? [] : ['\\[Feature:OffByDefault\\]']),
+    ...(selection.slow ? [] : ['\\[Slow\\]']),
+    ...(selection.skipSpecs ?? []).map(escapeRegExp),
+  ];
   const focus = `\\[VPA\\] \\[${suite}\\]${selection.focus ? `.*${selection.focus}` : ''}`;
   return [`--ginkgo.focus=${focus}`, ...(skip.length > 0 ? [`--ginkgo.skip=${skip.join('|')}`] : [])];
 }
 
-export type SpecResult = 'passed' | 'failed' | 'skipped' | 'pending' | 'interrupted' | 'timedout' | 'panicked' | 'aborted';
+export type SpecResult = 'passed' | 'failed' | 'skipped' | 'pending' | 'interrupted' | 'timedout' | 'panicked' | 'aborted' | 'not applicable';
 
 /** One spec of a JUnit report. */
 export interface SpecRow {
@@ -111,10 +150,11 @@ export function readJunit(suite: string, xml: string, only?: string): SpecRow[] 
 }
 
 /** Counts of a set of rows by result. */
-export function tally(rows: readonly SpecRow[]): { passed: number; failed: number; skipped: number } {
+export function tally(rows: readonly SpecRow[]): { passed: number; failed: number; skipped: number; notApplicable: number } {
   const passed = rows.filter((r) => r.result === 'passed').length;
   const skipped = rows.filter((r) => r.result === 'skipped' || r.result === 'pending').length;
-  return { passed, failed: rows.length - passed - skipped, skipped };
+  const notApplicable = rows.filter((r) => r.result === 'not applicable').length;
+  return { passed, failed: rows.length - passed - skipped - notApplicable, skipped, notApplicable };
 }
 
 function cell(text: string): string {

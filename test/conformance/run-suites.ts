@@ -86,6 +86,33 @@ async function installTailor(dir: string, components: readonly TailorComponent[]
   }, () => last);
 }
 
+/**
+ * Until the admission webhook answers the API server: a server-side dry run of a VPA with an unknown
+ * update mode is denied by `vpa.k8s.io`. Tailor's manifests create `vpa-webhook-config` before the
+ * webhook serves (failurePolicy Ignore: pods are admitted unchanged meanwhile), while upstream's
+ * admission controller creates it itself once serving, and the specs wait for the configuration only.
+ */
+async function webhookAnswers(dir: string): Promise<number> {
+  const started = Date.now();
+  const file = join(dir, 'probe-vpa.yaml');
+  writeFileSync(file, [
+    'apiVersion: autoscaling.k8s.io/v1', 'kind: VerticalPodAutoscaler', 'metadata: {name: conformance-probe, namespace: default}',
+    'spec: {targetRef: {apiVersion: apps/v1, kind: Deployment, name: probe}, updatePolicy: {updateMode: NotAMode}}', '',
+  ].join('\n'));
+  let last = '';
+  await waitFor('the admission webhook to answer (a dry run of an invalid VPA denied by vpa.k8s.io)', 120_000, async () => {
+    try {
+      kubectl('create', '--dry-run=server', '-f', file);
+      last = 'the invalid VPA was accepted';
+      return undefined;
+    } catch (error) {
+      last = (error as Error).message;
+      return /admission webhook "vpa\.k8s\.io" denied/.test(last) ? true : undefined;
+    }
+  }, () => last);
+  return Date.now() - started;
+}
+
 async function uninstallTailor(dir: string): Promise<void> {
   kubectl('delete', '-k', dir, '--ignore-not-found', '--wait=false');
   await waitFor(`namespace ${NS} deleted`, 300_000, () => core.readNamespace({ name: NS }).then(() => undefined, () => true));
@@ -149,6 +176,7 @@ function tailorAutoscaler(image: string): ConformanceAutoscaler {
       writeFileSync(join(dir, 'kustomization.yaml'), overlay(dir, image, prometheusUrl, components));
       log(`${suite}: installing Tailor (${components.join(', ')}) from manifests/install`);
       await installTailor(dir, components);
+      if (components.includes('admission')) log(`${suite}: the admission webhook answered ${await webhookAnswers(dir)} ms after Tailor was Ready`);
     },
     logs() {
       return kubectl('logs', '-n', NS, '-l', 'app.kubernetes.io/name=tailor', '--all-containers', '--prefix', '--tail=-1');

@@ -16,7 +16,8 @@
  * (decision 0162): before the routing, up to `--history-backfill-vpas` such VPAs per cycle have
  * their pods' `--history` read (backfill-plan.ts, history-backfill.ts); until then their pods are
  * not routed and the VPA shows FetchingHistory.
- * deactivate: on a graceful shutdown, write every checkpoint once more (the Lease is still held);
+ * deactivate: on a graceful shutdown, write once more every checkpoint with samples since its last
+ * write (the Lease is still held; decision 0287);
  * then stop the watches and drop leader-only state.
  * `--recommender-strategy tailor`: the status comes from the tailor strategy's model per VPA x
  * container (vpa-aggregates.ts feeds it); the upstream state goes on feeding the checkpoints'
@@ -223,9 +224,9 @@ export class RecommenderLoop implements LoopComponent {
           if (Number.isFinite(since)) oldest = oldest === undefined ? since : Math.min(oldest, since);
         }
         this.aggregates.restore(id, container, state, model);
-        // The new leader writes it again one interval after its last write, not at once.
+        // The new leader writes it again once it has new samples, else one interval after its last write.
         const updated = c.status?.lastUpdateTime ? Date.parse(c.status.lastUpdateTime) : Number.NaN;
-        if (Number.isFinite(updated)) this.schedule.wrote(`${id}/${container}`, updated);
+        if (Number.isFinite(updated)) this.schedule.restored(`${id}/${container}`, updated, state.totalSamplesCount);
         restored++;
         if (state.lastSampleStart !== undefined) oldest = oldest === undefined ? state.lastSampleStart : Math.min(oldest, state.lastSampleStart);
       } catch (err) {
@@ -538,7 +539,7 @@ export class RecommenderLoop implements LoopComponent {
   }
 
   /**
-   * Writes the checkpoints that are due (all of them with `all`, at shutdown) per handled VPA x
+   * Writes the checkpoints that are due (with `all`, at shutdown: all with samples since their last write) per handled VPA x
    * container with samples; deletes orphans when the sweep is due.
    */
   private async writeCheckpoints(views: readonly VpaView[], now: number, signal: AbortSignal, o: { all: boolean }): Promise<{ written: number; failed: number }> {
@@ -551,14 +552,15 @@ export class RecommenderLoop implements LoopComponent {
         if (t.state.totalSamplesCount === 0) continue;
         const id = `${v.id}/${container}`;
         live.add(id);
-        if (signal.aborted || (!o.all && !this.schedule.due(id, now))) continue;
+        const samples = t.state.totalSamplesCount;
+        if (signal.aborted || !(o.all ? this.schedule.changed(id, samples) : this.schedule.due(id, now, samples))) continue;
         const ns = v.vpa.metadata.namespace ?? '';
         const checkpoint = buildCheckpoint(ns, v.vpa.metadata.name, container, saveAggregateCheckpoint(t.state, now));
         const modelState = this.saveModel(t, id);
         if (modelState !== undefined) checkpoint.metadata['annotations'] = { [MODEL_STATE_ANNOTATION]: modelState };
         const result = await this.writer.write('checkpoint', `checkpoint ${ns}/${checkpointName(v.vpa.metadata.name, container)}`, () => this.kube.applyCheckpoint(checkpoint), signal);
         if (result.ok) {
-          this.schedule.wrote(id, now);
+          this.schedule.wrote(id, now, samples);
           written++;
         } else failed++;
       }

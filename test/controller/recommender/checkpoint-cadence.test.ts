@@ -6,8 +6,9 @@
  * Worked numbers (interval 10 min, sweep 15 min, 2 VPAs x 1 container): cycles at minutes 0..21
  * write checkpoints at minutes 0, 10, 20 (2 each, 6 in all, instead of 44 when written every
  * cycle); the sweep lists checkpoints at minutes 0 and 15, so an orphan made at minute 1 is deleted
- * at minute 15. A graceful shutdown writes every checkpoint once more; losing leadership writes
- * none. A new leader takes the restored checkpoints' lastUpdateTime as their last write.
+ * at minute 15. A graceful shutdown writes once more every checkpoint with samples since its last
+ * write; losing leadership writes none. A new leader writes a restored checkpoint at its first
+ * cycle with new samples, then on the interval (decision 0287).
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -65,21 +66,31 @@ test('checkpoints on their own interval, the orphan sweep on a slower one, a flu
   assert.equal(applies(), before, 'no write after leadership is lost');
   loop = start();
   await loop.activate();
-  // The new leader restored lastUpdateTime = minute 20: nothing is due before minute 30.
-  before = applies();
-  for (const minute of [22, 25, 29]) {
+  // The new leader restored lastUpdateTime = minute 20; its first cycle reads the samples since and
+  // writes them at once (upstream's e2e "is loaded correctly on recommender restart"), then the
+  // interval runs from that write.
+  const restartWrites: string[] = [];
+  for (const minute of [22, 25, 29, 32]) {
+    before = applies();
     now = t0 + minute * MIN;
     await loop.runCycle({ now, cycle: minute, signal });
+    restartWrites.push(`${minute}:${applies() - before}`);
   }
-  assert.equal(applies(), before, 'restored checkpoints are not rewritten before their interval');
-  now = t0 + 30 * MIN;
-  await loop.runCycle({ now, cycle: 30, signal });
-  assert.equal(applies() - before, 2, 'due again at minute 30');
+  assert.deepEqual(restartWrites, ['22:2', '25:0', '29:0', '32:2'], 'written at the first cycle with new samples, then every 10 min');
   before = applies();
-  now = t0 + 31 * MIN;
-  await loop.runCycle({ now, cycle: 31, signal });
+  now = t0 + 33 * MIN;
+  await loop.runCycle({ now, cycle: 33, signal });
   await loop.deactivate('shutdown');
-  assert.equal(applies() - before, 2, 'the shutdown flushed both checkpoints');
+  assert.equal(applies() - before, 2, 'the shutdown flushed both checkpoints (samples since minute 32)');
   const web = (await custom.getNamespacedCustomObject({ ...CHECKPOINTS, namespace: 'default', name: 'web-app' })) as { status: { lastUpdateTime: string } };
   assert.equal(Date.parse(web.status.lastUpdateTime), now, 'stamped with the injected clock at shutdown');
+
+  // A leader restarted in the same minute reads nothing new: nothing to write, even at shutdown.
+  loop = start();
+  await loop.activate();
+  before = applies();
+  await loop.runCycle({ now, cycle: 34, signal });
+  assert.equal(applies(), before, 'no new samples, not an interval old: not written');
+  await loop.deactivate('shutdown');
+  assert.equal(applies(), before, 'no checkpoint without new samples is written at shutdown');
 });

@@ -110,19 +110,6 @@ export interface TailorOptions {
    * instead, with a price in GiB-hours).
    */
   stickyBand: [number, number, number, number];
-  /** A CPU cut of the held target waits until the fresh target has stayed below the band this long. */
-  stickyCutAfterMs: number;
-  /**
-   * Per container: a CPU raise within stickyRegretMs of a cut doubles the wait before the next cut
-   * (from horizonMs, up to stickyCutMaxMs); a cut that held halves it.
-   */
-  stickyAdaptiveCut: boolean;
-  stickyRegretMs: number;
-  stickyCutMaxMs: number;
-  /** CPU: a cut of the held target needs this many hours of relative excess first (see held-target.ts; 0: off). */
-  stickyCutCostHours: number;
-  /** Memory: the same for a cut of the held memory target (0: off). */
-  stickyMemoryCutCostHours: number;
   /**
    * CPU: a cut of the held target needs this many core-hours of excess first, the price of one
    * change (0: off). 0.1: a cut from 2 to 1 core comes after 6 min, from 40m to 30m after 10 h.
@@ -140,8 +127,6 @@ export interface TailorOptions {
    * changes the requests then anyway, so the cut costs no change of its own (decision 0273).
    */
   cutsRideAlong: boolean;
-  /** CPU: a raise inside the band comes once the shortfall has summed to this many core-hours (0: only past the band). */
-  stickyRaiseCostCoreHours: number;
   /**
    * Coalesce changes (decision 0250): the model mirrors the updater's rules on its own estimates
    * (updater-mirror.ts); when the updater will change the requests anyway, every held target goes
@@ -252,14 +237,7 @@ export const TAILOR_DEFAULTS: Readonly<TailorOptions> = Object.freeze({
   cpuLowerFactor: 0.8,
   cpuUpperFactor: 1.25,
   stickyTargets: true,
-  stickyCutAfterMs: 0,
-  stickyAdaptiveCut: false,
-  stickyRegretMs: HOUR,
-  stickyCutMaxMs: 8 * HOUR,
-  stickyCutCostHours: 0,
-  stickyMemoryCutCostHours: 0,
   stickyCutCostCoreHours: 0.1,
-  stickyRaiseCostCoreHours: 0,
   // One change is worth 0.3 GiB-hour, as for the memory hold (decision 0273).
   memoryCutPriceGiBHours: 0.3,
   cutsRideAlong: true,

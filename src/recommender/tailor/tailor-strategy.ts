@@ -42,13 +42,12 @@ export function tailorShared(options: TailorOptions): TailorShared {
   let heldMemory: HeldTargetOptions | undefined;
   if (options.stickyTargets) {
     const [cpuLow, cpuHigh, memoryLow, memoryHigh] = options.stickyBand;
-    const adaptive = { adaptive: options.stickyAdaptiveCut, regretMs: options.stickyRegretMs, minDelayMs: options.horizonMs, maxDelayMs: options.stickyCutMaxMs };
-    heldCpu = { low: cpuLow, high: cpuHigh, cutAfterMs: options.stickyCutAfterMs, ...adaptive, cutCostHours: options.stickyCutCostHours, cutCostAbsHours: options.stickyCutCostCoreHours * 1000, raiseCostAbsHours: options.stickyRaiseCostCoreHours > 0 ? options.stickyRaiseCostCoreHours * 1000 : undefined };
-    if (Number.isFinite(memoryLow)) heldMemory = { low: memoryLow, high: memoryHigh, cutAfterMs: 0, ...adaptive, adaptive: false, cutCostHours: options.stickyMemoryCutCostHours };
+    heldCpu = { low: cpuLow, high: cpuHigh, cutCostAbsHours: options.stickyCutCostCoreHours * 1000 };
+    if (Number.isFinite(memoryLow)) heldMemory = { low: memoryLow, high: memoryHigh };
   }
   // A priced memory cut (decision 0273): raises at once, a cut once the excess has paid for it.
   if (heldMemory === undefined && options.memoryCutPriceGiBHours > 0) {
-    heldMemory = { low: 1, high: 1, cutAfterMs: 0, adaptive: false, regretMs: 0, minDelayMs: 0, maxDelayMs: 0, cutCostAbsHours: options.memoryCutPriceGiBHours * GIB };
+    heldMemory = { low: 1, high: 1, cutCostAbsHours: options.memoryCutPriceGiBHours * GIB };
   }
   return { result: { target: { cpu: 0, memory: 0 }, lowerBound: { cpu: 0, memory: 0 }, upperBound: { cpu: 0, memory: 0 } }, heldCpu, heldMemory };
 }

@@ -7,7 +7,7 @@
 import { exponentialHistogramOptions } from '../histogram-options.ts';
 import { hourOfDay, HourOfDayHistograms } from './hour-of-day-histograms.ts';
 import { PooledDecayingHistograms } from './pooled-decaying-histograms.ts';
-import type { TailorOptions } from './options.ts';
+import type { TailorSettings } from './experiments.ts';
 import { RecentWindow } from './recent-window.ts';
 import { ModelChangeCost } from './model-change-cost.ts';
 import { DEFAULT_UPDATER_OPTIONS } from '../../policy/update-thresholds.ts';
@@ -45,7 +45,7 @@ export function quantileLoss(q: number, u: number, p: number): number {
 }
 
 export class CpuTarget {
-  private readonly o: TailorOptions;
+  private readonly o: TailorSettings;
   private readonly seasonal: HourOfDayHistograms;
   /** Histograms 0-23: the hours' (seasonal); histogram FLAT: all hours. */
   private readonly histograms: PooledDecayingHistograms;
@@ -61,7 +61,7 @@ export class CpuTarget {
   /** With cpuModelChangePriceCoreHours: what each model's changes cost (predictor 0: hour of day, 1...: the all-hours candidates). */
   private readonly changeCost: ModelChangeCost | undefined;
 
-  constructor(options: TailorOptions) {
+  constructor(options: TailorSettings) {
     this.o = options;
     const flats = [options.flatHalfLifeMs, ...options.flatAltHalfLivesMs];
     this.histograms = new PooledDecayingHistograms([...Array<number>(24).fill(options.seasonalHalfLifeMs), ...flats], CPU_BUCKETS);

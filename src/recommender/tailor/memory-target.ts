@@ -17,7 +17,7 @@
 import { HourlyPeaks } from './hourly-peaks.ts';
 import { RefractoryPeriod } from './refractory-period.ts';
 import { criticalS, risingSlope } from './rising-trend.ts';
-import type { TailorOptions } from './options.ts';
+import type { TailorSettings } from './experiments.ts';
 import type { OomBump } from '../types.ts';
 
 const HOUR = 3_600_000;
@@ -42,7 +42,7 @@ const PRESSURE_SINCE = 8; // + r
 const SLOTS = 10;
 
 export class MemoryTarget {
-  private readonly o: TailorOptions;
+  private readonly o: TailorSettings;
   private readonly peaks: HourlyPeaks;
   /** The state, by the places above. */
   private readonly s: number[] = new Array<number>(SLOTS);
@@ -53,7 +53,7 @@ export class MemoryTarget {
   private followMisses = 0;
   private readonly refractory: RefractoryPeriod | undefined;
 
-  constructor(options: TailorOptions) {
+  constructor(options: TailorSettings) {
     this.o = options;
     this.peaks = new HourlyPeaks(options.memoryHistoryMs);
     const s = this.s;

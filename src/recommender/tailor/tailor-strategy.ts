@@ -16,7 +16,8 @@ import type { OomBump, ResourceEstimate, Strategy, UsageModel } from '../types.t
 import { CpuTarget } from './cpu-target.ts';
 import { MemoryTarget } from './memory-target.ts';
 import { HeldTarget, type HeldTargetOptions } from './held-target.ts';
-import { TAILOR_DEFAULTS, type TailorOptions } from './options.ts';
+import type { TailorOptions } from './options.ts';
+import { tailorSettings, type TailorExperiments, type TailorSettings } from './experiments.ts';
 import { UpdaterMirror } from './updater-mirror.ts';
 import { pricedHold } from './priced-hold.ts';
 import { restoreModelState, saveModelState } from './model-state.ts';
@@ -53,7 +54,7 @@ export function tailorShared(options: TailorOptions): TailorShared {
 }
 
 export class TailorModel implements UsageModel {
-  private readonly o: TailorOptions;
+  private readonly o: TailorSettings;
   private readonly cpu: CpuTarget;
   private readonly memory: MemoryTarget;
   /** Reused for every answer (shared by the strategy's models): read it before the next call. */
@@ -65,7 +66,7 @@ export class TailorModel implements UsageModel {
   /** With `coalesceChanges`: the requests as the updater's rules would have set them from these estimates. */
   private readonly mirror: UpdaterMirror | undefined;
 
-  constructor(options: TailorOptions, shared: TailorShared = tailorShared(options)) {
+  constructor(options: TailorSettings, shared: TailorShared = tailorShared(options)) {
     this.o = options;
     this.cpu = new CpuTarget(options);
     this.memory = new MemoryTarget(options);
@@ -165,9 +166,13 @@ export class TailorModel implements UsageModel {
   }
 }
 
-/** The `tailor` strategy; `overrides` change any default of {@link TailorOptions}. */
-export function tailorStrategy(overrides: Partial<TailorOptions> = {}, name = 'tailor'): Strategy {
-  const options: TailorOptions = { ...TAILOR_DEFAULTS, ...overrides };
+/**
+ * The `tailor` strategy; `overrides` change any default of {@link TailorOptions}. `experiments`
+ * turns research knobs on (the benches that explore them, and tests: decision 0286); the product's
+ * strategies never do.
+ */
+export function tailorStrategy(overrides: Partial<TailorOptions> = {}, name = 'tailor', experiments: Partial<TailorExperiments> = {}): Strategy {
+  const options = tailorSettings(overrides, experiments);
   const shared = tailorShared(options);
   return {
     name,

@@ -19,22 +19,47 @@ export interface HeldTargetOptions {
   cutCostAbsHours?: number;
 }
 
-/**
- * Where each number of the state lies in `HeldTarget.s`. One array of doubles rather than fields:
- * V8 keeps a field holding NaN or a fraction as a 16-byte heap number of its own, an array of
- * doubles holds them unboxed (decision 0275).
- */
-const HELD = 0; // the published value (NaN before the first update)
-const EXCESS_ABS_HOURS = 1; // the evidence for a cut: absolute excess x hours
-const LAST_AT = 2; // the last update (NaN: none)
-
 export class HeldTarget {
   private readonly o: HeldTargetOptions;
-  /** The state, by the places above. */
+  /**
+   * The state, read and written through the accessors below (on the prototype: no bytes per
+   * model): one array of doubles rather than fields, as V8 keeps a field holding NaN or a fraction
+   * as a 16-byte heap number of its own, an array of doubles holds them unboxed (decision 0275).
+   * The held value, the evidence for a cut, the last update.
+   */
   private readonly s: number[] = [NaN, 0, NaN];
 
   constructor(options: HeldTargetOptions) {
     this.o = options;
+  }
+
+  /** The held value (NaN before the first update). */
+  get value(): number {
+    return this.held;
+  }
+
+  /** The published value (NaN before the first update). */
+  private get held(): number {
+    return this.s[0]!;
+  }
+  private set held(value: number) {
+    this.s[0] = value;
+  }
+
+  /** The evidence for a cut: the excess over the band x hours, summed since the level dropped. */
+  private get excessAbsHours(): number {
+    return this.s[1]!;
+  }
+  private set excessAbsHours(evidence: number) {
+    this.s[1] = evidence;
+  }
+
+  /** The last update (NaN: none). */
+  private get lastAt(): number {
+    return this.s[2]!;
+  }
+  private set lastAt(at: number) {
+    this.s[2] = at;
   }
 
   /**
@@ -43,24 +68,18 @@ export class HeldTarget {
    */
   update(now: number, need: number, fresh: number, cap = Infinity, cutAllowed = true): number {
     const o = this.o;
-    const s = this.s;
-    const dtHours = Number.isNaN(s[LAST_AT]!) ? 0 : Math.max(0, now - s[LAST_AT]!) / 3_600_000;
-    s[LAST_AT] = now;
-    if (!(s[HELD]! >= need * o.low)) {
+    const dtHours = Number.isNaN(this.lastAt) ? 0 : Math.max(0, now - this.lastAt) / 3_600_000;
+    this.lastAt = now;
+    const held = this.held;
+    if (!(held >= need * o.low)) {
       this.moveTo(fresh);
-    } else if (s[HELD]! > Math.min(cap, fresh * o.high)) {
-      // The evidence for a cut: the excess over the band, summed since the level dropped.
-      s[EXCESS_ABS_HOURS] = s[EXCESS_ABS_HOURS]! + dtHours * (s[HELD]! - Math.min(cap, fresh * o.high));
-      if (cutAllowed && s[EXCESS_ABS_HOURS]! >= (o.cutCostAbsHours ?? 0)) this.moveTo(fresh);
+    } else if (held > Math.min(cap, fresh * o.high)) {
+      this.excessAbsHours += dtHours * (held - Math.min(cap, fresh * o.high));
+      if (cutAllowed && this.excessAbsHours >= (o.cutCostAbsHours ?? 0)) this.moveTo(fresh);
     } else {
-      s[EXCESS_ABS_HOURS] = 0;
+      this.excessAbsHours = 0;
     }
-    return s[HELD]!;
-  }
-
-  /** The held value (NaN before the first update). */
-  get value(): number {
-    return this.s[HELD]!;
+    return this.held;
   }
 
   /** Moves the held value to `value` now (a change that happens anyway: decision 0250). */
@@ -69,8 +88,7 @@ export class HeldTarget {
   }
 
   private moveTo(value: number): void {
-    const s = this.s;
-    s[HELD] = value;
-    s[EXCESS_ABS_HOURS] = 0;
+    this.held = value;
+    this.excessAbsHours = 0;
   }
 }

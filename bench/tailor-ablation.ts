@@ -12,11 +12,10 @@ import { replayTrace } from '../src/replay/replay-engine.ts';
 import { summarize, type QualityFigures } from '../src/replay/quality-tally.ts';
 import { formatTable } from '../src/replay/quality-report.ts';
 import { createReplayStrategy } from '../src/replay/strategy-registry.ts';
-import { tailorStrategy } from '../src/recommender/tailor/tailor-strategy.ts';
-import type { TailorOptions } from '../src/recommender/tailor/options.ts';
 import { readTraceFile } from '../src/replay/trace-reader.ts';
 import { AZURE_TRACE, realTracePath } from '../src/replay/real-traces.ts';
 import type { Trace } from '../src/replay/trace.ts';
+import { tailorVariantStrategy, type TailorVariant } from './bench-args.ts';
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
@@ -27,8 +26,8 @@ const MIN = 60_000;
 /** The holds before decision 0269: CPU 15 min, memory 2 h, no trend test. */
 const FIXED_HOLDS = { holdPriceCoreHours: 0, memoryHoldPriceGiBHours: 0, memoryTrendHours: 0 };
 
-/** Each variant: a short name and the options it changes. */
-const VARIANTS: Array<[string, Partial<TailorOptions>]> = [
+/** Each variant: a short name and the options it changes (`tried:` rows turn research knobs). */
+const VARIANTS: Array<[string, TailorVariant]> = [
   ['tailor', {}],
   ['before issue 15 (all below off)', { surgeWindowMs: 15 * MIN, cpuSeasonalMinGain: 0, flatAltHalfLivesMs: [], memoryHoldMs: 0, minCpuMillicores: 5, ...FIXED_HOLDS }],
   ['churn: no held CPU target (before 0246)', { stickyTargets: false }],
@@ -70,7 +69,7 @@ function run(trace: Trace, cpuOnly: boolean): QualityFigures[] {
   rows.push(summarize('vpa', vpa.containers));
   for (const [name, overrides] of VARIANTS) {
     if (cpuOnly && name.startsWith('mem:')) continue;
-    const r = replayTrace(trace, tailorStrategy(overrides, name));
+    const r = replayTrace(trace, tailorVariantStrategy(overrides, name));
     rows.push(summarize(name, r.containers));
   }
   return rows;

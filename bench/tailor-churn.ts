@@ -11,11 +11,10 @@ import { generateWorkload, EVALUATION_SUITE } from '../src/replay/workload/gener
 import { replayTrace, type StrategyRun } from '../src/replay/replay-engine.ts';
 import { summarize, type QualityFigures } from '../src/replay/quality-tally.ts';
 import { createReplayStrategy } from '../src/replay/strategy-registry.ts';
-import { tailorStrategy } from '../src/recommender/tailor/tailor-strategy.ts';
 import { readTraceFile } from '../src/replay/trace-reader.ts';
 import { AZURE_TRACE, BITBRAINS_TRACE, realTracePath } from '../src/replay/real-traces.ts';
 import type { Trace } from '../src/replay/trace.ts';
-import { tailorVariants } from './bench-args.ts';
+import { tailorVariants, tailorVariantStrategy } from './bench-args.ts';
 
 const argv = process.argv;
 const at = argv.indexOf('--per-archetype');
@@ -42,7 +41,7 @@ function report(title: string, trace: Trace): void {
   if (showCauses) console.log(`   vpa causes: ${causes(vpaRun, vpa.containerDays)}`);
   console.log('variant | cpuSlack x | cpuShort x | memSlack x | ooms (vpa) | changes x (per day)');
   for (const [name, overrides] of variants) {
-    const run = replayTrace(trace, tailorStrategy(overrides, name));
+    const run = replayTrace(trace, tailorVariantStrategy(overrides, name));
     const f: QualityFigures = summarize(name, run.containers);
     console.log(`${name} | ${ratio(f.cpu.slackPct, vpa.cpu.slackPct)} | ${ratio(f.cpu.shortfallPct, vpa.cpu.shortfallPct)} | ${ratio(f.memory.slackPct, vpa.memory.slackPct)} | ${f.memory.ooms} (${vpa.memory.ooms}) | ${ratio(f.changesPerDay, vpa.changesPerDay)} (${f.changesPerDay.toFixed(2)})`);
     if (showCauses) console.log(`   causes: ${causes(run, f.containerDays)}`);

@@ -8,8 +8,8 @@
 import { createHash } from 'node:crypto';
 import { generateWorkload, EVALUATION_SUITE } from '../src/replay/workload/generator.ts';
 import { replayTrace } from '../src/replay/replay-engine.ts';
-import { tailorStrategy } from '../src/recommender/tailor/tailor-strategy.ts';
 import type { ResourceEstimate, Strategy, UsageModel } from '../src/recommender/types.ts';
+import { tailorVariantStrategy, type TailorVariant } from './bench-args.ts';
 
 const perArchetype = Number(process.argv[2] ?? 2);
 const days = Number(process.argv[3] ?? EVALUATION_SUITE.days);
@@ -35,12 +35,12 @@ function record(e: ResourceEstimate | undefined): void {
 }
 
 /** The defaults, the other branches of the memory rules (hourly checks, OOMs into the history), raw hourly CPU quantiles. */
-const VARIANTS = [{}, { memoryCheckPastGuard: false, oomIntoHistory: true }, { cpuReachFloor: false, memorySeasonal: false }];
+const VARIANTS: TailorVariant[] = [{}, { memoryCheckPastGuard: false, oomIntoHistory: true }, { cpuReachFloor: false, memorySeasonal: false }];
 const results = [];
 for (const overrides of VARIANTS) {
   hash = createHash('sha256');
   estimates = 0;
-  const inner = tailorStrategy(overrides);
+  const inner = tailorVariantStrategy(overrides);
   const recording: Strategy = {
     ...inner,
     newModel: (): UsageModel => {

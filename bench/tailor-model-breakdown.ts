@@ -15,7 +15,7 @@ import { RecentWindow } from '../src/recommender/tailor/recent-window.ts';
 import { CpuTarget } from '../src/recommender/tailor/cpu-target.ts';
 import { MemoryTarget } from '../src/recommender/tailor/memory-target.ts';
 import { TailorModel } from '../src/recommender/tailor/tailor-strategy.ts';
-import { TAILOR_DEFAULTS } from '../src/recommender/tailor/options.ts';
+import { tailorSettings } from '../src/recommender/tailor/experiments.ts';
 import { seededNoise } from './bench-args.ts';
 
 const containers = Number(process.argv[2] ?? 200);
@@ -24,7 +24,7 @@ const MINUTE = 60_000;
 const t0 = Date.UTC(2026, 0, 1);
 const gc = (globalThis as { gc?: () => void }).gc;
 if (gc === undefined) throw new Error('run with node --expose-gc');
-const o = TAILOR_DEFAULTS;
+const o = tailorSettings();
 const CPU_BUCKETS = exponentialHistogramOptions(1000, 0.001, 1.02, 1e-6);
 
 async function used(): Promise<number> {

@@ -6,8 +6,7 @@
 import { generateWorkload, EVALUATION_SUITE } from '../src/replay/workload/generator.ts';
 import { replayTrace, type StrategyRun } from '../src/replay/replay-engine.ts';
 import { createReplayStrategy } from '../src/replay/strategy-registry.ts';
-import { tailorStrategy } from '../src/recommender/tailor/tailor-strategy.ts';
-import { tailorVariants } from './bench-args.ts';
+import { tailorVariants, tailorVariantStrategy } from './bench-args.ts';
 
 const argv = process.argv;
 const at = argv.indexOf('--per-archetype');
@@ -34,7 +33,7 @@ const total = (m: Map<string, Sums>, f: keyof Sums): number => [...m.values()].r
 const vpaCpu = total(vpa, 'cpuSlack');
 const vpaMem = total(vpa, 'memSlack');
 for (const [name, overrides] of variants) {
-  const run = byArchetype(replayTrace(trace, tailorStrategy(overrides, name)));
+  const run = byArchetype(replayTrace(trace, tailorVariantStrategy(overrides, name)));
   console.log(`\n## ${name}: CPU slack ${(total(run, 'cpuSlack') / vpaCpu).toFixed(3)} x vpa, memory slack ${(total(run, 'memSlack') / vpaMem).toFixed(3)} x vpa (sums; the published figures divide by the request sums)`);
   console.log('archetype | cpu slack share of vpa total: vpa -> this | cpu short x vpa | mem slack share: vpa -> this | changes/d vpa -> this | ooms');
   for (const [key, s] of run) {

@@ -129,17 +129,6 @@ export interface RecommendedPodResources {
   containerRecommendations?: RecommendedContainerResources[];
 }
 
-/** The condition types the upstream VPA writes. */
-export const VPA_CONDITION_TYPES = [
-  'RecommendationProvided',
-  'LowConfidence',
-  'NoPodsMatched',
-  'FetchingHistory',
-  'ConfigDeprecated',
-  'ConfigUnsupported',
-] as const;
-export type VpaConditionType = (typeof VPA_CONDITION_TYPES)[number];
-
 /** `status.conditions[]`. */
 export interface VpaCondition {
   type: string;

@@ -5,14 +5,8 @@
  * keeping the larger value when two samples share a time.
  */
 import type { ContainerKey, ContainerSeries, DataQuality, StepRange } from './metrics-source.ts';
-import { cleanQuality, compareContainerIds } from './metrics-source.ts';
+import { compareContainerIds } from './metrics-source.ts';
 import type { LabelNames } from './metric-names.ts';
-
-/** The shape of one matrix element as `prometheus-query` returns it. */
-export interface RawRangeSeries {
-  metric: { labels: object };
-  values: Array<{ time: Date; value: number }>;
-}
 
 /** The container key of a label set, or undefined when a label is missing. */
 export function keyOf(labels: object, names: LabelNames): ContainerKey | undefined {
@@ -22,28 +16,6 @@ export function keyOf(labels: object, names: LabelNames): ContainerKey | undefin
   const container = l[names.container];
   if (typeof namespace !== 'string' || typeof pod !== 'string' || typeof container !== 'string' || container === '' || container === 'POD') return undefined;
   return { namespace, pod, container };
-}
-
-/** Decodes a matrix answer. `range` gives the step used to count gaps. */
-export function decodeMatrix(raw: readonly RawRangeSeries[], names: LabelNames, range: StepRange): { series: ContainerSeries[]; quality: DataQuality } {
-  const quality = cleanQuality();
-  const parts: ContainerSeries[] = [];
-  for (const item of raw) {
-    const key = keyOf(item.metric.labels, names);
-    if (!key) continue;
-    const times: number[] = [];
-    const values: number[] = [];
-    for (const sample of item.values) {
-      if (!Number.isFinite(sample.value)) {
-        quality.nonFinite++;
-        continue;
-      }
-      times.push(sample.time.getTime());
-      values.push(sample.value);
-    }
-    if (times.length > 0) parts.push({ key, times, values });
-  }
-  return finishMatrix(parts, range, quality);
 }
 
 /** One element of a matrix answer as the API's JSON has it: `values` are `[seconds, "value"]`. */

@@ -27,7 +27,6 @@ export class ResizePatchError extends Error {
 export type JsonPatchOperation = { op: 'test' | 'add'; path: string; value: unknown };
 
 export const JSON_PATCH_CONTENT_TYPE = 'application/json-patch+json';
-export const STRATEGIC_MERGE_PATCH_CONTENT_TYPE = 'application/strategic-merge-patch+json';
 
 /** Everything the executor needs to send a resize. */
 export interface ResizeRequest {
@@ -93,28 +92,4 @@ export function resizeRequest(pod: V1Pod, changes: readonly ContainerChange[], c
     contentType: JSON_PATCH_CONTENT_TYPE,
     patch: resizeJsonPatch(pod, changes),
   };
-}
-
-/**
- * The same change as a strategic merge patch, keyed by container name (the merge key of
- * `containers`): `{spec: {containers: [{name: 'app', resources: {requests: {cpu: '250m'}}}]}}`.
- * Send with content type `application/strategic-merge-patch+json`.
- */
-export function resizeStrategicMergePatch(changes: readonly ContainerChange[]): { spec: { containers?: unknown[]; initContainers?: unknown[] } } {
-  const entry = (c: ContainerChange) => {
-    const values = formattedValues(c);
-    const pick = (m: Record<string, string>) => Object.fromEntries(Object.entries(m).filter(([r]) => c.resources.includes(r as never)));
-    const resources: Record<string, Record<string, string>> = {};
-    const requests = pick(values.requests);
-    const limits = pick(values.limits);
-    if (Object.keys(requests).length > 0) resources.requests = requests;
-    if (Object.keys(limits).length > 0) resources.limits = limits;
-    return { name: c.containerName, resources };
-  };
-  const spec: { containers?: unknown[]; initContainers?: unknown[] } = {};
-  const main = changes.filter((c) => c.kind === 'container');
-  const sidecars = changes.filter((c) => c.kind === 'sidecar');
-  if (main.length > 0) spec.containers = main.map(entry);
-  if (sidecars.length > 0) spec.initContainers = sidecars.map(entry);
-  return { spec };
 }

@@ -13,8 +13,3 @@ export function resizeRestartPolicy(container: V1Container | undefined, resource
   const entry = container?.resizePolicy?.find((p) => p.resourceName === resource);
   return entry?.restartPolicy === 'RestartContainer' ? 'RestartContainer' : 'NotRequired';
 }
-
-/** True if changing any of `resources` restarts the container. */
-export function resizeRestarts(container: V1Container | undefined, resources: readonly ResourceName[]): boolean {
-  return resources.some((r) => resizeRestartPolicy(container, r) === 'RestartContainer');
-}

@@ -83,8 +83,3 @@ function legacyState(pod: V1Pod): ResizeState {
       return NONE;
   }
 }
-
-/** True while a resize has been asked for and not completed (any phase but None). */
-export function resizeInFlight(state: ResizeState): boolean {
-  return state.phase !== 'None';
-}

@@ -1,19 +1,20 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { countGapSteps, decodeMatrix, mergeSeries } from '../../src/metrics/series-decode.ts';
+import { countGapSteps, decodeJsonSeries, finishMatrix, mergeSeries, type JsonRangeSeries } from '../../src/metrics/series-decode.ts';
 import { DEFAULT_LABEL_NAMES } from '../../src/metrics/metric-names.ts';
-import { compareContainerIds, containerId, type ContainerSeries } from '../../src/metrics/metrics-source.ts';
+import { cleanQuality, compareContainerIds, containerId, type ContainerSeries } from '../../src/metrics/metrics-source.ts';
 
-const at = (s: number) => new Date(s * 1000);
 const range = { start: 60_000, end: 300_000, step: 60_000 };
 
 test('NaN and Inf are dropped and counted; POD and empty containers are skipped; gaps counted', () => {
   const raw = [
-    { metric: { labels: { namespace: 'a', pod: 'p', container: 'c' } }, values: [{ time: at(60), value: 1 }, { time: at(120), value: NaN }, { time: at(180), value: Infinity }, { time: at(240), value: 2 }] },
-    { metric: { labels: { namespace: 'a', pod: 'p', container: 'POD' } }, values: [{ time: at(60), value: 1 }] },
-    { metric: { labels: { namespace: 'a', pod: 'p', container: '' } }, values: [{ time: at(60), value: 1 }] },
-  ];
-  const { series, quality } = decodeMatrix(raw, DEFAULT_LABEL_NAMES, range);
+    { metric: { namespace: 'a', pod: 'p', container: 'c' }, values: [[60, '1'], [120, 'NaN'], [180, '+Inf'], [240, '2']] },
+    { metric: { namespace: 'a', pod: 'p', container: 'POD' }, values: [[60, '1']] },
+    { metric: { namespace: 'a', pod: 'p', container: '' }, values: [[60, '1']] },
+  ] as JsonRangeSeries[];
+  const parsed = cleanQuality();
+  const parts = raw.flatMap((item) => decodeJsonSeries(item, DEFAULT_LABEL_NAMES, parsed) ?? []);
+  const { series, quality } = finishMatrix(parts, range, parsed);
   assert.deepEqual(series, [{ key: { namespace: 'a', pod: 'p', container: 'c' }, times: [60_000, 240_000], values: [1, 2] }]);
   assert.equal(quality.nonFinite, 2);
   assert.equal(quality.gapSteps, 2);

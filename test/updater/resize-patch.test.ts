@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import jsonpatch from 'fast-json-patch';
 import type { V1Pod } from '@kubernetes/client-node';
 import type { ContainerChange } from '../../src/updater/decision.ts';
-import { ResizePatchError, resizeJsonPatch, resizeRequest, resizeStrategicMergePatch } from '../../src/updater/resize-patch.ts';
+import { ResizePatchError, resizeJsonPatch, resizeRequest } from '../../src/updater/resize-patch.ts';
 import { serverCapabilities } from '../../src/updater/server-capabilities.ts';
 import { container, pod } from '../builders/pods.ts';
 import { MiB } from '../builders/time.ts';
@@ -72,9 +72,4 @@ test('the request names the subresource from 1.33 and always the JSON Patch cont
   assert.equal(on133.contentType, 'application/json-patch+json');
   assert.deepEqual([on133.namespace, on133.name], ['shop', 'web-1']);
   assert.equal(resizeRequest(twoContainers(), changes, serverCapabilities({ major: 1, minor: 32 }, true)).subresource, undefined);
-});
-
-test('strategic merge patch keyed by container name', () => {
-  const smp = resizeStrategicMergePatch([change('app', { requests: { cpu: 250, memory: 512 * MiB }, limits: { memory: 1024 * MiB } }, ['cpu'])]);
-  assert.deepEqual(smp, { spec: { containers: [{ name: 'app', resources: { requests: { cpu: '250m' } } }] } });
 });

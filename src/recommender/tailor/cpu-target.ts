@@ -7,7 +7,7 @@
 import { exponentialHistogramOptions } from '../histogram-options.ts';
 import { hourOfDay, HourOfDayHistograms } from './hour-of-day-histograms.ts';
 import { PooledDecayingHistograms } from './pooled-decaying-histograms.ts';
-import type { TailorOptions } from './options.ts';
+import type { TailorSettings } from './experiments.ts';
 import { RecentWindow } from './recent-window.ts';
 import { ModelChangeCost } from './model-change-cost.ts';
 import { DEFAULT_UPDATER_OPTIONS } from '../../policy/update-thresholds.ts';
@@ -22,17 +22,14 @@ const FLAT = 24;
 const FLAT_REFRESH_MS = 10 * 60_000;
 
 /**
- * Where each number of the state lies in `CpuTarget.s`: one array of doubles rather than fields and
- * small arrays (V8 keeps a field holding NaN, -Infinity or a fraction as a 16-byte heap number of its
- * own, and an array costs 48 bytes besides its numbers; decision 0275).
+ * The state lies in one array of doubles, `CpuTarget.s`, rather than in fields and small arrays (V8
+ * keeps a field holding NaN, -Infinity or a fraction as a 16-byte heap number of its own, and an
+ * array costs 48 bytes besides its numbers; decision 0275). The class reads and writes it by name,
+ * through the accessors below (on the prototype: they cost no bytes per model). The places: first
+ * sample, last sample, when the candidates' quantiles were computed, the hour-of-day loss, the held
+ * surge level and until when; then per all-hours candidate k its quantile at CANDIDATES + 2k and
+ * its running loss at CANDIDATES + 2k + 1.
  */
-const FIRST_SAMPLE_AT = 0; // NaN before the first sample
-const LAST_SAMPLE_AT = 1;
-const FLAT_CACHED_AT = 2; // when the all-hours candidates' quantiles were last computed
-const SEASONAL_LOSS = 3; // the hour-of-day model's running loss
-const SURGE_HELD = 4; // the highest surge level seen at an estimate, held until SURGE_HELD_UNTIL
-const SURGE_HELD_UNTIL = 5;
-/** Then per all-hours candidate k: its cached quantile at CANDIDATES + 2k, its running loss at CANDIDATES + 2k + 1. */
 const CANDIDATES = 6;
 
 /**
@@ -45,14 +42,14 @@ export function quantileLoss(q: number, u: number, p: number): number {
 }
 
 export class CpuTarget {
-  private readonly o: TailorOptions;
+  private readonly o: TailorSettings;
   private readonly seasonal: HourOfDayHistograms;
   /** Histograms 0-23: the hours' (seasonal); histogram FLAT: all hours. */
   private readonly histograms: PooledDecayingHistograms;
   /** The last surgeWindowMs of samples: its median and cpuQuantile drive the surge check. */
   private readonly recent: RecentWindow;
   /**
-   * The state, by the places above. The all-hours candidates: half-life flatHalfLifeMs, then each
+   * The state, read and written through the accessors below. The all-hours candidates: half-life flatHalfLifeMs, then each
    * of flatAltHalfLivesMs, each at cpuQuantile, then at each of cpuQuantileCandidates (candidate k
    * reads histogram FLAT + k % flatCount at quantile number floor(k / flatCount)). A plain array:
    * a few numbers do not pay for a typed array's ~180 bytes of engine objects.
@@ -61,16 +58,16 @@ export class CpuTarget {
   /** With cpuModelChangePriceCoreHours: what each model's changes cost (predictor 0: hour of day, 1...: the all-hours candidates). */
   private readonly changeCost: ModelChangeCost | undefined;
 
-  constructor(options: TailorOptions) {
+  constructor(options: TailorSettings) {
     this.o = options;
     const flats = [options.flatHalfLifeMs, ...options.flatAltHalfLivesMs];
     this.histograms = new PooledDecayingHistograms([...Array<number>(24).fill(options.seasonalHalfLifeMs), ...flats], CPU_BUCKETS);
     const candidates = flats.length * (1 + options.cpuQuantileCandidates.length);
     this.s = new Array<number>(CANDIDATES + 2 * candidates).fill(0);
-    this.s[FIRST_SAMPLE_AT] = NaN;
-    this.s[LAST_SAMPLE_AT] = NaN;
-    this.s[FLAT_CACHED_AT] = -Infinity;
-    this.s[SURGE_HELD_UNTIL] = -Infinity;
+    this.firstSampleAt = NaN;
+    this.lastSampleAt = NaN;
+    this.flatCachedAt = -Infinity;
+    this.surgeHeldUntil = -Infinity;
     this.seasonal = new HourOfDayHistograms(
       this.histograms,
       options.cpuQuantile,
@@ -81,6 +78,71 @@ export class CpuTarget {
     );
     this.recent = new RecentWindow(options.surgeWindowMs);
     if (options.cpuModelChangePriceCoreHours > 0) this.changeCost = new ModelChangeCost(1 + candidates);
+  }
+
+  /** When the first sample came (NaN before it). */
+  private get firstSampleAt(): number {
+    return this.s[0]!;
+  }
+  private set firstSampleAt(at: number) {
+    this.s[0] = at;
+  }
+
+  /** When the last sample came (NaN before the first). */
+  private get lastSampleAt(): number {
+    return this.s[1]!;
+  }
+  private set lastSampleAt(at: number) {
+    this.s[1] = at;
+  }
+
+  /** When the all-hours candidates' quantiles were last computed (-Infinity: never). */
+  private get flatCachedAt(): number {
+    return this.s[2]!;
+  }
+  private set flatCachedAt(at: number) {
+    this.s[2] = at;
+  }
+
+  /** The hour-of-day model's running loss. */
+  private get seasonalLoss(): number {
+    return this.s[3]!;
+  }
+  private set seasonalLoss(loss: number) {
+    this.s[3] = loss;
+  }
+
+  /** With cpuSurgeHoldMs: the highest surge level seen at an estimate, held until surgeHeldUntil. */
+  private get surgeHeld(): number {
+    return this.s[4]!;
+  }
+  private set surgeHeld(level: number) {
+    this.s[4] = level;
+  }
+
+  private get surgeHeldUntil(): number {
+    return this.s[5]!;
+  }
+  private set surgeHeldUntil(at: number) {
+    this.s[5] = at;
+  }
+
+  /** All-hours candidate `k`'s quantile, as last computed (refreshFlat). */
+  private candidateQuantile(k: number): number {
+    return this.s[CANDIDATES + 2 * k]!;
+  }
+
+  private setCandidateQuantile(k: number, quantile: number): void {
+    this.s[CANDIDATES + 2 * k] = quantile;
+  }
+
+  /** All-hours candidate `k`'s running loss. */
+  private loss(k: number): number {
+    return this.s[CANDIDATES + 2 * k + 1]!;
+  }
+
+  private setLoss(k: number, loss: number): void {
+    this.s[CANDIDATES + 2 * k + 1] = loss;
   }
 
   /** How many all-hours histograms (settings, not state). */
@@ -100,7 +162,7 @@ export class CpuTarget {
 
   /** True once a sample was added. */
   get hasData(): boolean {
-    return !Number.isNaN(this.s[LAST_SAMPLE_AT]!);
+    return !Number.isNaN(this.lastSampleAt);
   }
 
   /**
@@ -108,31 +170,30 @@ export class CpuTarget {
    * time, e.g. from the pods of one workload, all count).
    */
   add(cores: number, at: number): void {
-    const s = this.s;
-    const last = s[LAST_SAMPLE_AT]!;
+    const last = this.lastSampleAt;
     if (!(cores >= 0) || !(at >= last || Number.isNaN(last))) return;
     if (Number.isNaN(last)) {
-      s[FIRST_SAMPLE_AT] = at;
+      this.firstSampleAt = at;
     } else {
       // Score both models on this sample before they learn from it.
       const decay = Math.exp(-(at - last) / this.o.lossTimeConstantMs);
       const q = this.o.cpuQuantile;
       const seasonal = this.seasonal.reachable(hourOfDay(at), at);
-      s[SEASONAL_LOSS] = s[SEASONAL_LOSS]! * decay + quantileLoss(q, cores, seasonal);
+      this.seasonalLoss = this.seasonalLoss * decay + quantileLoss(q, cores, seasonal);
       this.refreshFlat(at);
       const n = this.candidates;
-      for (let k = 0; k < n; k++) s[CANDIDATES + 2 * k + 1] = s[CANDIDATES + 2 * k + 1]! * decay + quantileLoss(q, cores, s[CANDIDATES + 2 * k]!);
+      for (let k = 0; k < n; k++) this.setLoss(k, this.loss(k) * decay + quantileLoss(q, cores, this.candidateQuantile(k)));
       const c = this.changeCost;
       if (c !== undefined) {
         // Each model also pays for the changes the updater would make to follow it.
         const price = this.o.cpuModelChangePriceCoreHours;
         const drift = DEFAULT_UPDATER_OPTIONS.driftThreshold;
         c.tick(at - last);
-        s[SEASONAL_LOSS] = s[SEASONAL_LOSS]! + c.cost(0, seasonal, drift, this.o.maxStepUp, price, q);
-        for (let k = 0; k < n; k++) s[CANDIDATES + 2 * k + 1] = s[CANDIDATES + 2 * k + 1]! + c.cost(k + 1, s[CANDIDATES + 2 * k]!, drift, this.o.maxStepUp, price, q);
+        this.seasonalLoss = this.seasonalLoss + c.cost(0, seasonal, drift, this.o.maxStepUp, price, q);
+        for (let k = 0; k < n; k++) this.setLoss(k, this.loss(k) + c.cost(k + 1, this.candidateQuantile(k), drift, this.o.maxStepUp, price, q));
       }
     }
-    s[LAST_SAMPLE_AT] = at;
+    this.lastSampleAt = at;
     this.seasonal.add(cores, at);
     for (let k = 0; k < this.flatCount; k++) this.histograms.add(FLAT + k, cores, at);
     this.recent.add(cores, at);
@@ -154,15 +215,15 @@ export class CpuTarget {
   holdTarget(now: number, holdMs: number = this.o.cpuHoldMs): number {
     const o = this.o;
     let target = Math.max(this.base(now, now + Math.max(o.horizonMs, holdMs)), this.surge(now));
-    if (now < this.s[SURGE_HELD_UNTIL]!) target = Math.max(target, this.s[SURGE_HELD]!);
+    if (now < this.surgeHeldUntil) target = Math.max(target, this.surgeHeld);
     return target;
   }
 
   /** The model's quantile for [now, until): the hour-of-day model's hours in it, or all hours. */
   private base(now: number, until: number): number {
     const o = this.o;
-    const seasonalReady = now - this.s[FIRST_SAMPLE_AT]! >= DAY;
-    if (!(o.cpuSeasonal && seasonalReady && this.s[SEASONAL_LOSS]! < this.loss(this.flatChoice()) * (1 - o.cpuSeasonalMinGain))) return this.flatQuantile(now);
+    const seasonalReady = now - this.firstSampleAt >= DAY;
+    if (!(o.cpuSeasonal && seasonalReady && this.seasonalLoss < this.loss(this.flatChoice()) * (1 - o.cpuSeasonalMinGain))) return this.flatQuantile(now);
     let target = 0;
     const first = Math.floor(now / HOUR);
     const last = Math.floor((until - 1) / HOUR);
@@ -178,9 +239,8 @@ export class CpuTarget {
     if ((this.recent.quantile(0.5) ?? 0) <= base) return 0;
     const level = this.recent.quantile(o.cpuQuantile) ?? 0;
     if (o.cpuSurgeHoldMs > 0) {
-      const s = this.s;
-      s[SURGE_HELD] = now < s[SURGE_HELD_UNTIL]! ? Math.max(s[SURGE_HELD]!, level) : level;
-      s[SURGE_HELD_UNTIL] = now + o.cpuSurgeHoldMs;
+      this.surgeHeld = now < this.surgeHeldUntil ? Math.max(this.surgeHeld, level) : level;
+      this.surgeHeldUntil = now + o.cpuSurgeHoldMs;
     }
     return level;
   }
@@ -188,7 +248,7 @@ export class CpuTarget {
   /** The all-hours quantile of the candidate that predicts this container best (see flatChoice). */
   private flatQuantile(now: number): number {
     this.refreshFlat(now);
-    return this.s[CANDIDATES + 2 * this.flatChoice()]!;
+    return this.candidateQuantile(this.flatChoice());
   }
 
   /**
@@ -204,19 +264,13 @@ export class CpuTarget {
     return choice;
   }
 
-  /** All-hours candidate `k`'s running loss. */
-  private loss(k: number): number {
-    return this.s[CANDIDATES + 2 * k + 1]!;
-  }
-
   private refreshFlat(now: number): void {
-    const s = this.s;
-    if (now - s[FLAT_CACHED_AT]! < FLAT_REFRESH_MS) return;
+    if (now - this.flatCachedAt < FLAT_REFRESH_MS) return;
     const flatCount = this.flatCount;
     for (let k = 0; k < this.candidates; k++) {
       const h = FLAT + (k % flatCount);
-      s[CANDIDATES + 2 * k] = this.histograms.isEmpty(h) ? 0 : this.histograms.percentile(h, this.quantile(Math.floor(k / flatCount)));
+      this.setCandidateQuantile(k, this.histograms.isEmpty(h) ? 0 : this.histograms.percentile(h, this.quantile(Math.floor(k / flatCount))));
     }
-    s[FLAT_CACHED_AT] = now;
+    this.flatCachedAt = now;
   }
 }

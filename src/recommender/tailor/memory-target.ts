@@ -17,7 +17,7 @@
 import { HourlyPeaks } from './hourly-peaks.ts';
 import { RefractoryPeriod } from './refractory-period.ts';
 import { criticalS, risingSlope } from './rising-trend.ts';
-import type { TailorOptions } from './options.ts';
+import type { TailorSettings } from './experiments.ts';
 import type { OomBump } from '../types.ts';
 
 const HOUR = 3_600_000;
@@ -25,26 +25,21 @@ const HOUR = 3_600_000;
 const GROWTH_HOURS = 3;
 
 /**
- * Where each number of the state lies in `MemoryTarget.s`: one array of doubles rather than fields
- * and small arrays (V8 keeps a field holding NaN, -Infinity or a time in ms as a 16-byte heap number
- * of its own, and an array costs 48 bytes besides its numbers; decision 0275).
+ * The state lies in one array of doubles, `MemoryTarget.s`, rather than in fields and small arrays
+ * (V8 keeps a field holding NaN, -Infinity or a time in ms as a 16-byte heap number of its own, and
+ * an array costs 48 bytes besides its numbers; decision 0275). The class reads and writes it by
+ * name, through the accessors below (on the prototype: they cost no bytes per model).
  */
-const FIRST_SAMPLE_AT = 0; // NaN before the first sample
-const LAST_SAMPLE_AT = 1;
-const SEASONAL_MISS_AT = 2; // each rule's last miss (-Infinity: none)
-const FOLLOW_MISS_AT = 3;
-const OOM_FLOOR = 4; // after an OOM kill, the peak is at least this until OOM_FLOOR_UNTIL
-const OOM_FLOOR_UNTIL = 5;
-/** Past-guard checks, per rule r (0: hour of day, 1: follow): the limit the rule set for this hour... */
-const CHECK_LIMIT = 6; // + r
-/** ...and since when the working set has stayed at or above the pressure line (-1: it has not). */
-const PRESSURE_SINCE = 8; // + r
 const SLOTS = 10;
+/** The rules the past-guard checks follow, numbered as their places in `s`. */
+const SEASONAL_RULE = 0;
+const FOLLOW_RULE = 1;
+type CheckedRule = typeof SEASONAL_RULE | typeof FOLLOW_RULE;
 
 export class MemoryTarget {
-  private readonly o: TailorOptions;
+  private readonly o: TailorSettings;
   private readonly peaks: HourlyPeaks;
-  /** The state, by the places above. */
+  /** The state, read and written through the accessors below. */
   private readonly s: number[] = new Array<number>(SLOTS);
   /** The hour (ms / 1 h) of the last sample (-1: none). */
   private currentHour = -1;
@@ -53,18 +48,17 @@ export class MemoryTarget {
   private followMisses = 0;
   private readonly refractory: RefractoryPeriod | undefined;
 
-  constructor(options: TailorOptions) {
+  constructor(options: TailorSettings) {
     this.o = options;
     this.peaks = new HourlyPeaks(options.memoryHistoryMs);
-    const s = this.s;
-    s[FIRST_SAMPLE_AT] = NaN;
-    s[LAST_SAMPLE_AT] = NaN;
-    s[SEASONAL_MISS_AT] = -Infinity;
-    s[FOLLOW_MISS_AT] = -Infinity;
-    s[OOM_FLOOR] = 0;
-    s[OOM_FLOOR_UNTIL] = -Infinity;
-    s[CHECK_LIMIT] = s[CHECK_LIMIT + 1] = Infinity;
-    s[PRESSURE_SINCE] = s[PRESSURE_SINCE + 1] = -1;
+    this.firstSampleAt = NaN;
+    this.lastSampleAt = NaN;
+    this.seasonalMissAt = -Infinity;
+    this.followMissAt = -Infinity;
+    this.oomFloor = 0;
+    this.oomFloorUntil = -Infinity;
+    this.startRuleCheck(SEASONAL_RULE, Infinity);
+    this.startRuleCheck(FOLLOW_RULE, Infinity);
     if (options.memoryRefractoryQuietMs > 0) {
       this.refractory = new RefractoryPeriod({
         quietMs: options.memoryRefractoryQuietMs,
@@ -94,17 +88,81 @@ export class MemoryTarget {
 
   /** The first sample's time (NaN: none yet). */
   private get firstSampleAt(): number {
-    return this.s[FIRST_SAMPLE_AT]!;
+    return this.s[0]!;
+  }
+  private set firstSampleAt(at: number) {
+    this.s[0] = at;
+  }
+
+  /** The last sample's time (NaN: none yet). */
+  private get lastSampleAt(): number {
+    return this.s[1]!;
+  }
+  private set lastSampleAt(at: number) {
+    this.s[1] = at;
+  }
+
+  /** The hour-of-day rule's last miss (-Infinity: none). */
+  private get seasonalMissAt(): number {
+    return this.s[2]!;
+  }
+  private set seasonalMissAt(at: number) {
+    this.s[2] = at;
+  }
+
+  /** The follow rule's last miss (-Infinity: none). */
+  private get followMissAt(): number {
+    return this.s[3]!;
+  }
+  private set followMissAt(at: number) {
+    this.s[3] = at;
+  }
+
+  /** After an OOM kill the peak is at least this... */
+  private get oomFloor(): number {
+    return this.s[4]!;
+  }
+  private set oomFloor(bytes: number) {
+    this.s[4] = bytes;
+  }
+
+  /** ...until then. */
+  private get oomFloorUntil(): number {
+    return this.s[5]!;
+  }
+  private set oomFloorUntil(at: number) {
+    this.s[5] = at;
+  }
+
+  /** Past-guard checks: the limit `rule` set for this hour (Infinity: not checked). */
+  private checkLimit(rule: CheckedRule): number {
+    return this.s[6 + rule]!;
+  }
+  private setCheckLimit(rule: CheckedRule, limit: number): void {
+    this.s[6 + rule] = limit;
+  }
+
+  /** Past-guard checks: since when the working set has stayed at or above `rule`'s pressure line (-1: it has not). */
+  private pressureSince(rule: CheckedRule): number {
+    return this.s[8 + rule]!;
+  }
+  private setPressureSince(rule: CheckedRule, at: number): void {
+    this.s[8 + rule] = at;
+  }
+
+  /** A check of `rule` starts: its limit for the hour, no pressure yet. */
+  private startRuleCheck(rule: CheckedRule, limit: number): void {
+    this.setCheckLimit(rule, limit);
+    this.setPressureSince(rule, -1);
   }
 
   /** A working-set sample (bytes) at `at`. */
   add(bytes: number, at: number): void {
     if (!(bytes >= 0)) return;
-    const s = this.s;
-    if (Number.isNaN(s[FIRST_SAMPLE_AT]!)) s[FIRST_SAMPLE_AT] = at;
+    if (Number.isNaN(this.firstSampleAt)) this.firstSampleAt = at;
     const hour = Math.floor(at / HOUR);
-    const gap = Number.isNaN(s[LAST_SAMPLE_AT]!) ? 0 : at - s[LAST_SAMPLE_AT]!;
-    s[LAST_SAMPLE_AT] = at;
+    const gap = Number.isNaN(this.lastSampleAt) ? 0 : at - this.lastSampleAt;
+    this.lastSampleAt = at;
     if (this.o.memoryCheckPastGuard) {
       if (hour !== this.currentHour) this.startChecks(hour);
       this.checkSample(bytes, at, gap);
@@ -125,10 +183,8 @@ export class MemoryTarget {
     const history = Number.isNaN(this.firstSampleAt) ? 0 : hour * HOUR - this.firstSampleAt;
     // The lowest limit the rule leaves in force: the updater acts only below lowerFactor x target.
     const headroom = (1 + o.memoryMargin) * o.memoryLowerFactor;
-    const s = this.s;
-    s[CHECK_LIMIT] = history >= o.memorySeasonalAfterMs ? this.peaks.predictionFor(hour, this.aheadHours, this.recentHours) * headroom : Infinity;
-    s[CHECK_LIMIT + 1] = history >= o.memoryFollowMs ? this.peaks.recentMax(hour - 1, this.followHours) * headroom : Infinity;
-    s[PRESSURE_SINCE] = s[PRESSURE_SINCE + 1] = -1;
+    this.startRuleCheck(SEASONAL_RULE, history >= o.memorySeasonalAfterMs ? this.peaks.predictionFor(hour, this.aheadHours, this.recentHours) * headroom : Infinity);
+    this.startRuleCheck(FOLLOW_RULE, history >= o.memoryFollowMs ? this.peaks.recentMax(hour - 1, this.followHours) * headroom : Infinity);
   }
 
   /**
@@ -140,28 +196,28 @@ export class MemoryTarget {
    * a miss; 910, 950 (2 minutes at the line: the limit becomes 1,500) -> 1,010 is not.
    */
   private checkSample(bytes: number, at: number, gap: number): void {
+    this.checkRule(SEASONAL_RULE, bytes, at, gap);
+    this.checkRule(FOLLOW_RULE, bytes, at, gap);
+  }
+
+  /** {@link checkSample} for one rule. */
+  private checkRule(rule: CheckedRule, bytes: number, at: number, gap: number): void {
     const o = this.o;
-    const s = this.s;
-    for (let r = 0; r < 2; r++) {
-      const limit = s[CHECK_LIMIT + r]!;
-      if (limit === Infinity) continue;
-      if (bytes > limit) {
-        if (r === 0) this.missSeasonal(at);
-        else this.missFollow(at);
-        s[CHECK_LIMIT + r] = Infinity; // one miss per rule and hour is enough
-        continue;
-      }
-      if (bytes < limit * o.pressureThreshold) {
-        s[PRESSURE_SINCE + r] = -1;
-        continue;
-      }
-      const since = s[PRESSURE_SINCE + r]! < 0 ? at : s[PRESSURE_SINCE + r]!;
-      s[PRESSURE_SINCE + r] = since;
-      if (at - since + gap >= o.pressureWindowMs) {
-        s[CHECK_LIMIT + r] = limit * o.pressureRaiseFactor;
-        s[PRESSURE_SINCE + r] = -1;
-      }
+    const limit = this.checkLimit(rule);
+    if (limit === Infinity) return;
+    if (bytes > limit) {
+      if (rule === SEASONAL_RULE) this.missSeasonal(at);
+      else this.missFollow(at);
+      this.setCheckLimit(rule, Infinity); // one miss per rule and hour is enough
+      return;
     }
+    if (bytes < limit * o.pressureThreshold) {
+      this.setPressureSince(rule, -1);
+      return;
+    }
+    const since = this.pressureSince(rule) < 0 ? at : this.pressureSince(rule);
+    this.setPressureSince(rule, since);
+    if (at - since + gap >= o.pressureWindowMs) this.startRuleCheck(rule, limit * o.pressureRaiseFactor);
   }
 
   /**
@@ -172,16 +228,15 @@ export class MemoryTarget {
    * minimum of 512Mi, max(1.5 GiB, 1.5 GiB).
    */
   recordOom(limitBytes: number, at: number, bump?: OomBump): void {
-    const s = this.s;
-    const held = at < s[OOM_FLOOR_UNTIL]! ? s[OOM_FLOOR]! : 0;
+    const held = at < this.oomFloorUntil ? this.oomFloor : 0;
     const bumped = Math.max(limitBytes * (bump?.oomBumpUpRatio ?? this.o.oomBumpFactor), limitBytes + (bump?.oomMinBumpUpBytes ?? 0));
-    s[OOM_FLOOR] = Math.max(held, bumped);
-    s[OOM_FLOOR_UNTIL] = at + this.o.oomHoldMs;
+    this.oomFloor = Math.max(held, bumped);
+    this.oomFloorUntil = at + this.o.oomHoldMs;
     if (this.o.memoryCheckPastGuard) {
       // A kill under a tighter rule is that rule's miss (and the follow rule's, tighter still).
       const o = this.o;
-      const follow = this.trusted(s[FOLLOW_MISS_AT]!, this.followMisses, at, o.memoryFollowMs, o.memoryFollowTrustMs);
-      const seasonal = !follow && this.trusted(s[SEASONAL_MISS_AT]!, this.seasonalMisses, at, o.memorySeasonalAfterMs, o.memorySeasonalTrustMs);
+      const follow = this.trusted(this.followMissAt, this.followMisses, at, o.memoryFollowMs, o.memoryFollowTrustMs);
+      const seasonal = !follow && this.trusted(this.seasonalMissAt, this.seasonalMisses, at, o.memorySeasonalAfterMs, o.memorySeasonalTrustMs);
       if (follow || seasonal) this.missFollow(at);
       if (seasonal) this.missSeasonal(at);
     }
@@ -215,12 +270,11 @@ export class MemoryTarget {
     const o = this.o;
     const hour = Math.floor(now / HOUR);
     let peak: number;
-    const s = this.s;
-    const follow = this.trusted(s[FOLLOW_MISS_AT]!, this.followMisses, now, o.memoryFollowMs, o.memoryFollowTrustMs);
+    const follow = this.trusted(this.followMissAt, this.followMisses, now, o.memoryFollowMs, o.memoryFollowTrustMs);
     if (follow) {
       peak = this.peaks.recentMax(hour, this.followHours + 1); // + the hour under way
       if (holdHours > 0) peak = peak * (1 + this.hourlyRise(hour)) + this.growthPerHour(hour) * holdHours;
-    } else if (this.trusted(s[SEASONAL_MISS_AT]!, this.seasonalMisses, now, o.memorySeasonalAfterMs, o.memorySeasonalTrustMs)) {
+    } else if (this.trusted(this.seasonalMissAt, this.seasonalMisses, now, o.memorySeasonalAfterMs, o.memorySeasonalTrustMs)) {
       peak = this.peaks.seasonalMax(now, Math.max(this.aheadHours, holdHours), this.recentHours);
     } else {
       peak = this.peaks.max(now);
@@ -242,7 +296,7 @@ export class MemoryTarget {
       const growth = risingSlope(this.peaks, hour - 1, o.memoryTrendHours, criticalS(o.memoryTrendHours, o.memoryTrendLevel));
       if (growth > 0) peak = Math.max(peak, this.peaks.recentMax(hour, 2) * (1 + this.hourlyRise(hour)) + growth * holdHours);
     }
-    return now < s[OOM_FLOOR_UNTIL]! ? Math.max(peak, s[OOM_FLOOR]!) : peak;
+    return now < this.oomFloorUntil ? Math.max(peak, this.oomFloor) : peak;
   }
 
   /**
@@ -282,12 +336,12 @@ export class MemoryTarget {
   }
 
   private missFollow(at: number): void {
-    this.s[FOLLOW_MISS_AT] = at;
+    this.followMissAt = at;
     this.followMisses++;
   }
 
   private missSeasonal(at: number): void {
-    this.s[SEASONAL_MISS_AT] = at;
+    this.seasonalMissAt = at;
     this.seasonalMisses++;
   }
 

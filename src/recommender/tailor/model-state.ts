@@ -16,7 +16,7 @@
  * its bytes; array: u32 length + f64 each), then a CRC-32 of everything before it. Worked number:
  * a model after 8 days of 1-minute samples holds ~2.2 KB (bench/model-bytes.ts prints it).
  */
-import type { TailorOptions } from './options.ts';
+import type { TailorSettings } from './experiments.ts';
 
 export const MODEL_STATE_FORMAT = 1;
 const MAGIC = [0x54, 0x4c, 0x4d, 0x53]; // "TLMS"
@@ -75,14 +75,14 @@ function kindOf(value: unknown): string {
   throw new ModelStateError(`a ${typeof value} cannot be saved`);
 }
 
-/** Hash of the settings (every option, Infinity and NaN included). */
-function settingsHash(options: TailorOptions): number {
+/** Hash of the settings (every option and research knob, Infinity and NaN included). */
+function settingsHash(options: TailorSettings): number {
   const text = JSON.stringify(Object.keys(options).sort().map((k) => [k, String((options as unknown as Record<string, unknown>)[k])]));
   return crc32(new TextEncoder().encode(text));
 }
 
 /** The bytes of `model`'s state (built with `options`). */
-export function saveModelState(model: object, options: TailorOptions): Uint8Array {
+export function saveModelState(model: object, options: TailorSettings): Uint8Array {
   const { fields, shape } = fieldsOf(model);
   const out = new Writer();
   for (const b of MAGIC) out.u8(b);
@@ -118,7 +118,7 @@ export function saveModelState(model: object, options: TailorOptions): Uint8Arra
  * {@link ModelStateError} saying why for a state that is corrupt, truncated, of another format, or
  * saved by a model of another shape or with other settings; the model is then half-restored: drop it.
  */
-export function restoreModelState<M extends object>(bytes: Uint8Array, model: M, options: TailorOptions): M {
+export function restoreModelState<M extends object>(bytes: Uint8Array, model: M, options: TailorSettings): M {
   if (bytes.length < 20) throw new ModelStateError(`${bytes.length} bytes are too few for a model state`);
   const body = bytes.subarray(0, bytes.length - 4);
   const stored = new DataView(bytes.buffer, bytes.byteOffset + bytes.length - 4, 4).getUint32(0, true);

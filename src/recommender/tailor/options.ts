@@ -24,13 +24,6 @@ export interface TailorOptions {
    * quantile; see daily-plan.ts).
    */
   cpuChangeCostHours: number;
-  /**
-   * The same plan with a change priced in core-hours instead (0: off; added to cpuChangeCostHours'
-   * price): a level steps down only for a stretch where it saves this much CPU, so a small
-   * container's daily cycle is held flat and a large one's followed (the figures sum slack over
-   * containers, churn counts each container once).
-   */
-  cpuChangeCostCoreHours: number;
   /** Raise each hour so the step limit can reach the coming hours (off: the raw hourly quantile). */
   cpuReachFloor: boolean;
   /** Raise CPU at once on a sustained increase (see surgeWindowMs). */
@@ -45,20 +38,6 @@ export interface TailorOptions {
    * that pass within hours are forgotten within hours). Empty: the one half-life.
    */
   flatAltHalfLivesMs: number[];
-  /**
-   * Other quantiles of the all-hours histograms tried as predictors, scored like the half-lives by
-   * the quantile loss at cpuQuantile: a container whose past quantile under- or over-predicts its
-   * coming usage (a trend, bursts that pass) gets the level that has predicted it best (empty: off).
-   */
-  cpuQuantileCandidates: number[];
-  /**
-   * Models are scored by what they cost, changes included (0: off, the quantile loss alone; see
-   * model-change-cost.ts): each time a model's prediction moves past the updater's drift threshold
-   * it pays this many core-hours of slack per x2 step the updater needs to follow it. A small
-   * container's daily cycle or short daily job is then left to the all-hours model (few changes,
-   * little slack in absolute terms); a large one's is still followed.
-   */
-  cpuModelChangePriceCoreHours: number;
   /** Time constant of the running quantile loss that picks the better CPU model. */
   lossTimeConstantMs: number;
   /** How far ahead a CPU target must hold (the updater's cooldown). */
@@ -91,10 +70,6 @@ export interface TailorOptions {
    */
   memoryTrendHours: number;
   memoryTrendLevel: number;
-  /** The follow rule's raise covers the container's largest hour-to-hour peak rise of the last day, up to this fraction (0: off). */
-  memoryRiseCap: number;
-  /** A surge level is held this long after it was last seen (0: it drops as soon as the surge ends). */
-  cpuSurgeHoldMs: number;
   /** CPU bounds: the updater acts outside [need x lower, held target x upper]. */
   cpuLowerFactor: number;
   cpuUpperFactor: number;
@@ -110,19 +85,6 @@ export interface TailorOptions {
    * instead, with a price in GiB-hours).
    */
   stickyBand: [number, number, number, number];
-  /** A CPU cut of the held target waits until the fresh target has stayed below the band this long. */
-  stickyCutAfterMs: number;
-  /**
-   * Per container: a CPU raise within stickyRegretMs of a cut doubles the wait before the next cut
-   * (from horizonMs, up to stickyCutMaxMs); a cut that held halves it.
-   */
-  stickyAdaptiveCut: boolean;
-  stickyRegretMs: number;
-  stickyCutMaxMs: number;
-  /** CPU: a cut of the held target needs this many hours of relative excess first (see held-target.ts; 0: off). */
-  stickyCutCostHours: number;
-  /** Memory: the same for a cut of the held memory target (0: off). */
-  stickyMemoryCutCostHours: number;
   /**
    * CPU: a cut of the held target needs this many core-hours of excess first, the price of one
    * change (0: off). 0.1: a cut from 2 to 1 core comes after 6 min, from 40m to 30m after 10 h.
@@ -140,21 +102,6 @@ export interface TailorOptions {
    * changes the requests then anyway, so the cut costs no change of its own (decision 0273).
    */
   cutsRideAlong: boolean;
-  /** CPU: a raise inside the band comes once the shortfall has summed to this many core-hours (0: only past the band). */
-  stickyRaiseCostCoreHours: number;
-  /**
-   * Coalesce changes (decision 0250): the model mirrors the updater's rules on its own estimates
-   * (updater-mirror.ts); when the updater will change the requests anyway, every held target goes
-   * to its fresh value and the bounds are pinned to the targets, so both resources move in that one
-   * resize (a pending CPU cut rides along a memory raise and the other way round).
-   */
-  coalesceChanges: boolean;
-  /**
-   * With `coalesceChanges`: a container that changed this many times in the last 24 h makes no
-   * more cuts of its own (CPU's held target, memory's upper bound): its cuts wait for a change
-   * that happens anyway (a raise) and ride along. Raises never wait (0: off).
-   */
-  changeBudgetPerDay: number;
   /** Memory: how long hourly peaks are remembered. */
   memoryHistoryMs: number;
   /**
@@ -186,22 +133,6 @@ export interface TailorOptions {
   pressureThreshold: number;
   pressureWindowMs: number;
   pressureRaiseFactor: number;
-  /** Experimental (0: off): the 7-day peak rule covers only this fraction of a peak older than memorySpikeQuietMs. */
-  memorySpikeDecayFloor: number;
-  memorySpikeQuietMs: number;
-  /**
-   * Experimental (0: off; docs/tailor-strategy.md, "is there a refractory period?"): a refractory
-   * period learned per container. A high sample is one at or above `memoryRefractoryHighFraction` x
-   * the 7-day peak; high samples less than `memoryRefractoryQuietMs` apart are one episode. Once
-   * `memoryRefractoryTrustGaps` gaps between episodes have been seen since the last miss, the 7-day
-   * peak rule lets the limit down to the quiet level after an episode and back up before the
-   * earliest next one (the shortest gap seen x `memoryRefractorySafety`), one x`maxStepUp` step per
-   * `horizonMs`. An episode or an OOM kill sooner than that is a miss: trust starts again.
-   */
-  memoryRefractoryQuietMs: number;
-  memoryRefractoryHighFraction: number;
-  memoryRefractoryTrustGaps: number;
-  memoryRefractorySafety: number;
   /** Memory margin above the remembered peak. */
   memoryMargin: number;
   /** Memory bounds around the target. */
@@ -213,8 +144,6 @@ export interface TailorOptions {
   oomBumpFactor: number;
   /** ...for this long (the real peak is then in the history). */
   oomHoldMs: number;
-  /** Record limit x oomBumpFactor as a peak in the history (remembered like any peak: 7 days). */
-  oomIntoHistory: boolean;
   /**
    * The updater's largest increase per change (x2): an hour's CPU is never set below what the
    * coming hours need divided by this per hour ahead, so each rise is one change away.
@@ -230,44 +159,30 @@ export const TAILOR_DEFAULTS: Readonly<TailorOptions> = Object.freeze({
   cpuSeasonal: true,
   cpuSeasonalMinGain: 0.2,
   cpuChangeCostHours: 0,
-  cpuChangeCostCoreHours: 0,
   cpuReachFloor: true,
   cpuSurge: true,
   seasonalHalfLifeMs: 3 * DAY,
   flatHalfLifeMs: 12 * HOUR,
   flatAltHalfLivesMs: Object.freeze([3 * HOUR]) as number[],
-  cpuQuantileCandidates: [],
-  cpuModelChangePriceCoreHours: 0,
   lossTimeConstantMs: 2 * DAY,
   horizonMs: 15 * 60_000,
   surgeWindowMs: 30 * 60_000,
   cpuHoldMs: 15 * 60_000,
   memoryHoldMs: 2 * HOUR,
-  memoryRiseCap: 0,
   memoryTrendHours: 8,
   memoryTrendLevel: 0.05,
   holdPriceCoreHours: 0.1,
   memoryHoldPriceGiBHours: 0.3,
-  cpuSurgeHoldMs: 0,
   cpuLowerFactor: 0.8,
   cpuUpperFactor: 1.25,
   stickyTargets: true,
-  stickyCutAfterMs: 0,
-  stickyAdaptiveCut: false,
-  stickyRegretMs: HOUR,
-  stickyCutMaxMs: 8 * HOUR,
-  stickyCutCostHours: 0,
-  stickyMemoryCutCostHours: 0,
   stickyCutCostCoreHours: 0.1,
-  stickyRaiseCostCoreHours: 0,
   // One change is worth 0.3 GiB-hour, as for the memory hold (decision 0273).
   memoryCutPriceGiBHours: 0.3,
   cutsRideAlong: true,
   // CPU: a need up to the updater's drift threshold above the held value waits (a smaller move would
   // not be made for its own sake); memory is not held by a band (Infinity) but by its cut price.
   stickyBand: Object.freeze([1 - DEFAULT_UPDATER_OPTIONS.driftThreshold, 1, Infinity, 1]) as [number, number, number, number],
-  coalesceChanges: false,
-  changeBudgetPerDay: 0,
   memoryHistoryMs: 7 * DAY,
   memorySeasonal: true,
   memoryRecentMs: HOUR,
@@ -280,19 +195,12 @@ export const TAILOR_DEFAULTS: Readonly<TailorOptions> = Object.freeze({
   pressureThreshold: DEFAULT_UPDATER_OPTIONS.memoryPressureRatio,
   pressureWindowMs: DEFAULT_UPDATER_OPTIONS.memoryPressureWindowMs,
   pressureRaiseFactor: DEFAULT_UPDATER_OPTIONS.memoryPressureRaiseFactor,
-  memorySpikeDecayFloor: 0,
-  memorySpikeQuietMs: 24 * HOUR,
-  memoryRefractoryQuietMs: 0,
-  memoryRefractoryHighFraction: 0.5,
-  memoryRefractoryTrustGaps: 3,
-  memoryRefractorySafety: 1,
   memoryMargin: 0.12,
   memoryLowerFactor: 1,
   memoryUpperFactor: 1.3,
   memoryLearnMs: 6 * HOUR,
   oomBumpFactor: 1.5,
   oomHoldMs: 12 * HOUR,
-  oomIntoHistory: false,
   maxStepUp: 2,
   minCpuMillicores: 25,
   minMemoryBytes: 16 * 1024 ** 2,

@@ -16,7 +16,8 @@ import type { OomBump, ResourceEstimate, Strategy, UsageModel } from '../types.t
 import { CpuTarget } from './cpu-target.ts';
 import { MemoryTarget } from './memory-target.ts';
 import { HeldTarget, type HeldTargetOptions } from './held-target.ts';
-import { TAILOR_DEFAULTS, type TailorOptions } from './options.ts';
+import type { TailorOptions } from './options.ts';
+import { tailorSettings, type TailorExperiments, type TailorSettings } from './experiments.ts';
 import { UpdaterMirror } from './updater-mirror.ts';
 import { pricedHold } from './priced-hold.ts';
 import { restoreModelState, saveModelState } from './model-state.ts';
@@ -42,19 +43,18 @@ export function tailorShared(options: TailorOptions): TailorShared {
   let heldMemory: HeldTargetOptions | undefined;
   if (options.stickyTargets) {
     const [cpuLow, cpuHigh, memoryLow, memoryHigh] = options.stickyBand;
-    const adaptive = { adaptive: options.stickyAdaptiveCut, regretMs: options.stickyRegretMs, minDelayMs: options.horizonMs, maxDelayMs: options.stickyCutMaxMs };
-    heldCpu = { low: cpuLow, high: cpuHigh, cutAfterMs: options.stickyCutAfterMs, ...adaptive, cutCostHours: options.stickyCutCostHours, cutCostAbsHours: options.stickyCutCostCoreHours * 1000, raiseCostAbsHours: options.stickyRaiseCostCoreHours > 0 ? options.stickyRaiseCostCoreHours * 1000 : undefined };
-    if (Number.isFinite(memoryLow)) heldMemory = { low: memoryLow, high: memoryHigh, cutAfterMs: 0, ...adaptive, adaptive: false, cutCostHours: options.stickyMemoryCutCostHours };
+    heldCpu = { low: cpuLow, high: cpuHigh, cutCostAbsHours: options.stickyCutCostCoreHours * 1000 };
+    if (Number.isFinite(memoryLow)) heldMemory = { low: memoryLow, high: memoryHigh };
   }
   // A priced memory cut (decision 0273): raises at once, a cut once the excess has paid for it.
   if (heldMemory === undefined && options.memoryCutPriceGiBHours > 0) {
-    heldMemory = { low: 1, high: 1, cutAfterMs: 0, adaptive: false, regretMs: 0, minDelayMs: 0, maxDelayMs: 0, cutCostAbsHours: options.memoryCutPriceGiBHours * GIB };
+    heldMemory = { low: 1, high: 1, cutCostAbsHours: options.memoryCutPriceGiBHours * GIB };
   }
   return { result: { target: { cpu: 0, memory: 0 }, lowerBound: { cpu: 0, memory: 0 }, upperBound: { cpu: 0, memory: 0 } }, heldCpu, heldMemory };
 }
 
 export class TailorModel implements UsageModel {
-  private readonly o: TailorOptions;
+  private readonly o: TailorSettings;
   private readonly cpu: CpuTarget;
   private readonly memory: MemoryTarget;
   /** Reused for every answer (shared by the strategy's models): read it before the next call. */
@@ -66,7 +66,7 @@ export class TailorModel implements UsageModel {
   /** With `coalesceChanges`: the requests as the updater's rules would have set them from these estimates. */
   private readonly mirror: UpdaterMirror | undefined;
 
-  constructor(options: TailorOptions, shared: TailorShared = tailorShared(options)) {
+  constructor(options: TailorSettings, shared: TailorShared = tailorShared(options)) {
     this.o = options;
     this.cpu = new CpuTarget(options);
     this.memory = new MemoryTarget(options);
@@ -166,9 +166,13 @@ export class TailorModel implements UsageModel {
   }
 }
 
-/** The `tailor` strategy; `overrides` change any default of {@link TailorOptions}. */
-export function tailorStrategy(overrides: Partial<TailorOptions> = {}, name = 'tailor'): Strategy {
-  const options: TailorOptions = { ...TAILOR_DEFAULTS, ...overrides };
+/**
+ * The `tailor` strategy; `overrides` change any default of {@link TailorOptions}. `experiments`
+ * turns research knobs on (the benches that explore them, and tests: decision 0286); the product's
+ * strategies never do.
+ */
+export function tailorStrategy(overrides: Partial<TailorOptions> = {}, name = 'tailor', experiments: Partial<TailorExperiments> = {}): Strategy {
+  const options = tailorSettings(overrides, experiments);
   const shared = tailorShared(options);
   return {
     name,

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { CpuTarget, quantileLoss } from '../../../src/recommender/tailor/cpu-target.ts';
-import { TAILOR_DEFAULTS } from '../../../src/recommender/tailor/options.ts';
+import { tailorSettings } from '../../../src/recommender/tailor/experiments.ts';
 
 const MIN = 60_000;
 const HOUR = 60 * MIN;
@@ -15,8 +15,8 @@ test('quantile loss: under-predicting costs q, over-predicting 1 - q', () => {
 
 test('a flat container keeps the all-hours model; a daily cycle switches to the hour-of-day one', () => {
   // Daily square wave: 1 core from 08:00 to 20:00, 0.1 core otherwise, for 4 days.
-  const cycle = new CpuTarget({ ...TAILOR_DEFAULTS });
-  const flat = new CpuTarget({ ...TAILOR_DEFAULTS });
+  const cycle = new CpuTarget(tailorSettings());
+  const flat = new CpuTarget(tailorSettings());
   for (let t = 0; t < 4 * DAY; t += MIN) {
     const hour = (t % DAY) / HOUR;
     cycle.add(hour >= 8 && hour < 20 ? 1 : 0.1, t);
@@ -38,8 +38,8 @@ test('bursts that pass within hours are forgotten within hours when the short ha
     for (let t = 0; t < until; t += MIN) target.add(t % (31 * HOUR) < 4 * HOUR ? 1 : 0.05, t);
   };
   const end = 6 * 31 * HOUR + 14 * HOUR; // 10 hours after the 7th burst ended
-  const adaptive = new CpuTarget({ ...TAILOR_DEFAULTS, cpuSeasonal: false });
-  const fixed = new CpuTarget({ ...TAILOR_DEFAULTS, cpuSeasonal: false, flatAltHalfLivesMs: [] });
+  const adaptive = new CpuTarget(tailorSettings({ cpuSeasonal: false }));
+  const fixed = new CpuTarget(tailorSettings({ cpuSeasonal: false, flatAltHalfLivesMs: [] }));
   feed(adaptive, end);
   feed(fixed, end);
   // The 12-hour half-life still holds the burst in its p90.2; the 3-hour one has let it go.
@@ -52,8 +52,8 @@ test('cpuQuantileCandidates: a rising container, whose past p90.2 lags behind, g
   const feed = (target: CpuTarget) => {
     for (let t = 0, i = 0; t < 2 * DAY; t += MIN, i++) target.add(0.1 + (0.9 * t) / (2 * DAY) + (i % 5) * 0.002, t);
   };
-  const plain = new CpuTarget({ ...TAILOR_DEFAULTS, cpuSeasonal: false, cpuSurge: false, flatAltHalfLivesMs: [] });
-  const chosen = new CpuTarget({ ...TAILOR_DEFAULTS, cpuSeasonal: false, cpuSurge: false, flatAltHalfLivesMs: [], cpuQuantileCandidates: [0.8, 0.99] });
+  const plain = new CpuTarget(tailorSettings({ cpuSeasonal: false, cpuSurge: false, flatAltHalfLivesMs: [] }));
+  const chosen = new CpuTarget(tailorSettings({ cpuSeasonal: false, cpuSurge: false, flatAltHalfLivesMs: [] }, { cpuQuantileCandidates: [0.8, 0.99] }));
   feed(plain);
   feed(chosen);
   // Usage is ~1 core now: the p90.2 of a 12 h half-life lags ~2 h behind (below 1 core, 2% buckets), the p99 ~10 min.
@@ -72,7 +72,7 @@ test('cpuChangeCostCoreHours: a daily cycle is followed where the night saves mo
   };
   // A change priced at 2 core-hours: the large night saves 0.9 x 12 = 10.8 core-hours for two
   // changes (4), the small one 1.08 (less than 4).
-  const options = { ...TAILOR_DEFAULTS, cpuChangeCostCoreHours: 2 };
+  const options = tailorSettings({}, { cpuChangeCostCoreHours: 2 });
   const large = new CpuTarget(options);
   const small = new CpuTarget(options);
   feed(large, 1);
@@ -82,7 +82,7 @@ test('cpuChangeCostCoreHours: a daily cycle is followed where the night saves mo
   assert.ok(large.target(night) < 0.2, `large night ${large.target(night)}`);
   assert.ok(small.target(night) >= 0.1, `small night ${small.target(night)}`);
   // Without the price the small one's night is followed too.
-  const free = new CpuTarget({ ...TAILOR_DEFAULTS });
+  const free = new CpuTarget(tailorSettings());
   feed(free, 0.1);
   assert.ok(free.target(night) < 0.011, `small night, no price ${free.target(night)}`);
 });

@@ -2,6 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { MemoryTarget } from '../../../src/recommender/tailor/memory-target.ts';
 import { TAILOR_DEFAULTS } from '../../../src/recommender/tailor/options.ts';
+import { tailorSettings } from '../../../src/recommender/tailor/experiments.ts';
 
 const MIN = 60_000;
 const HOUR = 60 * MIN;
@@ -14,7 +15,7 @@ const MIB = 1024 ** 2;
  * rest of the hour back at the steady level); returns the peak the target covers afterwards.
  */
 function afterHour(minutes: number[]): number {
-  const m = new MemoryTarget({ ...TAILOR_DEFAULTS });
+  const m = new MemoryTarget(tailorSettings());
   const steady = (1000 / 1.12) * MIB;
   let t = 0;
   for (; t < 3 * DAY; t += MIN) m.add(steady, t);
@@ -42,8 +43,8 @@ test('memoryTrendHours: a leak the follow rule does not cover yet is raised for 
   const leak = (t: number) => 500 + (10 * t) / HOUR;
   const steady = (t: number) => 500 + 5 * Math.sin(t / (37 * MIN)) * Math.cos(t / (11 * MIN));
   const now = 12 * HOUR - MIN;
-  const tested = new MemoryTarget({ ...TAILOR_DEFAULTS, memoryTrendHours: 6 });
-  const plain = new MemoryTarget({ ...TAILOR_DEFAULTS, memoryTrendHours: 0 });
+  const tested = new MemoryTarget(tailorSettings({ memoryTrendHours: 6 }));
+  const plain = new MemoryTarget(tailorSettings({ memoryTrendHours: 0 }));
   feed(tested, leak);
   feed(plain, leak);
   // Without the test a change covers the peak of now (~620 MiB) only; with it, 2 h more at 10 MiB an hour.
@@ -51,14 +52,14 @@ test('memoryTrendHours: a leak the follow rule does not cover yet is raised for 
   assert.ok(Math.abs(plain.holdPeak(now) / MIB - need) < 1, `plain ${plain.holdPeak(now) / MIB} vs ${need}`);
   const covered = tested.holdPeak(now) / MIB - need;
   assert.ok(covered > 15 && covered < 25, `growth covered ${covered} MiB`);
-  const quiet = new MemoryTarget({ ...TAILOR_DEFAULTS, memoryTrendHours: 6 });
+  const quiet = new MemoryTarget(tailorSettings({ memoryTrendHours: 6 }));
   feed(quiet, steady);
   assert.equal(quiet.holdPeak(now), quiet.peak(now));
 });
 
 test('an OOM kill holds limit x oomBumpFactor; a VPA\'s own bump holds max(limit x its ratio, limit + its minimum)', () => {
   const afterOom = (bump?: { oomBumpUpRatio?: number; oomMinBumpUpBytes?: number }) => {
-    const m = new MemoryTarget({ ...TAILOR_DEFAULTS });
+    const m = new MemoryTarget(tailorSettings());
     for (let t = 0; t < HOUR; t += MIN) m.add(500 * MIB, t);
     m.recordOom(1024 * MIB, HOUR, bump);
     return m.peak(HOUR + MIN) / MIB;

@@ -31,7 +31,7 @@ function bits(e: ResourceEstimate): number[] {
   return [e.target.cpu, e.target.memory, e.lowerBound.cpu, e.lowerBound.memory, e.upperBound.cpu, e.upperBound.memory];
 }
 
-for (const [name, strategy] of [['defaults', tailorStrategy()], ['hourly checks, OOMs into the history, a day plan, priced model changes, tested growth', tailorStrategy({ memoryCheckPastGuard: false, oomIntoHistory: true, cpuChangeCostHours: 2, cpuModelChangePriceCoreHours: 0.1, memoryTrendHours: 8 })]] as Array<[string, Strategy]>) {
+for (const [name, strategy] of [['defaults', tailorStrategy()], ['hourly checks, OOMs into the history, a day plan, priced model changes, tested growth', tailorStrategy({ memoryCheckPastGuard: false, cpuChangeCostHours: 2, memoryTrendHours: 8 }, 'tailor', { oomIntoHistory: true, cpuModelChangePriceCoreHours: 0.1 })]] as Array<[string, Strategy]>) {
   test(`a model restored from its saved state answers exactly as the one that never stopped (${name})`, () => {
     for (const stopAt of [30, 1440 + 333, 3 * 1440 + 59, 6 * 1440]) {
       const running = strategy.newModel();

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { MemoryTarget } from '../../../src/recommender/tailor/memory-target.ts';
-import { TAILOR_DEFAULTS, type TailorOptions } from '../../../src/recommender/tailor/options.ts';
+import { tailorSettings, type TailorExperiments } from '../../../src/recommender/tailor/experiments.ts';
 
 const MIN = 60_000;
 const HOUR = 60 * MIN;
@@ -12,14 +12,14 @@ const MIB = 1024 ** 2;
  * samples up to `until`. The jumps come at a different hour each day (every 25 h), so the
  * hour-of-day and follow rules miss on them and the 7-day peak rule is the one in force.
  */
-function feed(options: Partial<TailorOptions>, episodes: number[], until: number): MemoryTarget {
-  const m = new MemoryTarget({ ...TAILOR_DEFAULTS, ...options });
+function feed(experiments: Partial<TailorExperiments>, episodes: number[], until: number): MemoryTarget {
+  const m = new MemoryTarget(tailorSettings({}, experiments));
   const jumps = new Set(episodes);
   for (let t = 0; t < until; t += MIN) m.add((jumps.has(t) ? 1600 : 100) * MIB, t);
   return m;
 }
 
-const REFRACTORY: Partial<TailorOptions> = { memoryRefractoryQuietMs: 4 * HOUR };
+const REFRACTORY: Partial<TailorExperiments> = { memoryRefractoryQuietMs: 4 * HOUR };
 /** Five episodes 25 h apart: 2 h, 27 h, 52 h, 77 h, 102 h; the earliest next one is at 127 h. */
 const EPISODES = [0, 1, 2, 3, 4].map((n) => 2 * HOUR + n * 25 * HOUR);
 

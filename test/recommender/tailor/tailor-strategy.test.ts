@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { TailorModel, tailorStrategy } from '../../../src/recommender/tailor/tailor-strategy.ts';
 import { replayContainer, DEFAULT_REPLAY_OPTIONS } from '../../../src/replay/replay-engine.ts';
 import { series } from '../../replay/helpers.ts';
-import { TAILOR_DEFAULTS } from '../../../src/recommender/tailor/options.ts';
+import { tailorSettings } from '../../../src/recommender/tailor/experiments.ts';
 
 const MIN = 60_000;
 const HOUR = 60 * MIN;
@@ -14,7 +14,7 @@ const MIB = 1024 ** 2;
 const FIXED_HOLDS = { holdPriceCoreHours: 0, memoryHoldPriceGiBHours: 0, memoryTrendHours: 0 };
 
 function model(overrides = {}): TailorModel {
-  return new TailorModel({ ...TAILOR_DEFAULTS, ...overrides });
+  return new TailorModel(tailorSettings({ ...overrides }));
 }
 
 test('steady CPU gets its p90 without margin; memory its peak + 12%', () => {
@@ -54,7 +54,7 @@ test('an OOM kill holds memory at limit x 1.5 (+ margin) for a day', () => {
 test('a daily job is prepared step by step ahead and CPU drops back between jobs', () => {
   // Idle 20m; from 03:00 to 03:45 every day a job at 2,000m. Four days of history. The fresh
   // target (no hysteresis): it is asked at several times, not in time order.
-  const m = new TailorModel({ ...TAILOR_DEFAULTS, stickyTargets: false });
+  const m = new TailorModel(tailorSettings({ stickyTargets: false }));
   const cpuAt = (t: number) => {
     const inDay = t % DAY;
     return inDay >= 3 * HOUR && inDay < 3 * HOUR + 45 * MIN ? 2 : 0.02;
@@ -189,8 +189,8 @@ test('by default a cut waits until it pays 0.1 core-hour: a small container\'s w
 });
 
 test('memorySpikeDecayFloor: a 7-day peak quiet for a day is covered only down to the floor x the peak', () => {
-  const m = new TailorModel({ ...TAILOR_DEFAULTS, memorySeasonal: false, memorySpikeDecayFloor: 0.5 });
-  const plain = new TailorModel({ ...TAILOR_DEFAULTS, memorySeasonal: false });
+  const m = new TailorModel(tailorSettings({ memorySeasonal: false }, { memorySpikeDecayFloor: 0.5 }));
+  const plain = new TailorModel(tailorSettings({ memorySeasonal: false }));
   for (let t = 0; t < 3 * DAY; t += 5 * MIN) {
     const bytes = t >= 2 * HOUR && t < 3 * HOUR ? 4000 * MIB : 200 * MIB;
     for (const x of [m, plain]) {
@@ -201,7 +201,7 @@ test('memorySpikeDecayFloor: a 7-day peak quiet for a day is covered only down t
   assert.equal(plain.estimate(3 * DAY)?.target.memory, 4000 * MIB * 1.12);
   assert.equal(m.estimate(3 * DAY)?.target.memory, 2000 * MIB * 1.12);
   // Within a day of the spike, it is covered in full.
-  const early = new TailorModel({ ...TAILOR_DEFAULTS, memorySeasonal: false, memorySpikeDecayFloor: 0.5 });
+  const early = new TailorModel(tailorSettings({ memorySeasonal: false }, { memorySpikeDecayFloor: 0.5 }));
   for (let t = 0; t <= 12 * HOUR; t += 5 * MIN) {
     early.addCpuSample(0.1, t);
     early.addMemorySample(t >= 2 * HOUR && t < 3 * HOUR ? 4000 * MIB : 200 * MIB, t);
@@ -216,7 +216,7 @@ test('coalesceChanges: a CPU cut that has not paid yet rides along the next memo
   const cpu = Array.from({ length: n }, (_, i) => (i < 1440 ? 1 : 0.5));
   const s = series('leak', cpu, Array.from({ length: n }, (_, i) => (200 + (800 * i) / n) * MIB));
   const alone = replayContainer(s, tailorStrategy({ stickyCutCostCoreHours: 10, cutsRideAlong: false }), DEFAULT_REPLAY_OPTIONS);
-  const riding = replayContainer(s, tailorStrategy({ stickyCutCostCoreHours: 10, cutsRideAlong: false, coalesceChanges: true }), DEFAULT_REPLAY_OPTIONS);
+  const riding = replayContainer(s, tailorStrategy({ stickyCutCostCoreHours: 10, cutsRideAlong: false }, 'tailor', { coalesceChanges: true }), DEFAULT_REPLAY_OPTIONS);
   assert.equal(riding.ooms, 0);
   // The cut came within hours, with a memory raise: less CPU requested, no more changes.
   assert.ok(riding.cpuRequestSum < alone.cpuRequestSum * 0.9, `cpu requested ${riding.cpuRequestSum} vs ${alone.cpuRequestSum}`);
@@ -229,8 +229,8 @@ test('changeBudgetPerDay: over the budget a container makes no cuts of its own, 
   const n = 4 * 24 * 60;
   const cpu = Array.from({ length: n }, (_, i) => (Math.floor(i / 180) % 2 === 0 ? 4 : 2.8) + (i % 7) * 0.002);
   const s = series('level', cpu, new Array<number>(n).fill(300 * MIB));
-  const free = replayContainer(s, tailorStrategy({ coalesceChanges: true }), DEFAULT_REPLAY_OPTIONS);
-  const budget = replayContainer(s, tailorStrategy({ coalesceChanges: true, changeBudgetPerDay: 2 }), DEFAULT_REPLAY_OPTIONS);
+  const free = replayContainer(s, tailorStrategy({}, 'tailor', { coalesceChanges: true }), DEFAULT_REPLAY_OPTIONS);
+  const budget = replayContainer(s, tailorStrategy({}, 'tailor', { coalesceChanges: true, changeBudgetPerDay: 2 }), DEFAULT_REPLAY_OPTIONS);
   assert.ok(free.changes >= 16, `without a budget ${free.changes}`);
   assert.ok(budget.changes * 2 < free.changes, `with a budget ${budget.changes} vs ${free.changes}`);
 });

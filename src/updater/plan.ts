@@ -17,7 +17,8 @@
  *      `tailor.dev/canary-share` of the live pods, rounded up) have settled at new values: only
  *      that many pods are changed (fewer while others are being resized); urgent actions are exempt;
  *    - it is disruptive and the workload has fewer live pods than minReplicas (`MinReplicas`) or
- *      no disruption left in its budget (`DisruptionBudget`, workload-budget.ts);
+ *      no disruption left in its budget (`DisruptionBudget`, workload-budget.ts; a pod that is not
+ *      Ready takes none: it is down already);
  *    - the loop's global rate limit for resizes or evictions is used up (`RateLimited`);
  *    - it is an eviction and `evictionsHeld` says why evictions wait (the admission webhook's
  *      status Lease is not fresh: `AdmissionUnavailable`, checked first, so it uses no budget).
@@ -126,6 +127,8 @@ export function plan(input: PlanInput): PodDecision[] {
   const fieldManager = input.fieldManager ?? UPDATER_FIELD_MANAGER;
   const all: PodDecision[] = [];
   const state = new Map<string, WorkloadState>();
+  // Decisions for pods that are not Ready: disrupting one takes nothing from the workload's budget.
+  const unready = new WeakSet<PodDecision>();
   for (const group of input.groups) {
     const { settings, problems } = readWorkloadAnnotations(group.vpa.metadata.annotations);
     if (problems.length > 0) {
@@ -146,6 +149,7 @@ export function plan(input: PlanInput): PodDecision[] {
         },
         ctx,
       );
+      if (!podReady(pod)) unready.add(d);
       return { pod, d };
     });
     const budget = workloadBudget(group.pods, group.vpa, options, group.replicas);
@@ -181,15 +185,16 @@ export function plan(input: PlanInput): PodDecision[] {
       if (!d.urgent && !w.canaryOpen) {
         if (w.canaryLeft === 0) return held(d, 'Canary', w.canaries === 1 ? 'waiting for the canary pod of this workload to settle' : `waiting for ${w.canaries} canary pods of this workload to settle`);
       }
-      if (d.disruptive) {
-        if (w.live < w.minReplicas) return held(d, 'MinReplicas', `${w.live} live pod(s), fewer than minReplicas ${w.minReplicas}`);
-        if (w.disruptions <= 0) return held(d, 'DisruptionBudget', 'the workload\'s disruption budget is used up');
-      }
+      // A pod that is not Ready (crash-looping after OOM kills, say) is already unavailable: it
+      // needs no disruption budget, or a workload whose every pod is down could never be rescued.
+      const budgeted = d.disruptive && !unready.has(planned);
+      if (d.disruptive && w.live < w.minReplicas) return held(d, 'MinReplicas', `${w.live} live pod(s), fewer than minReplicas ${w.minReplicas}`);
+      if (budgeted && w.disruptions <= 0) return held(d, 'DisruptionBudget', 'the workload\'s disruption budget is used up');
       const isEvict = d.action === 'Evict';
       if (isEvict ? evictions <= 0 : resizes <= 0) return held(d, 'RateLimited', `the global ${isEvict ? 'eviction' : 'resize'} rate limit is used up`);
       if (isEvict) evictions -= 1;
       else resizes -= 1;
-      if (d.disruptive) w.disruptions -= 1;
+      if (budgeted) w.disruptions -= 1;
       if (!d.urgent && !w.canaryOpen) w.canaryLeft -= 1;
       return d;
     })

@@ -97,6 +97,17 @@ test('disruption budget: an unavailable pod uses it up (4 replicas, one not runn
   assert.deepEqual(run([group(pods, { mode: 'Recreate' })], { options: { canary: false } }), ['a Evict OutsideBounds', 'b Wait DisruptionBudget', 'c Wait DisruptionBudget', 'd Skip PodNotRunning']);
 });
 
+test('disruption budget: pods that are not Ready are down already and take none (3 crash-looping replicas, all evicted)', () => {
+  // Upstream's e2e "evicts pods that OOM quickly" (evictAfterOOMSeconds): every replica crash-loops, so
+  // none is Ready and the budget (max(1, 3 x 0.5) - 3 unavailable) is 0; they wait for ever without this.
+  const notReady = [{ type: 'Ready', status: 'False' }] as never;
+  const pods = ['a', 'b', 'c'].map((name, i) => pod({ name, containers: [cpu(`${100 + 10 * i}m`)], startedAgo: young, conditions: notReady }));
+  assert.deepEqual(run([group(pods, { mode: 'Recreate' })], { options: { canary: false } }), ['a Evict OutsideBounds', 'b Evict OutsideBounds', 'c Evict OutsideBounds']);
+  // One Ready among them: the Ready one still needs the budget, and there is none (1 - 2 unavailable).
+  const mixed = ['a', 'b', 'c'].map((name, i) => pod({ name, containers: [cpu(`${100 + 10 * i}m`)], startedAgo: young, ...(i < 2 ? { conditions: notReady } : {}) }));
+  assert.deepEqual(run([group(mixed, { mode: 'Recreate' })], { options: { canary: false } }), ['a Evict OutsideBounds', 'b Evict OutsideBounds', 'c Wait DisruptionBudget']);
+});
+
 test('global rate limits: resizes and evictions each stop at their budget, the most important first', () => {
   const inPlace = ['a', 'b', 'c'].map((name, i) => pod({ name, containers: [cpu(`${100 + 10 * i}m`)], startedAgo: young }));
   const evict = ['x', 'y'].map((name, i) => pod({ name, namespace: 'other', containers: [cpu(`${100 + 10 * i}m`)], startedAgo: young }));

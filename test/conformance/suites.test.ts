@@ -52,9 +52,11 @@ test('ginkgoSelection: upstream\'s focus per suite, OffByDefault and Slow skippe
     '--ginkgo.skip=\\[Feature:OffByDefault\\]',
   ]);
   assert.deepEqual(ginkgoSelection('full-vpa', { offByDefault: true, slow: false, focus: 'OOM' }), [
-    '--ginkgo.focus=\\[VPA\\] \\[full-vpa\\].*OOM',
+    '--ginkgo.focus=\\[VPA\\] \\[full-vpa\\].*(?:OOM)',
     '--ginkgo.skip=\\[Slow\\]',
   ]);
+  // A focus with alternatives stays inside the suite: 'a|b' is grouped, not 'suite.*a' or any 'b'.
+  assert.deepEqual(ginkgoSelection('updater', { offByDefault: true, slow: true, focus: 'restart|sidecars' })[0], '--ginkgo.focus=\\[VPA\\] \\[updater\\].*(?:restart|sidecars)');
   assert.deepEqual(ginkgoSelection('actuation', { offByDefault: true, slow: true }), ['--ginkgo.focus=\\[VPA\\] \\[actuation\\]']);
 });
 

@@ -78,7 +78,7 @@ export function ginkgoSelection(suite: string, selection: Selection): string[] {
     ...(selection.slow ? [] : ['\\[Slow\\]']),
     ...(selection.skipSpecs ?? []).map(escapeRegExp),
   ];
-  const focus = `\\[VPA\\] \\[${suite}\\]${selection.focus ? `.*${selection.focus}` : ''}`;
+  const focus = `\\[VPA\\] \\[${suite}\\]${selection.focus ? `.*(?:${selection.focus})` : ''}`;
   return [`--ginkgo.focus=${focus}`, ...(skip.length > 0 ? [`--ginkgo.skip=${skip.join('|')}`] : [])];
 }
 

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { decodeXml, ginkgoSelection, markdownTable, markNotApplicable, NOT_APPLICABLE, readJunit, selectSuites, specName, tally } from './suites.ts';
+import { decodeXml, ginkgoSelection, markdownTable, markNotApplicable, mergeRuns, NOT_APPLICABLE, readJunit, selectSuites, specName, tally } from './suites.ts';
 
 // A report in ginkgo v2's JUnit layout (--ginkgo.junit-report): set-up nodes, a pass, a failure
 // whose gomega message spans lines, a skipped spec.
@@ -96,4 +96,14 @@ test('NOT_APPLICABLE: each names a known suite and gives a reason', () => {
     assert.ok(selectSuites([n.suite]).length === 1);
     assert.match(n.reason, /^not applicable: .{40,}/);
   }
+});
+
+test('mergeRuns: a focused re-run replaces the specs it ran, keeps the rest and their order', () => {
+  const row = (spec: string, result: 'passed' | 'failed' | 'skipped', seconds = 1) => ({ suite: 'recommender', spec, result, seconds, reason: result === 'failed' ? 'timed out' : '' });
+  const whole = [row('A', 'failed', 900), row('B', 'passed'), row('C', 'failed')];
+  const focused = [row('C', 'skipped', 0), row('A', 'passed', 300), row('B', 'skipped', 0), row('D', 'passed')];
+  assert.deepEqual(mergeRuns([whole, focused]), [row('A', 'passed', 300), row('B', 'passed'), row('C', 'failed'), row('D', 'passed')]);
+  // A spec only ever skipped stays skipped; the order of runs matters (the last that ran wins).
+  assert.deepEqual(mergeRuns([[row('E', 'skipped', 0)]]), [row('E', 'skipped', 0)]);
+  assert.deepEqual(mergeRuns([focused, whole]).find((r) => r.spec === 'A'), row('A', 'failed', 900));
 });

@@ -157,6 +157,24 @@ export function tally(rows: readonly SpecRow[]): { passed: number; failed: numbe
   return { passed, failed: rows.length - passed - skipped - notApplicable, skipped, notApplicable };
 }
 
+/**
+ * The rows of several runs as one table, oldest run first: a spec keeps its place from the first run
+ * that listed it and takes its result from the last run that ran it (a later run skipped by its
+ * focus does not hide an earlier result). Example: run 1 failed "A", passed "B"; run 2 (focus "A")
+ * passed "A", skipped "B" → "A" passed, "B" passed, in run 1's order.
+ */
+export function mergeRuns(runs: readonly (readonly SpecRow[])[]): SpecRow[] {
+  const merged = new Map<string, SpecRow>();
+  for (const rows of runs) {
+    for (const row of rows) {
+      const key = `${row.suite}\u0000${row.spec}`;
+      const ran = row.result !== 'skipped' && row.result !== 'pending';
+      if (!merged.has(key) || ran) merged.set(key, row);
+    }
+  }
+  return [...merged.values()];
+}
+
 function cell(text: string): string {
   return text.replace(/\|/g, '\\|').replace(/\s+/g, ' ');
 }

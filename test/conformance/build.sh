@@ -5,8 +5,9 @@
 #     suite's source, which stays where it is: it is upstream's code, never copied here), keyed by a
 #     digest of its go.mod, go.sum and sources;
 #   - the images the specs name, made without a registry (buildah from scratch, docker archives):
-#     registry.k8s.io/e2e-test-images/agnhost (2.66.1, 2.53 and 2.40: one image, agnhost built from
-#     k8s.io/kubernetes v1.37.1's test/images/agnhost, three names), resource-consumer:1.14 (consumer
+#     registry.k8s.io/e2e-test-images/agnhost (2.66.1 and 2.53: one image, agnhost built from
+#     k8s.io/kubernetes v1.37.1's test/images/agnhost, two names; 2.40 from v1.25.16's, whose agnhost
+#     is 2.40: build-agnhost-2.40/go.mod), resource-consumer:1.14 (consumer
 #     and consume-cpu from the same module, Debian's `stress` with the libraries it links), busybox
 #     1.37.0-2 (Debian's static busybox) and registry.k8s.io/pause:3.1 (Debian's catatonit -P).
 # Usage: build.sh [--check]   (--check builds nothing: exit 0 when all is cached, 3 otherwise)
@@ -74,6 +75,8 @@ echo "conformance: building agnhost, consumer and consume-cpu from k8s.io/kubern
 (cd "$here/build-images" && GOFLAGS=-mod=readonly nice -n 19 "$go_bin" build -p "$par" -trimpath -ldflags "-s -w" -o "$work/agnhost" k8s.io/kubernetes/test/images/agnhost)
 (cd "$here/build-images" && GOFLAGS=-mod=readonly nice -n 19 "$go_bin" build -p "$par" -trimpath -ldflags "-s -w" -o "$work/consumer" k8s.io/kubernetes/test/images/resource-consumer)
 (cd "$here/build-images" && GOFLAGS=-mod=readonly nice -n 19 "$go_bin" build -p "$par" -trimpath -ldflags "-s -w" -o "$work/consume-cpu" k8s.io/kubernetes/test/images/resource-consumer/consume-cpu)
+echo "conformance: building agnhost 2.40 from k8s.io/kubernetes $CONFORMANCE_AGNHOST_240_MODULE"
+(cd "$here/build-agnhost-2.40" && GOFLAGS=-mod=readonly nice -n 19 "$go_bin" build -p "$par" -trimpath -ldflags "-s -w" -o "$work/agnhost-2.40" k8s.io/kubernetes/test/images/agnhost)
 echo "conformance: built the programs in $(( $(date +%s) - start )) s"
 
 # new_busybox_container: a container from scratch with Debian's static busybox as /bin; prints its id.
@@ -110,9 +113,11 @@ bh copy "$c" "$(command -v catatonit)" /catatonit >/dev/null
 bh config --entrypoint '["/catatonit", "-P"]' --cmd '[]' "$c"
 save "$CONFORMANCE_PAUSE" "$c"
 
-for name in "$CONFORMANCE_AGNHOST" "${CONFORMANCE_AGNHOST_ALIASES[@]}"; do
+for name in "$CONFORMANCE_AGNHOST" "${CONFORMANCE_AGNHOST_ALIASES[@]}" "$CONFORMANCE_AGNHOST_240"; do
+  program="$work/agnhost"
+  [[ "$name" == "$CONFORMANCE_AGNHOST_240" ]] && program="$work/agnhost-2.40"
   c="$(new_busybox_container)"
-  bh copy --chmod 0755 "$c" "$work/agnhost" /agnhost >/dev/null
+  bh copy --chmod 0755 "$c" "$program" /agnhost >/dev/null
   bh config --entrypoint '["/agnhost"]' --cmd '["pause"]' --env PATH=/bin:/ "$c"
   save "$name" "$c"
 done

@@ -4,16 +4,22 @@
 
 # The Kubernetes module the images' programs come from: the one upstream's suite requires.
 CONFORMANCE_KUBERNETES_MODULE=v1.37.1
+# agnhost 2.40, named by actuation's sidecar spec, from the Kubernetes module whose agnhost is 2.40
+# (build-agnhost-2.40/go.mod): the spec passes klog's --alsologtostderr, which later agnhosts refuse.
+CONFORMANCE_AGNHOST_240_MODULE=v1.25.16
 # Image names as the specs write them (busybox, agnhost 2.53 and 2.40 in the specs; agnhost 2.66.1,
 # resource-consumer 1.14 and pause through the framework's image list of k8s.io/kubernetes v1.37.1).
+# agnhost 2.53 (the specs run its `stress --mem-total --mem-alloc-size`, unchanged since) is 2.66.1 by
+# another name.
 CONFORMANCE_BUSYBOX=registry.k8s.io/e2e-test-images/busybox:1.37.0-2
 CONFORMANCE_PAUSE=registry.k8s.io/pause:3.1
 CONFORMANCE_AGNHOST=registry.k8s.io/e2e-test-images/agnhost:2.66.1
-CONFORMANCE_AGNHOST_ALIASES=(registry.k8s.io/e2e-test-images/agnhost:2.53 registry.k8s.io/e2e-test-images/agnhost:2.40)
+CONFORMANCE_AGNHOST_ALIASES=(registry.k8s.io/e2e-test-images/agnhost:2.53)
+CONFORMANCE_AGNHOST_240=registry.k8s.io/e2e-test-images/agnhost:2.40
 CONFORMANCE_RESOURCE_CONSUMER=registry.k8s.io/e2e-test-images/resource-consumer:1.14
-CONFORMANCE_IMAGES=("$CONFORMANCE_BUSYBOX" "$CONFORMANCE_PAUSE" "$CONFORMANCE_AGNHOST" "${CONFORMANCE_AGNHOST_ALIASES[@]}" "$CONFORMANCE_RESOURCE_CONSUMER")
+CONFORMANCE_IMAGES=("$CONFORMANCE_BUSYBOX" "$CONFORMANCE_PAUSE" "$CONFORMANCE_AGNHOST" "${CONFORMANCE_AGNHOST_ALIASES[@]}" "$CONFORMANCE_AGNHOST_240" "$CONFORMANCE_RESOURCE_CONSUMER")
 # Recipe number of the images: bump it when build.sh makes them differently.
-CONFORMANCE_IMAGE_RECIPE=1
+CONFORMANCE_IMAGE_RECIPE=2
 
 # conformance_suite_src: the suite's source directory ($TAILOR_VPA_E2E_SRC), or a message and status 1.
 conformance_suite_src() {

@@ -1,9 +1,12 @@
 # syntax=docker/dockerfile:1
 # Tailor's image: `docker build -t tailor:0.1.0 .` (or buildah/podman). Stage 1 installs every
-# dependency and compiles the CLI into dist/ (scripts/build.mjs: esbuild, no TypeScript compiler at
-# run time); stage 2 installs the production dependencies only; stage 3 holds those, the bundle and
-# the few files it reads at run time (the CRDs and the demo scenario, for `tailor sim` and
-# `tailor demo`), and runs as a non-root user.
+# dependency, compiles the image's CLI (scripts/build.mjs --image: esbuild, no TypeScript compiler
+# at run time) and gathers the npm packages that bundle imports, with their dependencies
+# (scripts/image-modules.mjs); stage 2 holds those and the bundle, and runs as a non-root user.
+# The image's CLI is `tailor run` and `tailor audit`, what the Deployments and the audit CronJob
+# run: the other commands say in one line that they are not in it, and the image carries no
+# kube-sim, demo, replay engine, TypeScript loader or client-node package (the bundle holds what
+# it uses of client-node): decision 0290.
 # Node 24 is an LTS line (supported until April 2028); the project is developed and tested on
 # Node 20, so run the test suite on the image's Node before moving it (--build-arg NODE_IMAGE=...).
 ARG NODE_IMAGE=node:24-bookworm-slim
@@ -14,20 +17,12 @@ COPY package.json package-lock.json ./
 COPY packages/kube-basics/package.json packages/kube-basics/
 COPY packages/kube-sim/package.json packages/kube-sim/
 RUN npm ci --ignore-scripts --no-audit --no-fund
-COPY scripts/build.mjs scripts/node-fetch-native-url.mjs scripts/axios-lazy-fetch-globals.mjs scripts/
+COPY scripts/build.mjs scripts/node-fetch-native-url.mjs scripts/axios-lazy-fetch-globals.mjs scripts/image-modules.mjs scripts/
 COPY src ./src
 COPY packages ./packages
-RUN node scripts/build.mjs
-
-FROM ${NODE_IMAGE} AS deps
-WORKDIR /app
-COPY package.json package-lock.json ./
-# The workspace packages' manifests, so that npm ci resolves them (their code is in the bundle).
-COPY packages/kube-basics/package.json packages/kube-basics/
-COPY packages/kube-sim/package.json packages/kube-sim/
-# --omit=dev: no TypeScript, ESLint or test libraries in the image. --ignore-scripts: no
-# install-time code runs.
-RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund && npm cache clean --force
+# image/node_modules: only the packages the bundle imports and their dependencies, copied from the
+# install above (the script fails on a dev dependency); --ignore-scripts there: no install-time code ran.
+RUN node scripts/build.mjs --image --outdir image/dist && node scripts/image-modules.mjs image/dist image
 
 FROM ${NODE_IMAGE} AS runtime
 ENV NODE_ENV=production
@@ -44,12 +39,10 @@ RUN if ! ldconfig -p | grep -q 'libjemalloc.so.2 '; then \
 ENV LD_PRELOAD=libjemalloc.so.2
 ENV MALLOC_CONF=background_thread:true,dirty_decay_ms:1000,muzzy_decay_ms:0
 WORKDIR /app
-COPY --from=deps /app/node_modules ./node_modules
+COPY --from=build /app/image/node_modules ./node_modules
 COPY package.json ./
 COPY bin ./bin
-COPY --from=build /app/dist ./dist
-COPY manifests/crds ./manifests/crds
-COPY src/demo/demo-scenario.yaml ./src/demo/
+COPY --from=build /app/image/dist ./dist
 # Any numeric non-root id works (the manifests run as 65532 with a read-only root file system); the
 # files above stay owned by root, read-only to it.
 USER 65532:65532

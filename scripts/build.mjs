@@ -15,17 +15,24 @@
 // and its Unicode tables (scripts/node-fetch-native-url.mjs), and axios loads without reading
 // Node's fetch globals, which would load undici (scripts/axios-lazy-fetch-globals.mjs).
 // dist/build-info.json lists the sources of the bundle with the build time: bin/tailor.mjs runs the
-// bundle only while no listed source is newer, and the sources through tsx otherwise.
+// bundle only while no listed source is newer, and the sources through tsx otherwise; and the npm
+// packages the bundle imports (what scripts/image-modules.mjs gives the image).
 // Usage: node scripts/build.mjs   (run by `npm ci` through the prepare script, and by `npm test`)
+//        node scripts/build.mjs --image --outdir image/dist   the container image's CLI
+//        (src/cli/image-main.ts: `tailor run` and `tailor audit`, the other commands one line each;
+//        decision 0290), written where `tailor` in the checkout never runs it
 import { build } from 'esbuild';
 import { axiosLazyFetchGlobals } from './axios-lazy-fetch-globals.mjs';
 import { nodeFetchNativeUrl } from './node-fetch-native-url.mjs';
 import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
+import { builtinModules } from 'node:module';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const { values: args } = parseArgs({ options: { image: { type: 'boolean', default: false }, outdir: { type: 'string', default: 'dist' } } });
 const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
 const bundled = new Set(['kube-basics', 'kube-sim', '@kubernetes/client-node', 'prometheus-query', 'node-fetch']);
 // prometheus-query is bundled with axios under it, so that axios's reads of the fetch globals can
@@ -44,13 +51,13 @@ for (const name of axiosDependencies) {
 }
 const external = [...Object.keys(pkg.dependencies ?? {}).filter((name) => !bundled.has(name)), ...axiosDependencies];
 
-const outdir = join(root, 'dist');
-const staging = join(root, `dist.tmp-${process.pid}`);
+const outdir = resolve(root, args.outdir);
+const staging = `${outdir}.tmp-${process.pid}`;
 const builtAt = Date.now();
 try {
   const result = await build({
     absWorkingDir: root,
-    entryPoints: { tailor: 'src/cli/main.ts' },
+    entryPoints: { tailor: args.image ? 'src/cli/image-main.ts' : 'src/cli/main.ts' },
     outdir: staging,
     bundle: true,
     splitting: true,
@@ -74,8 +81,12 @@ try {
     logLevel: 'warning',
   });
   const inputs = Object.keys(result.metafile.inputs).filter((path) => !path.includes('node_modules/'));
+  // The npm packages the bundle imports at run time (`@scope/name/x` -> `@scope/name`), Node's own left out.
+  const builtin = new Set(builtinModules);
+  const packages = [...new Set(Object.values(result.metafile.outputs).flatMap((o) => o.imports).filter((i) => i.external && !i.path.startsWith('node:') && !builtin.has(i.path))
+    .map((i) => i.path.split('/').slice(0, i.path.startsWith('@') ? 2 : 1).join('/')))].sort();
   mkdirSync(staging, { recursive: true });
-  writeFileSync(join(staging, 'build-info.json'), `${JSON.stringify({ builtAt, inputs }, null, 1)}\n`);
+  writeFileSync(join(staging, 'build-info.json'), `${JSON.stringify({ builtAt, inputs, packages }, null, 1)}\n`);
   // Swap in the new build whole, so a concurrent `tailor` never sees half of it.
   rmSync(outdir, { recursive: true, force: true });
   renameSync(staging, outdir);

@@ -1,83 +1,17 @@
 /**
- * The composition root of the `tailor` CLI: builds the commander program from the command modules
- * and runs it. Each command lives in its own file under `commands/` and registers itself here.
- * Exit codes (exit-codes.ts, docs/cli.md): 0 done, 1 failed or invalid input, 2 usage error.
- * Every error is one line on stderr, `tailor <command>: ...` (a usage error ends with where to read
- * the command's help: usage-line.ts); the help is printed only for `--help`.
+ * The composition root of the `tailor` CLI: the program (program.ts) with every command
+ * (commands/index.ts). The container image's CLI is image-main.ts.
  */
-import { Command, CommanderError } from 'commander';
-import { InvalidConfigurationError } from '../config/resolve-config.ts';
+import type { Command } from 'commander';
 import { commands } from './commands/index.ts';
-import { errorChainMessage } from './error-message.ts';
-import { EXIT_FAILURE, EXIT_USAGE, UsageError } from './exit-codes.ts';
-import { configureHelp } from './help-layout.ts';
-import { commanderClause, configurationClause, usageLine } from './usage-line.ts';
+import { buildProgram as programOf, runProgram } from './program.ts';
 
-/** Version printed by `tailor --version`; kept in step with package.json by a test. */
-export const VERSION = '0.1.0';
-
-/** Commander's own endings that are not errors (help, version). */
-const COMMANDER_SUCCESS = new Set(['commander.helpDisplayed', 'commander.version']);
-
-/** `tailor` or `tailor <name>`. */
-function commandPath(command: Command): string {
-  return command.parent ? `${commandPath(command.parent)} ${command.name()}` : command.name();
-}
-
-/**
- * Turns commander's usage errors into {@link UsageError}s naming the command; help and version
- * pass through. Commander calls this instead of process.exit.
- */
-function usageErrorOf(command: Command): (err: CommanderError) => never {
-  return (err) => {
-    if (COMMANDER_SUCCESS.has(err.code) || (err.code === 'commander.help' && err.exitCode === 0)) throw err;
-    // `commander.help` with a non-zero code: `tailor` (or `tailor help x`) without a command.
-    const clause = err.code === 'commander.help' ? `name a command: ${command.commands.map((c) => c.name()).join(', ')}` : commanderClause(err);
-    throw new UsageError(clause, { cause: err, command: commandPath(command) });
-  };
-}
-
-/**
- * Builds the program; exported so tests can inspect the commands without running them. Commander
- * prints nothing for a usage error (main() prints its one line); help goes to stdout on --help.
- */
+/** Builds the program; exported so tests can inspect the commands without running them. */
 export function buildProgram(): Command {
-  const program = configureHelp(
-    new Command('tailor')
-      .description('Tailor: a vertical pod autoscaler that resizes pods in place from Prometheus history.')
-      .version(VERSION)
-      // Commander writes to stderr only its error messages and, after a usage slip, the help: main()
-      // says it in one line instead.
-      .configureOutput({ writeErr: () => undefined, outputError: () => undefined }),
-  );
-  for (const register of commands) register(program);
-  for (const command of [program, ...program.commands]) configureHelp(command).exitOverride(usageErrorOf(command));
-  return program;
+  return programOf(commands);
 }
 
 /** Runs the CLI with node-style argv and returns the process exit code. */
 export async function main(argv: readonly string[], err: NodeJS.WritableStream = process.stderr): Promise<number> {
-  const program = buildProgram();
-  // The command whose action runs: its name starts every error line.
-  let running = program.name();
-  program.hook('preAction', (_program, action) => {
-    running = commandPath(action);
-  });
-  try {
-    await program.parseAsync([...argv]);
-    return 0;
-  } catch (e) {
-    // Help, version, or a command's own exit code (validate's 1) with its output already written.
-    if (e instanceof CommanderError) return e.exitCode;
-    if (e instanceof UsageError) {
-      err.write(usageLine(e.command ?? running, e.message));
-      return EXIT_USAGE;
-    }
-    if (e instanceof InvalidConfigurationError) {
-      err.write(usageLine(running, configurationClause(e)));
-      return EXIT_USAGE;
-    }
-    err.write(`${running}: ${errorChainMessage(e)}\n`);
-    return EXIT_FAILURE;
-  }
+  return runProgram(argv, commands, err);
 }

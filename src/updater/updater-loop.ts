@@ -1,12 +1,12 @@
 /**
  * One updater loop, independent of how the objects are obtained (watch caches in `tailor run`,
- * lists in the benchmark): read the objects, keep the valid VPAs, group pods into workloads, plan
- * (pure), execute (executor.ts). The only state kept between loops is the executor's back-off time
+ * lists in the benchmark): read the objects, then the sequence `tailor plan` shares
+ * (plan-objects.ts: keep the valid VPAs, group pods into workloads, attach recent usage, plan),
+ * then execute (executor.ts). The only state kept between loops is the executor's back-off time
  * and when times that lie ahead of this clock were first seen (future-times.ts); every other timer
  * is read back from the objects, so a restart or a change of leader loses nothing.
  */
 import type { V1LimitRange, V1Pod, V2HorizontalPodAutoscaler } from '@kubernetes/client-node';
-import { validateVpa } from '../api/validate-vpa.ts';
 import { formatFieldErrors } from '../api/field-errors.ts';
 import { RepeatedWarnings } from '../observability/repeated-warnings.ts';
 import type { VerticalPodAutoscaler } from '../api/vpa.ts';
@@ -14,18 +14,19 @@ import type { Logger } from '../observability/logger.ts';
 import type { PodDecision } from './decision.ts';
 import { executePlan, type ActionResult, type ExecutorState } from './executor.ts';
 import type { UpdaterOptions } from '../policy/update-thresholds.ts';
-import { plan, type GlobalBudget, type WorkloadGroup } from './plan.ts';
+import type { GlobalBudget, WorkloadGroup } from './plan.ts';
+import { planObjects, type InvalidVpa } from './plan-objects.ts';
 import type { ServerCapabilities } from './server-capabilities.ts';
 import type { UpdaterApi } from './updater-api.ts';
 import type { UpdaterMetrics } from './updater-metrics.ts';
-import { groupWorkloads, type WorkloadObject } from './workload-groups.ts';
+import type { WorkloadObject } from './workload-groups.ts';
 import type { MemoryUsageSource } from '../metrics/memory-usage-source.ts';
 import { hpaExclusionCounts, reportHpaConflicts } from './hpa-status.ts';
 import { reportWorkloadConditions } from './workload-status.ts';
 import { UPDATER_FIELD_MANAGER } from './pod-timing.ts';
 import { FutureTimes } from './future-times.ts';
 import { ResizeLatencyTracker, type LatencySample } from './resize-latency.ts';
-import { attachUsage, namespacesOf, readUsage } from './usage-reader.ts';
+import type { UsageRead } from './usage-reader.ts';
 import { memoryWarnings, type MemoryWarnings } from './memory-warnings.ts';
 import { MemoryWarningTracker } from './memory-warning-tracker.ts';
 import { reportMemoryWarnings } from './memory-warning-report.ts';
@@ -120,44 +121,28 @@ export class UpdaterLoop {
   /** One loop at `now` (ms). */
   async runOnce(now: number): Promise<LoopReport> {
     const { deps } = this;
-    const vpas: VerticalPodAutoscaler[] = [];
-    let invalidVpas = 0;
-    const invalidVpaNames: string[] = [];
-    const causes = new Set<string>();
-    for (const raw of deps.sources.vpas()) {
-      const result = validateVpa(raw);
-      if (!result.ok) {
-        invalidVpas += 1;
-        const meta = (raw as { metadata?: { namespace?: string; name?: string } }).metadata;
-        const id = `${meta?.namespace ?? ''}/${meta?.name ?? ''}`;
-        const message = formatFieldErrors(result.errors);
-        invalidVpaNames.push(id);
-        causes.add(`invalid ${id}: ${message}`);
-        this.repeated.say(`invalid ${id}: ${message}`, now, { vpa: id, errors: result.errors }, `VPA ${id} is invalid; the updater leaves its pods alone: ${message}`);
-        continue;
-      }
-      if (!deps.handles || deps.handles(result.vpa)) vpas.push(result.vpa);
-    }
-    this.repeated.retain((cause) => !cause.startsWith('invalid ') || causes.has(cause));
-    const { groups, unmatched } = groupWorkloads({
-      pods: deps.sources.pods(),
-      vpas,
-      limitRanges: deps.sources.limitRanges(),
-      hpas: deps.sources.hpas(),
-      workloads: deps.sources.workloads(),
+    const { sources } = deps;
+    const admission = await this.admissionStatus(now);
+    const held = admission && !admission.fresh ? { evictionsHeld: admission.message } : {};
+    const { decisions, groups, unmatched, invalidVpas, usage } = await planObjects({
+      objects: { pods: sources.pods(), vpas: sources.vpas(), limitRanges: sources.limitRanges(), hpas: sources.hpas(), workloads: sources.workloads() },
+      ...(deps.usage ? { usage: deps.usage } : {}),
+      ...(deps.handles ? { handles: deps.handles } : {}),
+      options: deps.options,
+      capabilities: deps.capabilities,
+      now,
+      budget: deps.budget,
+      futureTime: this.futureTimes.at(now),
+      ...held,
     });
-    const usage = await readUsage(deps.usage, namespacesOf(groups), now, deps.options);
+    const invalidVpaNames = this.noteInvalidVpas(invalidVpas, now);
     this.noteUsage(usage, now);
-    attachUsage(groups, usage.usage);
     const warnings = usage.available ? await this.tellMemoryWarnings(groups, now) : { containers: [], workloads: [] };
     const completed: LatencySample[] = [];
     for (const g of groups) for (const p of g.pods) {
       const sample = this.latency.podSeen(p, now);
       if (sample) completed.push(sample);
     }
-    const admission = await this.admissionStatus(now);
-    const held = admission && !admission.fresh ? { evictionsHeld: admission.message } : {};
-    const decisions = plan({ options: deps.options, capabilities: deps.capabilities, now, groups, budget: deps.budget, futureTime: this.futureTimes.at(now), ...held });
     this.futureTimes.sweep();
     this.latency.noteDecisions(decisions, now);
     const pods = new Map<string, V1Pod>();
@@ -191,7 +176,23 @@ export class UpdaterLoop {
       ...(deps.dryRun ? { dryRun: true } : {}),
     });
     for (const [condition, count] of Object.entries(workloadStatus.holding)) deps.metrics?.workloadConditions.set({ condition }, count);
-    return { decisions, results, invalidVpas, invalidVpaNames, unmatchedPods: unmatched.length, usageAvailable: usage.available, hpaConditionsWritten, workloadConditionsWritten: workloadStatus.written, completed, memoryWarnings: warnings, ...(admission ? { admissionStatus: admission } : {}) };
+    return { decisions, results, invalidVpas: invalidVpas.length, invalidVpaNames, unmatchedPods: unmatched.length, usageAvailable: usage.available, hpaConditionsWritten, workloadConditionsWritten: workloadStatus.written, completed, memoryWarnings: warnings, ...(admission ? { admissionStatus: admission } : {}) };
+  }
+
+  /** Warns about each invalid VPA (once per cause, then rate-limited) and forgets causes that are gone; returns their `namespace/name`. */
+  private noteInvalidVpas(invalid: readonly InvalidVpa[], now: number): string[] {
+    const names: string[] = [];
+    const causes = new Set<string>();
+    for (const { raw, errors } of invalid) {
+      const meta = (raw as { metadata?: { namespace?: string; name?: string } }).metadata;
+      const id = `${meta?.namespace ?? ''}/${meta?.name ?? ''}`;
+      const message = formatFieldErrors(errors);
+      names.push(id);
+      causes.add(`invalid ${id}: ${message}`);
+      this.repeated.say(`invalid ${id}: ${message}`, now, { vpa: id, errors }, `VPA ${id} is invalid; the updater leaves its pods alone: ${message}`);
+    }
+    this.repeated.retain((cause) => !cause.startsWith('invalid ') || causes.has(cause));
+    return names;
   }
 
   /** The webhook's status at `now` (when checked); a warning when it turns stale, a note when it is back, the gauge. */
@@ -228,7 +229,7 @@ export class UpdaterLoop {
   }
 
   /** Counts the read; a warning without usage from a configured source (once per cause, then rate-limited), a note when it is back. */
-  private noteUsage(read: Awaited<ReturnType<typeof readUsage>>, now: number): void {
+  private noteUsage(read: UsageRead, now: number): void {
     const { metrics, logger } = this.deps;
     const outcome = read.available ? 'ok' : this.deps.usage ? 'failed' : 'disabled';
     metrics?.usageReads.inc({ outcome });

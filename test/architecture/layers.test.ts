@@ -1,14 +1,18 @@
 /**
  * The layer rule of docs/architecture.md: every folder of src/ has a layer, and the lint rule
- * refuses an upward import, a circle, kube-sim outside cli/demo/dashboard, a package importing
- * Tailor and a test reaching into packages/ by path (each checked on a deliberately wrong snippet;
- * `npm run lint` checks the tree itself).
+ * refuses an upward import, a circle, kube-sim outside `tailor demo`, `tailor sim` and the dashboard
+ * lab, a package importing Tailor and a test reaching into packages/ by path (each checked on a
+ * deliberately wrong snippet; `npm run lint` checks the tree itself). The files of src/ that import
+ * kube-sim are also read with TypeScript's own pre-processor, `import()` included, which the lint
+ * rule does not see.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readdirSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ESLint } from 'eslint';
+import ts from 'typescript';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const CONFIG = 'eslint.layers.config.js';
@@ -40,10 +44,28 @@ test('an import down the layers passes; one up the layers fails', async () => {
   assert.match(up[0]!, /^import-x\/no-restricted-paths: .*src\/\{api,policy,config,observability\} may import only its own layer/);
 });
 
-test('kube-sim only from cli, demo and dashboard; packages by name only; packages import no Tailor code', async () => {
+test('kube-sim only from tailor demo, tailor sim and the dashboard lab; packages by name only; packages import no Tailor code', async () => {
   const snippet = "import type { KubeSim } from 'kube-sim';\nexport type X = KubeSim;\n";
-  assert.deepEqual(await problems('src/demo/probe.ts', snippet), []);
-  assert.match((await problems('src/updater/probe.ts', snippet))[0] ?? '', /^no-restricted-imports: .*Only src\/cli, src\/demo and src\/dashboard use kube-sim/);
+  for (const allowed of ['src/demo/probe.ts', 'src/cli/commands/demo-probe.ts', 'src/cli/commands/sim.ts', 'src/dashboard/dashboard-lab.ts']) assert.deepEqual(await problems(allowed, snippet), [], allowed);
+  for (const product of ['src/updater/probe.ts', 'src/cli/commands/plan.ts', 'src/cli/main.ts', 'src/dashboard/grafana-dashboard.ts']) {
+    assert.match((await problems(product, "export { DEFAULT_SERVER_VERSION } from 'kube-sim/server-version';\n"))[0] ?? '', /^no-restricted-imports: .*Only tailor demo and tailor sim .* use kube-sim/, product);
+  }
   assert.match((await problems('test/kube/probe.ts', "import type { Scenario } from '../../packages/kube-sim/src/scenario.ts';\nexport type X = Scenario;\n"))[0] ?? '', /by name/);
   assert.match((await problems('packages/kube-sim/src/probe.ts', "import type { Logger } from '../../../src/observability/logger.ts';\nexport type X = Logger;\n"))[0] ?? '', /need nothing from Tailor/);
+});
+
+/** The `.ts` files under `dir`, relative to the repository. */
+function tsFiles(dir: string): string[] {
+  return readdirSync(join(ROOT, dir), { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? tsFiles(`${dir}/${e.name}`) : e.name.endsWith('.ts') ? [`${dir}/${e.name}`] : []));
+}
+
+test('no product file of src/ imports kube-sim: only the demo, tailor sim and the dashboard lab do (import() included)', async () => {
+  const allowed = (await import(new URL(`../../${CONFIG}`, import.meta.url).href) as { KUBE_SIM_USERS: string[] }).KUBE_SIM_USERS;
+  const matches = (file: string) => allowed.some((glob) => file === glob || (glob.endsWith('/**') && file.startsWith(glob.slice(0, -2))) || (glob.endsWith('*.ts') && file.startsWith(glob.slice(0, -4)) && !file.slice(glob.length - 4).includes('/')));
+  const users = tsFiles('src').filter((file) => ts.preProcessFile(readFileSync(join(ROOT, file), 'utf8'), true, true).importedFiles.some((f) => f.fileName === 'kube-sim' || f.fileName.startsWith('kube-sim/')));
+  assert.deepEqual(users.filter((file) => !matches(file)), []);
+  // Not vacuous: the commands that run the simulator are found.
+  for (const file of ['src/cli/commands/sim.ts', 'src/demo/run-demo.ts', 'src/dashboard/dashboard-lab.ts']) assert.ok(users.includes(file), file);
+  assert.equal(matches('src/cli/commands/plan.ts'), false);
+  assert.equal(matches('src/cli/commands/demo-audit.ts'), true);
 });

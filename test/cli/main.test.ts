@@ -2,7 +2,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
-import { VERSION, buildProgram } from '../../src/cli/main.ts';
+import { buildProgram } from '../../src/cli/main.ts';
+import { VERSION } from '../../src/cli/program.ts';
 import { tailorInProcess } from './cli-in-process.ts';
 import { LOG_LEVELS } from '../../src/observability/logger.ts';
 

@@ -4,7 +4,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
-import { planFiles } from '../../src/cli/commands/plan.ts';
+import { planFiles } from '../../src/cli/commands/plan-action.ts';
 import { buildProgram } from '../../src/cli/main.ts';
 import { DEFAULT_SERVER_VERSION } from 'kube-sim/server-version';
 import { tailorInProcess } from './cli-in-process.ts';

@@ -36,7 +36,7 @@ base_key() {
 tree_key() {
   (cd "$repo" && {
     cat Dockerfile .dockerignore
-    find package.json package-lock.json bin src scripts/build.mjs scripts/node-fetch-native-url.mjs scripts/axios-lazy-fetch-globals.mjs manifests/crds packages/*/package.json packages/*/bin packages/*/src -path '*/node_modules' -prune -o -type f -print 2>/dev/null \
+    find package.json package-lock.json bin src scripts/build.mjs scripts/node-fetch-native-url.mjs scripts/axios-lazy-fetch-globals.mjs scripts/image-modules.mjs packages/*/package.json packages/*/bin packages/*/src -path '*/node_modules' -prune -o -type f -print 2>/dev/null \
       | LC_ALL=C sort | while read -r f; do printf '%s %s\n' "$(sha256sum < "$f" | cut -c1-64)" "$f"; done
     base_key
   }) | sha

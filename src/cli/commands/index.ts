@@ -2,7 +2,7 @@
  * The list of CLI commands. Each entry adds one subcommand to the program; `tailor --help` lists
  * them in this order with their one-line descriptions. Each command lives in its own file.
  */
-import type { Command } from 'commander';
+import type { RegisterCommand } from '../program.ts';
 import { registerAudit } from './audit.ts';
 import { registerDemo } from './demo.ts';
 import { registerGenerateTrace } from './generate-trace.ts';
@@ -13,9 +13,7 @@ import { registerRun } from './run.ts';
 import { registerSimCommand } from './sim.ts';
 import { registerValidate } from './validate.ts';
 
-/** A function that adds one subcommand to the program. */
-export type RegisterCommand = (program: Command) => void;
-
+/** Every command, in the order `tailor --help` lists them. */
 export const commands: readonly RegisterCommand[] = [
   registerDemo,
   registerRecommend,

@@ -3,7 +3,9 @@
  * - upstream 1.8's fields first: the container's policy's `startupBoost` (its own, else the `"*"`
  *   one), else `spec.startupBoost`; `type: Factor, factor: 2` -> twice the request,
  *   `type: Quantity, quantity: 500m` -> the request + 500m (upstream adds it), ended
- *   `durationSeconds` after the pod turns Ready (`ready+15s`; none: at Ready);
+ *   `durationSeconds` after the pod turns Ready (`ready+15s`), the duration read as upstream's
+ *   updater reads it (`upstreamBoostDurationSeconds`: a container's own boost without one takes
+ *   `spec.startupBoost`'s; none anywhere: at Ready);
  * - else Tailor's annotation `tailor.dev/startup-cpu-boost` (a bad annotation: none; the updater
  *   reports it);
  * - none for a container whose policy mode is `Off` (as upstream: the VPA leaves it alone).
@@ -22,9 +24,21 @@ export interface ContainerStartupBoost extends StartupBoost {
   requestsOnly: boolean;
 }
 
-/** Upstream's `startupBoost.cpu` as Tailor's boost. */
-function fromUpstream(cpu: GenericStartupBoost): StartupBoost {
-  const until: BoostEnd = { kind: 'ready', afterMs: (cpu.durationSeconds ?? 0) * 1000 };
+/**
+ * How long after Ready `containerName`'s boost lasts, as upstream's updater computes it (v1.8.1
+ * `getContainerCPUStartupBoostDuration`): its container policy's `startupBoost.cpu.durationSeconds`,
+ * else `spec.startupBoost.cpu.durationSeconds`, else 0. The duration alone falls back: a container
+ * policy `{startupBoost: {cpu: {type: Factor, factor: 3}}}` beside `spec.startupBoost` with
+ * `durationSeconds: 15` boosts 3x for 15 s.
+ */
+export function upstreamBoostDurationSeconds(vpa: Pick<VerticalPodAutoscaler, 'spec'>, containerName: string): number {
+  const own = containerPolicyOf(vpa.spec.resourcePolicy, containerName)?.startupBoost?.cpu?.durationSeconds;
+  return own ?? vpa.spec.startupBoost?.cpu?.durationSeconds ?? 0;
+}
+
+/** Upstream's `startupBoost.cpu` as Tailor's boost, for `containerName`. */
+function fromUpstream(vpa: Pick<VerticalPodAutoscaler, 'spec'>, containerName: string, cpu: GenericStartupBoost): StartupBoost {
+  const until: BoostEnd = { kind: 'ready', afterMs: upstreamBoostDurationSeconds(vpa, containerName) * 1000 };
   if (cpu.type === 'Factor') return { amount: { kind: 'factor', factor: cpu.factor ?? 1 }, until };
   return { amount: { kind: 'add', millicores: cpu.quantity === undefined ? 0 : parseCpu(cpu.quantity) }, until };
 }
@@ -33,7 +47,7 @@ function fromUpstream(cpu: GenericStartupBoost): StartupBoost {
 function askedFor(vpa: Pick<VerticalPodAutoscaler, 'metadata' | 'spec'>, containerName: string): StartupBoost | undefined {
   const policy = containerPolicyOf(vpa.spec.resourcePolicy, containerName);
   const upstream = policy?.startupBoost?.cpu ?? vpa.spec.startupBoost?.cpu;
-  if (upstream) return fromUpstream(upstream);
+  if (upstream) return fromUpstream(vpa, containerName, upstream);
   const { settings, problems } = readWorkloadAnnotations(vpa.metadata.annotations);
   return problems.length > 0 ? undefined : settings.startupBoost;
 }

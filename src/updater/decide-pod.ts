@@ -3,9 +3,10 @@
  * usage, now) -> a decision with a reason. Pure. Budgets, the canary and rate limits across pods
  * are applied afterwards by `plan` (plan.ts). The rules, in order:
  * 1. mode `Off`: skip, except to give back a start-up boost. A pod terminating or not running:
- *    skip. A start-up CPU boost from the webhook (startup-boost-return.ts): wait while it lasts,
- *    then give it back in place (`StartupBoostEnded`, urgent: no canary or cooldown). Mode
- *    `Initial`: skip.
+ *    skip. A start-up CPU boost from the webhook (startup-boost-return.ts), else one from
+ *    upstream's admission controller (annotation `vpaCpuStartupBoost/<container>`,
+ *    upstream-boost-return.ts): wait while it lasts, then give it back in place
+ *    (`StartupBoostEnded`, urgent: no canary or cooldown). Mode `Initial`: skip.
  * 2. the recommendation (from the VPA status unless given); resources an HPA scales on are left
  *    alone (`respectHpa`); nothing left: skip.
  * 3. a resize in flight (in-place modes): follow it (follow-resize.ts): wait, fall back, or replan.
@@ -36,7 +37,7 @@ import { recommendationFromStatus, type NumericContainerRecommendation } from '.
 import { readResourceValues, type ContainerResourceValues } from '../policy/container-values.ts';
 import { planPodResources, type ContainerTarget } from '../policy/pod-resources.ts';
 import { RESOURCE_NAMES, type ResourceName } from '../recommender/types.ts';
-import { actualByName, actualResources, notRunning } from './actual-resources.ts';
+import { actualByName, actualResources, notRunning, type ActualContainerResources } from './actual-resources.ts';
 import { containerRestartAllowed } from './annotations.ts';
 import type { PodUsage } from './container-usage.ts';
 import { skipDecision, type DecisionAction, type DecisionReason, type PodDecision } from './decision.ts';
@@ -58,7 +59,9 @@ import { updateTriggers, type Trigger } from './triggers.ts';
 import { detectRuntime, type ContainerRuntime } from '../policy/container-runtime.ts';
 import { runtimeOverridesOf } from '../policy/runtime-annotation.ts';
 import { overrideFor } from '../policy/runtime-fit.ts';
-import { boostStep } from './startup-boost-return.ts';
+import { boostStep, type BoostStep } from './startup-boost-return.ts';
+import { upstreamBoostStep } from './upstream-boost-return.ts';
+import { readUpstreamBoosts } from '../policy/upstream-startup-boost.ts';
 import { sendableSplit } from './restart-split.ts';
 
 /** Each container's runtime, with the VPA's `tailor.dev/runtime` override (an invalid one is ignored and noted). */
@@ -106,26 +109,64 @@ function spanText(ms: number): string {
 
 const IN_PLACE_MODES: readonly UpdateMode[] = ['InPlace', 'InPlaceOrRecreate'];
 
-/** The decision a start-up boost makes for the pod, if any (startup-boost-return.ts). */
-function startupBoost(pod: V1Pod, now: number, capabilities: ServerCapabilities): { action: DecisionAction; reason: DecisionReason; message: string; extra?: Partial<PodDecision> } | undefined {
+/** The recommendation the pod is planned from: the input's, else the VPA status's. Throws QuantityError. */
+function recommendationsOf(input: PodPlanInput): NumericContainerRecommendation[] {
+  return input.recommendation ? [...input.recommendation] : (input.vpa.status?.recommendation?.containerRecommendations ?? []).map(recommendationFromStatus);
+}
+
+/** The step for upstream's boost annotation `vpaCpuStartupBoost/<container>` (upstream-boost-return.ts). */
+function upstreamStep(input: PodPlanInput, ctx: PlannerContext, mode: UpdateMode, containers: readonly ActualContainerResources[], actual: ReadonlyMap<string, ContainerResourceValues>): BoostStep {
+  const boosts = readUpstreamBoosts(input.pod.metadata?.annotations);
+  if (boosts === undefined) return { kind: 'none' };
+  if ('error' in boosts) return { kind: 'unreadable', message: boosts.error };
+  let recommendations: NumericContainerRecommendation[] = [];
+  if (mode !== 'Off') {
+    try {
+      recommendations = recommendationsOf(input);
+    } catch (err) {
+      if (!(err instanceof QuantityError)) throw err;
+      return { kind: 'unreadable', message: `the VPA's recommendation cannot be read: ${err.message}` };
+    }
+    // cpu left to an HPA: the VPA sets none, so the cpu goes back to its value before the boost
+    if (ctx.options.respectHpa && input.hpaResources?.includes('cpu')) recommendations = recommendations.map((rec) => withoutResources(rec, ['cpu']));
+  }
+  const lastUpdate = lastUpdateTime(input.pod, ctx.fieldManager ?? UPDATER_FIELD_MANAGER);
+  return upstreamBoostStep({ pod: input.pod, vpa: input.vpa, boosts, recommendations, limitRanges: input.limitRanges, containers, actual, lastUpdate, now: ctx.now });
+}
+
+/**
+ * The decision a start-up boost makes for the pod, if any: Tailor's record (startup-boost-return.ts),
+ * else upstream's annotation (upstream-boost-return.ts).
+ */
+function startupBoost(input: PodPlanInput, ctx: PlannerContext, mode: UpdateMode): { action: DecisionAction; reason: DecisionReason; message: string; extra?: Partial<PodDecision> } | undefined {
+  const { pod, vpa } = input;
+  const { now, capabilities } = ctx;
   if (readResizeState(pod).phase !== 'None') return undefined; // a resize in flight: followed as usual
+  const containers = actualResources(pod);
   const actual = new Map<string, ContainerResourceValues>();
   try {
-    for (const c of actualResources(pod)) actual.set(c.name, readResourceValues(c.actual));
+    for (const c of containers) actual.set(c.name, readResourceValues(c.actual));
   } catch (err) {
     if (!(err instanceof QuantityError)) throw err;
     return undefined;
   }
-  const step = boostStep(pod, actual, podStartTime(pod), now);
+  let step = boostStep(pod, actual, podStartTime(pod), now);
+  if (step.kind === 'none') step = upstreamStep(input, ctx, mode, containers, actual);
   if (step.kind === 'none') return undefined;
   if (step.kind === 'unreadable') return { action: 'Skip', reason: 'StartupBoostStuck', message: `${step.message}; the boost cannot be given back` };
   if (step.kind === 'active') return { action: 'Wait', reason: 'StartupBoost', message: step.message };
-  const containers = actualResources(pod);
   const blocker = inPlaceBlocker(pod, containers, capabilities);
   if (blocker) return { action: 'Skip', reason: 'StartupBoostStuck', message: `${step.message}, but ${blocker}` };
+  // Only upstream's boost can restart: Tailor's webhook boosts no container with cpu RestartContainer.
+  const restarting = step.changes.filter((c) => c.restart).map((c) => c.containerName);
+  if (restarting.length > 0 && !containerRestartAllowed(vpa, ctx.options.allowContainerRestart)) {
+    return { action: 'Skip', reason: 'StartupBoostStuck', message: `${step.message}, but that restarts ${restarting.join(', ')} (cpu resizePolicy RestartContainer) and container restarts are not allowed (annotation tailor.dev/allow-container-restart or option allowContainerRestart)` };
+  }
   const violations = resizeViolations(pod, step.changes, capabilities, {});
   if (violations.length > 0) return { action: 'Skip', reason: 'StartupBoostStuck', message: `${step.message}, not sent: ${violations.join('; ')}` };
-  return { action: 'ResizeInPlace', reason: 'StartupBoostEnded', message: step.message, extra: { changes: step.changes, urgent: true, ...ordering(step.changes) } };
+  const restart = restarting.length > 0;
+  const extra = { changes: step.changes, urgent: true, disruptive: restart, ...ordering(step.changes) };
+  return { action: restart ? 'ResizeWithRestart' : 'ResizeInPlace', reason: 'StartupBoostEnded', message: restart ? `${step.message}; restarts ${restarting.join(', ')}` : step.message, extra };
 }
 
 /** The decision for one pod. Never throws for bad input: unreadable objects give a Skip. */
@@ -139,19 +180,19 @@ export function decidePod(input: PodPlanInput, ctx: PlannerContext): PodDecision
   const running = !pod.metadata?.deletionTimestamp && pod.status?.phase === 'Running';
   if (mode === 'Off') {
     // A start-up boost the webhook gave in mode Off (as upstream) is still given back.
-    const boost = running ? startupBoost(pod, now, capabilities) : undefined;
+    const boost = running ? startupBoost(input, ctx, mode) : undefined;
     return boost ? decide(boost.action, boost.reason, boost.message, boost.extra) : decide('Skip', 'UpdateModeOff', 'updateMode Off: recommendations only');
   }
   if (pod.metadata?.deletionTimestamp) return decide('Skip', 'PodTerminating', 'the pod is terminating');
   if (pod.status?.phase !== 'Running') return decide('Skip', 'PodNotRunning', `the pod is ${pod.status?.phase ?? 'in an unknown phase'}`);
   // A start-up boost the webhook gave (any mode, Off above) is given back in place, Initial included.
-  const boosted = startupBoost(pod, now, capabilities);
+  const boosted = startupBoost(input, ctx, mode);
   if (boosted) return decide(boosted.action, boosted.reason, boosted.message, boosted.extra);
   if (mode === 'Initial') return decide('Skip', 'UpdateModeInitial', 'updateMode Initial: resources are set only when pods are created');
 
   let recommendations: NumericContainerRecommendation[];
   try {
-    recommendations = input.recommendation ? [...input.recommendation] : (vpa.status?.recommendation?.containerRecommendations ?? []).map(recommendationFromStatus);
+    recommendations = recommendationsOf(input);
   } catch (err) {
     if (!(err instanceof QuantityError)) throw err;
     return decide('Skip', 'InvalidRecommendation', `the VPA's recommendation cannot be read: ${err.message}`);

@@ -120,7 +120,7 @@ export async function createVpa(
   name: string,
   mode: string,
   recommendations: { containerName: string; target: Record<string, string>; lowerBound?: Record<string, string>; upperBound?: Record<string, string> }[],
-  extra: { minReplicas?: number; annotations?: Record<string, string>; maxAllowed?: Record<string, string>; conditions?: object[]; target?: string } = {},
+  extra: { minReplicas?: number; annotations?: Record<string, string>; maxAllowed?: Record<string, string>; conditions?: object[]; target?: string; startupBoost?: object } = {},
 ): Promise<void> {
   const ref = { group: 'autoscaling.k8s.io', version: 'v1', namespace: 'default', plural: 'verticalpodautoscalers' };
   await f.custom.createNamespacedCustomObject({
@@ -133,6 +133,7 @@ export async function createVpa(
         targetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: extra.target ?? name },
         updatePolicy: { updateMode: mode, ...(extra.minReplicas !== undefined ? { minReplicas: extra.minReplicas } : {}) },
         ...(extra.maxAllowed ? { resourcePolicy: { containerPolicies: [{ containerName: '*', maxAllowed: extra.maxAllowed }] } } : {}),
+        ...(extra.startupBoost ? { startupBoost: extra.startupBoost } : {}),
       },
     },
   });

@@ -1,13 +1,12 @@
 /**
  * The updater's rules, as the replay simulates them (issue 7): when a container's requests may
  * change, and by how much per change. Pure. The thresholds are not copied: they are derived from
- * the real updater's options (src/policy/update-thresholds.ts, `DEFAULT_UPDATER_OPTIONS`), and the step and
- * memory-floor arithmetic is the updater's own (`limitStep`, `memoryLimitFloor`).
+ * the real updater's options (src/policy/update-thresholds.ts, `DEFAULT_UPDATER_OPTIONS`), and the
+ * step, drift and memory-floor arithmetic is the updater's own (src/policy/change-rules.ts).
  */
 import type { ResourceEstimate, Resources } from '../recommender/types.ts';
-import { memoryLimitFloor } from '../updater/memory-safety.ts';
+import { limitStep, memoryLimitFloor, relativeChange } from '../policy/change-rules.ts';
 import { DEFAULT_UPDATER_OPTIONS, type UpdaterOptions } from '../policy/update-thresholds.ts';
-import { limitStep } from '../updater/step-limits.ts';
 
 /** When and how far the updater moves requests. All times in milliseconds. */
 export interface UpdateRules {
@@ -152,14 +151,9 @@ export function memoryOutsideBounds(state: ContainerUpdateState, estimate: Resou
 /** Old enough, and the summed relative difference to the target at least the threshold. */
 export function drifted(state: ContainerUpdateState, estimate: ResourceEstimate, rules: UpdateRules, now: number): boolean {
   if (now - state.startedAt < rules.minAgeMs) return false;
-  let diff = relativeDiff(state.request.cpu, estimate.target.cpu);
-  if (state.hasMemory) diff += relativeDiff(state.request.memory, estimate.target.memory);
+  let diff = relativeChange(state.request.cpu, estimate.target.cpu);
+  if (state.hasMemory) diff += relativeChange(state.request.memory, estimate.target.memory);
   return diff >= rules.minRelativeDiff;
-}
-
-/** |target - request| / request, as the real updater measures drift (0 without a request). */
-function relativeDiff(request: number, target: number): number {
-  return request > 0 ? Math.abs(target - request) / request : 0;
 }
 
 /**

@@ -49,6 +49,7 @@ import { inPlaceChanges } from './in-place-changes.ts';
 import { underMemoryPressure } from './memory-pressure.ts';
 import { quickOomKills, recentOomKills } from './oom.ts';
 import type { UpdaterOptions } from '../policy/update-thresholds.ts';
+import { coolingDown, oldEnoughToDrift } from '../policy/change-rules.ts';
 import { lastUpdateTime, podStartTime, UPDATER_FIELD_MANAGER } from './pod-timing.ts';
 import { policyTargets } from './policy-targets.ts';
 import { inPlaceBlocker, resizeViolations } from './resize-guard.ts';
@@ -249,12 +250,12 @@ export function decidePod(input: PodPlanInput, ctx: PlannerContext): PodDecision
   const triggers = updateTriggers({ actual, recommendations, podAgeMs: start === undefined ? undefined : now - start, oomKilled, underPressure, options });
   const replanning = follow.kind === 'replan';
   if (triggers.length === 0 && !replanning) {
-    const young = start !== undefined && now - start < options.minPodAgeForDriftMs;
+    const young = start !== undefined && !oldEnoughToDrift(now - start, options);
     return decide('Skip', 'WithinBounds', young ? 'requests within the recommended bounds; the pod is too young for drift updates' : 'requests within the recommended bounds and close enough to the targets');
   }
   const urgentContainers = new Set([...oomKilled, ...underPressure]);
   const urgent = urgentContainers.size > 0;
-  if (!urgent && !replanning && lastUpdate !== undefined && now - lastUpdate < options.podCooldownMs) {
+  if (!urgent && !replanning && lastUpdate !== undefined && coolingDown(now - lastUpdate, options)) {
     const skew = reportedUpdate !== undefined && reportedUpdate > now ? ` (its change time lies ${spanText(reportedUpdate - now)} ahead of this clock: clock skew, counted from when first seen)` : '';
     return decide('Wait', 'Cooldown', `changed ${spanText(now - lastUpdate)} ago${skew}; cooldown ${spanText(options.podCooldownMs)}`);
   }

@@ -1,6 +1,7 @@
 /**
  * Turns the policy's proposal for a pod into the in-place changes that are safe to send, in order:
- * 1. memory safety: a memory limit is not lowered below the recent peak + margin (memory-safety.ts);
+ * 1. memory safety: a memory limit is not lowered below the recent peak + margin
+ *    (src/policy/change-rules.ts);
  * 2. steps: every value moves by at most x2 up / x0.5 down (step-limits.ts);
  * 3. servers that refuse to lower a memory limit without RestartContainer (1.33): the memory limit
  *    is kept and only the request lowered; where request == limit (Guaranteed) memory is kept;
@@ -21,7 +22,7 @@ import { RESOURCE_NAMES, type ResourceName } from '../recommender/types.ts';
 import type { PodUsage } from './container-usage.ts';
 import type { ContainerChange } from './decision.ts';
 import { describeRuntime, floorBasis, runtimeMemoryFloor, type ContainerRuntime } from '../policy/container-runtime.ts';
-import { memoryLimitFloor, safeMemoryLimit } from './memory-safety.ts';
+import { memoryLimitFloor, safeMemoryLimit } from '../policy/change-rules.ts';
 import type { UpdaterOptions } from '../policy/update-thresholds.ts';
 import type { MemoryFloors } from './resize-guard.ts';
 import { resizeRestartPolicy } from './resize-path.ts';

@@ -15,6 +15,7 @@ import type { ContainerResourceValues } from '../policy/container-values.ts';
 import { describeAmount } from '../policy/adjustments.ts';
 import { RESOURCE_NAMES } from '../recommender/types.ts';
 import type { UpdaterOptions } from '../policy/update-thresholds.ts';
+import { isDrift, oldEnoughToDrift, relativeChange } from '../policy/change-rules.ts';
 
 export type TriggerReason = 'OutsideBounds' | 'Drift' | 'OomKilled' | 'MemoryPressure';
 
@@ -49,7 +50,7 @@ export function relativeDifference(actual: ReadonlyMap<string, ContainerResource
       targets += target;
       requests += actual.get(rec.containerName)?.requests[r] ?? 0;
     }
-    if (requests > 0) total += Math.abs(targets - requests) / requests;
+    total += relativeChange(requests, targets);
   }
   return total;
 }
@@ -82,9 +83,9 @@ export function updateTriggers(input: TriggerInput): Trigger[] {
   }
   if (outside.length > 0) out.push({ reason: 'OutsideBounds', containers: outside, message: details.join('; ') });
   const { minPodAgeForDriftMs, driftThreshold } = input.options;
-  if (input.podAgeMs !== undefined && input.podAgeMs >= minPodAgeForDriftMs) {
+  if (oldEnoughToDrift(input.podAgeMs, input.options)) {
     const diff = relativeDifference(input.actual, input.recommendations);
-    if (diff >= driftThreshold && diff > 0) {
+    if (isDrift(diff, input.options)) {
       out.push({ reason: 'Drift', containers: input.recommendations.map((r) => r.containerName), message: `requests differ from the targets by ${Math.round(diff * 100)}% (threshold ${Math.round(driftThreshold * 100)}%) on a pod older than ${Math.round(minPodAgeForDriftMs / 3_600_000)}h` });
     }
   }

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { DEFAULT_UPDATE_RULES, MEMORY_PEAK_WINDOW_MS, memoryFloor, stepToward, updateReason, updateRulesFrom, type ContainerUpdateState } from '../../src/replay/update-rules.ts';
 import { DEFAULT_UPDATER_OPTIONS, updaterOptions } from '../../src/policy/update-thresholds.ts';
-import { limitStep } from '../../src/updater/step-limits.ts';
+import { limitStep } from '../../src/policy/change-rules.ts';
 import { estimate } from './helpers.ts';
 
 const H = 3_600_000;

@@ -18,7 +18,7 @@ import type { UpdateMode } from '../../src/api/vpa.ts';
 import { readResourceValues } from '../../src/policy/container-values.ts';
 import { podQosClass, qosClassOf } from '../../src/policy/qos.ts';
 import { RESOURCE_NAMES, type ResourceName } from '../../src/recommender/types.ts';
-import { memoryLimitFloor } from '../../src/updater/memory-safety.ts';
+import { memoryLimitFloor } from '../../src/policy/change-rules.ts';
 import { resizeJsonPatch } from '../../src/updater/resize-patch.ts';
 import { resizeRestartPolicy } from '../../src/updater/resize-path.ts';
 import type { PodUsage } from '../../src/updater/container-usage.ts';

@@ -1,7 +1,6 @@
 /**
- * What the strategy believes the container's requests are: a copy of the updater's rules
- * (src/policy/update-thresholds.ts, `DEFAULT_UPDATER_OPTIONS`) run on the strategy's own
- * estimates. The recommender never sees the requests; with this mirror it knows when the updater
+ * What the strategy believes the container's requests are: the updater's rules
+ * (src/policy/change-rules.ts, with the updater's options) run on the strategy's own estimates. The recommender never sees the requests; with this mirror it knows when the updater
  * will change them anyway (a request outside the bounds, drift, memory pressure, an OOM kill), so
  * a pending change of the other resource can ride along in the same resize (decision 0250).
  * Pure: time is passed in. The mirror is a belief; when it is wrong the cost is at most one
@@ -12,6 +11,7 @@
 import type { ResourceEstimate } from '../types.ts';
 import { SlidingMax } from '../sliding-max.ts';
 import { DEFAULT_UPDATER_OPTIONS, type UpdaterOptions } from '../../policy/update-thresholds.ts';
+import { coolingDown, isDrift, limitStep, memoryLimitFloor, oldEnoughToDrift, relativeChange, safeMemoryLimit } from '../../policy/change-rules.ts';
 
 type MirrorRules = Pick<
   UpdaterOptions,
@@ -27,12 +27,6 @@ type MirrorRules = Pick<
   | 'memoryPeakMarginRatio'
   | 'memoryPeakMarginBytes'
 >;
-
-/** One step of the updater: within [ceil(current x down), floor(current x up)]. */
-function step(current: number, target: number, r: MirrorRules): number {
-  if (!(current > 0)) return target;
-  return Math.min(Math.max(target, Math.ceil(current * r.maxStepDownFactor)), Math.floor(current * r.maxStepUpFactor));
-}
 
 export class UpdaterMirror {
   private readonly r: MirrorRules;
@@ -93,7 +87,7 @@ export class UpdaterMirror {
   wouldAct(now: number, e: ResourceEstimate): 'urgent' | 'all' | undefined {
     if (Number.isNaN(this.cpu)) return 'all';
     if (this.pressurePending && this.hasMemory) return 'urgent';
-    if (now - this.lastChangeAt < this.r.podCooldownMs) return undefined;
+    if (coolingDown(now - this.lastChangeAt, this.r)) return undefined;
     const outside = this.cpu < e.lowerBound.cpu || this.cpu > e.upperBound.cpu || (this.hasMemory && (this.memory < e.lowerBound.memory || this.memory > e.upperBound.memory));
     if (!outside && !this.drifted(now, e)) return undefined;
     return this.nextCpu(e) !== this.cpu || (this.hasMemory && this.nextMemory(e, 'all') !== this.memory) ? 'all' : undefined;
@@ -114,14 +108,14 @@ export class UpdaterMirror {
   }
 
   private drifted(now: number, e: ResourceEstimate): boolean {
-    if (now - this.startedAt < this.r.minPodAgeForDriftMs) return false;
-    let diff = Math.abs(e.target.cpu - this.cpu) / this.cpu;
-    if (this.hasMemory) diff += Math.abs(e.target.memory - this.memory) / this.memory;
-    return diff >= this.r.driftThreshold;
+    if (!oldEnoughToDrift(now - this.startedAt, this.r)) return false;
+    let diff = relativeChange(this.cpu, e.target.cpu);
+    if (this.hasMemory) diff += relativeChange(this.memory, e.target.memory);
+    return isDrift(diff, this.r);
   }
 
   private nextCpu(e: ResourceEstimate): number {
-    return Number.isNaN(this.cpu) ? e.target.cpu : step(this.cpu, e.target.cpu, this.r);
+    return Number.isNaN(this.cpu) ? e.target.cpu : limitStep(this.cpu, e.target.cpu, this.r);
   }
 
   private nextMemory(e: ResourceEstimate, how: 'urgent' | 'all'): number {
@@ -129,12 +123,8 @@ export class UpdaterMirror {
     if (Number.isNaN(this.memory)) return e.target.memory;
     let memory = e.target.memory;
     if (how === 'urgent') memory = Math.max(memory, this.memory * r.memoryPressureRaiseFactor);
-    memory = step(this.memory, memory, r);
-    if (memory < this.memory) {
-      const peak = this.recentPeak.value();
-      const floor = peak === undefined ? Infinity : Math.ceil(peak + Math.max(peak * r.memoryPeakMarginRatio, r.memoryPeakMarginBytes));
-      memory = Math.max(memory, Math.min(this.memory, floor));
-    }
+    memory = limitStep(this.memory, memory, r);
+    if (memory < this.memory) memory = safeMemoryLimit(this.memory, memory, memoryLimitFloor(this.recentPeak.value(), r));
     return how === 'urgent' ? Math.max(memory, this.memory) : memory;
   }
 }

@@ -1,0 +1,64 @@
+/**
+ * The updater's rules for changing one container, stated once. The updater applies them to pods
+ * (src/updater); the tailor strategy's mirror applies them to the requests it believes the updater
+ * has set (src/recommender/tailor/updater-mirror.ts), and the replay to its simulated containers
+ * (src/replay/update-rules.ts). The thresholds come from {@link UpdaterOptions}: the operator's.
+ * - Step: one change moves a value to within [ceil(current x down), floor(current x up)] (defaults
+ *   x0.5, x2). Request 300m, target 1000m -> 600m now, 1000m on the next change. Clamping is
+ *   monotone, so requests <= limits and request == limit survive it.
+ * - Drift: a pod at least `minPodAgeForDriftMs` old (12 h) is changed when |target - request| /
+ *   request, summed over the resources, reaches `driftThreshold` (10%): cpu 100m -> 112m is 0.12.
+ * - Cooldown: no change within `podCooldownMs` (15 min) of the last one (OOM kills and memory
+ *   pressure do not wait; the caller decides that).
+ * - Memory safety: a resize must never OOM-kill a container, so a memory limit is never lowered
+ *   below peak + max(peak x `memoryPeakMarginRatio`, `memoryPeakMarginBytes`) of the recent peak:
+ *   with 15% and 64 MiB, peak 800 MiB -> 920 MiB, peak 200 MiB -> 264 MiB. Without a known peak the
+ *   limit is not lowered at all; the floor only stops decreases.
+ * Pure.
+ */
+import type { UpdaterOptions } from './update-thresholds.ts';
+
+type StepOptions = Pick<UpdaterOptions, 'maxStepUpFactor' | 'maxStepDownFactor'>;
+
+/** `proposed` clamped to [ceil(current x down), floor(current x up)]; unchanged if there is no current value. */
+export function limitStep(current: number | undefined, proposed: number, options: StepOptions): number {
+  if (current === undefined || current <= 0) return proposed;
+  const low = Math.ceil(current * options.maxStepDownFactor);
+  const high = Math.floor(current * options.maxStepUpFactor);
+  return Math.min(Math.max(proposed, low), high);
+}
+
+/** |target - request| / request, the drift rule's measure of one resource (0 without a request). */
+export function relativeChange(request: number, target: number): number {
+  return request > 0 ? Math.abs(target - request) / request : 0;
+}
+
+/** True when a pod `ageMs` old is old enough for the drift rule (an unknown age is not). */
+export function oldEnoughToDrift(ageMs: number | undefined, options: Pick<UpdaterOptions, 'minPodAgeForDriftMs'>): boolean {
+  return ageMs !== undefined && ageMs >= options.minPodAgeForDriftMs;
+}
+
+/** True when `difference` (relative changes summed over the resources) is drift: above 0 and at least the threshold. */
+export function isDrift(difference: number, options: Pick<UpdaterOptions, 'driftThreshold'>): boolean {
+  return difference > 0 && difference >= options.driftThreshold;
+}
+
+/** True while a change `sinceChangeMs` ago still holds the pod (the cooldown). */
+export function coolingDown(sinceChangeMs: number, options: Pick<UpdaterOptions, 'podCooldownMs'>): boolean {
+  return sinceChangeMs < options.podCooldownMs;
+}
+
+/** The lowest memory limit (bytes) a container may be resized to, given its recent peak (Infinity without one). */
+export function memoryLimitFloor(peakBytes: number | undefined, options: Pick<UpdaterOptions, 'memoryPeakMarginRatio' | 'memoryPeakMarginBytes'>): number {
+  if (peakBytes === undefined || !Number.isFinite(peakBytes) || peakBytes < 0) return Number.POSITIVE_INFINITY;
+  return Math.ceil(peakBytes + Math.max(peakBytes * options.memoryPeakMarginRatio, options.memoryPeakMarginBytes));
+}
+
+/**
+ * The memory limit to use instead of `proposed`: at least min(current, floor). Returns `proposed`
+ * when it is not a decrease or already safe. Example: current 1Gi, proposed 512Mi, floor 920Mi -> 920Mi.
+ */
+export function safeMemoryLimit(current: number, proposed: number, floor: number): number {
+  if (proposed >= current) return proposed;
+  return Math.max(proposed, Math.min(current, floor));
+}

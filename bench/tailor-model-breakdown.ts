@@ -58,7 +58,7 @@ async function measure(name: string, make: () => unknown, feed: (part: never, co
 
 /** The parts, each measured in a process of its own (garbage of one part would blur the next). */
 const PARTS: Record<string, () => Promise<void>> = {
-  'hour-of-day CPU histograms (24)': () => measure('hour-of-day CPU histograms (24)', () => new HourOfDayHistograms(new PooledDecayingHistograms(Array<number>(24).fill(o.seasonalHalfLifeMs), CPU_BUCKETS), o.cpuQuantile, o.maxStepUp), (p: HourOfDayHistograms, cores, _b, at) => p.add(cores, at)),
+  'hour-of-day CPU histograms (24)': () => measure('hour-of-day CPU histograms (24)', () => new HourOfDayHistograms(new PooledDecayingHistograms(Array<number>(24).fill(o.seasonalHalfLifeMs), CPU_BUCKETS), o.cpuQuantile, o.updater.maxStepUpFactor), (p: HourOfDayHistograms, cores, _b, at) => p.add(cores, at)),
   'all-hours CPU histogram': () => measure('all-hours CPU histogram', () => new PooledDecayingHistograms([o.flatHalfLifeMs], CPU_BUCKETS), (p: PooledDecayingHistograms, cores, _b, at) => p.add(0, cores, at)),
   'recent CPU window (surge check)': () => measure('recent CPU window (surge check)', () => new RecentWindow(o.surgeWindowMs), (p: RecentWindow, cores, _b, at) => p.add(cores, at)),
   'hourly memory peaks (7 days)': () => measure('hourly memory peaks (7 days)', () => new HourlyPeaks(o.memoryHistoryMs), (p: HourlyPeaks, _c, bytes, at) => p.add(bytes, at)),

@@ -18,6 +18,39 @@
  */
 import type { UpdaterOptions } from './update-thresholds.ts';
 
+/** The options these rules (and the memory pressure guard) read: what a model of the updater needs. */
+export type ChangeRuleOptions = Pick<
+  UpdaterOptions,
+  | 'minPodAgeForDriftMs'
+  | 'driftThreshold'
+  | 'podCooldownMs'
+  | 'maxStepUpFactor'
+  | 'maxStepDownFactor'
+  | 'memoryPressureRatio'
+  | 'memoryPressureWindowMs'
+  | 'memoryPressureRaiseFactor'
+  | 'memoryPeakWindowMs'
+  | 'memoryPeakMarginRatio'
+  | 'memoryPeakMarginBytes'
+>;
+
+/** Those fields of `options` (and no others: eviction, canary and restart settings change no rule of one container). */
+export function changeRuleOptions(options: Readonly<ChangeRuleOptions>): ChangeRuleOptions {
+  return {
+    minPodAgeForDriftMs: options.minPodAgeForDriftMs,
+    driftThreshold: options.driftThreshold,
+    podCooldownMs: options.podCooldownMs,
+    maxStepUpFactor: options.maxStepUpFactor,
+    maxStepDownFactor: options.maxStepDownFactor,
+    memoryPressureRatio: options.memoryPressureRatio,
+    memoryPressureWindowMs: options.memoryPressureWindowMs,
+    memoryPressureRaiseFactor: options.memoryPressureRaiseFactor,
+    memoryPeakWindowMs: options.memoryPeakWindowMs,
+    memoryPeakMarginRatio: options.memoryPeakMarginRatio,
+    memoryPeakMarginBytes: options.memoryPeakMarginBytes,
+  };
+}
+
 type StepOptions = Pick<UpdaterOptions, 'maxStepUpFactor' | 'maxStepDownFactor'>;
 
 /** `proposed` clamped to [ceil(current x down), floor(current x up)]; unchanged if there is no current value. */

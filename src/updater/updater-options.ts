@@ -6,7 +6,7 @@
  */
 import type { ConfigOf, OptionTable } from '../config/option-spec.ts';
 import { booleanType, decimalType, durationType, integerType, memoryType } from '../config/option-types.ts';
-import { DEFAULT_UPDATER_OPTIONS, type UpdaterOptions } from '../policy/update-thresholds.ts';
+import { DEFAULT_UPDATER_OPTIONS, updaterOptions, type UpdaterOptions } from '../policy/update-thresholds.ts';
 import { ADMISSION_STATUS_TIMEOUT_MS } from '../kube/admission-status-names.ts';
 
 /** The memory-safety windows and margins (also options of `tailor plan`). */
@@ -131,4 +131,13 @@ export type UpdaterConfig = ConfigOf<typeof UPDATER_OPTIONS>;
 /** Pure: the updater thresholds the configuration sets (the others keep their defaults). */
 export function configuredUpdaterOptions(config: UpdaterConfig): Partial<UpdaterOptions> {
   return { allowContainerRestart: config.allowContainerRestart, ...memorySafetyOptions(config) };
+}
+
+/**
+ * The updater's options as the operator set them, over the defaults (and `overrides`, for tests):
+ * what the updater runs with, and what the recommender's strategy models the updater with.
+ * Throws UpdaterOptionsError on a value out of range.
+ */
+export function runUpdaterOptions(config: UpdaterConfig, overrides: Partial<UpdaterOptions> = {}): UpdaterOptions {
+  return updaterOptions({ ...configuredUpdaterOptions(config), ...overrides });
 }

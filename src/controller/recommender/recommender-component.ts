@@ -20,7 +20,8 @@
  * write (the Lease is still held; decision 0287);
  * then stop the watches and drop leader-only state.
  * `--recommender-strategy tailor`: the status comes from the tailor strategy's model per VPA x
- * container (vpa-aggregates.ts feeds it); the upstream state goes on feeding the checkpoints'
+ * container (vpa-aggregates.ts feeds it), which models the updater with the options the operator
+ * set (configured-strategy.ts); the upstream state goes on feeding the checkpoints'
  * status, and each model's state goes into an annotation of the same checkpoint
  * (model-state-annotation.ts, decision 0261). When every restored checkpoint brings a model state
  * that restores, the bootstrap reads only the history since the oldest of them; otherwise (a
@@ -51,7 +52,6 @@ import type { Logger } from '../../observability/logger.ts';
 import { loadAggregateCheckpoint, saveAggregateCheckpoint } from '../../recommender/checkpoint.ts';
 import { defaultModelConfig } from '../../recommender/model-config.ts';
 import type { AggregateContainerState } from '../../recommender/aggregate-container-state.ts';
-import { createStrategyRegistry } from '../../recommender/builtin-strategies.ts';
 import type { Strategy, UsageModel } from '../../recommender/types.ts';
 import type { ComponentContext, DeactivateReason, LoopComponent } from '../component.ts';
 import { systemClock, type Clock, type Sleep } from '../../kube/clock.ts';
@@ -77,6 +77,7 @@ import { RecommenderKube, VPA_RESOURCE } from './recommender-kube.ts';
 import { VpaAggregates, type ModelThrough, type TrackedContainer } from './vpa-aggregates.ts';
 import { cappedRecommendation, vpaRecommendation } from './vpa-recommendation.ts';
 import { strategyEstimates } from './strategy-estimates.ts';
+import { configuredStrategy } from './configured-strategy.ts';
 import { decideVpaStatus, type VpaProblem } from './vpa-status-decision.ts';
 import { describeRecommendationChange } from './recommendation-change.ts';
 import { RepeatedWarnings } from '../../observability/repeated-warnings.ts';
@@ -158,7 +159,7 @@ export class RecommenderLoop implements LoopComponent {
   ) {
     this.log = logger;
     this.repeated = new RepeatedWarnings(logger);
-    this.strategy = config.recommenderStrategy === 'vpa' ? undefined : createStrategyRegistry().get(config.recommenderStrategy);
+    this.strategy = configuredStrategy(config);
     this.aggregates = new VpaAggregates(defaultModelConfig(), this.strategy);
     this.kube = new RecommenderKube(kubeConfig);
     this.schedule = new CheckpointSchedule(config.checkpointInterval, config.checkpointGcInterval);

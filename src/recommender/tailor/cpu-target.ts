@@ -10,7 +10,6 @@ import { PooledDecayingHistograms } from './pooled-decaying-histograms.ts';
 import type { TailorSettings } from './experiments.ts';
 import { RecentWindow } from './recent-window.ts';
 import { ModelChangeCost } from './model-change-cost.ts';
-import { DEFAULT_UPDATER_OPTIONS } from '../../policy/update-thresholds.ts';
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
@@ -71,7 +70,7 @@ export class CpuTarget {
     this.seasonal = new HourOfDayHistograms(
       this.histograms,
       options.cpuQuantile,
-      options.cpuReachFloor ? options.maxStepUp : Infinity,
+      options.cpuReachFloor ? options.updater.maxStepUpFactor : Infinity,
       undefined,
       options.cpuChangeCostHours,
       options.cpuChangeCostCoreHours,
@@ -187,10 +186,11 @@ export class CpuTarget {
       if (c !== undefined) {
         // Each model also pays for the changes the updater would make to follow it.
         const price = this.o.cpuModelChangePriceCoreHours;
-        const drift = DEFAULT_UPDATER_OPTIONS.driftThreshold;
+        const drift = this.o.updater.driftThreshold;
+        const stepUp = this.o.updater.maxStepUpFactor;
         c.tick(at - last);
-        this.seasonalLoss = this.seasonalLoss + c.cost(0, seasonal, drift, this.o.maxStepUp, price, q);
-        for (let k = 0; k < n; k++) this.setLoss(k, this.loss(k) + c.cost(k + 1, this.candidateQuantile(k), drift, this.o.maxStepUp, price, q));
+        this.seasonalLoss = this.seasonalLoss + c.cost(0, seasonal, drift, stepUp, price, q);
+        for (let k = 0; k < n; k++) this.setLoss(k, this.loss(k) + c.cost(k + 1, this.candidateQuantile(k), drift, stepUp, price, q));
       }
     }
     this.lastSampleAt = at;
@@ -199,9 +199,9 @@ export class CpuTarget {
     this.recent.add(cores, at);
   }
 
-  /** The CPU (cores) to hold from `now` until the next change may happen (`horizonMs`). */
+  /** The CPU (cores) to hold from `now` until the next change may happen (the updater's cooldown). */
   target(now: number): number {
-    return Math.max(this.base(now, now + this.o.horizonMs), this.surge(now));
+    return Math.max(this.base(now, now + this.o.updater.podCooldownMs), this.surge(now));
   }
 
   /**
@@ -214,7 +214,7 @@ export class CpuTarget {
    */
   holdTarget(now: number, holdMs: number = this.o.cpuHoldMs): number {
     const o = this.o;
-    let target = Math.max(this.base(now, now + Math.max(o.horizonMs, holdMs)), this.surge(now));
+    let target = Math.max(this.base(now, now + Math.max(o.updater.podCooldownMs, holdMs)), this.surge(now));
     if (now < this.surgeHeldUntil) target = Math.max(target, this.surgeHeld);
     return target;
   }
@@ -235,7 +235,7 @@ export class CpuTarget {
   private surge(now: number): number {
     const o = this.o;
     if (!o.cpuSurge) return 0;
-    const base = this.base(now, now + o.horizonMs);
+    const base = this.base(now, now + o.updater.podCooldownMs);
     if ((this.recent.quantile(0.5) ?? 0) <= base) return 0;
     const level = this.recent.quantile(o.cpuQuantile) ?? 0;
     if (o.cpuSurgeHoldMs > 0) {

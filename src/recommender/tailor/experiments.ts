@@ -7,7 +7,9 @@
  * and the tests of the code behind them (decision 0286). Each is off in {@link NO_EXPERIMENTS};
  * docs/tailor-strategy.md and the decision named by each give the figures that kept it off.
  */
-import { TAILOR_DEFAULTS, type TailorOptions } from './options.ts';
+import { tailorDefaults, type TailorOptions } from './options.ts';
+import { changeRuleOptions, type ChangeRuleOptions } from '../../policy/change-rules.ts';
+import { DEFAULT_UPDATER_OPTIONS } from '../../policy/update-thresholds.ts';
 
 const HOUR = 3_600_000;
 
@@ -60,8 +62,9 @@ export interface TailorExperiments {
    * the 7-day peak; high samples less than `memoryRefractoryQuietMs` apart are one episode. Once
    * `memoryRefractoryTrustGaps` gaps between episodes have been seen since the last miss, the 7-day
    * peak rule lets the limit down to the quiet level after an episode and back up before the
-   * earliest next one (the shortest gap seen x `memoryRefractorySafety`), one x`maxStepUp` step per
-   * `horizonMs`. An episode or an OOM kill sooner than that is a miss: trust starts again.
+   * earliest next one (the shortest gap seen x `memoryRefractorySafety`), one step of the updater
+   * (x`maxStepUpFactor`) per cooldown. An episode or an OOM kill sooner than that is a miss: trust
+   * starts again.
    */
   memoryRefractoryQuietMs: number;
   memoryRefractoryHighFraction: number;
@@ -94,14 +97,19 @@ export function isExperiment(key: string): key is keyof TailorExperiments {
   return Object.hasOwn(NO_EXPERIMENTS, key);
 }
 
-/** What the strategy's parts read: the product's options and the research knobs. */
-export type TailorSettings = TailorOptions & TailorExperiments;
+/**
+ * What the strategy's parts read: the product's options, the research knobs, and the updater's
+ * rules as the updater runs them (`updater`: its cooldown, step limits, drift threshold, pressure
+ * guard and memory floor, from the options the operator set; decision 0289).
+ */
+export type TailorSettings = TailorOptions & TailorExperiments & { readonly updater: Readonly<ChangeRuleOptions> };
 
 /**
- * The settings for `options` (over {@link TAILOR_DEFAULTS}) and `experiments` (over
- * {@link NO_EXPERIMENTS}). A research knob is taken from `experiments` only: one that reached
+ * The settings for `options` (over the defaults, {@link tailorDefaults}), `experiments` (over
+ * {@link NO_EXPERIMENTS}) and the updater's options (`updater`; default: the updater's defaults, as
+ * the replay simulates them). A research knob is taken from `experiments` only: one that reached
  * `options` untyped (parsed JSON) is reset to off.
  */
-export function tailorSettings(options: Partial<TailorOptions> = {}, experiments: Partial<TailorExperiments> = {}): TailorSettings {
-  return { ...TAILOR_DEFAULTS, ...options, ...NO_EXPERIMENTS, ...experiments };
+export function tailorSettings(options: Partial<TailorOptions> = {}, experiments: Partial<TailorExperiments> = {}, updater: Readonly<ChangeRuleOptions> = DEFAULT_UPDATER_OPTIONS): TailorSettings {
+  return { ...tailorDefaults(updater), ...options, ...NO_EXPERIMENTS, ...experiments, updater: Object.freeze(changeRuleOptions(updater)) };
 }

@@ -14,6 +14,8 @@
 import type { Strategy } from '../types.ts';
 import type { TailorOptions } from './options.ts';
 import { tailorStrategy } from './tailor-strategy.ts';
+import type { ChangeRuleOptions } from '../../policy/change-rules.ts';
+import { DEFAULT_UPDATER_OPTIONS } from '../../policy/update-thresholds.ts';
 
 /** The options `tailor-low-churn` changes from tailor's defaults. */
 export const LOW_CHURN_OPTIONS: Readonly<Partial<TailorOptions>> = Object.freeze({
@@ -28,10 +30,10 @@ export const LOW_CHURN_OPTIONS: Readonly<Partial<TailorOptions>> = Object.freeze
 /** The strategy's name, as `--recommender-strategy`, `tailor replay --strategies` and the benches spell it. */
 export const LOW_CHURN_STRATEGY_NAME = 'tailor-low-churn';
 
-/** A fresh `tailor-low-churn` strategy (its own models, as every strategy). */
-export function tailorLowChurnStrategy(): Strategy {
+/** A fresh `tailor-low-churn` strategy (its own models, as every strategy) for the updater's options `updater`. */
+export function tailorLowChurnStrategy(updater: Readonly<ChangeRuleOptions> = DEFAULT_UPDATER_OPTIONS): Strategy {
   return {
-    ...tailorStrategy(LOW_CHURN_OPTIONS, LOW_CHURN_STRATEGY_NAME),
+    ...tailorStrategy(LOW_CHURN_OPTIONS, LOW_CHURN_STRATEGY_NAME, {}, updater),
     description: 'Tailor with changes priced 10x higher and CPU at p91: at most 2x vpa\'s changes, still less slack, shortfall and OOM kills than vpa (decision 0276)',
   };
 }

@@ -65,15 +65,15 @@ export class MemoryTarget {
         highFraction: options.memoryRefractoryHighFraction,
         trustGaps: options.memoryRefractoryTrustGaps,
         safety: options.memoryRefractorySafety,
-        stepMs: options.horizonMs,
-        maxStepUp: options.maxStepUp,
+        stepMs: options.updater.podCooldownMs,
+        maxStepUp: options.updater.maxStepUpFactor,
       });
     }
   }
 
   /** Hours the hour-of-day rule looks ahead (settings, not state). */
   private get aheadHours(): number {
-    return Math.ceil(this.o.horizonMs / HOUR);
+    return Math.ceil(this.o.updater.podCooldownMs / HOUR);
   }
 
   /** Recent hours the hour-of-day rule adds. */
@@ -211,13 +211,13 @@ export class MemoryTarget {
       this.setCheckLimit(rule, Infinity); // one miss per rule and hour is enough
       return;
     }
-    if (bytes < limit * o.pressureThreshold) {
+    if (bytes < limit * o.updater.memoryPressureRatio) {
       this.setPressureSince(rule, -1);
       return;
     }
     const since = this.pressureSince(rule) < 0 ? at : this.pressureSince(rule);
     this.setPressureSince(rule, since);
-    if (at - since + gap >= o.pressureWindowMs) this.startRuleCheck(rule, limit * o.pressureRaiseFactor);
+    if (at - since + gap >= o.updater.memoryPressureWindowMs) this.startRuleCheck(rule, limit * o.updater.memoryPressureRaiseFactor);
   }
 
   /**

@@ -75,10 +75,21 @@ function kindOf(value: unknown): string {
   throw new ModelStateError(`a ${typeof value} cannot be saved`);
 }
 
-/** Hash of the settings (every option and research knob, Infinity and NaN included). */
+/** Hash of the settings (every option, research knob and rule of the updater; Infinity and NaN included). */
 function settingsHash(options: TailorSettings): number {
-  const text = JSON.stringify(Object.keys(options).sort().map((k) => [k, String((options as unknown as Record<string, unknown>)[k])]));
-  return crc32(new TextEncoder().encode(text));
+  return crc32(new TextEncoder().encode(settingsText(options as unknown as Record<string, unknown>)));
+}
+
+/** `settings` as text, keys sorted; a nested object (the updater's rules) as its own text. */
+function settingsText(settings: Record<string, unknown>): string {
+  return JSON.stringify(
+    Object.keys(settings)
+      .sort()
+      .map((k) => {
+        const value = settings[k];
+        return [k, value !== null && typeof value === 'object' && !Array.isArray(value) ? settingsText(value as Record<string, unknown>) : String(value)];
+      }),
+  );
 }
 
 /** The bytes of `model`'s state (built with `options`). */

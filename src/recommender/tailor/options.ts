@@ -1,8 +1,10 @@
 /**
  * The settings of the `tailor` strategy, with the defaults the quality bench justifies
- * (docs/tailor-strategy.md gives the figures behind each).
+ * (docs/tailor-strategy.md gives the figures behind each). What the strategy assumes of the updater
+ * (its cooldown, step limit, drift threshold and pressure guard) is not among them: the parts read
+ * the updater's own options (`TailorSettings.updater`, experiments.ts).
  */
-import { DEFAULT_UPDATER_OPTIONS } from '../../policy/update-thresholds.ts';
+import { DEFAULT_UPDATER_OPTIONS, type UpdaterOptions } from '../../policy/update-thresholds.ts';
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
@@ -40,15 +42,13 @@ export interface TailorOptions {
   flatAltHalfLivesMs: number[];
   /** Time constant of the running quantile loss that picks the better CPU model. */
   lossTimeConstantMs: number;
-  /** How far ahead a CPU target must hold (the updater's cooldown). */
-  horizonMs: number;
   /** Window of the recent-level check that catches sustained increases. */
   surgeWindowMs: number;
   /**
    * A change should last this long: CPU goes to the largest need of the next `cpuHoldMs` (hour-of-day
    * model), memory covers the next `memoryHoldMs` (hour-of-day peaks ahead, a leak's growth). The
    * request stays while it lies between the need of now (x lower factor) and the held target (x
-   * upper factor): fewer, larger changes. `horizonMs` for both: every change follows the need.
+   * upper factor): fewer, larger changes. The updater's cooldown for both: every change follows the need.
    */
   cpuHoldMs: number;
   memoryHoldMs: number;
@@ -82,7 +82,7 @@ export interface TailorOptions {
   /**
    * The band the held target may stay in: [CPU need x a, CPU target x b], [memory need x c, memory
    * target x d]; c = Infinity: memory is not held by this band (memoryCutPriceGiBHours holds it
-   * instead, with a price in GiB-hours).
+   * instead, with a price in GiB-hours). Default [1 - the updater's drift threshold, 1, Infinity, 1].
    */
   stickyBand: [number, number, number, number];
   /**
@@ -129,10 +129,6 @@ export interface TailorOptions {
   memoryCheckPastGuard: boolean;
   /** With past-guard checks: a rule that missed is used again only this long after its last miss. */
   memoryRetrustMs: number;
-  /** The updater's memory pressure guard, as the checks assume it (src/policy/update-thresholds.ts). */
-  pressureThreshold: number;
-  pressureWindowMs: number;
-  pressureRaiseFactor: number;
   /** Memory margin above the remembered peak. */
   memoryMargin: number;
   /** Memory bounds around the target. */
@@ -144,17 +140,21 @@ export interface TailorOptions {
   oomBumpFactor: number;
   /** ...for this long (the real peak is then in the history). */
   oomHoldMs: number;
-  /**
-   * The updater's largest increase per change (x2): an hour's CPU is never set below what the
-   * coming hours need divided by this per hour ahead, so each rise is one change away.
-   */
-  maxStepUp: number;
   /** Floors: never recommend less. */
   minCpuMillicores: number;
   minMemoryBytes: number;
 }
 
-export const TAILOR_DEFAULTS: Readonly<TailorOptions> = Object.freeze({
+/**
+ * The defaults, the band of the held CPU target drawn from `updater`'s drift threshold: a need up to
+ * that threshold above the held value waits (a smaller move would not be made for its own sake);
+ * memory is not held by a band (Infinity) but by its cut price.
+ */
+export function tailorDefaults(updater: Pick<UpdaterOptions, 'driftThreshold'>): TailorOptions {
+  return { ...DEFAULTS_BUT_THE_BAND, stickyBand: [1 - updater.driftThreshold, 1, Infinity, 1] };
+}
+
+const DEFAULTS_BUT_THE_BAND: Readonly<Omit<TailorOptions, 'stickyBand'>> = Object.freeze({
   cpuQuantile: 0.902,
   cpuSeasonal: true,
   cpuSeasonalMinGain: 0.2,
@@ -165,7 +165,6 @@ export const TAILOR_DEFAULTS: Readonly<TailorOptions> = Object.freeze({
   flatHalfLifeMs: 12 * HOUR,
   flatAltHalfLivesMs: Object.freeze([3 * HOUR]) as number[],
   lossTimeConstantMs: 2 * DAY,
-  horizonMs: 15 * 60_000,
   surgeWindowMs: 30 * 60_000,
   cpuHoldMs: 15 * 60_000,
   memoryHoldMs: 2 * HOUR,
@@ -180,9 +179,6 @@ export const TAILOR_DEFAULTS: Readonly<TailorOptions> = Object.freeze({
   // One change is worth 0.3 GiB-hour, as for the memory hold (decision 0273).
   memoryCutPriceGiBHours: 0.3,
   cutsRideAlong: true,
-  // CPU: a need up to the updater's drift threshold above the held value waits (a smaller move would
-  // not be made for its own sake); memory is not held by a band (Infinity) but by its cut price.
-  stickyBand: Object.freeze([1 - DEFAULT_UPDATER_OPTIONS.driftThreshold, 1, Infinity, 1]) as [number, number, number, number],
   memoryHistoryMs: 7 * DAY,
   memorySeasonal: true,
   memoryRecentMs: HOUR,
@@ -192,16 +188,15 @@ export const TAILOR_DEFAULTS: Readonly<TailorOptions> = Object.freeze({
   memorySeasonalTrustMs: DAY,
   memoryCheckPastGuard: true,
   memoryRetrustMs: 8 * DAY,
-  pressureThreshold: DEFAULT_UPDATER_OPTIONS.memoryPressureRatio,
-  pressureWindowMs: DEFAULT_UPDATER_OPTIONS.memoryPressureWindowMs,
-  pressureRaiseFactor: DEFAULT_UPDATER_OPTIONS.memoryPressureRaiseFactor,
   memoryMargin: 0.12,
   memoryLowerFactor: 1,
   memoryUpperFactor: 1.3,
   memoryLearnMs: 6 * HOUR,
   oomBumpFactor: 1.5,
   oomHoldMs: 12 * HOUR,
-  maxStepUp: 2,
   minCpuMillicores: 25,
   minMemoryBytes: 16 * 1024 ** 2,
 });
+
+/** The defaults under the updater's default options (the replay's, the benches'). */
+export const TAILOR_DEFAULTS: Readonly<TailorOptions> = Object.freeze(tailorDefaults(DEFAULT_UPDATER_OPTIONS));

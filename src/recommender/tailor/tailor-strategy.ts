@@ -19,6 +19,8 @@ import { HeldTarget, type HeldTargetOptions } from './held-target.ts';
 import type { TailorOptions } from './options.ts';
 import { tailorSettings, type TailorExperiments, type TailorSettings } from './experiments.ts';
 import { UpdaterMirror } from './updater-mirror.ts';
+import type { ChangeRuleOptions } from '../../policy/change-rules.ts';
+import { DEFAULT_UPDATER_OPTIONS } from '../../policy/update-thresholds.ts';
 import { pricedHold } from './priced-hold.ts';
 import { restoreModelState, saveModelState } from './model-state.ts';
 
@@ -70,7 +72,7 @@ export class TailorModel implements UsageModel {
     this.o = options;
     this.cpu = new CpuTarget(options);
     this.memory = new MemoryTarget(options);
-    if (options.coalesceChanges) this.mirror = new UpdaterMirror();
+    if (options.coalesceChanges) this.mirror = new UpdaterMirror(options.updater);
     this.result = shared.result;
     if (shared.heldCpu) this.heldCpu = new HeldTarget(shared.heldCpu);
     if (shared.heldMemory) this.heldMemory = new HeldTarget(shared.heldMemory);
@@ -169,10 +171,16 @@ export class TailorModel implements UsageModel {
 /**
  * The `tailor` strategy; `overrides` change any default of {@link TailorOptions}. `experiments`
  * turns research knobs on (the benches that explore them, and tests: decision 0286); the product's
- * strategies never do.
+ * strategies never do. `updater`: the options of the updater that will apply the recommendations
+ * (`tailor run` passes the operator's; default: the updater's defaults, which the replay simulates).
  */
-export function tailorStrategy(overrides: Partial<TailorOptions> = {}, name = 'tailor', experiments: Partial<TailorExperiments> = {}): Strategy {
-  const options = tailorSettings(overrides, experiments);
+export function tailorStrategy(
+  overrides: Partial<TailorOptions> = {},
+  name = 'tailor',
+  experiments: Partial<TailorExperiments> = {},
+  updater: Readonly<ChangeRuleOptions> = DEFAULT_UPDATER_OPTIONS,
+): Strategy {
+  const options = tailorSettings(overrides, experiments, updater);
   const shared = tailorShared(options);
   return {
     name,

@@ -10,26 +10,12 @@
  */
 import type { ResourceEstimate } from '../types.ts';
 import { SlidingMax } from '../sliding-max.ts';
-import { DEFAULT_UPDATER_OPTIONS, type UpdaterOptions } from '../../policy/update-thresholds.ts';
-import { coolingDown, isDrift, limitStep, memoryLimitFloor, oldEnoughToDrift, relativeChange, safeMemoryLimit } from '../../policy/change-rules.ts';
+import { coolingDown, isDrift, limitStep, memoryLimitFloor, oldEnoughToDrift, relativeChange, safeMemoryLimit, type ChangeRuleOptions } from '../../policy/change-rules.ts';
 
-type MirrorRules = Pick<
-  UpdaterOptions,
-  | 'minPodAgeForDriftMs'
-  | 'driftThreshold'
-  | 'podCooldownMs'
-  | 'maxStepUpFactor'
-  | 'maxStepDownFactor'
-  | 'memoryPressureRatio'
-  | 'memoryPressureWindowMs'
-  | 'memoryPressureRaiseFactor'
-  | 'memoryPeakWindowMs'
-  | 'memoryPeakMarginRatio'
-  | 'memoryPeakMarginBytes'
->;
 
 export class UpdaterMirror {
-  private readonly r: MirrorRules;
+  /** The updater's options (settings, not state: the model-state walk skips `o`). */
+  private readonly o: Readonly<ChangeRuleOptions>;
   /** The believed requests (NaN before the first estimate: the first one is taken as applied). */
   cpu = NaN;
   memory = NaN;
@@ -42,8 +28,9 @@ export class UpdaterMirror {
   /** Times of the believed changes of the last day, oldest first (for a change budget). */
   private readonly changeTimes: number[] = [];
 
-  constructor(rules: MirrorRules = DEFAULT_UPDATER_OPTIONS) {
-    this.r = rules;
+  /** `rules`: the updater's options, as the operator set them. */
+  constructor(rules: Readonly<ChangeRuleOptions>) {
+    this.o = rules;
     this.recentPeak = new SlidingMax(rules.memoryPeakWindowMs);
   }
 
@@ -52,12 +39,12 @@ export class UpdaterMirror {
     if (Number.isNaN(this.startedAt)) this.startedAt = at;
     this.hasMemory = true;
     this.recentPeak.add(bytes, at);
-    if (!(bytes >= this.memory * this.r.memoryPressureRatio)) {
+    if (!(bytes >= this.memory * this.o.memoryPressureRatio)) {
       this.pressureSince = NaN;
       return;
     }
     if (Number.isNaN(this.pressureSince)) this.pressureSince = at;
-    if (at - this.pressureSince >= this.r.memoryPressureWindowMs) this.pressurePending = true;
+    if (at - this.pressureSince >= this.o.memoryPressureWindowMs) this.pressurePending = true;
   }
 
   /** A CPU sample: only the container's start matters here. */
@@ -87,7 +74,7 @@ export class UpdaterMirror {
   wouldAct(now: number, e: ResourceEstimate): 'urgent' | 'all' | undefined {
     if (Number.isNaN(this.cpu)) return 'all';
     if (this.pressurePending && this.hasMemory) return 'urgent';
-    if (coolingDown(now - this.lastChangeAt, this.r)) return undefined;
+    if (coolingDown(now - this.lastChangeAt, this.o)) return undefined;
     const outside = this.cpu < e.lowerBound.cpu || this.cpu > e.upperBound.cpu || (this.hasMemory && (this.memory < e.lowerBound.memory || this.memory > e.upperBound.memory));
     if (!outside && !this.drifted(now, e)) return undefined;
     return this.nextCpu(e) !== this.cpu || (this.hasMemory && this.nextMemory(e, 'all') !== this.memory) ? 'all' : undefined;
@@ -108,18 +95,18 @@ export class UpdaterMirror {
   }
 
   private drifted(now: number, e: ResourceEstimate): boolean {
-    if (!oldEnoughToDrift(now - this.startedAt, this.r)) return false;
+    if (!oldEnoughToDrift(now - this.startedAt, this.o)) return false;
     let diff = relativeChange(this.cpu, e.target.cpu);
     if (this.hasMemory) diff += relativeChange(this.memory, e.target.memory);
-    return isDrift(diff, this.r);
+    return isDrift(diff, this.o);
   }
 
   private nextCpu(e: ResourceEstimate): number {
-    return Number.isNaN(this.cpu) ? e.target.cpu : limitStep(this.cpu, e.target.cpu, this.r);
+    return Number.isNaN(this.cpu) ? e.target.cpu : limitStep(this.cpu, e.target.cpu, this.o);
   }
 
   private nextMemory(e: ResourceEstimate, how: 'urgent' | 'all'): number {
-    const r = this.r;
+    const r = this.o;
     if (Number.isNaN(this.memory)) return e.target.memory;
     let memory = e.target.memory;
     if (how === 'urgent') memory = Math.max(memory, this.memory * r.memoryPressureRaiseFactor);

@@ -3,6 +3,8 @@ import assert from 'node:assert/strict';
 import { TAILOR_DEFAULTS, type TailorOptions } from '../../../src/recommender/tailor/options.ts';
 import { isExperiment, NO_EXPERIMENTS, tailorSettings } from '../../../src/recommender/tailor/experiments.ts';
 import { LOW_CHURN_OPTIONS } from '../../../src/recommender/tailor/low-churn.ts';
+import { changeRuleOptions } from '../../../src/policy/change-rules.ts';
+import { DEFAULT_UPDATER_OPTIONS, updaterOptions } from '../../../src/policy/update-thresholds.ts';
 
 test('a research knob is not a product option: the two sets of names do not meet', () => {
   const product = Object.keys(TAILOR_DEFAULTS);
@@ -20,5 +22,14 @@ test('tailorSettings: a research knob comes from the experiments only; one that 
   assert.equal(settings.coalesceChanges, false);
   assert.equal(settings.cpuQuantile, 0.95);
   assert.equal(tailorSettings({}, { coalesceChanges: true }).coalesceChanges, true);
-  assert.deepEqual(tailorSettings(), { ...TAILOR_DEFAULTS, ...NO_EXPERIMENTS });
+  assert.deepEqual(tailorSettings(), { ...TAILOR_DEFAULTS, ...NO_EXPERIMENTS, updater: changeRuleOptions(DEFAULT_UPDATER_OPTIONS) });
+});
+
+test('tailorSettings: the updater\'s rules come from the updater\'s options only, the held CPU band from its drift threshold', () => {
+  const operators = tailorSettings({}, {}, updaterOptions({ driftThreshold: 0.2, podCooldownMs: 300_000, allowContainerRestart: true }));
+  assert.equal(operators.updater.podCooldownMs, 300_000);
+  assert.deepEqual(operators.stickyBand, [0.8, 1, Infinity, 1]);
+  assert.ok(!('allowContainerRestart' in operators.updater), 'only what changes a rule of one container');
+  const untyped = JSON.parse('{"updater":{"podCooldownMs":1}}') as Partial<TailorOptions>;
+  assert.equal(tailorSettings(untyped).updater.podCooldownMs, DEFAULT_UPDATER_OPTIONS.podCooldownMs);
 });

@@ -4,6 +4,7 @@ import { TailorModel, tailorStrategy } from '../../../src/recommender/tailor/tai
 import { replayContainer, DEFAULT_REPLAY_OPTIONS } from '../../../src/replay/replay-engine.ts';
 import { series } from '../../replay/helpers.ts';
 import { tailorSettings } from '../../../src/recommender/tailor/experiments.ts';
+import { updaterOptions, type UpdaterOptions } from '../../../src/policy/update-thresholds.ts';
 
 const MIN = 60_000;
 const HOUR = 60 * MIN;
@@ -324,4 +325,22 @@ test('cutsRideAlong: a pending memory cut goes with a CPU raise', () => {
   const alone = replayContainer(s, tailorStrategy({ cutsRideAlong: false }), DEFAULT_REPLAY_OPTIONS);
   assert.ok(riding.memoryLimitSum < alone.memoryLimitSum, `limit ${riding.memoryLimitSum} vs ${alone.memoryLimitSum}`);
   assert.ok(riding.changes <= alone.changes, `changes ${riding.changes} vs ${alone.changes}`);
+});
+
+test('the mirror of the updater (coalesceChanges) waits out the cooldown the updater runs with, not the default one', () => {
+  // CPU steps from 100m to 1 core after an hour: the updater raises it in x2 steps, one per cooldown.
+  const changes = (updater?: UpdaterOptions): number[] => {
+    const m = tailorStrategy({}, 'tailor', { coalesceChanges: true }, updater).newModel();
+    const at: number[] = [];
+    for (let i = 0; i < 6 * 60; i++) {
+      m.addCpuSample(i < 60 ? 0.1 : 1, i * MIN);
+      m.addMemorySample(100 * MIB, i * MIN);
+      // A change the mirror expects pins the CPU bounds to the target.
+      const e = m.estimate(i * MIN);
+      if (e !== undefined && e.lowerBound.cpu === e.upperBound.cpu) at.push(i);
+    }
+    return at;
+  };
+  assert.deepEqual(changes(), [0, 70, 85, 100], 'the default 15 min apart');
+  assert.deepEqual(changes(updaterOptions({ podCooldownMs: 2 * HOUR })), [0, 120, 240], 'an operator\'s 2 h apart');
 });

@@ -2,6 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { UpdaterMirror } from '../../../src/recommender/tailor/updater-mirror.ts';
 import type { ResourceEstimate } from '../../../src/recommender/types.ts';
+import { updaterOptions } from '../../../src/policy/update-thresholds.ts';
 
 const MIN = 60_000;
 const HOUR = 60 * MIN;
@@ -19,7 +20,7 @@ function applied(m: UpdaterMirror, now: number, e: ResourceEstimate): 'urgent' |
 }
 
 test('the first estimate is taken as applied; then the updater acts outside the bounds, one step, not within the cooldown', () => {
-  const m = new UpdaterMirror();
+  const m = new UpdaterMirror(updaterOptions());
   m.addCpuSample(0);
   m.addMemorySample(400 * MIB, 0);
   assert.equal(applied(m, 0, est(500, 500 * MIB)), 'all');
@@ -35,7 +36,7 @@ test('the first estimate is taken as applied; then the updater acts outside the 
 });
 
 test('a trigger that leaves the requests as they are is no change (a held target at the request, outside the fresh bounds)', () => {
-  const m = new UpdaterMirror();
+  const m = new UpdaterMirror(updaterOptions());
   m.addMemorySample(400 * MIB, 0);
   applied(m, 0, est(500, 500 * MIB));
   // The request 500m is above the upper bound 250m, but the target is still 500m (held).
@@ -44,7 +45,7 @@ test('a trigger that leaves the requests as they are is no change (a held target
 });
 
 test('drift counts only on a pod older than 12 h; memory pressure raises memory alone, x1.5, without a cooldown', () => {
-  const m = new UpdaterMirror();
+  const m = new UpdaterMirror(updaterOptions());
   m.addCpuSample(0);
   m.addMemorySample(400 * MIB, 0);
   applied(m, 0, est(500, 500 * MIB));
@@ -60,7 +61,7 @@ test('drift counts only on a pod older than 12 h; memory pressure raises memory 
 });
 
 test('a memory decrease stops at the last hour\'s peak + max(15%, 64 MiB), as the updater\'s safety floor', () => {
-  const m = new UpdaterMirror();
+  const m = new UpdaterMirror(updaterOptions());
   m.addMemorySample(900 * MIB, 0);
   applied(m, 0, est(500, 2000 * MIB));
   m.addMemorySample(800 * MIB, 30 * MIN);

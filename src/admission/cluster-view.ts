@@ -3,45 +3,39 @@
  * without API calls: VPAs (validated once per object version), LimitRanges, and the controllers
  * of ReplicaSets and Jobs for the top-most-owner walk. Ready when every collection has listed once.
  * Watches cover all namespaces; which namespaces reach the webhook at all is the webhook
- * configuration's namespaceSelector. ReplicaSets and Jobs are cached whole (client-node's
- * ListWatch); their memory grows with the number of them (old ReplicaSets included).
+ * configuration's namespaceSelector. Each collection is a {@link WatchCache} (the watch cache of
+ * the recommender and the updater: restarted after errors, re-listed after 410 Gone); the webhook
+ * serves while some have not listed yet, and its readiness names them. ReplicaSets and Jobs are
+ * cached whole; their memory grows with the number of them (old ReplicaSets included).
  */
-import type { KubeConfig, KubernetesListObject, KubernetesObject, V1Job, V1LimitRange, V1ReplicaSet } from '@kubernetes/client-node';
-import { appsApi, batchApi, coreApi, customObjectsApi } from '../kube/kube-apis.ts';
-import { KubeClient } from '../kube/kube-request.ts';
+import type { KubeConfig, KubernetesObject, V1Job, V1LimitRange, V1ReplicaSet } from '@kubernetes/client-node';
+import { WatchCache, type ResourceRef } from '../kube/watch-cache.ts';
 import { formatFieldErrors } from '../api/field-errors.ts';
 import { validateVpa } from '../api/validate-vpa.ts';
 import type { Logger } from '../observability/logger.ts';
 import type { CachedVpa, PodAdmissionView } from './pod-admission.ts';
 import { controllerRef, type FollowedKind, type OwnerRef } from './top-most-owner.ts';
-import { WatchedCollection } from './watched-collection.ts';
 
 type VpaObject = KubernetesObject & { spec?: unknown; status?: unknown };
 
 export class ClusterView {
-  private readonly vpas: WatchedCollection<VpaObject>;
-  private readonly limitRanges: WatchedCollection<V1LimitRange>;
-  private readonly replicaSets: WatchedCollection<V1ReplicaSet>;
-  private readonly jobs: WatchedCollection<V1Job>;
+  private readonly vpas: WatchCache<VpaObject>;
+  private readonly limitRanges: WatchCache<V1LimitRange>;
+  private readonly replicaSets: WatchCache<V1ReplicaSet>;
+  private readonly jobs: WatchCache<V1Job>;
   /** Validation results per cached object; an update replaces the object, so entries follow it. */
   private readonly validated = new WeakMap<object, CachedVpa>();
 
   constructor(kubeConfig: KubeConfig, logger: Logger) {
-    const client = new KubeClient(kubeConfig);
-    const core = coreApi(client);
-    const apps = appsApi(client);
-    const batch = batchApi(client);
-    const custom = customObjectsApi(client);
-    const listVpas = async () =>
-      (await custom.listClusterCustomObject({ group: 'autoscaling.k8s.io', version: 'v1', plural: 'verticalpodautoscalers' })) as KubernetesListObject<VpaObject>;
-    this.vpas = new WatchedCollection('verticalpodautoscalers', kubeConfig, '/apis/autoscaling.k8s.io/v1/verticalpodautoscalers', listVpas, logger);
-    this.limitRanges = new WatchedCollection('limitranges', kubeConfig, '/api/v1/limitranges', () => core.listLimitRangeForAllNamespaces(), logger);
-    this.replicaSets = new WatchedCollection('replicasets', kubeConfig, '/apis/apps/v1/replicasets', () => apps.listReplicaSetForAllNamespaces(), logger);
-    this.jobs = new WatchedCollection('jobs', kubeConfig, '/apis/batch/v1/jobs', () => batch.listJobForAllNamespaces(), logger);
+    const cache = <T extends KubernetesObject>(resource: ResourceRef) => new WatchCache<T>({ kubeConfig, resource, logger });
+    this.vpas = cache({ group: 'autoscaling.k8s.io', version: 'v1', plural: 'verticalpodautoscalers' });
+    this.limitRanges = cache({ group: '', version: 'v1', plural: 'limitranges' });
+    this.replicaSets = cache({ group: 'apps', version: 'v1', plural: 'replicasets' });
+    this.jobs = cache({ group: 'batch', version: 'v1', plural: 'jobs' });
   }
 
-  private get all(): WatchedCollection<KubernetesObject>[] {
-    return [this.vpas, this.limitRanges, this.replicaSets, this.jobs] as WatchedCollection<KubernetesObject>[];
+  private get all(): WatchCache<KubernetesObject>[] {
+    return [this.vpas, this.limitRanges, this.replicaSets, this.jobs] as WatchCache<KubernetesObject>[];
   }
 
   /** Starts every watch; resolves after the first attempts (see `notSynced`). */
@@ -53,9 +47,9 @@ export class ClusterView {
     await Promise.all(this.all.map((c) => c.stop()));
   }
 
-  /** The collections that have not listed yet (empty = ready). */
+  /** The collections (resource plurals) that have not listed yet (empty = ready). */
   notSynced(): string[] {
-    return this.all.filter((c) => !c.synced).map((c) => c.name);
+    return this.all.filter((c) => !c.isSynced).map((c) => c.resource.plural);
   }
 
   /** The number of cached VPAs. */
@@ -73,7 +67,7 @@ export class ClusterView {
   }
 
   private controllerOf(kind: FollowedKind, namespace: string, name: string): OwnerRef | null | undefined {
-    const object = kind === 'ReplicaSet' ? this.replicaSets.get(name, namespace) : this.jobs.get(name, namespace);
+    const object = kind === 'ReplicaSet' ? this.replicaSets.get(namespace, name) : this.jobs.get(namespace, name);
     if (!object) return undefined;
     return controllerRef(object.metadata?.ownerReferences) ?? null;
   }

@@ -87,6 +87,16 @@ export class WatchCache<T extends KubernetesObject> {
     return this.syncedPromise;
   }
 
+  /** True once the first list has been loaded (a cache may serve before: the admission webhook does). */
+  get isSynced(): boolean {
+    return this.syncedOnce;
+  }
+
+  /** The resource this cache holds. */
+  get resource(): ResourceRef {
+    return this.o.resource;
+  }
+
   get(namespace: string | undefined, name: string): T | undefined {
     return this.informer.get(name, namespace);
   }

@@ -127,8 +127,10 @@ test('a failing list is retried with backoff until it succeeds; the cache then s
   sim.server.addFault({ verbs: ['list'], resources: ['pods'], error: 500, times: 2 });
   const waits: number[] = [];
   const { cache } = podCache({ sleep: async (ms) => void waits.push(ms), random: () => 0 });
+  assert.equal(cache.isSynced, false);
   await cache.start();
   await cache.synced();
+  assert.equal(cache.isSynced, true);
   assert.deepEqual(names(cache.list()), ['p']);
   assert.equal(cache.restarts, 2);
   assert.deepEqual(waits, [25, 50], 'U[d/2, d] at the lowest draw, d = 50 ms x 2^(n-1)');
@@ -144,4 +146,14 @@ test('stop ends the watch quietly: no restart, no more events', async (t) => {
   await delay(200);
   assert.deepEqual(events, []);
   assert.equal(cache.restarts, 0);
+});
+
+test('start resolves after the first attempt, listed or not: a cache can serve (and say what it lacks) while its list fails', async (t) => {
+  const { sim, podCache } = await simWithCaches(t);
+  sim.server.addFault({ verbs: ['list'], resources: ['pods'], error: 500, times: 1000 });
+  const { cache } = podCache({ restartBaseDelayMs: 60_000, restartMaxDelayMs: 60_000 });
+  await cache.start();
+  assert.equal(cache.isSynced, false);
+  assert.deepEqual(cache.list(), []);
+  assert.equal(cache.resource.plural, 'pods');
 });

@@ -55,6 +55,18 @@ test('non-retryable errors are thrown at once, unchanged; attempts run out with 
   assert.deepEqual(waits, [100, 200]);
 });
 
+test('what p-retry would judge itself is judged by the classification: a network TypeError is retried, a thrown non-Error comes back unchanged', async () => {
+  const { waits, sleep } = recordingSleep();
+  const refused = new TypeError('connect failed', { cause: Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }) });
+  let calls = 0;
+  assert.equal(await withRetry(async () => (++calls < 2 ? Promise.reject(refused) : 'ok'), { sleep, random: () => 0 }), 'ok');
+  assert.deepEqual(waits, [100]);
+  await assert.rejects(withRetry(async () => Promise.reject('plain text'), { sleep }), (err) => err === 'plain text');
+  const bug = new TypeError('x is undefined');
+  await assert.rejects(withRetry(async () => Promise.reject(bug), { sleep }), (err) => err === bug);
+  assert.deepEqual(waits, [100], 'neither is retried');
+});
+
 test('conflicts are retried only when asked (the function re-reads)', async () => {
   const { sleep } = recordingSleep();
   const conflict = status(409, { reason: 'Conflict' });

@@ -18,7 +18,7 @@ import { ARCHETYPE_NAMES } from '../src/replay/workload/archetypes.ts';
 import { replayTrace, type StrategyRun } from '../src/replay/replay-engine.ts';
 import { summarize, type QualityFigures } from '../src/replay/quality-tally.ts';
 import { formatTable } from '../src/replay/quality-report.ts';
-import { createReplayStrategy } from '../src/replay/strategy-registry.ts';
+import { createReplayStrategy } from '../src/replay/replay-strategies.ts';
 import { readTraceFile } from '../src/replay/trace-reader.ts';
 import { AZURE_TRACE, BITBRAINS_TRACE, realTracePath } from '../src/replay/real-traces.ts';
 import { describeResampling } from '../src/replay/resample.ts';

@@ -11,7 +11,7 @@ import { generateWorkload, EVALUATION_SUITE } from '../src/replay/workload/gener
 import { replayTrace } from '../src/replay/replay-engine.ts';
 import { summarize, type QualityFigures } from '../src/replay/quality-tally.ts';
 import { formatTable } from '../src/replay/quality-report.ts';
-import { createReplayStrategy } from '../src/replay/strategy-registry.ts';
+import { createReplayStrategy } from '../src/replay/replay-strategies.ts';
 import { readTraceFile } from '../src/replay/trace-reader.ts';
 import { AZURE_TRACE, realTracePath } from '../src/replay/real-traces.ts';
 import type { Trace } from '../src/replay/trace.ts';

@@ -10,7 +10,7 @@ import { dirname, resolve } from 'node:path';
 import { generateWorkload, EVALUATION_SUITE } from '../src/replay/workload/generator.ts';
 import { replayTrace, type StrategyRun } from '../src/replay/replay-engine.ts';
 import { summarize, type QualityFigures } from '../src/replay/quality-tally.ts';
-import { createReplayStrategy } from '../src/replay/strategy-registry.ts';
+import { createReplayStrategy } from '../src/replay/replay-strategies.ts';
 import { readTraceFile } from '../src/replay/trace-reader.ts';
 import { AZURE_TRACE, BITBRAINS_TRACE, realTracePath } from '../src/replay/real-traces.ts';
 import type { Trace } from '../src/replay/trace.ts';

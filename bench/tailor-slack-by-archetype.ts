@@ -5,7 +5,7 @@
  */
 import { generateWorkload, EVALUATION_SUITE } from '../src/replay/workload/generator.ts';
 import { replayTrace, type StrategyRun } from '../src/replay/replay-engine.ts';
-import { createReplayStrategy } from '../src/replay/strategy-registry.ts';
+import { createReplayStrategy } from '../src/replay/replay-strategies.ts';
 import { tailorVariants, tailorVariantStrategy } from './bench-args.ts';
 
 const argv = process.argv;

@@ -1,6 +1,7 @@
 /**
- * The strategies Tailor ships. Other modules (replay baselines, experimental strategies) add theirs
- * here, one line each, so `createStrategyRegistry()` knows every strategy by name.
+ * The strategies Tailor ships, in one registry (strategy-registry.ts) that every command picks
+ * them from by name. The replay registers its baselines in the same registry
+ * (replay/replay-strategies.ts); the options declare the names (default-strategy.ts).
  */
 import { StrategyRegistry } from './strategy-registry.ts';
 import type { Strategy } from './types.ts';

@@ -6,3 +6,10 @@
  * that declaring the options loads no strategy code (decision 0244).
  */
 export const DEFAULT_STRATEGY = 'tailor-low-churn';
+
+/**
+ * The names of the built-in strategies, in display order, as plain strings for the same reason:
+ * `--recommender-strategy` declares them; builtin-strategies.ts builds the strategies (a test holds
+ * the two to the same list).
+ */
+export const BUILTIN_STRATEGY_NAMES = ['vpa', 'tailor', DEFAULT_STRATEGY] as const;

@@ -66,7 +66,7 @@ const BAD: Array<[string[], RegExp]> = [
   [['audit', ...PROM, '--format', 'csv'], /'csv' is invalid/],
 
   [['replay'], /required option '--trace <file>' not specified/],
-  [['replay', '--trace', MISSING, '--strategy', 'magic'], /--strategy: unknown strategy "magic" \(known: vpa, tailor, tailor-low-churn, krr, oracle, oracle-rules\)/],
+  [['replay', '--trace', MISSING, '--strategy', 'magic'], /--strategy: unknown strategy "magic"; known: vpa, tailor, tailor-low-churn, krr, oracle, oracle-rules/],
   [['replay', '--trace', MISSING, '--format', 'xml'], /'xml' is invalid/],
   [['replay', '--trace', MISSING, '--initial-cpu', 'lots'], /--initial-cpu <quantity>' argument 'lots' is invalid/],
   [['replay', '--trace', MISSING, '--initial-memory', 'lots'], /--initial-memory <quantity>' argument 'lots' is invalid/],

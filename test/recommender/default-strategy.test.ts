@@ -3,14 +3,15 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Command } from 'commander';
-import { DEFAULT_STRATEGY } from '../../src/recommender/default-strategy.ts';
+import { BUILTIN_STRATEGY_NAMES, DEFAULT_STRATEGY } from '../../src/recommender/default-strategy.ts';
 import { createStrategyRegistry } from '../../src/recommender/builtin-strategies.ts';
 import { RUN_OPTIONS } from '../../src/controller/run-config.ts';
 import { registerRecommend } from '../../src/cli/commands/recommend.ts';
 import { registerAudit } from '../../src/cli/commands/audit.ts';
 
-test('the default strategy is a built-in one', () => {
+test('the default strategy is a built-in one, and the names the options declare are those the registry builds', () => {
   assert.ok(createStrategyRegistry().has(DEFAULT_STRATEGY), DEFAULT_STRATEGY);
+  assert.deepEqual(createStrategyRegistry().names(), [...BUILTIN_STRATEGY_NAMES]);
 });
 
 test('run, recommend and audit all default to the same strategy', () => {

@@ -9,7 +9,8 @@ import { Option, InvalidArgumentError, type Command } from 'commander';
 import { parseCpu, parseMemory } from 'kube-basics/quantity';
 import { DEFAULT_REPLAY_OPTIONS, replayContainer, type ReplayOptions } from '../../replay/replay-engine.ts';
 import type { ReplayReport } from '../../replay/quality-report.ts';
-import { createReplayStrategy, replayStrategyNames, UnknownStrategyError } from '../../replay/strategy-registry.ts';
+import { createReplayStrategy, replayStrategyNames } from '../../replay/replay-strategies.ts';
+import { StrategyRegistryError } from '../../recommender/strategy-registry.ts';
 import type { ReplayStrategy } from '../../replay/replay-strategy.ts';
 import { UsageError } from '../exit-codes.ts';
 import { DEFAULT_STRATEGY } from '../../recommender/default-strategy.ts';
@@ -48,7 +49,7 @@ function strategyByName(name: string): ReplayStrategy {
   try {
     return createReplayStrategy(name);
   } catch (err) {
-    if (err instanceof UnknownStrategyError) throw new UsageError(`--strategy: ${err.message}`, { cause: err });
+    if (err instanceof StrategyRegistryError) throw new UsageError(`--strategy: ${err.message}`, { cause: err });
     throw err;
   }
 }

@@ -7,7 +7,7 @@ import { booleanType, durationType, enumType, integerType, stringType, type Opti
 import { formatMemory, parseMemory } from 'kube-basics/quantity';
 import { memoryBudgetType } from '../../metrics/memory-budget.ts';
 import { FEED_DEFAULTS } from '../../metrics/usage-feed.ts';
-import { DEFAULT_STRATEGY } from '../../recommender/default-strategy.ts';
+import { BUILTIN_STRATEGY_NAMES, DEFAULT_STRATEGY } from '../../recommender/default-strategy.ts';
 import { CHECKPOINT_DEFAULTS } from './checkpoint-schedule.ts';
 
 const TiB = 2 ** 40;
@@ -44,7 +44,7 @@ export const RECOMMENDER_OPTIONS = {
   recommenderStrategy: {
     flag: 'recommender-strategy',
     env: 'TAILOR_RECOMMENDER_STRATEGY',
-    type: enumType(['vpa', 'tailor', 'tailor-low-churn'] as const),
+    type: enumType(BUILTIN_STRATEGY_NAMES),
     default: DEFAULT_STRATEGY,
     description:
       'The algorithm behind the VPA status: vpa (upstream\'s), tailor (docs/tailor-strategy.md; best with Tailor\'s updater, decision 0151) or tailor-low-churn (tailor within 2x vpa\'s changes, decision 0276). Checkpoints stay in upstream\'s format either way; with tailor or tailor-low-churn each model\'s state rides in an annotation of its checkpoint, so a restart reads only the history since (decision 0261).',

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { generateWorkload, EVALUATION_SUITE } from '../../../src/replay/workload/generator.ts';
 import { replayTrace } from '../../../src/replay/replay-engine.ts';
 import { summarize } from '../../../src/replay/quality-tally.ts';
-import { createReplayStrategy } from '../../../src/replay/strategy-registry.ts';
+import { createReplayStrategy } from '../../../src/replay/replay-strategies.ts';
 import { LOW_CHURN_OPTIONS, LOW_CHURN_STRATEGY_NAME, tailorLowChurnStrategy } from '../../../src/recommender/tailor/low-churn.ts';
 import { createStrategyRegistry } from '../../../src/recommender/builtin-strategies.ts';
 

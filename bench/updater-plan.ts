@@ -8,7 +8,7 @@
 import type { V1Pod } from '@kubernetes/client-node';
 import type { VerticalPodAutoscaler } from '../src/api/vpa.ts';
 import { updaterOptions } from '../src/policy/update-thresholds.ts';
-import { plan, type WorkloadGroup } from '../src/updater/plan.ts';
+import { plan, type WorkloadGroup } from '../src/updater/updater-plan.ts';
 import { serverCapabilities } from '../src/updater/server-capabilities.ts';
 
 const vpas = Number(process.argv[2] ?? 1000);

@@ -1,10 +1,10 @@
 /**
  * The updater's read of the admission webhook's status Lease (kube/admission-status-lease.ts),
  * once per loop before planning, as upstream's updater does (`--use-admission-controller-status`):
- * while it is not fresh every eviction waits (`Wait AdmissionUnavailable`, plan.ts), because an
- * evicted pod is recreated through the webhook and would come back with its old resources. Resizes
- * in place go on: they do not pass through the webhook. A Lease that cannot be read counts as not
- * fresh.
+ * while it is not fresh every eviction waits (`Wait AdmissionUnavailable`, updater-plan.ts),
+ * because an evicted pod is recreated through the webhook and would come back with its old
+ * resources. Resizes in place go on: they do not pass through the webhook. A Lease that cannot be
+ * read counts as not fresh.
  */
 import type { KubeConfig } from '@kubernetes/client-node';
 import { coordinationApi } from '../kube/kube-apis.ts';

@@ -1,7 +1,7 @@
 /**
  * The planner for one pod: (pod, its VPA, recommendation, options, server capabilities, recent
  * usage, now) -> a decision with a reason. Pure. Budgets, the canary and rate limits across pods
- * are applied afterwards by `plan` (plan.ts). The rules, in order:
+ * are applied afterwards by `plan` (updater-plan.ts). The rules, in order:
  * 1. mode `Off`: skip, except to give back a start-up boost. A pod terminating or not running:
  *    skip. A start-up CPU boost from the webhook (startup-boost-return.ts), else one from
  *    upstream's admission controller (annotation `vpaCpuStartupBoost/<container>`,

@@ -1,6 +1,6 @@
 /**
- * The executor: carries out one loop's plan (plan.ts) through the injected {@link UpdaterApi}, in
- * plan order, and tells people: a log line per decision (actions and waits at info, skips at
+ * The executor: carries out one loop's plan (updater-plan.ts) through the injected
+ * {@link UpdaterApi}, in plan order, and tells people: a log line per decision (actions and waits at info, skips at
  * debug), events on the pod and the VPA per action (updater-events.ts), metrics
  * (updater-metrics.ts). What each API answer leads to is in action-outcome.ts; in short, nothing is
  * ever forced or retried within the loop: the next loop re-reads the objects and plans again

@@ -12,7 +12,7 @@ import type { ResourceName } from '../recommender/types.ts';
 import { classifyApiError } from '../kube/errors.ts';
 import type { Logger } from '../observability/logger.ts';
 import { HPA_CONFLICT_CONDITION, hpaConditionUpdate, type HpaConflict } from './hpa-condition.ts';
-import type { WorkloadGroup } from './plan.ts';
+import type { WorkloadGroup } from './updater-plan.ts';
 import type { UpdaterApi } from './updater-api.ts';
 import { vpaEvent } from './updater-events.ts';
 

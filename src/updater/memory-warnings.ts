@@ -11,7 +11,7 @@ import { QuantityError } from 'kube-basics/quantity';
 import { readResourceValues } from '../policy/container-values.ts';
 import { MEMORY_WARNING_THRESHOLDS, memoryWarningLevel, type MemoryWarningLevel, type MemoryWarningThresholds } from '../policy/memory-warning-thresholds.ts';
 import { actualResources } from './actual-resources.ts';
-import type { WorkloadGroup } from './plan.ts';
+import type { WorkloadGroup } from './updater-plan.ts';
 
 /** One container above a warning share. */
 export interface ContainerMemoryWarning {

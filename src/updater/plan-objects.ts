@@ -2,9 +2,9 @@
  * The updater loop's sequence from objects to decisions, in one place for `tailor run`'s loop
  * (updater-loop.ts, from its watch caches) and `tailor plan` (from files): keep the VPAs that are
  * valid (and that this updater handles), group the pods into the workloads those VPAs target, read
- * the pods' recent memory usage for their namespaces and attach it, then plan (plan.ts). Only the
- * usage read does I/O, through the injected source, and it never throws: without it the planner
- * lowers no memory limit and the pressure guard is off.
+ * the pods' recent memory usage for their namespaces and attach it, then plan (updater-plan.ts).
+ * Only the usage read does I/O, through the injected source, and it never throws: without it the
+ * planner lowers no memory limit and the pressure guard is off.
  */
 import type { V1LimitRange, V1Pod, V2HorizontalPodAutoscaler } from '@kubernetes/client-node';
 import type { FieldError } from '../api/field-errors.ts';
@@ -12,7 +12,7 @@ import { validateVpa } from '../api/validate-vpa.ts';
 import type { VerticalPodAutoscaler } from '../api/vpa.ts';
 import type { MemoryUsageSource } from '../metrics/memory-usage-source.ts';
 import type { PodDecision } from './decision.ts';
-import { plan, type PlanInput, type WorkloadGroup } from './plan.ts';
+import { plan, type PlanInput, type WorkloadGroup } from './updater-plan.ts';
 import { attachUsage, namespacesOf, readUsage, type UsageRead } from './usage-reader.ts';
 import { groupWorkloads, type WorkloadObject } from './workload-groups.ts';
 

@@ -2,10 +2,10 @@
  * A resize that restarts a container, split by each resource's resizePolicy: the part that
  * restarts nothing (every changed resource whose restartPolicy is NotRequired: the kubelet applies
  * it to the cgroup in place) and the part that restarts (RestartContainer). A closed disruption
- * window holds only the second (plan.ts): non-disruptive changes go on at any time. Each part
- * changes whole resources, request and limit together, so a Guaranteed pod's cpu limit still moves
- * with its request; a part that the server's rules would refuse alone (e.g. the QoS class would
- * change) is not offered, and the whole resize waits.
+ * window holds only the second (updater-plan.ts): non-disruptive changes go on at any time. Each
+ * part changes whole resources, request and limit together, so a Guaranteed pod's cpu limit still
+ * moves with its request; a part that the server's rules would refuse alone (e.g. the QoS class
+ * would change) is not offered, and the whole resize waits.
  */
 import type { V1Pod } from '@kubernetes/client-node';
 import { ordering } from './change-facts.ts';

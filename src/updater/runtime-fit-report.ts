@@ -9,7 +9,7 @@ import type { V1Pod } from '@kubernetes/client-node';
 import type { Logger } from '../observability/logger.ts';
 import { runtimeOverridesOf } from '../policy/runtime-annotation.ts';
 import { runtimeFitWarnings } from '../policy/runtime-fit.ts';
-import type { WorkloadGroup } from './plan.ts';
+import type { WorkloadGroup } from './updater-plan.ts';
 import type { UpdaterApi } from './updater-api.ts';
 import { vpaEvent } from './updater-events.ts';
 

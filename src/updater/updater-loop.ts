@@ -14,7 +14,7 @@ import type { Logger } from '../observability/logger.ts';
 import type { PodDecision } from './decision.ts';
 import { executePlan, type ActionResult, type ExecutorState } from './executor.ts';
 import type { UpdaterOptions } from '../policy/update-thresholds.ts';
-import type { GlobalBudget, WorkloadGroup } from './plan.ts';
+import type { GlobalBudget, WorkloadGroup } from './updater-plan.ts';
 import { planObjects, type InvalidVpa } from './plan-objects.ts';
 import type { ServerCapabilities } from './server-capabilities.ts';
 import type { UpdaterApi } from './updater-api.ts';

@@ -8,7 +8,7 @@
 import type { ContainerMemoryUsage, MemoryUsageSource, MemoryUsageWindows } from '../metrics/memory-usage-source.ts';
 import type { ContainerUsage, PodUsage } from './container-usage.ts';
 import type { UpdaterOptions } from '../policy/update-thresholds.ts';
-import type { WorkloadGroup } from './plan.ts';
+import type { WorkloadGroup } from './updater-plan.ts';
 
 /** A sample must precede the pressure window by at most this much for the window to count as covered (scrapes up to 1 min apart). */
 export const PRESSURE_COVERAGE_MS = 60_000;

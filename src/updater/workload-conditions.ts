@@ -18,7 +18,7 @@ import { describeProblem } from '../policy/annotations/annotation-key.ts';
 import { readWorkloadAnnotations } from '../policy/annotations/workload-annotations.ts';
 import { windowState } from '../policy/disruption-window.ts';
 import type { PodDecision } from './decision.ts';
-import { windowMessage } from './plan.ts';
+import { windowMessage } from './updater-plan.ts';
 
 export const ANNOTATIONS_INVALID_CONDITION = 'AnnotationsInvalid';
 export const WINDOW_WAIT_CONDITION = 'WaitingForDisruptionWindow';

@@ -8,7 +8,7 @@ import type { V1LimitRange, V1Pod, V2HorizontalPodAutoscaler } from '@kubernetes
 import { controllingVpas, workloadKey } from '../api/controlling-vpa.ts';
 import type { VerticalPodAutoscaler } from '../api/vpa.ts';
 import { hpaUtilizationResources } from './hpa.ts';
-import type { WorkloadGroup } from './plan.ts';
+import type { WorkloadGroup } from './updater-plan.ts';
 import { podWorkload } from './pod-owner.ts';
 
 /** A workload object as far as grouping needs it (Deployment, StatefulSet, ...). */

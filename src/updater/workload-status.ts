@@ -10,7 +10,7 @@ import pLimit from 'p-limit';
 import { classifyApiError } from '../kube/errors.ts';
 import type { Logger } from '../observability/logger.ts';
 import type { PodDecision } from './decision.ts';
-import type { WorkloadGroup } from './plan.ts';
+import type { WorkloadGroup } from './updater-plan.ts';
 import type { UpdaterApi } from './updater-api.ts';
 import { vpaEvent } from './updater-events.ts';
 import { desiredWorkloadConditions, WORKLOAD_CONDITION_TYPES, workloadConditionsUpdate, type WorkloadConditionType } from './workload-conditions.ts';

@@ -4,7 +4,7 @@ import { vpaStrategy, VpaUsageModel } from '../../src/recommender/vpa-strategy.t
 import { createStrategyRegistry } from '../../src/recommender/builtin-strategies.ts';
 import { StrategyRegistry, StrategyRegistryError } from '../../src/recommender/strategy-registry.ts';
 import type { Strategy } from '../../src/recommender/types.ts';
-import { loadAggregateCheckpoint, saveAggregateCheckpoint } from '../../src/recommender/checkpoint.ts';
+import { loadAggregateCheckpoint, saveAggregateCheckpoint } from '../../src/recommender/aggregate-checkpoint.ts';
 import { createModelConfig, defaultModelConfig } from '../../src/recommender/model-config.ts';
 
 const MINUTE = 60_000;

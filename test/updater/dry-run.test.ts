@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { formatPlan } from '../../src/updater/dry-run.ts';
-import { plan } from '../../src/updater/plan.ts';
+import { plan } from '../../src/updater/updater-plan.ts';
 import { container, pod } from '../builders/pods.ts';
 import { HOUR } from '../builders/time.ts';
 import { vpa } from '../builders/vpas.ts';

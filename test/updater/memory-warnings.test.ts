@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { memoryWarnings } from '../../src/updater/memory-warnings.ts';
 import { MemoryWarningTracker } from '../../src/updater/memory-warning-tracker.ts';
 import { containerWarningMessage, workloadWarningMessage } from '../../src/updater/memory-warning-report.ts';
-import type { WorkloadGroup } from '../../src/updater/plan.ts';
+import type { WorkloadGroup } from '../../src/updater/updater-plan.ts';
 import { container, pod } from '../builders/pods.ts';
 import { vpa } from '../builders/vpas.ts';
 

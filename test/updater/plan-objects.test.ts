@@ -4,7 +4,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { MemoryUsageSource } from '../../src/metrics/memory-usage-source.ts';
 import { updaterOptions } from '../../src/policy/update-thresholds.ts';
-import { plan } from '../../src/updater/plan.ts';
+import { plan } from '../../src/updater/updater-plan.ts';
 import { planObjects, type LoopObjects } from '../../src/updater/plan-objects.ts';
 import { serverCapabilities } from '../../src/updater/server-capabilities.ts';
 import { groupWorkloads } from '../../src/updater/workload-groups.ts';

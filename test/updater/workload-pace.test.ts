@@ -5,7 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { V1Pod } from '@kubernetes/client-node';
-import { plan, type WorkloadGroup } from '../../src/updater/plan.ts';
+import { plan, type WorkloadGroup } from '../../src/updater/updater-plan.ts';
 import type { PodDecision } from '../../src/updater/decision.ts';
 import { formatDecision } from '../../src/updater/dry-run.ts';
 import type { UpdaterOptions } from '../../src/policy/update-thresholds.ts';

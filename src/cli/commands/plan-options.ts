@@ -10,7 +10,7 @@ import type { MemoryUsageSource } from '../../metrics/memory-usage-source.ts';
 import { PROMETHEUS_OPTIONS, PROMETHEUS_RULES, prometheusConnection, prometheusQueryConfig } from '../../metrics/prometheus-options.ts';
 import { silentLogger } from '../../observability/logger.ts';
 import type { UpdaterOptions } from '../../policy/update-thresholds.ts';
-import type { GlobalBudget } from '../../updater/plan.ts';
+import type { GlobalBudget } from '../../updater/updater-plan.ts';
 import { isKnownServerVersion, NEWEST_KNOWN_VERSION, parseServerVersion, type ServerVersion } from '../../updater/server-capabilities.ts';
 import { MEMORY_SAFETY_OPTIONS, memorySafetyOptions } from '../../updater/updater-options.ts';
 import { UsageError } from '../exit-codes.ts';

@@ -4,7 +4,7 @@
  * Worked example: checkpoints `web-app` (VPA web) and `old-app` (VPA old) with only VPA web left
  * -> delete `old-app`.
  */
-import type { VerticalPodAutoscalerCheckpoint } from '../../api/checkpoint.ts';
+import type { VerticalPodAutoscalerCheckpoint } from '../../api/vpa-checkpoint.ts';
 
 /** `namespace/name` of every checkpoint whose VPA (`spec.vpaObjectName`) is not in `existingVpas` (ids `namespace/name`). */
 export function orphanCheckpoints(checkpoints: readonly VerticalPodAutoscalerCheckpoint[], existingVpas: ReadonlySet<string>): Array<{ namespace: string; name: string }> {

@@ -29,7 +29,7 @@
  * which rebuilds the models without one (decision 0150).
  */
 import type { KubeConfig, KubernetesObject } from '@kubernetes/client-node';
-import { buildCheckpoint, checkpointName } from '../../api/checkpoint.ts';
+import { buildCheckpoint, checkpointName } from '../../api/vpa-checkpoint.ts';
 import { formatFieldErrors } from '../../api/field-errors.ts';
 import { parseRfc3339 } from '../../api/rfc3339.ts';
 import { validateVpa, type VpaValidation } from '../../api/validate-vpa.ts';
@@ -49,7 +49,7 @@ import { cgroupMemoryLimit } from '../../observability/cgroup-memory.ts';
 import { modelBytes } from './model-bytes.ts';
 import type { ControllerMetrics, RecommendationSeries } from '../controller-metrics.ts';
 import type { Logger } from '../../observability/logger.ts';
-import { loadAggregateCheckpoint, saveAggregateCheckpoint } from '../../recommender/checkpoint.ts';
+import { loadAggregateCheckpoint, saveAggregateCheckpoint } from '../../recommender/aggregate-checkpoint.ts';
 import { defaultModelConfig } from '../../recommender/model-config.ts';
 import type { AggregateContainerState } from '../../recommender/aggregate-container-state.ts';
 import type { Strategy, UsageModel } from '../../recommender/types.ts';

@@ -5,7 +5,7 @@
  * `tailor-recommender`.
  */
 import type * as k8s from '@kubernetes/client-node';
-import { CHECKPOINT_API_VERSION, type VerticalPodAutoscalerCheckpoint } from '../../api/checkpoint.ts';
+import { CHECKPOINT_API_VERSION, type VerticalPodAutoscalerCheckpoint } from '../../api/vpa-checkpoint.ts';
 import type { CrossVersionObjectReference, VerticalPodAutoscalerStatus } from '../../api/vpa.ts';
 import { APPLY_PATCH, coreApi, customObjectsApi, MERGE_PATCH, type CoreApi, type CustomObjectsApi } from '../../kube/kube-apis.ts';
 import { KubeClient } from '../../kube/kube-request.ts';

@@ -12,7 +12,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { buildCheckpoint } from '../../../src/api/checkpoint.ts';
+import { buildCheckpoint } from '../../../src/api/vpa-checkpoint.ts';
 import { resolveRunConfig } from '../../../src/controller/run-config.ts';
 import { createRecommenderComponent, type RecommenderLoop } from '../../../src/controller/recommender/recommender-component.ts';
 import { ControllerMetrics, createRegistry } from '../../../src/controller/controller-metrics.ts';

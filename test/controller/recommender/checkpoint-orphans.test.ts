@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { buildCheckpoint } from '../../../src/api/checkpoint.ts';
+import { buildCheckpoint } from '../../../src/api/vpa-checkpoint.ts';
 import { orphanCheckpoints } from '../../../src/controller/recommender/checkpoint-orphans.ts';
 
 test('checkpoints of a deleted VPA are orphans; those of an existing VPA are not', () => {

@@ -19,7 +19,7 @@ import {
   type HistogramCheckpoint,
   type ParsedHistogramCheckpoint,
   type VerticalPodAutoscalerCheckpointStatus,
-} from '../api/checkpoint.ts';
+} from '../api/vpa-checkpoint.ts';
 import { AggregateContainerState } from './aggregate-container-state.ts';
 import type { DecayingHistogram } from './decaying-histogram.ts';
 import type { ModelConfig } from './model-config.ts';

@@ -1,9 +1,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { CheckpointError, buildCheckpoint, parseCheckpointStatus, type VerticalPodAutoscalerCheckpoint } from '../../src/api/checkpoint.ts';
+import { CheckpointError, buildCheckpoint, parseCheckpointStatus, type VerticalPodAutoscalerCheckpoint } from '../../src/api/vpa-checkpoint.ts';
 import { AggregateContainerState } from '../../src/recommender/aggregate-container-state.ts';
-import { loadAggregateCheckpoint, loadHistogramCheckpoint, saveAggregateCheckpoint, saveHistogramCheckpoint } from '../../src/recommender/checkpoint.ts';
+import { loadAggregateCheckpoint, loadHistogramCheckpoint, saveAggregateCheckpoint, saveHistogramCheckpoint } from '../../src/recommender/aggregate-checkpoint.ts';
 import { DecayingHistogram } from '../../src/recommender/decaying-histogram.ts';
 import { estimateContainer } from '../../src/recommender/estimator.ts';
 import { linearHistogramOptions } from '../../src/recommender/histogram-options.ts';

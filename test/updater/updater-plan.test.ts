@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { V1Pod } from '@kubernetes/client-node';
-import { plan, type GlobalBudget, type WorkloadGroup } from '../../src/updater/plan.ts';
+import { plan, type GlobalBudget, type WorkloadGroup } from '../../src/updater/updater-plan.ts';
 import type { UpdaterOptions } from '../../src/policy/update-thresholds.ts';
 import { container, pod, resizeInProgress, type ContainerSketch } from '../builders/pods.ts';
 import { HOUR, MINUTE } from '../builders/time.ts';

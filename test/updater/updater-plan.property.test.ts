@@ -9,7 +9,7 @@ import fc from 'fast-check';
 import type { UpdateMode } from '../../src/api/vpa.ts';
 import { isAction } from '../../src/updater/decision.ts';
 import { updaterOptions } from '../../src/policy/update-thresholds.ts';
-import { plan, type WorkloadGroup } from '../../src/updater/plan.ts';
+import { plan, type WorkloadGroup } from '../../src/updater/updater-plan.ts';
 import { workloadBudget } from '../../src/updater/workload-budget.ts';
 import { container, pod, resizeInProgress } from '../builders/pods.ts';
 import { HOUR, MINUTE } from '../builders/time.ts';

@@ -22,12 +22,13 @@ import { readTraceFile } from '../src/replay/trace-reader.ts';
 import { BITBRAINS_TRACE, realTracePath } from '../src/replay/real-traces.ts';
 import type { QualityTally } from '../src/replay/quality-tally.ts';
 import type { ContainerSeries } from '../src/replay/trace.ts';
+import { DEFAULT_UPDATER_OPTIONS } from '../src/policy/update-thresholds.ts';
 
 const H = 3600;
 const GB = 2 ** 30;
-const COOLDOWN_H = 0.25;
-/** The updater's memory-safety floor: no decrease below the last hour's peak. */
-const PEAK_FLOOR_H = 1;
+/** The updater's cooldown, and its memory-safety floor's window (no decrease below that window's peak), in hours. */
+const COOLDOWN_H = DEFAULT_UPDATER_OPTIONS.podCooldownMs / (H * 1000);
+const PEAK_FLOOR_H = DEFAULT_UPDATER_OPTIONS.memoryPeakWindowMs / (H * 1000);
 /** A high sample: at least this fraction of the container's 7-day peak (and at least 1 GiB). */
 const HIGH_FRACTION = 0.5;
 const MERGE_HOURS = [1, 2, 4, 8, 12];

@@ -110,6 +110,10 @@ export type TailorSettings = TailorOptions & TailorExperiments & { readonly upda
  * the replay simulates them). A research knob is taken from `experiments` only: one that reached
  * `options` untyped (parsed JSON) is reset to off.
  */
-export function tailorSettings(options: Partial<TailorOptions> = {}, experiments: Partial<TailorExperiments> = {}, updater: Readonly<ChangeRuleOptions> = DEFAULT_UPDATER_OPTIONS): TailorSettings {
+export function tailorSettings(
+  options: Partial<TailorOptions> = {},
+  experiments: Partial<TailorExperiments> = {},
+  updater: Readonly<ChangeRuleOptions> = DEFAULT_UPDATER_OPTIONS,
+): TailorSettings {
   return { ...tailorDefaults(updater), ...options, ...NO_EXPERIMENTS, ...experiments, updater: Object.freeze(changeRuleOptions(updater)) };
 }

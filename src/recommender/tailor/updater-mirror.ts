@@ -1,6 +1,7 @@
 /**
  * What the strategy believes the container's requests are: the updater's rules
- * (src/policy/change-rules.ts, with the updater's options) run on the strategy's own estimates. The recommender never sees the requests; with this mirror it knows when the updater
+ * (src/policy/change-rules.ts, with the updater's options as configured) run on the strategy's own
+ * estimates. The recommender never sees the requests; with this mirror it knows when the updater
  * will change them anyway (a request outside the bounds, drift, memory pressure, an OOM kill), so
  * a pending change of the other resource can ride along in the same resize (decision 0250).
  * Pure: time is passed in. The mirror is a belief; when it is wrong the cost is at most one
@@ -11,7 +12,6 @@
 import type { ResourceEstimate } from '../types.ts';
 import { SlidingMax } from '../sliding-max.ts';
 import { coolingDown, isDrift, limitStep, memoryLimitFloor, oldEnoughToDrift, relativeChange, safeMemoryLimit, type ChangeRuleOptions } from '../../policy/change-rules.ts';
-
 
 export class UpdaterMirror {
   /** The updater's options (settings, not state: the model-state walk skips `o`). */
@@ -106,12 +106,12 @@ export class UpdaterMirror {
   }
 
   private nextMemory(e: ResourceEstimate, how: 'urgent' | 'all'): number {
-    const r = this.o;
+    const o = this.o;
     if (Number.isNaN(this.memory)) return e.target.memory;
     let memory = e.target.memory;
-    if (how === 'urgent') memory = Math.max(memory, this.memory * r.memoryPressureRaiseFactor);
-    memory = limitStep(this.memory, memory, r);
-    if (memory < this.memory) memory = safeMemoryLimit(this.memory, memory, memoryLimitFloor(this.recentPeak.value(), r));
+    if (how === 'urgent') memory = Math.max(memory, this.memory * o.memoryPressureRaiseFactor);
+    memory = limitStep(this.memory, memory, o);
+    if (memory < this.memory) memory = safeMemoryLimit(this.memory, memory, memoryLimitFloor(this.recentPeak.value(), o));
     return how === 'urgent' ? Math.max(memory, this.memory) : memory;
   }
 }

@@ -1,12 +1,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as k8s from '@kubernetes/client-node';
 import { startCluster } from 'kube-sim/test/e2e/cluster-fixture';
+import { spawnTailor } from '../support/tailor-process.ts';
 import { createDeployment, podsOf, until, VPA_GROUP, VPA_KEY } from './webhook-fixture.ts';
 
 /** A port that was free a moment ago (the webhook URL must name its port before it listens). */
@@ -32,24 +32,17 @@ test('tailor run --components admission serves the webhook, registers it and mut
   await f.core.createNamespace({ body: { metadata: { name: 'shop' } } });
 
   const port = await freePort();
-  const child = spawn(process.execPath, [
-    'bin/tailor.mjs', 'run', '--components', 'admission', '--kubeconfig', kubeconfig,
+  const tailor = spawnTailor(t, [
+    'run', '--components', 'admission', '--kubeconfig', kubeconfig,
     '--admission-address', '127.0.0.1', '--admission-port', String(port), '--admission-webhook-url', `https://127.0.0.1:${port}`,
     '--metrics-address', '127.0.0.1', '--metrics-port', '0', '--log-level', 'info',
-  ], { stdio: ['ignore', 'ignore', 'pipe'], env: { PATH: process.env['PATH'] ?? '', HOME: '/nonexistent' } });
-  let stderr = '';
-  child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  t.after(async () => {
-    if (child.exitCode === null) child.kill('SIGKILL');
-    await exited;
-  });
+  ], { env: { PATH: process.env['PATH'] ?? '', HOME: '/nonexistent' } });
 
   const kc = new k8s.KubeConfig();
   kc.loadFromString(f.sim.server.kubeconfig());
   const admission = kc.makeApiClient(k8s.AdmissionregistrationV1Api);
-  await until(async () => (await admission.listMutatingWebhookConfiguration()).items.length === 1, 90_000, () => `webhook registered (stderr: ${stderr})`);
-  await until(() => stderr.includes('admission webhook listening'), 30_000, 'listening log line');
+  await until(async () => (await admission.listMutatingWebhookConfiguration()).items.length === 1, 90_000, () => `webhook registered (stderr: ${tailor.stderr()})`);
+  await until(() => tailor.stderr().includes('admission webhook listening'), 30_000, 'listening log line');
 
   const custom = kc.makeApiClient(k8s.CustomObjectsApi);
   await custom.createNamespacedCustomObject({
@@ -72,8 +65,8 @@ test('tailor run --components admission serves the webhook, registers it and mut
   // The webhook logs the outcome after it has answered, and the line then crosses a pipe: the
   // pod can be back before the line is, so wait for it (a loaded machine widens that gap).
   const patchedLine = /"component":"admission".*"outcome":"patched".*resources set: VPA web-vpa: app: cpu request 100m -> 321m/;
-  await until(() => patchedLine.test(stderr), 30_000, () => `the patched log line (stderr: ${stderr})`);
+  await until(() => patchedLine.test(tailor.stderr()), 30_000, () => `the patched log line (stderr: ${tailor.stderr()})`);
 
-  child.kill('SIGTERM');
-  assert.equal(await exited, 0);
+  tailor.child.kill('SIGTERM');
+  assert.equal(await tailor.exited, 0);
 });

@@ -10,7 +10,7 @@
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFile, spawn } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
 import { cp, mkdir, mkdtemp, readFile, readdir, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -24,6 +24,7 @@ import { leftOutMessage } from '../../src/cli/commands/image-commands.ts';
 import { freePort } from '../support/free-port.ts';
 import { startPrometheus, type RunningServer } from '../support/prometheus-server.ts';
 import { usageFixture } from '../support/usage-fixture.ts';
+import { spawnTailor } from '../support/tailor-process.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 // A CommonJS module (`module.exports = factory`) whose typings declare an ES default export: required,
@@ -301,26 +302,19 @@ describe("the image's files, made as the build stage makes them", () => {
     const kubeconfig = join(work, 'tmp', 'kubeconfig');
     await f.sim.server.writeKubeconfig(kubeconfig);
     const port = await freePort();
-    const child = spawn(process.execPath, [
-      'bin/tailor.mjs', 'run', '--components', 'recommender,updater,admission', '--kubeconfig', kubeconfig, '--prometheus-url', prometheus!.url,
+    const tailor = spawnTailor(t, [
+      'run', '--components', 'recommender,updater,admission', '--kubeconfig', kubeconfig, '--prometheus-url', prometheus!.url,
       '--admission-address', '127.0.0.1', '--admission-port', String(port), '--admission-webhook-url', `https://127.0.0.1:${port}`,
       '--metrics-address', '127.0.0.1', '--metrics-port', '0', '--log-level', 'debug', '--interval', '2s',
-    ], { cwd: app, stdio: ['ignore', 'ignore', 'pipe'], env });
-    let stderr = '';
-    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
-    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-    t.after(async () => {
-      if (child.exitCode === null) child.kill('SIGKILL');
-      await exited;
-    });
-    const seen = (component: string, msg: string) => stderr.split('\n').some((l) => l.includes(`"component":"${component}"`) && l.includes(`"msg":"${msg}"`));
+    ], { cwd: app, env });
+    const seen = (component: string, msg: string) => tailor.stderr().split('\n').some((l) => l.includes(`"component":"${component}"`) && l.includes(`"msg":"${msg}"`));
     const deadline = Date.now() + 90_000;
     while (!(seen('admission', 'admission webhook listening') && seen('updater', 'updater loop done') && seen('recommender', 'cycle done'))) {
-      assert.ok(Date.now() < deadline && child.exitCode === null, `each component ran (stderr: ${stderr.slice(-3000)})`);
+      assert.ok(Date.now() < deadline && tailor.child.exitCode === null, `each component ran (stderr: ${tailor.stderr().slice(-3000)})`);
       await new Promise((r) => setTimeout(r, 200));
     }
-    child.kill('SIGTERM');
-    assert.equal(await exited, 0, stderr.slice(-3000));
+    tailor.child.kill('SIGTERM');
+    assert.equal(await tailor.exited, 0, tailor.stderr().slice(-3000));
   });
 
   test('run tailor audit on a real Prometheus: the HTML and JSON reports', async () => {

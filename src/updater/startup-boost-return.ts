@@ -11,7 +11,7 @@
  */
 import type { V1Pod } from '@kubernetes/client-node';
 import type { ContainerResourceValues } from '../policy/container-values.ts';
-import { boostEndsAt, containerBoostEnd, formatBoostEnd, readBoostRecord } from '../policy/startup-boost.ts';
+import { boostEndsAt, containerBoostEnd, formatBoostEnd, podReadyTime, readBoostRecord } from '../policy/startup-boost.ts';
 import type { ContainerChange } from './decision.ts';
 
 /** What the boost means for the pod now. */
@@ -21,13 +21,6 @@ export type BoostStep =
   | { kind: 'return'; changes: ContainerChange[]; message: string }
   | { kind: 'unreadable'; message: string };
 
-function readyTime(pod: V1Pod): number | undefined {
-  const ready = pod.status?.conditions?.find((c) => c.type === 'Ready');
-  if (ready?.status !== 'True' || !ready.lastTransitionTime) return undefined;
-  const t = new Date(ready.lastTransitionTime as unknown as string).getTime();
-  return Number.isFinite(t) ? t : undefined;
-}
-
 /** The boost's step for the pod, given its actual values by container. */
 export function boostStep(pod: V1Pod, actual: ReadonlyMap<string, ContainerResourceValues>, startedAt: number | undefined, now: number): BoostStep {
   const record = readBoostRecord(pod.metadata?.annotations);
@@ -36,7 +29,7 @@ export function boostStep(pod: V1Pod, actual: ReadonlyMap<string, ContainerResou
   const changes: ContainerChange[] = [];
   const ended = new Set<string>();
   let waiting: string | undefined;
-  const ready = readyTime(pod);
+  const ready = podReadyTime(pod);
   for (const [name, steady] of Object.entries(record.containers)) {
     const from = actual.get(name);
     const cpu = from?.requests.cpu;

@@ -7,6 +7,12 @@
  * 8 MiB get 413, non-JSON bodies and bodies that are not AdmissionReview v1 requests 400, a
  * handler that throws 500 (the API server then applies the failurePolicy). Every answered review
  * is counted and timed, and logged through the review's own log line.
+ *
+ * Idle connections are kept for {@link DEFAULT_IDLE_TIMEOUT_MS}, longer than the API server keeps
+ * them (90 s, Go's default transport): the client closes an idle connection first. With Node's
+ * default (5 s) the server closed connections the API server was about to reuse; the review sent
+ * on one got "connection reset by peer", and the API server, which does not retry a POST,
+ * admitted the pod unpatched (failurePolicy Ignore) — seen once in upstream's e2e suite.
  */
 import { createServer, type Server } from 'node:https';
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -19,6 +25,8 @@ import type { ServingCredentials } from './serving-credentials.ts';
 import { ADMIT_PATH, MUTATE_PODS_PATH, VALIDATE_VPA_PATH } from './webhook-configurations.ts';
 
 const MAX_BODY_BYTES = 8 * 1024 * 1024;
+/** How long an idle keep-alive connection stays open: 120 s, above the API server's 90 s. */
+export const DEFAULT_IDLE_TIMEOUT_MS = 120_000;
 
 /** Answers one review: the response, the metric outcome and the log line. */
 export type ReviewHandler = (request: AdmissionRequest) => { response: AdmissionResponse; outcome: string; log: ReviewLog; startupBoost?: boolean };
@@ -29,6 +37,8 @@ export interface WebhookServerOptions {
   validateVpa: ReviewHandler;
   logger: Logger;
   metrics: AdmissionMetrics;
+  /** Idle keep-alive connections close after this (default {@link DEFAULT_IDLE_TIMEOUT_MS}). */
+  idleTimeoutMs?: number;
 }
 
 class BodyTooLargeError extends Error {}
@@ -75,6 +85,9 @@ export class WebhookServer {
     this.server = createServer({ cert: options.credentials.cert, key: options.credentials.key, minVersion: 'TLSv1.2' }, (req, res) => {
       void this.handle(req, res);
     });
+    this.server.keepAliveTimeout = options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS;
+    // Headers of a request on a kept connection must not be cut by the shorter default (60 s).
+    this.server.headersTimeout = this.server.keepAliveTimeout + 1000;
     this.server.on('tlsClientError', (err) => this.logger.debug({ err }, 'TLS handshake failed'));
   }
 
@@ -87,6 +100,11 @@ export class WebhookServer {
         resolve((this.server.address() as AddressInfo).port);
       });
     });
+  }
+
+  /** How long an idle keep-alive connection stays open. */
+  get idleTimeoutMs(): number {
+    return this.server.keepAliveTimeout;
   }
 
   get listening(): boolean {

@@ -1,12 +1,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { request } from 'node:https';
+import { Agent, request } from 'node:https';
 import { connect } from 'node:tls';
 import { Registry } from 'prom-client';
 import { AdmissionMetrics } from '../../src/admission/admission-metrics.ts';
 import { allow } from '../../src/admission/admission-review.ts';
 import { createCa, issueServingCertificate } from 'kube-basics/self-signed-certificates';
-import { WebhookServer } from '../../src/admission/webhook-server.ts';
+import { DEFAULT_IDLE_TIMEOUT_MS, WebhookServer } from '../../src/admission/webhook-server.ts';
 import { reviewVpa } from '../../src/admission/vpa-admission.ts';
 import { silentLogger } from '../../src/observability/logger.ts';
 
@@ -14,10 +14,11 @@ const NOW = Date.UTC(2026, 0, 1);
 const ca = createCa('server-test-ca', NOW);
 const serving = issueServingCertificate(ca, ['127.0.0.1'], NOW);
 
-async function startServer(t: { after: (fn: () => Promise<void>) => void }) {
+async function startServer(t: { after: (fn: () => Promise<void>) => void }, idleTimeoutMs?: number) {
   const registry = new Registry();
   let calls = 0;
   const server = new WebhookServer({
+    ...(idleTimeoutMs === undefined ? {} : { idleTimeoutMs }),
     credentials: serving,
     logger: silentLogger(),
     metrics: new AdmissionMetrics(registry),
@@ -32,7 +33,7 @@ async function startServer(t: { after: (fn: () => Promise<void>) => void }) {
   });
   const port = await server.listen(0, '127.0.0.1');
   t.after(() => server.close());
-  return { port, registry };
+  return { port, registry, server };
 }
 
 function call(port: number, method: string, path: string, body?: string): Promise<{ status: number; text: string }> {
@@ -122,4 +123,24 @@ test('/admit routes each review by its resource: pods to the pod webhook, VPAs t
   const text = await registry.metrics();
   assert.match(text, /tailor_admission_reviews_total\{webhook="mutate-pods",outcome="patched"\} 1/);
   assert.match(text, /tailor_admission_reviews_total\{webhook="validate-vpa",outcome="denied"\} 2/);
+});
+
+test('idle keep-alive connections outlive the API server\'s (90 s), so the API server never reuses one the webhook closed', async (t) => {
+  const { server } = await startServer(t);
+  // kube-apiserver's webhook client: Go's default transport, IdleConnTimeout 90 s (apimachinery util/net).
+  assert.ok(DEFAULT_IDLE_TIMEOUT_MS > 90_000);
+  assert.equal(server.idleTimeoutMs, DEFAULT_IDLE_TIMEOUT_MS);
+  // The setting reaches the real server: with a short one, an idle kept connection is closed by the server.
+  const short = await startServer(t, 50);
+  const agent = new Agent({ keepAlive: true, ca: ca.cert });
+  t.after(() => agent.destroy());
+  const closed = new Promise<void>((resolve, reject) => {
+    const req = request({ host: '127.0.0.1', port: short.port, method: 'GET', path: '/healthz', agent }, (res) => {
+      res.resume();
+      res.on('end', () => req.socket?.once('close', () => resolve()));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+  await closed;
 });

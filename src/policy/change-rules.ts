@@ -5,7 +5,9 @@
  * (src/replay/update-rules.ts). The thresholds come from {@link UpdaterOptions}: the operator's.
  * - Step: one change moves a value to within [ceil(current x down), floor(current x up)] (defaults
  *   x0.5, x2). Request 300m, target 1000m -> 600m now, 1000m on the next change. Clamping is
- *   monotone, so requests <= limits and request == limit survive it.
+ *   monotone, so requests <= limits and request == limit survive it. A raise may always reach the
+ *   recommendation's lowerBound in one change: below it the container is short now, by the
+ *   recommender's own confidence (request 10Mi, lowerBound 1160Mi, target 1300Mi -> 1160Mi, not 20Mi).
  * - Drift: a pod at least `minPodAgeForDriftMs` old (12 h) is changed when |target - request| /
  *   request, summed over the resources, reaches `driftThreshold` (10%): cpu 100m -> 112m is 0.12.
  * - Cooldown: no change within `podCooldownMs` (15 min) of the last one (OOM kills and memory
@@ -53,11 +55,16 @@ export function changeRuleOptions(options: Readonly<ChangeRuleOptions>): ChangeR
 
 type StepOptions = Pick<UpdaterOptions, 'maxStepUpFactor' | 'maxStepDownFactor'>;
 
-/** `proposed` clamped to [ceil(current x down), floor(current x up)]; unchanged if there is no current value. */
-export function limitStep(current: number | undefined, proposed: number, options: StepOptions): number {
+/**
+ * `proposed` clamped to [ceil(current x down), floor(current x up)], where a raise may reach
+ * min(proposed, `raiseTo`) (the lowerBound) even beyond the step; unchanged if there is no current
+ * value. Current 100m, proposed 2000m, raiseTo 900m, x2: 900m (not 200m); raiseTo 150m: 200m.
+ */
+export function limitStep(current: number | undefined, proposed: number, options: StepOptions, raiseTo?: number): number {
   if (current === undefined || current <= 0) return proposed;
   const low = Math.ceil(current * options.maxStepDownFactor);
-  const high = Math.floor(current * options.maxStepUpFactor);
+  let high = Math.floor(current * options.maxStepUpFactor);
+  if (raiseTo !== undefined && raiseTo > high) high = Math.max(high, Math.min(proposed, raiseTo));
   return Math.min(Math.max(proposed, low), high);
 }
 

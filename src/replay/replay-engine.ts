@@ -102,7 +102,7 @@ export function replayContainer(series: ContainerSeries, strategy: ReplayStrateg
     if (reason === 'oom' || reason === 'memory-pressure') {
       let wanted = estimate.target.memory;
       if (reason === 'memory-pressure' && pressure !== null) wanted = Math.max(wanted, request.memory * pressure.raiseFactor);
-      const raised = exact ? wanted : stepToward(request.memory, wanted, rules);
+      const raised = exact ? wanted : stepToward(request.memory, wanted, rules, estimate.lowerBound.memory);
       newMemory = Math.max(request.memory, raised);
       state.oomPending = false;
       state.pressurePending = false;
@@ -110,9 +110,9 @@ export function replayContainer(series: ContainerSeries, strategy: ReplayStrateg
       // Outside the bounds, only the resources outside theirs move, unless the drift rule holds
       // too: a CPU change does not drag memory along (and back).
       const all = reason === 'drift' || drifted(state, estimate, rules, now);
-      if (all || cpuOutsideBounds(state, estimate)) newCpu = exact ? estimate.target.cpu : stepToward(request.cpu, estimate.target.cpu, rules);
+      if (all || cpuOutsideBounds(state, estimate)) newCpu = exact ? estimate.target.cpu : stepToward(request.cpu, estimate.target.cpu, rules, estimate.lowerBound.cpu);
       if (all || memoryOutsideBounds(state, estimate)) {
-        newMemory = exact ? estimate.target.memory : stepToward(request.memory, estimate.target.memory, rules);
+        newMemory = exact ? estimate.target.memory : stepToward(request.memory, estimate.target.memory, rules, estimate.lowerBound.memory);
         // Memory safety: a decrease stops at the recent peak + margin (without a peak: no decrease).
         if (safety !== null && newMemory < request.memory) {
           const peak = recentPeak?.value();

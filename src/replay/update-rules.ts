@@ -159,8 +159,9 @@ export function drifted(state: ContainerUpdateState, estimate: ResourceEstimate,
 /**
  * Moves `current` toward `target` by at most one step, as the updater does (`limitStep`): within
  * [ceil(current x maxStepDown), floor(current x maxStepUp)]. Example: current 200m, target 900m,
- * maxStepUp 2: the change goes to 400m. A zero current request jumps straight to the target.
+ * maxStepUp 2: the change goes to 400m; with lowerBound 700m, to 700m (a raise reaches the lowerBound
+ * in one change). A zero current request jumps straight to the target.
  */
-export function stepToward(current: number, target: number, rules: UpdateRules): number {
-  return limitStep(current, target, { maxStepUpFactor: rules.maxStepUp, maxStepDownFactor: rules.maxStepDown });
+export function stepToward(current: number, target: number, rules: UpdateRules, lowerBound?: number): number {
+  return limitStep(current, target, { maxStepUpFactor: rules.maxStepUp, maxStepDownFactor: rules.maxStepDown }, lowerBound);
 }

@@ -50,6 +50,7 @@ import { underMemoryPressure } from './memory-pressure.ts';
 import { quickOomKills, recentOomKills } from './oom.ts';
 import type { UpdaterOptions } from '../policy/update-thresholds.ts';
 import { coolingDown, oldEnoughToDrift } from '../policy/change-rules.ts';
+import { MAX_INCREASE_ANNOTATION } from '../policy/annotations/pace-annotations.ts';
 import { lastUpdateTime, podStartTime, UPDATER_FIELD_MANAGER } from './pod-timing.ts';
 import { policyTargets } from './policy-targets.ts';
 import { inPlaceBlocker, resizeViolations } from './resize-guard.ts';
@@ -295,7 +296,10 @@ export function decidePod(input: PodPlanInput, ctx: PlannerContext): PodDecision
 
   const restartAllowed = containerRestartAllowed(vpa, options.allowContainerRestart);
   const { runtimes, note: runtimeNote } = podRuntimes(pod, vpa);
-  const safe = inPlaceChanges({ pod, plan, usage, capabilities, options, restartAllowed, runtimes, urgent: urgentContainers });
+  // A raise reaches the lowerBound in one change, unless the workload set its own max-increase (a hard cap).
+  const paced = vpa.metadata?.annotations?.[MAX_INCREASE_ANNOTATION.key] !== undefined;
+  const lowerBounds = new Map(paced ? [] : recommendations.flatMap((r) => (r.lowerBound ? [[r.containerName, r.lowerBound] as const] : [])));
+  const safe = inPlaceChanges({ pod, plan, usage, capabilities, options, restartAllowed, runtimes, urgent: urgentContainers, lowerBounds });
   base.notes = [...policyNotes, ...(runtimeNote ? [runtimeNote] : []), ...safe.notes];
   if (safe.changes.length === 0) {
     if (replanning) return decide('Wait', follow.waitReason, `${follow.message}; nothing better to send`);

@@ -2,7 +2,8 @@
  * Turns the policy's proposal for a pod into the in-place changes that are safe to send, in order:
  * 1. memory safety: a memory limit is not lowered below the recent peak + margin
  *    (src/policy/change-rules.ts);
- * 2. steps: every value moves by at most x2 up / x0.5 down (step-limits.ts);
+ * 2. steps: every value moves by at most x2 up / x0.5 down, a raise at least to the lowerBound
+ *    (step-limits.ts);
  * 3. servers that refuse to lower a memory limit without RestartContainer (1.33): the memory limit
  *    is kept and only the request lowered; where request == limit (Guaranteed) memory is kept;
  * 4. restarts: a change of a resource whose resizePolicy is RestartContainer restarts the
@@ -15,6 +16,7 @@
  * Where a limit is held up by a rule, a request equal to it before stays equal to it (QoS kept).
  */
 import type { V1Container, V1Pod } from '@kubernetes/client-node';
+import type { ResourceAmounts } from '../api/vpa-quantities.ts';
 import { describeAmount } from '../policy/adjustments.ts';
 import { sameValues, type ContainerResourceValues } from '../policy/container-values.ts';
 import type { PodResourcesPlan } from '../policy/pod-resources.ts';
@@ -41,6 +43,8 @@ export interface InPlaceChangesInput {
   runtimes?: ReadonlyMap<string, ContainerRuntime>;
   /** Containers with an urgent memory raise (OOM kill, pressure). */
   urgent?: ReadonlySet<string>;
+  /** Each container's recommended lowerBound: a raise may reach it in one step. */
+  lowerBounds?: ReadonlyMap<string, ResourceAmounts>;
 }
 
 /** The changes to send, the memory floors used, and what was held back. */
@@ -126,7 +130,7 @@ export function inPlaceChanges(input: InPlaceChangesInput): InPlaceChanges {
       }
     }
 
-    to = limitSteps(from, to, options);
+    to = limitSteps(from, to, options, input.lowerBounds?.get(name));
 
     const stepLimit = to.limits.memory;
     if (capabilities.memoryLimitDecreaseNeedsRestart && oldLimit !== undefined && stepLimit !== undefined && stepLimit < oldLimit && resizeRestartPolicy(container, 'memory') !== 'RestartContainer') {

@@ -69,7 +69,7 @@ test('tailor plan prints one line per pod and a summary, and changes nothing', (
   const result = tailor(['plan', '-f', path, '--now', '2026-06-01T12:00:00Z', '--server-version', '1.33']);
   assert.equal(result.status, 0, result.stderr);
   const lines = result.stdout.trim().split('\n');
-  assert.equal(lines[0], 'shop/web-7f9c-a ResizeInPlace OutsideBounds: app cpu request 100m below lowerBound 300m | app: cpu request 100m -> 200m');
+  assert.equal(lines[0], 'shop/web-7f9c-a ResizeInPlace OutsideBounds: app cpu request 100m below lowerBound 300m | app: cpu request 100m -> 300m');
   assert.match(lines[1]!, /^shop\/web-7f9c-b Wait Canary: waiting for the canary pod/);
   assert.equal(lines[2], '2 pod(s): ResizeInPlace 1, ResizeWithRestart 0, Evict 0, Wait 1, Skip 0');
   assert.match(result.stderr, /1 pod\(s\) not targeted by any VPA/);

@@ -49,13 +49,22 @@ test('the strategy sees only the past when it is asked, once per recommendation 
 });
 
 test('a recommendation applies through the bounds rule with step limits x2 up', () => {
-  // Target 1000m, bounds [900m, 1100m]; from 100m the steps are 200m, 400m, 800m, 1000m.
+  // Target 1000m, bounds [150m, 1100m]: from 100m one x2 step to 200m, inside the bounds; the
+  // container is young (no drift), so it stays there.
+  const { strategy } = scripted(() => estimate(1000, 250 * MB, [150, 250 * MB], [1100, 250 * MB]));
+  const s = series('a', new Array(10).fill(0.1), []);
+  const tally = replayContainer(s, strategy, options({ cooldownMs: 2 * MIN }));
+  assert.equal(tally.changes, 1);
+  assert.equal(tally.cpuRequestSum, 200 * 10);
+});
+
+test('a raise below the lowerBound reaches it in one change, beyond the x2 step', () => {
+  // Target 1000m, bounds [900m, 1100m]: from 100m straight to 900m (x2 would give 200m, 400m, 800m, 1000m).
   const { strategy } = scripted(() => estimate(1000, 250 * MB, [900, 250 * MB], [1100, 250 * MB]));
   const s = series('a', new Array(10).fill(0.1), []);
   const tally = replayContainer(s, strategy, options({ cooldownMs: 2 * MIN }));
-  // Changes at minutes 0, 2, 4, 6; requests 200, 200, 400, 400, 800, 800, 1000 x 4.
-  assert.equal(tally.changes, 4);
-  assert.equal(tally.cpuRequestSum, 200 * 2 + 400 * 2 + 800 * 2 + 1000 * 4);
+  assert.equal(tally.changes, 1);
+  assert.equal(tally.cpuRequestSum, 900 * 10);
 });
 
 test('the cooldown spaces changes even when the target moves every minute', () => {
@@ -115,9 +124,9 @@ test('the memory pressure guard raises memory at once after 2 minutes at 90% of 
 });
 
 test('outside the CPU bounds only CPU moves; memory inside its bounds stays', () => {
-  // Target 300m (bounds 250-350m) and 200 MB (bounds 150-300 MB): CPU 100m is outside, memory
+  // Target 300m (bounds 180-350m) and 200 MB (bounds 150-300 MB): CPU 100m is outside, memory
   // 250 MB inside -> CPU goes to 200m (x2 step), memory stays 250 MB; the container is young.
-  const { strategy } = scripted(() => estimate(300, 200 * MB, [250, 150 * MB], [350, 300 * MB]));
+  const { strategy } = scripted(() => estimate(300, 200 * MB, [180, 150 * MB], [350, 300 * MB]));
   const s = series('a', [0.1, 0.1], [100 * MB, 100 * MB]);
   const tally = replayContainer(s, strategy, options());
   assert.equal(tally.changes, 1);
@@ -126,10 +135,12 @@ test('outside the CPU bounds only CPU moves; memory inside its bounds stays', ()
 });
 
 test('changes are counted by cause: the updater reason and which resources moved which way', () => {
-  // Steps 100m -> 200m -> 400m -> 800m -> 1000m: four raises outside the bounds; then memory
-  // 250 MB is over the 200 MB target's upper bound: one cut with the same reason.
+  // Steps 100m -> 200m -> 400m -> 800m -> 1000m: four raises outside the bounds (the lowerBound
+  // follows the request, so each is one x2 step); then memory 250 MB is over the 200 MB target's
+  // upper bound: one cut with the same reason.
+  const lower = (now: number) => Math.min(900, 150 * 2 ** Math.floor(now / (2 * MIN)));
   const { strategy } = scripted((now) =>
-    now < 8 * MIN ? estimate(1000, 250 * MB, [900, 250 * MB], [1100, 250 * MB]) : estimate(1000, 200 * MB, [900, 200 * MB], [1100, 210 * MB]),
+    now < 8 * MIN ? estimate(1000, 250 * MB, [lower(now), 250 * MB], [1100, 250 * MB]) : estimate(1000, 200 * MB, [1000, 200 * MB], [1100, 210 * MB]),
   );
   const s = series('a', new Array(12).fill(0.1), new Array(12).fill(100 * MB));
   const tally = replayContainer(s, strategy, options({ cooldownMs: 2 * MIN }));

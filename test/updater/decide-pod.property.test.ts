@@ -15,6 +15,7 @@ import jsonpatch from 'fast-json-patch';
 import type { V1Pod, V1PodCondition } from '@kubernetes/client-node';
 import { formatCpu, formatMemory, parseCpu, parseMemory } from 'kube-basics/quantity';
 import type { UpdateMode } from '../../src/api/vpa.ts';
+import { recommendationFromStatus } from '../../src/api/vpa-quantities.ts';
 import { readResourceValues } from '../../src/policy/container-values.ts';
 import { podQosClass, qosClassOf } from '../../src/policy/qos.ts';
 import { RESOURCE_NAMES, type ResourceName } from '../../src/recommender/types.ts';
@@ -143,7 +144,7 @@ function specValues(p: V1Pod) {
   return [...(p.spec?.containers ?? []), ...(p.spec?.initContainers ?? [])].map((c) => ({ name: c.name, values: readResourceValues(c.resources) }));
 }
 
-test('planned in-place resizes keep QoS, remove nothing, respect memory safety, steps and restart permissions', () => {
+test('planned in-place resizes keep QoS, remove nothing, respect memory safety, steps (a raise up to the lowerBound) and restart permissions', () => {
   let resized = 0;
   fc.assert(
     fc.property(scenario, (s) => {
@@ -166,6 +167,7 @@ test('planned in-place resizes keep QoS, remove nothing, respect memory safety, 
         }
       }
       const spec = new Map(p.spec!.containers.map((c) => [c.name, c]));
+      const lowerBounds = new Map((v.status?.recommendation?.containerRecommendations ?? []).map((rec) => [rec.containerName, recommendationFromStatus(rec).lowerBound]));
       for (const c of d.changes) {
         const oldLimit = c.from.limits.memory;
         const newLimit = c.to.limits.memory;
@@ -179,7 +181,11 @@ test('planned in-place resizes keep QoS, remove nothing, respect memory safety, 
             const x = c.from[key][r];
             const y = c.to[key][r];
             if (x === undefined || y === undefined) continue;
-            assert.ok(y <= Math.floor(x * 2) && y >= Math.ceil(x * 0.5), `${c.containerName} ${r} ${key} ${x} -> ${y} is more than one step`);
+            // A raise may go beyond x2 up to the lowerBound (a limit: in proportion to its request).
+            const lower = lowerBounds.get(c.containerName)?.[r];
+            const request = c.from.requests[r];
+            const reach = lower === undefined ? 0 : key === 'requests' ? lower : request ? Math.floor((x * lower) / request) : 0;
+            assert.ok(y <= Math.max(Math.floor(x * 2), reach) && y >= Math.ceil(x * 0.5), `${c.containerName} ${r} ${key} ${x} -> ${y} is more than one step (lowerBound ${lower})`);
           }
         }
         const restarts = c.resources.some((r) => resizeRestartPolicy(spec.get(c.containerName), r) === 'RestartContainer');

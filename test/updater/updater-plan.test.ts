@@ -51,8 +51,8 @@ test('canary: once a pod the updater resized has settled (resize done, Ready), t
     pod({ name: 'web-2', containers: [cpu('100m')], startedAgo: young }),
     pod({ name: 'web-3', containers: [cpu('150m')], startedAgo: young }),
   ];
-  // Each pod doubles (200m -> 400m, 100m -> 200m, 150m -> 300m): equal changes go in name order.
-  assert.deepEqual(run([group(pods)]), ['web-1 ResizeInPlace OutsideBounds', 'web-2 ResizeInPlace OutsideBounds', 'web-3 ResizeInPlace OutsideBounds']);
+  // Each pod rises (200m -> 400m, x2; 100m -> 300m and 150m -> 300m, to the lowerBound): the largest change first, then name order.
+  assert.deepEqual(run([group(pods)]), ['web-2 ResizeInPlace OutsideBounds', 'web-1 ResizeInPlace OutsideBounds', 'web-3 ResizeInPlace OutsideBounds']);
 });
 
 test('canary: while the canary is being resized, no other pod starts', () => {

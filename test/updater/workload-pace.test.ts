@@ -26,8 +26,9 @@ const lines = (ds: PodDecision[]) => ds.map((d) => `${d.podName} ${d.action} ${d
 const cpuTo = (d: PodDecision) => d.changes[0]?.to.requests.cpu;
 const solo = (request: string, extra: Partial<Parameters<typeof pod>[0]> = {}) => [pod({ name: 'solo', startedAgo: HOUR, ...extra, containers: [cpu(request)] })];
 
-test('max-increase: 100m towards 400m goes to 200m by default (x2), to 150m with 50%', () => {
-  assert.equal(cpuTo(decisions(solo('100m'))[0]!), 200);
+test('max-increase: 100m towards 400m (lowerBound 300m) goes to 300m by default (a raise reaches the lowerBound), to 150m with 50% (a hard cap)', () => {
+  assert.equal(cpuTo(decisions(solo('100m'))[0]!), 300);
+  assert.equal(cpuTo(decisions(solo('200m'))[0]!), 400, 'x2 is more than the lowerBound: the step rule');
   assert.equal(cpuTo(decisions(solo('100m'), { annotations: { 'tailor.dev/max-increase': '50%' } })[0]!), 150);
   assert.equal(cpuTo(decisions(solo('100m'), { annotations: { 'tailor.dev/max-increase': '300%' } })[0]!), 400);
 });

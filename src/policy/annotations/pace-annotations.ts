@@ -1,7 +1,8 @@
 /**
  * Per-workload pace: overrides of the updater's global step limits, cooldown and canary for the
  * pods of one VPA.
- * - `tailor.dev/max-increase: "50%"`: one change raises a value by at most 50% (factor 1.5);
+ * - `tailor.dev/max-increase: "50%"`: one change raises a value by at most 50% (factor 1.5), even
+ *   below the lowerBound (without it, a raise reaches the lowerBound in one change);
  * - `tailor.dev/max-decrease: "25%"`: one change lowers a value by at most 25% (factor 0.75);
  * - `tailor.dev/cooldown: "5m"`: at least 5 minutes between two changes of the same pod;
  * - `tailor.dev/canary-share: "20%"`: 20% of the live pods (at least one) are changed first, and
@@ -15,9 +16,9 @@ import { parseDurationValue, parsePercentage } from './annotation-values.ts';
 export const MAX_INCREASE_ANNOTATION: AnnotationKey<number> = {
   key: 'tailor.dev/max-increase',
   format: 'a percentage above 0%',
-  default: 'the global step limit (100%: at most double)',
+  default: 'the global step limit (100%: at most double; a raise below the lowerBound reaches it at once)',
   example: '50%',
-  description: 'How much one change may raise a request or limit.',
+  description: 'How much one change may raise a request or limit; a hard cap, kept even below the lowerBound (by default a raise reaches the lowerBound in one change).',
   parse: (t) => parsePercentage(t, 0, 100, { minExclusive: true }),
 };
 

@@ -102,7 +102,7 @@ export class UpdaterMirror {
   }
 
   private nextCpu(e: ResourceEstimate): number {
-    return Number.isNaN(this.cpu) ? e.target.cpu : limitStep(this.cpu, e.target.cpu, this.o);
+    return Number.isNaN(this.cpu) ? e.target.cpu : limitStep(this.cpu, e.target.cpu, this.o, e.lowerBound.cpu);
   }
 
   private nextMemory(e: ResourceEstimate, how: 'urgent' | 'all'): number {
@@ -110,7 +110,7 @@ export class UpdaterMirror {
     if (Number.isNaN(this.memory)) return e.target.memory;
     let memory = e.target.memory;
     if (how === 'urgent') memory = Math.max(memory, this.memory * o.memoryPressureRaiseFactor);
-    memory = limitStep(this.memory, memory, o);
+    memory = limitStep(this.memory, memory, o, e.lowerBound.memory);
     if (memory < this.memory) memory = safeMemoryLimit(this.memory, memory, memoryLimitFloor(this.recentPeak.value(), o));
     return how === 'urgent' ? Math.max(memory, this.memory) : memory;
   }

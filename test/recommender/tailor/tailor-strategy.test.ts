@@ -328,12 +328,14 @@ test('cutsRideAlong: a pending memory cut goes with a CPU raise', () => {
 });
 
 test('the mirror of the updater (coalesceChanges) waits out the cooldown the updater runs with, not the default one', () => {
-  // CPU steps from 100m to 1 core after an hour: the updater raises it in x2 steps, one per cooldown.
+  // CPU grows from 100m by x1.5 every 10 min after an hour, up to 2 cores: the updater follows it
+  // change after change, one per cooldown.
+  const cpu = (i: number) => (i < 60 ? 0.1 : Math.min(2, 0.1 * 1.5 ** Math.floor((i - 60) / 10)));
   const changes = (updater?: UpdaterOptions): number[] => {
     const m = tailorStrategy({}, 'tailor', { coalesceChanges: true }, updater).newModel();
     const at: number[] = [];
     for (let i = 0; i < 6 * 60; i++) {
-      m.addCpuSample(i < 60 ? 0.1 : 1, i * MIN);
+      m.addCpuSample(cpu(i), i * MIN);
       m.addMemorySample(100 * MIB, i * MIN);
       // A change the mirror expects pins the CPU bounds to the target.
       const e = m.estimate(i * MIN);
@@ -341,6 +343,6 @@ test('the mirror of the updater (coalesceChanges) waits out the cooldown the upd
     }
     return at;
   };
-  assert.deepEqual(changes(), [0, 70, 85, 100], 'the default 15 min apart');
+  assert.deepEqual(changes(), [0, 80, 95, 110, 125, 140, 155], 'the default 15 min apart');
   assert.deepEqual(changes(updaterOptions({ podCooldownMs: 2 * HOUR })), [0, 120, 240], 'an operator\'s 2 h apart');
 });

@@ -30,9 +30,12 @@ test('the first estimate is taken as applied; then the updater acts outside the 
   // CPU need far above: outside the bounds, but within the cooldown after the change at 0.
   assert.equal(m.wouldAct(10 * MIN, est(2000, 500 * MIB)), undefined);
   assert.equal(applied(m, 20 * MIN, est(2000, 500 * MIB)), 'all');
-  // One step: at most x2.
-  assert.equal(m.cpu, 1000);
+  // One step, beyond x2 up to the lowerBound (0.8 x 2000m): 1600m, not 1000m.
+  assert.equal(m.cpu, 1600);
   assert.equal(m.changesWithin(20 * MIN, HOUR), 2);
+  // Where x2 is above the lowerBound, the step rule holds: 1600m towards 5000m (lowerBound 2000m) goes to 3200m.
+  assert.equal(applied(m, 40 * MIN, { ...est(5000, 500 * MIB), lowerBound: { cpu: 2000, memory: 500 * MIB } }), 'all');
+  assert.equal(m.cpu, 3200, 'x2 (3200m) is above the lowerBound (2000m): the step rule');
 });
 
 test('a trigger that leaves the requests as they are is no change (a held target at the request, outside the fresh bounds)', () => {

@@ -7,7 +7,8 @@
  * - owned by a StatefulSet, DaemonSet, Job, ReplicationController or anything else: that owner;
  * - no controller owner: undefined (a bare pod has no workload; an ownerReference without
  *   `controller: true` does not count, as upstream's `FindParentControllerForPod`).
- * A Job created by a CronJob is reported as the Job: its name does not tell the CronJob apart.
+ * A Job created by a CronJob is reported as the Job: its name does not tell the CronJob apart
+ * (`groupWorkloads` reads the Job's own owner for that).
  */
 import type { V1Pod } from '@kubernetes/client-node';
 import type { WorkloadRef } from '../api/controlling-vpa.ts';

@@ -1,7 +1,7 @@
 /**
  * The updater's in-memory view of the cluster: watch caches (list + watch, src/kube/watch-cache.ts)
- * of pods, VPAs, LimitRanges, HPAs, Deployments and StatefulSets, one per watched namespace (or one
- * cluster-wide), filtered by the namespace selection. PodDisruptionBudgets are not watched: the
+ * of pods, VPAs, LimitRanges, HPAs, Deployments, StatefulSets and Jobs (whose owner tells a CronJob's
+ * pods apart), one per watched namespace (or one cluster-wide), filtered by the namespace selection. PodDisruptionBudgets are not watched: the
  * Eviction API applies them (a refusal is a 429 the executor retries in a later loop).
  */
 import type { KubeConfig, KubernetesObject, V1LimitRange, V1Pod, V2HorizontalPodAutoscaler } from '@kubernetes/client-node';
@@ -17,6 +17,7 @@ const RESOURCES = {
   hpas: { group: 'autoscaling', version: 'v2', plural: 'horizontalpodautoscalers' },
   deployments: { group: 'apps', version: 'v1', plural: 'deployments' },
   statefulSets: { group: 'apps', version: 'v1', plural: 'statefulsets' },
+  jobs: { group: 'batch', version: 'v1', plural: 'jobs' },
 } as const satisfies Record<string, ResourceRef>;
 
 type Key = keyof typeof RESOURCES;
@@ -40,7 +41,11 @@ export class UpdaterCaches {
       vpas: () => list<unknown>('vpas'),
       limitRanges: () => list<V1LimitRange>('limitRanges'),
       hpas: () => list<V2HorizontalPodAutoscaler>('hpas'),
-      workloads: () => [...list<WorkloadObject>('deployments').map((w) => ({ ...w, kind: 'Deployment' })), ...list<WorkloadObject>('statefulSets').map((w) => ({ ...w, kind: 'StatefulSet' }))],
+      workloads: () => [
+        ...list<WorkloadObject>('deployments').map((w) => ({ ...w, kind: 'Deployment' })),
+        ...list<WorkloadObject>('statefulSets').map((w) => ({ ...w, kind: 'StatefulSet' })),
+        ...list<WorkloadObject>('jobs').map((w) => ({ ...w, kind: 'Job' })),
+      ],
     };
   }
 

@@ -5,16 +5,16 @@
  * controller passes its caches, `tailor plan` the objects read from files.
  */
 import type { V1LimitRange, V1Pod, V2HorizontalPodAutoscaler } from '@kubernetes/client-node';
-import { controllingVpas, workloadKey } from '../api/controlling-vpa.ts';
+import { controllingVpas, workloadKey, type WorkloadRef } from '../api/controlling-vpa.ts';
 import type { VerticalPodAutoscaler } from '../api/vpa.ts';
 import { hpaUtilizationResources } from './hpa.ts';
 import type { WorkloadGroup } from './updater-plan.ts';
 import { podWorkload } from './pod-owner.ts';
 
-/** A workload object as far as grouping needs it (Deployment, StatefulSet, ...). */
+/** A workload object as far as grouping needs it (Deployment, StatefulSet, Job, ...). */
 export interface WorkloadObject {
   kind?: string;
-  metadata?: { name?: string; namespace?: string };
+  metadata?: { name?: string; namespace?: string; ownerReferences?: readonly { kind: string; name: string; controller?: boolean }[] };
   spec?: { replicas?: number };
 }
 
@@ -51,9 +51,21 @@ function indexBy<T>(items: readonly T[], key: (item: T) => string | undefined): 
 }
 
 /**
+ * The CronJob that controls `ref` when `ref` is a Job whose object says so (its controller
+ * ownerReference); else `ref`. The pod alone cannot tell: `hamster-cronjob-29412345` is a Job name.
+ */
+function cronJobOfJob(ref: WorkloadRef | undefined, workloads: ReadonlyMap<string, WorkloadObject[]>): WorkloadRef | undefined {
+  if (ref?.kind !== 'Job') return ref;
+  const job = workloads.get(targetKey('Job', ns(ref.namespace), ref.name))?.[0];
+  const owner = job?.metadata?.ownerReferences?.find((o) => o.controller === true);
+  return owner?.kind === 'CronJob' ? { kind: 'CronJob', namespace: ref.namespace, name: owner.name } : ref;
+}
+
+/**
  * One group per targeted workload, with its controlling VPA (`controllingVpas`: the oldest of the
  * VPAs on it, whatever their order here; decision 0277), in the order the workloads' first VPAs
- * come; a pod belongs to the group of its top-most owner. The LimitRanges, HPAs and workload
+ * come; a pod belongs to the group of its top-most owner (a CronJob's pod: the CronJob, read from
+ * its Job among `workloads`). The LimitRanges, HPAs and workload
  * objects are indexed once, so grouping costs one pass over each list, not one per VPA (10,000
  * VPAs: a scan per VPA was 10^8 comparisons a loop).
  */
@@ -83,7 +95,7 @@ export function groupWorkloads(objects: ClusterObjects): Grouping {
   }
   const unmatched: V1Pod[] = [];
   for (const pod of objects.pods) {
-    const ref = podWorkload(pod);
+    const ref = cronJobOfJob(podWorkload(pod), workloadsByTarget);
     const group = ref ? byKey.get(workloadKey({ ...ref, namespace: ns(ref.namespace) })) : undefined;
     if (group) group.pods.push(pod);
     else unmatched.push(pod);

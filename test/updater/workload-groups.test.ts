@@ -125,3 +125,34 @@ test('two VPAs on one workload: one group, with the oldest VPA (then the first n
   off.spec.updatePolicy = { updateMode: 'Off' };
   assert.equal(groupWorkloads({ vpas: [owner, off], pods: [] }).groups[0]!.vpa.metadata.name, 'z-off');
 });
+
+test('a CronJob\'s pods go to the VPA on the CronJob, through their Job\'s owner; a Job without one stays a Job', () => {
+  const jobPod = (name: string, job: string) => {
+    const p = pod({ name, namespace: 'shop', containers: [container('app')] });
+    p.metadata!.ownerReferences = [{ apiVersion: 'batch/v1', kind: 'Job', name: job, uid: 'u', controller: true }];
+    return p;
+  };
+  const onCronJob = vpa();
+  onCronJob.metadata.name = 'nightly';
+  onCronJob.spec.targetRef = { apiVersion: 'batch/v1', kind: 'CronJob', name: 'nightly' };
+  const onJob = vpa();
+  onJob.metadata.name = 'once';
+  onJob.spec.targetRef = { apiVersion: 'batch/v1', kind: 'Job', name: 'once' };
+  const { groups, unmatched } = groupWorkloads({
+    vpas: [onCronJob, onJob],
+    pods: [jobPod('nightly-29412345-abcde', 'nightly-29412345'), jobPod('once-xyz', 'once'), jobPod('orphan-1', 'nightly-29412399')],
+    workloads: [
+      { kind: 'Job', metadata: { name: 'nightly-29412345', namespace: 'shop', ownerReferences: [{ kind: 'CronJob', name: 'nightly', controller: true }] } },
+      { kind: 'Job', metadata: { name: 'once', namespace: 'shop' } },
+    ],
+  });
+  assert.deepEqual(
+    groups.map((g) => [g.workload, g.pods.map((p) => p.metadata!.name)]),
+    [
+      ['CronJob/shop/nightly', ['nightly-29412345-abcde']],
+      ['Job/shop/once', ['once-xyz']],
+    ],
+  );
+  // A Job not (yet) in the cache: the pod cannot be told apart and is left alone.
+  assert.deepEqual(unmatched.map((p) => p.metadata!.name), ['orphan-1']);
+});

@@ -44,9 +44,9 @@ function usageErrorOf(command: Command): (err: CommanderError) => never {
  * Builds the program with `commands`, in their order. Commander prints nothing for a usage error
  * (runProgram() prints its one line); help goes to stdout on --help.
  */
-export function buildProgram(commands: readonly RegisterCommand[]): Command {
+export function buildProgram(commands: readonly RegisterCommand[], name = 'tailor'): Command {
   const program = configureHelp(
-    new Command('tailor')
+    new Command(name)
       .description('Tailor: a vertical pod autoscaler that resizes pods in place from Prometheus history.')
       .version(VERSION)
       // Commander writes to stderr only its error messages and, after a usage slip, the help: main()
@@ -58,9 +58,12 @@ export function buildProgram(commands: readonly RegisterCommand[]): Command {
   return program;
 }
 
-/** Runs the program of `commands` with node-style argv and returns the process exit code. */
-export async function runProgram(argv: readonly string[], commands: readonly RegisterCommand[], err: NodeJS.WritableStream): Promise<number> {
-  const program = buildProgram(commands);
+/**
+ * Runs the program of `commands` with node-style argv and returns the process exit code. `name` is
+ * what help and errors call it: `tailor`, or `kubectl tailor` when kubectl runs it as a plugin.
+ */
+export async function runProgram(argv: readonly string[], commands: readonly RegisterCommand[], err: NodeJS.WritableStream, name = 'tailor'): Promise<number> {
+  const program = buildProgram(commands, name);
   // The command whose action runs: its name starts every error line.
   let running = program.name();
   program.hook('preAction', (_program, action) => {

@@ -33,6 +33,8 @@ export interface RecommendSourceOptions {
   logLevel: LogLevel;
   kubeconfig?: string;
   kubeContext?: string;
+  /** kubectl's name for `--kube-context` (so `kubectl tailor ... --context prod` works). */
+  context?: string;
 }
 
 const collect = (value: string, previous: string[]) => [...previous, value];
@@ -59,12 +61,13 @@ export function addRecommendSourceOptions(cmd: Command): Command {
     .option('--max-points-per-query <n>', 'points (series x steps) per answer at most', '250000')
     .option('--memory-budget <quantity>', 'memory this command may use, e.g. 512Mi: answers are sized from what is left of it (40% of the headroom, at most a quarter of the budget, in flight) (default: the container\'s memory limit, when it has one)')
     .option('--kubeconfig <path>', 'read current requests, limits and owners from this cluster (default: $KUBECONFIG when set; else kube-state-metrics)')
-    .option('--kube-context <name>', 'context of the kubeconfig (default: its current context)');
+    .option('--kube-context <name>', 'context of the kubeconfig (default: its current context)')
+    .option('--context <name>', 'the same as --kube-context, as kubectl names it');
 }
 
 /** `--prometheus-url` and `--namespace`, which both commands list first. */
 export function addPrometheusAndNamespaceOptions(cmd: Command): Command {
   return cmd
     .requiredOption('--prometheus-url <url>', 'PromQL HTTP API (Prometheus, Thanos, Mimir, VictoriaMetrics)')
-    .option('--namespace <ns>', 'only this namespace (repeatable; default: all with usage)', collect, []);
+    .option('-n, --namespace <ns>', 'only this namespace (repeatable; default: all with usage)', collect, []);
 }

@@ -125,8 +125,17 @@ export function sourceSettings(o: RecommendSourceOptions, clock: () => number = 
     progress: o.progress,
     logLevel: o.logLevel,
     ...(o.kubeconfig === undefined ? {} : { kubeconfig: o.kubeconfig }),
-    ...(o.kubeContext === undefined ? {} : { kubeContext: o.kubeContext }),
+    ...kubeContextOf(o),
   };
+}
+
+/** `--kube-context` or kubectl's `--context` (the same flag by two names; two different values are refused). */
+function kubeContextOf(o: Pick<RecommendSourceOptions, 'kubeContext' | 'context'>): { kubeContext?: string } {
+  if (o.kubeContext !== undefined && o.context !== undefined && o.kubeContext !== o.context) {
+    throw new UsageError(`--context ${JSON.stringify(o.context)} and --kube-context ${JSON.stringify(o.kubeContext)} name two contexts; give one`);
+  }
+  const context = o.kubeContext ?? o.context;
+  return context === undefined ? {} : { kubeContext: context };
 }
 
 /** `--memory-budget`: a quantity of at least 128Mi. */

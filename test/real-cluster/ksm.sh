@@ -2,7 +2,8 @@
 # Runs kube-state-metrics on this machine against the lane's apiserver (the cluster must be up), with
 # the VPA custom-resource-state config Tailor ships (manifests/monitoring/kube-state-metrics-vpa.yaml).
 # The binary is built once and cached (`test/real-cluster/build.sh kube-state-metrics`); cluster:down
-# stops it. Metrics: http://127.0.0.1:$LANE_KSM_PORT/metrics (38080), its own: port 38081.
+# stops it. Metrics: http://127.0.0.1:$LANE_KSM_PORT/metrics (28080 unless held: ports.sh), its own:
+# $LANE_KSM_TELEMETRY_PORT (28081).
 # Usage: ksm.sh start   start it (once) and wait until it serves; prints the metrics URL
 #        ksm.sh stop    stop it
 #        ksm.sh --check exit 0 when the binary is cached, 3 otherwise (says why)
@@ -11,7 +12,6 @@ set -euo pipefail
 source "$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/lane-env.sh"
 repo="$(cd "$here/../.." && pwd)"
 bin="$(lane_binary kube-state-metrics)"
-url="http://127.0.0.1:$LANE_KSM_PORT/metrics"
 pidfile="$LANE_PIDS/kube-state-metrics.pid"
 
 case "${1:-}" in
@@ -34,7 +34,10 @@ esac
 
 [[ -x "$bin" ]] || lane_die "kube-state-metrics $KSM_VERSION is not cached ($bin); build it once: sudo test/real-cluster/build.sh kube-state-metrics (~10 min cold)"
 [[ -f "$LANE_KUBECONFIG" ]] || lane_die "no lane cluster is up ($LANE_KUBECONFIG does not exist); run 'npm run cluster:up' first"
-if [[ -f "$pidfile" ]] && kill -0 "$(cat "$pidfile")" 2>/dev/null; then echo "$url"; exit 0; fi
+if [[ -f "$pidfile" ]] && kill -0 "$(cat "$pidfile")" 2>/dev/null; then echo "http://127.0.0.1:$LANE_KSM_PORT/metrics"; exit 0; fi
+lane_pick_ports LANE_KSM_PORT LANE_KSM_TELEMETRY_PORT
+lane_write_ports LANE_KSM_PORT LANE_KSM_TELEMETRY_PORT
+url="http://127.0.0.1:$LANE_KSM_PORT/metrics"
 setsid "$bin" --kubeconfig "$LANE_KUBECONFIG" \
   --host 127.0.0.1 --port "$LANE_KSM_PORT" --telemetry-host 127.0.0.1 --telemetry-port "$LANE_KSM_TELEMETRY_PORT" \
   --custom-resource-state-config-file "$repo/manifests/monitoring/kube-state-metrics-vpa.yaml" \

@@ -12,16 +12,21 @@ LANE_PKI="$LANE_STATE/pki"
 LANE_KUBECONFIG="$LANE_STATE/admin.kubeconfig"
 LANE_NODES="${TAILOR_CLUSTER_NODES:-2}"
 
-# Loopback ports of the control plane (not the usual defaults, so a cluster already on this machine
-# does not collide with the lane's).
-LANE_ETCD_CLIENT_PORT=32379
-LANE_ETCD_PEER_PORT=32380
-LANE_APISERVER_PORT=36443
-LANE_CONTROLLER_MANAGER_PORT=30257
-LANE_SCHEDULER_PORT=30259
-# kube-state-metrics on the host (ksm.sh): metrics and its own telemetry, loopback only.
-LANE_KSM_PORT=38080
-LANE_KSM_TELEMETRY_PORT=38081
+# Loopback ports of the control plane and of kube-state-metrics (ksm.sh): defaults below the
+# kernel's ephemeral range, so a test server on port 0 is never given one; ports.sh moves a port that
+# is held anyway, and the ports a running cluster uses are read back from $LANE_STATE/ports.env.
+LANE_ETCD_CLIENT_PORT=22379
+LANE_ETCD_PEER_PORT=22380
+LANE_APISERVER_PORT=26443
+LANE_CONTROLLER_MANAGER_PORT=20257
+LANE_SCHEDULER_PORT=20259
+LANE_KSM_PORT=28080
+LANE_KSM_TELEMETRY_PORT=28081
+LANE_CONTROL_PLANE_PORTS=(LANE_ETCD_CLIENT_PORT LANE_ETCD_PEER_PORT LANE_APISERVER_PORT LANE_CONTROLLER_MANAGER_PORT LANE_SCHEDULER_PORT)
+# shellcheck source=ports.sh
+source "$here/ports.sh"
+# shellcheck source=/dev/null
+if [[ -f "$LANE_STATE/ports.env" ]]; then source "$LANE_STATE/ports.env"; fi
 
 # Pods: node N (1-based) gets bridge tailorN-br with 10.213.N.1/24 and pods in 10.213.N.0/24;
 # the node (kubelet) address is the bridge's own address, so traffic never leaves this machine.

@@ -42,16 +42,14 @@ if ! "$here/build.sh" --check >/dev/null; then
   "$here/build.sh" || lane_die "building the binaries failed (see the output above)"
 fi
 
-port_busy() { (: < "/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
-for p in $LANE_ETCD_CLIENT_PORT $LANE_ETCD_PEER_PORT $LANE_APISERVER_PORT $LANE_CONTROLLER_MANAGER_PORT $LANE_SCHEDULER_PORT; do
-  if port_busy "$p"; then lane_die "port 127.0.0.1:$p is in use; the lane needs it (see test/real-cluster/lane-env.sh)"; fi
-done
+lane_pick_ports "${LANE_CONTROL_PLANE_PORTS[@]}"
 for n in $(seq 1 "$LANE_NODES"); do
   if ip link show "$(node_bridge "$n")" >/dev/null 2>&1; then lane_die "bridge $(node_bridge "$n") exists already; run 'npm run cluster:down' first"; fi
 done
 
 # ---- from here on a failure tears down what was started (unless asked to keep it) --------------
 mkdir -p "$LANE_LOGS" "$LANE_PIDS"
+lane_write_ports "${LANE_CONTROL_PLANE_PORTS[@]}"
 up_ok=0
 on_exit() {
   local rc=$?

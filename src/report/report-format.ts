@@ -4,24 +4,28 @@ import { renderCsv } from './report-csv.ts';
 import { renderHtml } from './report-html.ts';
 import { rowsToJson } from './report-json.ts';
 import type { ReportRow } from './report-rows.ts';
-import { renderTable, savingsSummary } from './report-table.ts';
+import { moneySummary, renderTable, savingsSummary } from './report-table.ts';
+import type { Prices } from './money.ts';
 
 import type { ReportFormat } from './report-formats.ts';
 
 export { REPORT_FORMATS, type ReportFormat } from './report-formats.ts';
 
-/** The report in `format`; the table fits `width` columns (a terminal's; undefined: whole). */
-export function renderReport(rows: readonly ReportRow[], format: ReportFormat, width?: number): string {
+/**
+ * The report in `format`; the table fits `width` columns (a terminal's; undefined: whole). With
+ * `prices`, every format carries the monthly saving of each row (and the table and HTML their total).
+ */
+export function renderReport(rows: readonly ReportRow[], format: ReportFormat, width?: number, prices?: Prices): string {
   switch (format) {
     case 'json':
-      return `${JSON.stringify(rowsToJson(rows), null, 2)}\n`;
+      return `${JSON.stringify(rowsToJson(rows, prices), null, 2)}\n`;
     case 'yaml':
-      return toYaml(rowsToJson(rows));
+      return toYaml(rowsToJson(rows, prices));
     case 'csv':
-      return renderCsv(rows);
+      return renderCsv(rows, prices);
     case 'html':
-      return renderHtml(rows, 'Tailor recommendations');
+      return renderHtml(rows, 'Tailor recommendations', prices);
     case 'table':
-      return `${renderTable(rows, width)}\n${savingsSummary(rows)}\n`;
+      return `${renderTable(rows, width, prices)}\n${savingsSummary(rows)}\n${prices ? `${moneySummary(rows, prices)}\n` : ''}`;
   }
 }

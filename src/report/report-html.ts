@@ -1,7 +1,9 @@
-/** A self-contained HTML page of the report (no scripts, escaped text). */
+/** A self-contained HTML page of the report (no scripts, escaped text); with prices, a monthly saving column and its total. */
 import escapeHtml from 'escape-html';
 import { rowsToJson } from './report-json.ts';
 import type { ReportRow } from './report-rows.ts';
+import { moneySummary } from './report-table.ts';
+import { moneyText, type Prices } from './money.ts';
 
 function esc(s: string | number | null): string {
   return escapeHtml(String(s ?? '-'));
@@ -12,14 +14,15 @@ function bounds(status: string, l: { lowerBound: string | null; upperBound: stri
   return status === 'ok' ? `${l.lowerBound ?? '-'} .. ${l.upperBound ?? 'none yet'}` : '-';
 }
 
-export function renderHtml(rows: readonly ReportRow[], title: string): string {
-  const body = rowsToJson(rows)
+export function renderHtml(rows: readonly ReportRow[], title: string, prices?: Prices): string {
+  const body = rowsToJson(rows, prices)
     .map((r) => {
-      const cells = [r.namespace, `${r.workload.kind}/${r.workload.name}`, r.container, r.pods, r.cpu.request, r.cpu.target, bounds(r.status, r.cpu), r.cpu.difference, r.memory.request, r.memory.target, bounds(r.status, r.memory), r.memory.difference, r.status, r.notes.join('; ')];
+      const money = prices ? [moneyText(r.monthlySaving?.total ?? null)] : [];
+      const cells = [r.namespace, `${r.workload.kind}/${r.workload.name}`, r.container, r.pods, r.cpu.request, r.cpu.target, bounds(r.status, r.cpu), r.cpu.difference, r.memory.request, r.memory.target, bounds(r.status, r.memory), r.memory.difference, ...money, r.status, r.notes.join('; ')];
       return `<tr>${cells.map((c) => `<td>${esc(c)}</td>`).join('')}</tr>`;
     })
     .join('\n');
-  const head = ['namespace', 'workload', 'container', 'pods', 'cpu request', 'cpu target', 'cpu bounds', 'cpu diff', 'memory request', 'memory target', 'memory bounds', 'memory diff', 'status', 'notes'];
+  const head = ['namespace', 'workload', 'container', 'pods', 'cpu request', 'cpu target', 'cpu bounds', 'cpu diff', 'memory request', 'memory target', 'memory bounds', 'memory diff', ...(prices ? [`saving ${prices.currency}/month`] : []), 'status', 'notes'];
   return `<!doctype html>
 <html><head><meta charset="utf-8"><title>${esc(title)}</title>
 <style>body{font-family:sans-serif}table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:2px 6px;text-align:right}</style></head>
@@ -27,6 +30,6 @@ export function renderHtml(rows: readonly ReportRow[], title: string): string {
 <table><thead><tr>${head.map((h) => `<th>${esc(h)}</th>`).join('')}</tr></thead>
 <tbody>
 ${body}
-</tbody></table></body></html>
+</tbody></table>${prices ? `\n<p id="money">${esc(moneySummary(rows, prices))}</p>` : ''}</body></html>
 `;
 }

@@ -7,10 +7,15 @@
  * row. The exact figures, for scripts, are numbers beside them: `cpu.millicores` and
  * `memory.bytes` (`{request, limit, target, lowerBound, upperBound}`, whole, null when unknown).
  * `confidence` is `low` with less than a day of history or no upper bound yet (`upperBound` null,
- * `notes` say why); such rows have no `savings`.
+ * `notes` say why); such rows have no `savings`. With prices (`--cpu-hour-price`,
+ * `--memory-gib-hour-price`) each row also has `monthlySaving: {cpu, memory, total, currency}`
+ * (money.ts: (request - target) x pods x price x 730 h, in cents, negative a cost; null where
+ * `savings` are); without prices the field is absent. The list carries no total (it would change
+ * the list into an object): the table's last line has it, and `jq '[.[].monthlySaving.total // 0] | add'`.
  */
 import type { ReportRow, ResourceLine } from './report-rows.ts';
 import { cpuText, memoryHuman, signed } from './report-quantities.ts';
+import { moneyJson, rowMonthlySaving, type MoneyJson, type Prices } from './money.ts';
 
 /** The exact figures of a resource: whole millicores or bytes, null when unknown. */
 export interface ExactJson {
@@ -43,6 +48,8 @@ export interface RowJson {
   samples: { cpu: number; memory: number; ooms: number };
   cpu: ResourceJson & { millicores: ExactJson };
   memory: ResourceJson & { bytes: ExactJson };
+  /** With prices only: the row's monthly saving (negative: a cost), null when it has no savings. */
+  monthlySaving?: MoneyJson | null;
 }
 
 function resource(l: ResourceLine, text: (v: number | undefined) => string | null): ResourceJson {
@@ -65,8 +72,8 @@ function exact(l: ResourceLine): ExactJson {
   return { request: whole(l.request), limit: whole(l.limit), target: whole(l.target), lowerBound: whole(l.lowerBound), upperBound: whole(l.upperBound) };
 }
 
-/** The contract objects of the rows. */
-export function rowsToJson(rows: readonly ReportRow[]): RowJson[] {
+/** The contract objects of the rows; with `prices`, each with its `monthlySaving`. */
+export function rowsToJson(rows: readonly ReportRow[], prices?: Prices): RowJson[] {
   return rows.map((r) => ({
     namespace: r.namespace,
     workload: { kind: r.workload.kind, name: r.workload.name },
@@ -79,5 +86,6 @@ export function rowsToJson(rows: readonly ReportRow[]): RowJson[] {
     samples: { cpu: r.cpuSamples, memory: r.memorySamples, ooms: r.ooms },
     cpu: { ...resource(r.cpu, cpuText), millicores: exact(r.cpu) },
     memory: { ...resource(r.memory, memoryHuman), bytes: exact(r.memory) },
+    ...(prices ? { monthlySaving: moneyJson(rowMonthlySaving(r, prices), prices) } : {}),
   }));
 }

@@ -2,11 +2,13 @@
  * The human table of `tailor recommend` (cli-table3), memory rounded up to MiB. An open upper bound
  * reads "none yet"; the note column says why a row is not trusted (young history, no upper bound
  * yet, OOM kills), and the savings line counts only rows with normal confidence. On a terminal the
- * table fits its width (fit-table.ts).
+ * table fits its width (fit-table.ts). With prices (money.ts) a column gives each row's monthly
+ * saving (negative: a cost) and a line under the table their total.
  */
 import { layoutTable, renderFittedTable, type FitColumn } from './fit-table.ts';
 import type { ReportRow, ResourceLine } from './report-rows.ts';
 import { cpuText, memoryHuman, signed } from './report-quantities.ts';
+import { HOURS_PER_MONTH, moneyText, pricesText, rowMonthlySaving, sumMoney, type Prices } from './money.ts';
 
 const dash = (s: string | null) => s ?? '-';
 
@@ -42,14 +44,19 @@ const COLUMNS: readonly FitColumn[] = [
   { head: 'note', ownLine: true },
 ];
 
+/** The money column, before the note: kept on any terminal (it is short). */
+const moneyColumn = (prices: Prices): FitColumn => ({ head: `saving ${prices.currency}/month`, shortHead: `${prices.currency}/mo` });
+
 /**
  * The table, fitted to `width` columns (a terminal's; undefined: the whole table, as for a file
- * or a pipe).
+ * or a pipe); with `prices`, the monthly saving of each row.
  */
-export function renderTable(rows: readonly ReportRow[], width?: number): string {
+export function renderTable(rows: readonly ReportRow[], width?: number, prices?: Prices): string {
+  const columns = prices ? [...COLUMNS.slice(0, -1), moneyColumn(prices), COLUMNS[COLUMNS.length - 1]!] : COLUMNS;
   const cells = rows.map((r) => {
     const c = r.cpu;
     const m = r.memory;
+    const money = prices ? [moneyText(rowMonthlySaving(r, prices)?.total ?? null)] : [];
     return [
       r.namespace,
       `${r.workload.kind}/${r.workload.name}`,
@@ -61,10 +68,11 @@ export function renderTable(rows: readonly ReportRow[], width?: number): string 
       `${dash(memoryHuman(m.request))}/${dash(memoryHuman(m.limit))}`,
       r.status === 'ok' ? bounds(m, memoryHuman) : '-',
       dash(signed(m.difference, memoryHuman)),
+      ...money,
       note(r),
     ];
   });
-  return renderFittedTable(COLUMNS, cells, layoutTable(COLUMNS, cells, width), { ownLinePrefix: 'note: ' });
+  return renderFittedTable(columns, cells, layoutTable(columns, cells, width), { ownLinePrefix: 'note: ' });
 }
 
 /**
@@ -79,4 +87,15 @@ export function savingsSummary(rows: readonly ReportRow[]): string {
   const total = `estimated savings if applied: cpu ${signed(Math.round(cpu), cpuText)}, memory ${signed(memory, memoryHuman)} (request - target, x pods)`;
   if (counted.length === 0) return `no estimated savings: none of the ${rows.length} row(s) has enough history yet (a day, and an upper bound)`;
   return left === 0 ? total : `${total}; ${left} row(s) with low confidence or no estimate left out`;
+}
+
+/**
+ * The line of the total monthly saving of the rows with normal confidence (those of
+ * {@link savingsSummary}), e.g. `monthly saving if applied: 21.90 USD (cpu 19.71, memory 2.19) at
+ * 0.03 USD per CPU-hour and 0.004 USD per GiB-hour, 730 h a month; negative is a cost`.
+ */
+export function moneySummary(rows: readonly ReportRow[], prices: Prices): string {
+  const counted = rows.filter((r) => r.status === 'ok' && r.confidence === 'normal');
+  const total = sumMoney(counted.flatMap((r) => rowMonthlySaving(r, prices) ?? []));
+  return `monthly saving if applied: ${moneyText(total.total ?? 0)} ${prices.currency} (cpu ${moneyText(total.cpu ?? 0)}, memory ${moneyText(total.memory ?? 0)}) at ${pricesText(prices)}, ${HOURS_PER_MONTH} h a month; negative is a cost`;
 }

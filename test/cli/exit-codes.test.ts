@@ -54,6 +54,12 @@ const BAD: Array<[string[], RegExp]> = [
   [['recommend', ...PROM, '--memory-budget', '64Mi'], /invalid --memory-budget "64Mi": must be at least 128Mi/],
   [['recommend', ...PROM, '--format', 'xml'], /'xml' is invalid/],
   [['recommend', ...PROM, '--log-level', 'bogus'], /'bogus' is invalid/],
+  [['recommend', ...PROM, '--cpu-hour-price', '-1', '--memory-gib-hour-price', '0.004'], /--cpu-hour-price: "-1" is not a price: expected a decimal number of at least 0/],
+  [['recommend', ...PROM, '--cpu-hour-price', '0.03', '--memory-gib-hour-price', 'cheap'], /--memory-gib-hour-price: "cheap" is not a price/],
+  [['recommend', ...PROM, '--cpu-hour-price', '0.03'], /--cpu-hour-price needs --memory-gib-hour-price too/],
+  [['recommend', ...PROM, '--memory-gib-hour-price', '0.004'], /--memory-gib-hour-price needs --cpu-hour-price too/],
+  [['recommend', ...PROM, '--currency', 'EUR'], /--currency needs --cpu-hour-price and --memory-gib-hour-price/],
+  [['recommend', ...PROM, '--cpu-hour-price', '0.03', '--memory-gib-hour-price', '0.004', '--currency', 'US dollars'], /--currency: "US dollars" is not a currency label/],
 
   [['audit'], /required option '--prometheus-url <url>' not specified/],
   [['audit', '--prometheus-url', 'not-a-url'], /--prometheus-url: invalid Prometheus URL/],
@@ -64,6 +70,8 @@ const BAD: Array<[string[], RegExp]> = [
   [['audit', ...PROM, '--chart-points', '1'], /'1' is invalid/],
   [['audit', ...PROM, '--keep-reports', '3'], /--keep-reports needs --output-dir/],
   [['audit', ...PROM, '--format', 'csv'], /'csv' is invalid/],
+  [['audit', ...PROM, '--cpu-hour-price', '1e3', '--memory-gib-hour-price', '0.004'], /--cpu-hour-price: "1e3" is not a price/],
+  [['audit', ...PROM, '--cpu-hour-price', '0.03'], /--cpu-hour-price needs --memory-gib-hour-price too/],
 
   [['replay'], /required option '--trace <file>' not specified/],
   [['replay', '--trace', MISSING, '--strategy', 'magic'], /--strategy: unknown strategy "magic"; known: vpa, tailor, tailor-low-churn, krr, oracle, oracle-rules/],

@@ -13,6 +13,7 @@ import { AUDIT_FORMATS, type AuditOptions } from './audit-options.ts';
 import { OUTLINE_POINTS } from '../../report/audit/usage-outline.ts';
 import { formatOption, logLevelOption, noProgressOption, outputOption } from '../common-options.ts';
 import { addPrometheusAndNamespaceOptions, addRecommendSourceOptions } from '../recommend-source-options.ts';
+import { addPriceOptions } from '../price-options.ts';
 
 function storeOption(text: string): StoreSpec {
   try {
@@ -46,7 +47,7 @@ export function registerAudit(program: Command, notes?: AuditNotes): void {
     .option('--previous <file>', 'the previous report (its JSON, or a stored summary) for the trend; default: the one in --store')
     .addOption(new Option('--store <location>', 'keep the summary for the next audit\'s trend: configmap:NAMESPACE/NAME or dir:PATH').argParser(storeOption))
     .addOption(new Option('--chart-points <n>', 'points per usage chart (the window cut into this many buckets)').argParser(pointsOption).default(OUTLINE_POINTS));
-  addRecommendSourceOptions(cmd)
+  addPriceOptions(addRecommendSourceOptions(cmd))
     .addOption(noProgressOption())
     .addOption(logLevelOption('warn'))
     // The implementation is loaded when the command runs, not at every start of the CLI.

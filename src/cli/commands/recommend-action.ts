@@ -8,17 +8,20 @@ import { writeResult } from '../common-options.ts';
 import { readRecommendations } from '../recommend-source.ts';
 import { sourceSettings } from '../recommend-source-settings.ts';
 import type { RecommendSourceOptions } from '../recommend-source-options.ts';
+import { pricesOf, type PriceOptions } from '../price-options.ts';
 
 /** The parsed options of `tailor recommend`. */
-export interface RecommendOptions extends RecommendSourceOptions {
+export interface RecommendOptions extends RecommendSourceOptions, PriceOptions {
   format: ReportFormat;
   output?: string;
 }
 
 /** Reads, recommends and writes the report in the chosen format. */
 export async function runRecommendCommand(o: RecommendOptions): Promise<void> {
-  const { rows } = await readRecommendations(sourceSettings(o));
+  const settings = sourceSettings(o);
+  const prices = pricesOf(o);
+  const { rows } = await readRecommendations(settings);
   // The table fits a terminal; written to a file or a pipe it is whole.
   const width = o.output === undefined && process.stdout.isTTY ? process.stdout.columns : undefined;
-  await writeResult(renderReport(rows, o.format, width), o.output);
+  await writeResult(renderReport(rows, o.format, width, prices), o.output);
 }

@@ -5,7 +5,8 @@
  * report, then one entry per workload container (under-provisioned first, then over-provisioned by
  * waste): a table row of requests, recommendations, waste and shortfall with their trend, and
  * below it two inline SVG charts (CPU and memory: peak usage against the request and the
- * recommendation), the notes, and the workload's recommended resources as YAML to copy.
+ * recommendation), the notes, and the workload's recommended resources as YAML to copy. With
+ * prices, a last column gives each row's monthly saving (negative: a cost) and the totals its sum.
  *
  * Responsive without fixed widths: at a laptop's 1280 px the table fits the page (eleven columns,
  * the trend under each figure rather than in columns of its own), on a phone each entry becomes a
@@ -13,6 +14,7 @@
  */
 import escapeHtml from 'escape-html';
 import { cpuText, memoryHuman, signed } from '../report-quantities.ts';
+import { moneyText, pricesText } from '../money.ts';
 import { strategyChangeNote, type AuditReport, type ResourceAudit, type ResourceTrend, type Totals, type WorkloadAudit } from './audit-report.ts';
 import { usageChart } from './usage-chart.ts';
 import { applyHint, hasRecommendation, workloadYaml, type WorkloadContainers } from './workload-yaml.ts';
@@ -131,7 +133,17 @@ function totalsTable(report: AuditReport): string {
   const changed = strategyChangeNote(report);
   const since = `since ${esc(timeText(report.previous?.generatedAt ?? ''))}${changed ? `<br><span class="not-comparable">${esc(changed)}</span>` : ''}`;
   const head = `<tr><th></th><th>now</th>${t.trend ? `<th>${since}</th>` : ''}</tr>`;
-  return `<div class="scroll"><table id="totals">${head}${row('cpu', 'waste')}${row('cpu', 'shortfall')}${row('memory', 'waste')}${row('memory', 'shortfall')}</table></div>`;
+  const money = t.monthlySaving ? `<tr class="money"><th>monthly saving, ${esc(t.monthlySaving.currency)}</th><td>${esc(moneyText(t.monthlySaving.total))}</td>${t.trend ? `<td class="trend">${esc(signedMoney(t.trend.monthlySaving?.total ?? null))}</td>` : ''}</tr>` : '';
+  return `<div class="scroll"><table id="totals">${head}${row('cpu', 'waste')}${row('cpu', 'shortfall')}${row('memory', 'waste')}${row('memory', 'shortfall')}${money}</table></div>`;
+}
+
+/** A change of money: `+4.38`, `-13.14`, `0.00`; `-` when unknown. */
+const signedMoney = (v: number | null) => (v === null ? '-' : v > 0 ? `+${moneyText(v)}` : moneyText(v));
+
+/** The money cell of a row (with prices): the monthly saving, and under it its change since the previous report. */
+function moneyCell(w: WorkloadAudit, label: string, withTrend: boolean): string {
+  const d = withTrend ? `<span class="d" data-label="Δ ${esc(label)}" title="change since the previous report">Δ ${esc(signedMoney(w.trend?.monthlySaving?.total ?? null))}</span>` : '';
+  return `<td class="num money" data-label="${esc(label)}"><span class="v">${esc(moneyText(w.monthlySaving?.total ?? null))}</span>${d}</td>`;
 }
 
 /** One figure's cell: the value, and under it its change since the previous report (when there is one). */
@@ -192,7 +204,7 @@ function yamlBlock(group: WorkloadContainers, id: string): string {
   );
 }
 
-function workloadEntry(w: WorkloadAudit, withTrend: boolean, columns: number, yaml: string): string {
+function workloadEntry(w: WorkloadAudit, withTrend: boolean, columns: number, yaml: string, moneyLabel: string | undefined): string {
   const name = `${w.namespace}/${w.workload.kind}/${w.workload.name} ${w.container}`;
   const notes = [...(w.trend?.new ? ['new since the previous report'] : []), ...(w.confidence === 'low' && !w.notes.some((n) => n.startsWith('low confidence')) ? ['low confidence'] : []), ...w.notes];
   return (
@@ -201,6 +213,7 @@ function workloadEntry(w: WorkloadAudit, withTrend: boolean, columns: number, ya
     `<td class="num" data-label="pods">${w.pods}</td>${verdictCell(w)}` +
     cells('cpu', w.cpu, w.trend?.cpu ?? null, withTrend && !w.trend?.new) +
     cells('memory', w.memory, w.trend?.memory ?? null, withTrend && !w.trend?.new) +
+    (moneyLabel === undefined ? '' : moneyCell(w, moneyLabel, withTrend && !w.trend?.new)) +
     `</tr><tr class="detail"><td colspan="${columns}"><div class="detail-grid">${charts(w, name)}` +
     `<div class="side"><p class="notes">${notes.length > 0 ? esc(notes.join('; ')) : ''}</p>${yaml}</div></div></td></tr></tbody>`
   );
@@ -210,7 +223,8 @@ function workloadEntry(w: WorkloadAudit, withTrend: boolean, columns: number, ya
 export function renderAuditHtml(report: AuditReport): string {
   const withTrend = report.previous !== null;
   const per = ['request', 'recommended', 'waste', 'shortfall'];
-  const columns = 3 + 2 * per.length;
+  const moneyLabel = report.prices ? `saving ${report.prices.currency}/month` : undefined;
+  const columns = 3 + 2 * per.length + (moneyLabel === undefined ? 0 : 1);
   const counts = report.totals.workloads;
   const low = report.workloads.filter((w) => w.confidence === 'low').length;
   const changed = strategyChangeNote(report);
@@ -236,7 +250,7 @@ export function renderAuditHtml(report: AuditReport): string {
       shown.add(key);
       yaml = yamlBlock(groups.get(key)!, id);
     } else yaml = `<p class="muted">YAML for all of ${esc(`${w.workload.kind}/${w.workload.name}`)}'s containers: <a href="#${id}">with its first container</a>.</p>`;
-    return workloadEntry(w, withTrend, columns, yaml);
+    return workloadEntry(w, withTrend, columns, yaml, moneyLabel);
   });
 
   // A count of 0 is not a warning: grey, whatever its verdict.
@@ -248,12 +262,12 @@ export function renderAuditHtml(report: AuditReport): string {
 <body><header><h1>Tailor audit</h1>
 <p id="summary">${esc(timeText(report.generatedAt))} · <span id="history">${esc(historyText(report))}</span> · strategy ${esc(report.strategy)}</p>
 <p class="chips" id="counts">${chip('under', counts.under, 'under-provisioned')}${chip('over', counts.over, 'over-provisioned')}${chip('fit', counts.fit, 'fit')}${chip('unknown', counts.unknown, 'without a request or recommendation')}${low > 0 ? chip('low', low, 'of low confidence (not in the totals)') : ''}</p></header>
-<p class="muted">Waste is the request above the recommendation times the pods; shortfall the recommendation above the request times the pods. Totals leave out rows of low confidence. ${since}</p>
+<p class="muted">Waste is the request above the recommendation times the pods; shortfall the recommendation above the request times the pods. Totals leave out rows of low confidence. ${report.prices ? `Monthly saving: request minus recommendation, times the pods, at ${esc(pricesText(report.prices))}, ${report.prices.hoursPerMonth} h a month; negative is a cost (requests only: not limits, node packing or discounts). ` : ''}${since}</p>
 ${totalsTable(report)}
 <h2>Workload containers</h2>
 <p class="legend muted"><span><i class="swatch" style="border-top:2px solid #0969da"></i>peak usage</span><span><i class="swatch" style="border-top:2px dashed #6e7781"></i>request</span><span><i class="swatch" style="border-top:2px solid #1a7f37"></i>recommendation</span></p>
 <div class="scroll"><table id="workloads"><thead>
-<tr><th class="name" rowspan="2">workload</th><th rowspan="2">pods</th><th rowspan="2">verdict</th><th class="group" colspan="${per.length}">CPU</th><th class="group" colspan="${per.length}">memory</th></tr>
+<tr><th class="name" rowspan="2">workload</th><th rowspan="2">pods</th><th rowspan="2">verdict</th><th class="group" colspan="${per.length}">CPU</th><th class="group" colspan="${per.length}">memory</th>${moneyLabel === undefined ? '' : `<th rowspan="2">${esc(moneyLabel)}</th>`}</tr>
 <tr>${[...per, ...per].map((h) => `<th>${esc(h)}</th>`).join('')}</tr></thead>
 ${entries.join('\n')}
 </table></div>

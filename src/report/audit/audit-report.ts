@@ -4,8 +4,12 @@
  * recommendation, times the pods) and the shortfall (recommendation above the request, times the
  * pods), a verdict, the usage outline over the window, and the trend since the previous report.
  * CPU is in millicores and memory in bytes throughout; the shape is versioned by `schemaVersion`
- * and documented in docs/audit.md.
+ * and documented in docs/audit.md. With prices (`--cpu-hour-price`, `--memory-gib-hour-price`:
+ * ../money.ts) the report also carries `prices`, each row's `monthlySaving` ((waste - shortfall) x
+ * price x 730 h; negative: a cost), its total and their changes since the previous report, priced
+ * at today's prices on both sides; without prices these fields are absent.
  */
+import { HOURS_PER_MONTH, moneyInCents, moneyJson, monthlyMoney, type MoneyJson, type MonthlyMoney, type Prices } from '../money.ts';
 import type { ReportRow, ResourceLine } from '../report-rows.ts';
 import { rowId } from '../report-rows.ts';
 import type { AuditSummary, SummaryRow } from './audit-summary.ts';
@@ -47,6 +51,8 @@ export interface WorkloadTrend {
   new: boolean;
   cpu: ResourceTrend;
   memory: ResourceTrend;
+  /** With prices: the change of the monthly saving (now minus then, both at this report's prices, in cents); null figures where either side is unknown. */
+  monthlySaving?: MonthlyMoney;
 }
 
 export interface WorkloadAudit {
@@ -61,6 +67,8 @@ export interface WorkloadAudit {
   notes: string[];
   cpu: ResourceAudit;
   memory: ResourceAudit;
+  /** With prices: (waste - shortfall) x price x 730 h, in cents (negative: a cost); null without a request or a recommendation. */
+  monthlySaving?: MoneyJson | null;
   /** null when there is no previous report. */
   trend: WorkloadTrend | null;
   /** Peak usage per bucket, the buckets ending at the window's end (null where no sample fell). */
@@ -91,12 +99,19 @@ export interface AuditReport {
    * known and not this report's, so the trend compares recommendations of two strategies.
    */
   previous: { generatedAt: string; source: string; strategy: string | null; strategyChanged: boolean } | null;
-  /** Sums over the rows of normal confidence, with their changes since the previous report. */
+  /** The prices the money figures use (`--cpu-hour-price`, `--memory-gib-hour-price`, `--currency`); absent without prices. */
+  prices?: Prices & { hoursPerMonth: number };
+  /**
+   * Sums over the rows of normal confidence, with their changes since the previous report. With
+   * prices also their `monthlySaving` and, in `trend`, its change (the previous rows priced at
+   * this report's prices: the change is the workloads', not the prices').
+   */
   totals: {
     workloads: { over: number; under: number; fit: number; unknown: number };
     cpu: Totals;
     memory: Totals;
-    trend: { cpu: Totals; memory: Totals } | null;
+    monthlySaving?: MoneyJson;
+    trend: { cpu: Totals; memory: Totals; monthlySaving?: MoneyJson } | null;
   };
   /** Under-provisioned first, then over-provisioned by waste, then the rest. */
   workloads: WorkloadAudit[];
@@ -129,14 +144,35 @@ function combined(a: Verdict, b: Verdict): Verdict {
 
 const minus = (a: number | null, b: number | null) => (a === null || b === null ? null : a - b);
 
+/** Request minus target, times the pods: waste - shortfall; null when unknown. */
+const net = (a: Pick<ResourceAudit, 'waste' | 'shortfall'>) => minus(a.waste, a.shortfall);
+
+/** The monthly saving of a row's (or the totals') waste and shortfall at `prices`, unrounded. */
+function savingOf(cpu: Pick<ResourceAudit, 'waste' | 'shortfall'>, memory: Pick<ResourceAudit, 'waste' | 'shortfall'>, prices: Prices): MonthlyMoney {
+  return monthlyMoney(net(cpu), net(memory), prices);
+}
+
+/** Now minus then, figure by figure, in cents. */
+function moneyChange(now: MonthlyMoney, then: MonthlyMoney): MonthlyMoney {
+  return moneyInCents({ cpu: minus(now.cpu, then.cpu), memory: minus(now.memory, then.memory), total: minus(now.total, then.total) });
+}
+
 function resourceTrend(now: ResourceAudit, request: number | null, target: number | null, pods: number): ResourceTrend {
   const then = assess(request, target, pods);
   return { waste: minus(now.waste, then.waste), shortfall: minus(now.shortfall, then.shortfall), target: minus(now.target, target), request: minus(now.request, request) };
 }
 
-function trendOf(w: WorkloadAudit, prev: SummaryRow | undefined): WorkloadTrend {
-  if (!prev) return { new: true, cpu: { waste: null, shortfall: null, target: null, request: null }, memory: { waste: null, shortfall: null, target: null, request: null } };
-  return { new: false, cpu: resourceTrend(w.cpu, prev.cpuRequest, prev.cpuTarget, prev.pods), memory: resourceTrend(w.memory, prev.memoryRequest, prev.memoryTarget, prev.pods) };
+function trendOf(w: WorkloadAudit, prev: SummaryRow | undefined, prices: Prices | undefined): WorkloadTrend {
+  if (!prev) {
+    const unknown = { waste: null, shortfall: null, target: null, request: null };
+    return { new: true, cpu: unknown, memory: unknown, ...(prices ? { monthlySaving: { cpu: null, memory: null, total: null } } : {}) };
+  }
+  const trend: WorkloadTrend = { new: false, cpu: resourceTrend(w.cpu, prev.cpuRequest, prev.cpuTarget, prev.pods), memory: resourceTrend(w.memory, prev.memoryRequest, prev.memoryTarget, prev.pods) };
+  if (prices) {
+    const then = savingOf(assess(prev.cpuRequest, prev.cpuTarget, prev.pods), assess(prev.memoryRequest, prev.memoryTarget, prev.pods), prices);
+    trend.monthlySaving = moneyChange(savingOf(w.cpu, w.memory, prices), then);
+  }
+  return trend;
 }
 
 const summaryId = (r: SummaryRow) => rowId(r.namespace, { kind: r.kind, name: r.name }, r.container);
@@ -202,7 +238,12 @@ export interface AuditInput {
   historyMs: number;
   strategy: string;
   previous?: { summary: AuditSummary; source: string };
+  /** With prices, the money figures (see the top of this file). */
+  prices?: Prices;
 }
+
+/** A row's money as JSON; null when both resources are unknown. */
+const moneyJsonOrNull = (m: MonthlyMoney, prices: Prices) => (m.total === null ? null : moneyJson(m, prices));
 
 /** Builds the report from recommend's rows, their usage outlines and the previous summary. */
 export function buildAudit(input: AuditInput): AuditReport {
@@ -220,10 +261,11 @@ export function buildAudit(input: AuditInput): AuditReport {
       notes: row.notes,
       cpu,
       memory,
+      ...(input.prices ? { monthlySaving: moneyJsonOrNull(savingOf(cpu, memory, input.prices), input.prices) } : {}),
       trend: null,
       usage: usageOf(input.outlines?.get(rowId(row.namespace, row.workload, row.container))),
     };
-    if (input.previous) w.trend = trendOf(w, prevRows.get(rowId(row.namespace, row.workload, row.container)));
+    if (input.previous) w.trend = trendOf(w, prevRows.get(rowId(row.namespace, row.workload, row.container)), input.prices);
     return w;
   });
   workloads.sort(
@@ -243,7 +285,9 @@ export function buildAudit(input: AuditInput): AuditReport {
     const then = { cpu: summaryTotals(rows, normalIds, 'cpu'), memory: summaryTotals(rows, normalIds, 'memory') };
     const delta = (now: Totals, before: Totals): Totals => ({ waste: now.waste - before.waste, shortfall: now.shortfall - before.shortfall });
     totals.trend = { cpu: delta(totals.cpu, then.cpu), memory: delta(totals.memory, then.memory) };
+    if (input.prices) totals.trend.monthlySaving = moneyJson(savingOf(totals.trend.cpu, totals.trend.memory, input.prices), input.prices)!;
   }
+  if (input.prices) totals.monthlySaving = moneyJson(savingOf(totals.cpu, totals.memory, input.prices), input.prices)!;
   return {
     schemaVersion: AUDIT_SCHEMA_VERSION,
     kind: AUDIT_KIND,
@@ -253,6 +297,7 @@ export function buildAudit(input: AuditInput): AuditReport {
     units: { cpu: 'millicores', memory: 'bytes' },
     strategy: input.strategy,
     previous: input.previous ? previousOf(input.previous, input.strategy) : null,
+    ...(input.prices ? { prices: { ...input.prices, hoursPerMonth: HOURS_PER_MONTH } } : {}),
     totals,
     workloads,
     gone: [...prevRows.entries()].filter(([id]) => !current.has(id)).map(([, r]) => ({ namespace: r.namespace, workload: { kind: r.kind, name: r.name }, container: r.container })),

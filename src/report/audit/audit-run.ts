@@ -5,6 +5,7 @@
  * that cannot take the new summary fails the audit after the report was written, with the stored
  * summary untouched (docs/audit.md).
  */
+import type { Prices } from '../money.ts';
 import type { ReportRow } from '../report-rows.ts';
 import { buildAudit, strategyChangeNote, summaryOf, type AuditReport } from './audit-report.ts';
 import { serializeSummary } from './audit-summary.ts';
@@ -21,6 +22,8 @@ export interface AuditRunInput {
   /** `--previous FILE`, already read: it wins over the store for the trend. */
   previousFile?: { text: string; source: string };
   store?: SummaryStore;
+  /** With prices, the report carries the money figures. */
+  prices?: Prices;
   /** Writes the report (HTML, JSON, or both). */
   emit: (report: AuditReport) => Promise<void>;
   warn: (line: string) => void;
@@ -57,6 +60,7 @@ export async function completeAudit(input: AuditRunInput): Promise<AuditReport> 
     historyMs: input.historyMs,
     strategy: input.strategy,
     ...(found && 'summary' in found ? { previous: found } : {}),
+    ...(input.prices ? { prices: input.prices } : {}),
   });
   const changed = strategyChangeNote(report);
   if (changed) input.warn(`${changed} (the previous report, ${report.previous!.source}, recommended with ${report.previous!.strategy}; this one with ${report.strategy})`);

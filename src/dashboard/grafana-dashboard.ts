@@ -6,14 +6,16 @@
  * uses the names Tailor exports (src/observability, src/updater, src/admission, src/metrics) and the
  * cAdvisor / kube-state-metrics names of a real cluster (the same kube-sim serves).
  *
- * Variables: datasource, namespace, workload (a VPA's target), container (multi, All). Rows:
- * the workload's usage against requests, limits and the recommendation bounds; estimated savings;
+ * Variables: datasource, namespace, workload (a VPA's target), container (multi, All), and the
+ * prices (text boxes: cpu_hour_price, memory_gib_hour_price, currency; 0 until set). Rows:
+ * the workload's usage against requests, limits and the recommendation bounds; estimated savings,
+ * in resources and, at the prices, in money a month;
  * the updater's actions and outcomes, its latency from recommendation to applied and its memory
  * usage feed; OOM kills and restarts; Tailor's own loops, Prometheus traffic, leadership,
  * admission webhook and the recommender's writes.
  */
 import * as common from '@grafana/grafana-foundation-sdk/common';
-import { DashboardBuilder, DashboardCursorSync, DatasourceVariableBuilder, QueryVariableBuilder, RowBuilder, VariableHide, VariableRefresh, VariableSort, type DynamicConfigValue } from '@grafana/grafana-foundation-sdk/dashboard';
+import { DashboardBuilder, DashboardCursorSync, DatasourceVariableBuilder, QueryVariableBuilder, RowBuilder, TextBoxVariableBuilder, VariableHide, VariableRefresh, VariableSort, type DynamicConfigValue } from '@grafana/grafana-foundation-sdk/dashboard';
 import { DataqueryBuilder } from '@grafana/grafana-foundation-sdk/prometheus';
 import { PanelBuilder as StatPanelBuilder } from '@grafana/grafana-foundation-sdk/stat';
 import { PanelBuilder as TimeseriesPanelBuilder } from '@grafana/grafana-foundation-sdk/timeseries';
@@ -49,16 +51,17 @@ export interface DashboardPanel {
 export interface DashboardVariable {
   name: string;
   label: string;
-  type: 'datasource' | 'query';
+  type: 'datasource' | 'query' | 'textbox';
   query: string | { query: string; refId: string; qryType: number };
   definition?: string;
   datasource?: { type: 'prometheus'; uid: string };
-  multi: boolean;
-  includeAll: boolean;
-  refresh: number;
+  description?: string;
+  multi?: boolean;
+  includeAll?: boolean;
+  refresh?: number;
   sort?: number;
-  current: Record<string, never>;
-  options: never[];
+  current?: Record<string, never>;
+  options?: never[];
   hide: number;
 }
 
@@ -84,7 +87,7 @@ const NS = '$namespace';
 const WL = '$workload';
 const RI = '$__rate_interval';
 
-type Unit = 'cores' | 'bytes' | 's' | 'short' | 'none' | 'percentunit';
+type Unit = 'cores' | 'bytes' | 's' | 'short' | 'none' | 'percentunit' | 'money';
 
 interface Query {
   expr: string;
@@ -133,11 +136,45 @@ function savings(resource: 'cpu' | 'memory'): string {
   return `sum by (workload) (${requests} * on (namespace, pod) group_left(workload) ${workloadPods(NS)} - on (namespace, workload, container) group_left() ${target})`;
 }
 
+/** Hours in an average month (8,760 / 12), as src/report/money.ts. */
+const HOURS_PER_MONTH = 730;
+
+/** The requests of every pod of every VPA-managed container with a target in the namespace, by workload (the containers `savings` counts). */
+function recommendedRequests(resource: 'cpu' | 'memory'): string {
+  const requests = `sum by (namespace, pod, container) (kube_pod_container_resource_requests{namespace="${NS}", resource="${resource}"})`;
+  const target = `max by (namespace, workload, container) (label_replace(tailor_vpa_recommendation{namespace="${NS}", resource="${resource}", bound="target"}, "workload", "$1", "target_name", "(.+)"))`;
+  return `sum by (workload) (${requests} * on (namespace, pod) group_left(workload) ${workloadPods(NS)} and on (namespace, workload, container) ${target})`;
+}
+
+/**
+ * A month of CPU cores `cpu` and memory bytes `memory` (namespace totals) at the dashboard's
+ * prices: (cores x $cpu_hour_price + GiB x $memory_gib_hour_price) x 730 h. Worked number at 0.03
+ * and 0.004: 1.14 cores and 0.75 GiB cost (1.14 x 0.03 + 0.75 x 0.004) x 730 = 27.16 a month.
+ */
+function monthly(cpu: string, memory: string): string {
+  return `(sum(${cpu}) * $cpu_hour_price + sum(${memory}) / ${2 ** 30} * $memory_gib_hour_price) * ${HOURS_PER_MONTH}`;
+}
+
+/** The monthly money of the requests, of the recommendations (the requests minus the savings) and of the difference, for the namespace. */
+function moneyQueries(): Query[] {
+  const requests = monthly(recommendedRequests('cpu'), recommendedRequests('memory'));
+  return [
+    { expr: requests, legend: 'requests' },
+    { expr: `${requests} - ${monthly(savings('cpu'), savings('memory'))}`, legend: 'recommendations' },
+    { expr: monthly(savings('cpu'), savings('memory')), legend: 'saving (negative: a cost)' },
+  ];
+}
+
+/** A text box variable for a price or the currency, with its default. */
+function priceVariable(name: string, label: string, description: string, value: string): TextBoxVariableBuilder {
+  return new TextBoxVariableBuilder(name).label(label).description(description).defaultValue(value).hide(VariableHide.DontHide);
+}
+
 function quantile(q: number, metric: string, by: string, selector = ''): string {
   return `histogram_quantile(${q}, sum by (${by}, le) (rate(${metric}_bucket${selector}[${RI}])))`;
 }
 
-const UNITS: Record<Unit, string> = { cores: 'suffix: cores', bytes: 'bytes', s: 's', short: 'short', none: 'none', percentunit: 'percentunit' };
+const UNITS: Record<Unit, string> = { cores: 'suffix: cores', bytes: 'bytes', s: 's', short: 'short', none: 'none', percentunit: 'percentunit', money: 'none' };
 
 /** Places rows and panels left to right, wrapping to a new line when a panel would not fit the 24 columns. */
 class Layout {
@@ -158,6 +195,7 @@ class Layout {
     const panel = type === 'stat' ? statPanel() : timeseriesPanel();
     panel.id(++this.id).title(title).description(description).gridPos({ x: this.x, y: this.y, w, h }).datasource(DS).unit(UNITS[unit]);
     if (unit === 'cores') panel.decimals(3);
+    if (unit === 'money') panel.decimals(2);
     queries.forEach((q, i) => panel.withTarget(new DataqueryBuilder().refId(String.fromCharCode(65 + i)).expr(q.expr).legendFormat(q.legend).datasource(DS).range()));
     for (const o of overrides) panel.overrideByRegexp(o.regex, o.properties);
     this.dashboard.withPanel(panel);
@@ -220,7 +258,11 @@ export function tailorDashboard(): GrafanaDashboard {
     .withVariable(new DatasourceVariableBuilder('datasource').label('Prometheus').type('prometheus').hide(VariableHide.DontHide))
     .withVariable(queryVariable('namespace', 'Namespace', 'label_values(tailor_vpa_recommendation, namespace)'))
     .withVariable(queryVariable('workload', 'Workload', 'label_values(tailor_vpa_recommendation{namespace="$namespace"}, target_name)'))
-    .withVariable(queryVariable('container', 'Container', 'label_values(tailor_vpa_recommendation{namespace="$namespace", target_name="$workload"}, container)', true));
+    .withVariable(queryVariable('container', 'Container', 'label_values(tailor_vpa_recommendation{namespace="$namespace", target_name="$workload"}, container)', true))
+    // No default prices (docs/cost.md): 0 until set, so the money panel reads 0, never a made-up figure.
+    .withVariable(priceVariable('cpu_hour_price', 'Price per CPU-hour', 'Price of one CPU core requested for an hour, e.g. 0.0316 (your provider\'s price; 0: not set).', '0'))
+    .withVariable(priceVariable('memory_gib_hour_price', 'Price per GiB-hour', 'Price of one GiB of memory requested for an hour, e.g. 0.0042 (0: not set).', '0'))
+    .withVariable(priceVariable('currency', 'Currency', 'The prices\' currency, a label only.', 'USD'));
   const l = new Layout(builder);
   l.row('Workload $workload in $namespace: usage, requests, limits and recommendation');
   l.panel('timeseries', 'CPU: usage, requests, limits and recommendation', 'CPU cores of the busiest pod of the workload per container, against its requests and limits and the VPA\'s target, lower and upper bound.', 12, 9, 'cores', resourceQueries('cpu'), boundStyles());
@@ -231,6 +273,7 @@ export function tailorDashboard(): GrafanaDashboard {
   l.panel('stat', 'Memory savings', 'Requested memory minus the recommended target, summed like CPU.', 4, 8, 'bytes', [{ expr: `sum(${savings('memory')})`, legend: 'bytes' }]);
   l.panel('timeseries', 'CPU savings by workload', 'Requested minus target CPU cores per workload.', 8, 8, 'cores', [{ expr: savings('cpu'), legend: '{{workload}}' }]);
   l.panel('timeseries', 'Memory savings by workload', 'Requested minus target memory bytes per workload.', 8, 8, 'bytes', [{ expr: savings('memory'), legend: '{{workload}}' }]);
+  l.panel('timeseries', 'Monthly cost of requests vs recommendations ($currency)', `What the requests of every pod of every container with a VPA in the namespace cost a month (${HOURS_PER_MONTH} h) at the Price per CPU-hour and Price per GiB-hour variables, what the recommended targets would cost, and the saving (negative: the recommendations cost more). Requests only: not limits, node packing or discounts (docs/cost.md). 0 until the prices are set.`, 24, 8, 'money', moneyQueries());
 
   l.row('Updater: actions and outcomes');
   l.panel('timeseries', 'Updater actions', 'Decisions of the updater loops by action and reason (Skip and Wait included), per rate interval.', 8, 9, 'short', [

@@ -48,6 +48,11 @@ export function variableQueries(dashboard: { templating?: { list?: Array<{ name:
     .map((v) => ({ name: v.name, multi: v.multi ?? false, definition: v.definition ?? (typeof v.query === 'string' ? v.query : (v.query as { query: string }).query) }));
 }
 
+/** The dashboard's text box variables (the prices) with their default values. */
+export function textVariables(dashboard: { templating?: { list?: Array<{ name: string; type: string; query?: unknown }> } }): Record<string, string> {
+  return Object.fromEntries((dashboard.templating?.list ?? []).filter((v) => v.type === 'textbox').map((v) => [v.name, typeof v.query === 'string' ? v.query : '']));
+}
+
 /** `label_values(metric{matchers}, label)` split into series selector and label; undefined for another form. */
 export function parseLabelValues(definition: string): { match: string; label: string } | undefined {
   const m = /^\s*label_values\(\s*(.+)\s*,\s*([a-zA-Z_][a-zA-Z0-9_]*)\s*\)\s*$/.exec(definition);

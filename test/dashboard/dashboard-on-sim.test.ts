@@ -13,10 +13,12 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { DASHBOARD_FILE } from '../../src/dashboard/dashboard-file.ts';
 import { LAB_NAMESPACE, startDashboardLab, waitForLabEvents } from '../../src/dashboard/dashboard-lab.ts';
-import { panelQueries, parseLabelValues, substitute, variableQueries, type VariableValues } from '../../src/dashboard/panel-targets.ts';
+import { panelQueries, parseLabelValues, substitute, textVariables, variableQueries, type VariableValues } from '../../src/dashboard/panel-targets.ts';
 import { instantQuery, labelValues, type Series } from '../../src/dashboard/prometheus-api.ts';
 
 const MiB = 1024 * 1024;
+/** The prices typed into the dashboard's text boxes. */
+const PRICES = { cpu_hour_price: '0.03', memory_gib_hour_price: '0.004' };
 
 /** The single-value variables' choices: the workload with CPU and memory limits. */
 const CHOSEN: Record<string, string> = { namespace: LAB_NAMESPACE, workload: 'web' };
@@ -56,6 +58,9 @@ test('every panel query of the Grafana dashboard returns data from a Prometheus 
       values[v.name] = chosen;
     }
   }
+  // The prices, typed into their text boxes (defaults: 0 and USD).
+  assert.deepEqual(textVariables(dashboard), { cpu_hour_price: '0', memory_gib_hour_price: '0', currency: 'USD' });
+  Object.assign(values, textVariables(dashboard), PRICES);
   assert.deepEqual(values['workload'] === 'web' && (await labelValues(url, 'target_name', `tailor_vpa_recommendation{namespace="${LAB_NAMESPACE}"}`)).sort(), ['big', 'db', 'hog', 'idle', 'web']);
   assert.deepEqual(values['container'], ['app']);
 
@@ -115,6 +120,16 @@ test('every panel query of the Grafana dashboard returns data from a Prometheus 
   t.diagnostic(`idle could save ${cpuSaving} cores and ${memorySaving / MiB} MiB`);
   assert.ok(cpuSaving >= 0.45 && cpuSaving <= 0.475, `idle CPU saving ${cpuSaving}`);
   assert.ok(Math.abs(memorySaving - (512 - 64 * 1.12) * MiB) < 2 * MiB, `idle memory saving ${memorySaving / MiB} MiB`);
+  // The money panel: at 0.03 per CPU-hour and 0.004 per GiB-hour, the saving is the savings panels'
+  // totals priced for 730 h, and the recommendations cost the requests' cost minus the saving.
+  const money = 'Monthly cost of requests vs recommendations ($currency)';
+  const cpuTotal = valueOf(get('CPU savings', 'A'), {})!;
+  const memoryTotal = valueOf(get('Memory savings', 'A'), {})!;
+  const saving = valueOf(get(money, 'C'), {})!;
+  const [requestsCost, recommendationsCost] = [valueOf(get(money, 'A'), {})!, valueOf(get(money, 'B'), {})!];
+  t.diagnostic(`monthly: requests ${requestsCost}, recommendations ${recommendationsCost}, saving ${saving}`);
+  assert.ok(Math.abs(saving - (cpuTotal * 0.03 + (memoryTotal / 2 ** 30) * 0.004) * 730) < 0.01, `saving ${saving} from ${cpuTotal} cores and ${memoryTotal} bytes`);
+  assert.ok(Math.abs(requestsCost - recommendationsCost - saving) < 0.01 && requestsCost > 0, `${requestsCost} - ${recommendationsCost} = ${saving}`);
   assert.equal(valueOf(get('Leader', 'A'), {}), 1);
   // The updater reads usage from the lab's Prometheus: fed, and every read ok.
   assert.equal(valueOf(get('Updater memory usage feed', 'A'), {}), 1);

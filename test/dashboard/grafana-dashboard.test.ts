@@ -40,6 +40,22 @@ test('queries use only defined variables and the data source variable; every met
   for (const p of d.panels.filter((p) => p.type !== 'row')) assert.deepEqual(p.datasource, { type: 'prometheus', uid: '${datasource}' });
 });
 
+test('the money panel: monthly cost of requests and recommendations at price variables that default to 0, 730 h a month', () => {
+  const d = tailorDashboard();
+  const vars = new Map(d.templating.list.map((v) => [v.name, v]));
+  for (const [name, value] of [['cpu_hour_price', '0'], ['memory_gib_hour_price', '0'], ['currency', 'USD']]) {
+    assert.equal(vars.get(name!)?.type, 'textbox', name);
+    assert.equal(vars.get(name!)?.query, value, name);
+  }
+  const panel = d.panels.find((p) => p.title === 'Monthly cost of requests vs recommendations ($currency)');
+  assert.ok(panel, 'the money panel');
+  assert.deepEqual(panel.targets!.map((t) => t.legendFormat), ['requests', 'recommendations', 'saving (negative: a cost)']);
+  for (const t of panel.targets!) {
+    assert.match(t.expr, /\* \$cpu_hour_price \+ .* \/ 1073741824 \* \$memory_gib_hour_price\) \* 730/);
+    assert.match(t.expr, /tailor_vpa_recommendation\{namespace="\$namespace", resource="memory", bound="target"\}/);
+  }
+});
+
 test('workloadPods joins Deployment pods through their ReplicaSet and other pods directly', () => {
   const q = workloadPods('shop', 'web');
   assert.match(q, /kube_pod_owner\{namespace="shop", owner_kind!~"ReplicaSet\|<none>", owner_name="web"\}/);

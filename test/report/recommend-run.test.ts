@@ -128,6 +128,26 @@ describe('recommend from a real Prometheus', () => {
     assert.equal(rows[1]!.cpu.limit, null);
   });
 
+  test('tailor recommend with prices: each row\'s monthly saving in the JSON and the table, and the total under the table', (t) => {
+    const args = ['bin/tailor.mjs', 'recommend', '--prometheus-url', server!.url, '--selector', 'cluster="test"', '--namespace', 'shop', '--at', String(END), '--cpu-hour-price', '0.03', '--memory-gib-hour-price', '0.004', '--currency', 'EUR'];
+    const json = spawnSync(process.execPath, [...args, '--format', 'json'], { encoding: 'utf8' });
+    assert.equal(json.status, 0, json.stderr);
+    const rows = JSON.parse(json.stdout) as RowJson[];
+    const web = rows.find((r) => r.workload.name === 'web')!;
+    // (request - target) x 2 pods x price x 730 h (here a cost: web needs more than it requests).
+    const cpu = ((500 - web.cpu.millicores.target!) * 2 / 1000) * 0.03 * 730;
+    const memory = (((web.memory.bytes.request! - web.memory.bytes.target!) * 2) / 2 ** 30) * 0.004 * 730;
+    assert.equal(web.monthlySaving?.currency, 'EUR');
+    // The exact figures are rounded up to a whole millicore and byte: within 1m x 2 pods x 0.03 x 730 h / 1000 = 0.04.
+    assert.ok(Math.abs(web.monthlySaving!.cpu! - cpu) <= 0.05 && Math.abs(web.monthlySaving!.memory! - memory) <= 0.01, `${JSON.stringify(web.monthlySaving)}: cpu ${cpu}, memory ${memory}`);
+    const table = spawnSync(process.execPath, args, { encoding: 'utf8' });
+    assert.equal(table.status, 0, table.stderr);
+    t.diagnostic(`\n${table.stdout}`);
+    assert.match(table.stdout, /saving EUR\/month/);
+    const total = rows.reduce((sum, r) => sum + (r.monthlySaving?.total ?? 0), 0);
+    assert.match(table.stdout, new RegExp(`\\nmonthly saving if applied: ${total.toFixed(2).replace('.', '\\.')} EUR \\(cpu -?\\d+\\.\\d\\d, memory -?\\d+\\.\\d\\d\\) at 0\\.03 EUR per CPU-hour and 0\\.004 EUR per GiB-hour, 730 h a month; negative is a cost\\n$`));
+  });
+
   test('tailor recommend in table, csv, yaml and html', () => {
     for (const [format, pattern] of [['table', /Deployment\/web/], ['csv', /^namespace,kind,workload/], ['yaml', /- namespace: shop/], ['html', /<td>Deployment\/web<\/td>/]] as const) {
       const result = spawnSync(process.execPath, ['bin/tailor.mjs', 'recommend', '--prometheus-url', server!.url, '--selector', 'cluster="test"', '--at', String(END), '--format', format], { encoding: 'utf8' });

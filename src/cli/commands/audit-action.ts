@@ -16,7 +16,7 @@ import { writeResult } from '../common-options.ts';
 import { UsageError } from '../exit-codes.ts';
 import { readRecommendations } from '../recommend-source.ts';
 import { sourceSettings } from '../recommend-source-settings.ts';
-import { pricesOf } from '../price-options.ts';
+import { loadPrices } from '../price-options.ts';
 import type { AuditOptions } from './audit-options.ts';
 
 /**
@@ -74,7 +74,7 @@ export async function runAuditCommand(o: AuditOptions, notes: AuditNotes = (line
   if (o.keepReports !== undefined && o.outputDir === undefined) problems.push('--keep-reports needs --output-dir');
   if (problems.length > 0) throw new UsageError(problems.join('; '));
   const settings = sourceSettings(o);
-  const prices = pricesOf(o);
+  const prices = await loadPrices(o);
   const warn = (line: string) => process.stderr.write(`tailor: warning: ${line}\n`);
   const prepared: Array<{ dir: string; created: boolean }> = [];
   try {

@@ -8,7 +8,7 @@ import { writeResult } from '../common-options.ts';
 import { readRecommendations } from '../recommend-source.ts';
 import { sourceSettings } from '../recommend-source-settings.ts';
 import type { RecommendSourceOptions } from '../recommend-source-options.ts';
-import { pricesOf, type PriceOptions } from '../price-options.ts';
+import { loadPrices, type PriceOptions } from '../price-options.ts';
 
 /** The parsed options of `tailor recommend`. */
 export interface RecommendOptions extends RecommendSourceOptions, PriceOptions {
@@ -19,7 +19,7 @@ export interface RecommendOptions extends RecommendSourceOptions, PriceOptions {
 /** Reads, recommends and writes the report in the chosen format. */
 export async function runRecommendCommand(o: RecommendOptions): Promise<void> {
   const settings = sourceSettings(o);
-  const prices = pricesOf(o);
+  const prices = await loadPrices(o);
   const { rows } = await readRecommendations(settings);
   // The table fits a terminal; written to a file or a pipe it is whole.
   const width = o.output === undefined && process.stdout.isTTY ? process.stdout.columns : undefined;

@@ -10,7 +10,7 @@ export const LAYERS = [
   ['controller'],
   ['updater', 'admission', 'replay', 'report'],
   ['metrics', 'kube', 'local-prometheus'],
-  ['recommender'],
+  ['model'],
   ['api', 'policy', 'config', 'observability'],
 ];
 

@@ -15,7 +15,7 @@ import { PrometheusMetricsSource } from '../src/metrics/prometheus-source.ts';
 import { UsageFeed, type UsageSink } from '../src/metrics/usage-feed.ts';
 import { modelBytes } from '../src/controller/recommender/model-bytes.ts';
 import { OwnerIndex } from '../src/metrics/owner-resolution.ts';
-import { createStrategyRegistry } from '../src/recommender/builtin-strategies.ts';
+import { createStrategyRegistry } from '../src/model/builtin-strategies.ts';
 import { WorkloadUsage } from '../src/report/workload-usage.ts';
 
 const [url, endText, stepText, strategyName = 'vpa', budgetText] = process.argv.slice(2);

@@ -8,8 +8,8 @@
  * 80% of the limit, and the strategy's checks with it.
  */
 import type { RunConfig } from '../run-config.ts';
-import { createStrategyRegistry } from '../../recommender/builtin-strategies.ts';
-import type { Strategy } from '../../recommender/types.ts';
+import { createStrategyRegistry } from '../../model/builtin-strategies.ts';
+import type { Strategy } from '../../model/types.ts';
 import { runUpdaterOptions } from '../../updater/updater-options.ts';
 
 /** The configured strategy (undefined for `vpa`), for the updater's options of `config`. */

@@ -7,7 +7,7 @@ import { booleanType, durationType, enumType, integerType, stringType, type Opti
 import { formatMemory, parseMemory } from 'kube-basics/quantity';
 import { memoryBudgetType } from '../../metrics/memory-budget.ts';
 import { FEED_DEFAULTS } from '../../metrics/usage-feed.ts';
-import { BUILTIN_STRATEGY_NAMES, DEFAULT_STRATEGY } from '../../recommender/default-strategy.ts';
+import { BUILTIN_STRATEGY_NAMES, DEFAULT_STRATEGY } from '../../model/default-strategy.ts';
 import { CHECKPOINT_DEFAULTS } from './checkpoint-schedule.ts';
 
 const TiB = 2 ** 40;

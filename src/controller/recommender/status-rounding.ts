@@ -9,7 +9,7 @@
  * Worked number: memory 235358127 bytes with 1Mi (Tailor's default, decision 0285) -> 225Mi
  * (235929600 bytes), where upstream's default writes `235358127`.
  */
-import type { ResourceEstimate, Resources } from '../../recommender/types.ts';
+import type { ResourceEstimate, Resources } from '../../model/types.ts';
 
 /** The factors: CPU in millicores, memory in bytes; 1 = no rounding. */
 export interface StatusRounding {

@@ -8,7 +8,7 @@
  * Worked number: target 300 MiB, upper bound Infinity, pods requesting 256 MiB and 512 MiB ->
  * upper bound 512 MiB; with no request known -> 300 MiB (the target).
  */
-import type { ResourceEstimate, UsageModel } from '../../recommender/types.ts';
+import type { ResourceEstimate, UsageModel } from '../../model/types.ts';
 
 /** Estimates by container (copies), with every non-finite bound replaced as above. */
 export function strategyEstimates(models: ReadonlyMap<string, UsageModel>, now: number, currentRequest: (container: string) => { cpu?: number; memory?: number }): Map<string, ResourceEstimate> {

@@ -35,9 +35,9 @@
  */
 import type { ContainerSeries, OomEvent, ContainerKey } from '../../metrics/metrics-source.ts';
 import type { UsageSink } from '../../metrics/usage-feed.ts';
-import { AggregateContainerState } from '../../recommender/aggregate-container-state.ts';
-import { withMemorySettings, type ModelConfig } from '../../recommender/model-config.ts';
-import type { OomBump, Strategy, UsageModel } from '../../recommender/types.ts';
+import { AggregateContainerState } from '../../model/aggregate-container-state.ts';
+import { withMemorySettings, type ModelConfig } from '../../model/model-config.ts';
+import type { OomBump, Strategy, UsageModel } from '../../model/types.ts';
 import type { PodResourcePolicy } from '../../api/vpa.ts';
 import { perVpaMemorySettings, type PerVpaMemorySettings } from '../../policy/per-vpa-memory.ts';
 import { TimeOrderedBuffer } from '../../report/time-ordered-buffer.ts';

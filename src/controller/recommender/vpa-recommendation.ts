@@ -12,10 +12,10 @@
 import type { PodResourcePolicy, RecommendedContainerResources, RecommendedPodResources } from '../../api/vpa.ts';
 import { recommendationToStatus } from '../../api/vpa-quantities.ts';
 import { capRecommendation } from '../../policy/cap-recommendation.ts';
-import { historyConfidence } from '../../recommender/confidence.ts';
-import { estimatePodContainers } from '../../recommender/estimator.ts';
-import type { AggregateContainerState } from '../../recommender/aggregate-container-state.ts';
-import type { ResourceEstimate } from '../../recommender/types.ts';
+import { historyConfidence } from '../../model/confidence.ts';
+import { estimatePodContainers } from '../../model/estimator.ts';
+import type { AggregateContainerState } from '../../model/aggregate-container-state.ts';
+import type { ResourceEstimate } from '../../model/types.ts';
 import { roundEstimate, type StatusRounding } from './status-rounding.ts';
 
 /** The recommendation and the containers whose history is shorter than a day. */

@@ -2,8 +2,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { configuredStrategy } from '../../../src/controller/recommender/configured-strategy.ts';
 import { resolveRunConfig } from '../../../src/controller/run-config.ts';
-import { createStrategyRegistry } from '../../../src/recommender/builtin-strategies.ts';
-import type { Strategy } from '../../../src/recommender/types.ts';
+import { createStrategyRegistry } from '../../../src/model/builtin-strategies.ts';
+import type { Strategy } from '../../../src/model/types.ts';
 
 const MIN = 60_000;
 const HOUR = 60 * MIN;

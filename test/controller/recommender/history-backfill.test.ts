@@ -9,8 +9,8 @@ import { VpaAggregates } from '../../../src/controller/recommender/vpa-aggregate
 import { cleanQuality, type Answer, type ContainerResources, type ContainerSeries, type MetricsSource, type OomEvent, type OwnerLink, type StepRange } from '../../../src/metrics/metrics-source.ts';
 import { UsageFeed } from '../../../src/metrics/usage-feed.ts';
 import { silentLogger } from '../../../src/observability/logger.ts';
-import { defaultModelConfig } from '../../../src/recommender/model-config.ts';
-import type { Strategy, UsageModel } from '../../../src/recommender/types.ts';
+import { defaultModelConfig } from '../../../src/model/model-config.ts';
+import type { Strategy, UsageModel } from '../../../src/model/types.ts';
 
 const MIN = 60_000;
 const T0 = Date.UTC(2026, 0, 1);

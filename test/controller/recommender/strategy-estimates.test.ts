@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { strategyEstimates } from '../../../src/controller/recommender/strategy-estimates.ts';
-import type { ResourceEstimate, UsageModel } from '../../../src/recommender/types.ts';
+import type { ResourceEstimate, UsageModel } from '../../../src/model/types.ts';
 
 const MiB = 1024 * 1024;
 

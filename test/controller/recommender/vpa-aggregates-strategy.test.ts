@@ -7,11 +7,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { VpaAggregates } from '../../../src/controller/recommender/vpa-aggregates.ts';
-import { AggregateContainerState } from '../../../src/recommender/aggregate-container-state.ts';
-import { defaultModelConfig } from '../../../src/recommender/model-config.ts';
-import type { OomBump, ResourceEstimate, Strategy, UsageModel } from '../../../src/recommender/types.ts';
-import { tailorStrategy } from '../../../src/recommender/tailor/tailor-strategy.ts';
-import { tailorLowChurnStrategy } from '../../../src/recommender/tailor/low-churn.ts';
+import { AggregateContainerState } from '../../../src/model/aggregate-container-state.ts';
+import { defaultModelConfig } from '../../../src/model/model-config.ts';
+import type { OomBump, ResourceEstimate, Strategy, UsageModel } from '../../../src/model/types.ts';
+import { tailorStrategy } from '../../../src/model/tailor/tailor-strategy.ts';
+import { tailorLowChurnStrategy } from '../../../src/model/tailor/low-churn.ts';
 
 const T0 = Date.UTC(2026, 0, 1);
 const MIN = 60_000;

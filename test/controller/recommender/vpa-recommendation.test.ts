@@ -1,8 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { sameRecommendation, vpaRecommendation } from '../../../src/controller/recommender/vpa-recommendation.ts';
-import { AggregateContainerState } from '../../../src/recommender/aggregate-container-state.ts';
-import { defaultModelConfig } from '../../../src/recommender/model-config.ts';
+import { AggregateContainerState } from '../../../src/model/aggregate-container-state.ts';
+import { defaultModelConfig } from '../../../src/model/model-config.ts';
 
 const T0 = Date.UTC(2026, 0, 1);
 const MIN = 60_000;

@@ -24,10 +24,10 @@ import { resolveRunConfig } from '../../../../src/controller/run-config.ts';
 import { createRecommenderComponent, type RecommenderLoop } from '../../../../src/controller/recommender/recommender-component.ts';
 import { ControllerMetrics, createRegistry } from '../../../../src/controller/controller-metrics.ts';
 import { silentLogger } from '../../../../src/observability/logger.ts';
-import { vpaStrategy } from '../../../../src/recommender/vpa-strategy.ts';
-import type { Strategy } from '../../../../src/recommender/types.ts';
-import { TAILOR_DEFAULTS } from '../../../../src/recommender/tailor/options.ts';
-import { tailorStrategy } from '../../../../src/recommender/tailor/tailor-strategy.ts';
+import { vpaStrategy } from '../../../../src/model/vpa-strategy.ts';
+import type { Strategy } from '../../../../src/model/types.ts';
+import { TAILOR_DEFAULTS } from '../../../../src/model/tailor/options.ts';
+import { tailorStrategy } from '../../../../src/model/tailor/tailor-strategy.ts';
 import { SyntheticSource } from '../../../support/synthetic-source.ts';
 import { offVpa, startRecommenderSim, VPA_API } from '../../../support/recommender-sim.ts';
 

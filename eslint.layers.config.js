@@ -8,7 +8,7 @@ export const LAYERS = [
   ['cli'],
   ['demo', 'dashboard'],
   ['controller'],
-  ['updater', 'admission', 'replay', 'report'],
+  ['updater', 'admission', 'replay', 'report', 'recommender'],
   ['metrics', 'kube', 'local-prometheus'],
   ['model'],
   ['api', 'policy', 'config', 'observability'],

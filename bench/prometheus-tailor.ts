@@ -13,7 +13,7 @@ import { queryConfig } from '../src/metrics/metric-names.ts';
 import { PrometheusQueryClient } from '../src/metrics/query-client.ts';
 import { PrometheusMetricsSource } from '../src/metrics/prometheus-source.ts';
 import { UsageFeed, type UsageSink } from '../src/metrics/usage-feed.ts';
-import { modelBytes } from '../src/controller/recommender/model-bytes.ts';
+import { modelBytes } from '../src/recommender/model-bytes.ts';
 import { OwnerIndex } from '../src/metrics/owner-resolution.ts';
 import { createStrategyRegistry } from '../src/model/builtin-strategies.ts';
 import { WorkloadUsage } from '../src/report/workload-usage.ts';

@@ -14,7 +14,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { buildCheckpoint } from '../../src/api/vpa-checkpoint.ts';
 import { resolveRunConfig } from '../../src/controller/run-config.ts';
-import { createRecommenderComponent, type RecommenderLoop } from '../../src/controller/recommender-component.ts';
+import { createRecommenderComponent, type RecommenderComponent } from '../../src/controller/recommender-component.ts';
 import { ControllerMetrics, createRegistry } from '../../src/controller/controller-metrics.ts';
 import { silentLogger } from '../../src/observability/logger.ts';
 import type { KubeObject } from 'kube-sim/apiserver';
@@ -38,7 +38,7 @@ test('checkpoints on their own interval, the orphan sweep on a slower one, a flu
   const t0 = Math.floor(Date.now() / MIN) * MIN;
   let now = t0;
   const source = new SyntheticSource(sim.server);
-  const start = (): RecommenderLoop => createRecommenderComponent({ config, logger: silentLogger(), kubeConfig: kc, metrics: new ControllerMetrics(createRegistry({ defaultMetrics: false })), clock: () => now }, { source });
+  const start = (): RecommenderComponent => createRecommenderComponent({ config, logger: silentLogger(), kubeConfig: kc, metrics: new ControllerMetrics(createRegistry({ defaultMetrics: false })), clock: () => now }, { source });
   let loop = start();
   t.after(() => loop.deactivate());
   await loop.activate();

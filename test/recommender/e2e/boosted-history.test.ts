@@ -18,7 +18,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { setTimeout as delay } from 'node:timers/promises';
 import { resolveRunConfig } from '../../../src/controller/run-config.ts';
-import { createRecommenderComponent, type RecommenderLoop } from '../../../src/controller/recommender-component.ts';
+import { createRecommenderComponent, type RecommenderComponent } from '../../../src/controller/recommender-component.ts';
 import { ControllerMetrics, createRegistry } from '../../../src/controller/controller-metrics.ts';
 import { silentLogger } from '../../../src/observability/logger.ts';
 import { ensureDebianPackage } from '../../support/debian-package.ts';
@@ -69,15 +69,15 @@ test('boosted start-ups are left out of the history read by the backfill and by 
     t.after(() => loop.deactivate());
     return { loop, metrics };
   };
-  const cycle = (loop: RecommenderLoop, at: number, n: number) => loop.runCycle({ now: at, cycle: n, signal: new AbortController().signal });
+  const cycle = (loop: RecommenderComponent, at: number, n: number) => loop.runCycle({ now: at, cycle: n, signal: new AbortController().signal });
   /** web's cpu target (millicores) from this recommender's tailor_vpa_recommendation gauge. */
   const webCpu = async (metrics: ControllerMetrics) => {
     const v = (await metrics.registry.getSingleMetric('tailor_vpa_recommendation')!.get()).values.find((x) => x.labels['vpa'] === 'web' && x.labels['bound'] === 'target' && x.labels['resource'] === 'cpu');
     assert.ok(v, 'web has a recommendation');
     return Math.round(v.value * 1000);
   };
-  const seen = async (loop: RecommenderLoop, name: string) => {
-    const cache = (loop as unknown as { vpaCache: { list(): Array<{ metadata: { name: string } }> } }).vpaCache;
+  const seen = async (loop: RecommenderComponent, name: string) => {
+    const cache = (loop.loop as unknown as { vpaCache: { list(): Array<{ metadata: { name: string } }> } }).vpaCache;
     const deadline = Date.now() + 10_000;
     while (!cache.list().some((v) => v.metadata.name === name) && Date.now() < deadline) await delay(20);
   };

@@ -19,7 +19,7 @@ import * as k8s from '@kubernetes/client-node';
 import type { VerticalPodAutoscaler } from '../../../src/api/vpa.ts';
 import { resolveRunConfig } from '../../../src/controller/run-config.ts';
 import { setTimeout as delay } from 'node:timers/promises';
-import { createRecommenderComponent, type RecommenderLoop } from '../../../src/controller/recommender-component.ts';
+import { createRecommenderComponent, type RecommenderComponent } from '../../../src/controller/recommender-component.ts';
 import { ControllerMetrics, createRegistry } from '../../../src/controller/controller-metrics.ts';
 import { silentLogger } from '../../../src/observability/logger.ts';
 import { startKubeSim } from 'kube-sim';
@@ -85,8 +85,8 @@ test('VPAs created after several cycles get, within one or two cycles (one read 
     for (const name of ['web', 'api', 'db']) await custom.deleteNamespacedCustomObject({ ...VPA, namespace: 'default', name }).catch(() => undefined);
     await deleteCheckpoints();
   };
-  const waitSeen = async (loop: RecommenderLoop, name: string) => {
-    const cache = (loop as unknown as { vpaCache: { list(): Array<{ metadata: { name: string } }> } }).vpaCache;
+  const waitSeen = async (loop: RecommenderComponent, name: string) => {
+    const cache = (loop.loop as unknown as { vpaCache: { list(): Array<{ metadata: { name: string } }> } }).vpaCache;
     const deadline = Date.now() + 10_000;
     while (!cache.list().some((v) => v.metadata.name === name) && Date.now() < deadline) await delay(20);
   };
@@ -100,7 +100,7 @@ test('VPAs created after several cycles get, within one or two cycles (one read 
         st.after(() => loop.deactivate());
         return { loop, metrics };
       };
-      const cycle = (loop: RecommenderLoop, at: number, n: number) => loop.runCycle({ now: at, cycle: n, signal: new AbortController().signal });
+      const cycle = (loop: RecommenderComponent, at: number, n: number) => loop.runCycle({ now: at, cycle: n, signal: new AbortController().signal });
       await clean();
 
       // A: api's VPA from the start, web's and db's created before cycle 3; one read per cycle.

@@ -15,7 +15,7 @@ import * as k8s from '@kubernetes/client-node';
 import { parseMemory } from 'kube-basics/quantity';
 import type { VerticalPodAutoscaler } from '../../../src/api/vpa.ts';
 import { resolveRunConfig } from '../../../src/controller/run-config.ts';
-import { createRecommenderComponent, type RecommenderLoop } from '../../../src/controller/recommender-component.ts';
+import { createRecommenderComponent, type RecommenderComponent } from '../../../src/controller/recommender-component.ts';
 import { ControllerMetrics, createRegistry } from '../../../src/controller/controller-metrics.ts';
 import { silentLogger } from '../../../src/observability/logger.ts';
 import { startKubeSim } from 'kube-sim';
@@ -93,7 +93,7 @@ workloads:
   // Upstream's algorithm (not the default tailor-low-churn): the targets below are its p90 + 15%.
   const { config } = resolveRunConfig({ components: 'recommender', prometheusUrl: `http://127.0.0.1:${port}`, recommenderStrategy: 'vpa', history: '10m', historyStep: '2s', checkpointGcInterval: '1s', logLevel: 'silent' }, {});
   let metrics = new ControllerMetrics(createRegistry({ defaultMetrics: false }));
-  const start = (): RecommenderLoop => {
+  const start = (): RecommenderComponent => {
     metrics = new ControllerMetrics(createRegistry({ defaultMetrics: false }));
     return createRecommenderComponent({ config, logger: silentLogger(), kubeConfig: kc, metrics, clock: Date.now });
   };

@@ -16,7 +16,7 @@ import { test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
 import type { VerticalPodAutoscaler } from '../../../src/api/vpa.ts';
 import { resolveRunConfig } from '../../../src/controller/run-config.ts';
-import { createRecommenderComponent, type RecommenderLoop } from '../../../src/controller/recommender-component.ts';
+import { createRecommenderComponent, type RecommenderComponent } from '../../../src/controller/recommender-component.ts';
 import { MODEL_STATE_ANNOTATION } from '../../../src/recommender/model-state-annotation.ts';
 import { ControllerMetrics, createRegistry } from '../../../src/controller/controller-metrics.ts';
 import { silentLogger } from '../../../src/observability/logger.ts';
@@ -41,7 +41,7 @@ async function cluster(t: TestContext, t0: number) {
   };
   const source = new SyntheticSource(sim.server, undefined, usageAt);
   const { config } = resolveRunConfig({ components: 'recommender', prometheusUrl: 'http://127.0.0.1:9', recommenderStrategy: 'tailor', history: '24h', historyStep: '1m', checkpointInterval: '1h', logLevel: 'silent' }, {});
-  const loops: RecommenderLoop[] = [];
+  const loops: RecommenderComponent[] = [];
   t.after(() => Promise.all(loops.map((l) => l.deactivate())));
   const clock = { now: 0 };
   const start = () => {

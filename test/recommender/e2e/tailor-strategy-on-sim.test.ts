@@ -21,7 +21,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { VerticalPodAutoscaler } from '../../../src/api/vpa.ts';
 import { resolveRunConfig } from '../../../src/controller/run-config.ts';
-import { createRecommenderComponent, type RecommenderLoop } from '../../../src/controller/recommender-component.ts';
+import { createRecommenderComponent, type RecommenderComponent } from '../../../src/controller/recommender-component.ts';
 import { ControllerMetrics, createRegistry } from '../../../src/controller/controller-metrics.ts';
 import { silentLogger } from '../../../src/observability/logger.ts';
 import { vpaStrategy } from '../../../src/model/vpa-strategy.ts';
@@ -67,7 +67,7 @@ test('tailor strategy in the cluster: the VPA status is tailor\'s, and a restart
   const source = new SyntheticSource(sim.server, undefined, usageAt);
   const { config } = resolveRunConfig({ components: 'recommender', prometheusUrl: 'http://127.0.0.1:9', recommenderStrategy: 'tailor', history: '24h', historyStep: '1m', checkpointInterval: '1h', logLevel: 'silent' }, {});
   let now = t0;
-  const loops: RecommenderLoop[] = [];
+  const loops: RecommenderComponent[] = [];
   t.after(() => Promise.all(loops.map((l) => l.deactivate())));
   const start = () => {
     const metrics = new ControllerMetrics(createRegistry({ defaultMetrics: false }));

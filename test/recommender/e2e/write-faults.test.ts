@@ -13,7 +13,7 @@ import assert from 'node:assert/strict';
 import { setTimeout as delay } from 'node:timers/promises';
 import type { VerticalPodAutoscaler } from '../../../src/api/vpa.ts';
 import { resolveRunConfig } from '../../../src/controller/run-config.ts';
-import { createRecommenderComponent, type RecommenderLoop } from '../../../src/controller/recommender-component.ts';
+import { createRecommenderComponent, type RecommenderComponent } from '../../../src/controller/recommender-component.ts';
 import { ControllerMetrics, createRegistry } from '../../../src/controller/controller-metrics.ts';
 import { silentLogger } from '../../../src/observability/logger.ts';
 import type { RequestRecord } from 'kube-sim/apiserver/request-metrics';
@@ -43,7 +43,7 @@ test('faults on status and checkpoint writes and on watches: retried by class, b
     metrics = new ControllerMetrics(createRegistry({ defaultMetrics: false }));
     return createRecommenderComponent({ config, logger: silentLogger(), kubeConfig: kc, metrics, clock: Date.now }, { source });
   };
-  let loop: RecommenderLoop = start();
+  let loop: RecommenderComponent = start();
   t.after(() => loop.deactivate());
   await loop.activate();
   const signal = new AbortController().signal;

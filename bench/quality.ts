@@ -39,7 +39,10 @@ import {
   AT_DEFAULTS_HEADERS,
   atDefaultsRows,
   COMPARED,
+  DEFAULT_FIGURES,
+  DEFAULT_STRATEGY,
   EQUAL_RISK_HEADERS,
+  lossContainers,
   equalRiskRows,
   pointFigures,
   QUALITY_PAGE,
@@ -172,7 +175,12 @@ function riskMatched(id: string, title: string, trace: Trace, runs: readonly Str
     return riskStatistics(sweep, strategies);
   }, RESAMPLES);
   const cpu = process.cpuUsage(cpuStart);
-  const result: TraceRisk = { id, title, containers: trace.containers.length, ...whole, intervals: Object.fromEntries(intervals) };
+  const own = byName.get(DEFAULT_STRATEGY);
+  const vpa = byName.get('vpa');
+  const losses = own === undefined || vpa === undefined
+    ? []
+    : DEFAULT_FIGURES.flatMap(([figure]) => ((intervals.get(`defaults:${figure}`)?.low ?? 0) > 0 ? [lossContainers(figure, own, vpa)] : []));
+  const result: TraceRisk = { id, title, containers: trace.containers.length, ...whole, intervals: Object.fromEntries(intervals), losses };
   riskTraces.push(result);
   const run: RiskRun = { command: 'npm run bench:quality', resamples: RESAMPLES, traces: [result] };
   console.log(`\nat equal risk (vpa swept over ${VPA_SWEEP.length} settings of upstream's flags in ${seconds(sweepMs)}, CPU time with the bootstrap ${seconds((cpu.user + cpu.system) / 1000)}):`);

@@ -6,7 +6,7 @@
  * saved figures (docs/images/quality-risk.json), so `npm run docs:quality-curves` redraws the page
  * from a run's figures and a test checks the page against them.
  */
-import type { QualityFigures } from '../src/replay/quality-tally.ts';
+import type { QualityFigures, QualityTally } from '../src/replay/quality-tally.ts';
 import { lowerFrontier, slackAtRisk, type Interval, type RiskPoint, type SlackAtRisk } from './risk-frontier.ts';
 
 /** The strategy the README's claims are about: the default of every command (decision 0276). */
@@ -78,6 +78,37 @@ export interface TraceRisk {
    * equal risk, `defaults:<figure>` for the default minus vpa at upstream's defaults.
    */
   intervals: Record<string, Interval | null>;
+  /** The figures where the default is worse than vpa at upstream's defaults beyond the noise, and the containers behind them. */
+  losses: Loss[];
+}
+
+/** Where the default loses against vpa at upstream's defaults: the containers behind a figure that is worse beyond the noise. */
+export interface Loss {
+  figure: keyof PointFigures;
+  /** The containers that add most to the difference, largest first, with their share of the sum of the increases. */
+  containers: Array<{ name: string; share: number }>;
+}
+
+/** The per-container sum behind each figure (the numerator: what the default adds to it). */
+const PER_CONTAINER: Record<keyof PointFigures, (t: QualityTally) => number> = {
+  cpuSlack: (t) => t.cpuSlackSum,
+  cpuShortfall: (t) => t.cpuShortfallSum,
+  memSlack: (t) => t.memorySlackSum,
+  ooms: (t) => t.ooms,
+  oomDays: (t) => t.oomDaySlots,
+};
+
+/**
+ * The containers where the default adds most to `figure` over vpa (`own` and `vpa` in the same
+ * container order): each container's increase of the figure's sum as a share of all increases, the
+ * `top` largest. Worked number: increases 30, 10, and a decrease elsewhere give 75% and 25%.
+ */
+export function lossContainers(figure: keyof PointFigures, own: readonly QualityTally[], vpa: readonly QualityTally[], top = 5): Loss {
+  const sum = PER_CONTAINER[figure];
+  const up = own.map((t, i) => ({ name: t.name, more: sum(t) - sum(vpa[i]!) })).filter((c) => c.more > 0);
+  const total = up.reduce((a, c) => a + c.more, 0);
+  up.sort((a, b) => b.more - a.more);
+  return { figure, containers: up.slice(0, top).map((c) => ({ name: c.name, share: c.more / total })) };
 }
 
 /** The whole saved run. */
@@ -331,6 +362,11 @@ const END = '<!-- at-equal-risk:end -->';
 export function riskNotes(run: RiskRun): string[] {
   const notes: string[] = [];
   for (const trace of run.traces) {
+    for (const loss of trace.losses) {
+      const label = DEFAULT_FIGURES.find(([key]) => key === loss.figure)?.[1] ?? loss.figure;
+      const who = loss.containers.map((c) => `${c.name} ${(100 * c.share).toFixed(0)}%`).join(', ');
+      notes.push(`${trace.title}: the default's ${label} is worse than vpa's at upstream's defaults beyond the noise; the containers that add most to it (share of the increase): ${who}.`);
+    }
     const f = trace.strategies[DEFAULT_STRATEGY];
     if (f === undefined) continue;
     for (const axis of AXES) {

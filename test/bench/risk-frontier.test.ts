@@ -1,7 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { bootstrapIntervals, lowerFrontier, quantile, slackAtRisk, type RiskPoint } from '../../bench/risk-frontier.ts';
-import { compareAtRisk, AXES, niceTicks, riskStatistics, type PointFigures, type TraceRisk } from '../../bench/risk-report.ts';
+import { compareAtRisk, AXES, lossContainers, niceTicks, riskStatistics, type PointFigures, type TraceRisk } from '../../bench/risk-report.ts';
+import { QualityTally } from '../../src/replay/quality-tally.ts';
 
 const p = (risk: number, slack: number, label = `${risk}/${slack}`): RiskPoint => ({ risk, slack, label });
 
@@ -114,4 +115,10 @@ test('the bootstrap statistics are the equal-risk differences and the difference
 test('axis ticks are round numbers', () => {
   assert.deepEqual(niceTicks(0, 48), [0, 10, 20, 30, 40]);
   assert.deepEqual(niceTicks(20, 90), [20, 40, 60, 80]);
+});
+
+test('the containers behind a loss are those whose figure rose most, as shares of all the rises', () => {
+  const tally = (name: string, memorySlackSum: number) => Object.assign(new QualityTally(name), { memorySlackSum });
+  const loss = lossContainers('memSlack', [tally('a', 130), tally('b', 50), tally('c', 110)], [tally('a', 100), tally('b', 60), tally('c', 100)]);
+  assert.deepEqual(loss, { figure: 'memSlack', containers: [{ name: 'a', share: 0.75 }, { name: 'c', share: 0.25 }] });
 });

@@ -38,8 +38,11 @@ export type SlackAtRisk =
    * slack there, so its slack is the riskiest frontier point's (a point that takes less risk).
    */
   | { kind: 'flat'; slack: number; below: RiskPoint; above: RiskPoint }
-  /** Outside the risks the sweep reached: no figure (no extrapolation). */
-  | { kind: 'outside'; side: 'below' | 'above'; min: number; max: number };
+  /**
+   * Outside the risks the sweep reached: no figure (no extrapolation). `least` is vpa's least-risk
+   * frontier point: a strategy below the sweep with less slack than it beats it on both.
+   */
+  | { kind: 'outside'; side: 'below' | 'above'; min: number; max: number; least?: RiskPoint };
 
 /**
  * vpa's slack at `risk`, from all its swept `points`. Worked numbers, points (1, 50) (2, 40)
@@ -52,8 +55,8 @@ export function slackAtRisk(points: readonly RiskPoint[], risk: number): SlackAt
   const last = frontier[frontier.length - 1];
   const max = Math.max(...points.filter((p) => Number.isFinite(p.risk) && Number.isFinite(p.slack)).map((p) => p.risk));
   if (first === undefined || last === undefined) return { kind: 'outside', side: 'below', min: NaN, max: NaN };
-  if (risk < first.risk) return { kind: 'outside', side: 'below', min: first.risk, max };
-  if (risk > max) return { kind: 'outside', side: 'above', min: first.risk, max };
+  if (risk < first.risk) return { kind: 'outside', side: 'below', min: first.risk, max, least: first };
+  if (risk > max) return { kind: 'outside', side: 'above', min: first.risk, max, least: first };
   const on = frontier.find((p) => p.risk === risk);
   if (on !== undefined) return { kind: 'interpolated', slack: on.slack, below: on, above: on };
   if (risk > last.risk) return { kind: 'flat', slack: last.slack, below: last, above: last };
@@ -64,7 +67,7 @@ export function slackAtRisk(points: readonly RiskPoint[], risk: number): SlackAt
     const slack = a.slack + ((risk - a.risk) / (b.risk - a.risk)) * (b.slack - a.slack);
     return { kind: 'interpolated', slack, below: a, above: b };
   }
-  return { kind: 'outside', side: 'above', min: first.risk, max };
+  return { kind: 'outside', side: 'above', min: first.risk, max, least: first };
 }
 
 /** A deterministic uniform source in [0, 1) (mulberry32 from `seed`). */

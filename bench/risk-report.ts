@@ -147,6 +147,11 @@ export function compareAtRisk(sweep: TraceRisk['sweep'], f: PointFigures, axis: 
   return { risk, slack, vpa, difference: vpa.kind === 'outside' ? null : slack - vpa.slack };
 }
 
+/** True when `c` takes less risk than every vpa setting and has less slack than vpa's least-risk one: it beats that setting on both. */
+export function beatsLeastRisk(c: Comparison): boolean {
+  return c.vpa.kind === 'outside' && c.vpa.side === 'below' && c.vpa.least !== undefined && c.slack < c.vpa.least.slack;
+}
+
 /** The statistics the bootstrap resamples (keys as in {@link TraceRisk.intervals}). */
 export function riskStatistics(sweep: TraceRisk['sweep'], strategies: Record<string, PointFigures>): Map<string, number | null> {
   const out = new Map<string, number | null>();
@@ -184,7 +189,9 @@ function interval(i: Interval | null | undefined, digits: number): string {
 function vpaCell(c: Comparison, axis: Axis): string {
   const v = c.vpa;
   if (v.kind === 'outside') {
-    return `outside the sweep (${v.side === 'below' ? 'less risk than any' : 'more risk than every'} vpa setting: ${fixed(v.min, axis.riskDigits)}-${fixed(v.max, axis.riskDigits)})`;
+    const range = `outside the sweep (${v.side === 'below' ? 'less risk than any' : 'more risk than every'} vpa setting: ${fixed(v.min, axis.riskDigits)}-${fixed(v.max, axis.riskDigits)})`;
+    const least = v.least;
+    return beatsLeastRisk(c) && least !== undefined ? `${range}; vpa's least-risk setting ${least.label} has ${least.slack.toFixed(1)}` : range;
   }
   const between = v.below === v.above ? `at ${v.below.label}` : `between ${v.below.label} and ${v.above.label}`;
   return `${v.slack.toFixed(1)} (${v.kind === 'flat' ? `${v.below.label}, which takes less risk` : between})`;
@@ -288,7 +295,7 @@ function esc(text: string): string {
  * slack up. Plain SVG text, the same bytes for the same figures.
  */
 export function curveSvg(trace: TraceRisk, axis: Axis): string {
-  const W = 640, H = 420, L = 64, R = 20, T = 40, B = 56;
+  const W = 640, H = 460, L = 64, R = 20, T = 40, B = 96;
   const points = vpaPoints(trace.sweep, axis);
   const frontier = lowerFrontier(points);
   const others = COMPARED.flatMap((name) => {
@@ -321,9 +328,15 @@ export function curveSvg(trace: TraceRisk, axis: Axis): string {
     out.push(`<text x="${L - 6}" y="${n(y(v) + 4)}" text-anchor="end">${v}</text>`);
   }
   out.push(`<rect x="${L}" y="${T}" width="${W - L - R}" height="${H - T - B}" fill="none" stroke="#888"/>`);
-  out.push(`<text x="${(L + W - R) / 2}" y="${H - 14}" text-anchor="middle">${esc(axis.riskName)}${axis.logRisk ? ' (log scale)' : ''}</text>`);
+  out.push(`<text x="${(L + W - R) / 2}" y="${H - B + 34}" text-anchor="middle">${esc(axis.riskName)}${axis.logRisk ? ' (log scale)' : ''}</text>`);
   out.push(`<text transform="translate(16 ${(T + H - B) / 2}) rotate(-90)" text-anchor="middle">${esc(axis.slackName)}</text>`);
-  if (frontier.length > 1) out.push(`<polyline fill="none" stroke="#1f77b4" stroke-width="2" points="${frontier.map((p) => `${n(x(p.risk))},${n(y(p.slack))}`).join(' ')}"/>`);
+  // The line is the interpolation the comparison uses: linear in risk, so on a log axis each segment is drawn as the curve it is.
+  const line = frontier.flatMap((p, i) => {
+    const next = frontier[i + 1];
+    if (next === undefined || !axis.logRisk) return [p];
+    return Array.from({ length: 16 }, (_, k) => ({ risk: p.risk + ((next.risk - p.risk) * k) / 16, slack: p.slack + ((next.slack - p.slack) * k) / 16 }));
+  });
+  if (frontier.length > 1) out.push(`<polyline fill="none" stroke="#1f77b4" stroke-width="2" points="${line.map((p) => `${n(x(p.risk))},${n(y(p.slack))}`).join(' ')}"/>`);
   for (const p of points) out.push(`<circle cx="${n(x(p.risk))}" cy="${n(y(p.slack))}" r="3.5" fill="#999"><title>${esc(`vpa ${p.label}: ${p.risk.toFixed(axis.riskDigits)}, ${p.slack.toFixed(1)}`)}</title></circle>`);
   const vpaDefault = trace.sweep.find((s) => s.isDefault);
   const dr = vpaDefault === undefined ? null : axis.risk(vpaDefault.figures);
@@ -343,8 +356,11 @@ export function curveSvg(trace: TraceRisk, axis: Axis): string {
     ['<rect x="1" y="-9" width="10" height="10" fill="#d62728"/>', `${DEFAULT_STRATEGY} (default)`],
     ['<polygon points="6,-10 0,1 12,1" fill="#2ca02c"/>', 'oracle-rules'],
   ];
+  // Under the plot, out of the data's way: vpa's three marks on one row, the compared strategies on the next.
   legend.forEach(([mark, text], i) => {
-    out.push(`<g transform="translate(${W - R - 190} ${T + 18 + i * 18})">${mark}<text x="18" y="0">${esc(text)}</text></g>`);
+    const row = i < 3 ? 0 : 1;
+    const col = i < 3 ? i : i - 3;
+    out.push(`<g transform="translate(${L + col * 190} ${H - 32 + row * 20})">${mark}<text x="18" y="0">${esc(text)}</text></g>`);
   });
   out.push('</svg>');
   return `${out.join('\n')}\n`;
@@ -372,7 +388,10 @@ export function riskNotes(run: RiskRun): string[] {
     for (const axis of AXES) {
       const c = compareAtRisk(trace.sweep, f, axis);
       if (c === null) continue;
-      if (c.difference === null) notes.push(`${trace.title}, ${axis.resource} against ${axis.riskName}: the default's risk (${c.risk.toFixed(axis.riskDigits)}) is outside vpa's swept range, so there is no vpa figure at equal risk (no extrapolation).`);
+      if (c.difference === null && beatsLeastRisk(c) && c.vpa.kind === 'outside' && c.vpa.least !== undefined) {
+        const least = c.vpa.least;
+        notes.push(`${trace.title}, ${axis.resource} against ${axis.riskName}: the default takes less risk (${c.risk.toFixed(axis.riskDigits)}) than any swept vpa setting, so there is no vpa figure at equal risk (no extrapolation); it has less slack (${c.slack.toFixed(1)}%) than even vpa's least-risk setting, ${least.label} (${least.risk.toFixed(axis.riskDigits)}, ${least.slack.toFixed(1)}%): it beats that setting on both.`);
+      } else if (c.difference === null) notes.push(`${trace.title}, ${axis.resource} against ${axis.riskName}: the default's risk (${c.risk.toFixed(axis.riskDigits)}) is outside vpa's swept range, so there is no vpa figure at equal risk (no extrapolation).`);
       else if (c.difference > 0) {
         const i = trace.intervals[`${DEFAULT_STRATEGY}:${axis.id}`];
         const noise = i === null || i === undefined ? '' : i.low > 0 ? ', beyond the noise' : ', within the noise';

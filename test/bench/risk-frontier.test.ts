@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { bootstrapIntervals, lowerFrontier, quantile, slackAtRisk, type RiskPoint } from '../../bench/risk-frontier.ts';
-import { compareAtRisk, AXES, lossContainers, niceTicks, riskStatistics, type PointFigures, type TraceRisk } from '../../bench/risk-report.ts';
+import { beatsLeastRisk, compareAtRisk, AXES, lossContainers, niceTicks, riskStatistics, type PointFigures, type TraceRisk } from '../../bench/risk-report.ts';
 import { QualityTally } from '../../src/replay/quality-tally.ts';
 
 const p = (risk: number, slack: number, label = `${risk}/${slack}`): RiskPoint => ({ risk, slack, label });
@@ -50,8 +50,8 @@ test('past the riskiest frontier point but within the sweep the slack stays that
 });
 
 test('outside the swept risks there is no figure: no extrapolation', () => {
-  assert.deepEqual(slackAtRisk(POINTS, 0.5), { kind: 'outside', side: 'below', min: 1, max: 6 });
-  assert.deepEqual(slackAtRisk(POINTS, 7), { kind: 'outside', side: 'above', min: 1, max: 6 });
+  assert.deepEqual(slackAtRisk(POINTS, 0.5), { kind: 'outside', side: 'below', min: 1, max: 6, least: POINTS[0] });
+  assert.deepEqual(slackAtRisk(POINTS, 7), { kind: 'outside', side: 'above', min: 1, max: 6, least: POINTS[0] });
 });
 
 test('quantiles interpolate between order statistics', () => {
@@ -121,4 +121,15 @@ test('the containers behind a loss are those whose figure rose most, as shares o
   const tally = (name: string, memorySlackSum: number) => Object.assign(new QualityTally(name), { memorySlackSum });
   const loss = lossContainers('memSlack', [tally('a', 130), tally('b', 50), tally('c', 110)], [tally('a', 100), tally('b', 60), tally('c', 100)]);
   assert.deepEqual(loss, { figure: 'memSlack', containers: [{ name: 'a', share: 0.75 }, { name: 'c', share: 0.25 }] });
+});
+
+test('below the sweep with less slack than vpa\'s least-risk setting, a strategy beats that setting on both', () => {
+  const cpu = AXES.find((a) => a.id === 'cpu')!;
+  const c = compareAtRisk(SWEEP, figures(0.5, 49), cpu);
+  assert.ok(c && c.vpa.kind === 'outside');
+  assert.equal(c.difference, null);
+  assert.equal(beatsLeastRisk(c), true);
+  const worse = compareAtRisk(SWEEP, figures(0.5, 80), cpu);
+  assert.ok(worse);
+  assert.equal(beatsLeastRisk(worse), false);
 });

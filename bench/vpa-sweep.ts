@@ -10,8 +10,8 @@
  * The grid is small on purpose (the sweep must not make the bench much longer): it is dense around
  * upstream's defaults (p0.9, +15%, x1.2 / 100 MiB), where the default strategy's risk lies.
  */
-import { vpaStrategy } from '../src/recommender/vpa-strategy.ts';
-import type { Strategy } from '../src/recommender/types.ts';
+import { vpaStrategy } from '../src/model/vpa-strategy.ts';
+import type { Strategy } from '../src/model/types.ts';
 
 const MiB = 1024 * 1024;
 

@@ -8,9 +8,9 @@ export const LAYERS = [
   ['cli'],
   ['demo', 'dashboard'],
   ['controller'],
-  ['updater', 'admission', 'replay', 'report'],
+  ['updater', 'admission', 'replay', 'report', 'recommender'],
   ['metrics', 'kube', 'local-prometheus'],
-  ['recommender'],
+  ['model'],
   ['api', 'policy', 'config', 'observability'],
 ];
 

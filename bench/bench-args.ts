@@ -2,14 +2,14 @@
  * Small pieces the tailor benches share: the variants of `tailor` they replay (`--variant
  * name={json}`: product options and research knobs, decision 0286) and a seeded noise source.
  */
-import { TAILOR_DEFAULTS, type TailorOptions } from '../src/recommender/tailor/options.ts';
-import { isExperiment, type TailorExperiments } from '../src/recommender/tailor/experiments.ts';
-import { tailorStrategy } from '../src/recommender/tailor/tailor-strategy.ts';
-import type { Strategy } from '../src/recommender/types.ts';
+import { TAILOR_DEFAULTS, type TailorOptions } from '../src/model/tailor/options.ts';
+import { isExperiment, type TailorExperiments } from '../src/model/tailor/experiments.ts';
+import { tailorStrategy } from '../src/model/tailor/tailor-strategy.ts';
+import type { Strategy } from '../src/model/types.ts';
 
 /**
  * A variant of `tailor`: any of its product options and any research knob (the rules built,
- * measured and left off, src/recommender/tailor/experiments.ts), in one object as `--variant` gives it.
+ * measured and left off, src/model/tailor/experiments.ts), in one object as `--variant` gives it.
  */
 export type TailorVariant = Partial<TailorOptions & TailorExperiments>;
 

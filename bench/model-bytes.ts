@@ -14,8 +14,8 @@
  */
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { createStrategyRegistry } from '../src/recommender/builtin-strategies.ts';
-import type { UsageModel } from '../src/recommender/types.ts';
+import { createStrategyRegistry } from '../src/model/builtin-strategies.ts';
+import type { UsageModel } from '../src/model/types.ts';
 import { seededNoise } from './bench-args.ts';
 
 const containers = Number(process.argv[2] ?? 2000);

@@ -13,9 +13,9 @@ import { queryConfig } from '../src/metrics/metric-names.ts';
 import { PrometheusQueryClient } from '../src/metrics/query-client.ts';
 import { PrometheusMetricsSource } from '../src/metrics/prometheus-source.ts';
 import { UsageFeed, type UsageSink } from '../src/metrics/usage-feed.ts';
-import { modelBytes } from '../src/controller/recommender/model-bytes.ts';
+import { modelBytes } from '../src/recommender/model-bytes.ts';
 import { OwnerIndex } from '../src/metrics/owner-resolution.ts';
-import { createStrategyRegistry } from '../src/recommender/builtin-strategies.ts';
+import { createStrategyRegistry } from '../src/model/builtin-strategies.ts';
 import { WorkloadUsage } from '../src/report/workload-usage.ts';
 
 const [url, endText, stepText, strategyName = 'vpa', budgetText] = process.argv.slice(2);

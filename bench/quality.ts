@@ -8,6 +8,14 @@
  * check while iterating, 6 is a quarter of the work; the published figures are the whole suite's);
  * --no-real (or --no-azure) skips the real traces in traces/; --trace FILE (repeatable) replays another
  * trace file too.
+ * At equal risk (issue 33): after each trace's table, vpa is replayed at every setting of upstream's
+ * flags that bench/vpa-sweep.ts sweeps, and the default strategy and oracle-rules are set against
+ * vpa's slack-versus-risk frontier at their own risk (bench/risk-report.ts), with paired-bootstrap
+ * intervals over containers. --no-risk skips the sweep; --no-suite skips the suite; --real NAME
+ * (azure or bitbrains, repeatable) replays only those real traces (quicker while iterating);
+ * --seed N generates the suite from another seed (the published one is 20240505); --write-docs
+ * (the full run only) saves the figures to docs/images/quality-risk.json and writes the curves and
+ * the "At equal risk" section of docs/quality.md from them.
  * Single-threaded on purpose: the replay target is "under a minute on one core".
  */
 import { fileURLToPath } from 'node:url';
@@ -23,6 +31,30 @@ import { readTraceFile } from '../src/replay/trace-reader.ts';
 import { AZURE_TRACE, BITBRAINS_TRACE, realTracePath } from '../src/replay/real-traces.ts';
 import { describeResampling } from '../src/replay/resample.ts';
 import type { Trace } from '../src/replay/trace.ts';
+import type { QualityTally } from '../src/replay/quality-tally.ts';
+import { readFile, writeFile } from 'node:fs/promises';
+import { isDefaultSetting, settingLabel, VPA_SWEEP, vpaSweepStrategy } from './vpa-sweep.ts';
+import { bootstrapIntervals } from './risk-frontier.ts';
+import {
+  AT_DEFAULTS_HEADERS,
+  atDefaultsRows,
+  COMPARED,
+  DEFAULT_FIGURES,
+  DEFAULT_STRATEGY,
+  EQUAL_RISK_HEADERS,
+  lossContainers,
+  equalRiskRows,
+  pointFigures,
+  QUALITY_PAGE,
+  RISK_FIGURES,
+  riskNotes,
+  riskOutputs,
+  riskStatistics,
+  textTable,
+  type PointFigures,
+  type RiskRun,
+  type TraceRisk,
+} from './risk-report.ts';
 
 const STRATEGIES = ['vpa', 'krr', 'oracle', 'oracle-rules', 'tailor', 'tailor-low-churn'];
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -31,9 +63,22 @@ const skipAzure = process.argv.includes('--no-azure') || process.argv.includes('
 const perArchetypeAt = process.argv.indexOf('--per-archetype');
 const perArchetype = perArchetypeAt >= 0 ? Number(process.argv[perArchetypeAt + 1]) : EVALUATION_SUITE.perArchetype;
 if (!Number.isInteger(perArchetype) || perArchetype < 1) throw new Error('--per-archetype needs a whole number >= 1');
-const SPEC = { ...EVALUATION_SUITE, perArchetype };
+const seedAt = process.argv.indexOf('--seed');
+const seed = seedAt >= 0 ? Number(process.argv[seedAt + 1]) : EVALUATION_SUITE.seed;
+if (!Number.isInteger(seed)) throw new Error('--seed needs a whole number');
+const SPEC = { ...EVALUATION_SUITE, perArchetype, seed };
 const extraTraces = process.argv.flatMap((arg, i) => (arg === '--trace' ? [process.argv[i + 1]] : []));
 if (extraTraces.some((file) => file === undefined || file.startsWith('--'))) throw new Error('--trace needs a file');
+const skipSuite = process.argv.includes('--no-suite');
+const withRisk = !process.argv.includes('--no-risk');
+const onlyReal = process.argv.flatMap((arg, i) => (arg === '--real' ? [process.argv[i + 1] ?? ''] : []));
+for (const name of onlyReal) if (name !== 'azure' && name !== 'bitbrains') throw new Error(`--real takes azure or bitbrains, not "${name}"`);
+const writeDocs = process.argv.includes('--write-docs');
+const RESAMPLES = 1000;
+if (writeDocs && (skipSuite || skipAzure || !withRisk || onlyReal.length > 0 || extraTraces.length > 0 || perArchetype !== EVALUATION_SUITE.perArchetype || seed !== EVALUATION_SUITE.seed)) {
+  throw new Error('--write-docs writes the published figures: run it without --no-suite, --no-real, --no-risk, --real, --trace, --per-archetype and --seed');
+}
+const riskTraces: TraceRisk[] = [];
 
 function seconds(ms: number): string {
   return `${(ms / 1000).toFixed(1)} s`;
@@ -102,33 +147,84 @@ function printChecks(title: string, checks: Array<[string, number | null, number
   }
 }
 
+/**
+ * Replays `trace` under vpa at every swept setting (upstream's defaults: the run already made),
+ * prints the comparison at equal risk and at vpa's defaults, and keeps the figures for --write-docs.
+ */
+function riskMatched(id: string, title: string, trace: Trace, runs: readonly StrategyRun[]): void {
+  const start = performance.now();
+  const cpuStart = process.cpuUsage();
+  const byName = new Map(runs.map((r) => [r.strategy, r.containers]));
+  const sweepTallies: Array<{ label: string; isDefault: boolean; tallies: QualityTally[] }> = VPA_SWEEP.map((setting) => ({
+    label: settingLabel(setting),
+    isDefault: isDefaultSetting(setting),
+    tallies: isDefaultSetting(setting) ? (byName.get('vpa') ?? []) : replayTrace(trace, vpaSweepStrategy(setting)).containers,
+  }));
+  const sweepMs = performance.now() - start;
+  const compared = COMPARED.flatMap((name) => {
+    const tallies = byName.get(name);
+    return tallies === undefined ? [] : [[name, tallies] as const];
+  });
+  const figuresOn = (pick: (tallies: QualityTally[]) => QualityTally[]) => ({
+    sweep: sweepTallies.map((s) => ({ label: s.label, isDefault: s.isDefault, figures: pointFigures(summarize(s.label, pick(s.tallies))) })),
+    strategies: Object.fromEntries(compared.map(([name, tallies]) => [name, pointFigures(summarize(name, pick(tallies)))])) as Record<string, PointFigures>,
+  });
+  const whole = figuresOn((t) => t);
+  const intervals = bootstrapIntervals(trace.containers.length, (indices) => {
+    const { sweep, strategies } = figuresOn((t) => indices.map((i) => t[i]!));
+    return riskStatistics(sweep, strategies);
+  }, RESAMPLES);
+  const cpu = process.cpuUsage(cpuStart);
+  const own = byName.get(DEFAULT_STRATEGY);
+  const vpa = byName.get('vpa');
+  const losses = own === undefined || vpa === undefined
+    ? []
+    : DEFAULT_FIGURES.flatMap(([figure]) => ((intervals.get(`defaults:${figure}`)?.low ?? 0) > 0 ? [lossContainers(figure, own, vpa)] : []));
+  const result: TraceRisk = { id, title, containers: trace.containers.length, ...whole, intervals: Object.fromEntries(intervals), losses };
+  riskTraces.push(result);
+  const run: RiskRun = { command: 'npm run bench:quality', resamples: RESAMPLES, traces: [result] };
+  console.log(`\nat equal risk (vpa swept over ${VPA_SWEEP.length} settings of upstream's flags in ${seconds(sweepMs)}, CPU time with the bootstrap ${seconds((cpu.user + cpu.system) / 1000)}):`);
+  console.log(textTable(EQUAL_RISK_HEADERS.slice(1), equalRiskRows(run).map((r) => r.slice(1))));
+  console.log(`\nagainst vpa at upstream's defaults (95% paired-bootstrap intervals over containers, ${RESAMPLES} resamples):`);
+  console.log(textTable(AT_DEFAULTS_HEADERS.slice(1), atDefaultsRows(run).map((r) => r.slice(1))));
+  for (const note of riskNotes(run)) console.log(`  ${note}`);
+}
+
+const benchStart = performance.now();
 let start = performance.now();
-const suite = generateWorkload(SPEC);
-console.log(`# Recommendation quality (seed ${EVALUATION_SUITE.seed}; suite generated in ${seconds(performance.now() - start)})`);
-const suiteResult = replayAll(suite);
-const suiteTitle = perArchetype === EVALUATION_SUITE.perArchetype ? 'Evaluation suite' : `Smaller suite (${perArchetype} per archetype, NOT the published suite)`;
-const suiteRows = printRuns(`${suiteTitle} (${EVALUATION_SUITE.days} days, ${EVALUATION_SUITE.intervalSeconds} s samples)`, suite, suiteResult);
-printTargets(suiteRows);
-if (byArchetype) {
-  for (const archetype of ARCHETYPE_NAMES) {
-    const rows = suiteResult.runs.map((r) => summarize(r.strategy, r.containers.filter((c) => c.name.startsWith(`${archetype}-`))));
-    console.log(`\n### ${archetype}\n${formatTable(rows, 'vpa')}`);
+if (!skipSuite) {
+  const suite = generateWorkload(SPEC);
+  console.log(`# Recommendation quality (seed ${seed}; suite generated in ${seconds(performance.now() - start)})`);
+  const suiteResult = replayAll(suite);
+  const published = perArchetype === EVALUATION_SUITE.perArchetype && seed === EVALUATION_SUITE.seed;
+  const suiteTitle = published ? 'Evaluation suite' : `Other suite (${perArchetype} per archetype, seed ${seed}: NOT the published suite)`;
+  const suiteRows = printRuns(`${suiteTitle} (${EVALUATION_SUITE.days} days, ${EVALUATION_SUITE.intervalSeconds} s samples)`, suite, suiteResult);
+  printTargets(suiteRows);
+  if (byArchetype) {
+    for (const archetype of ARCHETYPE_NAMES) {
+      const rows = suiteResult.runs.map((r) => summarize(r.strategy, r.containers.filter((c) => c.name.startsWith(`${archetype}-`))));
+      console.log(`\n### ${archetype}\n${formatTable(rows, 'vpa')}`);
+    }
   }
+  if (withRisk) riskMatched('suite', published ? 'Evaluation suite' : 'Other suite', suite, suiteResult.runs);
 }
 
 if (!skipAzure) {
-  const REAL_TRACES: Array<[string, string]> = [
-    [AZURE_TRACE, 'Azure V1 CPU traces (real, CPU only, 5 min samples'],
-    [BITBRAINS_TRACE, 'Bitbrains GWA-T-12 Rnd 2013-07 (real, CPU and memory, 5 min samples, raw'],
+  const REAL_TRACES: Array<[string, string, string, string]> = [
+    ['azure', 'Azure', AZURE_TRACE, 'Azure V1 CPU traces (real, CPU only, 5 min samples'],
+    ['bitbrains', 'Bitbrains', BITBRAINS_TRACE, 'Bitbrains GWA-T-12 Rnd 2013-07 (real, CPU and memory, 5 min samples, raw'],
   ];
-  for (const [file, title] of REAL_TRACES) {
+  for (const [id, short, file, title] of REAL_TRACES) {
+    if (onlyReal.length > 0 && !onlyReal.includes(id)) continue;
     start = performance.now();
     const trace = await readTraceFile(realTracePath(repoRoot, file));
     const readMs = performance.now() - start;
     const note = trace.resampling && describeResampling(file, trace.resampling);
-    const rows = printRuns(`${title}; read in ${seconds(readMs)})`, trace, replayAll(trace));
+    const result = replayAll(trace);
+    const rows = printRuns(`${title}; read in ${seconds(readMs)})`, trace, result);
     printTargets(rows);
     if (note) console.log(`resampled: ${note}`);
+    if (withRisk) riskMatched(id, short, trace, result.runs);
   }
 }
 for (const file of extraTraces as string[]) {
@@ -136,7 +232,19 @@ for (const file of extraTraces as string[]) {
   const trace = await readTraceFile(file);
   const readMs = performance.now() - start;
   const note = trace.resampling && describeResampling(file, trace.resampling);
-  const rows = printRuns(`${basename(file)} (read in ${seconds(readMs)})`, trace, replayAll(trace));
+  const result = replayAll(trace);
+  const rows = printRuns(`${basename(file)} (read in ${seconds(readMs)})`, trace, result);
   printTargets(rows);
   if (note) console.log(`resampled: ${note}`);
+  const id = basename(file).replace(/\..*$/, '');
+  if (withRisk) riskMatched(id, id, trace, result.runs);
+}
+console.log(`\nwhole bench: ${seconds(performance.now() - benchStart)} wall time`);
+
+if (writeDocs) {
+  const run: RiskRun = { command: 'npm run bench:quality', resamples: RESAMPLES, traces: riskTraces };
+  await writeFile(resolve(repoRoot, RISK_FIGURES), `${JSON.stringify(run, null, 1)}\n`);
+  const page = await readFile(resolve(repoRoot, QUALITY_PAGE), 'utf8');
+  for (const [path, text] of riskOutputs(run, page)) await writeFile(resolve(repoRoot, path), text);
+  console.log(`wrote ${RISK_FIGURES}, the curves in docs/images/ and the "At equal risk" section of ${QUALITY_PAGE}`);
 }

@@ -8,8 +8,8 @@
  * typed-array storage separately; each typed array also costs ~200 bytes of engine bookkeeping
  * that neither figure shows).
  */
-import { createStrategyRegistry } from '../src/recommender/builtin-strategies.ts';
-import type { UsageModel } from '../src/recommender/types.ts';
+import { createStrategyRegistry } from '../src/model/builtin-strategies.ts';
+import type { UsageModel } from '../src/model/types.ts';
 
 const containers = Number(process.argv[2] ?? 200);
 const days = Number(process.argv[3] ?? 10);

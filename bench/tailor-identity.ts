@@ -8,7 +8,7 @@
 import { createHash } from 'node:crypto';
 import { generateWorkload, EVALUATION_SUITE } from '../src/replay/workload/generator.ts';
 import { replayTrace } from '../src/replay/replay-engine.ts';
-import type { ResourceEstimate, Strategy, UsageModel } from '../src/recommender/types.ts';
+import type { ResourceEstimate, Strategy, UsageModel } from '../src/model/types.ts';
 import { tailorVariantStrategy, type TailorVariant } from './bench-args.ts';
 
 const perArchetype = Number(process.argv[2] ?? 2);

@@ -17,7 +17,7 @@ import { fileURLToPath } from 'node:url';
 import { dirname, resolve } from 'node:path';
 import { replayTrace } from '../src/replay/replay-engine.ts';
 import { createReplayStrategy } from '../src/replay/replay-strategies.ts';
-import { tailorStrategy } from '../src/recommender/tailor/tailor-strategy.ts';
+import { tailorStrategy } from '../src/model/tailor/tailor-strategy.ts';
 import { readTraceFile } from '../src/replay/trace-reader.ts';
 import { BITBRAINS_TRACE, realTracePath } from '../src/replay/real-traces.ts';
 import type { QualityTally } from '../src/replay/quality-tally.ts';

@@ -7,15 +7,15 @@
  */
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { exponentialHistogramOptions } from '../src/recommender/histogram-options.ts';
-import { HourOfDayHistograms } from '../src/recommender/tailor/hour-of-day-histograms.ts';
-import { PooledDecayingHistograms } from '../src/recommender/tailor/pooled-decaying-histograms.ts';
-import { HourlyPeaks } from '../src/recommender/tailor/hourly-peaks.ts';
-import { RecentWindow } from '../src/recommender/tailor/recent-window.ts';
-import { CpuTarget } from '../src/recommender/tailor/cpu-target.ts';
-import { MemoryTarget } from '../src/recommender/tailor/memory-target.ts';
-import { TailorModel } from '../src/recommender/tailor/tailor-strategy.ts';
-import { tailorSettings } from '../src/recommender/tailor/experiments.ts';
+import { exponentialHistogramOptions } from '../src/model/histogram-options.ts';
+import { HourOfDayHistograms } from '../src/model/tailor/hour-of-day-histograms.ts';
+import { PooledDecayingHistograms } from '../src/model/tailor/pooled-decaying-histograms.ts';
+import { HourlyPeaks } from '../src/model/tailor/hourly-peaks.ts';
+import { RecentWindow } from '../src/model/tailor/recent-window.ts';
+import { CpuTarget } from '../src/model/tailor/cpu-target.ts';
+import { MemoryTarget } from '../src/model/tailor/memory-target.ts';
+import { TailorModel } from '../src/model/tailor/tailor-strategy.ts';
+import { tailorSettings } from '../src/model/tailor/experiments.ts';
 import { seededNoise } from './bench-args.ts';
 
 const containers = Number(process.argv[2] ?? 200);

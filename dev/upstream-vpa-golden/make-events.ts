@@ -5,7 +5,7 @@
  * reference time) and a few real containers from traces/ as the replay feeds them (read and
  * resampled by Tailor's trace reader). Deterministic: the same run writes the same bytes.
  *
- *   node --import tsx dev/upstream-vpa-golden/make-events.ts test/recommender/fixtures/upstream-vpa-golden/events.csv.gz
+ *   node --import tsx dev/upstream-vpa-golden/make-events.ts test/model/fixtures/upstream-vpa-golden/events.csv.gz
  */
 import { writeFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';

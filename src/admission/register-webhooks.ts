@@ -1,7 +1,8 @@
 /**
  * Creates or replaces the webhook configurations through the API, so their `caBundle` and endpoint
  * stay those of the running webhook. Replace is a read-modify-write with the object's
- * resourceVersion, retried on conflicts (several replicas write the same content).
+ * resourceVersion, retried on conflicts (several replicas write the same content); labels and
+ * annotations others set (an installer's) are kept.
  */
 import type { KubeConfig, V1MutatingWebhookConfiguration, V1ValidatingWebhookConfiguration } from '@kubernetes/client-node';
 import { admissionregistrationApi } from '../kube/kube-apis.ts';
@@ -14,7 +15,26 @@ interface Configurations {
   validating?: V1ValidatingWebhookConfiguration;
 }
 
-async function upsert<T extends { metadata?: { name?: string; resourceVersion?: string } }>(
+type Metadata = { name?: string; resourceVersion?: string; labels?: Record<string, string>; annotations?: Record<string, string> };
+
+/**
+ * The metadata a replace sends: the desired name and labels over the labels and annotations already
+ * there, with the object's resourceVersion. An installer's own (Helm's `app.kubernetes.io/managed-by`
+ * and `meta.helm.sh/release-name`) survive the webhook's writes, so `helm upgrade` and `uninstall`
+ * still find the object theirs.
+ */
+export function keptMetadata(current: Metadata | undefined, desired: Metadata | undefined): Metadata {
+  const labels = { ...current?.labels, ...desired?.labels };
+  const annotations = { ...current?.annotations, ...desired?.annotations };
+  return {
+    ...desired,
+    ...(Object.keys(labels).length > 0 ? { labels } : {}),
+    ...(Object.keys(annotations).length > 0 ? { annotations } : {}),
+    ...(current?.resourceVersion !== undefined ? { resourceVersion: current.resourceVersion } : {}),
+  };
+}
+
+async function upsert<T extends { metadata?: Metadata }>(
   what: string,
   desired: T,
   read: (name: string) => Promise<T>,
@@ -31,7 +51,7 @@ async function upsert<T extends { metadata?: { name?: string; resourceVersion?: 
     }
     try {
       if (!current) await create(desired);
-      else await replace(name, { ...desired, metadata: { ...desired.metadata, resourceVersion: current.metadata?.resourceVersion } });
+      else await replace(name, { ...desired, metadata: keptMetadata(current.metadata, desired.metadata) });
     } catch (err) {
       throw new KubeApiError(`${current ? 'replacing' : 'creating'} ${what} ${name}`, err);
     }

@@ -14,7 +14,7 @@ import { limitRangeConstraints } from '../policy/limit-range.ts';
 import type { PodResourcesPlan } from '../policy/pod-resources.ts';
 import { boostCpu, formatBoostEnd, type BoostEnd, type BoostRecord } from '../policy/startup-boost.ts';
 import type { ContainerStartupBoost } from '../policy/vpa-startup-boost.ts';
-import { RESOURCE_NAMES } from '../recommender/types.ts';
+import { RESOURCE_NAMES } from '../model/types.ts';
 
 /** The boosted plan, the record (absent when no container was boosted) and why some were not. */
 export interface BoostedPlan {

@@ -5,7 +5,7 @@
  */
 import type { Command } from 'commander';
 import type { LogLevel } from '../observability/logger.ts';
-import { DEFAULT_STRATEGY } from '../recommender/default-strategy.ts';
+import { DEFAULT_STRATEGY } from '../model/default-strategy.ts';
 
 /** The shared options, as commander gives them. */
 export interface RecommendSourceOptions {

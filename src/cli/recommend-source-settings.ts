@@ -11,8 +11,8 @@ import { validateExtraSelector } from '../metrics/promql-selector.ts';
 import { parseHeader, type ConnectionOptions } from '../metrics/connection-options.ts';
 import { checkPrometheusUrl } from '../metrics/query-client.ts';
 import { memoryBudgetType } from '../metrics/memory-budget.ts';
-import { createStrategyRegistry } from '../recommender/builtin-strategies.ts';
-import type { Strategy } from '../recommender/types.ts';
+import { createStrategyRegistry } from '../model/builtin-strategies.ts';
+import type { Strategy } from '../model/types.ts';
 import { parseDuration } from '../config/duration-option.ts';
 import { UsageError } from './exit-codes.ts';
 

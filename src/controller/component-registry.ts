@@ -13,7 +13,7 @@ import type { ComponentFactory } from './component.ts';
  * certificates need).
  */
 export const COMPONENT_FACTORIES: Readonly<Partial<Record<ComponentName, ComponentFactory>>> = {
-  recommender: async (ctx) => (await import('./recommender/recommender-component.ts')).createRecommenderComponent(ctx),
+  recommender: async (ctx) => (await import('./recommender-component.ts')).createRecommenderComponent(ctx),
   updater: async (ctx) => (await import('./updater-component.ts')).createUpdaterComponent(ctx),
   admission: async (ctx) => (await import('./admission-component.ts')).createAdmissionComponent(ctx),
 };

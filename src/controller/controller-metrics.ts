@@ -19,21 +19,9 @@
  */
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import { SourceMetrics } from '../metrics/source-metrics.ts';
+import type { RecommendationSeries } from '../recommender/recommendation-series.ts';
 import type { CycleOutcome, LoopObserver } from './loop-scheduler.ts';
 import { systemClock, type Clock } from '../kube/clock.ts';
-
-/** The bounds of a recommendation that are exported. */
-export type RecommendationBound = 'target' | 'lowerBound' | 'upperBound' | 'uncappedTarget';
-
-/** One container's recommendation of one VPA (CPU millicores and memory bytes, as the recommender's Resources). */
-export interface RecommendationSeries {
-  namespace: string;
-  vpa: string;
-  targetKind: string;
-  targetName: string;
-  container: string;
-  bounds: Partial<Record<RecommendationBound, { cpu?: number; memory?: number }>>;
-}
 
 /** Current requests of one container of one pod (CPU millicores, memory bytes). */
 export interface RequestSeries {

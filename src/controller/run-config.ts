@@ -9,7 +9,7 @@ import { mergeOptionTables } from '../config/option-spec.ts';
 import { ADMISSION_OPTIONS } from '../admission/admission-options.ts';
 import { CONTROLLER_OPTIONS } from './controller-options.ts';
 import { PROMETHEUS_OPTIONS, PROMETHEUS_RULES } from '../metrics/prometheus-options.ts';
-import { RECOMMENDER_OPTIONS } from './recommender/recommender-options.ts';
+import { RECOMMENDER_OPTIONS } from '../recommender/recommender-options.ts';
 import { UPDATER_OPTIONS } from '../updater/updater-options.ts';
 import { formatDuration } from '../config/option-types.ts';
 import { requiredWhen, resolveConfig, type CommandLineValues, type Environment, type Resolved } from '../config/resolve-config.ts';

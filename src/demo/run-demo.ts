@@ -17,7 +17,7 @@ import { join } from 'node:path';
 import { resolveRunConfig } from '../controller/run-config.ts';
 import { startRun } from '../controller/start-run.ts';
 import { COMPONENT_FACTORIES } from '../controller/component-registry.ts';
-import { createRecommenderComponent } from '../controller/recommender/recommender-component.ts';
+import { createRecommenderComponent } from '../controller/recommender-component.ts';
 import type { RunningController } from '../controller/controller-runtime.ts';
 import { freePort } from '../local-prometheus/free-port.ts';
 import { createLogger, type Logger } from '../observability/logger.ts';

@@ -1,7 +1,7 @@
 /**
  * The updater's rules for changing one container, stated once. The updater applies them to pods
  * (src/updater); the tailor strategy's mirror applies them to the requests it believes the updater
- * has set (src/recommender/tailor/updater-mirror.ts), and the replay to its simulated containers
+ * has set (src/model/tailor/updater-mirror.ts), and the replay to its simulated containers
  * (src/replay/update-rules.ts). The thresholds come from {@link UpdaterOptions}: the operator's.
  * - Step: one change moves a value to within [ceil(current x down), floor(current x up)] (defaults
  *   x0.5, x2). Request 300m, target 1000m -> 600m now, 1000m on the next change. Clamping is

@@ -7,7 +7,7 @@
  * Worked number: cooldown 1 h, CPU 0.2 cores for the next 59 min and 0.9 cores for one minute:
  * the request is 900 millicores for that hour.
  */
-import type { ResourceEstimate, UsageModel } from '../recommender/types.ts';
+import type { ResourceEstimate, UsageModel } from '../model/types.ts';
 import type { ClairvoyantStrategy } from './replay-strategy.ts';
 import type { ContainerSeries } from './trace.ts';
 import type { UpdateRules } from './update-rules.ts';

@@ -16,11 +16,11 @@
  *     last hour's peak + max(15%, 64 MiB) (UpdateRules.memorySafety).
  * Before the strategy gives its first estimate, the requests are `initialRequest`.
  */
-import type { Resources, UsageModel } from '../recommender/types.ts';
+import type { Resources, UsageModel } from '../model/types.ts';
 import type { ContainerSeries, Trace } from './trace.ts';
 import { seriesDays, SECONDS_PER_DAY } from './trace.ts';
 import { QualityTally } from './quality-tally.ts';
-import { SlidingMax } from '../recommender/sliding-max.ts';
+import { SlidingMax } from '../model/sliding-max.ts';
 import { isClairvoyant, type ReplayStrategy } from './replay-strategy.ts';
 import {
   cpuOutsideBounds,

@@ -5,10 +5,10 @@
  * clairvoyant `oracle` and `oracle-rules`, which only a replay can run. One registry, so a strategy
  * is listed once. Each call builds fresh strategies, so runs never share state.
  */
-import { createStrategyRegistry } from '../recommender/builtin-strategies.ts';
-import type { StrategyRegistry } from '../recommender/strategy-registry.ts';
+import { createStrategyRegistry } from '../model/builtin-strategies.ts';
+import type { StrategyRegistry } from '../model/strategy-registry.ts';
 import type { ReplayStrategy } from './replay-strategy.ts';
-import { krrStrategy } from '../recommender/krr-strategy.ts';
+import { krrStrategy } from '../model/krr-strategy.ts';
 import { oracleStrategy } from './oracle.ts';
 import { ruleOracleStrategy } from './rule-oracle.ts';
 

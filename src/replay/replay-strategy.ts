@@ -2,7 +2,7 @@
  * What the replay accepts as a strategy: the recommender's `Strategy`, or a clairvoyant one that
  * is handed the whole series (the oracle) and may skip the updater's step limits.
  */
-import type { Strategy, UsageModel } from '../recommender/types.ts';
+import type { Strategy, UsageModel } from '../model/types.ts';
 import type { ContainerSeries } from './trace.ts';
 import type { UpdateRules } from './update-rules.ts';
 

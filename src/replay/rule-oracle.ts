@@ -14,7 +14,7 @@
  * Worked number (CPU, cooldown 15 min): idle at 100m, then 1,600m from 60 minutes on: the target is
  * 200m from 0-15 min (1,600 / 2^3), 400m, 800m, 1,600m from 45 min: each rise one step.
  */
-import type { ResourceEstimate, UsageModel } from '../recommender/types.ts';
+import type { ResourceEstimate, UsageModel } from '../model/types.ts';
 import type { ClairvoyantStrategy } from './replay-strategy.ts';
 import type { ContainerSeries } from './trace.ts';
 import type { UpdateRules } from './update-rules.ts';

@@ -4,7 +4,7 @@
  * the real updater's options (src/policy/update-thresholds.ts, `DEFAULT_UPDATER_OPTIONS`), and the
  * step, drift and memory-floor arithmetic is the updater's own (src/policy/change-rules.ts).
  */
-import type { ResourceEstimate, Resources } from '../recommender/types.ts';
+import type { ResourceEstimate, Resources } from '../model/types.ts';
 import { limitStep, memoryLimitFloor, relativeChange } from '../policy/change-rules.ts';
 import { DEFAULT_UPDATER_OPTIONS, type UpdaterOptions } from '../policy/update-thresholds.ts';
 

@@ -12,7 +12,7 @@ import { batchNamespaces } from '../metrics/namespace-batches.ts';
 import { OwnerIndex } from '../metrics/owner-resolution.ts';
 import { FEED_DEFAULTS, UsageFeed, type FeedOptions, type SyncReport, type UsageSink } from '../metrics/usage-feed.ts';
 import type { SourceMetrics } from '../metrics/source-metrics.ts';
-import type { Strategy } from '../recommender/types.ts';
+import type { Strategy } from '../model/types.ts';
 import type { ClusterResources } from './cluster-resources.ts';
 import { buildRows, currentByWorkload, type ReportRow } from './report-rows.ts';
 import { WorkloadUsage } from './workload-usage.ts';

@@ -14,8 +14,8 @@
  */
 import type { ContainerResources } from '../metrics/metrics-source.ts';
 import type { OwnerIndex, WorkloadRef } from '../metrics/owner-resolution.ts';
-import { MODEL_DEFAULTS } from '../recommender/model-options.ts';
-import type { ResourceEstimate } from '../recommender/types.ts';
+import { MODEL_DEFAULTS } from '../model/model-options.ts';
+import type { ResourceEstimate } from '../model/types.ts';
 import type { WorkloadContainer } from './workload-usage.ts';
 
 /** Numbers of one resource in the recommender's units (CPU millicores, memory bytes). */

@@ -11,7 +11,7 @@
  * days that object per sample (~56 bytes against 16) was most of `tailor`'s bootstrap peak.
  */
 import type { ContainerSeries } from '../metrics/metrics-source.ts';
-import type { OomBump, UsageModel } from '../recommender/types.ts';
+import type { OomBump, UsageModel } from '../model/types.ts';
 
 const CPU = 0;
 const MEMORY = 1;

@@ -9,7 +9,7 @@
 import type { ContainerKey, ContainerSeries, OomEvent } from '../metrics/metrics-source.ts';
 import type { UsageSink } from '../metrics/usage-feed.ts';
 import type { OwnerIndex, WorkloadRef } from '../metrics/owner-resolution.ts';
-import type { Strategy, UsageModel } from '../recommender/types.ts';
+import type { Strategy, UsageModel } from '../model/types.ts';
 import { TimeOrderedBuffer } from './time-ordered-buffer.ts';
 
 /** One workload container being modelled. */

@@ -6,7 +6,7 @@
 import type { V1Pod } from '@kubernetes/client-node';
 import { readResourceValues } from '../policy/container-values.ts';
 import type { PodResourcesPlan } from '../policy/pod-resources.ts';
-import { RESOURCE_NAMES } from '../recommender/types.ts';
+import { RESOURCE_NAMES } from '../model/types.ts';
 import type { ContainerChange, PodDecision } from './decision.ts';
 
 /** The changes an eviction brings (what the admission webhook will give the new pod). */

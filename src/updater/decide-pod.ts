@@ -36,7 +36,7 @@ import type { UpdateMode, VerticalPodAutoscaler } from '../api/vpa.ts';
 import { recommendationFromStatus, type NumericContainerRecommendation } from '../api/vpa-quantities.ts';
 import { readResourceValues, type ContainerResourceValues } from '../policy/container-values.ts';
 import { planPodResources, type ContainerTarget } from '../policy/pod-resources.ts';
-import { RESOURCE_NAMES, type ResourceName } from '../recommender/types.ts';
+import { RESOURCE_NAMES, type ResourceName } from '../model/types.ts';
 import { actualByName, actualResources, notRunning, type ActualContainerResources } from './actual-resources.ts';
 import { containerRestartAllowed } from './annotations.ts';
 import type { PodUsage } from './container-usage.ts';

@@ -5,7 +5,7 @@
  */
 import type { V1Pod } from '@kubernetes/client-node';
 import type { ContainerResourceValues } from '../policy/container-values.ts';
-import type { ResourceName } from '../recommender/types.ts';
+import type { ResourceName } from '../model/types.ts';
 
 /** What to do with the pod. */
 export type DecisionAction = 'Skip' | 'ResizeInPlace' | 'ResizeWithRestart' | 'Evict' | 'Wait';

@@ -9,7 +9,7 @@
  */
 import { formatRfc3339 } from '../api/rfc3339.ts';
 import type { VerticalPodAutoscaler, VpaCondition } from '../api/vpa.ts';
-import type { ResourceName } from '../recommender/types.ts';
+import type { ResourceName } from '../model/types.ts';
 
 export const HPA_CONFLICT_CONDITION = 'HpaConflict';
 export const HPA_CONFLICT_REASON = 'ResourcesLeftToHpa';

@@ -8,7 +8,7 @@
  */
 import pLimit from 'p-limit';
 import type { VerticalPodAutoscaler } from '../api/vpa.ts';
-import type { ResourceName } from '../recommender/types.ts';
+import type { ResourceName } from '../model/types.ts';
 import { classifyApiError } from '../kube/errors.ts';
 import type { Logger } from '../observability/logger.ts';
 import { HPA_CONFLICT_CONDITION, hpaConditionUpdate, type HpaConflict } from './hpa-condition.ts';

@@ -6,7 +6,7 @@
  */
 import type { V2HorizontalPodAutoscaler } from '@kubernetes/client-node';
 import type { NumericContainerRecommendation, ResourceAmounts } from '../api/vpa-quantities.ts';
-import type { ResourceName } from '../recommender/types.ts';
+import type { ResourceName } from '../model/types.ts';
 
 /** cpu and/or memory, when the HPA scales on their utilisation. */
 export function hpaUtilizationResources(hpa: V2HorizontalPodAutoscaler): ResourceName[] {

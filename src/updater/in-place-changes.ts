@@ -20,7 +20,7 @@ import type { ResourceAmounts } from '../api/vpa-quantities.ts';
 import { describeAmount } from '../policy/adjustments.ts';
 import { sameValues, type ContainerResourceValues } from '../policy/container-values.ts';
 import type { PodResourcesPlan } from '../policy/pod-resources.ts';
-import { RESOURCE_NAMES, type ResourceName } from '../recommender/types.ts';
+import { RESOURCE_NAMES, type ResourceName } from '../model/types.ts';
 import type { PodUsage } from './container-usage.ts';
 import type { ContainerChange } from './decision.ts';
 import { describeRuntime, floorBasis, runtimeMemoryFloor, type ContainerRuntime } from '../policy/container-runtime.ts';

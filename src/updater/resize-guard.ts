@@ -9,7 +9,7 @@ import type { V1Pod } from '@kubernetes/client-node';
 import { QuantityError } from 'kube-basics/quantity';
 import { readResourceValues, type ContainerResourceValues } from '../policy/container-values.ts';
 import { podQosClass, qosClassOf } from '../policy/qos.ts';
-import { RESOURCE_NAMES } from '../recommender/types.ts';
+import { RESOURCE_NAMES } from '../model/types.ts';
 import { nodeLacksResizeSupport, type ActualContainerResources } from './actual-resources.ts';
 import type { ContainerChange } from './decision.ts';
 import { resizeRestartPolicy } from './resize-path.ts';

@@ -14,7 +14,7 @@
  */
 import type { V1Container, V1Pod } from '@kubernetes/client-node';
 import { formatAmount } from '../policy/resource-requirements.ts';
-import { RESOURCE_NAMES } from '../recommender/types.ts';
+import { RESOURCE_NAMES } from '../model/types.ts';
 import type { ContainerChange } from './decision.ts';
 import type { ServerCapabilities } from './server-capabilities.ts';
 

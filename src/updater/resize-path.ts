@@ -4,7 +4,7 @@
  * (the default, also when the resource is not listed) is applied to the cgroup without a restart.
  */
 import type { V1Container } from '@kubernetes/client-node';
-import type { ResourceName } from '../recommender/types.ts';
+import type { ResourceName } from '../model/types.ts';
 
 export type ResizeRestartPolicy = 'NotRequired' | 'RestartContainer';
 

@@ -9,7 +9,7 @@
  */
 import type { ResourceAmounts } from '../api/vpa-quantities.ts';
 import type { ContainerResourceValues } from '../policy/container-values.ts';
-import { RESOURCE_NAMES } from '../recommender/types.ts';
+import { RESOURCE_NAMES } from '../model/types.ts';
 import type { UpdaterOptions } from '../policy/update-thresholds.ts';
 import { limitStep } from '../policy/change-rules.ts';
 

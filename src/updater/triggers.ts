@@ -13,7 +13,7 @@
 import type { NumericContainerRecommendation } from '../api/vpa-quantities.ts';
 import type { ContainerResourceValues } from '../policy/container-values.ts';
 import { describeAmount } from '../policy/adjustments.ts';
-import { RESOURCE_NAMES } from '../recommender/types.ts';
+import { RESOURCE_NAMES } from '../model/types.ts';
 import type { UpdaterOptions } from '../policy/update-thresholds.ts';
 import { isDrift, oldEnoughToDrift, relativeChange } from '../policy/change-rules.ts';
 

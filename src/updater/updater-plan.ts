@@ -27,7 +27,7 @@
 import type { V1LimitRange, V1Pod } from '@kubernetes/client-node';
 import type { NumericContainerRecommendation } from '../api/vpa-quantities.ts';
 import type { VerticalPodAutoscaler } from '../api/vpa.ts';
-import type { ResourceName } from '../recommender/types.ts';
+import type { ResourceName } from '../model/types.ts';
 import type { PodUsage } from './container-usage.ts';
 import { decidePod, type PlannerContext } from './decide-pod.ts';
 import { isAction, skipDecision, type DecisionReason, type PodDecision } from './decision.ts';

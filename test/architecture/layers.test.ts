@@ -44,6 +44,17 @@ test('an import down the layers passes; one up the layers fails', async () => {
   assert.match(up[0]!, /^import-x\/no-restricted-paths: .*src\/\{api,policy,config,observability\} may import only its own layer/);
 });
 
+test('the recommender sits under the controller and above the model (decision 0293)', async () => {
+  assert.deepEqual(await problems('src/controller/probe.ts', "import type { RecommenderLoop } from '../recommender/recommender-loop.ts';\nexport type X = RecommenderLoop;\n"), []);
+  assert.deepEqual(await problems('src/recommender/probe.ts', "import type { UsageFeed } from '../metrics/usage-feed.ts';\nimport type { Strategy } from '../model/types.ts';\nexport type X = [UsageFeed, Strategy];\n"), []);
+  const up = await problems('src/recommender/probe.ts', "import type { RunConfig } from '../controller/run-config.ts';\nexport type X = RunConfig;\n");
+  assert.equal(up.length, 1, up.join('\n'));
+  assert.match(up[0]!, /^import-x\/no-restricted-paths: .*src\/\{updater,admission,replay,report,recommender\} may import only its own layer/);
+  const model = await problems('src/model/probe.ts', "import type { RecommenderLoop } from '../recommender/recommender-loop.ts';\nexport type X = RecommenderLoop;\n");
+  assert.equal(model.length, 1, model.join('\n'));
+  assert.match(model[0]!, /^import-x\/no-restricted-paths: .*src\/\{model\} may import only its own layer/);
+});
+
 test('kube-sim only from tailor demo, tailor sim and the dashboard lab; packages by name only; packages import no Tailor code', async () => {
   const snippet = "import type { KubeSim } from 'kube-sim';\nexport type X = KubeSim;\n";
   for (const allowed of ['src/demo/probe.ts', 'src/cli/commands/demo-probe.ts', 'src/cli/commands/sim.ts', 'src/dashboard/dashboard-lab.ts']) assert.deepEqual(await problems(allowed, snippet), [], allowed);

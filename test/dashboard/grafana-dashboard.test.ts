@@ -32,7 +32,7 @@ test('queries use only defined variables and the data source variable; every met
     for (const m of q.expr.matchAll(/\b(tailor_\w+|container_\w+|kube_\w+)\b/g)) metrics.add(m[1]!.replace(/_bucket$/, ''));
   }
   const exported = [
-    'src/controller/controller-metrics.ts', 'src/updater/updater-metrics.ts', 'src/updater/memory-warning-metrics.ts', 'src/controller/recommender/recommender-metrics.ts', 'src/admission/admission-metrics.ts', 'src/metrics/source-metrics.ts',
+    'src/controller/controller-metrics.ts', 'src/updater/updater-metrics.ts', 'src/updater/memory-warning-metrics.ts', 'src/recommender/recommender-metrics.ts', 'src/admission/admission-metrics.ts', 'src/metrics/source-metrics.ts',
     'packages/kube-sim/src/metrics/cadvisor-metrics.ts', 'packages/kube-sim/src/metrics/kube-state-metrics.ts',
   ].map((f) => readFileSync(f, 'utf8')).join('\n');
   for (const m of metrics) assert.ok(exported.includes(`'${m}'`), `${m} is exported`);

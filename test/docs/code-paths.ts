@@ -13,7 +13,7 @@ import { dirname, join } from 'node:path';
 import { markdownCode } from './markdown-links.ts';
 
 /** The folders of the repository whose paths are checked. */
-export const REPO_FOLDERS = ['.ci', 'bench', 'bin', 'dev', 'docs', 'manifests', 'packages', 'scripts', 'src', 'test', 'traces'];
+export const REPO_FOLDERS = ['.ci', 'bench', 'bin', 'charts', 'dev', 'docs', 'manifests', 'packages', 'scripts', 'src', 'test', 'traces'];
 
 /** A path named in a page's code that does not exist. */
 export interface MissingPath {

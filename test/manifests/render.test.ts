@@ -60,6 +60,22 @@ test('every directory renders: base, install, install-with-monitoring and each c
   for (const o of full.objects.filter((o) => !cluster.has(o.kind))) assert.equal(o.metadata.namespace, 'tailor-system', `${o.kind}/${o.metadata.name}`);
 });
 
+test('the webhook configurations are what the webhook writes (before its caBundle), so neither kubectl nor Helm fights it over a field', async () => {
+  const plain = await render('base');
+  const written = webhookConfigurations({
+    name: 'tailor',
+    layout: 'tailor',
+    endpoint: { service: { namespace: 'tailor-system', name: 'tailor-webhook', port: 443 } },
+    timeoutSeconds: 3,
+    failurePolicy: 'Ignore',
+    ownNamespace: 'tailor-system',
+    namespaces: [],
+    ignoreNamespaces: [],
+  });
+  assert.deepEqual(find(plain.objects, 'MutatingWebhookConfiguration', 'tailor'), JSON.parse(JSON.stringify(written.mutating)));
+  assert.deepEqual(find(plain.objects, 'ValidatingWebhookConfiguration', 'tailor'), JSON.parse(JSON.stringify(written.validating)));
+});
+
 test('the kubernetes-1.32 component adds exactly patch on pods to the updater, nothing else changes', async () => {
   const plain = await render('base');
   const legacy = await renderCombination(['base'], ['components/kubernetes-1.32']);
@@ -156,7 +172,7 @@ interface Webhook {
   failurePolicy: string;
   timeoutSeconds: number;
   sideEffects: string;
-  namespaceSelector: { matchExpressions: { key: string; operator: string; values: string[] }[] };
+  namespaceSelector?: { matchExpressions: { key: string; operator: string; values: string[] }[] };
 }
 
 test('webhook configurations are safe by default and point at the webhook Service', async () => {
@@ -174,8 +190,11 @@ test('webhook configurations are safe by default and point at the webhook Servic
     assert.equal(h.sideEffects, 'None');
     assert.deepEqual(h.clientConfig.service, { namespace: 'tailor-system', name: 'tailor-webhook', port: 443, path: h.clientConfig.service.path });
     assert.equal(h.clientConfig.caBundle, undefined, 'the webhook fills in its own CA');
-    assert.deepEqual(h.namespaceSelector.matchExpressions, [{ key: 'kubernetes.io/metadata.name', operator: 'NotIn', values: ['kube-system', 'tailor-system'] }]);
   }
+  // Pods of kube-system and Tailor's own namespace are never sent (the webhook's own pods among them);
+  // VPAs are validated in every namespace.
+  assert.deepEqual(hooks[0]!.namespaceSelector?.matchExpressions, [{ key: 'kubernetes.io/metadata.name', operator: 'NotIn', values: ['kube-system', 'tailor-system'] }]);
+  assert.equal(hooks[1]!.namespaceSelector, undefined);
 });
 
 test('PodDisruptionBudget and NetworkPolicy select the pods they are meant for', async () => {

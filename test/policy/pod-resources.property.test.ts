@@ -16,7 +16,7 @@ import { applyPlanToRequirements } from '../../src/policy/resource-requirements.
 import { qosClassOf } from '../../src/policy/qos.ts';
 import { readResourceValues } from '../../src/policy/container-values.ts';
 import { MINIMUM_REQUEST, roundUp } from '../../src/policy/rounding.ts';
-import { RESOURCE_NAMES, type ResourceName } from '../../src/recommender/types.ts';
+import { RESOURCE_NAMES, type ResourceName } from '../../src/model/types.ts';
 import { MiB } from './fixtures.ts';
 
 const NAMES = ['app', 'proxy', 'log'] as const;

@@ -16,13 +16,23 @@ if ! cached="$("$here/build.sh" --check)"; then
 fi
 [[ -e "$LANE_STATE" ]] && skip "$LANE_STATE exists: another lane cluster is up on this machine"
 
-# Every lane test, but install.lane.ts and audit.lane.ts only when Tailor's image of this checkout is
-# cached (CI never builds it: `sudo test/real-cluster/image.sh` does) and kubectl is there to apply -k,
+# Every lane test, but install.lane.ts, audit.lane.ts and test/helm/chart.lane.ts only when Tailor's
+# image of this checkout is cached (CI never builds it: `sudo test/real-cluster/image.sh` does),
+# install.lane.ts and audit.lane.ts only when kubectl is there to apply -k, chart.lane.ts only when
+# Helm is cached (test/helm/build-helm.sh),
 # ksm.lane.ts and audit.lane.ts only when the kube-state-metrics binary is cached, and
 # goldilocks.lane.ts only when Goldilocks built from $TAILOR_GOLDILOCKS_SRC is cached.
 tests=()
-for f in "$here"/*.lane.ts; do
+for f in "$here"/*.lane.ts "$here"/../helm/*.lane.ts; do
   name="$(basename "$f")"
+  if [[ "$name" == chart.lane.ts ]]; then
+    if ! why="$("$here/image.sh" --check)"; then
+      echo "real-cluster lane: $name SKIPPED because $why; CI never builds it: run test/real-cluster/image.sh once on this machine"; continue
+    fi
+    if ! why="$("$here/../helm/build-helm.sh" --check)"; then
+      echo "real-cluster lane: $name SKIPPED because $why; CI never builds it"; continue
+    fi
+  fi
   if [[ "$name" == install.lane.ts || "$name" == audit.lane.ts ]]; then
     if ! why="$("$here/image.sh" --check)"; then
       echo "real-cluster lane: $name SKIPPED because $why; CI never builds it: run test/real-cluster/image.sh once on this machine"; continue

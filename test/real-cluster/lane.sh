@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Runs the real-cluster lane's tests (test/real-cluster/*.lane.ts, which `npm test` does not pick up:
-# it runs *.test.ts only). With a cluster already up (`npm run cluster:up`) the tests run against it
+# Runs the real-cluster lane's tests (test/real-cluster/*.lane.ts and test/helm/chart.lane.ts, which
+# `npm test` does not pick up: it runs *.test.ts only). With a cluster already up (`npm run cluster:up`) the tests run against it
 # and it stays up; otherwise this brings one up, runs the tests and tears it down whatever happens.
 # Usage: lane.sh [name fragment...]   (only the lane files whose name contains a fragment)
 set -euo pipefail
@@ -9,15 +9,15 @@ source "$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/lane-env.sh"
 [[ $EUID -eq 0 ]] || lane_die "the real-cluster lane must run as root (it reads the pods' cgroups and runs the cluster)"
 
 files=()
-for f in "$here"/*.lane.ts; do
+for f in "$here"/*.lane.ts "$here"/../helm/*.lane.ts; do
   if [[ $# -eq 0 ]]; then files+=("$f"); continue; fi
   for frag in "$@"; do [[ "$(basename "$f")" == *"$frag"* ]] && { files+=("$f"); break; }; done
 done
 [[ ${#files[@]} -gt 0 ]] || lane_die "no lane test matches: $*"
 
-# install.lane.ts and audit.lane.ts need Tailor's image of this checkout (image.sh), ksm.lane.ts and audit.lane.ts the kube-state-metrics
+# install.lane.ts, audit.lane.ts and chart.lane.ts need Tailor's image of this checkout (image.sh), ksm.lane.ts and audit.lane.ts the kube-state-metrics
 # binary: built here, before the cluster is up, unless TAILOR_CLUSTER_NO_BUILD=1 (then they must be cached).
-if [[ " ${files[*]} " == *"/install.lane.ts "* || " ${files[*]} " == *"/audit.lane.ts "* ]] && ! "$here/image.sh" --check >/dev/null; then
+if [[ " ${files[*]} " == *"/install.lane.ts "* || " ${files[*]} " == *"/audit.lane.ts "* || " ${files[*]} " == *"/chart.lane.ts "* ]] && ! "$here/image.sh" --check >/dev/null; then
   [[ "${TAILOR_CLUSTER_NO_BUILD:-}" == 1 ]] && lane_die "$("$here/image.sh" --check) and TAILOR_CLUSTER_NO_BUILD=1"
   "$here/image.sh" >/dev/null || lane_die "building Tailor's image failed (see the output above)"
 fi
@@ -33,6 +33,12 @@ if [[ " ${files[*]} " == *"/goldilocks.lane.ts "* ]]; then
   elif [[ "${TAILOR_CLUSTER_NO_BUILD:-}" == 1 ]]; then lane_die "$why and TAILOR_CLUSTER_NO_BUILD=1"
   else "$here/build-goldilocks.sh" >/dev/null || lane_die "building Goldilocks failed (see the output above)"
   fi
+fi
+# chart.lane.ts (test/helm) needs Helm, built from the Go module proxy (test/helm/build-helm.sh): built
+# here too (unless TAILOR_CLUSTER_NO_BUILD=1).
+if [[ " ${files[*]} " == *"/chart.lane.ts "* ]] && ! why="$("$here/../helm/build-helm.sh" --check)"; then
+  [[ "${TAILOR_CLUSTER_NO_BUILD:-}" == 1 ]] && lane_die "$why and TAILOR_CLUSTER_NO_BUILD=1"
+  "$here/../helm/build-helm.sh" >/dev/null || lane_die "building Helm failed (see the output above)"
 fi
 
 if [[ -e "$LANE_STATE" ]]; then

@@ -1,5 +1,5 @@
 /** Small builders for replay tests: hand-made series and scripted strategies. */
-import type { ResourceEstimate, Strategy, UsageModel } from '../../src/recommender/types.ts';
+import type { ResourceEstimate, Strategy, UsageModel } from '../../src/model/types.ts';
 import type { ContainerSeries } from '../../src/replay/trace.ts';
 
 /** A series at `intervalSeconds` from t=0 with the given CPU (cores) and memory (bytes, NaN = none). */

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createReplayStrategy, replayStrategyNames } from '../../src/replay/replay-strategies.ts';
-import { StrategyRegistryError } from '../../src/recommender/strategy-registry.ts';
+import { StrategyRegistryError } from '../../src/model/strategy-registry.ts';
 import { isClairvoyant } from '../../src/replay/replay-strategy.ts';
 
 test('the replay knows the built-in strategies and its own baselines, each once and each call fresh', () => {

@@ -6,7 +6,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { cleanQuality, type ContainerResources, type ContainerSeries, type MetricsSource, type OwnerLink, type StepRange } from '../../src/metrics/metrics-source.ts';
 import { silentLogger } from '../../src/observability/logger.ts';
-import { vpaStrategy } from '../../src/recommender/vpa-strategy.ts';
+import { vpaStrategy } from '../../src/model/vpa-strategy.ts';
 import { runRecommend } from '../../src/report/recommend-run.ts';
 import { renderReport } from '../../src/report/report-format.ts';
 

@@ -7,9 +7,9 @@ import { renderCsv } from '../../src/report/report-csv.ts';
 import { cpuText, signed, memoryHuman } from '../../src/report/report-quantities.ts';
 import { REPORT_FORMATS, renderReport } from '../../src/report/report-format.ts';
 import { savingsSummary } from '../../src/report/report-table.ts';
-import { tailorStrategy } from '../../src/recommender/tailor/tailor-strategy.ts';
+import { tailorStrategy } from '../../src/model/tailor/tailor-strategy.ts';
 import type { WorkloadContainer } from '../../src/report/workload-usage.ts';
-import type { ResourceEstimate, UsageModel } from '../../src/recommender/types.ts';
+import type { ResourceEstimate, UsageModel } from '../../src/model/types.ts';
 
 const MiB = 2 ** 20;
 const owners = new OwnerIndex([

@@ -12,7 +12,7 @@ import { silentLogger } from '../../src/observability/logger.ts';
 import { queryConfig } from '../../src/metrics/metric-names.ts';
 import { PrometheusQueryClient } from '../../src/metrics/query-client.ts';
 import { PrometheusMetricsSource } from '../../src/metrics/prometheus-source.ts';
-import { tailorStrategy } from '../../src/recommender/tailor/tailor-strategy.ts';
+import { tailorStrategy } from '../../src/model/tailor/tailor-strategy.ts';
 import { runRecommend } from '../../src/report/recommend-run.ts';
 import { UsageFeed } from '../../src/metrics/usage-feed.ts';
 import type { ContainerSeries } from '../../src/metrics/metrics-source.ts';

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { ResourceEstimate, Strategy, UsageModel } from '../../src/recommender/types.ts';
+import type { ResourceEstimate, Strategy, UsageModel } from '../../src/model/types.ts';
 import { OwnerIndex } from '../../src/metrics/owner-resolution.ts';
 import { TimeOrderedBuffer } from '../../src/report/time-ordered-buffer.ts';
 import { WorkloadUsage } from '../../src/report/workload-usage.ts';

@@ -18,7 +18,7 @@ import type { UpdateMode } from '../../src/api/vpa.ts';
 import { recommendationFromStatus } from '../../src/api/vpa-quantities.ts';
 import { readResourceValues } from '../../src/policy/container-values.ts';
 import { podQosClass, qosClassOf } from '../../src/policy/qos.ts';
-import { RESOURCE_NAMES, type ResourceName } from '../../src/recommender/types.ts';
+import { RESOURCE_NAMES, type ResourceName } from '../../src/model/types.ts';
 import { memoryLimitFloor } from '../../src/policy/change-rules.ts';
 import { resizeJsonPatch } from '../../src/updater/resize-patch.ts';
 import { resizeRestartPolicy } from '../../src/updater/resize-path.ts';

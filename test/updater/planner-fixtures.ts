@@ -4,7 +4,7 @@ import type { PodUsage } from '../../src/updater/container-usage.ts';
 import { decidePod, type PlannerContext, type PodPlanInput } from '../../src/updater/decide-pod.ts';
 import { updaterOptions, type UpdaterOptions } from '../../src/policy/update-thresholds.ts';
 import { serverCapabilities } from '../../src/updater/server-capabilities.ts';
-import type { ResourceName } from '../../src/recommender/types.ts';
+import type { ResourceName } from '../../src/model/types.ts';
 import type { V1Pod } from '@kubernetes/client-node';
 import { NOW } from '../builders/time.ts';
 

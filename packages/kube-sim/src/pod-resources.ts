@@ -1,6 +1,6 @@
 /**
  * Reading container and pod resources as numbers (CPU in millicores, memory in bytes), the units of
- * `src/recommender/types.ts`. A missing request or limit reads as 0 (requests) or undefined (limits).
+ * `src/model/types.ts`. A missing request or limit reads as 0 (requests) or undefined (limits).
  */
 import { parseCpu, parseMemory } from 'kube-basics/quantity';
 import type { Resources } from 'kube-basics/resources';

@@ -10,10 +10,10 @@ import { parseCpu, parseMemory } from 'kube-basics/quantity';
 import { DEFAULT_REPLAY_OPTIONS, replayContainer, type ReplayOptions } from '../../replay/replay-engine.ts';
 import type { ReplayReport } from '../../replay/quality-report.ts';
 import { createReplayStrategy, replayStrategyNames } from '../../replay/replay-strategies.ts';
-import { StrategyRegistryError } from '../../recommender/strategy-registry.ts';
+import { StrategyRegistryError } from '../../model/strategy-registry.ts';
 import type { ReplayStrategy } from '../../replay/replay-strategy.ts';
 import { UsageError } from '../exit-codes.ts';
-import { DEFAULT_STRATEGY } from '../../recommender/default-strategy.ts';
+import { DEFAULT_STRATEGY } from '../../model/default-strategy.ts';
 import { formatOption, noProgressOption, outputOption, serialize, writeResult } from '../common-options.ts';
 
 export const REPLAY_FORMATS = ['table', 'json', 'yaml'] as const;

@@ -1,0 +1,213 @@
+/**
+ * charts/tailor under the real Helm (`npm run test:helm`; not part of `npm test`, which has no Helm):
+ * `helm lint` is clean; `helm template` with the default values renders the same objects as
+ * `kubectl kustomize manifests/install` but for the differences docs/helm.md lists (chart-compare.ts:
+ * every field of every object, after taking Helm's labels, the config checksum and kustomize's
+ * ConfigMap hash off), and so do the two switches against their kustomize components; values that
+ * are not the defaults take effect where they should.
+ *
+ * Helm is test infrastructure, built once from the Go module proxy (test/helm/build-helm.sh). When it
+ * is not cached this prints `helm chart check: SKIPPED: <why>` and exits 0 (CI never builds it).
+ */
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { after, describe, test } from 'node:test';
+import { find, render, renderCombination, type Manifest } from '../manifests/kustomize.ts';
+import { CONFIG_CHECKSUM, HELM_LABELS, compareRenders, helmTemplate, runHelm } from './chart-compare.ts';
+
+const CHART = fileURLToPath(new URL('../../charts/tailor', import.meta.url));
+const BUILD_HELM = fileURLToPath(new URL('./build-helm.sh', import.meta.url));
+
+/** The cached helm, or why there is none. */
+function cachedHelm(): { helm: string } | { skip: string } {
+  const check = spawnSync('bash', [BUILD_HELM, '--check'], { encoding: 'utf8' });
+  const said = check.stdout.trim().split('\n').at(-1) ?? '';
+  if (check.status === 0) return { helm: said };
+  return { skip: said || check.stderr.trim() || `build-helm.sh --check exited ${check.status}` };
+}
+
+type Json = Record<string, unknown>;
+interface Container { name: string; image: string; imagePullPolicy?: string; args: string[]; env: Array<{ name: string; value?: string }>; resources: unknown }
+interface PodSpec { serviceAccountName: string; containers: Container[]; nodeSelector?: unknown; tolerations?: unknown; affinity?: unknown; imagePullSecrets?: unknown }
+const podSpec = (d: Manifest) => ((d['spec'] as Json)['template'] as Json)['spec'] as PodSpec;
+const podAnnotations = (d: Manifest) => (((d['spec'] as Json)['template'] as Json)['metadata'] as { annotations?: Record<string, string> }).annotations ?? {};
+const keys = (objects: Manifest[]) => objects.map((o) => `${o.kind}/${o.metadata.name}`).sort();
+
+const found = cachedHelm();
+if ('skip' in found) {
+  console.log(`helm chart check: SKIPPED: ${found.skip}`);
+} else {
+  const { helm } = found;
+  const scratch = mkdtempSync(join(tmpdir(), 'tailor-helm-check-'));
+  after(() => rmSync(scratch, { recursive: true, force: true }));
+  const valuesFile = (name: string, text: string) => {
+    const path = join(scratch, name);
+    writeFileSync(path, text);
+    return path;
+  };
+
+  describe('charts/tailor under helm', () => {
+    test('helm lint --strict is clean with the default values and with every value changed', async () => {
+      const version = await runHelm(helm, ['version', '--template', '{{.Version}}']);
+      console.log(`helm ${version.stdout.trim()} (${helm})`);
+      for (const args of [[], ['--values', valuesFile('lint.yaml', NON_DEFAULT)]]) {
+        const lint = await runHelm(helm, ['lint', '--strict', CHART, '--namespace', 'tailor-system', ...args]);
+        assert.equal(lint.code, 0, `helm lint --strict ${args.join(' ')}:\n${lint.stdout}${lint.stderr}`);
+        assert.match(lint.stdout, /1 chart\(s\) linted, 0 chart\(s\) failed/);
+        assert.doesNotMatch(lint.stdout, /\[(WARNING|ERROR)\]/, lint.stdout);
+      }
+    });
+
+    test('the default values render the objects of kubectl kustomize manifests/install, field for field, but for Helm\'s labels and the config name', async () => {
+      const [chart, kustomize] = await Promise.all([helmTemplate(helm, CHART), render('install')]);
+      assert.deepEqual(compareRenders(chart, kustomize.objects), []);
+      assert.equal(chart.length, kustomize.objects.length);
+      // What the normalization took off is there, and only that.
+      for (const o of chart.filter((x) => x.kind !== 'CustomResourceDefinition')) {
+        for (const l of HELM_LABELS) assert.ok(o.metadata.labels?.[l], `${o.kind}/${o.metadata.name} has label ${l}`);
+        assert.equal(o.metadata.labels?.['app.kubernetes.io/instance'], 'tailor');
+      }
+      for (const d of chart.filter((x) => x.kind === 'Deployment')) assert.match(podAnnotations(d)[CONFIG_CHECKSUM] ?? '', /^[0-9a-f]{64}$/);
+      // The CRDs come from crds/ (Helm's convention), not from templates: helm template leaves them out without --include-crds.
+      const templatesOnly = await runHelm(helm, ['template', 'tailor', CHART, '--namespace', 'tailor-system']);
+      assert.doesNotMatch(templatesOnly.stdout, /kind: CustomResourceDefinition/);
+    });
+
+    test('upstreamWebhookNames=true renders what the upstream-webhook component does', async () => {
+      const [chart, kustomize] = await Promise.all([
+        helmTemplate(helm, CHART, ['--set', 'upstreamWebhookNames=true']),
+        renderCombination(['install'], ['components/upstream-webhook']),
+      ]);
+      assert.deepEqual(compareRenders(chart, kustomize.objects), []);
+      assert.ok(chart.some((o) => o.kind === 'MutatingWebhookConfiguration' && o.metadata.name === 'vpa-webhook-config'));
+      assert.ok(!chart.some((o) => o.metadata.name === 'tailor' && o.kind.endsWith('WebhookConfiguration')));
+    });
+
+    test('kubernetes132=true renders what the kubernetes-1.32 component does, and both switches what both components do', async () => {
+      const [chart, kustomize] = await Promise.all([
+        helmTemplate(helm, CHART, ['--set', 'kubernetes132=true']),
+        renderCombination(['install'], ['components/kubernetes-1.32']),
+      ]);
+      assert.deepEqual(compareRenders(chart, kustomize.objects), []);
+      const [both, kustomizeBoth] = await Promise.all([
+        helmTemplate(helm, CHART, ['--set', 'kubernetes132=true', '--set', 'upstreamWebhookNames=true']),
+        renderCombination(['install'], ['components/kubernetes-1.32', 'components/upstream-webhook']),
+      ]);
+      assert.deepEqual(compareRenders(both, kustomizeBoth.objects), []);
+    });
+
+    test('values that are not the defaults take effect (release namespace autoscaling)', async () => {
+      const defaults = await helmTemplate(helm, CHART);
+      const objects = await helmTemplate(helm, CHART, ['--values', valuesFile('non-default.yaml', NON_DEFAULT)], 'autoscaling', 'tailor-x');
+      const namespaced = objects.filter((o) => !['Namespace', 'CustomResourceDefinition', 'ClusterRole', 'ClusterRoleBinding', 'MutatingWebhookConfiguration', 'ValidatingWebhookConfiguration'].includes(o.kind));
+      for (const o of namespaced) assert.equal(o.metadata.namespace, 'autoscaling', `${o.kind}/${o.metadata.name}`);
+      const ns = find(objects, 'Namespace', 'autoscaling');
+      assert.equal(ns.metadata.labels?.['pod-security.kubernetes.io/enforce'], 'restricted');
+      assert.equal(ns.metadata.labels?.['app.kubernetes.io/instance'], 'tailor-x');
+
+      // Components: the updater is off, and nothing of it is rendered; no NetworkPolicy.
+      assert.deepEqual(keys(objects).filter((k) => /updater/.test(k)), []);
+      assert.ok(!objects.some((o) => o.kind === 'NetworkPolicy'));
+      assert.deepEqual(find(objects, 'ClusterRoleBinding', 'tailor-target-reader')['subjects'], [{ kind: 'ServiceAccount', name: 'my-recommender', namespace: 'autoscaling' }]);
+
+      // Image, pull policy and secrets on every Deployment.
+      const deployments = objects.filter((o) => o.kind === 'Deployment');
+      assert.deepEqual(keys(deployments), ['Deployment/tailor-admission', 'Deployment/tailor-recommender']);
+      for (const d of deployments) {
+        const c = podSpec(d).containers[0]!;
+        assert.equal(c.image, 'registry.example.com/tailor:9.9.9');
+        assert.equal(c.imagePullPolicy, 'Always');
+        assert.deepEqual(podSpec(d).imagePullSecrets, [{ name: 'regcred' }]);
+      }
+
+      // The ConfigMap: Prometheus URL, log level, extra settings; its checksum moved with it.
+      assert.deepEqual(find(objects, 'ConfigMap', 'tailor-config')['data'], {
+        TAILOR_PROMETHEUS_URL: 'http://thanos-query.monitoring.svc:10902', TAILOR_LOG_LEVEL: 'debug', TAILOR_HISTORY: '14d', TAILOR_HISTORY_STEP: '30',
+      });
+      const recommender = find(objects, 'Deployment', 'tailor-recommender');
+      assert.notEqual(podAnnotations(recommender)[CONFIG_CHECKSUM], podAnnotations(find(defaults, 'Deployment', 'tailor-recommender'))[CONFIG_CHECKSUM]);
+
+      // The recommender: replicas, resources, args and env added after its own, its own scheduling, its service account.
+      assert.equal((recommender['spec'] as Json)['replicas'], 2);
+      const rc = podSpec(recommender).containers[0]!;
+      assert.deepEqual(rc.args, ['run', '--components', 'recommender', '--interval=10s', '--checkpoint-interval=10s']);
+      assert.deepEqual(rc.env.map((e) => e.name), ['TAILOR_LEASE_NAMESPACE', 'NODE_OPTIONS', 'TAILOR_UNHEALTHY_AFTER_INTERVALS', 'EXTRA']);
+      assert.equal(rc.env.find((e) => e.name === 'NODE_OPTIONS')?.value, '--max-old-space-size=1536');
+      assert.deepEqual(rc.resources, { requests: { cpu: '200m', memory: '1Gi' }, limits: { memory: '2Gi' } });
+      assert.deepEqual(podSpec(recommender).nodeSelector, { pool: 'infra' }, 'its own nodeSelector replaces the global one');
+      assert.deepEqual(podSpec(recommender).tolerations, [{ key: 'dedicated', operator: 'Equal', value: 'tailor', effect: 'NoSchedule' }], 'the global tolerations');
+      assert.equal(podSpec(recommender).serviceAccountName, 'my-recommender');
+      assert.ok(objects.some((o) => o.kind === 'ServiceAccount' && o.metadata.name === 'my-recommender'));
+      assert.deepEqual(find(objects, 'ClusterRoleBinding', 'tailor-recommender')['subjects'], [{ kind: 'ServiceAccount', name: 'my-recommender', namespace: 'autoscaling' }]);
+
+      // The admission webhook: replicas, PDB, affinity, the global nodeSelector, an existing service account.
+      const admission = find(objects, 'Deployment', 'tailor-admission');
+      assert.equal((admission['spec'] as Json)['replicas'], 3);
+      assert.equal((find(objects, 'PodDisruptionBudget', 'tailor-admission')['spec'] as Json)['minAvailable'], 2);
+      assert.deepEqual(podSpec(admission).nodeSelector, { 'kubernetes.io/os': 'linux' });
+      assert.ok((podSpec(admission).affinity as Json | undefined)?.['nodeAffinity'], 'its affinity');
+      assert.equal(podSpec(admission).serviceAccountName, 'existing-admission');
+      assert.ok(!objects.some((o) => o.kind === 'ServiceAccount' && o.metadata.name === 'existing-admission'), 'create: false renders no service account');
+      for (const name of ['tailor-admission-ca', 'tailor-admission-status']) {
+        assert.deepEqual(find(objects, 'RoleBinding', name)['subjects'], [{ kind: 'ServiceAccount', name: 'existing-admission', namespace: 'autoscaling' }]);
+      }
+      // The webhooks call the Service in the release namespace and never send its own pods.
+      const webhook = (find(objects, 'MutatingWebhookConfiguration', 'tailor')['webhooks'] as Json[])[0]!;
+      assert.deepEqual((webhook['clientConfig'] as Json)['service'], { namespace: 'autoscaling', name: 'tailor-webhook', port: 443, path: '/mutate-pods' });
+      assert.deepEqual(webhook['namespaceSelector'], { matchExpressions: [{ key: 'kubernetes.io/metadata.name', operator: 'NotIn', values: ['kube-system', 'autoscaling'] }] });
+    });
+
+    test('switches that leave objects out: namespace.create=false, no PDB, no admission (no webhook configuration, no TAILOR_ADMISSION_WEBHOOK_LAYOUT)', async () => {
+      const objects = await helmTemplate(helm, CHART, ['--set', 'namespace.create=false', '--set', 'admission.podDisruptionBudgetMinAvailable=null']);
+      assert.ok(!objects.some((o) => o.kind === 'Namespace' || o.kind === 'PodDisruptionBudget'));
+      const noAdmission = await helmTemplate(helm, CHART, ['--set', 'admission.enabled=false', '--set', 'upstreamWebhookNames=true']);
+      // The updater keeps reading the webhook's status Lease (another webhook may keep it): only its Role stays.
+      assert.deepEqual(keys(noAdmission).filter((k) => /admission|webhook/i.test(k)), ['Role/tailor-updater-admission-status', 'RoleBinding/tailor-updater-admission-status']);
+      assert.equal((find(noAdmission, 'ConfigMap', 'tailor-config')['data'] as Json)['TAILOR_ADMISSION_WEBHOOK_LAYOUT'], undefined);
+      const noLoops = await helmTemplate(helm, CHART, ['--set', 'recommender.enabled=false', '--set', 'updater.enabled=false']);
+      assert.ok(!noLoops.some((o) => o.metadata.name === 'tailor-target-reader'), 'no target reader without the loops');
+    });
+
+    test('refusals: a config key that is not a TAILOR_* variable, a server older than 1.32', async () => {
+      const bad = await runHelm(helm, ['template', 'tailor', CHART, '--set', 'config.PROMETHEUS=x']);
+      assert.notEqual(bad.code, 0);
+      assert.match(bad.stderr, /config\.PROMETHEUS: the keys of config are TAILOR_\* variables/);
+      const old = await runHelm(helm, ['template', 'tailor', CHART, '--kube-version', '1.31.0']);
+      assert.notEqual(old.code, 0);
+      assert.match(old.stderr, /kubeVersion/i);
+    });
+  });
+}
+
+/** Every kind of value changed (the release namespace is autoscaling, the release tailor-x). */
+const NON_DEFAULT = `
+image: {repository: registry.example.com/tailor, tag: "9.9.9", pullPolicy: Always}
+imagePullSecrets: [{name: regcred}]
+prometheus: {url: "http://thanos-query.monitoring.svc:10902"}
+logLevel: debug
+config: {TAILOR_HISTORY: 14d, TAILOR_HISTORY_STEP: 30}
+networkPolicy: {enabled: false}
+nodeSelector: {kubernetes.io/os: linux}
+tolerations: [{key: dedicated, operator: Equal, value: tailor, effect: NoSchedule}]
+recommender:
+  replicas: 2
+  resources: {requests: {cpu: 200m, memory: 1Gi}, limits: {memory: 2Gi}}
+  nodeOptions: --max-old-space-size=1536
+  extraArgs: [--interval=10s, --checkpoint-interval=10s]
+  extraEnv: [{name: EXTRA, value: "yes"}]
+  nodeSelector: {pool: infra}
+  serviceAccount: {name: my-recommender}
+updater: {enabled: false}
+admission:
+  replicas: 3
+  podDisruptionBudgetMinAvailable: 2
+  affinity:
+    nodeAffinity:
+      requiredDuringSchedulingIgnoredDuringExecution:
+        nodeSelectorTerms: [{matchExpressions: [{key: kubernetes.io/arch, operator: In, values: [amd64]}]}]
+  serviceAccount: {create: false, name: existing-admission}
+`;

@@ -60,11 +60,11 @@ test('every directory renders: base, install, install-with-monitoring and each c
   for (const o of full.objects.filter((o) => !cluster.has(o.kind))) assert.equal(o.metadata.namespace, 'tailor-system', `${o.kind}/${o.metadata.name}`);
 });
 
-test('the webhook configurations are what the webhook writes (before its caBundle), so neither kubectl nor Helm fights it over a field', async () => {
-  const plain = await render('base');
-  const written = webhookConfigurations({
-    name: 'tailor',
-    layout: 'tailor',
+/** The configurations the webhook registers with the manifests' settings, in `layout` (before its caBundle). */
+function writtenByWebhook(layout: 'tailor' | 'upstream') {
+  return webhookConfigurations({
+    name: layout === 'tailor' ? 'tailor' : 'vpa-webhook-config',
+    layout,
     endpoint: { service: { namespace: 'tailor-system', name: 'tailor-webhook', port: 443 } },
     timeoutSeconds: 3,
     failurePolicy: 'Ignore',
@@ -72,6 +72,11 @@ test('the webhook configurations are what the webhook writes (before its caBundl
     namespaces: [],
     ignoreNamespaces: [],
   });
+}
+
+test('the webhook configurations are what the webhook writes (before its caBundle), so neither kubectl nor Helm fights it over a field', async () => {
+  const plain = await render('base');
+  const written = writtenByWebhook('tailor');
   assert.deepEqual(find(plain.objects, 'MutatingWebhookConfiguration', 'tailor'), JSON.parse(JSON.stringify(written.mutating)));
   assert.deepEqual(find(plain.objects, 'ValidatingWebhookConfiguration', 'tailor'), JSON.parse(JSON.stringify(written.validating)));
 });
@@ -93,16 +98,7 @@ test("the upstream-webhook component: upstream's vpa-webhook-config in place of 
     names(plain.objects).filter((n) => n !== 'MutatingWebhookConfiguration/tailor' && n !== 'ValidatingWebhookConfiguration/tailor').concat('MutatingWebhookConfiguration/vpa-webhook-config').sort(),
   );
   // The object is what the webhook registers with --admission-webhook-layout upstream (before its caBundle).
-  const written = webhookConfigurations({
-    name: 'vpa-webhook-config',
-    layout: 'upstream',
-    endpoint: { service: { namespace: 'tailor-system', name: 'tailor-webhook', port: 443 } },
-    timeoutSeconds: 3,
-    failurePolicy: 'Ignore',
-    ownNamespace: 'tailor-system',
-    namespaces: [],
-    ignoreNamespaces: [],
-  }).mutating;
+  const written = writtenByWebhook('upstream').mutating;
   assert.deepEqual(find(compat.objects, 'MutatingWebhookConfiguration', 'vpa-webhook-config'), JSON.parse(JSON.stringify(written)));
   // The webhook may keep only that object current.
   const rules = (find(compat.objects, 'ClusterRole', 'tailor-admission') as unknown as { rules: { apiGroups: string[]; resources: string[]; resourceNames?: string[]; verbs: string[] }[] }).rules;

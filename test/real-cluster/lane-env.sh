@@ -36,6 +36,13 @@ node_name() { echo "tailor-node-$1"; }
 node_bridge() { echo "tailor$1-br"; }
 node_ip() { echo "10.213.$1.1"; }
 node_subnet() { echo "10.213.$1.0/24"; }
+# The bridge's own MAC address, set once (locally administered, 02:00 + its IP 10.213.N.1). A Linux
+# bridge whose address was never set takes the lowest MAC of its ports and changes it as veths come
+# and go; a pod that had resolved its gateway to the MAC of a veth since deleted then drops the
+# replies to the host until its ARP entry is probed again (3-6 s): the API server's webhook calls
+# timed out ("context deadline exceeded", failing open) and kubelet probes failed during the
+# conformance suites, whose specs create and delete pods every few seconds.
+node_bridge_mac() { printf '02:00:0a:d5:%02x:01' "$1"; }
 node_dir() { echo "$LANE_STATE/node$1"; }
 node_containerd_sock() { echo "$(node_dir "$1")/containerd/containerd.sock"; }
 node_kubelet_port() { echo $((10250 + 10 * ($1 - 1))); }

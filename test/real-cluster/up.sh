@@ -97,7 +97,7 @@ kcurl() { curl -sf --cacert "$pki/ca.crt" --cert "$pki/admin.crt" --key "$pki/ad
 for n in $(seq 1 "$LANE_NODES"); do
   dir="$(node_dir "$n")"; br="$(node_bridge "$n")"
   mkdir -p "$dir/containerd" "$dir/cni/net.d" "$dir/kubelet" "$dir/pod-logs"
-  ip link add "$br" type bridge
+  ip link add "$br" address "$(node_bridge_mac "$n")" type bridge
   ip addr add "$(node_ip "$n")/24" dev "$br"
   ip link set "$br" up
   cat > "$dir/cni/net.d/10-tailor-lane.conflist" <<EOF

@@ -4,8 +4,10 @@
  * memory:{...}}` with quantities as Kubernetes strings in the units a person reads (null when
  * unknown): CPU in millicores or cores (`"587m"`, `"2"`), memory rounded up to whole MiB
  * (`"1161Mi"`, `"1Gi"`), plus `difference`, `savings`, `pods`, `samples` and `status` for each
- * row. The exact figures, for scripts, are numbers beside them: `cpu.millicores` and
- * `memory.bytes` (`{request, limit, target, lowerBound, upperBound}`, whole, null when unknown).
+ * row, and `risk`: the CPU shortfall and the days of memory above the target on the row's own
+ * history (usage-risk.ts; in-sample, a floor on the risk ahead). The exact figures, for scripts,
+ * are numbers beside them: `cpu.millicores` and `memory.bytes` (`{request, limit, target,
+ * lowerBound, upperBound}`, whole, null when unknown).
  * `confidence` is `low` with less than a day of history or no upper bound yet (`upperBound` null,
  * `notes` say why); such rows have no `savings`. With prices (`--cpu-hour-price`,
  * `--memory-gib-hour-price`) each row also has `monthlySaving: {cpu, memory, total, currency}`
@@ -14,6 +16,7 @@
  * the list into an object): the table's last line has it, and `jq '[.[].monthlySaving.total // 0] | add'`.
  */
 import type { ReportRow, ResourceLine } from './report-rows.ts';
+import { roundedRisk } from './usage-risk.ts';
 import { cpuText, memoryHuman, signed } from './report-quantities.ts';
 import { moneyJson, rowMonthlySaving, type MoneyJson, type Prices } from './money.ts';
 
@@ -46,6 +49,8 @@ export interface RowJson {
   notes: string[];
   pods: number;
   samples: { cpu: number; memory: number; ooms: number };
+  /** The risk the targets take on the row's own history (usage-risk.ts): CPU shortfall percent (one decimal), memory days over the target. */
+  risk: { cpuShortfallPct: number | null; memoryDays: number; memoryDaysOverTarget: number | null };
   cpu: ResourceJson & { millicores: ExactJson };
   memory: ResourceJson & { bytes: ExactJson };
   /** With prices only: the row's monthly saving (negative: a cost), null when it has no savings. */
@@ -84,6 +89,7 @@ export function rowsToJson(rows: readonly ReportRow[], prices?: Prices): RowJson
     notes: r.notes,
     pods: r.pods,
     samples: { cpu: r.cpuSamples, memory: r.memorySamples, ooms: r.ooms },
+    risk: roundedRisk(r.risk),
     cpu: { ...resource(r.cpu, cpuText), millicores: exact(r.cpu) },
     memory: { ...resource(r.memory, memoryHuman), bytes: exact(r.memory) },
     ...(prices ? { monthlySaving: moneyJson(rowMonthlySaving(r, prices), prices) } : {}),

@@ -17,6 +17,7 @@ import type { OwnerIndex, WorkloadRef } from '../metrics/owner-resolution.ts';
 import { MODEL_DEFAULTS } from '../model/model-options.ts';
 import type { ResourceEstimate } from '../model/types.ts';
 import type { WorkloadContainer } from './workload-usage.ts';
+import type { RowRisk } from './usage-risk.ts';
 
 /** Numbers of one resource in the recommender's units (CPU millicores, memory bytes). */
 export interface ResourceLine {
@@ -51,6 +52,8 @@ export interface ReportRow {
   confidence: 'normal' | 'low';
   /** From the first to the last CPU sample (ms). */
   historyMs: number;
+  /** The risk the targets take on the row's own history (usage-risk.ts). */
+  risk: RowRisk;
   /** Short notes for people, e.g. "no upper bound yet". */
   notes: string[];
   cpu: ResourceLine;
@@ -136,6 +139,8 @@ export function buildRows(containers: readonly WorkloadContainer[], current: Rea
     const estimate = wc.model.estimate(now);
     const historyMs = wc.firstCpuAt === undefined || wc.lastCpuAt === undefined ? 0 : wc.lastCpuAt - wc.firstCpuAt;
     const confidence = confidenceOf(estimate, historyMs);
+    const cpu = line('cpu', cur, estimate, !confidence.low);
+    const memory = line('memory', cur, estimate, !confidence.low);
     return {
       namespace: wc.namespace,
       workload: wc.workload,
@@ -147,9 +152,10 @@ export function buildRows(containers: readonly WorkloadContainer[], current: Rea
       status: estimate ? 'ok' : 'insufficient-data',
       confidence: confidence.low ? 'low' : 'normal',
       historyMs,
+      risk: wc.risk.against({ cpu: cpu.target, memory: memory.target }),
       notes: confidence.notes,
-      cpu: line('cpu', cur, estimate, !confidence.low),
-      memory: line('memory', cur, estimate, !confidence.low),
+      cpu,
+      memory,
     };
   });
 }

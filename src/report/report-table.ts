@@ -1,8 +1,9 @@
 /**
  * The human table of `tailor recommend` (cli-table3), memory rounded up to MiB. An open upper bound
  * reads "none yet"; the note column says why a row is not trusted (young history, no upper bound
- * yet, OOM kills), and the savings line counts only rows with normal confidence. On a terminal the
- * table fits its width (fit-table.ts). With prices (money.ts) a column gives each row's monthly
+ * yet, OOM kills, memory above the target on some days), a column gives the history and the risk
+ * the targets take on it (usage-risk.ts), and the savings line counts only rows with normal
+ * confidence. On a terminal the table fits its width (fit-table.ts). With prices (money.ts) a column gives each row's monthly
  * saving (negative: a cost) and a line under the table their total.
  */
 import { layoutTable, renderFittedTable, type FitColumn } from './fit-table.ts';
@@ -18,7 +19,20 @@ function bounds(l: ResourceLine, text: (v: number | undefined) => string | null)
 
 function note(r: ReportRow): string {
   if (r.status !== 'ok') return r.notes.length > 0 ? r.notes.join('; ') : 'insufficient data';
-  return [...(r.ooms > 0 ? [`${r.ooms} OOM kill(s)`] : []), ...r.notes].join('; ');
+  const over = r.risk.memoryDaysOverTarget;
+  const daysOver = over ? [`memory peaked above the target on ${over} of ${r.risk.memoryDays} day(s)`] : [];
+  return [...(r.ooms > 0 ? [`${r.ooms} OOM kill(s)`] : []), ...daysOver, ...r.notes].join('; ');
+}
+
+/**
+ * The row's history and the risk its targets take on it (usage-risk.ts): `8 d · 0.4% · 0/8 d` is
+ * eight days of history, 0.4% of the CPU used above the CPU target, no day of memory above the target.
+ */
+function historyAndRisk(r: ReportRow): string {
+  const history = r.historyMs >= 86_400_000 ? `${Math.round(r.historyMs / 86_400_000)} d` : `${Math.round(r.historyMs / 3600_000)} h`;
+  const cpu = r.risk.cpuShortfallPct === null ? '-' : `${r.risk.cpuShortfallPct.toFixed(1)}%`;
+  const memory = r.risk.memoryDaysOverTarget === null ? '-' : `${r.risk.memoryDaysOverTarget}/${r.risk.memoryDays} d`;
+  return `${history} · ${cpu} · ${memory}`;
 }
 
 /** kubectl's short names of the workload kinds, for a narrow terminal. */
@@ -41,6 +55,7 @@ const COLUMNS: readonly FitColumn[] = [
   { head: 'mem req/lim' },
   { head: 'mem target [lower, upper]', shortHead: 'mem target [lo, hi]', abbreviated: { head: 'mem target', cell: targetOnly } },
   { head: 'mem diff', dropOrder: 2 },
+  { head: 'history · cpu short · mem days over', shortHead: 'history · risk', dropOrder: 1 },
   { head: 'note', ownLine: true },
 ];
 
@@ -68,6 +83,7 @@ export function renderTable(rows: readonly ReportRow[], width?: number, prices?:
       `${dash(memoryHuman(m.request))}/${dash(memoryHuman(m.limit))}`,
       r.status === 'ok' ? bounds(m, memoryHuman) : '-',
       dash(signed(m.difference, memoryHuman)),
+      historyAndRisk(r),
       ...money,
       note(r),
     ];

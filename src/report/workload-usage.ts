@@ -1,8 +1,8 @@
 /**
  * A {@link UsageSink} that aggregates container usage by workload and container name (the way a
  * VPA does): every pod of Deployment `web` feeds the same `app` model, with the pod name as the
- * instance so the strategy keeps per-pod memory peaks. Holds one model and a few numbers per
- * workload container, nothing per sample across chunks. For a time-ordered strategy (`tailor`)
+ * instance so the strategy keeps per-pod memory peaks. Holds one model, a sparse CPU histogram and
+ * one memory peak per day per workload container (usage-risk.ts), nothing per sample across chunks. For a time-ordered strategy (`tailor`)
  * the samples of one chunk are merged across pods in time order before they reach the model
  * (the feed delivers one pod's series after another), so only one chunk is ever buffered.
  */
@@ -11,6 +11,7 @@ import type { UsageSink } from '../metrics/usage-feed.ts';
 import type { OwnerIndex, WorkloadRef } from '../metrics/owner-resolution.ts';
 import type { Strategy, UsageModel } from '../model/types.ts';
 import { TimeOrderedBuffer } from './time-ordered-buffer.ts';
+import { UsageRisk } from './usage-risk.ts';
 
 /** One workload container being modelled. */
 export interface WorkloadContainer {
@@ -21,6 +22,8 @@ export interface WorkloadContainer {
   cpuSamples: number;
   memorySamples: number;
   ooms: number;
+  /** What the row's risk is scored on (usage-risk.ts). */
+  risk: UsageRisk;
   /** Largest memory peak seen (bytes), used to size an OOM as upstream does. */
   memoryPeak: number;
   /** Time of the first and last CPU sample (ms); undefined before the first. */
@@ -50,6 +53,7 @@ export class WorkloadUsage implements UsageSink {
     const wc = this.entry(series.key);
     if (this.buffer) this.buffer.cpu(wc.model, series);
     else for (let i = 0; i < series.times.length; i++) wc.model.addCpuSample(series.values[i]!, series.times[i]!, series.key.pod);
+    for (const v of series.values) wc.risk.addCpu(v);
     wc.cpuSamples += series.times.length;
     const n = series.times.length;
     if (n > 0) {
@@ -64,6 +68,7 @@ export class WorkloadUsage implements UsageSink {
       const v = series.values[i]!;
       if (!this.buffer) wc.model.addMemorySample(v, series.times[i]!, series.key.pod);
       if (v > wc.memoryPeak) wc.memoryPeak = v;
+      wc.risk.addMemory(v, series.times[i]!);
     }
     this.buffer?.memory(wc.model, series);
     wc.memorySamples += series.times.length;
@@ -96,7 +101,7 @@ export class WorkloadUsage implements UsageSink {
     let wc = this.byId.get(id);
     if (!wc) {
       const model = this.strategy.newModel({ containersInPod: this.containersInPod(key.namespace, key.pod) });
-      wc = { namespace: key.namespace, workload, container: key.container, model, cpuSamples: 0, memorySamples: 0, ooms: 0, memoryPeak: 0 };
+      wc = { namespace: key.namespace, workload, container: key.container, model, risk: new UsageRisk(), cpuSamples: 0, memorySamples: 0, ooms: 0, memoryPeak: 0 };
       this.byId.set(id, wc);
     }
     return wc;

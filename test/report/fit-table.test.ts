@@ -90,6 +90,7 @@ test('words wrap at spaces; a word longer than the line is cut', () => {
 test("tailor recommend's table at 100 columns (the issue: 164, 234 with notes, under stty cols 100)", () => {
   const row = (name: string, notes: string[]): ReportRow => ({
     namespace: 'shop', workload: { kind: 'Deployment', name }, container: 'app', pods: 2, cpuSamples: 100, memorySamples: 100, ooms: 1, status: 'ok', confidence: notes.length ? 'low' : 'normal', historyMs: 5 * 3600_000, notes,
+    risk: { cpuShortfallPct: 0.4, memoryDays: 1, memoryDaysOverTarget: 0 },
     cpu: { request: 600, limit: 1000, target: 2190, lowerBound: 2010, upperBoundOpen: true, difference: 1590 },
     memory: { request: 1024 * MiB, limit: 1024 * MiB, target: 363 * MiB, lowerBound: 300 * MiB, upperBound: 512 * MiB, difference: -661 * MiB },
   });

@@ -23,6 +23,7 @@ export function reportRow(
     status: 'ok',
     confidence: 'normal',
     historyMs: 48 * 3600_000,
+    risk: { cpuShortfallPct: 0, memoryDays: 2, memoryDaysOverTarget: 0 },
     notes: [],
     cpu,
     memory,

@@ -9,6 +9,7 @@ import { REPORT_FORMATS, renderReport } from '../../src/report/report-format.ts'
 import { savingsSummary } from '../../src/report/report-table.ts';
 import { tailorStrategy } from '../../src/model/tailor/tailor-strategy.ts';
 import type { WorkloadContainer } from '../../src/report/workload-usage.ts';
+import { UsageRisk } from '../../src/report/usage-risk.ts';
 import type { ResourceEstimate, UsageModel } from '../../src/model/types.ts';
 
 const MiB = 2 ** 20;
@@ -30,7 +31,7 @@ const estimate: ResourceEstimate = {
 };
 
 const DAY = 24 * 3600_000;
-const container = (model: UsageModel, historyMs = 2 * DAY): WorkloadContainer => ({ namespace: 'a', workload: { kind: 'Deployment', name: 'web' }, container: 'app', model, cpuSamples: 10, memorySamples: 10, ooms: 0, memoryPeak: 0, firstCpuAt: 0, lastCpuAt: historyMs });
+const container = (model: UsageModel, historyMs = 2 * DAY): WorkloadContainer => ({ namespace: 'a', workload: { kind: 'Deployment', name: 'web' }, container: 'app', model, risk: new UsageRisk(), cpuSamples: 10, memorySamples: 10, ooms: 0, memoryPeak: 0, firstCpuAt: 0, lastCpuAt: historyMs });
 const threePods = ['web-1', 'web-2', 'web-3'].map((pod) => ({ key: { namespace: 'a', pod, container: 'app' }, requests: { cpu: 0.5, memory: 512 * MiB }, limits: { cpu: 1 } }));
 
 test('3 pods requesting 500m with a 200m target save 900m; memory 512Mi -> 300Mi saves 636Mi', () => {
@@ -121,4 +122,23 @@ test('signed and human quantities', () => {
   assert.equal(signed(-250, (v) => `${v}m`), '-250m');
   assert.equal(signed(0, (v) => `${v}m`), '0');
   assert.equal(memoryHuman(300 * MiB + 1), '301Mi');
+});
+
+test('each row says how sure it is: history, samples and the risk its targets take on that history, in JSON, CSV and the table', () => {
+  const risky = container(fixed(estimate), 8 * DAY);
+  // CPU: 100m, 100m, 300m against the 200m target: 20% of the CPU used is above it. Memory: two
+  // days, one of them peaking at 400Mi above the 300Mi target.
+  for (const cores of [0.1, 0.1, 0.3]) risky.risk.addCpu(cores);
+  risky.risk.addMemory(250 * MiB, 0.5 * DAY);
+  risky.risk.addMemory(400 * MiB, 1.5 * DAY);
+  const [row] = buildRows([risky], currentByWorkload(threePods, owners), 0);
+  const [json] = rowsToJson([row!]);
+  assert.deepEqual(json!.risk, { cpuShortfallPct: 20, memoryDays: 2, memoryDaysOverTarget: 1 });
+  assert.equal(json!.historyHours, 192);
+  const [header, values] = renderCsv([row!]).trim().split('\n').map((l) => l.split(','));
+  const at = (name: string) => values![header!.indexOf(name)];
+  assert.deepEqual([at('history_hours'), at('cpu_shortfall_pct'), at('memory_days'), at('memory_days_over_target')], ['192', '20', '2', '1']);
+  const table = renderReport([row!], 'table');
+  assert.match(table, /8 d · 20\.0% · 1\/2 d/);
+  assert.match(table, /memory peaked above the target on 1 of 2 day\(s\)/);
 });

@@ -12,6 +12,7 @@ import type { OwnerLink } from '../src/metrics/metrics-source.ts';
 import { buildAudit, type AuditReport } from '../src/report/audit/audit-report.ts';
 import { UsageOutline } from '../src/report/audit/usage-outline.ts';
 import type { ReportRow } from '../src/report/report-rows.ts';
+import { UsageRisk } from '../src/report/usage-risk.ts';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
@@ -112,6 +113,7 @@ export function sampleAudit(): AuditReport {
     for (let i = 0; i < c.pods; i++) links.push({ namespace: c.namespace, kind: 'Pod', name: pod(c, i), ownerKind: c.workload.kind, ownerName: c.workload.name });
   }
   const outlines = new UsageOutline(new OwnerIndex(links), SAMPLE_NOW - HISTORY, SAMPLE_NOW, 100, 60_000);
+  const risks = CONTAINERS.map(() => new UsageRisk());
   CONTAINERS.forEach((c, n) => {
     for (let i = 0; i < c.pods; i++) {
       const key = { namespace: c.namespace, pod: pod(c, i), container: c.container };
@@ -122,10 +124,12 @@ export function sampleAudit(): AuditReport {
         const v = c.cpu(t, seed);
         const m = c.memory(t, seed);
         if (v !== undefined) {
+          risks[n]!.addCpu(v);
           cpu.times.push(t);
           cpu.values.push(v);
         }
         if (m !== undefined) {
+          risks[n]!.addMemory(m, t);
           memory.times.push(t);
           memory.values.push(m);
         }
@@ -134,7 +138,7 @@ export function sampleAudit(): AuditReport {
       outlines.memory(memory);
     }
   });
-  const rows: ReportRow[] = CONTAINERS.map((c) => ({
+  const rows: ReportRow[] = CONTAINERS.map((c, n) => ({
     namespace: c.namespace,
     workload: c.workload,
     container: c.container,
@@ -145,6 +149,7 @@ export function sampleAudit(): AuditReport {
     status: 'ok',
     confidence: c.row.confidence ?? 'normal',
     historyMs: SAMPLE_NOW - Math.max(c.since ?? 0, SAMPLE_NOW - HISTORY),
+    risk: risks[n]!.against({ cpu: c.row.cpu.target, memory: c.row.memory.target }),
     notes: c.row.notes ?? [],
     cpu: c.row.cpu,
     memory: c.row.memory,

@@ -204,6 +204,19 @@ function yamlBlock(group: WorkloadContainers, id: string): string {
   );
 }
 
+/**
+ * How much to trust the row: its history and the risk its recommendation takes on it
+ * (usage-risk.ts), e.g. "8 days of history, 11520 CPU samples: at the recommendation, 0.4% of the
+ * CPU used goes uncovered and memory peaked above it on 0 of 8 days."
+ */
+function trustLine(w: WorkloadAudit): string {
+  const history = w.historyHours >= 24 ? `${Math.round(w.historyHours / 24)} day(s)` : `${w.historyHours} h`;
+  const cpu = w.risk.cpuShortfallPct === null ? undefined : `${w.risk.cpuShortfallPct.toFixed(1)}% of the CPU used goes uncovered`;
+  const memory = w.risk.memoryDaysOverTarget === null ? undefined : `memory peaked above it on ${w.risk.memoryDaysOverTarget} of ${w.risk.memoryDays} day(s)`;
+  const risk = [cpu, memory].filter((p) => p !== undefined);
+  return `${history} of history, ${w.samples.cpu} CPU samples${risk.length > 0 ? `: at the recommendation, ${risk.join(' and ')}` : ''}.`;
+}
+
 function workloadEntry(w: WorkloadAudit, withTrend: boolean, columns: number, yaml: string, moneyLabel: string | undefined): string {
   const name = `${w.namespace}/${w.workload.kind}/${w.workload.name} ${w.container}`;
   const notes = [...(w.trend?.new ? ['new since the previous report'] : []), ...(w.confidence === 'low' && !w.notes.some((n) => n.startsWith('low confidence')) ? ['low confidence'] : []), ...w.notes];
@@ -215,7 +228,7 @@ function workloadEntry(w: WorkloadAudit, withTrend: boolean, columns: number, ya
     cells('memory', w.memory, w.trend?.memory ?? null, withTrend && !w.trend?.new) +
     (moneyLabel === undefined ? '' : moneyCell(w, moneyLabel, withTrend && !w.trend?.new)) +
     `</tr><tr class="detail"><td colspan="${columns}"><div class="detail-grid">${charts(w, name)}` +
-    `<div class="side"><p class="notes">${notes.length > 0 ? esc(notes.join('; ')) : ''}</p>${yaml}</div></div></td></tr></tbody>`
+    `<div class="side"><p class="notes">${notes.length > 0 ? esc(notes.join('; ')) : ''}</p><p class="trust muted">${esc(trustLine(w))}</p>${yaml}</div></div></td></tr></tbody>`
   );
 }
 

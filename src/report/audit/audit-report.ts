@@ -12,6 +12,7 @@
 import { HOURS_PER_MONTH, moneyInCents, moneyJson, monthlyMoney, type MoneyJson, type MonthlyMoney, type Prices } from '../money.ts';
 import type { ReportRow, ResourceLine } from '../report-rows.ts';
 import { rowId } from '../report-rows.ts';
+import { roundedRisk, type RowRisk } from '../usage-risk.ts';
 import type { AuditSummary, SummaryRow } from './audit-summary.ts';
 import type { Outline, UsageOutline } from './usage-outline.ts';
 
@@ -65,6 +66,11 @@ export interface WorkloadAudit {
   /** `low`: under a day of history or no upper bound yet; left out of the totals. */
   confidence: 'normal' | 'low';
   notes: string[];
+  /** From the first to the last CPU sample, hours (one decimal). */
+  historyHours: number;
+  samples: { cpu: number; memory: number; ooms: number };
+  /** The risk the recommendation takes on the row's own history (usage-risk.ts). */
+  risk: RowRisk;
   cpu: ResourceAudit;
   memory: ResourceAudit;
   /** With prices: (waste - shortfall) x price x 730 h, in cents (negative: a cost); null without a request or a recommendation. */
@@ -259,6 +265,9 @@ export function buildAudit(input: AuditInput): AuditReport {
       verdict: combined(cpu.verdict, memory.verdict),
       confidence: row.confidence,
       notes: row.notes,
+      historyHours: Math.round((row.historyMs / 3600_000) * 10) / 10,
+      samples: { cpu: row.cpuSamples, memory: row.memorySamples, ooms: row.ooms },
+      risk: roundedRisk(row.risk),
       cpu,
       memory,
       ...(input.prices ? { monthlySaving: moneyJsonOrNull(savingOf(cpu, memory, input.prices), input.prices) } : {}),

@@ -168,3 +168,13 @@ test('texts from the cluster are escaped, in the table and in the YAML', () => {
   assert.doesNotMatch(html, /<b>x<\/b>|<i>/);
   assert.match(html, /&lt;b&gt;x&lt;\/b&gt;/);
 });
+
+test('each workload says how far to trust it: its history, samples and the risk the recommendation takes on that history', () => {
+  const risky: ReportRow = { ...reportRow('risky', { request: 100, target: 300 }), historyMs: 8 * DAY, cpuSamples: 11_520, risk: { cpuShortfallPct: 2.34, memoryDays: 8, memoryDaysOverTarget: 1 } };
+  const report = audit([risky, young('search', { request: 200, target: 450 })], { search: 27 * MINUTE });
+  const w = report.workloads.find((x) => x.workload.name === 'risky')!;
+  assert.deepEqual([w.historyHours, w.samples.cpu, w.risk], [192, 11_520, { cpuShortfallPct: 2.3, memoryDays: 8, memoryDaysOverTarget: 1 }]);
+  const doc = parseHtml(renderAuditHtml(report));
+  assert.equal(text(entry(doc, 'risky').querySelector('.trust')), '8 day(s) of history, 11520 CPU samples: at the recommendation, 2.3% of the CPU used goes uncovered and memory peaked above it on 1 of 8 day(s).');
+  assert.match(text(entry(doc, 'search').querySelector('.trust')), /^0\.5 h of history, 100 CPU samples/);
+});

@@ -24,14 +24,21 @@ export const KUBE_SIM_USERS = ['src/demo/**', 'src/cli/commands/demo*.ts', 'src/
 const upward = LAYERS.flatMap((layer, i) =>
   i === 0
     ? []
-    : [{
-        target: layer.map((f) => `./src/${f}`),
-        from: LAYERS.slice(0, i).flat().map((f) => `./src/${f}`),
-        message: `src/{${layer.join(',')}} may import only its own layer and the layers below (docs/architecture.md).`,
-      }],
+    : [
+        {
+          target: layer.map((f) => `./src/${f}`),
+          from: LAYERS.slice(0, i)
+            .flat()
+            .map((f) => `./src/${f}`),
+          message: `src/{${layer.join(',')}} may import only its own layer and the layers below (docs/architecture.md).`,
+        },
+      ],
 );
 
-const kubeSim = { group: ['kube-sim', 'kube-sim/*'], message: 'Only tailor demo and tailor sim (src/demo, src/cli/commands/demo*.ts, sim.ts) and the dashboard lab use kube-sim (docs/architecture.md).' };
+const kubeSim = {
+  group: ['kube-sim', 'kube-sim/*'],
+  message: 'Only tailor demo and tailor sim (src/demo, src/cli/commands/demo*.ts, sim.ts) and the dashboard lab use kube-sim (docs/architecture.md).',
+};
 
 export default [
   { files: ['**/*.ts'], languageOptions: { parser: tseslint.parser }, plugins: { '@typescript-eslint': tseslint.plugin } },
@@ -72,7 +79,14 @@ export default [
   {
     files: ['test/**/*.ts', 'bench/**/*.ts', 'scripts/**/*.ts'],
     rules: {
-      'no-restricted-imports': ['error', { patterns: [{ regex: '^(\\.\\./)+packages/', message: 'Import the workspace packages by name (kube-sim, kube-basics), not by a path into packages/.' }] }],
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { regex: '^(\\.\\./)+packages/', message: 'Import the workspace packages by name (kube-sim, kube-basics), not by a path into packages/.' },
+          ],
+        },
+      ],
     },
   },
 ];

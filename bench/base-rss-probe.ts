@@ -31,7 +31,16 @@ function byMapping(pid: number): Record<string, number> {
     const head = /^[0-9a-f]+-[0-9a-f]+ \S+ \S+ \S+ \S+\s*(.*)$/.exec(line);
     if (head) {
       const path = head[1]!.trim();
-      name = path === '' ? 'anonymous' : path.endsWith('/node') ? 'node binary' : path.startsWith('[') ? path : path.includes('/lib') ? 'shared libraries' : `file ${path}`;
+      name =
+        path === ''
+          ? 'anonymous'
+          : path.endsWith('/node')
+            ? 'node binary'
+            : path.startsWith('[')
+              ? path
+              : path.includes('/lib')
+                ? 'shared libraries'
+                : `file ${path}`;
       continue;
     }
     const rss = /^Rss:\s+(\d+) kB/.exec(line);
@@ -68,8 +77,35 @@ try {
     const admissionPort = await freePort();
     // Words NAME=value (no leading --) are environment variables of the process; the rest node flags.
     const words = flags.split(' ').filter(Boolean);
-    const extraEnv = Object.fromEntries(words.filter((w) => !w.startsWith('-') && w.includes('=')).map((w) => [w.slice(0, w.indexOf('=')), w.slice(w.indexOf('=') + 1)]));
-    const child = spawn(process.execPath, [...words.filter((w) => w.startsWith('-')), 'bin/tailor.mjs', 'run', '--components', 'recommender,updater,admission', '--interval', '10s', '--no-leader-elect', '--metrics-address', '127.0.0.1', '--metrics-port', String(metricsPort), '--admission-address', '127.0.0.1', '--admission-port', String(admissionPort), '--admission-namespace', 'default', '--log-level', 'warn'], { env: { ...env, ...extraEnv }, stdio: ['ignore', 'ignore', 'pipe'] });
+    const extraEnv = Object.fromEntries(
+      words.filter((w) => !w.startsWith('-') && w.includes('=')).map((w) => [w.slice(0, w.indexOf('=')), w.slice(w.indexOf('=') + 1)]),
+    );
+    const child = spawn(
+      process.execPath,
+      [
+        ...words.filter((w) => w.startsWith('-')),
+        'bin/tailor.mjs',
+        'run',
+        '--components',
+        'recommender,updater,admission',
+        '--interval',
+        '10s',
+        '--no-leader-elect',
+        '--metrics-address',
+        '127.0.0.1',
+        '--metrics-port',
+        String(metricsPort),
+        '--admission-address',
+        '127.0.0.1',
+        '--admission-port',
+        String(admissionPort),
+        '--admission-namespace',
+        'default',
+        '--log-level',
+        'warn',
+      ],
+      { env: { ...env, ...extraEnv }, stdio: ['ignore', 'ignore', 'pipe'] },
+    );
     let stderr = '';
     child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
     try {
@@ -78,7 +114,10 @@ try {
       for (;;) {
         if (child.exitCode !== null) throw new Error(`tailor run exited ${child.exitCode}: ${stderr}`);
         if (Date.now() > deadline) throw new Error(`no ${cycles} cycles in 5 min: ${stderr}`);
-        page = await fetch(`http://127.0.0.1:${metricsPort}/metrics`).then((r) => r.text(), () => '');
+        page = await fetch(`http://127.0.0.1:${metricsPort}/metrics`).then(
+          (r) => r.text(),
+          () => '',
+        );
         if (metric(page, 'tailor_loop_cycles_total') >= 2 * cycles) break;
         await sleep(500);
       }
@@ -91,11 +130,37 @@ try {
       }
       const groups = byMapping(pid);
       const heap = (space: string) => metric(page, `nodejs_heap_space_size_total_bytes{space="${space}"}`) / 2 ** 20;
-      const spaces = ['old', 'new', 'code', 'map', 'large_object', 'code_large_object', 'new_large_object', 'read_only', 'shared', 'trusted', 'trusted_large_object'];
-      const heapLine = spaces.map((s) => [s, heap(s)] as const).filter(([, v]) => v > 0).map(([s, v]) => `${s} ${v.toFixed(1)}`).join(', ');
-      console.log(`flags "${flags}": RSS ${status(pid, 'VmRSS').toFixed(1)} MiB (anon ${status(pid, 'RssAnon').toFixed(1)}, file ${status(pid, 'RssFile').toFixed(1)}), peak ${status(pid, 'VmHWM').toFixed(1)}, CPU ${cpuSeconds(pid).toFixed(2)} s`);
-      console.log(`  by mapping: ${Object.entries(groups).sort((a, b) => b[1] - a[1]).filter(([, v]) => v >= 0.5).map(([k, v]) => `${k} ${v.toFixed(1)}`).join(', ')}`);
-      console.log(`  V8 heap committed: ${heapLine}; used ${(metric(page, 'nodejs_heap_size_used_bytes') / 2 ** 20).toFixed(1)} of ${(metric(page, 'nodejs_heap_size_total_bytes') / 2 ** 20).toFixed(1)}; external ${(metric(page, 'nodejs_external_memory_bytes') / 2 ** 20).toFixed(1)}`);
+      const spaces = [
+        'old',
+        'new',
+        'code',
+        'map',
+        'large_object',
+        'code_large_object',
+        'new_large_object',
+        'read_only',
+        'shared',
+        'trusted',
+        'trusted_large_object',
+      ];
+      const heapLine = spaces
+        .map((s) => [s, heap(s)] as const)
+        .filter(([, v]) => v > 0)
+        .map(([s, v]) => `${s} ${v.toFixed(1)}`)
+        .join(', ');
+      console.log(
+        `flags "${flags}": RSS ${status(pid, 'VmRSS').toFixed(1)} MiB (anon ${status(pid, 'RssAnon').toFixed(1)}, file ${status(pid, 'RssFile').toFixed(1)}), peak ${status(pid, 'VmHWM').toFixed(1)}, CPU ${cpuSeconds(pid).toFixed(2)} s`,
+      );
+      console.log(
+        `  by mapping: ${Object.entries(groups)
+          .sort((a, b) => b[1] - a[1])
+          .filter(([, v]) => v >= 0.5)
+          .map(([k, v]) => `${k} ${v.toFixed(1)}`)
+          .join(', ')}`,
+      );
+      console.log(
+        `  V8 heap committed: ${heapLine}; used ${(metric(page, 'nodejs_heap_size_used_bytes') / 2 ** 20).toFixed(1)} of ${(metric(page, 'nodejs_heap_size_total_bytes') / 2 ** 20).toFixed(1)}; external ${(metric(page, 'nodejs_external_memory_bytes') / 2 ** 20).toFixed(1)}`,
+      );
     } finally {
       child.kill('SIGTERM');
       // A child ended by a signal has no exit code, only a signal code, and its exit event is gone.

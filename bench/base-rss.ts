@@ -57,7 +57,31 @@ function counter(page: string, name: string): number {
 async function measure(label: string, command: readonly string[], env: NodeJS.ProcessEnv): Promise<Memory & { label: string }> {
   const metricsPort = await freePort();
   const admissionPort = await freePort();
-  const child: ChildProcess = spawn(process.execPath, [...command, 'run', '--components', 'recommender,updater,admission', '--interval', '10s', '--no-leader-elect', '--metrics-address', '127.0.0.1', '--metrics-port', String(metricsPort), '--admission-address', '127.0.0.1', '--admission-port', String(admissionPort), '--admission-namespace', 'default', '--log-level', 'warn'], { env, stdio: ['ignore', 'ignore', 'pipe'] });
+  const child: ChildProcess = spawn(
+    process.execPath,
+    [
+      ...command,
+      'run',
+      '--components',
+      'recommender,updater,admission',
+      '--interval',
+      '10s',
+      '--no-leader-elect',
+      '--metrics-address',
+      '127.0.0.1',
+      '--metrics-port',
+      String(metricsPort),
+      '--admission-address',
+      '127.0.0.1',
+      '--admission-port',
+      String(admissionPort),
+      '--admission-namespace',
+      'default',
+      '--log-level',
+      'warn',
+    ],
+    { env, stdio: ['ignore', 'ignore', 'pipe'] },
+  );
   let stderr = '';
   child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   try {
@@ -65,7 +89,10 @@ async function measure(label: string, command: readonly string[], env: NodeJS.Pr
     for (;;) {
       if (child.exitCode !== null) throw new Error(`${label}: tailor run exited ${child.exitCode}: ${stderr}`);
       if (Date.now() > deadline) throw new Error(`${label}: no ${cycles} cycles within 5 min: ${stderr}`);
-      const page = await fetch(`http://127.0.0.1:${metricsPort}/metrics`).then((r) => r.text(), () => '');
+      const page = await fetch(`http://127.0.0.1:${metricsPort}/metrics`).then(
+        (r) => r.text(),
+        () => '',
+      );
       // Both loops have run `cycles` times: the process holds what it holds in steady state.
       if (counter(page, 'tailor_loop_cycles_total') >= 2 * cycles) break;
       await sleep(500);
@@ -121,10 +148,20 @@ try {
   } catch {
     // no Dockerfile, or an ENTRYPOINT of another shape: node's defaults
   }
-  const before = await measure(`before: ${baselineRef.slice(0, 7)}'s bundle, ${baselineFlags.length > 0 ? `its image flags ${baselineFlags.join(' ')}` : 'default flags'}`, [...baselineFlags, join(baseline, 'bin/tailor.mjs')], { ...env, ...baselineEnv });
+  const before = await measure(
+    `before: ${baselineRef.slice(0, 7)}'s bundle, ${baselineFlags.length > 0 ? `its image flags ${baselineFlags.join(' ')}` : 'default flags'}`,
+    [...baselineFlags, join(baseline, 'bin/tailor.mjs')],
+    { ...env, ...baselineEnv },
+  );
   const imageEnv = imageEnvironment();
-  const imageEnvText = Object.entries(imageEnv).map(([k, v]) => `${k}=${v}`).join(' ');
-  const after = await measure(`after: this build, image flags ${nodeFlags.join(' ') || '(none)'}${imageEnvText ? `, ${imageEnvText}` : ''}`, [...nodeFlags, 'bin/tailor.mjs'], { ...env, ...imageEnv });
+  const imageEnvText = Object.entries(imageEnv)
+    .map(([k, v]) => `${k}=${v}`)
+    .join(' ');
+  const after = await measure(
+    `after: this build, image flags ${nodeFlags.join(' ') || '(none)'}${imageEnvText ? `, ${imageEnvText}` : ''}`,
+    [...nodeFlags, 'bin/tailor.mjs'],
+    { ...env, ...imageEnv },
+  );
   console.log(`tailor run --components recommender,updater,admission, no VPAs, after ${cycles} cycles of each loop (MiB):`);
   console.log('| process | RSS | anonymous | file-backed | peak RSS |');
   console.log('|---|---|---|---|---|');

@@ -27,7 +27,9 @@ export function imageEnvironment(dockerfile: string = readFileSync('Dockerfile',
   const env: Record<string, string> = {};
   for (const m of dockerfile.matchAll(/^ENV\s+([A-Z_]+)=(\S+)\s*$/gm)) if (MEMORY_VARIABLES.has(m[1]!)) env[m[1]!] = m[2]!;
   if (env['LD_PRELOAD'] && !hostHasLibrary(env['LD_PRELOAD'])) {
-    process.stderr.write(`bench: this host has no ${env['LD_PRELOAD']} (the image preloads it; apt-get install libjemalloc2): Tailor's side runs with glibc's malloc, unlike the image\n`);
+    process.stderr.write(
+      `bench: this host has no ${env['LD_PRELOAD']} (the image preloads it; apt-get install libjemalloc2): Tailor's side runs with glibc's malloc, unlike the image\n`,
+    );
     delete env['LD_PRELOAD'];
     delete env['MALLOC_CONF'];
   }

@@ -39,7 +39,16 @@ for (let i = 0; i < DEPLOYMENTS; i++) {
     apiVersion: 'apps/v1',
     kind: 'Deployment',
     metadata: { name, namespace: 'default' },
-    spec: { replicas: 2, selector: { matchLabels: { app: name } }, template: { metadata: { labels: { app: name } }, spec: { containers: [{ name: 'app', image: 'nginx', resources: { requests: { cpu: '100m', memory: '256Mi' }, limits: { cpu: '200m', memory: '512Mi' } } }] } } },
+    spec: {
+      replicas: 2,
+      selector: { matchLabels: { app: name } },
+      template: {
+        metadata: { labels: { app: name } },
+        spec: {
+          containers: [{ name: 'app', image: 'nginx', resources: { requests: { cpu: '100m', memory: '256Mi' }, limits: { cpu: '200m', memory: '512Mi' } } }],
+        },
+      },
+    },
   } as unknown as KubeObject);
   await sim.server.create({
     apiVersion: 'autoscaling.k8s.io/v1',
@@ -68,6 +77,10 @@ const running = sim.server.store.list('pods').filter((p) => (p.status as { phase
 const sorted = [...latencies].sort((a, b) => a - b);
 const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0;
 console.log(`kube-sim, reactToChanges on: ${DEPLOYMENTS} Deployments x 2 pods on 20 nodes`);
-console.log(`  created in ${(createdMs / 1000).toFixed(2)} s; settled (all passes done) after ${(settleMs / 1000).toFixed(2)} s; pods running ${running} of ${2 * DEPLOYMENTS}`);
-console.log(`  API during the settle: ${latencies.length} GETs answered, median ${at(0.5).toFixed(0)} ms, p95 ${at(0.95).toFixed(0)} ms, worst ${(sorted.at(-1) ?? 0).toFixed(0)} ms`);
+console.log(
+  `  created in ${(createdMs / 1000).toFixed(2)} s; settled (all passes done) after ${(settleMs / 1000).toFixed(2)} s; pods running ${running} of ${2 * DEPLOYMENTS}`,
+);
+console.log(
+  `  API during the settle: ${latencies.length} GETs answered, median ${at(0.5).toFixed(0)} ms, p95 ${at(0.95).toFixed(0)} ms, worst ${(sorted.at(-1) ?? 0).toFixed(0)} ms`,
+);
 await sim.close();

@@ -22,7 +22,8 @@ const containers = Number(process.argv[2] ?? 2000);
 const days = Number(process.argv[3] ?? 8);
 const strategies = (process.argv[4] ?? 'vpa,tailor,tailor-low-churn').split(',');
 const child = process.argv[5] === '--child';
-const USAGE = 'usage: npm run bench:model-bytes -- [containers: an even whole number >= 20, default 2000] [days > 0, default 8] [strategies, default vpa,tailor,tailor-low-churn]';
+const USAGE =
+  'usage: npm run bench:model-bytes -- [containers: an even whole number >= 20, default 2000] [days > 0, default 8] [strategies, default vpa,tailor,tailor-low-churn]';
 if (!(Number.isInteger(containers) && containers >= 20 && containers % 2 === 0) || !(days > 0)) {
   console.error(`${USAGE}; got "${process.argv.slice(2, 4).join(' ')}"`);
   process.exit(2);
@@ -80,14 +81,25 @@ async function measure(name: string): Promise<Figure> {
 if (child) {
   process.stdout.write(JSON.stringify(await measure(strategies[0]!)));
 } else {
-  const figures: Figure[] = strategies.map((name) => JSON.parse(execFileSync(process.execPath, ['--expose-gc', ...process.execArgv, fileURLToPath(import.meta.url), String(containers), String(days), name, '--child'], { encoding: 'utf8' })) as Figure);
+  const figures: Figure[] = strategies.map(
+    (name) =>
+      JSON.parse(
+        execFileSync(
+          process.execPath,
+          ['--expose-gc', ...process.execArgv, fileURLToPath(import.meta.url), String(containers), String(days), name, '--child'],
+          { encoding: 'utf8' },
+        ),
+      ) as Figure,
+  );
   const vpa = figures.find((f) => f.strategy === 'vpa');
   console.log(`# Model bytes per container: ${containers} containers x ${days} days of 1-minute samples`);
   const width = Math.max(8, ...figures.map((f) => f.strategy.length));
   console.log(`${'strategy'.padEnd(width)} bytes/container   heap   typed arrays   x vpa`);
   for (const f of figures) {
     const ratio = vpa ? (f.bytesPerContainer / vpa.bytesPerContainer).toFixed(2) : '-';
-    console.log(`${f.strategy.padEnd(width)} ${String(f.bytesPerContainer).padStart(15)} ${String(f.heapPerContainer).padStart(6)} ${String(f.arrayPerContainer).padStart(14)} ${ratio.padStart(7)}`);
+    console.log(
+      `${f.strategy.padEnd(width)} ${String(f.bytesPerContainer).padStart(15)} ${String(f.heapPerContainer).padStart(6)} ${String(f.arrayPerContainer).padStart(14)} ${ratio.padStart(7)}`,
+    );
   }
   // Issue 15 item 5: the default of `tailor run` (tailor-low-churn, decision 0276) and tailor.
   for (const f of figures.filter((x) => x.strategy.startsWith('tailor'))) {

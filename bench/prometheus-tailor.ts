@@ -39,7 +39,11 @@ async function settle(): Promise<{ rss: number; heap: number }> {
 limitHeapGrowth();
 const client = new PrometheusQueryClient({ url, timeoutMs: 120_000 }, silentLogger());
 const source = new PrometheusMetricsSource(client, queryConfig(), silentLogger());
-const feed = new UsageFeed(source, { historyMs: 8 * 24 * 3600_000, stepMs, lagMs: 0, ...(memoryBudgetBytes ? { memoryBudgetBytes, modelBytesPerSeries: modelBytes(strategyName, 1) } : {}) }, silentLogger());
+const feed = new UsageFeed(
+  source,
+  { historyMs: 8 * 24 * 3600_000, stepMs, lagMs: 0, ...(memoryBudgetBytes ? { memoryBudgetBytes, modelBytesPerSeries: modelBytes(strategyName, 1) } : {}) },
+  silentLogger(),
+);
 const usage = new WorkloadUsage(createStrategyRegistry().get(strategyName), new OwnerIndex([]));
 /** The largest CPU sample (cores): the benches' curves stay within 2.25; far more means counter resets. */
 let cpuMax = 0;

@@ -59,7 +59,8 @@ async function writeDay(path: string, n: number, day: number): Promise<void> {
   await once(out, 'finish');
 }
 
-const fmtBytes = (b: number) => (b >= 2 ** 30 ? `${(b / 2 ** 30).toFixed(2)} GiB` : b >= 2 ** 20 ? `${(b / 2 ** 20).toFixed(1)} MiB` : `${(b / 1024).toFixed(1)} KiB`);
+const fmtBytes = (b: number) =>
+  b >= 2 ** 30 ? `${(b / 2 ** 30).toFixed(2)} GiB` : b >= 2 ** 20 ? `${(b / 2 ** 20).toFixed(1)} MiB` : `${(b / 1024).toFixed(1)} KiB`;
 
 for (const n of sizes) {
   const work = await mkdtemp(join(tmpdir(), `tailor-bench-${n}-`));
@@ -77,15 +78,34 @@ for (const n of sizes) {
     const t2 = performance.now();
     const server = await startPrometheus({ workDir: work });
     try {
-      const sides: Array<[string, string]> = compareDir ? [['before (' + compareDir + ')', compareDir], ['after (this checkout)', '.'], ['before, again', compareDir], ['after, again', '.']] : [['', '.']];
+      const sides: Array<[string, string]> = compareDir
+        ? [
+            ['before (' + compareDir + ')', compareDir],
+            ['after (this checkout)', '.'],
+            ['before, again', compareDir],
+            ['after, again', '.'],
+          ]
+        : [['', '.']];
       for (const [label, dir] of sides) {
-        const run = spawnSync(process.execPath, ['--expose-gc', '--import', 'tsx', 'bench/prometheus-tailor.ts', server.url, String(END), String(STEP)], { cwd: dir, encoding: 'utf8', maxBuffer: 2 ** 24 });
+        const run = spawnSync(process.execPath, ['--expose-gc', '--import', 'tsx', 'bench/prometheus-tailor.ts', server.url, String(END), String(STEP)], {
+          cwd: dir,
+          encoding: 'utf8',
+          maxBuffer: 2 ** 24,
+        });
         if (run.status !== 0) throw new Error(`bench/prometheus-tailor.ts failed: ${run.stderr}`);
         const r = JSON.parse(run.stdout.trim().split('\n').at(-1)!) as Record<string, number>;
-        console.log(`\nN = ${n} containers in ${r.namespaces} namespaces, 8 days at ${STEP / 60_000} min (${(2 * n * (8 * DAY / STEP)).toLocaleString('en')} samples; fixture written in ${((t1 - t0) / 1000).toFixed(1)} s, promtool backfill ${((t2 - t1) / 1000).toFixed(1)} s)${label ? ` ${label}` : ''}`);
-        console.log(`  bootstrap:          ${(r.bootstrapMs! / 1000).toFixed(2)} s (CPU ${r.bootstrapCpuMs === undefined ? '?' : (r.bootstrapCpuMs / 1000).toFixed(2)} s), ${r.bootstrapQueries} HTTP queries, ${fmtBytes(r.bootstrapBytes!)} received, ${r.cpuSamples!.toLocaleString('en')} CPU samples (largest ${r.cpuMaxCores === undefined ? '?' : r.cpuMaxCores.toFixed(3)} cores; the curves stay within 2.25), ${r.failed} failed batches`);
-        console.log(`  memory:             peak RSS ${fmtBytes(r.peakRssBytes!)} (base ${fmtBytes(r.baseRssBytes!)}); held per tracked container ${fmtBytes(r.heldPerContainer!)} (heap + typed arrays), RSS growth after bootstrap ${fmtBytes(r.rssGrowthPerContainer!)} per container; ${r.tracked} tracked, ${r.estimated} with an estimate`);
-        console.log(`  incremental cycle:  ${r.cycleMs} ms, ${r.cycleQueries} HTTP queries, ${fmtBytes(r.cycleBytes!)} received, ${r.cycleCpuSamples} CPU samples`);
+        console.log(
+          `\nN = ${n} containers in ${r.namespaces} namespaces, 8 days at ${STEP / 60_000} min (${(2 * n * ((8 * DAY) / STEP)).toLocaleString('en')} samples; fixture written in ${((t1 - t0) / 1000).toFixed(1)} s, promtool backfill ${((t2 - t1) / 1000).toFixed(1)} s)${label ? ` ${label}` : ''}`,
+        );
+        console.log(
+          `  bootstrap:          ${(r.bootstrapMs! / 1000).toFixed(2)} s (CPU ${r.bootstrapCpuMs === undefined ? '?' : (r.bootstrapCpuMs / 1000).toFixed(2)} s), ${r.bootstrapQueries} HTTP queries, ${fmtBytes(r.bootstrapBytes!)} received, ${r.cpuSamples!.toLocaleString('en')} CPU samples (largest ${r.cpuMaxCores === undefined ? '?' : r.cpuMaxCores.toFixed(3)} cores; the curves stay within 2.25), ${r.failed} failed batches`,
+        );
+        console.log(
+          `  memory:             peak RSS ${fmtBytes(r.peakRssBytes!)} (base ${fmtBytes(r.baseRssBytes!)}); held per tracked container ${fmtBytes(r.heldPerContainer!)} (heap + typed arrays), RSS growth after bootstrap ${fmtBytes(r.rssGrowthPerContainer!)} per container; ${r.tracked} tracked, ${r.estimated} with an estimate`,
+        );
+        console.log(
+          `  incremental cycle:  ${r.cycleMs} ms, ${r.cycleQueries} HTTP queries, ${fmtBytes(r.cycleBytes!)} received, ${r.cycleCpuSamples} CPU samples`,
+        );
       }
     } finally {
       await server.stop();

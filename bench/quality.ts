@@ -75,7 +75,16 @@ const onlyReal = process.argv.flatMap((arg, i) => (arg === '--real' ? [process.a
 for (const name of onlyReal) if (name !== 'azure' && name !== 'bitbrains') throw new Error(`--real takes azure or bitbrains, not "${name}"`);
 const writeDocs = process.argv.includes('--write-docs');
 const RESAMPLES = 1000;
-if (writeDocs && (skipSuite || skipAzure || !withRisk || onlyReal.length > 0 || extraTraces.length > 0 || perArchetype !== EVALUATION_SUITE.perArchetype || seed !== EVALUATION_SUITE.seed)) {
+if (
+  writeDocs &&
+  (skipSuite ||
+    skipAzure ||
+    !withRisk ||
+    onlyReal.length > 0 ||
+    extraTraces.length > 0 ||
+    perArchetype !== EVALUATION_SUITE.perArchetype ||
+    seed !== EVALUATION_SUITE.seed)
+) {
   throw new Error('--write-docs writes the published figures: run it without --no-suite, --no-real, --no-risk, --real, --trace, --per-archetype and --seed');
 }
 const riskTraces: TraceRisk[] = [];
@@ -106,7 +115,9 @@ function printRuns(title: string, trace: Trace, { runs, times, cpuMs }: ReturnTy
   const total = [...times.values()].reduce((a, b) => a + b, 0);
   console.log(`\n## ${title}: ${trace.containers.length} containers, ${samplesOf(trace).toLocaleString('en')} samples`);
   console.log(formatTable(rows, 'vpa'));
-  console.log(`replay wall time: ${seconds(total)} for ${STRATEGIES.length} strategies (${STRATEGIES.map((s) => `${s} ${seconds(times.get(s) ?? 0)}`).join(', ')}); CPU time ${seconds(cpuMs)}`);
+  console.log(
+    `replay wall time: ${seconds(total)} for ${STRATEGIES.length} strategies (${STRATEGIES.map((s) => `${s} ${seconds(times.get(s) ?? 0)}`).join(', ')}); CPU time ${seconds(cpuMs)}`,
+  );
   return rows;
 }
 
@@ -130,7 +141,7 @@ function printTargets(rows: QualityFigures[]): void {
   const lowChurn = get('tailor-low-churn');
   if (!lowChurn) return;
   const atMost = (a: number, b: number) => a <= b;
-  printChecks('tailor-low-churn, the default of `tailor run` (decision 0276): within 2x vpa\'s changes, no worse than vpa', [
+  printChecks("tailor-low-churn, the default of `tailor run` (decision 0276): within 2x vpa's changes, no worse than vpa", [
     ['changes a day <= 2 x vpa', lowChurn.changesPerDay, 2 * vpa.changesPerDay, atMost],
     ['CPU slack <= vpa', lowChurn.cpu.slackPct, vpa.cpu.slackPct, atMost],
     ['CPU shortfall <= vpa', lowChurn.cpu.shortfallPct, vpa.cpu.shortfallPct, atMost],
@@ -170,23 +181,40 @@ function riskMatched(id: string, title: string, trace: Trace, runs: readonly Str
     strategies: Object.fromEntries(compared.map(([name, tallies]) => [name, pointFigures(summarize(name, pick(tallies)))])) as Record<string, PointFigures>,
   });
   const whole = figuresOn((t) => t);
-  const intervals = bootstrapIntervals(trace.containers.length, (indices) => {
-    const { sweep, strategies } = figuresOn((t) => indices.map((i) => t[i]!));
-    return riskStatistics(sweep, strategies);
-  }, RESAMPLES);
+  const intervals = bootstrapIntervals(
+    trace.containers.length,
+    (indices) => {
+      const { sweep, strategies } = figuresOn((t) => indices.map((i) => t[i]!));
+      return riskStatistics(sweep, strategies);
+    },
+    RESAMPLES,
+  );
   const cpu = process.cpuUsage(cpuStart);
   const own = byName.get(DEFAULT_STRATEGY);
   const vpa = byName.get('vpa');
-  const losses = own === undefined || vpa === undefined
-    ? []
-    : DEFAULT_FIGURES.flatMap(([figure]) => ((intervals.get(`defaults:${figure}`)?.low ?? 0) > 0 ? [lossContainers(figure, own, vpa)] : []));
+  const losses =
+    own === undefined || vpa === undefined
+      ? []
+      : DEFAULT_FIGURES.flatMap(([figure]) => ((intervals.get(`defaults:${figure}`)?.low ?? 0) > 0 ? [lossContainers(figure, own, vpa)] : []));
   const result: TraceRisk = { id, title, containers: trace.containers.length, ...whole, intervals: Object.fromEntries(intervals), losses };
   riskTraces.push(result);
   const run: RiskRun = { command: 'npm run bench:quality', resamples: RESAMPLES, traces: [result] };
-  console.log(`\nat equal risk (vpa swept over ${VPA_SWEEP.length} settings of upstream's flags in ${seconds(sweepMs)}, CPU time with the bootstrap ${seconds((cpu.user + cpu.system) / 1000)}):`);
-  console.log(textTable(EQUAL_RISK_HEADERS.slice(1), equalRiskRows(run).map((r) => r.slice(1))));
+  console.log(
+    `\nat equal risk (vpa swept over ${VPA_SWEEP.length} settings of upstream's flags in ${seconds(sweepMs)}, CPU time with the bootstrap ${seconds((cpu.user + cpu.system) / 1000)}):`,
+  );
+  console.log(
+    textTable(
+      EQUAL_RISK_HEADERS.slice(1),
+      equalRiskRows(run).map((r) => r.slice(1)),
+    ),
+  );
   console.log(`\nagainst vpa at upstream's defaults (95% paired-bootstrap intervals over containers, ${RESAMPLES} resamples):`);
-  console.log(textTable(AT_DEFAULTS_HEADERS.slice(1), atDefaultsRows(run).map((r) => r.slice(1))));
+  console.log(
+    textTable(
+      AT_DEFAULTS_HEADERS.slice(1),
+      atDefaultsRows(run).map((r) => r.slice(1)),
+    ),
+  );
   for (const note of riskNotes(run)) console.log(`  ${note}`);
 }
 
@@ -202,7 +230,12 @@ if (!skipSuite) {
   printTargets(suiteRows);
   if (byArchetype) {
     for (const archetype of ARCHETYPE_NAMES) {
-      const rows = suiteResult.runs.map((r) => summarize(r.strategy, r.containers.filter((c) => c.name.startsWith(`${archetype}-`))));
+      const rows = suiteResult.runs.map((r) =>
+        summarize(
+          r.strategy,
+          r.containers.filter((c) => c.name.startsWith(`${archetype}-`)),
+        ),
+      );
       console.log(`\n### ${archetype}\n${formatTable(rows, 'vpa')}`);
     }
   }

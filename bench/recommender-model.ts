@@ -67,17 +67,19 @@ for (const model of models) if (model.estimate(t0 + minutes * MINUTE)) estimates
 const estSeconds = Number(process.hrtime.bigint() - estStarted) / 1e9;
 const after = await used();
 const samples = containers * minutes * 2;
-console.log(JSON.stringify({
-  strategy: strategy.name,
-  mode,
-  containers,
-  days,
-  samples,
-  seconds: Number(seconds.toFixed(3)),
-  samplesPerSecond: Math.round(samples / seconds),
-  estimates,
-  estimateMicros: Number(((estSeconds / containers) * 1e6).toFixed(2)),
-  heapBytesPerContainer: gc ? Math.round((after.heap - before.heap) / containers) : 'run with --expose-gc',
-  arrayBytesPerContainer: gc ? Math.round((after.arrays - before.arrays) / containers) : 'run with --expose-gc',
-  liveModels: models.length, // keeps the models reachable until after the measurement
-}));
+console.log(
+  JSON.stringify({
+    strategy: strategy.name,
+    mode,
+    containers,
+    days,
+    samples,
+    seconds: Number(seconds.toFixed(3)),
+    samplesPerSecond: Math.round(samples / seconds),
+    estimates,
+    estimateMicros: Number(((estSeconds / containers) * 1e6).toFixed(2)),
+    heapBytesPerContainer: gc ? Math.round((after.heap - before.heap) / containers) : 'run with --expose-gc',
+    arrayBytesPerContainer: gc ? Math.round((after.arrays - before.arrays) / containers) : 'run with --expose-gc',
+    liveModels: models.length, // keeps the models reachable until after the measurement
+  }),
+);

@@ -49,6 +49,8 @@ export interface Axis {
   riskDigits: number;
 }
 
+// One row per line, read as a table:
+// prettier-ignore
 export const AXES: readonly Axis[] = [
   { id: 'cpu', resource: 'CPU', riskName: 'CPU shortfall %', slackName: 'CPU slack %', risk: (f) => f.cpuShortfall, slack: (f) => f.cpuSlack, logRisk: false, riskDigits: 2 },
   { id: 'memory', resource: 'memory', riskName: 'OOM kills', slackName: 'memory slack %', risk: (f) => f.ooms, slack: (f) => f.memSlack, logRisk: true, riskDigits: 0 },
@@ -204,7 +206,17 @@ export function equalRiskRows(run: RiskRun): string[][] {
     const vpaDefault = trace.sweep.find((s) => s.isDefault);
     for (const axis of AXES) {
       if (vpaDefault === undefined || axis.risk(vpaDefault.figures) === null) continue;
-      rows.push([trace.title, axis.resource, axis.riskName, 'vpa (upstream defaults)', fixed(axis.risk(vpaDefault.figures), axis.riskDigits), fixed(axis.slack(vpaDefault.figures), 1), '', '', '']);
+      rows.push([
+        trace.title,
+        axis.resource,
+        axis.riskName,
+        'vpa (upstream defaults)',
+        fixed(axis.risk(vpaDefault.figures), axis.riskDigits),
+        fixed(axis.slack(vpaDefault.figures), 1),
+        '',
+        '',
+        '',
+      ]);
       for (const name of COMPARED) {
         const f = trace.strategies[name];
         const c = f === undefined ? null : compareAtRisk(trace.sweep, f, axis);
@@ -212,7 +224,10 @@ export function equalRiskRows(run: RiskRun): string[][] {
         const key = `${name}:${axis.id}`;
         const strategy = name === DEFAULT_STRATEGY ? `**${name}** (default)` : name;
         rows.push([
-          '', '', '', strategy,
+          '',
+          '',
+          '',
+          strategy,
           c.risk.toFixed(axis.riskDigits),
           c.slack.toFixed(1),
           vpaCell(c, axis),
@@ -225,7 +240,17 @@ export function equalRiskRows(run: RiskRun): string[][] {
   return rows;
 }
 
-export const EQUAL_RISK_HEADERS = ['trace', 'resource', 'risk measure', 'strategy', 'risk', 'slack %', 'vpa\'s slack % at that risk', 'difference (pp)', '95% interval'];
+export const EQUAL_RISK_HEADERS = [
+  'trace',
+  'resource',
+  'risk measure',
+  'strategy',
+  'risk',
+  'slack %',
+  "vpa's slack % at that risk",
+  'difference (pp)',
+  '95% interval',
+];
 
 /** One row per trace and figure: the default against vpa at upstream's defaults, with the interval. */
 export function atDefaultsRows(run: RiskRun): string[][] {
@@ -261,7 +286,14 @@ export function markdownTable(headers: readonly string[], rows: readonly string[
 export function textTable(headers: readonly string[], rows: readonly string[][]): string {
   const lines = [headers, ...rows].map((r) => r.map((c) => c.replaceAll('**', '')));
   const widths = headers.map((_, c) => Math.max(...lines.map((l) => (l[c] ?? '').length)));
-  return lines.map((l) => l.map((cell, c) => cell.padEnd(widths[c] ?? 0)).join('  ').trimEnd()).join('\n');
+  return lines
+    .map((l) =>
+      l
+        .map((cell, c) => cell.padEnd(widths[c] ?? 0))
+        .join('  ')
+        .trimEnd(),
+    )
+    .join('\n');
 }
 
 /** The file name of a trace's picture on one axis, in docs/images/. */
@@ -295,7 +327,12 @@ function esc(text: string): string {
  * slack up. Plain SVG text, the same bytes for the same figures.
  */
 export function curveSvg(trace: TraceRisk, axis: Axis): string {
-  const W = 640, H = 460, L = 64, R = 20, T = 40, B = 96;
+  const W = 640,
+    H = 460,
+    L = 64,
+    R = 20,
+    T = 40,
+    B = 96;
   const points = vpaPoints(trace.sweep, axis);
   const frontier = lowerFrontier(points);
   const others = COMPARED.flatMap((name) => {
@@ -336,22 +373,30 @@ export function curveSvg(trace: TraceRisk, axis: Axis): string {
     if (next === undefined || !axis.logRisk) return [p];
     return Array.from({ length: 16 }, (_, k) => ({ risk: p.risk + ((next.risk - p.risk) * k) / 16, slack: p.slack + ((next.slack - p.slack) * k) / 16 }));
   });
-  if (frontier.length > 1) out.push(`<polyline fill="none" stroke="#1f77b4" stroke-width="2" points="${line.map((p) => `${n(x(p.risk))},${n(y(p.slack))}`).join(' ')}"/>`);
-  for (const p of points) out.push(`<circle cx="${n(x(p.risk))}" cy="${n(y(p.slack))}" r="3.5" fill="#999"><title>${esc(`vpa ${p.label}: ${p.risk.toFixed(axis.riskDigits)}, ${p.slack.toFixed(1)}`)}</title></circle>`);
+  if (frontier.length > 1)
+    out.push(`<polyline fill="none" stroke="#1f77b4" stroke-width="2" points="${line.map((p) => `${n(x(p.risk))},${n(y(p.slack))}`).join(' ')}"/>`);
+  for (const p of points)
+    out.push(
+      `<circle cx="${n(x(p.risk))}" cy="${n(y(p.slack))}" r="3.5" fill="#999"><title>${esc(`vpa ${p.label}: ${p.risk.toFixed(axis.riskDigits)}, ${p.slack.toFixed(1)}`)}</title></circle>`,
+    );
   const vpaDefault = trace.sweep.find((s) => s.isDefault);
   const dr = vpaDefault === undefined ? null : axis.risk(vpaDefault.figures);
   const ds = vpaDefault === undefined ? null : axis.slack(vpaDefault.figures);
   if (dr !== null && ds !== null) out.push(`<circle cx="${n(x(dr))}" cy="${n(y(ds))}" r="7" fill="none" stroke="#333" stroke-width="1.5"/>`);
   for (const o of others) {
-    const cx = x(o.risk), cy = y(o.slack);
-    const shape = o.name === DEFAULT_STRATEGY
-      ? `<rect x="${n(cx - 5)}" y="${n(cy - 5)}" width="10" height="10" fill="#d62728">`
-      : `<polygon points="${n(cx)},${n(cy - 6)} ${n(cx - 6)},${n(cy + 5)} ${n(cx + 6)},${n(cy + 5)}" fill="#2ca02c">`;
-    out.push(`${shape}<title>${esc(`${o.name}: ${o.risk.toFixed(axis.riskDigits)}, ${o.slack.toFixed(1)}`)}</title>${o.name === DEFAULT_STRATEGY ? '</rect>' : '</polygon>'}`);
+    const cx = x(o.risk),
+      cy = y(o.slack);
+    const shape =
+      o.name === DEFAULT_STRATEGY
+        ? `<rect x="${n(cx - 5)}" y="${n(cy - 5)}" width="10" height="10" fill="#d62728">`
+        : `<polygon points="${n(cx)},${n(cy - 6)} ${n(cx - 6)},${n(cy + 5)} ${n(cx + 6)},${n(cy + 5)}" fill="#2ca02c">`;
+    out.push(
+      `${shape}<title>${esc(`${o.name}: ${o.risk.toFixed(axis.riskDigits)}, ${o.slack.toFixed(1)}`)}</title>${o.name === DEFAULT_STRATEGY ? '</rect>' : '</polygon>'}`,
+    );
   }
   const legend: Array<[string, string]> = [
     ['<circle cx="6" cy="-4" r="3.5" fill="#999"/>', 'vpa, swept settings'],
-    ['<line x1="0" y1="-4" x2="12" y2="-4" stroke="#1f77b4" stroke-width="2"/>', 'vpa\'s lower frontier'],
+    ['<line x1="0" y1="-4" x2="12" y2="-4" stroke="#1f77b4" stroke-width="2"/>', "vpa's lower frontier"],
     ['<circle cx="6" cy="-4" r="7" fill="none" stroke="#333" stroke-width="1.5"/>', 'vpa, upstream defaults'],
     ['<rect x="1" y="-9" width="10" height="10" fill="#d62728"/>', `${DEFAULT_STRATEGY} (default)`],
     ['<polygon points="6,-10 0,1 12,1" fill="#2ca02c"/>', 'oracle-rules'],
@@ -371,7 +416,8 @@ export const QUALITY_PAGE = 'docs/quality.md';
 /** Where the bench saves the figures and the pictures go. */
 export const RISK_FIGURES = 'docs/images/quality-risk.json';
 export const IMAGES_DIR = 'docs/images';
-const START = '<!-- at-equal-risk:start (generated by npm run bench:quality -- --write-docs from docs/images/quality-risk.json; npm run docs:quality-curves redraws it; do not edit by hand) -->';
+const START =
+  '<!-- at-equal-risk:start (generated by npm run bench:quality -- --write-docs from docs/images/quality-risk.json; npm run docs:quality-curves redraws it; do not edit by hand) -->';
 const END = '<!-- at-equal-risk:end -->';
 
 /** Notes on the comparison, read off the figures: where the default's risk is outside vpa's sweep, and where it has more slack. */
@@ -381,7 +427,9 @@ export function riskNotes(run: RiskRun): string[] {
     for (const loss of trace.losses) {
       const label = DEFAULT_FIGURES.find(([key]) => key === loss.figure)?.[1] ?? loss.figure;
       const who = loss.containers.map((c) => `${c.name} ${(100 * c.share).toFixed(0)}%`).join(', ');
-      notes.push(`${trace.title}: the default's ${label} is worse than vpa's at upstream's defaults beyond the noise; the containers that add most to it (share of the increase): ${who}.`);
+      notes.push(
+        `${trace.title}: the default's ${label} is worse than vpa's at upstream's defaults beyond the noise; the containers that add most to it (share of the increase): ${who}.`,
+      );
     }
     const f = trace.strategies[DEFAULT_STRATEGY];
     if (f === undefined) continue;
@@ -390,12 +438,19 @@ export function riskNotes(run: RiskRun): string[] {
       if (c === null) continue;
       if (c.difference === null && beatsLeastRisk(c) && c.vpa.kind === 'outside' && c.vpa.least !== undefined) {
         const least = c.vpa.least;
-        notes.push(`${trace.title}, ${axis.resource} against ${axis.riskName}: the default takes less risk (${c.risk.toFixed(axis.riskDigits)}) than any swept vpa setting, so there is no vpa figure at equal risk (no extrapolation); it has less slack (${c.slack.toFixed(1)}%) than even vpa's least-risk setting, ${least.label} (${least.risk.toFixed(axis.riskDigits)}, ${least.slack.toFixed(1)}%): it beats that setting on both.`);
-      } else if (c.difference === null) notes.push(`${trace.title}, ${axis.resource} against ${axis.riskName}: the default's risk (${c.risk.toFixed(axis.riskDigits)}) is outside vpa's swept range, so there is no vpa figure at equal risk (no extrapolation).`);
+        notes.push(
+          `${trace.title}, ${axis.resource} against ${axis.riskName}: the default takes less risk (${c.risk.toFixed(axis.riskDigits)}) than any swept vpa setting, so there is no vpa figure at equal risk (no extrapolation); it has less slack (${c.slack.toFixed(1)}%) than even vpa's least-risk setting, ${least.label} (${least.risk.toFixed(axis.riskDigits)}, ${least.slack.toFixed(1)}%): it beats that setting on both.`,
+        );
+      } else if (c.difference === null)
+        notes.push(
+          `${trace.title}, ${axis.resource} against ${axis.riskName}: the default's risk (${c.risk.toFixed(axis.riskDigits)}) is outside vpa's swept range, so there is no vpa figure at equal risk (no extrapolation).`,
+        );
       else if (c.difference > 0) {
         const i = trace.intervals[`${DEFAULT_STRATEGY}:${axis.id}`];
         const noise = i === null || i === undefined ? '' : i.low > 0 ? ', beyond the noise' : ', within the noise';
-        notes.push(`${trace.title}, ${axis.resource} against ${axis.riskName}: the default has ${c.difference.toFixed(1)} points more slack than vpa at equal risk${noise}.`);
+        notes.push(
+          `${trace.title}, ${axis.resource} against ${axis.riskName}: the default has ${c.difference.toFixed(1)} points more slack than vpa at equal risk${noise}.`,
+        );
       }
     }
   }
@@ -410,21 +465,23 @@ export function riskSection(run: RiskRun): string {
     `Generated from one run of \`${run.command}\`. vpa is replayed at each of its swept settings (target percentile`,
     'p, safety margin m, OOM bump: bench/vpa-sweep.ts); its lower frontier is the least slack it reached at each risk;',
     '"vpa\'s slack at that risk" is the frontier interpolated linearly at the strategy\'s own risk, between the two swept',
-    'settings either side (past the frontier\'s riskiest point, that point: more risk bought vpa no less slack there). A',
+    "settings either side (past the frontier's riskiest point, that point: more risk bought vpa no less slack there). A",
     'risk outside the swept range gets no vpa figure. A negative difference is less slack than vpa at the same risk.',
     `The 95% intervals are a paired bootstrap over containers (${run.resamples} resamples, the same containers for every`,
     'strategy and setting): the replay is deterministic, so the only noise is which containers a trace happens to hold.',
     '',
     markdownTable(EQUAL_RISK_HEADERS, equalRiskRows(run)),
     '',
-    'Against vpa at upstream\'s defaults (a negative difference is less of the figure; for every figure here less is better):',
+    "Against vpa at upstream's defaults (a negative difference is less of the figure; for every figure here less is better):",
     '',
     markdownTable(AT_DEFAULTS_HEADERS, atDefaultsRows(run)),
     '',
     ...(notes.length === 0 ? ['The default has no more slack than vpa at equal risk on any trace where the risks overlap.'] : notes.map((n) => `- ${n}`)),
     '',
     ...images.flatMap((i) => [i, '']),
-  ].join('\n').trimEnd();
+  ]
+    .join('\n')
+    .trimEnd();
 }
 
 /** `page` with `block` between its markers; an error when the page has none. */

@@ -42,23 +42,46 @@ const mib = (b: number) => `${(b / MiB).toFixed(1)} MiB`;
 const kib = (b: number) => `${(b / 1024).toFixed(1)} KiB`;
 
 console.log(`Tailor's side runs with node ${nodeFlags.join(' ')}`);
-console.log(`${days} days at ${STEP / 60_000} min per container (${((days * DAY) / STEP).toLocaleString('en')} points per resource), synthetic PromQL API${budget ? `, --memory-budget ${budgetText}` : ''}`);
-console.log('| containers | strategy | peak RSS | steady RSS | peak/steady | model per container | process per container | bootstrap (CPU) | queries | received | cycle (CPU) | cycle queries | estimates (CPU) |');
+console.log(
+  `${days} days at ${STEP / 60_000} min per container (${((days * DAY) / STEP).toLocaleString('en')} points per resource), synthetic PromQL API${budget ? `, --memory-budget ${budgetText}` : ''}`,
+);
+console.log(
+  '| containers | strategy | peak RSS | steady RSS | peak/steady | model per container | process per container | bootstrap (CPU) | queries | received | cycle (CPU) | cycle queries | estimates (CPU) |',
+);
 console.log('|---|---|---|---|---|---|---|---|---|---|---|---|---|');
 for (const n of sizes) {
-  const server = spawn(process.execPath, ['--import', 'tsx', 'bench/synthetic-prometheus.ts', String(n), String(END), String(STEP), String(days)], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const server = spawn(process.execPath, ['--import', 'tsx', 'bench/synthetic-prometheus.ts', String(n), String(END), String(STEP), String(days)], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   try {
     const [line] = (await once(createInterface({ input: server.stdout }), 'line')) as [string];
     const url = line.replace('listening ', '');
     for (const strategy of strategies) {
-      const run = spawnSync(process.execPath, [...nodeFlags, '--expose-gc', '--import', 'tsx', 'bench/prometheus-tailor.ts', url, String(END), String(STEP), strategy, ...(budget ? [String(budget)] : [])], { encoding: 'utf8', maxBuffer: 2 ** 24, env: { ...process.env, ...imageEnvironment() } });
+      const run = spawnSync(
+        process.execPath,
+        [
+          ...nodeFlags,
+          '--expose-gc',
+          '--import',
+          'tsx',
+          'bench/prometheus-tailor.ts',
+          url,
+          String(END),
+          String(STEP),
+          strategy,
+          ...(budget ? [String(budget)] : []),
+        ],
+        { encoding: 'utf8', maxBuffer: 2 ** 24, env: { ...process.env, ...imageEnvironment() } },
+      );
       if (run.status !== 0) throw new Error(`bench/prometheus-tailor.ts failed: ${run.stderr}`);
       const r = JSON.parse(run.stdout.trim().split('\n').at(-1)!) as Record<string, number>;
       const peak = Math.max(r.peakRssBytes!, r.peakRssAfterCycleBytes!);
       console.log(
         `| ${n.toLocaleString('en')} | ${strategy} | ${mib(peak)} | ${mib(r.steadyRssBytes!)} | ${(peak / r.steadyRssBytes!).toFixed(2)} | ${kib(r.heldPerContainer!)} | ${kib(r.steadyRssBytes! / n)} | ${(r.bootstrapMs! / 1000).toFixed(1)} s (${(r.bootstrapCpuMs! / 1000).toFixed(1)} s) | ${r.bootstrapQueries} | ${mib(r.bootstrapBytes!)} | ${r.cycleMs} ms (${r.cycleCpuMs} ms) | ${r.cycleQueries} | ${r.estimateMs} ms (${r.estimateCpuMs} ms) |`,
       );
-      console.error(`  ${n.toLocaleString('en')} ${strategy}: ${r.estimated}/${r.tracked} containers with an estimate, ${r.failed} failed batches, largest CPU sample ${r.cpuMaxCores!.toFixed(3)} cores`);
+      console.error(
+        `  ${n.toLocaleString('en')} ${strategy}: ${r.estimated}/${r.tracked} containers with an estimate, ${r.failed} failed batches, largest CPU sample ${r.cpuMaxCores!.toFixed(3)} cores`,
+      );
     }
   } finally {
     server.kill();

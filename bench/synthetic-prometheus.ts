@@ -33,7 +33,12 @@ const namespaceCount = Math.ceil(N / PER_NAMESPACE);
 function containersOf(query: string): number[] {
   const m = /namespace(=~|=)"((?:[^"\\]|\\.)*)"/.exec(query);
   const out: number[] = [];
-  const wanted = m ? m[2]!.replace(/\\\\/g, '\\').split('|').map((s) => s.replace(/\\/g, '')) : undefined;
+  const wanted = m
+    ? m[2]!
+        .replace(/\\\\/g, '\\')
+        .split('|')
+        .map((s) => s.replace(/\\/g, ''))
+    : undefined;
   const namespaces = wanted ?? Array.from({ length: namespaceCount }, (_, k) => namespaceOf(k * PER_NAMESPACE));
   for (const ns of namespaces) {
     const k = Number(ns.slice(3));
@@ -46,7 +51,14 @@ function containersOf(query: string): number[] {
 const labels = (i: number) => `{"namespace":"${namespaceOf(i)}","pod":"${podOf(i)}","container":"app"}`;
 
 /** Writes a matrix answer series by series, waiting for the socket to drain. */
-async function writeMatrix(res: http.ServerResponse, containers: number[], start: number, end: number, step: number, value: ((i: number, t: number) => string) | undefined): Promise<void> {
+async function writeMatrix(
+  res: http.ServerResponse,
+  containers: number[],
+  start: number,
+  end: number,
+  step: number,
+  value: ((i: number, t: number) => string) | undefined,
+): Promise<void> {
   res.setHeader('content-type', 'application/json');
   res.write('{"status":"success","data":{"resultType":"matrix","result":[');
   if (value) {
@@ -65,7 +77,9 @@ async function writeMatrix(res: http.ServerResponse, containers: number[], start
 async function answer(path: string, params: URLSearchParams, res: http.ServerResponse): Promise<void> {
   const query = params.get('query') ?? '';
   if (path.endsWith('/series')) {
-    const containers = params.getAll('match[]').some((m) => m.startsWith('container_cpu_usage_seconds_total')) ? containersOf(params.getAll('match[]').join(' ')) : [];
+    const containers = params.getAll('match[]').some((m) => m.startsWith('container_cpu_usage_seconds_total'))
+      ? containersOf(params.getAll('match[]').join(' '))
+      : [];
     res.setHeader('content-type', 'application/json');
     res.end(`{"status":"success","data":[${containers.map((i) => labels(i).replace('{', '{"__name__":"container_cpu_usage_seconds_total",')).join(',')}]}`);
     return;
@@ -74,7 +88,11 @@ async function answer(path: string, params: URLSearchParams, res: http.ServerRes
     const start = Number(params.get('start')) * 1000;
     const end = Number(params.get('end')) * 1000;
     const step = Number(params.get('step')) * 1000;
-    const value = query.includes('rate(') ? (i: number, t: number) => String(cores(i, t)) : query.includes('max_over_time(') ? (i: number, t: number) => String(memory(i, t)) : undefined;
+    const value = query.includes('rate(')
+      ? (i: number, t: number) => String(cores(i, t))
+      : query.includes('max_over_time(')
+        ? (i: number, t: number) => String(memory(i, t))
+        : undefined;
     await writeMatrix(res, containersOf(query), start, end, step, value);
     return;
   }
@@ -84,7 +102,9 @@ async function answer(path: string, params: URLSearchParams, res: http.ServerRes
   if (query.startsWith('count by')) {
     const counts = new Map<string, number>();
     for (const i of containersOf(query)) counts.set(namespaceOf(i), (counts.get(namespaceOf(i)) ?? 0) + 1);
-    res.end(`{"status":"success","data":{"resultType":"vector","result":[${[...counts].map(([ns, n]) => `{"metric":{"namespace":"${ns}"},"value":[${at / 1000},"${n}"]}`).join(',')}]}}`);
+    res.end(
+      `{"status":"success","data":{"resultType":"vector","result":[${[...counts].map(([ns, n]) => `{"metric":{"namespace":"${ns}"},"value":[${at / 1000},"${n}"]}`).join(',')}]}}`,
+    );
     return;
   }
   const raw = containersOf(query).slice(0, PER_NAMESPACE);

@@ -27,6 +27,8 @@ const MIN = 60_000;
 const FIXED_HOLDS = { holdPriceCoreHours: 0, memoryHoldPriceGiBHours: 0, memoryTrendHours: 0 };
 
 /** Each variant: a short name and the options it changes (`tried:` rows turn research knobs). */
+// One row per line, read as a table:
+// prettier-ignore
 const VARIANTS: Array<[string, TailorVariant]> = [
   ['tailor', {}],
   ['before issue 15 (all below off)', { surgeWindowMs: 15 * MIN, cpuSeasonalMinGain: 0, flatAltHalfLivesMs: [], memoryHoldMs: 0, minCpuMillicores: 5, ...FIXED_HOLDS }],

@@ -31,19 +31,27 @@ function ratio(a: number | null, b: number | null): string {
 function causes(run: StrategyRun, containerDays: number): string {
   const sum = new Map<string, number>();
   for (const t of run.containers) for (const [k, v] of t.changeCauses) sum.set(k, (sum.get(k) ?? 0) + v);
-  return [...sum.entries()].sort((a, b) => b[1] - a[1]).slice(0, 8).map(([k, v]) => `${k} ${(v / containerDays).toFixed(2)}`).join(' | ');
+  return [...sum.entries()]
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, 8)
+    .map(([k, v]) => `${k} ${(v / containerDays).toFixed(2)}`)
+    .join(' | ');
 }
 
 function report(title: string, trace: Trace): void {
   const vpaRun = replayTrace(trace, createReplayStrategy('vpa'));
   const vpa = summarize('vpa', vpaRun.containers);
-  console.log(`\n## ${title} (${trace.containers.length} containers) vpa: cpu slack ${vpa.cpu.slackPct?.toFixed(1)} short ${vpa.cpu.shortfallPct?.toFixed(2)} mem slack ${vpa.memory.slackPct?.toFixed(1) ?? '-'} ooms ${vpa.memory.ooms} changes/d ${vpa.changesPerDay.toFixed(2)}`);
+  console.log(
+    `\n## ${title} (${trace.containers.length} containers) vpa: cpu slack ${vpa.cpu.slackPct?.toFixed(1)} short ${vpa.cpu.shortfallPct?.toFixed(2)} mem slack ${vpa.memory.slackPct?.toFixed(1) ?? '-'} ooms ${vpa.memory.ooms} changes/d ${vpa.changesPerDay.toFixed(2)}`,
+  );
   if (showCauses) console.log(`   vpa causes: ${causes(vpaRun, vpa.containerDays)}`);
   console.log('variant | cpuSlack x | cpuShort x | memSlack x | ooms (vpa) | changes x (per day)');
   for (const [name, overrides] of variants) {
     const run = replayTrace(trace, tailorVariantStrategy(overrides, name));
     const f: QualityFigures = summarize(name, run.containers);
-    console.log(`${name} | ${ratio(f.cpu.slackPct, vpa.cpu.slackPct)} | ${ratio(f.cpu.shortfallPct, vpa.cpu.shortfallPct)} | ${ratio(f.memory.slackPct, vpa.memory.slackPct)} | ${f.memory.ooms} (${vpa.memory.ooms}) | ${ratio(f.changesPerDay, vpa.changesPerDay)} (${f.changesPerDay.toFixed(2)})`);
+    console.log(
+      `${name} | ${ratio(f.cpu.slackPct, vpa.cpu.slackPct)} | ${ratio(f.cpu.shortfallPct, vpa.cpu.shortfallPct)} | ${ratio(f.memory.slackPct, vpa.memory.slackPct)} | ${f.memory.ooms} (${vpa.memory.ooms}) | ${ratio(f.changesPerDay, vpa.changesPerDay)} (${f.changesPerDay.toFixed(2)})`,
+    );
     if (showCauses) console.log(`   causes: ${causes(run, f.containerDays)}`);
     if (argv.includes('--by-archetype')) {
       const groups = new Map<string, StrategyRun['containers']>();

@@ -63,7 +63,9 @@ const [tailorLimit, tailorSlack] = sums(tailor);
 const [oracleLimit] = sums(oracle);
 const allowedLimit = (tailorLimit - tailorSlack) / (1 - (0.75 * vpaPct) / 100);
 const gib = (x: number): string => `${Math.round(x / GB / 1000)}k`;
-console.log(`summed limits (GiB x samples): tailor ${gib(tailorLimit)}, oracle-rules ${gib(oracleLimit)}, at 0.75 x vpa at most ${gib(allowedLimit)} (${(allowedLimit / oracleLimit).toFixed(2)} x oracle-rules'; tailor's is ${(tailorLimit / oracleLimit).toFixed(2)} x)`);
+console.log(
+  `summed limits (GiB x samples): tailor ${gib(tailorLimit)}, oracle-rules ${gib(oracleLimit)}, at 0.75 x vpa at most ${gib(allowedLimit)} (${(allowedLimit / oracleLimit).toFixed(2)} x oracle-rules'; tailor's is ${(tailorLimit / oracleLimit).toFixed(2)} x)`,
+);
 const byGain = tailor.map((t, i) => [i, t.memorySlackSum - oracle[i]!.memorySlackSum] as const).sort((a, b) => b[1] - a[1]);
 const atOracle = new Set<number>();
 const mixed = (): QualityTally[] => tailor.map((t, i) => (atOracle.has(i) ? oracle[i]! : t));
@@ -113,7 +115,9 @@ function jumpsOf(series: ContainerSeries, index: number): Jumps {
 }
 
 console.log('\n## 2. Refractory period (high = >= half the 7-day peak and >= 1 GiB)');
-console.log('Per VM and merge window M (gaps shorter than M are one episode): episodes, the shortest gap > M, the median gap, and the hours the limit could sit at the quiet level: with G = the shortest gap in hindsight / learned online (G = shortest gap seen, trusted after 3 gaps, a gap shorter than G is a miss: distrusted for the next 3). Descent and climb take the updater 1 h + (k-1) x 15 min and (k-1) x 15 min, k = log2(peak / quiet) changes.');
+console.log(
+  'Per VM and merge window M (gaps shorter than M are one episode): episodes, the shortest gap > M, the median gap, and the hours the limit could sit at the quiet level: with G = the shortest gap in hindsight / learned online (G = shortest gap seen, trusted after 3 gaps, a gap shorter than G is a miss: distrusted for the next 3). Descent and climb take the updater 1 h + (k-1) x 15 min and (k-1) x 15 min, k = log2(peak / quiet) changes.',
+);
 const candidates = byGain.slice(0, 8).map(([i]) => jumpsOf(trace.containers[i]!, i));
 let upperSaved = 0;
 const savedByVm = new Map<number, number>();
@@ -153,11 +157,15 @@ for (const j of candidates) {
       seen++;
     }
     best = Math.max(best, hindsight);
-    cells.push(`M ${M} h: ${gaps.length} ep., shortest ${hindsightG.toFixed(1)} h, median ${(sorted[sorted.length >> 1] ?? 0).toFixed(1)} h, low ${hindsight.toFixed(0)} / ${online.toFixed(0)} h${misses > 0 ? ` (${misses} misses)` : ''}`);
+    cells.push(
+      `M ${M} h: ${gaps.length} ep., shortest ${hindsightG.toFixed(1)} h, median ${(sorted[sorted.length >> 1] ?? 0).toFixed(1)} h, low ${hindsight.toFixed(0)} / ${online.toFixed(0)} h${misses > 0 ? ` (${misses} misses)` : ''}`,
+    );
   }
   savedByVm.set(j.index, best);
   upperSaved += best;
-  console.log(`${short(j.series.name)} (quiet ${(j.quiet / GB).toFixed(2)} GB, peak ${(j.peak / GB).toFixed(1)} GB, ${span.toFixed(0)} h, climb ${climb.toFixed(2)} h): ${cells.join(' | ')}`);
+  console.log(
+    `${short(j.series.name)} (quiet ${(j.quiet / GB).toFixed(2)} GB, peak ${(j.peak / GB).toFixed(1)} GB, ${span.toFixed(0)} h, climb ${climb.toFixed(2)} h): ${cells.join(' | ')}`,
+  );
 }
 // The slack those hours could save at most: each hour low saves at most (peak - quiet) x 1.12 per sample.
 const withRefractory = tailor.map((t, i) => {
@@ -169,7 +177,9 @@ const withRefractory = tailor.map((t, i) => {
   const saved = Math.min(t.memorySlackSum, (hours * H * perSample) / series.intervalSeconds);
   return { memoryLimitSum: t.memoryLimitSum - saved, memorySlackSum: t.memorySlackSum - saved };
 });
-console.log(`at most ${upperSaved.toFixed(0)} hours low over these VMs (the best M for each, in hindsight): memory slack ${ratio(withRefractory)} x vpa at best`);
+console.log(
+  `at most ${upperSaved.toFixed(0)} hours low over these VMs (the best M for each, in hindsight): memory slack ${ratio(withRefractory)} x vpa at best`,
+);
 
 // 3. Precursors: the CPU in the hour before an episode starts (>= 4 h quiet before it), against the
 // hours that are not followed by an episode; the hour of day.
@@ -207,9 +217,15 @@ for (const j of candidates) {
     if (r >= 2) alarms++;
   }
   // Hour of day: did the same hour (+-1 h) on one of the last 7 days see an episode start?
-  const hourSeen = starts.filter((s) => starts.some((p) => p < s - 12 * H && s - p <= 7 * 24 * H + H && Math.abs(((((s - p) % (24 * H)) + 12 * H) % (24 * H)) - 12 * H) <= H)).length;
+  const hourSeen = starts.filter((s) =>
+    starts.some((p) => p < s - 12 * H && s - p <= 7 * 24 * H + H && Math.abs(((((s - p) % (24 * H)) + 12 * H) % (24 * H)) - 12 * H) <= H),
+  ).length;
   if (before.length > 0 && hits / before.length >= 0.7 && alarms / Math.max(1, quietHours) <= 0.05) precursorVms.add(j.index);
-  console.log(`${short(series.name)}: ${starts.length} episode starts; CPU of the hour before >= 2x the day's: ${hits} of ${before.length}; same rise in quiet hours: ${alarms} of ${quietHours}; starts whose hour of day (+-1 h) saw a start on the last 7 days: ${hourSeen}`);
+  console.log(
+    `${short(series.name)}: ${starts.length} episode starts; CPU of the hour before >= 2x the day's: ${hits} of ${before.length}; same rise in quiet hours: ${alarms} of ${quietHours}; starts whose hour of day (+-1 h) saw a start on the last 7 days: ${hourSeen}`,
+  );
 }
 const withPrecursor = tailor.map((t, i) => (precursorVms.has(i) ? oracle[i]! : t));
-console.log(`VMs whose CPU warns of >= 70% of episode starts with <= 5% false alarms, managed as oracle-rules: ${[...precursorVms].map((i) => short(trace.containers[i]!.name)).join(', ') || 'none'}: memory slack ${ratio(withPrecursor)} x vpa at best`);
+console.log(
+  `VMs whose CPU warns of >= 70% of episode starts with <= 5% false alarms, managed as oracle-rules: ${[...precursorVms].map((i) => short(trace.containers[i]!.name)).join(', ') || 'none'}: memory slack ${ratio(withPrecursor)} x vpa at best`,
+);

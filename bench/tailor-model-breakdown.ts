@@ -58,18 +58,59 @@ async function measure(name: string, make: () => unknown, feed: (part: never, co
 
 /** The parts, each measured in a process of its own (garbage of one part would blur the next). */
 const PARTS: Record<string, () => Promise<void>> = {
-  'hour-of-day CPU histograms (24)': () => measure('hour-of-day CPU histograms (24)', () => new HourOfDayHistograms(new PooledDecayingHistograms(Array<number>(24).fill(o.seasonalHalfLifeMs), CPU_BUCKETS), o.cpuQuantile, o.updater.maxStepUpFactor), (p: HourOfDayHistograms, cores, _b, at) => p.add(cores, at)),
-  'all-hours CPU histogram': () => measure('all-hours CPU histogram', () => new PooledDecayingHistograms([o.flatHalfLifeMs], CPU_BUCKETS), (p: PooledDecayingHistograms, cores, _b, at) => p.add(0, cores, at)),
-  'recent CPU window (surge check)': () => measure('recent CPU window (surge check)', () => new RecentWindow(o.surgeWindowMs), (p: RecentWindow, cores, _b, at) => p.add(cores, at)),
-  'hourly memory peaks (7 days)': () => measure('hourly memory peaks (7 days)', () => new HourlyPeaks(o.memoryHistoryMs), (p: HourlyPeaks, _c, bytes, at) => p.add(bytes, at)),
-  'CpuTarget (all CPU parts)': () => measure('CpuTarget (all CPU parts)', () => new CpuTarget(o), (p: CpuTarget, cores, _b, at) => p.add(cores, at)),
-  'MemoryTarget (all memory parts)': () => measure('MemoryTarget (all memory parts)', () => new MemoryTarget(o), (p: MemoryTarget, _c, bytes, at) => p.add(bytes, at)),
+  'hour-of-day CPU histograms (24)': () =>
+    measure(
+      'hour-of-day CPU histograms (24)',
+      () =>
+        new HourOfDayHistograms(
+          new PooledDecayingHistograms(Array<number>(24).fill(o.seasonalHalfLifeMs), CPU_BUCKETS),
+          o.cpuQuantile,
+          o.updater.maxStepUpFactor,
+        ),
+      (p: HourOfDayHistograms, cores, _b, at) => p.add(cores, at),
+    ),
+  'all-hours CPU histogram': () =>
+    measure(
+      'all-hours CPU histogram',
+      () => new PooledDecayingHistograms([o.flatHalfLifeMs], CPU_BUCKETS),
+      (p: PooledDecayingHistograms, cores, _b, at) => p.add(0, cores, at),
+    ),
+  'recent CPU window (surge check)': () =>
+    measure(
+      'recent CPU window (surge check)',
+      () => new RecentWindow(o.surgeWindowMs),
+      (p: RecentWindow, cores, _b, at) => p.add(cores, at),
+    ),
+  'hourly memory peaks (7 days)': () =>
+    measure(
+      'hourly memory peaks (7 days)',
+      () => new HourlyPeaks(o.memoryHistoryMs),
+      (p: HourlyPeaks, _c, bytes, at) => p.add(bytes, at),
+    ),
+  'CpuTarget (all CPU parts)': () =>
+    measure(
+      'CpuTarget (all CPU parts)',
+      () => new CpuTarget(o),
+      (p: CpuTarget, cores, _b, at) => p.add(cores, at),
+    ),
+  'MemoryTarget (all memory parts)': () =>
+    measure(
+      'MemoryTarget (all memory parts)',
+      () => new MemoryTarget(o),
+      (p: MemoryTarget, _c, bytes, at) => p.add(bytes, at),
+    ),
   'TailorModel (whole)': () =>
-    measure('TailorModel (whole)', () => new TailorModel(o), (p: TailorModel, cores, bytes, at) => {
-      p.addCpuSample(cores, at);
-      p.addMemorySample(bytes, at);
-    }),
+    measure(
+      'TailorModel (whole)',
+      () => new TailorModel(o),
+      (p: TailorModel, cores, bytes, at) => {
+        p.addCpuSample(cores, at);
+        p.addMemorySample(bytes, at);
+      },
+    ),
 };
 const only = process.argv[4];
 if (only !== undefined) await PARTS[only]?.();
-else for (const name of Object.keys(PARTS)) process.stdout.write(execFileSync(process.execPath, [...process.execArgv, fileURLToPath(import.meta.url), String(containers), String(days), name]));
+else
+  for (const name of Object.keys(PARTS))
+    process.stdout.write(execFileSync(process.execPath, [...process.execArgv, fileURLToPath(import.meta.url), String(containers), String(days), name]));

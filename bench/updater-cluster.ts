@@ -25,7 +25,14 @@ if (!Number.isInteger(workloads) || workloads < 4) throw new Error(`N must be an
 const PODS = 2 * workloads;
 
 const scenario = defaultScenario();
-scenario.nodes = Array.from({ length: Math.ceil(PODS / 100) }, (_, i) => ({ name: `node-${i}`, cpu: '64', memory: '256Gi', pods: 110, labels: {}, resizeSupport: true }));
+scenario.nodes = Array.from({ length: Math.ceil(PODS / 100) }, (_, i) => ({
+  name: `node-${i}`,
+  cpu: '64',
+  memory: '256Gi',
+  pods: 110,
+  labels: {},
+  resizeSupport: true,
+}));
 // reactToChanges off: the cluster advances only on tick(), so the API server is all this process
 // does while the updater runs and the loop's wall time is the updater's. A measurement choice, no
 // longer a workaround: with it on the start-up settles in ~1-3 s (`npm run bench:kube-sim`,
@@ -39,7 +46,14 @@ for (let i = 0; i < workloads; i++) {
     apiVersion: 'apps/v1',
     kind: 'Deployment',
     metadata: { name, namespace: 'default' },
-    spec: { replicas: 2, selector: { matchLabels: { app: name } }, template: { metadata: { labels: { app: name } }, spec: { containers: [{ name: 'app', image: 'nginx', resources: { requests: { cpu: '100m', ...MEM }, limits: { cpu: '200m', memory: '512Mi' } } }] } } },
+    spec: {
+      replicas: 2,
+      selector: { matchLabels: { app: name } },
+      template: {
+        metadata: { labels: { app: name } },
+        spec: { containers: [{ name: 'app', image: 'nginx', resources: { requests: { cpu: '100m', ...MEM }, limits: { cpu: '200m', memory: '512Mi' } } }] },
+      },
+    },
   } as unknown as KubeObject);
   const kind = i % 4;
   const mode = kind === 3 ? 'Off' : kind === 2 ? 'Recreate' : 'InPlaceOrRecreate';
@@ -71,7 +85,10 @@ lines.on('line', (line) => {
   else if (command === 'profile-start') {
     session = new Session();
     session.connect();
-    void session.post('Profiler.enable').then(() => session.post('Profiler.start')).then(() => process.stdout.write('OK\n'));
+    void session
+      .post('Profiler.enable')
+      .then(() => session.post('Profiler.start'))
+      .then(() => process.stdout.write('OK\n'));
   } else if (command === 'profile-stop' && arg) {
     void session.post('Profiler.stop').then(({ profile }) => {
       writeFileSync(arg, JSON.stringify(profile));

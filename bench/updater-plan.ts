@@ -24,11 +24,16 @@ function makePod(ns: string, name: string, i: number, j: number): V1Pod {
   const resources = { requests: { cpu, memory }, limits: { memory: '2Gi' } };
   const p: V1Pod = {
     metadata: { name, namespace: ns, generation: 1, labels: { 'pod-template-hash': 'h' } },
-    spec: { containers: [{ name: 'app', image: 'x', resources, ...(i % 5 === 0 ? { resizePolicy: [{ resourceName: 'memory', restartPolicy: 'RestartContainer' }] } : {}) }] },
+    spec: {
+      containers: [
+        { name: 'app', image: 'x', resources, ...(i % 5 === 0 ? { resizePolicy: [{ resourceName: 'memory', restartPolicy: 'RestartContainer' }] } : {}) },
+      ],
+    },
     status: {
       phase: 'Running',
       startTime: iso(now - ((i % 48) + 1) * 3_600_000) as unknown as Date,
-      conditions: i % 17 === 0 ? [{ type: 'PodResizePending', status: 'True', reason: 'Deferred', lastTransitionTime: iso(now - 600_000) as unknown as Date }] : [],
+      conditions:
+        i % 17 === 0 ? [{ type: 'PodResizePending', status: 'True', reason: 'Deferred', lastTransitionTime: iso(now - 600_000) as unknown as Date }] : [],
       containerStatuses: [{ name: 'app', image: 'x', imageID: 'x', ready: true, restartCount: 0, state: { running: {} }, resources }],
     },
   };
@@ -41,7 +46,18 @@ function makeVpa(ns: string, i: number): VerticalPodAutoscaler {
     kind: 'VerticalPodAutoscaler',
     metadata: { name: `w${i}`, namespace: ns },
     spec: { targetRef: { kind: 'Deployment', name: `w${i}` }, updatePolicy: { updateMode: modes[i % modes.length] } },
-    status: { recommendation: { containerRecommendations: [{ containerName: 'app', target: { cpu: '400m', memory: '512Mi' }, lowerBound: { cpu: '300m', memory: '384Mi' }, upperBound: { cpu: '800m', memory: '1Gi' } }] } },
+    status: {
+      recommendation: {
+        containerRecommendations: [
+          {
+            containerName: 'app',
+            target: { cpu: '400m', memory: '512Mi' },
+            lowerBound: { cpu: '300m', memory: '384Mi' },
+            upperBound: { cpu: '800m', memory: '1Gi' },
+          },
+        ],
+      },
+    },
   };
 }
 
@@ -49,7 +65,12 @@ const groups: WorkloadGroup[] = [];
 for (let i = 0; i < vpas; i++) {
   const ns = `ns${i % 50}`;
   const pods = Array.from({ length: podsPerVpa }, (_, j) => makePod(ns, `w${i}-h-${j}`, i, j));
-  groups.push({ workload: `Deployment/${ns}/w${i}`, vpa: makeVpa(ns, i), pods, usage: Object.fromEntries(pods.map((p) => [p.metadata!.name!, { app: { memoryPeakBytes: 300 * 1024 * 1024 } }])) });
+  groups.push({
+    workload: `Deployment/${ns}/w${i}`,
+    vpa: makeVpa(ns, i),
+    pods,
+    usage: Object.fromEntries(pods.map((p) => [p.metadata!.name!, { app: { memoryPeakBytes: 300 * 1024 * 1024 } }])),
+  });
 }
 const input = { options: updaterOptions(), capabilities: serverCapabilities({ major: 1, minor: 34 }), now, groups, budget: { resizes: 500, evictions: 100 } };
 

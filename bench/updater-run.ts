@@ -43,11 +43,20 @@ const loops = Number(loopsArg ?? 2);
 const NOW = Date.UTC(2026, 0, 1, 0, 10);
 const MIB = 1024 * 1024;
 
-interface Row { verb: string; resource: string; subresource: string; code: number; count: number }
+interface Row {
+  verb: string;
+  resource: string;
+  subresource: string;
+  code: number;
+  count: number;
+}
 
 /** The cluster process, with a way to ask for its request counts. */
 async function startCluster(kubeconfig: string) {
-  const child = spawn(process.execPath, ['--import', 'tsx', clusterScript!, String(latencyMs), kubeconfig, String(N)], { cwd: join(dirname(clusterScript!), '..'), stdio: ['pipe', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', clusterScript!, String(latencyMs), kubeconfig, String(N)], {
+    cwd: join(dirname(clusterScript!), '..'),
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
   const lines = createInterface({ input: child.stdout });
   const waiting: Array<(line: string) => void> = [];
   let ready!: () => void;
@@ -113,7 +122,11 @@ try {
 
   // The pods' cache alone, before anything else is held: its heap per pod.
   let heap0 = heapUsed();
-  let podCache: WatchCache<k8s.KubernetesObject> | undefined = new WatchCache({ kubeConfig: kc, resource: { group: '', version: 'v1', plural: 'pods' }, logger: silentLogger() });
+  let podCache: WatchCache<k8s.KubernetesObject> | undefined = new WatchCache({
+    kubeConfig: kc,
+    resource: { group: '', version: 'v1', plural: 'pods' },
+    logger: silentLogger(),
+  });
   await podCache.start();
   await podCache.synced();
   const podsHeld = podCache.list().length;
@@ -126,14 +139,16 @@ try {
   // The updater's own API, with the calls that failed counted by method (the executor only logs them).
   const failed: Record<string, number> = {};
   const real = kubeUpdaterApi(kc);
-  const counting = <A extends unknown[]>(name: string, call: (...args: A) => Promise<void>) => async (...args: A): Promise<void> => {
-    try {
-      await call(...args);
-    } catch (err) {
-      failed[name] = (failed[name] ?? 0) + 1;
-      throw err;
-    }
-  };
+  const counting =
+    <A extends unknown[]>(name: string, call: (...args: A) => Promise<void>) =>
+    async (...args: A): Promise<void> => {
+      try {
+        await call(...args);
+      } catch (err) {
+        failed[name] = (failed[name] ?? 0) + 1;
+        throw err;
+      }
+    };
   const api: UpdaterApi = {
     resize: counting('resize', real.resize.bind(real)),
     evict: counting('evict', real.evict.bind(real)),
@@ -148,7 +163,16 @@ try {
   const pods = caches.sources.pods().length;
   const cachesHeapBytes = heapUsed() - heap0;
   const rssFilled = process.memoryUsage().rss;
-  const loop = new UpdaterLoop({ sources: caches.sources, api, logger: silentLogger(), metrics: new UpdaterMetrics(new Registry()), options: updaterOptions(), capabilities, budget: { resizes: 100_000, evictions: 100_000 }, clock: () => NOW });
+  const loop = new UpdaterLoop({
+    sources: caches.sources,
+    api,
+    logger: silentLogger(),
+    metrics: new UpdaterMetrics(new Registry()),
+    options: updaterOptions(),
+    capabilities,
+    budget: { resizes: 100_000, evictions: 100_000 },
+    clock: () => NOW,
+  });
   caches.onPod((pod) => loop.podSeen(pod));
   const runs = [];
   for (let i = 0; i < loops; i++) {
@@ -193,7 +217,24 @@ try {
   const peakRss = process.resourceUsage().maxRSS * 1024;
   const steadyRss = process.memoryUsage().rss;
   await caches.stop();
-  console.log(JSON.stringify({ n: N, latencyMs, vpas: caches.sources.vpas().length, pods, syncMs, podHeapBytes, podJsonBytes, cachesHeapBytes, cachesHeapPerPod: cachesHeapBytes / pods, rssStartMiB: rssStart / MIB, rssFilledMiB: rssFilled / MIB, peakRssMiB: peakRss / MIB, steadyRssMiB: steadyRss / MIB, loops: runs }));
+  console.log(
+    JSON.stringify({
+      n: N,
+      latencyMs,
+      vpas: caches.sources.vpas().length,
+      pods,
+      syncMs,
+      podHeapBytes,
+      podJsonBytes,
+      cachesHeapBytes,
+      cachesHeapPerPod: cachesHeapBytes / pods,
+      rssStartMiB: rssStart / MIB,
+      rssFilledMiB: rssFilled / MIB,
+      peakRssMiB: peakRss / MIB,
+      steadyRssMiB: steadyRss / MIB,
+      loops: runs,
+    }),
+  );
 } finally {
   await cluster.stop();
   await rm(dir, { recursive: true, force: true });

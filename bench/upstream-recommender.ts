@@ -79,8 +79,7 @@ async function writeFixture(dir: string, targets: readonly Target[], start: numb
           if (metric === 'cpu') {
             counters[i]! += (cores(i, t) * SAMPLE_MS) / 1000;
             lines.push(`container_cpu_usage_seconds_total${labels} ${counters[i]!.toFixed(3)} ${t / 1000}`);
-          }
-          else lines.push(`container_memory_working_set_bytes${labels} ${memory(i, t)} ${t / 1000}`);
+          } else lines.push(`container_memory_working_set_bytes${labels} ${memory(i, t)} ${t / 1000}`);
         }
         await write(`${lines.join('\n')}\n`);
       }
@@ -90,7 +89,8 @@ async function writeFixture(dir: string, targets: readonly Target[], start: numb
     for (let i = 0; i < targets.length; i++) {
       const { ns, pod } = targets[i]!;
       const lines: string[] = [];
-      for (let t = day; t <= last; t += 3600_000) lines.push(`kube_pod_labels{job="kube-state-metrics",namespace="${ns}",pod="${pod}",label_app="app-${String(i).padStart(5, '0')}"} 1 ${t / 1000}`);
+      for (let t = day; t <= last; t += 3600_000)
+        lines.push(`kube_pod_labels{job="kube-state-metrics",namespace="${ns}",pod="${pod}",label_app="app-${String(i).padStart(5, '0')}"} 1 ${t / 1000}`);
       await write(`${lines.join('\n')}\n`);
     }
     out.end('# EOF\n');
@@ -159,7 +159,14 @@ const kib = (b: number) => `${(b / 1024).toFixed(1)} KiB`;
 
 const work = await mkdtemp(join(tmpdir(), 'tailor-bench-upstream-'));
 const scenario = defaultScenario();
-scenario.nodes = Array.from({ length: Math.ceil(n / 100) + 1 }, (_, i) => ({ name: `node-${i}`, cpu: '64', memory: '256Gi', pods: 110, labels: {}, resizeSupport: true }));
+scenario.nodes = Array.from({ length: Math.ceil(n / 100) + 1 }, (_, i) => ({
+  name: `node-${i}`,
+  cpu: '64',
+  memory: '256Gi',
+  pods: 110,
+  labels: {},
+  resizeSupport: true,
+}));
 const sim = await startKubeSim({ crdManifests: VPA_CRD_MANIFESTS, scenario, version: '1.35', speed: 1 });
 const children: ChildProcess[] = [];
 let prometheus: Awaited<ReturnType<typeof startLocalPrometheus>> | undefined;
@@ -176,7 +183,14 @@ try {
       apiVersion: 'apps/v1',
       kind: 'Deployment',
       metadata: { name, namespace: ns },
-      spec: { replicas: 1, selector: { matchLabels: { app: name } }, template: { metadata: { labels: { app: name } }, spec: { containers: [{ name: 'app', image: 'app', resources: { requests: { cpu: '100m', memory: '256Mi' } } }] } } },
+      spec: {
+        replicas: 1,
+        selector: { matchLabels: { app: name } },
+        template: {
+          metadata: { labels: { app: name } },
+          spec: { containers: [{ name: 'app', image: 'app', resources: { requests: { cpu: '100m', memory: '256Mi' } } }] },
+        },
+      },
     } as unknown as KubeObject);
     await sim.server.create({
       apiVersion: 'autoscaling.k8s.io/v1',
@@ -201,11 +215,14 @@ try {
   const t0 = performance.now();
   const files = await writeFixture(work, targets, start, end);
   prometheus = await startLocalPrometheus({ files, workDir: work, extraArgs: ['--query.max-samples=200000000'] });
-  console.log(`N = ${n}: ${n} Deployments / pods / VPAs in ${namespaces.size} namespaces (kube-sim); 8 days every ${SAMPLE_MS / 1000} s, ${(2 * n * ((end - start) / SAMPLE_MS + 1)).toLocaleString('en')} samples backfilled into Prometheus in ${((performance.now() - t0) / 1000).toFixed(0)} s`);
+  console.log(
+    `N = ${n}: ${n} Deployments / pods / VPAs in ${namespaces.size} namespaces (kube-sim); 8 days every ${SAMPLE_MS / 1000} s, ${(2 * n * ((end - start) / SAMPLE_MS + 1)).toLocaleString('en')} samples backfilled into Prometheus in ${((performance.now() - t0) / 1000).toFixed(0)} s`,
+  );
 
   const recommended = () =>
     sim.server.store.list('verticalpodautoscalers.autoscaling.k8s.io').filter((v) => {
-      const recs = (v.status as { recommendation?: { containerRecommendations?: { containerName: string }[] } } | undefined)?.recommendation?.containerRecommendations;
+      const recs = (v.status as { recommendation?: { containerRecommendations?: { containerName: string }[] } } | undefined)?.recommendation
+        ?.containerRecommendations;
       return recs?.some((r) => r.containerName === 'app');
     }).length;
 
@@ -222,14 +239,35 @@ try {
 
   // Tailor at its default step (1m) and at upstream's default resolution (1h): BENCH_TAILOR_STEPS.
   const tailorSteps = (process.env.BENCH_TAILOR_STEPS ?? 'default,1h').split(',');
-  const tools: { name: string; command: string; args: (metricsPort: number) => string[]; heapMetric: string; heapCommittedMetric: string; env?: Record<string, string> }[] = [
+  const tools: {
+    name: string;
+    command: string;
+    args: (metricsPort: number) => string[];
+    heapMetric: string;
+    heapCommittedMetric: string;
+    env?: Record<string, string>;
+  }[] = [
     ...tailorSteps.map((step) => ({
       name: step === 'default' ? 'Tailor recommender' : `Tailor recommender --history-step ${step}`,
       command: process.execPath,
       // As the image runs it: the node flags of its ENTRYPOINT.
       args: (port: number) => [
-        ...imageNodeFlags(), 'bin/tailor.mjs', 'run', '--components', 'recommender', '--kubeconfig', kubeconfig, '--prometheus-url', prometheus!.url,
-        '--no-leader-elect', '--metrics-address', '127.0.0.1', '--metrics-port', String(port), '--log-level', 'warn',
+        ...imageNodeFlags(),
+        'bin/tailor.mjs',
+        'run',
+        '--components',
+        'recommender',
+        '--kubeconfig',
+        kubeconfig,
+        '--prometheus-url',
+        prometheus!.url,
+        '--no-leader-elect',
+        '--metrics-address',
+        '127.0.0.1',
+        '--metrics-port',
+        String(port),
+        '--log-level',
+        'warn',
         ...(step === 'default' ? [] : ['--history-step', step]),
       ],
       heapMetric: 'nodejs_heap_size_used_bytes',
@@ -306,20 +344,37 @@ try {
     await Promise.race([once(child, 'exit'), sleep(10_000)]);
     if (child.exitCode === null) child.kill('SIGKILL');
     if (doneMs === undefined) {
-      console.log(`\n${tool.name}: ${recommended()} of ${n} VPAs recommended after ${deadlineMs / 1000} s (or it exited: ${child.exitCode}); peak RSS ${mib(hwm)}; end of its log:\n${stderr.slice(-3000)}`);
+      console.log(
+        `\n${tool.name}: ${recommended()} of ${n} VPAs recommended after ${deadlineMs / 1000} s (or it exited: ${child.exitCode}); peak RSS ${mib(hwm)}; end of its log:\n${stderr.slice(-3000)}`,
+      );
       continue;
     }
     const sample = sim.server.store
       .list('verticalpodautoscalers.autoscaling.k8s.io')
       .slice(0, 3)
-      .map((v) => `${v.metadata.name} ${JSON.stringify((v.status as { recommendation?: { containerRecommendations?: { target?: unknown }[] } }).recommendation?.containerRecommendations?.[0]?.target)}`);
+      .map(
+        (v) =>
+          `${v.metadata.name} ${JSON.stringify((v.status as { recommendation?: { containerRecommendations?: { target?: unknown }[] } }).recommendation?.containerRecommendations?.[0]?.target)}`,
+      );
     console.log(`${tool.name}: targets ${sample.join('; ')}`);
-    const top = [...verbs.entries()].sort((a, b) => b[1] - a[1]).slice(0, 6).map(([k, v]) => `${k} ${v}`).join(', ');
-    rows.push(`| ${tool.name} | ${(doneMs / 1000).toFixed(0)} s | ${mib(hwm)} | ${mib(steadyRss)} | ${kib(steadyRss / n)} | ${mib(heap)} | ${apiRequests} (${top}) | ${promQueries} |`);
-    const where = parts ? `; resident: malloc [heap] ${mib(parts.brk)}, other anonymous ${mib(parts.anon)}, file-backed ${mib(parts.file)}; heap committed ${mib(heapCommitted)} (${tool.heapCommittedMetric})` : '';
-    console.log(`\n${tool.name}: all ${n} VPAs recommended after ${(doneMs / 1000).toFixed(1)} s; peak RSS (VmHWM) ${mib(hwm)}; RSS ${steadyMs / 1000} s later ${mib(steadyRss)} = ${kib(steadyRss / n)} per container; heap ${mib(heap)} (${tool.heapMetric}); ${apiRequests} API requests (${top}); ${promQueries} Prometheus queries${where}`);
+    const top = [...verbs.entries()]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, 6)
+      .map(([k, v]) => `${k} ${v}`)
+      .join(', ');
+    rows.push(
+      `| ${tool.name} | ${(doneMs / 1000).toFixed(0)} s | ${mib(hwm)} | ${mib(steadyRss)} | ${kib(steadyRss / n)} | ${mib(heap)} | ${apiRequests} (${top}) | ${promQueries} |`,
+    );
+    const where = parts
+      ? `; resident: malloc [heap] ${mib(parts.brk)}, other anonymous ${mib(parts.anon)}, file-backed ${mib(parts.file)}; heap committed ${mib(heapCommitted)} (${tool.heapCommittedMetric})`
+      : '';
+    console.log(
+      `\n${tool.name}: all ${n} VPAs recommended after ${(doneMs / 1000).toFixed(1)} s; peak RSS (VmHWM) ${mib(hwm)}; RSS ${steadyMs / 1000} s later ${mib(steadyRss)} = ${kib(steadyRss / n)} per container; heap ${mib(heap)} (${tool.heapMetric}); ${apiRequests} API requests (${top}); ${promQueries} Prometheus queries${where}`,
+    );
   }
-  console.log(`\n| recommender | all VPAs recommended after | peak RSS (VmHWM) | RSS ${steadyMs / 1000} s later | RSS per container | heap (own /metrics) | API requests completed until then (top kinds) | Prometheus queries |`);
+  console.log(
+    `\n| recommender | all VPAs recommended after | peak RSS (VmHWM) | RSS ${steadyMs / 1000} s later | RSS per container | heap (own /metrics) | API requests completed until then (top kinds) | Prometheus queries |`,
+  );
   console.log('|---|---|---|---|---|---|---|---|');
   for (const r of rows) console.log(r);
 } finally {

@@ -34,9 +34,9 @@ export const VPA_DEFAULT_SETTING: Readonly<VpaSetting> = Object.freeze({ percent
  */
 export const VPA_SWEEP: readonly VpaSetting[] = Object.freeze([
   VPA_DEFAULT_SETTING,
-  ...[0.5, 0.8, 0.9, 0.95, 0.99].flatMap((percentile) =>
-    [0, 0.15, 0.3].map((margin) => ({ ...VPA_DEFAULT_SETTING, percentile, margin })),
-  ).filter((s) => !(s.percentile === 0.9 && s.margin === 0.15)),
+  ...[0.5, 0.8, 0.9, 0.95, 0.99]
+    .flatMap((percentile) => [0, 0.15, 0.3].map((margin) => ({ ...VPA_DEFAULT_SETTING, percentile, margin })))
+    .filter((s) => !(s.percentile === 0.9 && s.margin === 0.15)),
   { ...VPA_DEFAULT_SETTING, margin: 0.5 },
   { ...VPA_DEFAULT_SETTING, percentile: 0.99, margin: 0.5 },
   { ...VPA_DEFAULT_SETTING, percentile: 0.99, margin: 1 },
@@ -46,9 +46,10 @@ export const VPA_SWEEP: readonly VpaSetting[] = Object.freeze([
 
 /** A short name for a setting: "p0.9 m0.15" and, when the OOM bump is not upstream's, " oom x1.5/250Mi". */
 export function settingLabel(s: VpaSetting): string {
-  const bump = s.oomBumpUpRatio === VPA_DEFAULT_SETTING.oomBumpUpRatio && s.oomMinBumpUpBytes === VPA_DEFAULT_SETTING.oomMinBumpUpBytes
-    ? ''
-    : ` oom x${s.oomBumpUpRatio}/${Math.round(s.oomMinBumpUpBytes / MiB)}Mi`;
+  const bump =
+    s.oomBumpUpRatio === VPA_DEFAULT_SETTING.oomBumpUpRatio && s.oomMinBumpUpBytes === VPA_DEFAULT_SETTING.oomMinBumpUpBytes
+      ? ''
+      : ` oom x${s.oomBumpUpRatio}/${Math.round(s.oomMinBumpUpBytes / MiB)}Mi`;
   return `p${s.percentile} m${s.margin}${bump}`;
 }
 

@@ -34,9 +34,12 @@ async function main(): Promise<void> {
       const probe = join(dir, `probe-${shot.width}.html`);
       await writeFile(probe, layoutProbe(html, shot.width));
       const layout = measuredLayout(await renderedDom(probe, Math.max(shot.width, 500) + 40));
-      if (layout.scrollWidth > layout.clientWidth) throw new Error(`at ${shot.width} px the page scrolls sideways: ${layout.scrollWidth} px wide in a ${layout.clientWidth} px window`);
+      if (layout.scrollWidth > layout.clientWidth)
+        throw new Error(`at ${shot.width} px the page scrolls sideways: ${layout.scrollWidth} px wide in a ${layout.clientWidth} px window`);
       await screenshot(page, shot.width, shot.height, join(IMAGES, shot.file));
-      console.log(`docs/images/${shot.file}: ${shot.width}x${shot.height}; the page ${layout.scrollWidth} px wide in ${layout.clientWidth}, the table ${layout.tableWidth} px (${layout.rowDisplay === 'grid' ? 'stacked' : 'rows'}), charts ${layout.chartWidth} px`);
+      console.log(
+        `docs/images/${shot.file}: ${shot.width}x${shot.height}; the page ${layout.scrollWidth} px wide in ${layout.clientWidth}, the table ${layout.tableWidth} px (${layout.rowDisplay === 'grid' ? 'stacked' : 'rows'}), charts ${layout.chartWidth} px`,
+      );
     }
     if (htmlArg > 0 && process.argv[htmlArg + 1]) await copyFile(page, process.argv[htmlArg + 1]!);
   } finally {

@@ -83,8 +83,19 @@ try {
   const inputs = Object.keys(result.metafile.inputs).filter((path) => !path.includes('node_modules/'));
   // The npm packages the bundle imports at run time (`@scope/name/x` -> `@scope/name`), Node's own left out.
   const builtin = new Set(builtinModules);
-  const packages = [...new Set(Object.values(result.metafile.outputs).flatMap((o) => o.imports).filter((i) => i.external && !i.path.startsWith('node:') && !builtin.has(i.path))
-    .map((i) => i.path.split('/').slice(0, i.path.startsWith('@') ? 2 : 1).join('/')))].sort();
+  const packages = [
+    ...new Set(
+      Object.values(result.metafile.outputs)
+        .flatMap((o) => o.imports)
+        .filter((i) => i.external && !i.path.startsWith('node:') && !builtin.has(i.path))
+        .map((i) =>
+          i.path
+            .split('/')
+            .slice(0, i.path.startsWith('@') ? 2 : 1)
+            .join('/'),
+        ),
+    ),
+  ].sort();
   mkdirSync(staging, { recursive: true });
   writeFileSync(join(staging, 'build-info.json'), `${JSON.stringify({ builtAt, inputs, packages }, null, 1)}\n`);
   // Swap in the new build whole, so a concurrent `tailor` never sees half of it.

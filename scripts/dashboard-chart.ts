@@ -66,7 +66,9 @@ export function panelSpec(panel: PanelChart, width: number, height: number): Top
   const top = clipTop(panel.series.map((s, i) => ({ min: Math.min(...finiteValues(s)), max: maxima[i]! })));
   const values = panel.series.flatMap((s, i) => {
     const name = top !== undefined && maxima[i]! > top ? `${s.name} (off scale)` : s.name;
-    return s.points.filter(([, v]) => Number.isFinite(v)).map(([t, v]) => ({ t: t - start, v: top === undefined ? v / divisor : Math.min(v / divisor, top), series: name }));
+    return s.points
+      .filter(([, v]) => Number.isFinite(v))
+      .map(([t, v]) => ({ t: t - start, v: top === undefined ? v / divisor : Math.min(v / divisor, top), series: name }));
   });
   return {
     $schema: 'https://vega.github.io/schema/vega-lite/v5.json',

@@ -32,9 +32,14 @@ export function valueRows(text: string): ValueRow[] {
       if (!isPair(pair) || !isScalar(pair.key)) throw new Error(`values.yaml: a key under '${prefix || '(top)'}' is not a plain scalar`);
       const path = `${prefix}${String(pair.key.value)}`;
       // The first key's comment is attached to the map that holds it; the others' to their key.
-      const comment = ((i === 0 ? pair.key.commentBefore ?? map.commentBefore : pair.key.commentBefore) ?? '').trim();
+      const comment = ((i === 0 ? (pair.key.commentBefore ?? map.commentBefore) : pair.key.commentBefore) ?? '').trim();
       if (comment.startsWith('-- ')) {
-        const description = comment.split('\n').map((line) => line.trim()).join(' ').slice(3).trim();
+        const description = comment
+          .split('\n')
+          .map((line) => line.trim())
+          .join(' ')
+          .slice(3)
+          .trim();
         rows.push({ path, default: (pair.value as { toJSON?: () => unknown } | null)?.toJSON?.() ?? null, description });
       } else if (isMap(pair.value) && pair.value.items.length > 0) {
         walk(pair.value, `${path}.`);
@@ -58,7 +63,9 @@ function flow(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(flow).join(', ')}]`;
   if (value !== null && typeof value === 'object') {
     const key = (k: string) => (/^[A-Za-z_][A-Za-z0-9_./-]*$/.test(k) ? k : JSON.stringify(k));
-    return `{${Object.entries(value).map(([k, v]) => `${key(k)}: ${flow(v)}`).join(', ')}}`;
+    return `{${Object.entries(value)
+      .map(([k, v]) => `${key(k)}: ${flow(v)}`)
+      .join(', ')}}`;
   }
   return JSON.stringify(value) ?? 'null';
 }

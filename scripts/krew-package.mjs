@@ -52,7 +52,9 @@ try {
   chmodSync(join(stage, 'kubectl-tailor'), 0o755);
   mkdirSync(out, { recursive: true });
   const archive = join(out, 'tailor.tar.gz');
-  const tar = execFileSync('tar', ['--sort=name', '--mtime=@0', '--owner=0', '--group=0', '--numeric-owner', '-C', stage, '-cf', '-', '.'], { maxBuffer: 1 << 30 });
+  const tar = execFileSync('tar', ['--sort=name', '--mtime=@0', '--owner=0', '--group=0', '--numeric-owner', '-C', stage, '-cf', '-', '.'], {
+    maxBuffer: 1 << 30,
+  });
   const gz = execFileSync('gzip', ['-n', '-9'], { input: tar, maxBuffer: 1 << 30 });
   writeFileSync(archive, gz);
   const sha256 = createHash('sha256').update(gz).digest('hex');

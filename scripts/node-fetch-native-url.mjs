@@ -16,7 +16,8 @@ const nodeFetchFile = /[\\/]node_modules[\\/]node-fetch[\\/]lib[\\/]index\.m?js$
 /** Throws unless every use of `whatwgUrl` in node-fetch's source is the require and the fallback. */
 export function checkNodeFetchUsesWhatwgUrlAsFallbackOnly(source) {
   const uses = source.match(/.*\bwhatwgUrl\b.*/g) ?? [];
-  const expected = /^(?:var whatwgUrl = _interopDefault\(require\('whatwg-url'\)\);|import whatwgUrl from 'whatwg-url';|const URL(?:\$1)? = Url\.URL \|\| whatwgUrl\.URL;)$/;
+  const expected =
+    /^(?:var whatwgUrl = _interopDefault\(require\('whatwg-url'\)\);|import whatwgUrl from 'whatwg-url';|const URL(?:\$1)? = Url\.URL \|\| whatwgUrl\.URL;)$/;
   if (uses.length === 0 || uses.some((line) => !expected.test(line.trim()))) {
     throw new Error(`node-fetch uses whatwg-url other than as a fallback for url.URL: ${uses.join(' | ')}`);
   }

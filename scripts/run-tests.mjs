@@ -17,7 +17,9 @@ function findTests(dir) {
 }
 
 const filters = process.argv.slice(2);
-const packageTests = readdirSync('packages').map((name) => join('packages', name, 'test')).filter((dir) => existsSync(dir));
+const packageTests = readdirSync('packages')
+  .map((name) => join('packages', name, 'test'))
+  .filter((dir) => existsSync(dir));
 const all = [...findTests('test'), ...packageTests.flatMap(findTests)].sort();
 const files = filters.length === 0 ? all : all.filter((f) => filters.some((x) => f.includes(x)));
 if (files.length === 0) {
@@ -37,13 +39,11 @@ const prometheus = spawnSync(
   ['--import', 'tsx', '-e', "import('./src/local-prometheus/debian-package.ts').then((m) => m.ensureDebianPackage('prometheus', ['prometheus', 'promtool']))"],
   { stdio: 'inherit' },
 );
-if (prometheus.status !== 0) console.error('run-tests: could not make sure Debian\'s prometheus package is installed (above); the tests that need it will fail');
+if (prometheus.status !== 0) console.error("run-tests: could not make sure Debian's prometheus package is installed (above); the tests that need it will fail");
 const concurrency = process.env.TEST_CONCURRENCY ?? '2';
 // A test that hangs fails after this long instead of holding the whole run (and CI) hostage.
 const timeoutMs = process.env.TEST_TIMEOUT_MS ?? '300000';
-const result = spawnSync(
-  process.execPath,
-  ['--import', 'tsx', '--test', `--test-concurrency=${concurrency}`, `--test-timeout=${timeoutMs}`, ...files],
-  { stdio: 'inherit' },
-);
+const result = spawnSync(process.execPath, ['--import', 'tsx', '--test', `--test-concurrency=${concurrency}`, `--test-timeout=${timeoutMs}`, ...files], {
+  stdio: 'inherit',
+});
 process.exit(result.status ?? 1);

@@ -111,8 +111,12 @@ export function decisionRecordProblems(records: readonly DecisionRecord[]): stri
   for (const r of records) {
     if (r.title === undefined) problems.push(`${r.file}: the first line is not a heading "# ${r.number} — Title"`);
     else if (r.headingNumber !== r.number) problems.push(`${r.file}: the heading says ${r.headingNumber}, the file name ${r.number}`);
-    if (r.statusText === undefined) problems.push(`${r.file}: no "Status:" paragraph under the heading (accepted, or superseded by the record that replaced it)`);
-    else if (r.status === undefined) problems.push(`${r.file}: the status "${r.statusText.slice(0, 60)}" does not start with accepted, proposed, rejected, or superseded/replaced/taken by NNNN`);
+    if (r.statusText === undefined)
+      problems.push(`${r.file}: no "Status:" paragraph under the heading (accepted, or superseded by the record that replaced it)`);
+    else if (r.status === undefined)
+      problems.push(
+        `${r.file}: the status "${r.statusText.slice(0, 60)}" does not start with accepted, proposed, rejected, or superseded/replaced/taken by NNNN`,
+      );
     for (const n of [...r.replaces, ...r.replacedBy]) if (!numbers.has(n)) problems.push(`${r.file}: its status names ${n}, which is no record`);
     for (const n of r.replaces) if (n >= r.number) problems.push(`${r.file}: says it replaces or changes ${n}, a later record`);
     for (const n of r.replacedBy) if (n <= r.number) problems.push(`${r.file}: says it was replaced or changed by ${n}, an earlier record`);

@@ -49,4 +49,3 @@ export function importGraph(dir: string): ImportGraph {
   }
   return { lines, imports };
 }
-

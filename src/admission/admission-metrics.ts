@@ -16,7 +16,15 @@ import { Counter, Histogram, type Registry } from 'prom-client';
 import type { PodOutcome } from './pod-admission.ts';
 import type { VpaOutcome } from './vpa-admission.ts';
 
-const POD_OUTCOMES = ['patched', 'no-controller', 'no-vpa', 'invalid-vpa', 'mode-off', 'no-recommendation', 'unchanged'] as const satisfies readonly PodOutcome[];
+const POD_OUTCOMES = [
+  'patched',
+  'no-controller',
+  'no-vpa',
+  'invalid-vpa',
+  'mode-off',
+  'no-recommendation',
+  'unchanged',
+] as const satisfies readonly PodOutcome[];
 const VPA_OUTCOMES = ['allowed', 'denied'] as const satisfies readonly VpaOutcome[];
 
 export type WebhookName = 'mutate-pods' | 'validate-vpa';
@@ -29,7 +37,12 @@ export class AdmissionMetrics {
 
   constructor(registry: Registry) {
     const registers = [registry];
-    this.reviews = new Counter({ name: 'tailor_admission_reviews_total', help: 'Admission reviews answered, by webhook and outcome.', labelNames: ['webhook', 'outcome'], registers });
+    this.reviews = new Counter({
+      name: 'tailor_admission_reviews_total',
+      help: 'Admission reviews answered, by webhook and outcome.',
+      labelNames: ['webhook', 'outcome'],
+      registers,
+    });
     this.duration = new Histogram({
       name: 'tailor_admission_review_duration_seconds',
       help: 'Time to answer an admission review.',
@@ -40,8 +53,17 @@ export class AdmissionMetrics {
     for (const outcome of [...POD_OUTCOMES, 'not-ready', 'error']) this.reviews.inc({ webhook: 'mutate-pods', outcome }, 0);
     for (const outcome of [...VPA_OUTCOMES, 'error']) this.reviews.inc({ webhook: 'validate-vpa', outcome }, 0);
     for (const webhook of ['mutate-pods', 'validate-vpa'] satisfies WebhookName[]) this.duration.zero({ webhook });
-    this.startupBoosts = new Counter({ name: 'tailor_admission_startup_boosts_total', help: 'Pods admitted with a start-up CPU boost (startupBoost or tailor.dev/startup-cpu-boost on their VPA).', registers });
-    this.certificateReloads = new Counter({ name: 'tailor_admission_certificate_reloads_total', help: 'Serving certificate reloads after the files changed, by outcome (ok, error).', labelNames: ['outcome'], registers });
+    this.startupBoosts = new Counter({
+      name: 'tailor_admission_startup_boosts_total',
+      help: 'Pods admitted with a start-up CPU boost (startupBoost or tailor.dev/startup-cpu-boost on their VPA).',
+      registers,
+    });
+    this.certificateReloads = new Counter({
+      name: 'tailor_admission_certificate_reloads_total',
+      help: 'Serving certificate reloads after the files changed, by outcome (ok, error).',
+      labelNames: ['outcome'],
+      registers,
+    });
   }
 
   /** Counts one answered review and its duration (seconds). */

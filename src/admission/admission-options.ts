@@ -20,7 +20,7 @@ export const ADMISSION_OPTIONS = {
     env: 'TAILOR_ADMISSION_ADDRESS',
     type: stringType,
     default: '0.0.0.0',
-    description: 'Address the webhook\'s HTTPS server listens on.',
+    description: "Address the webhook's HTTPS server listens on.",
     group: 'Admission webhook',
   },
   admissionPort: {
@@ -28,7 +28,7 @@ export const ADMISSION_OPTIONS = {
     env: 'TAILOR_ADMISSION_PORT',
     type: integerType(0, 65535),
     default: 8443,
-    description: 'Port of the webhook\'s HTTPS server (POST /mutate-pods, POST /validate-vpa, GET /healthz).',
+    description: "Port of the webhook's HTTPS server (POST /mutate-pods, POST /validate-vpa, GET /healthz).",
     group: 'Admission webhook',
   },
   admissionNamespace: {
@@ -36,7 +36,7 @@ export const ADMISSION_OPTIONS = {
     env: 'TAILOR_ADMISSION_NAMESPACE',
     type: stringType,
     default: 'tailor',
-    description: 'Tailor\'s own namespace: never mutated, holds the Service and the self-signed CA Secret.',
+    description: "Tailor's own namespace: never mutated, holds the Service and the self-signed CA Secret.",
     group: 'Admission webhook',
     check: label,
   },
@@ -58,7 +58,7 @@ export const ADMISSION_OPTIONS = {
     flag: 'admission-ca-file',
     env: 'TAILOR_ADMISSION_CA_FILE',
     type: pathType,
-    description: 'CA of the serving certificate (PEM), e.g. ca.crt; published as the configurations\' caBundle.',
+    description: "CA of the serving certificate (PEM), e.g. ca.crt; published as the configurations' caBundle.",
     group: 'Admission webhook',
   },
   admissionCertPollInterval: {
@@ -90,7 +90,8 @@ export const ADMISSION_OPTIONS = {
     env: 'TAILOR_ADMISSION_WEBHOOK_LAYOUT',
     type: enumType(WEBHOOK_LAYOUTS),
     default: 'tailor' as (typeof WEBHOOK_LAYOUTS)[number],
-    description: 'Which webhook configurations to register: tailor (a mutating one for pods, a validating one for VPAs, webhooks *.admission.tailor.dev) or upstream (upstream VPA\'s: one MutatingWebhookConfiguration whose webhook vpa.k8s.io mutates pods and validates VPAs; for migrating from upstream, never beside it).',
+    description:
+      "Which webhook configurations to register: tailor (a mutating one for pods, a validating one for VPAs, webhooks *.admission.tailor.dev) or upstream (upstream VPA's: one MutatingWebhookConfiguration whose webhook vpa.k8s.io mutates pods and validates VPAs; for migrating from upstream, never beside it).",
     group: 'Admission webhook',
   },
   admissionWebhookConfigName: {
@@ -147,7 +148,7 @@ export const ADMISSION_OPTIONS = {
     env: 'TAILOR_ADMISSION_STATUS_LEASE_NAME',
     type: stringType,
     default: ADMISSION_STATUS_LEASE_NAME,
-    description: 'Lease the webhook renews while it can set resources and the updater reads before it evicts (upstream VPA\'s name).',
+    description: "Lease the webhook renews while it can set resources and the updater reads before it evicts (upstream VPA's name).",
     group: 'Admission webhook',
   },
   admissionStatusLeaseNamespace: {
@@ -155,7 +156,7 @@ export const ADMISSION_OPTIONS = {
     env: 'TAILOR_ADMISSION_STATUS_LEASE_NAMESPACE',
     type: stringType,
     defaultText: 'the --admission-namespace',
-    description: 'Namespace of that Lease: where Tailor runs (the manifests set it to the pods\' namespace).',
+    description: "Namespace of that Lease: where Tailor runs (the manifests set it to the pods' namespace).",
     group: 'Admission webhook',
     check: label,
   },

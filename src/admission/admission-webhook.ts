@@ -26,8 +26,7 @@ import { WebhookServer } from './webhook-server.ts';
 
 /** Where the serving certificate comes from. */
 export type TlsSource =
-  | { mode: 'files'; certFile: string; keyFile: string; caFile?: string; pollIntervalMs: number }
-  | { mode: 'self-signed'; caSecretName: string };
+  { mode: 'files'; certFile: string; keyFile: string; caFile?: string; pollIntervalMs: number } | { mode: 'self-signed'; caSecretName: string };
 
 export interface AdmissionOptions {
   host: string;
@@ -84,7 +83,9 @@ export class AdmissionWebhook {
     private readonly options: AdmissionOptions,
   ) {
     if (options.register && options.tls.mode === 'files' && !options.tls.caFile) {
-      throw new AdmissionConfigError('registering the webhook configurations needs the CA of the serving certificate: give a CA file, or let cert-manager (or manifests) own the configurations');
+      throw new AdmissionConfigError(
+        'registering the webhook configurations needs the CA of the serving certificate: give a CA file, or let cert-manager (or manifests) own the configurations',
+      );
     }
     this.view = new ClusterView(kubeConfig, logger);
     this.metrics = new AdmissionMetrics(registry);
@@ -109,7 +110,10 @@ export class AdmissionWebhook {
         return {
           response: result.response,
           outcome: result.outcome,
-          log: result.outcome === 'denied' ? { level: 'info', fields, message: `VPA rejected: ${result.problems}` } : { level: 'debug', fields, message: 'VPA allowed' },
+          log:
+            result.outcome === 'denied'
+              ? { level: 'info', fields, message: `VPA rejected: ${result.problems}` }
+              : { level: 'debug', fields, message: 'VPA allowed' },
         };
       },
     });
@@ -157,7 +161,12 @@ export class AdmissionWebhook {
   private async credentials(): Promise<ServingCredentials> {
     const tls = this.options.tls;
     if (tls.mode === 'files') {
-      this.files = new CertificateFiles(tls, (loaded) => this.reloaded(loaded), this.logger, (outcome) => this.metrics.certificateReloads.inc({ outcome }));
+      this.files = new CertificateFiles(
+        tls,
+        (loaded) => this.reloaded(loaded),
+        this.logger,
+        (outcome) => this.metrics.certificateReloads.inc({ outcome }),
+      );
       this.caPem = this.files.loaded.caPem;
       return this.files.loaded.credentials;
     }

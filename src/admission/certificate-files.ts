@@ -127,7 +127,8 @@ export class CertificateFiles {
       }
       return;
     }
-    const same = next.credentials.cert === this.current.credentials.cert && next.credentials.key === this.current.credentials.key && next.caPem === this.current.caPem;
+    const same =
+      next.credentials.cert === this.current.credentials.cert && next.credentials.key === this.current.credentials.key && next.caPem === this.current.caPem;
     if (same) return;
     this.current = next;
     this.onReload('ok');

@@ -107,12 +107,17 @@ export function admitPod(pod: V1Pod, namespace: string, view: PodAdmissionView):
   const workload = { kind: owner.kind, namespace, name: owner.name };
   // Only the VPAs Tailor can read compete, as in the updater and the recommender; an invalid one
   // is reported when no valid VPA targets the owner.
-  const cached = controllingVpa(view.vpas.filter((v) => v.valid !== undefined), workload) ?? controllingVpa(view.vpas, workload);
+  const cached =
+    controllingVpa(
+      view.vpas.filter((v) => v.valid !== undefined),
+      workload,
+    ) ?? controllingVpa(view.vpas, workload);
   if (!cached) return unchanged('no-vpa', `no VPA targets ${ownerText}`, context);
   const vpaName = cached.metadata.name;
   const withVpa = { ...context, vpaName };
   const vpa = cached.valid;
-  if (!vpa) return unchanged('invalid-vpa', `VPA ${vpaName} (targets ${ownerText}) is invalid, so it is not applied: ${cached.problems ?? 'unknown problem'}`, withVpa);
+  if (!vpa)
+    return unchanged('invalid-vpa', `VPA ${vpaName} (targets ${ownerText}) is invalid, so it is not applied: ${cached.problems ?? 'unknown problem'}`, withVpa);
   const modeOff = vpa.spec.updatePolicy?.updateMode === 'Off';
   const boostFor = (name: string) => startupBoostFor(vpa, name);
   const boosts = (pod.spec?.containers ?? []).some((c) => boostFor(c.name) !== undefined);
@@ -131,13 +136,23 @@ export function admitPod(pod: V1Pod, namespace: string, view: PodAdmissionView):
   if (targets.length === 0 && !boosts) return unchanged('no-recommendation', `VPA ${vpaName} has no recommendation yet`, observedOnly);
 
   const forPlanning: V1Pod = { ...pod, status: undefined };
-  const steadyPlan = planPodResources({ pod: forPlanning, resourcePolicy: vpa.spec.resourcePolicy, limitRanges: view.limitRanges, recommendations: targets, memoryLimitRules: runtimeMemoryRules(pod, vpa), atCreation: true });
+  const steadyPlan = planPodResources({
+    pod: forPlanning,
+    resourcePolicy: vpa.spec.resourcePolicy,
+    limitRanges: view.limitRanges,
+    recommendations: targets,
+    memoryLimitRules: runtimeMemoryRules(pod, vpa),
+    atCreation: true,
+  });
   const boosted = boosts ? withStartupBoost(pod, steadyPlan, boostFor, view.limitRanges) : undefined;
   const plan = boosted?.plan ?? steadyPlan;
   const adjustments = [...capAdjustments, ...plan.reasons, ...plan.containers.flatMap((c) => c.reasons)];
   if (!plan.changed) {
     const why = plan.reasons.map((r) => r.message).join('; ');
-    return unchanged('unchanged', `VPA ${vpaName}: the pod already has the recommended resources or cannot take them${why ? ` (${why})` : ''}`, { ...observedOnly, adjustments });
+    return unchanged('unchanged', `VPA ${vpaName}: the pod already has the recommended resources or cannot take them${why ? ` (${why})` : ''}`, {
+      ...observedOnly,
+      adjustments,
+    });
   }
   const annotations = changeAnnotations(vpaName, pod, plan);
   if (boosted?.record) annotations[BOOST_POD_ANNOTATION] = formatBoostRecord(boosted.record);

@@ -94,5 +94,9 @@ export function annotationPatch(pod: V1Pod, annotations: Record<string, string>)
   if (Object.keys(annotations).length === 0) return [];
   const existing = pod.metadata?.annotations;
   if (!existing) return [{ op: 'add', path: '/metadata/annotations', value: { ...annotations } }];
-  return Object.entries(annotations).map(([key, value]) => ({ op: key in existing ? 'replace' : 'add', path: `/metadata/annotations/${escapePointerToken(key)}`, value }));
+  return Object.entries(annotations).map(([key, value]) => ({
+    op: key in existing ? 'replace' : 'add',
+    path: `/metadata/annotations/${escapePointerToken(key)}`,
+    value,
+  }));
 }

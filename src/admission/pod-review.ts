@@ -44,7 +44,11 @@ function podLabel(pod: V1Pod, request: AdmissionRequest): string {
 export function reviewPod(request: AdmissionRequest, source: PodReviewSource): PodReviewResult {
   const uid = request.uid;
   if (request.operation !== 'CREATE' || !isPlainObject(request.object)) {
-    return { response: allow(uid), outcome: 'unchanged', log: { level: 'debug', fields: { operation: request.operation }, message: 'not a pod creation; admitted unchanged' } };
+    return {
+      response: allow(uid),
+      outcome: 'unchanged',
+      log: { level: 'debug', fields: { operation: request.operation }, message: 'not a pod creation; admitted unchanged' },
+    };
   }
   const pod = request.object as V1Pod;
   const fields: Record<string, unknown> = { pod: podLabel(pod, request) };
@@ -69,5 +73,10 @@ export function reviewPod(request: AdmissionRequest, source: PodReviewSource): P
   if (decision.adjustments.length > 0) fields.adjustments = decision.adjustments.map((a) => (a.container ? `${a.container}: ${a.message}` : a.message));
   const level = decision.outcome === 'patched' || decision.outcome === 'unchanged' ? 'info' : UNDECIDED.has(decision.outcome) ? 'warn' : 'debug';
   const message = decision.outcome === 'patched' ? `resources set: ${decision.message}` : `admitted unchanged: ${decision.message}`;
-  return { response: allow(uid, decision.patch), outcome: decision.outcome, log: { level, fields, message }, ...(decision.startupBoost ? { startupBoost: true } : {}) };
+  return {
+    response: allow(uid, decision.patch),
+    outcome: decision.outcome,
+    log: { level, fields, message },
+    ...(decision.startupBoost ? { startupBoost: true } : {}),
+  };
 }

@@ -42,20 +42,23 @@ async function upsert<T extends { metadata?: Metadata }>(
   replace: (name: string, body: T) => Promise<unknown>,
 ): Promise<void> {
   const name = desired.metadata!.name!;
-  await withRetry(async () => {
-    let current: T | undefined;
-    try {
-      current = await read(name);
-    } catch (err) {
-      if (classifyApiError(err).kind !== 'notFound') throw new KubeApiError(`reading ${what} ${name}`, err);
-    }
-    try {
-      if (!current) await create(desired);
-      else await replace(name, { ...desired, metadata: keptMetadata(current.metadata, desired.metadata) });
-    } catch (err) {
-      throw new KubeApiError(`${current ? 'replacing' : 'creating'} ${what} ${name}`, err);
-    }
-  }, { retryOn: (e) => retryConflicts(e) || e.kind === 'alreadyExists' });
+  await withRetry(
+    async () => {
+      let current: T | undefined;
+      try {
+        current = await read(name);
+      } catch (err) {
+        if (classifyApiError(err).kind !== 'notFound') throw new KubeApiError(`reading ${what} ${name}`, err);
+      }
+      try {
+        if (!current) await create(desired);
+        else await replace(name, { ...desired, metadata: keptMetadata(current.metadata, desired.metadata) });
+      } catch (err) {
+        throw new KubeApiError(`${current ? 'replacing' : 'creating'} ${what} ${name}`, err);
+      }
+    },
+    { retryOn: (e) => retryConflicts(e) || e.kind === 'alreadyExists' },
+  );
 }
 
 /** Writes the configurations (the mutating one, then the validating one if any). Throws KubeApiError. */

@@ -99,7 +99,11 @@ async function replaceCa(core: SecretApi, secret: V1Secret, refusal: string, now
     if (classifyApiError(err).code !== 409) throw new KubeApiError(`replacing the CA in Secret ${namespace}/${name}: ${replaced}`, err);
     const raced = await readCa(core, namespace, name);
     const racedRefusal = raced ? goRefusal(raced.ca.cert) : 'the Secret is gone';
-    if (!raced || racedRefusal) throw new KubeApiError(`replacing the CA in Secret ${namespace}/${name} raced with another writer, which left a CA the API server cannot read (${racedRefusal})`, err);
+    if (!raced || racedRefusal)
+      throw new KubeApiError(
+        `replacing the CA in Secret ${namespace}/${name} raced with another writer, which left a CA the API server cannot read (${racedRefusal})`,
+        err,
+      );
     return raced.ca;
   }
 }

@@ -50,19 +50,25 @@ export function withStartupBoost(pod: V1Pod, plan: PodResourcesPlan, boostFor: B
     if (boost.requestsOnly && steady.limits.cpu !== undefined) {
       // RequestsOnly: the limit is not Tailor's to change; it caps the boosted request.
       boosted = { requests: { ...boosted.requests, cpu: Math.min(boosted.requests.cpu ?? 0, steady.limits.cpu) }, limits: { ...steady.limits } };
-      if (boosted.requests.cpu === steady.requests.cpu) notes.push(`${c.containerName}: controlledValues RequestsOnly and the cpu limit at the request, not boosted`);
+      if (boosted.requests.cpu === steady.requests.cpu)
+        notes.push(`${c.containerName}: controlledValues RequestsOnly and the cpu limit at the request, not boosted`);
     }
     if (max !== undefined && (boosted.requests.cpu ?? 0) > max) {
       const equal = boosted.limits.cpu === boosted.requests.cpu;
       boosted = { requests: { ...boosted.requests, cpu: Math.max(steady.requests.cpu, max) }, limits: { ...boosted.limits } };
-      if (boosted.limits.cpu !== undefined) boosted.limits.cpu = equal ? boosted.requests.cpu : Math.max(steady.limits.cpu ?? 0, Math.min(boosted.limits.cpu, max));
+      if (boosted.limits.cpu !== undefined)
+        boosted.limits.cpu = equal ? boosted.requests.cpu : Math.max(steady.limits.cpu ?? 0, Math.min(boosted.limits.cpu, max));
       notes.push(`${c.containerName}: boost capped at the LimitRange maximum cpu`);
     }
     if (boosted.requests.cpu === steady.requests.cpu) return c;
     const first = ends[0];
     const own = first !== undefined && formatBoostEnd(first) !== formatBoostEnd(boost.until);
     if (first === undefined) ends.push(boost.until);
-    containers[c.containerName] = { request: steady.requests.cpu, ...(steady.limits.cpu !== undefined ? { limit: steady.limits.cpu } : {}), ...(own ? { until: boost.until } : {}) };
+    containers[c.containerName] = {
+      request: steady.requests.cpu,
+      ...(steady.limits.cpu !== undefined ? { limit: steady.limits.cpu } : {}),
+      ...(own ? { until: boost.until } : {}),
+    };
     const changedResources = RESOURCE_NAMES.filter((r) => c.current.requests[r] !== boosted.requests[r] || c.current.limits[r] !== boosted.limits[r]);
     return { ...c, proposed: boosted, changedResources };
   });

@@ -71,7 +71,11 @@ export class StatusKeeper {
   /** One renewal. Never throws. */
   async renewOnce(): Promise<RenewOutcome> {
     const outcome = await this.renew();
-    if (outcome !== this.lastOutcome && (outcome === 'created' || outcome === 'renewed') && (this.lastOutcome === 'failed' || this.lastOutcome === 'not-ready')) {
+    if (
+      outcome !== this.lastOutcome &&
+      (outcome === 'created' || outcome === 'renewed') &&
+      (this.lastOutcome === 'failed' || this.lastOutcome === 'not-ready')
+    ) {
       this.o.logger.info({ lease: this.where }, 'admission status Lease renewed again: the updater may evict');
     }
     this.lastOutcome = outcome;
@@ -82,7 +86,8 @@ export class StatusKeeper {
     const { o } = this;
     const notReady = o.ready();
     if (notReady) {
-      if (this.lastOutcome !== 'not-ready') o.logger.warn({ lease: this.where, reason: notReady }, 'admission status Lease not renewed while the webhook is not ready');
+      if (this.lastOutcome !== 'not-ready')
+        o.logger.warn({ lease: this.where, reason: notReady }, 'admission status Lease not renewed while the webhook is not ready');
       return 'not-ready';
     }
     const target = { namespace: o.namespace, name: o.name, identity: o.identity, intervalMs: o.intervalMs };

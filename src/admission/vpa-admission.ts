@@ -29,8 +29,12 @@ export function reviewVpa(request: AdmissionRequest): { outcome: VpaOutcome; res
   if (request.operation !== 'CREATE' && request.operation !== 'UPDATE') return { outcome: 'allowed', response: allow(request.uid) };
   const object = request.object;
   const metadata = isPlainObject(object) && isPlainObject(object.metadata) ? object.metadata : {};
-  const name = typeof metadata.name === 'string' ? metadata.name : request.name ?? '';
-  const denied = (problems: string) => ({ outcome: 'denied' as const, response: deny(request.uid, 422, 'Invalid', `${QUALIFIED_KIND} "${name}" is invalid: ${problems}`), problems });
+  const name = typeof metadata.name === 'string' ? metadata.name : (request.name ?? '');
+  const denied = (problems: string) => ({
+    outcome: 'denied' as const,
+    response: deny(request.uid, 422, 'Invalid', `${QUALIFIED_KIND} "${name}" is invalid: ${problems}`),
+    problems,
+  });
   const undecodable = vpaDecodeError(object);
   if (undecodable !== undefined) return denied(`.: Internal error: ${undecodable}`);
   const result = validateVpa(object);

@@ -18,7 +18,12 @@
  * out kube-system, Tailor's own namespace and `--ignore-namespace`, or takes only `--namespace`.
  * The endpoint is the Service (`<svc>.<ns>.svc:<port>`) or a URL (outside the cluster, tests).
  */
-import type { V1LabelSelector, V1MutatingWebhookConfiguration, V1ValidatingWebhookConfiguration, AdmissionregistrationV1WebhookClientConfig } from '@kubernetes/client-node';
+import type {
+  V1LabelSelector,
+  V1MutatingWebhookConfiguration,
+  V1ValidatingWebhookConfiguration,
+  AdmissionregistrationV1WebhookClientConfig,
+} from '@kubernetes/client-node';
 
 export const MUTATE_PODS_PATH = '/mutate-pods';
 export const VALIDATE_VPA_PATH = '/validate-vpa';
@@ -72,9 +77,7 @@ export function podNamespaceSelector(options: Pick<WebhookConfigurationOptions, 
 
 function clientConfig(options: WebhookConfigurationOptions, path: string): AdmissionregistrationV1WebhookClientConfig {
   const out: AdmissionregistrationV1WebhookClientConfig =
-    'url' in options.endpoint
-      ? { url: `${options.endpoint.url.replace(/\/+$/, '')}${path}` }
-      : { service: { ...options.endpoint.service, path } };
+    'url' in options.endpoint ? { url: `${options.endpoint.url.replace(/\/+$/, '')}${path}` } : { service: { ...options.endpoint.service, path } };
   if (options.caPem) out.caBundle = Buffer.from(options.caPem).toString('base64');
   return out;
 }
@@ -82,10 +85,19 @@ function clientConfig(options: WebhookConfigurationOptions, path: string): Admis
 const LABELS = { 'app.kubernetes.io/name': 'tailor', 'app.kubernetes.io/component': 'admission' };
 
 const POD_RULE = { operations: ['CREATE'], apiGroups: [''], apiVersions: ['v1'], resources: ['pods'], scope: 'Namespaced' };
-const VPA_RULE = { operations: ['CREATE', 'UPDATE'], apiGroups: ['autoscaling.k8s.io'], apiVersions: ['v1'], resources: ['verticalpodautoscalers'], scope: 'Namespaced' };
+const VPA_RULE = {
+  operations: ['CREATE', 'UPDATE'],
+  apiGroups: ['autoscaling.k8s.io'],
+  apiVersions: ['v1'],
+  resources: ['verticalpodautoscalers'],
+  scope: 'Namespaced',
+};
 
 /** The configurations of the layout: the validating one only in the `tailor` layout. Pure. */
-export function webhookConfigurations(options: WebhookConfigurationOptions): { mutating: V1MutatingWebhookConfiguration; validating?: V1ValidatingWebhookConfiguration } {
+export function webhookConfigurations(options: WebhookConfigurationOptions): {
+  mutating: V1MutatingWebhookConfiguration;
+  validating?: V1ValidatingWebhookConfiguration;
+} {
   const common = {
     failurePolicy: options.failurePolicy,
     timeoutSeconds: options.timeoutSeconds,
@@ -97,14 +109,16 @@ export function webhookConfigurations(options: WebhookConfigurationOptions): { m
     apiVersion: 'admissionregistration.k8s.io/v1',
     kind: 'MutatingWebhookConfiguration',
     metadata: { name: options.name, labels: LABELS },
-    webhooks: [{
-      name: webhook,
-      clientConfig: clientConfig(options, path),
-      rules,
-      namespaceSelector: podNamespaceSelector(options),
-      reinvocationPolicy: 'Never',
-      ...common,
-    }],
+    webhooks: [
+      {
+        name: webhook,
+        clientConfig: clientConfig(options, path),
+        rules,
+        namespaceSelector: podNamespaceSelector(options),
+        reinvocationPolicy: 'Never',
+        ...common,
+      },
+    ],
   });
   if (options.layout === 'upstream') return { mutating: mutating(UPSTREAM_WEBHOOK_NAME, ADMIT_PATH, [POD_RULE, VPA_RULE]) };
   return {
@@ -113,12 +127,14 @@ export function webhookConfigurations(options: WebhookConfigurationOptions): { m
       apiVersion: 'admissionregistration.k8s.io/v1',
       kind: 'ValidatingWebhookConfiguration',
       metadata: { name: options.name, labels: LABELS },
-      webhooks: [{
-        name: VPA_WEBHOOK_NAME,
-        clientConfig: clientConfig(options, VALIDATE_VPA_PATH),
-        rules: [VPA_RULE],
-        ...common,
-      }],
+      webhooks: [
+        {
+          name: VPA_WEBHOOK_NAME,
+          clientConfig: clientConfig(options, VALIDATE_VPA_PATH),
+          rules: [VPA_RULE],
+          ...common,
+        },
+      ],
     },
   };
 }

@@ -48,7 +48,8 @@ export function routeByResource(request: Pick<AdmissionRequest, 'resource' | 'ki
   const resource = request.resource?.resource;
   const group = request.resource?.group ?? request.kind?.group ?? '';
   if (resource === 'pods' || (resource === undefined && request.kind?.kind === 'Pod')) return group === '' ? 'mutate-pods' : undefined;
-  if (resource === 'verticalpodautoscalers' || (resource === undefined && request.kind?.kind === 'VerticalPodAutoscaler')) return group === 'autoscaling.k8s.io' ? 'validate-vpa' : undefined;
+  if (resource === 'verticalpodautoscalers' || (resource === undefined && request.kind?.kind === 'VerticalPodAutoscaler'))
+    return group === 'autoscaling.k8s.io' ? 'validate-vpa' : undefined;
   return undefined;
 }
 
@@ -156,7 +157,10 @@ export class WebhookServer {
     }
     const webhook = target === 'admit' ? routeByResource(request) : target;
     if (!webhook) {
-      this.logger.debug({ uid: request.uid, resource: request.resource, kind: request.kind }, 'a review of a resource Tailor does not handle; allowed unchanged');
+      this.logger.debug(
+        { uid: request.uid, resource: request.resource, kind: request.kind },
+        'a review of a resource Tailor does not handle; allowed unchanged',
+      );
       return send(res, 200, reviewResponse(allow(request.uid)));
     }
     const handler = handlers[webhook];

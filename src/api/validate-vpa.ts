@@ -170,8 +170,17 @@ function readResourcePolicy(r: Reader, value: unknown): PodResourcePolicy | unde
 
 function readContainerPolicy(r: Reader, value: unknown, path: string): ContainerResourcePolicy | undefined {
   const known = [
-    'containerName', 'mode', 'minAllowed', 'maxAllowed', 'controlledResources', 'controlledValues',
-    'oomBumpUpRatio', 'oomMinBumpUp', 'memoryAggregationIntervalSeconds', 'memoryAggregationIntervalCount', 'startupBoost',
+    'containerName',
+    'mode',
+    'minAllowed',
+    'maxAllowed',
+    'controlledResources',
+    'controlledValues',
+    'oomBumpUpRatio',
+    'oomMinBumpUp',
+    'memoryAggregationIntervalSeconds',
+    'memoryAggregationIntervalCount',
+    'startupBoost',
   ];
   const cp = r.object(value, path, known);
   if (!cp) return undefined;
@@ -195,7 +204,8 @@ function readContainerPolicy(r: Reader, value: unknown, path: string): Container
 function readPerVpaSettings(r: Reader, cp: Record<string, unknown>, out: Partial<ContainerResourcePolicy>, path: string): void {
   if (cp.oomBumpUpRatio !== undefined) {
     const ratio = r.plainQuantity(cp.oomBumpUpRatio, `${path}.oomBumpUpRatio`);
-    if (ratio && ratio.milli < 1000) r.fail(`${path}.oomBumpUpRatio`, `must be greater than or equal to 1 (an OOM kill never lowers memory), not ${ratio.text}`);
+    if (ratio && ratio.milli < 1000)
+      r.fail(`${path}.oomBumpUpRatio`, `must be greater than or equal to 1 (an OOM kill never lowers memory), not ${ratio.text}`);
     else if (ratio) out.oomBumpUpRatio = ratio.text;
   }
   if (cp.oomMinBumpUp !== undefined) {
@@ -262,9 +272,7 @@ function readStatus(r: Reader, value: unknown): VerticalPodAutoscalerStatus | un
   }
   if (status.conditions !== undefined) {
     const items = r.list(status.conditions, 'status.conditions') ?? [];
-    out.conditions = items
-      .map((item, i) => readCondition(r, item, fieldPath('status.conditions', i)))
-      .filter((x): x is VpaCondition => x !== undefined);
+    out.conditions = items.map((item, i) => readCondition(r, item, fieldPath('status.conditions', i))).filter((x): x is VpaCondition => x !== undefined);
   }
   return out;
 }

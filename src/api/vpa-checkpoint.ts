@@ -89,7 +89,12 @@ export function checkpointName(vpaName: string, containerName: string): string {
 }
 
 /** A complete checkpoint object for a VPA's container. */
-export function buildCheckpoint(namespace: string, vpaName: string, containerName: string, status: VerticalPodAutoscalerCheckpointStatus): VerticalPodAutoscalerCheckpoint {
+export function buildCheckpoint(
+  namespace: string,
+  vpaName: string,
+  containerName: string,
+  status: VerticalPodAutoscalerCheckpointStatus,
+): VerticalPodAutoscalerCheckpoint {
   return {
     apiVersion: CHECKPOINT_API_VERSION,
     kind: CHECKPOINT_KIND,

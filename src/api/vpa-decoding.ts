@@ -58,7 +58,9 @@ const VPA_SHAPE: Shape = {
     status: {
       fields: {
         recommendation: {
-          fields: { containerRecommendations: { list: { fields: { target: RESOURCES, lowerBound: RESOURCES, upperBound: RESOURCES, uncappedTarget: RESOURCES } } } },
+          fields: {
+            containerRecommendations: { list: { fields: { target: RESOURCES, lowerBound: RESOURCES, upperBound: RESOURCES, uncappedTarget: RESOURCES } } },
+          },
         },
       },
     },

@@ -36,6 +36,7 @@ export function readFailure(file: string, err: unknown): FileError {
 /** `out/x.csv: cannot write: the folder out does not exist`. */
 export function writeFailure(file: string, err: unknown): FileError {
   const code = codeOf(err);
-  const reason = code === 'ENOENT' ? `the folder ${dirname(file)} does not exist` : ((code && READ_REASONS[code]) ?? (err instanceof Error ? err.message : String(err)));
+  const reason =
+    code === 'ENOENT' ? `the folder ${dirname(file)} does not exist` : ((code && READ_REASONS[code]) ?? (err instanceof Error ? err.message : String(err)));
   return new FileError(`${file}: cannot write: ${reason}`, { cause: err });
 }

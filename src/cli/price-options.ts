@@ -25,7 +25,10 @@ export interface PriceOptions {
 /** Adds `--cpu-hour-price`, `--memory-gib-hour-price` and `--currency` to a command. */
 export function addPriceOptions(cmd: Command): Command {
   return cmd
-    .option('--cpu-hour-price <price>', 'price of one CPU core requested for an hour, e.g. 0.0316; with --memory-gib-hour-price adds the monthly saving (730 h) of each recommendation and the total (default: no money shown)')
+    .option(
+      '--cpu-hour-price <price>',
+      'price of one CPU core requested for an hour, e.g. 0.0316; with --memory-gib-hour-price adds the monthly saving (730 h) of each recommendation and the total (default: no money shown)',
+    )
     .option('--memory-gib-hour-price <price>', 'price of one GiB of memory requested for an hour, e.g. 0.0042; goes with --cpu-hour-price')
     .option('--currency <label>', `the prices' currency, a label only (default: ${DEFAULT_CURRENCY})`)
     .option('--prices <file>', 'a YAML or JSON file with cpuHour, memoryGiBHour and currency (the flags above win over it)');
@@ -50,7 +53,9 @@ export function pricesOf(o: PriceOptions): Prices | undefined {
     return undefined;
   }
   if (cpu === undefined || memory === undefined) {
-    throw new UsageError(`${cpu === undefined ? '--memory-gib-hour-price' : '--cpu-hour-price'} needs ${cpu === undefined ? '--cpu-hour-price' : '--memory-gib-hour-price'} too (0 for a resource not to price)`);
+    throw new UsageError(
+      `${cpu === undefined ? '--memory-gib-hour-price' : '--cpu-hour-price'} needs ${cpu === undefined ? '--cpu-hour-price' : '--memory-gib-hour-price'} too (0 for a resource not to price)`,
+    );
   }
   return { cpuHour: cpu, memoryGiBHour: memory, currency: currency ?? DEFAULT_CURRENCY };
 }
@@ -71,7 +76,8 @@ export function priceFileOptions(text: string, file: string): PriceOptions {
   } catch (err) {
     throw new PriceFileError(`${file}: not YAML or JSON: ${err instanceof Error ? err.message.split('\n')[0] : String(err)}`, { cause: err });
   }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new PriceFileError(`${file}: expected an object with ${FILE_FIELDS.join(', ')}`);
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    throw new PriceFileError(`${file}: expected an object with ${FILE_FIELDS.join(', ')}`);
   const o = value as Record<string, unknown>;
   const unknown = Object.keys(o).filter((k) => !(FILE_FIELDS as readonly string[]).includes(k));
   if (unknown.length > 0) throw new PriceFileError(`${file}: unknown field ${unknown.join(', ')}: expected ${FILE_FIELDS.join(', ')}`);
@@ -111,5 +117,9 @@ export async function loadPrices(o: PriceOptions): Promise<Prices | undefined> {
     throw readFailure(o.prices, err);
   }
   const file = priceFileOptions(text, o.prices);
-  return pricesOf({ cpuHourPrice: o.cpuHourPrice ?? file.cpuHourPrice, memoryGibHourPrice: o.memoryGibHourPrice ?? file.memoryGibHourPrice, currency: o.currency ?? file.currency });
+  return pricesOf({
+    cpuHourPrice: o.cpuHourPrice ?? file.cpuHourPrice,
+    memoryGibHourPrice: o.memoryGibHourPrice ?? file.memoryGibHourPrice,
+    currency: o.currency ?? file.currency,
+  });
 }

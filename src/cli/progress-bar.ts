@@ -15,7 +15,12 @@ export interface Progress {
 export function progressBar(stream: NodeJS.WritableStream, enabled: boolean, label: string, unit: string): Progress | undefined {
   if (!enabled || (stream as { isTTY?: boolean }).isTTY !== true) return undefined;
   const bar = new cliProgress.SingleBar(
-    { stream: stream as NodeJS.WriteStream, format: `${label} [{bar}] {value}/{total} ${unit} | {eta_formatted} left`, hideCursor: true, clearOnComplete: true },
+    {
+      stream: stream as NodeJS.WriteStream,
+      format: `${label} [{bar}] {value}/{total} ${unit} | {eta_formatted} left`,
+      hideCursor: true,
+      clearOnComplete: true,
+    },
     cliProgress.Presets.shades_classic,
   );
   return {

@@ -44,8 +44,15 @@ export function addRecommendSourceOptions(cmd: Command): Command {
   return cmd
     .option('--history <duration>', 'history window', '8d')
     .option('--step <duration>', 'resolution of the usage samples', '1m')
-    .option('--scrape-interval <duration>', 'how often the CPU counter is scraped; the CPU rate window is 4 of these, at least the step (default: read from the data)')
-    .option('--strategy <name>', 'recommendation strategy: tailor-low-churn (tailor within 2x vpa\'s changes; the default of every command, as of tailor run), tailor (the least slack on the quality suite) or vpa (upstream)', DEFAULT_STRATEGY)
+    .option(
+      '--scrape-interval <duration>',
+      'how often the CPU counter is scraped; the CPU rate window is 4 of these, at least the step (default: read from the data)',
+    )
+    .option(
+      '--strategy <name>',
+      "recommendation strategy: tailor-low-churn (tailor within 2x vpa's changes; the default of every command, as of tailor run), tailor (the least slack on the quality suite) or vpa (upstream)",
+      DEFAULT_STRATEGY,
+    )
     .option('--selector <matchers>', 'label matchers added to every query, e.g. cluster="prod"', '')
     .option('--at <time>', 'evaluate as of this time (ISO or ms since the epoch; default now)')
     .option('--timeout <duration>', 'per-request timeout', '30s')
@@ -59,7 +66,10 @@ export function addRecommendSourceOptions(cmd: Command): Command {
     .option('--metric <name=value>', 'override a metric name, e.g. cpuUsageSeconds=my_cpu_total (repeatable)', collect, [])
     .option('--label <name=value>', 'override a label name, e.g. pod=pod_name (repeatable)', collect, [])
     .option('--max-points-per-query <n>', 'points (series x steps) per answer at most', '250000')
-    .option('--memory-budget <quantity>', 'memory this command may use, e.g. 512Mi: answers are sized from what is left of it (40% of the headroom, at most a quarter of the budget, in flight) (default: the container\'s memory limit, when it has one)')
+    .option(
+      '--memory-budget <quantity>',
+      "memory this command may use, e.g. 512Mi: answers are sized from what is left of it (40% of the headroom, at most a quarter of the budget, in flight) (default: the container's memory limit, when it has one)",
+    )
     .option('--kubeconfig <path>', 'read current requests, limits and owners from this cluster (default: $KUBECONFIG when set; else kube-state-metrics)')
     .option('--kube-context <name>', 'context of the kubeconfig (default: its current context)')
     .option('--context <name>', 'the same as --kube-context, as kubectl names it');

@@ -75,7 +75,8 @@ function keyValues<T extends object>(pairs: readonly string[], allowed: T, what:
   for (const pair of pairs) {
     const i = pair.indexOf('=');
     const key = pair.slice(0, i) as keyof T;
-    if (i <= 0 || !(key in allowed)) throw new UsageError(`invalid --${what} ${JSON.stringify(pair)}: expected one of ${Object.keys(allowed).join(', ')} as name=value`);
+    if (i <= 0 || !(key in allowed))
+      throw new UsageError(`invalid --${what} ${JSON.stringify(pair)}: expected one of ${Object.keys(allowed).join(', ')} as name=value`);
     out[key] = pair.slice(i + 1);
   }
   return out;

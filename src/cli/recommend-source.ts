@@ -34,7 +34,10 @@ export async function readRecommendations(s: SourceSettings, extra: { outlinePoi
   const useCluster = s.kubeconfig !== undefined || (process.env['KUBECONFIG'] ?? '') !== '';
   const kube = useCluster ? connectKube({ kubeconfig: s.kubeconfig, context: s.kubeContext, env: process.env }) : undefined;
   if (kube) logger.info({ cluster: kube.description }, 'current requests and limits from the cluster');
-  const bar = s.progress && process.stderr.isTTY ? new cliProgress.SingleBar({ stream: process.stderr, format: 'reading history [{bar}] {value}/{total} chunks' }, cliProgress.Presets.shades_classic) : undefined;
+  const bar =
+    s.progress && process.stderr.isTTY
+      ? new cliProgress.SingleBar({ stream: process.stderr, format: 'reading history [{bar}] {value}/{total} chunks' }, cliProgress.Presets.shades_classic)
+      : undefined;
   try {
     const memoryBudgetBytes = s.memoryBudgetBytes ?? cgroupMemoryLimit();
     limitHeapGrowth(); // the history read's garbage in proportion to the model (decision 0265)
@@ -43,7 +46,13 @@ export async function readRecommendations(s: SourceSettings, extra: { outlinePoi
       strategy: s.strategy,
       now: s.now,
       namespaces: s.namespaces,
-      feed: { historyMs: s.historyMs, stepMs: s.stepMs, maxPointsPerQuery: s.maxPointsPerQuery, scrapeIntervalMs: s.scrapeIntervalMs, ...(memoryBudgetBytes === undefined ? {} : { memoryBudgetBytes }) },
+      feed: {
+        historyMs: s.historyMs,
+        stepMs: s.stepMs,
+        maxPointsPerQuery: s.maxPointsPerQuery,
+        scrapeIntervalMs: s.scrapeIntervalMs,
+        ...(memoryBudgetBytes === undefined ? {} : { memoryBudgetBytes }),
+      },
       logger,
       metrics,
       metricNames: s.query.metrics,

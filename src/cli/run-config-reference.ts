@@ -20,7 +20,11 @@ export function runConfigurationReference(): string {
     'is reported at once, naming the flag or variable it came from.',
   ].join('\n');
   const document = configurationReference(RUN_OPTIONS, 'Options', intro);
-  return document.split('\n').filter((line) => !line.startsWith('# ')).join('\n').trim();
+  return document
+    .split('\n')
+    .filter((line) => !line.startsWith('# '))
+    .join('\n')
+    .trim();
 }
 
 /** `page` with the text between the markers replaced by `reference`; throws when a marker is missing. */

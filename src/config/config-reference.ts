@@ -17,6 +17,8 @@ export function configurationReference(table: OptionTable, title: string, intro:
     const row = `| ${cell(flag)} | \`${spec.env}\` | ${cell(spec.type.name)} | ${dflt === undefined ? '' : `\`${cell(dflt)}\``} | ${cell(spec.description)} |`;
     groups.set(spec.group, [...(groups.get(spec.group) ?? []), row]);
   }
-  const sections = [...groups].map(([group, rows]) => [`## ${group}`, '', '| flag | environment | type | default | description |', '|---|---|---|---|---|', ...rows, ''].join('\n'));
+  const sections = [...groups].map(([group, rows]) =>
+    [`## ${group}`, '', '| flag | environment | type | default | description |', '|---|---|---|---|---|', ...rows, ''].join('\n'),
+  );
   return [`# ${title}`, '', intro, '', ...sections].join('\n');
 }

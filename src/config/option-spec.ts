@@ -44,7 +44,12 @@ export type ConfigOf<T extends OptionTable> = {
 /** Merges option tables, refusing a key, flag or environment variable defined twice. */
 export function mergeOptionTables<A extends OptionTable, B extends OptionTable>(a: A, b: B): A & B;
 export function mergeOptionTables<A extends OptionTable, B extends OptionTable, C extends OptionTable>(a: A, b: B, c: C): A & B & C;
-export function mergeOptionTables<A extends OptionTable, B extends OptionTable, C extends OptionTable, D extends OptionTable>(a: A, b: B, c: C, d: D): A & B & C & D;
+export function mergeOptionTables<A extends OptionTable, B extends OptionTable, C extends OptionTable, D extends OptionTable>(
+  a: A,
+  b: B,
+  c: C,
+  d: D,
+): A & B & C & D;
 export function mergeOptionTables(...tables: OptionTable[]): OptionTable;
 export function mergeOptionTables(...tables: OptionTable[]): OptionTable {
   const out: OptionTable = {};

@@ -105,7 +105,12 @@ export const durationType: OptionType<number> = {
 
 /** 90_000 -> `90s`, 3_600_000 -> `1h`, 1_500 -> `1500ms`. */
 export function formatDuration(ms: number): string {
-  for (const [unit, size] of [['d', 86_400_000], ['h', 3_600_000], ['m', 60_000], ['s', 1000]] as const) {
+  for (const [unit, size] of [
+    ['d', 86_400_000],
+    ['h', 3_600_000],
+    ['m', 60_000],
+    ['s', 1000],
+  ] as const) {
     if (ms % size === 0) return `${ms / size}${unit}`;
   }
   return `${ms}ms`;
@@ -147,7 +152,10 @@ export function listType<T>(item: OptionType<T>, name = `list of ${item.name}`):
     placeholder: `${item.placeholder ?? '<item>'},...`,
     repeatable: true,
     parse: (t) => {
-      const parts = t.split(',').map((p) => p.trim()).filter((p) => p !== '');
+      const parts = t
+        .split(',')
+        .map((p) => p.trim())
+        .filter((p) => p !== '');
       const values = parts.map((p) => {
         try {
           return item.parse(p);

@@ -97,7 +97,12 @@ export function describe(table: OptionTable, key: string): string {
   return spec ? `--${spec.flag} (${spec.env})` : key;
 }
 
-function resolveOne(key: string, spec: OptionSpec<unknown>, fromCli: CommandLineValues[string], fromEnv: string | undefined): { value: unknown; source: ValueSource; error?: ConfigError } {
+function resolveOne(
+  key: string,
+  spec: OptionSpec<unknown>,
+  fromCli: CommandLineValues[string],
+  fromEnv: string | undefined,
+): { value: unknown; source: ValueSource; error?: ConfigError } {
   if (fromCli !== undefined && !(Array.isArray(fromCli) && fromCli.length === 0)) {
     const texts: string[] = typeof fromCli === 'boolean' ? [String(fromCli)] : typeof fromCli === 'string' ? [fromCli] : [...(fromCli as readonly string[])];
     return parseAndCheck(key, spec, texts, `--${spec.flag}`, 'flag');
@@ -107,7 +112,13 @@ function resolveOne(key: string, spec: OptionSpec<unknown>, fromCli: CommandLine
   return { value: undefined, source: 'unset' };
 }
 
-function parseAndCheck(key: string, spec: OptionSpec<unknown>, texts: string[], origin: string, source: ValueSource): { value: unknown; source: ValueSource; error?: ConfigError } {
+function parseAndCheck(
+  key: string,
+  spec: OptionSpec<unknown>,
+  texts: string[],
+  origin: string,
+  source: ValueSource,
+): { value: unknown; source: ValueSource; error?: ConfigError } {
   const shown = spec.secret ? `${origin}` : `${origin}=${texts.join(',')}`;
   try {
     let value: unknown;

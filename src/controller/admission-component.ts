@@ -14,9 +14,16 @@ import { hostname } from 'node:os';
 
 /** The webhook's options from the run configuration. */
 export function admissionOptions(config: RunConfig, now: () => number): AdmissionOptions {
-  const tls: TlsSource = config.admissionCertFile && config.admissionKeyFile
-    ? { mode: 'files', certFile: config.admissionCertFile, keyFile: config.admissionKeyFile, caFile: config.admissionCaFile, pollIntervalMs: config.admissionCertPollInterval }
-    : { mode: 'self-signed', caSecretName: config.admissionCaSecret };
+  const tls: TlsSource =
+    config.admissionCertFile && config.admissionKeyFile
+      ? {
+          mode: 'files',
+          certFile: config.admissionCertFile,
+          keyFile: config.admissionKeyFile,
+          caFile: config.admissionCaFile,
+          pollIntervalMs: config.admissionCertPollInterval,
+        }
+      : { mode: 'self-signed', caSecretName: config.admissionCaSecret };
   const endpoint: WebhookEndpoint = config.admissionWebhookUrl
     ? { url: config.admissionWebhookUrl }
     : { service: { namespace: config.admissionNamespace, name: config.admissionServiceName, port: config.admissionServicePort } };
@@ -35,7 +42,12 @@ export function admissionOptions(config: RunConfig, now: () => number): Admissio
     failurePolicy: config.admissionFailurePolicy,
     fieldManager: 'tailor-admission',
     now,
-    status: { namespace: admissionStatusNamespace(config), name: config.admissionStatusLeaseName, identity: config.leaderIdentity ?? hostname(), intervalMs: config.admissionStatusInterval },
+    status: {
+      namespace: admissionStatusNamespace(config),
+      name: config.admissionStatusLeaseName,
+      identity: config.leaderIdentity ?? hostname(),
+      intervalMs: config.admissionStatusInterval,
+    },
   };
 }
 

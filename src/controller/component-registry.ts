@@ -41,8 +41,15 @@ export class ComponentNotImplementedError extends Error {
 }
 
 /** The factories of `names`; throws {@link ComponentNotImplementedError} naming every missing one. */
-export function componentFactories(names: readonly ComponentName[], factories: Readonly<Partial<Record<ComponentName, ComponentFactory>>> = COMPONENT_FACTORIES): [ComponentName, ComponentFactory][] {
+export function componentFactories(
+  names: readonly ComponentName[],
+  factories: Readonly<Partial<Record<ComponentName, ComponentFactory>>> = COMPONENT_FACTORIES,
+): [ComponentName, ComponentFactory][] {
   const missing = names.filter((n) => factories[n] === undefined);
-  if (missing.length > 0) throw new ComponentNotImplementedError(missing, COMPONENT_NAMES.filter((n) => factories[n] !== undefined));
+  if (missing.length > 0)
+    throw new ComponentNotImplementedError(
+      missing,
+      COMPONENT_NAMES.filter((n) => factories[n] !== undefined),
+    );
   return names.map((n) => [n, factories[n]!]);
 }

@@ -64,7 +64,12 @@ export class ControllerMetrics {
       labelNames: ['namespace', 'vpa', 'target_kind', 'target_name', 'container', 'resource', 'unit', 'bound'],
       registers,
     });
-    this.requests = new Gauge({ name: 'tailor_container_requests', help: 'Current resource requests of the containers Tailor tracks (cores or bytes).', labelNames: ['namespace', 'pod', 'container', 'resource', 'unit'], registers });
+    this.requests = new Gauge({
+      name: 'tailor_container_requests',
+      help: 'Current resource requests of the containers Tailor tracks (cores or bytes).',
+      labelNames: ['namespace', 'pod', 'container', 'resource', 'unit'],
+      registers,
+    });
     this.phaseDuration = new Histogram({
       name: 'tailor_loop_phase_duration_seconds',
       help: 'Duration of the phases of a loop cycle (and of whole cycles, phase="cycle").',
@@ -73,11 +78,31 @@ export class ControllerMetrics {
       registers,
     });
     this.cycles = new Counter({ name: 'tailor_loop_cycles_total', help: 'Loop cycles by outcome (ok or error).', labelNames: ['loop', 'outcome'], registers });
-    this.cycleFailures = new Counter({ name: 'tailor_loop_cycle_failures_total', help: 'Loop cycles that failed (retried at the next tick).', labelNames: ['loop'], registers });
-    this.skippedTicks = new Counter({ name: 'tailor_loop_skipped_ticks_total', help: 'Ticks skipped because the previous cycle was still running.', labelNames: ['loop'], registers });
-    this.lastSuccess = new Gauge({ name: 'tailor_loop_last_success_timestamp_seconds', help: 'End time of the last successful cycle (Unix seconds).', labelNames: ['loop'], registers });
+    this.cycleFailures = new Counter({
+      name: 'tailor_loop_cycle_failures_total',
+      help: 'Loop cycles that failed (retried at the next tick).',
+      labelNames: ['loop'],
+      registers,
+    });
+    this.skippedTicks = new Counter({
+      name: 'tailor_loop_skipped_ticks_total',
+      help: 'Ticks skipped because the previous cycle was still running.',
+      labelNames: ['loop'],
+      registers,
+    });
+    this.lastSuccess = new Gauge({
+      name: 'tailor_loop_last_success_timestamp_seconds',
+      help: 'End time of the last successful cycle (Unix seconds).',
+      labelNames: ['loop'],
+      registers,
+    });
     this.trackedVpas = new Gauge({ name: 'tailor_tracked_vpas', help: 'VPA objects the component handles.', labelNames: ['component'], registers });
-    this.trackedContainers = new Gauge({ name: 'tailor_tracked_containers', help: 'Containers (VPA x container name) the component aggregates.', labelNames: ['component'], registers });
+    this.trackedContainers = new Gauge({
+      name: 'tailor_tracked_containers',
+      help: 'Containers (VPA x container name) the component aggregates.',
+      labelNames: ['component'],
+      registers,
+    });
     this.leader = new Gauge({ name: 'tailor_leader', help: '1 while this replica holds the Lease, else 0.', labelNames: ['lease'], registers });
     this.prometheus = new SourceMetrics(registry);
   }

@@ -144,7 +144,7 @@ export const CONTROLLER_OPTIONS = {
     env: 'TAILOR_LEADER_IDENTITY',
     type: stringType,
     defaultText: '<hostname>_<random>',
-    description: 'This replica\'s name in the Lease (default: the host name, i.e. the pod name, plus a random suffix).',
+    description: "This replica's name in the Lease (default: the host name, i.e. the pod name, plus a random suffix).",
     group: 'Leader election',
   },
   metricsAddress: {

@@ -97,7 +97,14 @@ export async function startController(o: ControllerRuntimeOptions): Promise<Runn
   }
 
   const checks: HealthCheck[] = [...[...loops.values()].map((l) => l.health), ...servers.flatMap((s) => (s.health ? [s.health] : []))];
-  const http = await startHealthServer({ registry: o.metrics.registry, checks: () => checks, host: o.config.metricsAddress, port: o.config.metricsPort, clock: o.clock, logger: o.logger });
+  const http = await startHealthServer({
+    registry: o.metrics.registry,
+    checks: () => checks,
+    host: o.config.metricsAddress,
+    port: o.config.metricsPort,
+    clock: o.clock,
+    logger: o.logger,
+  });
 
   const startedServers: ServerComponent[] = [];
   try {

@@ -52,7 +52,9 @@ export async function startHealthServer(o: HealthServerOptions): Promise<Running
         .checks()
         .map((c) => (path === '/healthz' ? c.live(now) : c.ready(now)))
         .filter((p): p is string => p !== undefined);
-      res.writeHead(problems.length === 0 ? 200 : 503, { 'content-type': 'text/plain; charset=utf-8' }).end(problems.length === 0 ? 'ok\n' : `${problems.join('\n')}\n`);
+      res
+        .writeHead(problems.length === 0 ? 200 : 503, { 'content-type': 'text/plain; charset=utf-8' })
+        .end(problems.length === 0 ? 'ok\n' : `${problems.join('\n')}\n`);
       return;
     }
     res.writeHead(404, { 'content-type': 'text/plain' }).end('not found: try /metrics, /healthz or /readyz\n');

@@ -33,11 +33,14 @@ export function intervalTicker(intervalMs: number, timers: TickerTimers = realTi
     start(onTick) {
       const arm = () => {
         const at = nextTickAt(Math.max(timers.now(), last), intervalMs);
-        handle = timers.setTimeout(() => {
-          last = at;
-          arm();
-          onTick();
-        }, Math.max(0, at - timers.now()));
+        handle = timers.setTimeout(
+          () => {
+            last = at;
+            arm();
+            onTick();
+          },
+          Math.max(0, at - timers.now()),
+        );
       };
       arm();
     },

@@ -49,7 +49,9 @@ export class LeaderElector {
 
   constructor(private readonly o: LeaderElectorOptions) {
     if (!(o.retryPeriodMs < o.renewDeadlineMs && o.renewDeadlineMs < o.leaseDurationMs)) {
-      throw new Error(`leader election needs retryPeriod < renewDeadline < leaseDuration (got ${o.retryPeriodMs}, ${o.renewDeadlineMs}, ${o.leaseDurationMs} ms)`);
+      throw new Error(
+        `leader election needs retryPeriod < renewDeadline < leaseDuration (got ${o.retryPeriodMs}, ${o.renewDeadlineMs}, ${o.leaseDurationMs} ms)`,
+      );
     }
     this.clock = o.clock ?? systemClock;
     this.sleep = o.sleep ?? realSleep;
@@ -118,7 +120,8 @@ export class LeaderElector {
         this.observe(current, now);
         const action = leaseAction(current, this.observedAt, this.o.identity, now, this.o.leaseDurationMs);
         if (action.kind === 'held') return false;
-        const written = action.kind === 'create' ? await this.o.store.create(action.record) : await this.o.store.update(action.record, current!.resourceVersion);
+        const written =
+          action.kind === 'create' ? await this.o.store.create(action.record) : await this.o.store.update(action.record, current!.resourceVersion);
         const after = this.clock();
         this.observe(written, after);
         this.lastRenew = now;

@@ -41,7 +41,11 @@ export interface RecommenderComponent extends LoopComponent {
 /** The usage source of the configuration: Prometheus at --prometheus-url. */
 function configuredSource(ctx: ComponentContext): MetricsSource {
   const { config, logger } = ctx;
-  return new PrometheusMetricsSource(new PrometheusQueryClient(prometheusConnection(config), logger, ctx.metrics.prometheus.observer()), prometheusQueryConfig(config), logger);
+  return new PrometheusMetricsSource(
+    new PrometheusQueryClient(prometheusConnection(config), logger, ctx.metrics.prometheus.observer()),
+    prometheusQueryConfig(config),
+    logger,
+  );
 }
 
 /** The {@link ComponentFactory} registered as `recommender`. */

@@ -29,7 +29,10 @@ export const RUN_RULES: readonly ConfigRule<RunConfig>[] = [
   requiredWhen<RunConfig>('prometheusUrl', 'by the recommender', (c) => c.components.includes('recommender')),
   {
     options: ['admissionCertFile', 'admissionKeyFile'],
-    check: (c) => ((c.admissionCertFile === undefined) !== (c.admissionKeyFile === undefined) ? 'give both the certificate and the key file, or neither (self-signed)' : undefined),
+    check: (c) =>
+      (c.admissionCertFile === undefined) !== (c.admissionKeyFile === undefined)
+        ? 'give both the certificate and the key file, or neither (self-signed)'
+        : undefined,
   },
   {
     options: ['admissionCaFile', 'admissionCertFile'],
@@ -44,7 +47,8 @@ export const RUN_RULES: readonly ConfigRule<RunConfig>[] = [
   },
   {
     options: ['admissionWebhookUrl'],
-    check: (c) => (c.admissionWebhookUrl !== undefined && !c.admissionWebhookUrl.startsWith('https://') ? 'the API server calls webhooks over https only' : undefined),
+    check: (c) =>
+      c.admissionWebhookUrl !== undefined && !c.admissionWebhookUrl.startsWith('https://') ? 'the API server calls webhooks over https only' : undefined,
   },
   {
     options: ['namespace', 'ignoreNamespace'],
@@ -52,11 +56,17 @@ export const RUN_RULES: readonly ConfigRule<RunConfig>[] = [
   },
   {
     options: ['renewDeadline', 'leaseDuration'],
-    check: (c) => (c.renewDeadline < c.leaseDuration ? undefined : `the renew deadline (${fmt(c.renewDeadline)}) must be shorter than the lease duration (${fmt(c.leaseDuration)})`),
+    check: (c) =>
+      c.renewDeadline < c.leaseDuration
+        ? undefined
+        : `the renew deadline (${fmt(c.renewDeadline)}) must be shorter than the lease duration (${fmt(c.leaseDuration)})`,
   },
   {
     options: ['retryPeriod', 'renewDeadline'],
-    check: (c) => (c.retryPeriod < c.renewDeadline ? undefined : `the retry period (${fmt(c.retryPeriod)}) must be shorter than the renew deadline (${fmt(c.renewDeadline)})`),
+    check: (c) =>
+      c.retryPeriod < c.renewDeadline
+        ? undefined
+        : `the retry period (${fmt(c.retryPeriod)}) must be shorter than the renew deadline (${fmt(c.renewDeadline)})`,
   },
   {
     options: ['interval'],
@@ -69,7 +79,9 @@ export const RUN_RULES: readonly ConfigRule<RunConfig>[] = [
   {
     options: ['admissionStatusInterval', 'admissionStatusTimeout'],
     check: (c) =>
-      c.admissionStatusInterval < c.admissionStatusTimeout ? undefined : `the status Lease is renewed every ${fmt(c.admissionStatusInterval)}, so a timeout of ${fmt(c.admissionStatusTimeout)} would find it stale between renewals`,
+      c.admissionStatusInterval < c.admissionStatusTimeout
+        ? undefined
+        : `the status Lease is renewed every ${fmt(c.admissionStatusInterval)}, so a timeout of ${fmt(c.admissionStatusTimeout)} would find it stale between renewals`,
   },
   ...PROMETHEUS_RULES,
 ];

@@ -22,7 +22,8 @@ export function scheduleFor(intervalMs: number): LoopSchedule | { error: string 
   const m = intervalMs / 60_000;
   if (Number.isInteger(m) && m >= 1 && m < 60 && 60 % m === 0) return { cron: m === 1 ? '0 * * * * *' : `0 */${m} * * * *`, intervalMs, everyMs: intervalMs };
   const h = intervalMs / 3_600_000;
-  if (Number.isInteger(h) && h >= 1 && h <= 24 && 24 % h === 0) return { cron: h === 24 ? '0 0 0 * * *' : h === 1 ? '0 0 * * * *' : `0 0 */${h} * * *`, intervalMs, everyMs: intervalMs };
+  if (Number.isInteger(h) && h >= 1 && h <= 24 && 24 % h === 0)
+    return { cron: h === 24 ? '0 0 0 * * *' : h === 1 ? '0 0 * * * *' : `0 0 */${h} * * *`, intervalMs, everyMs: intervalMs };
   return { error: `an interval of ${intervalMs} ms does not divide a minute, an hour or a day; use e.g. 30s, 1m, 5m, 1h, or --schedule` };
 }
 

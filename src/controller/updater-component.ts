@@ -51,7 +51,11 @@ export interface UpdaterDeps {
 function configuredUsage(ctx: ComponentContext): MemoryUsageSource | undefined {
   const { config, logger } = ctx;
   if (config.prometheusUrl === undefined) return undefined;
-  return new PrometheusMetricsSource(new PrometheusQueryClient(prometheusConnection(config), logger, ctx.metrics.prometheus.observer()), prometheusQueryConfig(config), logger);
+  return new PrometheusMetricsSource(
+    new PrometheusQueryClient(prometheusConnection(config), logger, ctx.metrics.prometheus.observer()),
+    prometheusQueryConfig(config),
+    logger,
+  );
 }
 
 /** The updater component's factory. */
@@ -61,7 +65,11 @@ export function createUpdaterComponent(ctx: ComponentContext, deps: UpdaterDeps 
   const api = kubeUpdaterApi(kubeConfig);
   const options = runUpdaterOptions(config, deps.options);
   const usage = deps.usage ?? configuredUsage(ctx);
-  const admissionStatus = deps.admissionStatus ?? (config.useAdmissionStatus ? kubeAdmissionStatus(kubeConfig, admissionStatusNamespace(config), config.admissionStatusLeaseName, config.admissionStatusTimeout) : undefined);
+  const admissionStatus =
+    deps.admissionStatus ??
+    (config.useAdmissionStatus
+      ? kubeAdmissionStatus(kubeConfig, admissionStatusNamespace(config), config.admissionStatusLeaseName, config.admissionStatusTimeout)
+      : undefined);
   let caches: UpdaterCaches | undefined;
   let loop: UpdaterLoop | undefined;
   return {
@@ -71,8 +79,24 @@ export function createUpdaterComponent(ctx: ComponentContext, deps: UpdaterDeps 
       const capabilities = await detectCapabilities(kubeConfig, config.inPlaceFeatureGate);
       caches = new UpdaterCaches({ kubeConfig, logger, namespaces: watchNamespaces(config), selected: (ns) => namespaceSelected(ns, config) });
       await caches.start();
-      const memory = { pressureWindowMs: options.memoryPressureWindowMs, pressureRatio: options.memoryPressureRatio, peakWindowMs: options.memoryPeakWindowMs, peakMarginRatio: options.memoryPeakMarginRatio, peakMarginBytes: options.memoryPeakMarginBytes };
-      logger.info({ version: capabilities.version, inPlace: capabilities.inPlaceResize, dryRun: config.updaterDryRun, usage: usage ? 'prometheus' : 'none', memory, admissionStatus: admissionStatus?.where ?? 'not checked' }, 'updater active');
+      const memory = {
+        pressureWindowMs: options.memoryPressureWindowMs,
+        pressureRatio: options.memoryPressureRatio,
+        peakWindowMs: options.memoryPeakWindowMs,
+        peakMarginRatio: options.memoryPeakMarginRatio,
+        peakMarginBytes: options.memoryPeakMarginBytes,
+      };
+      logger.info(
+        {
+          version: capabilities.version,
+          inPlace: capabilities.inPlaceResize,
+          dryRun: config.updaterDryRun,
+          usage: usage ? 'prometheus' : 'none',
+          memory,
+          admissionStatus: admissionStatus?.where ?? 'not checked',
+        },
+        'updater active',
+      );
       if (!usage) logger.warn('no --prometheus-url: the updater never lowers a memory limit and its memory pressure guard is off');
       loop = new UpdaterLoop({
         sources: caches.sources,

@@ -84,7 +84,10 @@ export function labPrometheusConfig(simTarget: string, tailorTarget: string): st
   return [
     'global: {scrape_interval: 1s, scrape_timeout: 1s}',
     'scrape_configs:',
-    ...['cadvisor', 'kube-state'].map((path) => `  - {job_name: ${path}, scheme: https, tls_config: {insecure_skip_verify: true}, metrics_path: /metrics/${path}, static_configs: [{targets: ['${simTarget}']}]}`),
+    ...['cadvisor', 'kube-state'].map(
+      (path) =>
+        `  - {job_name: ${path}, scheme: https, tls_config: {insecure_skip_verify: true}, metrics_path: /metrics/${path}, static_configs: [{targets: ['${simTarget}']}]}`,
+    ),
     `  - {job_name: tailor, metrics_path: /metrics, static_configs: [{targets: ['${tailorTarget}']}]}`,
     '',
   ].join('\n');
@@ -148,7 +151,16 @@ export async function startDashboardLab(options: DashboardLabOptions = {}): Prom
     );
     const tailor = await startRun(config, { env: {}, ...(options.logDestination ? { logDestination: options.logDestination } : {}) });
     stops.push(() => tailor.stop());
-    const secondFault = setTimeout(() => sim.server.addFault({ ...STATUS_FAULT, verbs: [...STATUS_FAULT.verbs], resources: [...STATUS_FAULT.resources], subresources: [...STATUS_FAULT.subresources] }), SECOND_FAULT_AFTER_MS);
+    const secondFault = setTimeout(
+      () =>
+        sim.server.addFault({
+          ...STATUS_FAULT,
+          verbs: [...STATUS_FAULT.verbs],
+          resources: [...STATUS_FAULT.resources],
+          subresources: [...STATUS_FAULT.subresources],
+        }),
+      SECOND_FAULT_AFTER_MS,
+    );
     stops.push(async () => clearTimeout(secondFault));
     return { sim, prometheus, tailor, startedAt, stop };
   } catch (err) {

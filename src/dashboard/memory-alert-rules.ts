@@ -24,8 +24,7 @@ export const WORKLOAD_RECORD = 'tailor:pod_workload:owner';
 
 /** A recording or alerting rule as Prometheus reads it. */
 export type Rule =
-  | { record: string; expr: string }
-  | { alert: string; expr: string; for: string; labels: Record<string, string>; annotations: Record<string, string> };
+  { record: string; expr: string } | { alert: string; expr: string; for: string; labels: Record<string, string>; annotations: Record<string, string> };
 
 export interface RuleGroup {
   name: string;
@@ -47,8 +46,18 @@ const OWNER_KEYS = 'namespace, pod, workload_kind, workload';
 function workloadExpr(): string {
   // A ReplicaSet's owner (usually a Deployment), keyed by owner_name = the ReplicaSet's name.
   const replicaSetOwner = [
-    relabel('kube_replicaset_owner{owner_kind!="<none>", owner_kind!=""}', ['workload_kind', '$1', 'owner_kind', '(.+)'], ['workload', '$1', 'owner_name', '(.+)'], ['owner_name', '$1', 'replicaset', '(.+)']),
-    relabel('kube_replicaset_owner{owner_kind=~"<none>|"}', ['workload_kind', 'ReplicaSet', '', ''], ['workload', '$1', 'replicaset', '(.+)'], ['owner_name', '$1', 'replicaset', '(.+)']),
+    relabel(
+      'kube_replicaset_owner{owner_kind!="<none>", owner_kind!=""}',
+      ['workload_kind', '$1', 'owner_kind', '(.+)'],
+      ['workload', '$1', 'owner_name', '(.+)'],
+      ['owner_name', '$1', 'replicaset', '(.+)'],
+    ),
+    relabel(
+      'kube_replicaset_owner{owner_kind=~"<none>|"}',
+      ['workload_kind', 'ReplicaSet', '', ''],
+      ['workload', '$1', 'replicaset', '(.+)'],
+      ['owner_name', '$1', 'replicaset', '(.+)'],
+    ),
   ].join(' or ');
   return [
     `max by (${OWNER_KEYS}) (${relabel('kube_pod_owner{owner_kind!~"ReplicaSet|<none>|"}', ['workload_kind', '$1', 'owner_kind', '(.+)'], ['workload', '$1', 'owner_name', '(.+)'])})`,

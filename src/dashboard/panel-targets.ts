@@ -42,15 +42,23 @@ export interface VariableQuery {
 }
 
 /** The dashboard's query variables in order (each may use the ones before it). */
-export function variableQueries(dashboard: { templating?: { list?: Array<{ name: string; type: string; multi?: boolean; definition?: string; query?: unknown }> } }): VariableQuery[] {
+export function variableQueries(dashboard: {
+  templating?: { list?: Array<{ name: string; type: string; multi?: boolean; definition?: string; query?: unknown }> };
+}): VariableQuery[] {
   return (dashboard.templating?.list ?? [])
     .filter((v) => v.type === 'query')
-    .map((v) => ({ name: v.name, multi: v.multi ?? false, definition: v.definition ?? (typeof v.query === 'string' ? v.query : (v.query as { query: string }).query) }));
+    .map((v) => ({
+      name: v.name,
+      multi: v.multi ?? false,
+      definition: v.definition ?? (typeof v.query === 'string' ? v.query : (v.query as { query: string }).query),
+    }));
 }
 
 /** The dashboard's text box variables (the prices) with their default values. */
 export function textVariables(dashboard: { templating?: { list?: Array<{ name: string; type: string; query?: unknown }> } }): Record<string, string> {
-  return Object.fromEntries((dashboard.templating?.list ?? []).filter((v) => v.type === 'textbox').map((v) => [v.name, typeof v.query === 'string' ? v.query : '']));
+  return Object.fromEntries(
+    (dashboard.templating?.list ?? []).filter((v) => v.type === 'textbox').map((v) => [v.name, typeof v.query === 'string' ? v.query : '']),
+  );
 }
 
 /** `label_values(metric{matchers}, label)` split into series selector and label; undefined for another form. */
@@ -86,6 +94,9 @@ export function substitute(expr: string, values: VariableValues, intervals: Read
 
 /** The legend of a series: `{{label}}` replaced by the series' label values (Grafana's legendFormat). */
 export function legendOf(format: string, labels: Readonly<Record<string, string>>): string {
-  if (!format) return `{${Object.entries(labels).map(([k, v]) => `${k}="${v}"`).join(', ')}}`;
+  if (!format)
+    return `{${Object.entries(labels)
+      .map(([k, v]) => `${k}="${v}"`)
+      .join(', ')}}`;
   return format.replace(/\{\{\s*(\w+)\s*\}\}/g, (_, name: string) => labels[name] ?? '');
 }

@@ -54,6 +54,8 @@ export async function rangeQuery(baseUrl: string, expr: string, start: number, e
 /** Values of label `label` on the series matching `match` (Grafana's `label_values(match, label)`). */
 export async function labelValues(baseUrl: string, label: string, match: string): Promise<string[]> {
   const params = new URLSearchParams({ 'match[]': match });
-  const answer = (await call(`${baseUrl}/api/v1/label/${encodeURIComponent(label)}/values?${params}`, `label_values(${match}, ${label})`)) as unknown as { data: string[] };
+  const answer = (await call(`${baseUrl}/api/v1/label/${encodeURIComponent(label)}/values?${params}`, `label_values(${match}, ${label})`)) as unknown as {
+    data: string[];
+  };
   return answer.data;
 }

@@ -12,7 +12,21 @@ import { EVENT_SOURCE } from '../updater/updater-events.ts';
 import { formatBoostEnd, readBoostRecord } from '../policy/startup-boost.ts';
 import { pendingResize, showCpu, showMemory, type DemoSnapshot } from './demo-snapshot.ts';
 
-export const ACTIVITY_KINDS = ['recommendation', 'in-place', 'restart', 'eviction', 'fallback', 'infeasible', 'oom', 'admitted', 'boosted', 'ready', 'rollout', 'scale-up', 'refused'] as const;
+export const ACTIVITY_KINDS = [
+  'recommendation',
+  'in-place',
+  'restart',
+  'eviction',
+  'fallback',
+  'infeasible',
+  'oom',
+  'admitted',
+  'boosted',
+  'ready',
+  'rollout',
+  'scale-up',
+  'refused',
+] as const;
 export type ActivityKind = (typeof ACTIVITY_KINDS)[number];
 
 /** One line of the log. */
@@ -50,11 +64,17 @@ function updaterEvents(prev: DemoSnapshot, next: DemoSnapshot): Activity[] {
     const subject = next.pods.concat(prev.pods).find((p) => p.metadata.name === pod)?.metadata.labels?.['app'] ?? deploymentOfPodName(pod);
     const message = e.message ?? '';
     const kind: ActivityKind | undefined =
-      e.reason === 'ResizedInPlace' ? 'in-place'
-      : e.reason === 'ResizedWithRestart' ? 'restart'
-      : e.reason === 'Evicted' ? (message.startsWith('Fallback') ? 'fallback' : 'eviction')
-      : e.reason === 'EvictionBlocked' || e.reason === 'ResizeRejected' || e.reason === 'EvictionRejected' || e.reason === 'UpdateFailed' ? 'refused'
-      : undefined;
+      e.reason === 'ResizedInPlace'
+        ? 'in-place'
+        : e.reason === 'ResizedWithRestart'
+          ? 'restart'
+          : e.reason === 'Evicted'
+            ? message.startsWith('Fallback')
+              ? 'fallback'
+              : 'eviction'
+            : e.reason === 'EvictionBlocked' || e.reason === 'ResizeRejected' || e.reason === 'EvictionRejected' || e.reason === 'UpdateFailed'
+              ? 'refused'
+              : undefined;
     if (kind) out.push({ at: next.now, kind, subject, text: `${pod}: ${e.reason}: ${message}` });
   }
   return out;
@@ -80,23 +100,46 @@ function podChanges(prev: DemoSnapshot, next: DemoSnapshot): Activity[] {
     for (const s of pod.status?.containerStatuses ?? []) {
       if (s.restartCount > restartsOf(old, s.name) && s.lastState?.terminated?.reason === 'OOMKilled') {
         const limit = pod.spec.containers.find((c) => c.name === s.name)?.resources?.limits?.['memory'];
-        out.push({ at: next.now, kind: 'oom', subject: workloadOf(pod), text: `${name}/${s.name} OOM-killed (memory limit ${showMemory(limit)}), restart #${s.restartCount}` });
+        out.push({
+          at: next.now,
+          kind: 'oom',
+          subject: workloadOf(pod),
+          text: `${name}/${s.name} OOM-killed (memory limit ${showMemory(limit)}), restart #${s.restartCount}`,
+        });
       }
     }
     const infeasible = (p: Pod | undefined) => (p && pendingResize(p)?.reason === 'Infeasible' ? pendingResize(p) : undefined);
     const now = infeasible(pod);
-    if (now && !infeasible(old)) out.push({ at: next.now, kind: 'infeasible', subject: workloadOf(pod), text: `${name}: resize Infeasible${now.message ? `: ${now.message}` : ''}` });
+    if (now && !infeasible(old))
+      out.push({ at: next.now, kind: 'infeasible', subject: workloadOf(pod), text: `${name}: resize Infeasible${now.message ? `: ${now.message}` : ''}` });
     const boost = readBoostRecord(pod.metadata.annotations);
     if (!old && boost && !('error' in boost)) {
-      const steady = Object.entries(boost.containers).map(([c, v]) => `${c} cpu ${showCpu(pod.spec.containers.find((x) => x.name === c)?.resources?.requests?.['cpu'])} (steady ${v.request}m)`).join(', ');
-      out.push({ at: next.now, kind: 'boosted', subject: workloadOf(pod), text: `${name} created by the admission webhook with a start-up cpu boost until ${formatBoostEnd(boost.until)}: ${steady}` });
+      const steady = Object.entries(boost.containers)
+        .map(([c, v]) => `${c} cpu ${showCpu(pod.spec.containers.find((x) => x.name === c)?.resources?.requests?.['cpu'])} (steady ${v.request}m)`)
+        .join(', ');
+      out.push({
+        at: next.now,
+        kind: 'boosted',
+        subject: workloadOf(pod),
+        text: `${name} created by the admission webhook with a start-up cpu boost until ${formatBoostEnd(boost.until)}: ${steady}`,
+      });
     } else if (!old && pod.metadata.annotations?.[VPA_UPDATES_ANNOTATION]) {
-      out.push({ at: next.now, kind: 'admitted', subject: workloadOf(pod), text: `${name} created with the recommendation by the admission webhook: ${pod.metadata.annotations[VPA_UPDATES_ANNOTATION]}` });
+      out.push({
+        at: next.now,
+        kind: 'admitted',
+        subject: workloadOf(pod),
+        text: `${name} created with the recommendation by the admission webhook: ${pod.metadata.annotations[VPA_UPDATES_ANNOTATION]}`,
+      });
     }
     const readyAt = boost ? readySince(pod) : undefined;
     if (readyAt !== undefined && readySince(old) === undefined) {
       const started = Date.parse(String(pod.status?.startTime ?? ''));
-      out.push({ at: next.now, kind: 'ready', subject: workloadOf(pod), text: `${name} Ready ${Number.isFinite(started) ? `${Math.round((readyAt - started) / 1000)} s after its start` : ''} (boosted)` });
+      out.push({
+        at: next.now,
+        kind: 'ready',
+        subject: workloadOf(pod),
+        text: `${name} Ready ${Number.isFinite(started) ? `${Math.round((readyAt - started) / 1000)} s after its start` : ''} (boosted)`,
+      });
     }
   }
   return out;
@@ -132,7 +175,12 @@ function nodesAdded(prev: DemoSnapshot, next: DemoSnapshot): Activity[] {
   const known = new Set(prev.nodes.map((n) => n.metadata.name));
   return next.nodes
     .filter((n) => !known.has(n.metadata.name))
-    .map((n) => ({ at: next.now, kind: 'scale-up' as const, subject: n.metadata.name ?? '', text: `node ${n.metadata.name} joined (${n.status?.allocatable?.['cpu']} cpu, ${n.status?.allocatable?.['memory']})` }));
+    .map((n) => ({
+      at: next.now,
+      kind: 'scale-up' as const,
+      subject: n.metadata.name ?? '',
+      text: `node ${n.metadata.name} joined (${n.status?.allocatable?.['cpu']} cpu, ${n.status?.allocatable?.['memory']})`,
+    }));
 }
 
 /** What happened between `prev` (undefined: nothing before) and `next`, in log order. */
@@ -147,4 +195,3 @@ export function countByKind(log: readonly Activity[]): Record<ActivityKind, numb
   for (const a of log) counts[a.kind]++;
   return counts;
 }
-

@@ -62,7 +62,8 @@ export function parseDemoOptions(flags: DemoFlags): DemoOptions {
   }
   if (flags.port !== undefined) {
     const port = Number(flags.port);
-    if (!/^\d+$/.test(flags.port) || port > 65535) throw new DemoOptionError('--port', `${JSON.stringify(flags.port)} is not a port number (0-65535; 0 = any free port)`);
+    if (!/^\d+$/.test(flags.port) || port > 65535)
+      throw new DemoOptionError('--port', `${JSON.stringify(flags.port)} is not a port number (0-65535; 0 = any free port)`);
     options.metricsPort = port;
   }
   if (flags.serverVersion !== undefined) {

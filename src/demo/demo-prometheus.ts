@@ -29,7 +29,8 @@ export function scrapeLabels(t: ScrapeTargets): ScrapeLabels {
 
 /** prometheus.yml for the demo (pure). */
 export function scrapeConfig(t: ScrapeTargets): string {
-  const sim = (path: string) => `  - {job_name: ${path}, scheme: https, tls_config: {insecure_skip_verify: true}, metrics_path: /metrics/${path}, static_configs: [{targets: ['${t.sim}']}]}`;
+  const sim = (path: string) =>
+    `  - {job_name: ${path}, scheme: https, tls_config: {insecure_skip_verify: true}, metrics_path: /metrics/${path}, static_configs: [{targets: ['${t.sim}']}]}`;
   return [
     `global: {scrape_interval: ${t.intervalSeconds}s, evaluation_interval: ${t.intervalSeconds}s}`,
     'scrape_configs:',
@@ -71,7 +72,13 @@ export async function writeOpenMetrics(file: string, series: readonly HistorySer
  * its audit against this Prometheus before it stops it. `signal` aborts the start (Ctrl-C during
  * start-up): what was started is stopped before the promise rejects.
  */
-export async function startDemoPrometheus(dir: string, series: readonly HistorySeries[], intervalMs: number, targets: ScrapeTargets, signal?: AbortSignal): Promise<LocalPrometheus & { samples: number }> {
+export async function startDemoPrometheus(
+  dir: string,
+  series: readonly HistorySeries[],
+  intervalMs: number,
+  targets: ScrapeTargets,
+  signal?: AbortSignal,
+): Promise<LocalPrometheus & { samples: number }> {
   const file = join(dir, 'history.om');
   const samples = (await writeOpenMetrics(file, series, intervalMs, signal)) - 1;
   const workDir = join(dir, 'prometheus');

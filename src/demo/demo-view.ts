@@ -34,7 +34,17 @@ const COLUMNS: readonly FitColumn[] = [
 
 /** The table of pods with their requests and recommendations, fitted to `width` (a terminal's; undefined: whole). */
 export function renderTable(rows: readonly PodRow[], width?: number): string {
-  const cells = rows.map((r) => [r.workload, shortPodName(r.pod, r.workload), r.node, r.state, String(r.restarts), r.cpu, r.cpuRecommendation, r.memory, r.memoryRecommendation]);
+  const cells = rows.map((r) => [
+    r.workload,
+    shortPodName(r.pod, r.workload),
+    r.node,
+    r.state,
+    String(r.restarts),
+    r.cpu,
+    r.cpuRecommendation,
+    r.memory,
+    r.memoryRecommendation,
+  ]);
   return renderFittedTable(COLUMNS, cells, layoutTable(COLUMNS, cells, width), { chars: COMPACT });
 }
 
@@ -108,7 +118,15 @@ export interface Screen {
 /** The whole screen for a terminal (redrawn in place). */
 export function renderScreen(s: Screen): string {
   const latest = s.log.slice(-s.logLines).map((a) => formatActivity(a, s.startedAt));
-  return [...s.header, '', renderTable(s.rows, s.width), '', 'actions (newest last):', ...(latest.length > 0 ? latest : ['  (waiting for the first recommendations)']), ''].join('\n');
+  return [
+    ...s.header,
+    '',
+    renderTable(s.rows, s.width),
+    '',
+    'actions (newest last):',
+    ...(latest.length > 0 ? latest : ['  (waiting for the first recommendations)']),
+    '',
+  ].join('\n');
 }
 
 /**

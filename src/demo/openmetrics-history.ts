@@ -24,7 +24,13 @@ const USAGE_METRICS: Record<string, 'cpu' | 'memory'> = {
 };
 
 /** kube-state-metrics families backfilled with their current value (requests, limits, owners). */
-export const CONSTANT_METRICS = ['kube_pod_container_resource_requests', 'kube_pod_container_resource_limits', 'kube_pod_owner', 'kube_replicaset_owner', 'kube_pod_labels'] as const;
+export const CONSTANT_METRICS = [
+  'kube_pod_container_resource_requests',
+  'kube_pod_container_resource_limits',
+  'kube_pod_owner',
+  'kube_replicaset_owner',
+  'kube_pod_labels',
+] as const;
 
 /** The labels Prometheus adds to what it scrapes (`job`, `instance`), per endpoint. */
 export interface ScrapeLabels {
@@ -38,7 +44,12 @@ export interface ScrapeLabels {
  * gets the `job` and `instance` labels its scrape will add, so history and live samples are one
  * series (`{job="cadvisor", instance="127.0.0.1:6443", pod="web-1", ...}`).
  */
-export function historySeries(cadvisor: readonly MetricFamily[], kubeState: readonly MetricFamily[], histories: readonly ContainerHistory[], scrape: ScrapeLabels): HistorySeries[] {
+export function historySeries(
+  cadvisor: readonly MetricFamily[],
+  kubeState: readonly MetricFamily[],
+  histories: readonly ContainerHistory[],
+  scrape: ScrapeLabels,
+): HistorySeries[] {
   const byId = new Map(histories.map((h) => [containerId(h.key), h]));
   const out: HistorySeries[] = [];
   for (const f of cadvisor) {
@@ -60,7 +71,10 @@ export function historySeries(cadvisor: readonly MetricFamily[], kubeState: read
 }
 
 function labelText(labels: Record<string, string>): string {
-  return `{${Object.keys(labels).sort().map((k) => `${k}=${JSON.stringify(labels[k])}`).join(',')}}`;
+  return `{${Object.keys(labels)
+    .sort()
+    .map((k) => `${k}=${JSON.stringify(labels[k])}`)
+    .join(',')}}`;
 }
 
 /**

@@ -11,5 +11,12 @@ export const RESTARTED_AT_ANNOTATION = 'kubectl.kubernetes.io/restartedAt';
 
 /** The Deployments to restart now: named, not restarted yet, and their VPA has a recommendation. */
 export function deploymentsToRestart(names: readonly string[], restarted: ReadonlySet<string>, vpas: readonly VerticalPodAutoscaler[]): string[] {
-  return names.filter((name) => !restarted.has(name) && vpas.some((v) => v.spec?.targetRef?.kind === 'Deployment' && v.spec.targetRef.name === name && (v.status?.recommendation?.containerRecommendations?.length ?? 0) > 0));
+  return names.filter(
+    (name) =>
+      !restarted.has(name) &&
+      vpas.some(
+        (v) =>
+          v.spec?.targetRef?.kind === 'Deployment' && v.spec.targetRef.name === name && (v.status?.recommendation?.containerRecommendations?.length ?? 0) > 0,
+      ),
+  );
 }

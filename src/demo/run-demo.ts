@@ -80,16 +80,14 @@ export interface DemoHooks {
 /** Reads the cluster as the view shows it. */
 function snapshot(sim: KubeSim): DemoSnapshot {
   const store = sim.server.store;
-  const events = (store.list('events', NAMESPACE) as unknown as Array<Record<string, unknown> & { metadata: { name?: string } }>).map(
-    (e): SnapshotEvent => ({
-      name: e.metadata.name ?? '',
-      reason: e['reason'] as string | undefined,
-      message: e['message'] as string | undefined,
-      type: e['type'] as string | undefined,
-      source: ((e['source'] as { component?: string } | undefined)?.component ?? e['reportingComponent']) as string | undefined,
-      involvedObject: (e['involvedObject'] ?? {}) as SnapshotEvent['involvedObject'],
-    }),
-  );
+  const events = (store.list('events', NAMESPACE) as unknown as Array<Record<string, unknown> & { metadata: { name?: string } }>).map((e): SnapshotEvent => ({
+    name: e.metadata.name ?? '',
+    reason: e['reason'] as string | undefined,
+    message: e['message'] as string | undefined,
+    type: e['type'] as string | undefined,
+    source: ((e['source'] as { component?: string } | undefined)?.component ?? e['reportingComponent']) as string | undefined,
+    involvedObject: (e['involvedObject'] ?? {}) as SnapshotEvent['involvedObject'],
+  }));
   return {
     now: Date.now(),
     pods: store.list('pods', NAMESPACE) as unknown as Pod[],
@@ -105,7 +103,13 @@ function meterReadings(sim: KubeSim): MeterReading[] {
   for (const pod of sim.server.store.list('pods') as unknown as Pod[]) {
     for (const s of pod.status?.containerStatuses ?? []) {
       const m = sim.cluster.kubelet.meter(pod.metadata.uid ?? '', s.name);
-      if (m) out.push({ key: { namespace: pod.metadata.namespace ?? '', pod: pod.metadata.name ?? '', container: s.name }, cpuSecondsTotal: m.cpuSecondsTotal, workingSetBytes: m.workingSetBytes, oomEventsTotal: m.oomEventsTotal });
+      if (m)
+        out.push({
+          key: { namespace: pod.metadata.namespace ?? '', pod: pod.metadata.name ?? '', container: s.name },
+          cpuSecondsTotal: m.cpuSecondsTotal,
+          workingSetBytes: m.workingSetBytes,
+          oomEventsTotal: m.oomEventsTotal,
+        });
     }
   }
   return out;
@@ -177,7 +181,14 @@ export async function runDemo(options: DemoOptions, out: DemoOutput = process.st
     checkStop();
     const version = options.serverVersion ?? scenario.cluster.serverVersion ?? DEFAULT_SERVER_VERSION;
     say(`tailor demo: starting kube-sim ${version} with ${scenario.cluster.workloads.length} workloads on ${scenario.cluster.nodes.length} nodes`);
-    const sim = await startKubeSim({ crdManifests: VPA_CRD_MANIFESTS, scenario: scenario.cluster, version, speed: 1, tickMs: 250, logger: logger.child({ component: 'kube-sim' }) });
+    const sim = await startKubeSim({
+      crdManifests: VPA_CRD_MANIFESTS,
+      scenario: scenario.cluster,
+      version,
+      speed: 1,
+      tickMs: 250,
+      logger: logger.child({ component: 'kube-sim' }),
+    });
     teardown.add('stop kube-sim', () => sim.close());
     checkStop();
     const kubeconfig = join(dir, 'kubeconfig');
@@ -210,7 +221,9 @@ export async function runDemo(options: DemoOptions, out: DemoOutput = process.st
         // Stopped while starting it (Ctrl-C during the backfill): not a failure of Prometheus.
         if (stop.signal.aborted) throw err;
         logger.error({ err }, 'Prometheus could not be started');
-        say(`tailor demo: Prometheus could not be started (${(err as Error).message.split('\n')[0]}); the recommender reads the usage straight from the simulator instead`);
+        say(
+          `tailor demo: Prometheus could not be started (${(err as Error).message.split('\n')[0]}); the recommender reads the usage straight from the simulator instead`,
+        );
         prometheusLine = 'prometheus  not running: the recommender reads the simulator (history + live meters)';
       }
     } else {
@@ -264,7 +277,9 @@ export async function runDemo(options: DemoOptions, out: DemoOutput = process.st
           replicaSets: () => sim.server.store.list('replicasets.apps') as unknown as OwnedObject[],
         })
       : undefined;
-    const factories = source ? { ...COMPONENT_FACTORIES, recommender: (ctx: Parameters<typeof createRecommenderComponent>[0]) => createRecommenderComponent(ctx, { source }) } : COMPONENT_FACTORIES;
+    const factories = source
+      ? { ...COMPONENT_FACTORIES, recommender: (ctx: Parameters<typeof createRecommenderComponent>[0]) => createRecommenderComponent(ctx, { source }) }
+      : COMPONENT_FACTORIES;
     controller = await startRun(config, { env: {}, factories, logDestination: logStream });
     const running = controller;
     teardown.add('stop Tailor', () => running.stop());
@@ -308,16 +323,36 @@ export async function runDemo(options: DemoOptions, out: DemoOutput = process.st
         const namespace = scenario.cluster.workloads.find((w) => w.name === name)?.namespace ?? 'default';
         sim.server.store.mutate('deployments.apps', namespace, name, (d) => {
           const template = (d as unknown as Workload).spec.template;
-          template.metadata = { ...template.metadata, annotations: { ...template.metadata?.annotations, [RESTARTED_AT_ANNOTATION]: new Date(now).toISOString() } };
+          template.metadata = {
+            ...template.metadata,
+            annotations: { ...template.metadata?.annotations, [RESTARTED_AT_ANNOTATION]: new Date(now).toISOString() },
+          };
         });
-        news.push({ at: now, kind: 'rollout', subject: name, text: `deployment ${name} restarted (kubectl rollout restart) now that its VPA recommends: its new pod goes through the admission webhook` });
+        news.push({
+          at: now,
+          kind: 'rollout',
+          subject: name,
+          text: `deployment ${name} restarted (kubectl rollout restart) now that its VPA recommends: its new pod goes through the admission webhook`,
+        });
       }
       log.push(...news);
       const add = nodeToAdd(current.pods, current.nodes, scenario.scaleUp);
       if (add) sim.server.store.create('nodes', nodeObject(add.node, current.nodes.length, version) as unknown as KubeObject);
       if (out.isTTY) {
         const clock = runningClock(now - runningSince, options.durationMs);
-        out.write(ttyFrame(renderScreen({ header: [`${header[0]}  (${clock})`, ...header.slice(1)], rows: podRows(current), log, startedAt, logLines: 14, ...(out.columns ? { width: out.columns } : {}) }), out.columns));
+        out.write(
+          ttyFrame(
+            renderScreen({
+              header: [`${header[0]}  (${clock})`, ...header.slice(1)],
+              rows: podRows(current),
+              log,
+              startedAt,
+              logLines: 14,
+              ...(out.columns ? { width: out.columns } : {}),
+            }),
+            out.columns,
+          ),
+        );
       } else {
         for (const a of news) say(formatActivity(a, startedAt));
       }

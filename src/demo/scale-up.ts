@@ -9,7 +9,10 @@ import type { NodeObject, Pod } from 'kube-sim/objects';
 
 /** The first unschedulable pod, or undefined. */
 export function unschedulablePod(pods: readonly Pod[]): Pod | undefined {
-  return pods.find((p) => !p.metadata.deletionTimestamp && p.status?.conditions?.some((c) => c.type === 'PodScheduled' && c.status === 'False' && c.reason === 'Unschedulable'));
+  return pods.find(
+    (p) =>
+      !p.metadata.deletionTimestamp && p.status?.conditions?.some((c) => c.type === 'PodScheduled' && c.status === 'False' && c.reason === 'Unschedulable'),
+  );
 }
 
 /** The node to add now, if any: `spec` when a pod is unschedulable and the node is not there yet. */

@@ -102,12 +102,14 @@ export class SimMetricsSource implements MetricsSource {
     for (const p of this.input.pods()) {
       const ns = p.metadata.namespace ?? '';
       if (!namespaces.includes(ns)) continue;
-      for (const o of p.metadata.ownerReferences ?? []) links.push({ namespace: ns, kind: 'Pod', name: p.metadata.name ?? '', ownerKind: o.kind, ownerName: o.name });
+      for (const o of p.metadata.ownerReferences ?? [])
+        links.push({ namespace: ns, kind: 'Pod', name: p.metadata.name ?? '', ownerKind: o.kind, ownerName: o.name });
     }
     for (const rs of this.input.replicaSets()) {
       const ns = rs.metadata.namespace ?? '';
       if (!namespaces.includes(ns)) continue;
-      for (const o of rs.metadata.ownerReferences ?? []) links.push({ namespace: ns, kind: 'ReplicaSet', name: rs.metadata.name ?? '', ownerKind: o.kind, ownerName: o.name });
+      for (const o of rs.metadata.ownerReferences ?? [])
+        links.push({ namespace: ns, kind: 'ReplicaSet', name: rs.metadata.name ?? '', ownerKind: o.kind, ownerName: o.name });
     }
     return links;
   }
@@ -122,7 +124,11 @@ export class SimMetricsSource implements MetricsSource {
           ...(l?.['cpu'] !== undefined ? { cpu: parseCpu(l['cpu']) / 1000 } : {}),
           ...(l?.['memory'] !== undefined ? { memory: parseMemory(l['memory']) } : {}),
         });
-        out.push({ key: { namespace: ns, pod: p.metadata.name ?? '', container: c.name }, requests: list(c.resources?.requests), limits: list(c.resources?.limits) });
+        out.push({
+          key: { namespace: ns, pod: p.metadata.name ?? '', container: c.name },
+          requests: list(c.resources?.requests),
+          limits: list(c.resources?.limits),
+        });
       }
     }
     return out;

@@ -54,7 +54,13 @@ export function sampleTimes(start: number, end: number, intervalMs: number): num
  * `spec.days` before `end`: each container's own patterns from the pod's usage annotation, unless
  * `spec.usage[workload][container]` replaces them. `workloadOf` names a pod's workload.
  */
-export function containerHistories(pods: readonly Pod[], spec: HistorySpec, end: number, seed: number, workloadOf: (pod: Pod) => string | undefined): ContainerHistory[] {
+export function containerHistories(
+  pods: readonly Pod[],
+  spec: HistorySpec,
+  end: number,
+  seed: number,
+  workloadOf: (pod: Pod) => string | undefined,
+): ContainerHistory[] {
   const start = end - spec.days * 86_400_000;
   const out: ContainerHistory[] = [];
   for (const pod of pods) {

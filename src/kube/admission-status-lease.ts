@@ -36,14 +36,26 @@ function ms(value: Date | string | undefined): number | undefined {
 
 /** The verdict on the Lease at `now` (ms) with `timeoutMs` (upstream: 1 min). Pure. */
 export function admissionStatusVerdict(read: AdmissionStatusRead, now: number, timeoutMs: number, where = ADMISSION_STATUS_LEASE_NAME): AdmissionStatusVerdict {
-  if ('error' in read) return { fresh: false, message: `the admission webhook's status Lease ${where} cannot be read (${read.error}), so evictions wait: a pod evicted without the webhook would come back with its old resources` };
-  if (!read.lease) return { fresh: false, message: `no admission webhook status (Lease ${where} not found), so evictions wait: a pod evicted without the webhook would come back with its old resources` };
+  if ('error' in read)
+    return {
+      fresh: false,
+      message: `the admission webhook's status Lease ${where} cannot be read (${read.error}), so evictions wait: a pod evicted without the webhook would come back with its old resources`,
+    };
+  if (!read.lease)
+    return {
+      fresh: false,
+      message: `no admission webhook status (Lease ${where} not found), so evictions wait: a pod evicted without the webhook would come back with its old resources`,
+    };
   const created = ms(read.lease.metadata?.creationTimestamp);
   const renewed = ms(read.lease.spec?.renewTime);
   const latest = Math.max(created ?? -Infinity, renewed ?? -Infinity);
-  if (latest + timeoutMs > now) return { fresh: true, message: `the admission webhook renewed its status Lease ${where} ${Math.max(0, Math.round((now - latest) / 1000))} s ago` };
+  if (latest + timeoutMs > now)
+    return { fresh: true, message: `the admission webhook renewed its status Lease ${where} ${Math.max(0, Math.round((now - latest) / 1000))} s ago` };
   const when = Number.isFinite(latest) ? `last renewed ${new Date(latest).toISOString()}, more than ${Math.round(timeoutMs / 1000)} s ago` : 'never renewed';
-  return { fresh: false, message: `the admission webhook's status Lease ${where} is stale (${when}), so evictions wait: a pod evicted without the webhook would come back with its old resources` };
+  return {
+    fresh: false,
+    message: `the admission webhook's status Lease ${where} is stale (${when}), so evictions wait: a pod evicted without the webhook would come back with its old resources`,
+  };
 }
 
 /**
@@ -52,7 +64,11 @@ export function admissionStatusVerdict(read: AdmissionStatusRead, now: number, t
  * are written, as upstream does (a time read back as a millisecond Date would be refused as a
  * MicroTime). Pure.
  */
-export function renewedStatusLease(current: V1Lease | undefined, target: { namespace: string; name: string; identity: string; intervalMs: number }, now: number): V1Lease {
+export function renewedStatusLease(
+  current: V1Lease | undefined,
+  target: { namespace: string; name: string; identity: string; intervalMs: number },
+  now: number,
+): V1Lease {
   const spec = {
     holderIdentity: target.identity,
     leaseDurationSeconds: Math.max(1, Math.round(target.intervalMs / 1000)),

@@ -21,17 +21,7 @@
 
 /** What went wrong, in the terms a controller acts on. */
 export type ApiErrorKind =
-  | 'notFound'
-  | 'alreadyExists'
-  | 'conflict'
-  | 'gone'
-  | 'invalid'
-  | 'throttled'
-  | 'unauthorized'
-  | 'forbidden'
-  | 'unavailable'
-  | 'network'
-  | 'other';
+  'notFound' | 'alreadyExists' | 'conflict' | 'gone' | 'invalid' | 'throttled' | 'unauthorized' | 'forbidden' | 'unavailable' | 'network' | 'other';
 
 /** What to do about it. */
 export type ApiErrorAction = 'drop' | 'retry' | 'report' | 'backoff' | 'fail';

@@ -22,7 +22,8 @@ type PatchCall<F> = F extends (param: infer P, ...rest: never[]) => infer R ? (p
 export type PatchCalls<Api, K extends keyof Api> = { [M in K]: PatchCall<Api[M]> };
 
 /** The patch content types Tailor sends (client-node's `PatchStrategy` values; the JSON patch's constant is the updater's `JSON_PATCH_CONTENT_TYPE`, src/updater/resize-patch.ts). */
-export type PatchContentType = 'application/json-patch+json' | 'application/merge-patch+json' | 'application/strategic-merge-patch+json' | 'application/apply-patch+yaml';
+export type PatchContentType =
+  'application/json-patch+json' | 'application/merge-patch+json' | 'application/strategic-merge-patch+json' | 'application/apply-patch+yaml';
 export const MERGE_PATCH: PatchContentType = 'application/merge-patch+json';
 export const APPLY_PATCH: PatchContentType = 'application/apply-patch+yaml';
 
@@ -164,11 +165,31 @@ export function admissionregistrationApi(kc: k8s.KubeConfig | KubeClient, option
   const base = '/apis/admissionregistration.k8s.io/v1';
   return build(clientOf(kc, options), {
     readMutatingWebhookConfiguration: { method: 'GET', path: `${base}/mutatingwebhookconfigurations/{name}`, result: 'V1MutatingWebhookConfiguration' },
-    createMutatingWebhookConfiguration: { method: 'POST', path: `${base}/mutatingwebhookconfigurations`, result: 'V1MutatingWebhookConfiguration', body: 'V1MutatingWebhookConfiguration' },
-    replaceMutatingWebhookConfiguration: { method: 'PUT', path: `${base}/mutatingwebhookconfigurations/{name}`, result: 'V1MutatingWebhookConfiguration', body: 'V1MutatingWebhookConfiguration' },
+    createMutatingWebhookConfiguration: {
+      method: 'POST',
+      path: `${base}/mutatingwebhookconfigurations`,
+      result: 'V1MutatingWebhookConfiguration',
+      body: 'V1MutatingWebhookConfiguration',
+    },
+    replaceMutatingWebhookConfiguration: {
+      method: 'PUT',
+      path: `${base}/mutatingwebhookconfigurations/{name}`,
+      result: 'V1MutatingWebhookConfiguration',
+      body: 'V1MutatingWebhookConfiguration',
+    },
     readValidatingWebhookConfiguration: { method: 'GET', path: `${base}/validatingwebhookconfigurations/{name}`, result: 'V1ValidatingWebhookConfiguration' },
-    createValidatingWebhookConfiguration: { method: 'POST', path: `${base}/validatingwebhookconfigurations`, result: 'V1ValidatingWebhookConfiguration', body: 'V1ValidatingWebhookConfiguration' },
-    replaceValidatingWebhookConfiguration: { method: 'PUT', path: `${base}/validatingwebhookconfigurations/{name}`, result: 'V1ValidatingWebhookConfiguration', body: 'V1ValidatingWebhookConfiguration' },
+    createValidatingWebhookConfiguration: {
+      method: 'POST',
+      path: `${base}/validatingwebhookconfigurations`,
+      result: 'V1ValidatingWebhookConfiguration',
+      body: 'V1ValidatingWebhookConfiguration',
+    },
+    replaceValidatingWebhookConfiguration: {
+      method: 'PUT',
+      path: `${base}/validatingwebhookconfigurations/{name}`,
+      result: 'V1ValidatingWebhookConfiguration',
+      body: 'V1ValidatingWebhookConfiguration',
+    },
   });
 }
 

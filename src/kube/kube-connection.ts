@@ -121,7 +121,14 @@ function inCluster(host: string, port: string, saDir: string, exists: (path: str
 function finish(kc: KubeConfig, source: KubeConnectionSource, where: string, context: string | undefined): KubeConnection {
   if (context !== undefined) {
     if (!kc.getContextObject(context)) {
-      throw new KubeConnectionError(`--kube-context ${context}: no such context in ${where} (has: ${kc.getContexts().map((c) => c.name).join(', ') || 'none'})`);
+      throw new KubeConnectionError(
+        `--kube-context ${context}: no such context in ${where} (has: ${
+          kc
+            .getContexts()
+            .map((c) => c.name)
+            .join(', ') || 'none'
+        })`,
+      );
     }
     kc.setCurrentContext(context);
   }

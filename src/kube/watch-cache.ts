@@ -142,7 +142,10 @@ export class WatchCache<T extends KubernetesObject> {
     this.restarting = true;
     try {
       const c = classifyApiError(err);
-      const delayMs = backoffDelay(this.failures, c, this.random(), { baseDelayMs: this.o.restartBaseDelayMs ?? 500, maxDelayMs: this.o.restartMaxDelayMs ?? 30_000 });
+      const delayMs = backoffDelay(this.failures, c, this.random(), {
+        baseDelayMs: this.o.restartBaseDelayMs ?? 500,
+        maxDelayMs: this.o.restartMaxDelayMs ?? 30_000,
+      });
       const level = c.kind === 'forbidden' || c.kind === 'unauthorized' ? 'error' : 'warn';
       this.log[level]({ err, kind: c.kind, failures: this.failures, delayMs }, 'list/watch failed; restarting after a delay');
       await this.sleep(delayMs, this.stopSignal.signal);

@@ -25,7 +25,10 @@ function passwordlessSudo(): boolean {
 export function ensureDebianPackage(pkg: string, binaries: readonly string[]): void {
   if (binaries.every(onPath)) return;
   const apt = aptGetCommand(process.getuid?.() === 0, passwordlessSudo);
-  if (!apt) throw new Error(`${binaries.join(', ')} not found and cannot install the Debian package ${pkg} (not root, no passwordless sudo): run \`sudo apt-get install -y ${pkg}\``);
+  if (!apt)
+    throw new Error(
+      `${binaries.join(', ')} not found and cannot install the Debian package ${pkg} (not root, no passwordless sudo): run \`sudo apt-get install -y ${pkg}\``,
+    );
   const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
   const run = (args: string[]) => spawnSync(apt[0]!, [...apt.slice(1), ...args], { stdio: 'inherit', env }).status === 0;
   const install = () => run(['install', '-y', '--no-install-recommends', pkg]);

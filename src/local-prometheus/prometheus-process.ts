@@ -66,7 +66,9 @@ function run(cmd: string, args: string[], options: ChildOptions = {}): Promise<v
  */
 export async function backfill(files: readonly string[], dataDir: string, parallel = 2, options: ChildOptions = {}): Promise<void> {
   const limit = pLimit(parallel);
-  const results = await Promise.allSettled(files.map((f) => limit(() => run('promtool', ['tsdb', 'create-blocks-from', 'openmetrics', '--quiet', f, dataDir], options))));
+  const results = await Promise.allSettled(
+    files.map((f) => limit(() => run('promtool', ['tsdb', 'create-blocks-from', 'openmetrics', '--quiet', f, dataDir], options))),
+  );
   const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
   if (failed) throw failed.reason;
 }

@@ -91,7 +91,8 @@ export const memoryBudgetType: OptionType<number> = {
   ...memoryType,
   parse: (text) => {
     const bytes = memoryType.parse(text);
-    if (bytes < MIN_MEMORY_BUDGET_BYTES) throw new Error(`must be at least ${memoryType.format(MIN_MEMORY_BUDGET_BYTES)}: the process alone needs about that much`);
+    if (bytes < MIN_MEMORY_BUDGET_BYTES)
+      throw new Error(`must be at least ${memoryType.format(MIN_MEMORY_BUDGET_BYTES)}: the process alone needs about that much`);
     return bytes;
   },
 };

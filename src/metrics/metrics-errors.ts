@@ -95,7 +95,9 @@ export function wrapPrometheusError(raw: unknown, query: string, endpoint: strin
     return new PrometheusTimeoutError(`Prometheus at ${endpoint} timed out: ${detail}`, q, { cause: raw });
   }
   if (f.errorType === 'network_error' || f.errorType === 'ssl_error') {
-    return new PrometheusUnreachableError(`Prometheus at ${endpoint} is unreachable: ${detail}${code && !detail.includes(code) ? ` (${code})` : ''}`, q, { cause: raw });
+    return new PrometheusUnreachableError(`Prometheus at ${endpoint} is unreachable: ${detail}${code && !detail.includes(code) ? ` (${code})` : ''}`, q, {
+      cause: raw,
+    });
   }
   if (f.errorType === 'http_error' && (status === 400 || status === 422 || prometheusType === 'bad_data' || prometheusType === 'execution')) {
     return new BadQueryError(`Prometheus at ${endpoint} rejected the query (HTTP ${status}): ${detail}`, q, { cause: raw });
@@ -116,6 +118,8 @@ export function wrapPrometheusError(raw: unknown, query: string, endpoint: strin
 function notTheApi(endpoint: string, q: string, answer: HttpAnswer | undefined, detail: string, raw: unknown): PrometheusServerError {
   if (!answer) return new PrometheusServerError(`Prometheus at ${endpoint} sent an unreadable answer: ${detail}`, q, undefined, { cause: raw });
   const type = answer.contentType.split(';')[0]!.trim() || 'no content type';
-  const hint = answer.status < 500 ? ': check --prometheus-url (the server\'s base URL, e.g. http://prometheus:9090, without /api/v1 or a UI path)' : '';
-  return new PrometheusServerError(`Prometheus at ${endpoint} answered HTTP ${answer.status} (${type}), not the Prometheus API${hint}`, q, answer.status, { cause: raw });
+  const hint = answer.status < 500 ? ": check --prometheus-url (the server's base URL, e.g. http://prometheus:9090, without /api/v1 or a UI path)" : '';
+  return new PrometheusServerError(`Prometheus at ${endpoint} answered HTTP ${answer.status} (${type}), not the Prometheus API${hint}`, q, answer.status, {
+    cause: raw,
+  });
 }

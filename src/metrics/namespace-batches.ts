@@ -16,7 +16,12 @@ export interface NamespaceBatch {
  * Packs namespaces (name -> series count) into batches. Worked example: sizes {a:100, b:100, c:300},
  * 10 points per series and a budget of 3,000 points give [a,b] (2,000 points) and [c] (3,000).
  */
-export function batchNamespaces(sizes: ReadonlyMap<string, number>, pointsPerSeries: number, maxPointsPerQuery: number, maxNamespacesPerQuery = 500): NamespaceBatch[] {
+export function batchNamespaces(
+  sizes: ReadonlyMap<string, number>,
+  pointsPerSeries: number,
+  maxPointsPerQuery: number,
+  maxNamespacesPerQuery = 500,
+): NamespaceBatch[] {
   const maxSeries = Math.max(1, Math.floor(maxPointsPerQuery / Math.max(1, pointsPerSeries)));
   const batches: NamespaceBatch[] = [];
   let current: NamespaceBatch | undefined;

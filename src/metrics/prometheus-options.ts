@@ -37,7 +37,8 @@ export const PROMETHEUS_OPTIONS = {
     flag: 'prometheus-url',
     env: 'TAILOR_PROMETHEUS_URL',
     type: urlType,
-    description: 'PromQL HTTP API (Prometheus, Thanos, Mimir, Cortex, VictoriaMetrics). Required by the recommender; the updater reads recent memory usage from it (without it the updater never lowers a memory limit and its memory pressure guard is off).',
+    description:
+      'PromQL HTTP API (Prometheus, Thanos, Mimir, Cortex, VictoriaMetrics). Required by the recommender; the updater reads recent memory usage from it (without it the updater never lowers a memory limit and its memory pressure guard is off).',
     group: 'Prometheus',
   },
   prometheusTimeout: {
@@ -137,7 +138,9 @@ export const PROMETHEUS_RULES: readonly ConfigRule<PrometheusConfig>[] = [
   {
     options: ['prometheusBearerToken', 'prometheusBearerTokenFile', 'prometheusBasicAuth'],
     check: (c) =>
-      [c.prometheusBearerToken, c.prometheusBearerTokenFile, c.prometheusBasicAuth].filter((v) => v !== undefined).length > 1 ? 'give at most one kind of Prometheus credentials' : undefined,
+      [c.prometheusBearerToken, c.prometheusBearerTokenFile, c.prometheusBasicAuth].filter((v) => v !== undefined).length > 1
+        ? 'give at most one kind of Prometheus credentials'
+        : undefined,
   },
 ];
 

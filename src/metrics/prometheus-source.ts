@@ -9,7 +9,17 @@ import { MEMORY_USAGE_NAMESPACES_PER_QUERY, type ContainerMemoryUsage, type Memo
 import type { Answer, ContainerResources, ContainerSeries, DataQuality, MetricsSource, OomEvent, OwnerLink, StepRange } from './metrics-source.ts';
 import { addQuality, cleanQuality, containerId } from './metrics-source.ts';
 import { typicalInterval } from './scrape-interval.ts';
-import { containerSeriesSelector, cpuUsageQuery, rawCpuSamplesQuery, memoryPeakQuery, memoryUsageQuery, namespaceSizesQuery, oomKillsQuery, ownerSeriesSelectors, resourcesQuery } from './promql-queries.ts';
+import {
+  containerSeriesSelector,
+  cpuUsageQuery,
+  rawCpuSamplesQuery,
+  memoryPeakQuery,
+  memoryUsageQuery,
+  namespaceSizesQuery,
+  oomKillsQuery,
+  ownerSeriesSelectors,
+  resourcesQuery,
+} from './promql-queries.ts';
 import { PROMETHEUS_MAX_POINTS_PER_SERIES, splitRange } from './range-plan.ts';
 import { decodeJsonSeries, finishMatrix, keyOf, mergeSeries, type JsonRangeSeries } from './series-decode.ts';
 import type { PrometheusQueryClient } from './query-client.ts';

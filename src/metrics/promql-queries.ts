@@ -118,7 +118,11 @@ export function resourcesQuery(cfg: QueryConfig, namespaces: readonly string[], 
  *   30 s ago cannot look as if it had been above 90% of its limit for 2 minutes. With a 2 min
  *   window, a lowest value of 950 MiB against a 1 GiB limit (above 921.6 MiB) is memory pressure.
  */
-export function memoryUsageQuery(cfg: QueryConfig, namespaces: readonly string[], windows: { peakWindowMs: number; pressureWindowMs: number; coverageMs: number }): string {
+export function memoryUsageQuery(
+  cfg: QueryConfig,
+  namespaces: readonly string[],
+  windows: { peakWindowMs: number; pressureWindowMs: number; coverageMs: number },
+): string {
   const by = byContainer(cfg);
   const sel = selector(cfg.metrics.memoryWorkingSet, containerMatchers(cfg, namespaces), cfg.extraSelector);
   const peak = `max by (${by}) (max_over_time(${sel}[${duration(windows.peakWindowMs)}]))`;

@@ -166,12 +166,7 @@ export class PrometheusQueryClient {
    * `data.result` at a time; the answer as a whole is never held (matrix-stream.ts).
    */
   rangeStreamed(query: string, start: number, end: number, stepMs: number, begin: () => (item: unknown) => void): Promise<QueryAnswer<void>> {
-    return this.run(
-      'range',
-      query,
-      (driver) => driver.rangeQuery(query, start, end, stepMs / 1000).then(() => undefined),
-      begin,
-    );
+    return this.run('range', query, (driver) => driver.rangeQuery(query, start, end, stepMs / 1000).then(() => undefined), begin);
   }
 
   /**
@@ -183,7 +178,12 @@ export class PrometheusQueryClient {
     return this.run('series', selectors.join(' '), (driver) => driver.series([...selectors], start, end));
   }
 
-  private async run<T>(kind: QueryKind, query: string, call: (driver: PrometheusDriver) => Promise<T>, begin?: () => (item: unknown) => void): Promise<QueryAnswer<T>> {
+  private async run<T>(
+    kind: QueryKind,
+    query: string,
+    call: (driver: PrometheusDriver) => Promise<T>,
+    begin?: () => (item: unknown) => void,
+  ): Promise<QueryAnswer<T>> {
     const driver = query.length > this.options.postAboveChars ? this.post : this.get;
     const started = performance.now();
     let bytes = 0;

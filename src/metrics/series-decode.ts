@@ -70,7 +70,7 @@ export function mergeSeries(parts: readonly ContainerSeries[]): ContainerSeries[
   // Stable: parts of one container keep their order, as the merge below relies on nothing else.
   const sorted = [...parts].sort((a, b) => compareContainerIds(a.key, b.key));
   const out: ContainerSeries[] = [];
-  for (let i = 0; i < sorted.length; ) {
+  for (let i = 0; i < sorted.length;) {
     let j = i + 1;
     while (j < sorted.length && compareContainerIds(sorted[i]!.key, sorted[j]!.key) === 0) j++;
     out.push(j === i + 1 ? sorted[i]! : mergeSame(sorted.slice(i, j)));

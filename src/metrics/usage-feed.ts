@@ -92,7 +92,9 @@ export interface SyncReport {
 
 export class UsageFeed {
   private readonly cursors = new Map<string, number>();
-  private readonly opts: Required<Omit<FeedOptions, 'namespaces' | 'lagMs' | 'scrapeIntervalMs' | 'memoryBudgetBytes' | 'modelBytesPerSeries' | 'residentBytes'>> & { lagMs: number; namespaces?: readonly string[] };
+  private readonly opts: Required<
+    Omit<FeedOptions, 'namespaces' | 'lagMs' | 'scrapeIntervalMs' | 'memoryBudgetBytes' | 'modelBytesPerSeries' | 'residentBytes'>
+  > & { lagMs: number; namespaces?: readonly string[] };
   /** Given, or read from the data once. */
   private scrapeMs: number | undefined;
   private readonly scrapeGiven: boolean;
@@ -174,7 +176,19 @@ export class UsageFeed {
   async sync(now: number, sink: UsageSink, onProgress?: (done: number, total: number) => void): Promise<SyncReport> {
     const { stepMs, historyMs } = this.opts;
     const end = Math.floor((now - this.opts.lagMs) / stepMs) * stepMs;
-    const report: SyncReport = { end, namespaces: 0, batches: 0, chunks: 0, cpuSamples: 0, memorySamples: 0, oomEvents: 0, failed: [], sparse: [], quality: cleanQuality(), rateWindowMs: stepMs };
+    const report: SyncReport = {
+      end,
+      namespaces: 0,
+      batches: 0,
+      chunks: 0,
+      cpuSamples: 0,
+      memorySamples: 0,
+      oomEvents: 0,
+      failed: [],
+      sparse: [],
+      quality: cleanQuality(),
+      rateWindowMs: stepMs,
+    };
     // Discovery looks back to the oldest cursor (one step in the steady state), or the whole
     // history on the first cycle; a new namespace with current data shows up either way.
     const oldest = this.cursors.size > 0 ? Math.min(...this.cursors.values()) : end - historyMs;
@@ -187,7 +201,13 @@ export class UsageFeed {
       this.metrics?.failedBatches.inc();
       report.failed.push(...(this.opts.namespaces ?? [...this.cursors.keys()]));
       report.error = err;
-      this.repeated.say(`discovery ${err instanceof Error ? err.message : String(err)}`, now, { err }, 'usage discovery failed; nothing fetched this cycle, retried next cycle', 'error');
+      this.repeated.say(
+        `discovery ${err instanceof Error ? err.message : String(err)}`,
+        now,
+        { err },
+        'usage discovery failed; nothing fetched this cycle, retried next cycle',
+        'error',
+      );
       return report;
     }
     this.repeated.retain((cause) => !cause.startsWith('discovery '));
@@ -231,7 +251,19 @@ export class UsageFeed {
     // incremental one each cycle is a debug line.
     const history = plans.some((p) => p.bootstrap);
     this.log[history ? 'info' : 'debug'](
-      { end: new Date(end).toISOString(), namespaces: report.namespaces, batches: report.batches, chunks: report.chunks, cpuSamples: report.cpuSamples, memorySamples: report.memorySamples, oomEvents: report.oomEvents, failed: report.failed.length, sparse: report.sparse.length, nonFinite: report.quality.nonFinite, gapSteps: report.quality.gapSteps },
+      {
+        end: new Date(end).toISOString(),
+        namespaces: report.namespaces,
+        batches: report.batches,
+        chunks: report.chunks,
+        cpuSamples: report.cpuSamples,
+        memorySamples: report.memorySamples,
+        oomEvents: report.oomEvents,
+        failed: report.failed.length,
+        sparse: report.sparse.length,
+        nonFinite: report.quality.nonFinite,
+        gapSteps: report.quality.gapSteps,
+      },
       history ? 'usage history read' : 'usage sync done',
     );
     return report;
@@ -245,8 +277,10 @@ export class UsageFeed {
    */
   private redetectIfCpuEmpty(report: SyncReport): void {
     if (this.scrapeGiven || this.scrapeMs === undefined || report.cpuSamples > 0 || report.memorySamples === 0) return;
-    this.log.warn({ scrapeIntervalMs: this.scrapeMs, rateWindowMs: report.rateWindowMs, memorySamples: report.memorySamples },
-      `no CPU sample in a ${report.rateWindowMs / 1000}s rate window while memory came: the scrape interval is read again next cycle`);
+    this.log.warn(
+      { scrapeIntervalMs: this.scrapeMs, rateWindowMs: report.rateWindowMs, memorySamples: report.memorySamples },
+      `no CPU sample in a ${report.rateWindowMs / 1000}s rate window while memory came: the scrape interval is read again next cycle`,
+    );
     this.scrapeMs = undefined;
   }
 
@@ -271,7 +305,10 @@ export class UsageFeed {
       }
       this.repeated.retain((cause) => !cause.startsWith('scrape interval'));
       if (rateWindowMs(stepMs, interval) > stepMs) {
-        this.log.info({ scrapeIntervalMs: interval, rateWindowMs: rateWindowMs(stepMs, interval) }, 'the data is scraped less often than the step: CPU is read over 4 scrape intervals');
+        this.log.info(
+          { scrapeIntervalMs: interval, rateWindowMs: rateWindowMs(stepMs, interval) },
+          'the data is scraped less often than the step: CPU is read over 4 scrape intervals',
+        );
       }
       return interval;
     } catch (err) {
@@ -281,7 +318,15 @@ export class UsageFeed {
     }
   }
 
-  private async fetchBatch(namespaces: string[], chunks: StepRange[], bootstrap: boolean, sink: UsageSink, report: SyncReport, progress: () => void, rateWindow: number): Promise<void> {
+  private async fetchBatch(
+    namespaces: string[],
+    chunks: StepRange[],
+    bootstrap: boolean,
+    sink: UsageSink,
+    report: SyncReport,
+    progress: () => void,
+    rateWindow: number,
+  ): Promise<void> {
     const counts = bootstrap ? new Map<string, { key: ContainerKey; n: number }>() : undefined;
     for (const chunk of chunks) {
       try {
@@ -309,8 +354,14 @@ export class UsageFeed {
         sink.endChunk?.();
         report.oomEvents += oom.data.length;
         for (const q of [cpu.quality, memory.quality, oom.quality]) addQuality(report.quality, q);
-        this.metrics?.samples.inc({ resource: 'cpu' }, cpu.data.reduce((n, s) => n + s.times.length, 0));
-        this.metrics?.samples.inc({ resource: 'memory' }, memory.data.reduce((n, s) => n + s.times.length, 0));
+        this.metrics?.samples.inc(
+          { resource: 'cpu' },
+          cpu.data.reduce((n, s) => n + s.times.length, 0),
+        );
+        this.metrics?.samples.inc(
+          { resource: 'memory' },
+          memory.data.reduce((n, s) => n + s.times.length, 0),
+        );
         for (const ns of namespaces) this.cursors.set(ns, chunk.end);
         progress();
       } catch (err) {
@@ -318,7 +369,13 @@ export class UsageFeed {
         report.failed.push(...namespaces);
         const cause = `batch ${namespaces.join(',')}: ${err instanceof Error ? err.message : String(err)}`;
         this.failedCauses.add(cause);
-        this.repeated.say(cause, chunk.end, { err, namespaces, from: new Date(chunk.start).toISOString(), to: new Date(chunk.end).toISOString() }, 'usage fetch failed for a namespace batch; it is retried next cycle', 'error');
+        this.repeated.say(
+          cause,
+          chunk.end,
+          { err, namespaces, from: new Date(chunk.start).toISOString(), to: new Date(chunk.end).toISOString() },
+          'usage fetch failed for a namespace batch; it is retried next cycle',
+          'error',
+        );
         return;
       }
     }

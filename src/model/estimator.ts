@@ -58,8 +58,12 @@ export function estimateContainer(state: AggregateContainerState, containersInPo
 
   return {
     target: floored(percentiles(o.targetCpuPercentile, o.targetMemoryPercentile)),
-    lowerBound: floored(scaled(percentiles(o.lowerBoundCpuPercentile, o.lowerBoundMemoryPercentile), o.lowerBoundConfidenceMultiplier, o.lowerBoundConfidenceExponent)),
-    upperBound: floored(scaled(percentiles(o.upperBoundCpuPercentile, o.upperBoundMemoryPercentile), o.upperBoundConfidenceMultiplier, o.upperBoundConfidenceExponent)),
+    lowerBound: floored(
+      scaled(percentiles(o.lowerBoundCpuPercentile, o.lowerBoundMemoryPercentile), o.lowerBoundConfidenceMultiplier, o.lowerBoundConfidenceExponent),
+    ),
+    upperBound: floored(
+      scaled(percentiles(o.upperBoundCpuPercentile, o.upperBoundMemoryPercentile), o.upperBoundConfidenceMultiplier, o.upperBoundConfidenceExponent),
+    ),
   };
 }
 

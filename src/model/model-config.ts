@@ -32,7 +32,9 @@ export function defaultModelConfig(): ModelConfig {
 }
 
 /** The memory settings a VPA may set for one container (upstream 1.8's per-VPA fields). */
-export type MemorySettings = Partial<Pick<ModelOptions, 'oomBumpUpRatio' | 'oomMinBumpUpBytes' | 'memoryAggregationIntervalMs' | 'memoryAggregationIntervalCount'>>;
+export type MemorySettings = Partial<
+  Pick<ModelOptions, 'oomBumpUpRatio' | 'oomMinBumpUpBytes' | 'memoryAggregationIntervalMs' | 'memoryAggregationIntervalCount'>
+>;
 
 const derived = new WeakMap<ModelConfig, Map<string, ModelConfig>>();
 
@@ -42,7 +44,9 @@ const derived = new WeakMap<ModelConfig, Map<string, ModelConfig>>();
  * Throws ModelOptionsError for a value out of range.
  */
 export function withMemorySettings(config: ModelConfig, settings: MemorySettings): ModelConfig {
-  const set = Object.entries(settings).filter(([, v]) => v !== undefined).sort(([a], [b]) => a.localeCompare(b));
+  const set = Object.entries(settings)
+    .filter(([, v]) => v !== undefined)
+    .sort(([a], [b]) => a.localeCompare(b));
   if (set.length === 0) return config;
   const key = JSON.stringify(set);
   let byKey = derived.get(config);

@@ -18,7 +18,8 @@ export class StrategyRegistry {
 
   /** Adds a strategy; its name must be new and match [a-z0-9][a-z0-9-]*. */
   register(strategy: Strategy): this {
-    if (!/^[a-z0-9][a-z0-9-]*$/.test(strategy.name)) throw new StrategyRegistryError(`strategy name ${JSON.stringify(strategy.name)} is invalid: use lowercase letters, digits and dashes`);
+    if (!/^[a-z0-9][a-z0-9-]*$/.test(strategy.name))
+      throw new StrategyRegistryError(`strategy name ${JSON.stringify(strategy.name)} is invalid: use lowercase letters, digits and dashes`);
     if (this.byName.has(strategy.name)) throw new StrategyRegistryError(`strategy ${JSON.stringify(strategy.name)} is already registered`);
     this.byName.set(strategy.name, strategy);
     return this;

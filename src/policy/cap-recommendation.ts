@@ -42,7 +42,12 @@ export function capRecommendation(rec: NumericContainerRecommendation, resourceP
       if (explain) {
         const code = clamped > value ? 'RaisedToMinAllowed' : 'CappedToMaxAllowed';
         const bound = clamped > value ? 'minAllowed' : 'maxAllowed';
-        reasons.push({ code, container, resource: r, message: `${r}: ${what} ${describeAmount(r, value)} ${clamped > value ? 'raised' : 'capped'} to ${bound} ${describeAmount(r, clamped)}` });
+        reasons.push({
+          code,
+          container,
+          resource: r,
+          message: `${r}: ${what} ${describeAmount(r, value)} ${clamped > value ? 'raised' : 'capped'} to ${bound} ${describeAmount(r, clamped)}`,
+        });
       }
     }
     return out;

@@ -122,7 +122,10 @@ function planResource(input: ContainerPlanInput, r: ResourceName, target: number
     note('RaisedToLimitRangeMin', `request ${amount(request)} raised to the LimitRange min ${amount(lr.min)}`);
     request = lr.min;
   }
-  const ratio = policy.controlledValues === 'RequestsAndLimits' && oldLimit !== undefined && oldRequest !== undefined && oldRequest > 0 ? { oldRequest, oldLimit } : undefined;
+  const ratio =
+    policy.controlledValues === 'RequestsAndLimits' && oldLimit !== undefined && oldRequest !== undefined && oldRequest > 0
+      ? { oldRequest, oldLimit }
+      : undefined;
   const maxRequest = lr.max === undefined ? undefined : ratio ? maxRequestForLimit(ratio, lr.max, lr) : lr.max;
   if (lr.max !== undefined && maxRequest !== undefined && request > maxRequest) {
     const message =
@@ -145,7 +148,10 @@ function planResource(input: ContainerPlanInput, r: ResourceName, target: number
     }
     if (lr.maxRatioMilli !== undefined && exceedsRatio(oldLimit, request, lr.maxRatioMilli)) {
       const raised = Math.min(oldLimit, mulDivCeil(oldLimit, 1000, lr.maxRatioMilli));
-      note('RequestRaisedForLimitRangeRatio', `request ${amount(request)} raised to ${amount(raised)} so that limit ${amount(oldLimit)} / request stays within the LimitRange maxLimitRequestRatio ${lr.maxRatioMilli / 1000}`);
+      note(
+        'RequestRaisedForLimitRangeRatio',
+        `request ${amount(request)} raised to ${amount(raised)} so that limit ${amount(oldLimit)} / request stays within the LimitRange maxLimitRequestRatio ${lr.maxRatioMilli / 1000}`,
+      );
       request = raised;
     }
     return { request, limit: oldLimit };
@@ -159,7 +165,10 @@ function planResource(input: ContainerPlanInput, r: ResourceName, target: number
 
   if (oldRequest === oldLimit) {
     if (lowest !== undefined && request < lowest) {
-      note('MemoryLimitKept', `request and limit kept at ${amount(lowest)}, not the ${amount(request)} recommended: ${lowestReason(input.memoryLimitRules, lowest, oldLimit)}`);
+      note(
+        'MemoryLimitKept',
+        `request and limit kept at ${amount(lowest)}, not the ${amount(request)} recommended: ${lowestReason(input.memoryLimitRules, lowest, oldLimit)}`,
+      );
       request = lowest;
     }
     if (request !== oldLimit) note('LimitKeptEqualToRequest', `limit set to ${amount(request)}, equal to the request as before`);
@@ -168,7 +177,11 @@ function planResource(input: ContainerPlanInput, r: ResourceName, target: number
 
   // newLimit = oldLimit x newRequest / oldRequest, e.g. 200m x 250m / 100m = 500m.
   const scaled =
-    input.podBound === 'lower' ? mulDivFloor(oldLimit, request, oldRequest) : input.podBound === 'raise' ? mulDivCeil(oldLimit, request, oldRequest) : roundUp(r, mulDivCeil(oldLimit, request, oldRequest));
+    input.podBound === 'lower'
+      ? mulDivFloor(oldLimit, request, oldRequest)
+      : input.podBound === 'raise'
+        ? mulDivCeil(oldLimit, request, oldRequest)
+        : roundUp(r, mulDivCeil(oldLimit, request, oldRequest));
   let limit = Math.max(request, scaled);
   if (limit !== oldLimit) {
     note('LimitScaled', `limit ${amount(oldLimit)} scaled to ${amount(limit)} with the request (${amount(oldRequest)} -> ${amount(request)})`);
@@ -179,7 +192,10 @@ function planResource(input: ContainerPlanInput, r: ResourceName, target: number
   }
   if (lr.maxRatioMilli !== undefined && exceedsRatio(limit, request, lr.maxRatioMilli)) {
     const capped = Math.max(request, mulDivFloor(request, lr.maxRatioMilli, 1000));
-    note('LimitCappedToLimitRangeRatio', `limit ${amount(limit)} capped to ${amount(capped)}, request x the LimitRange maxLimitRequestRatio ${lr.maxRatioMilli / 1000}`);
+    note(
+      'LimitCappedToLimitRangeRatio',
+      `limit ${amount(limit)} capped to ${amount(capped)}, request x the LimitRange maxLimitRequestRatio ${lr.maxRatioMilli / 1000}`,
+    );
     limit = capped;
   }
   if (lowest !== undefined && limit < lowest) {
@@ -187,7 +203,10 @@ function planResource(input: ContainerPlanInput, r: ResourceName, target: number
     limit = lowest;
     if (lr.maxRatioMilli !== undefined && exceedsRatio(limit, request, lr.maxRatioMilli)) {
       const raised = Math.min(limit, mulDivCeil(limit, 1000, lr.maxRatioMilli));
-      note('RequestRaisedForLimitRangeRatio', `request ${amount(request)} raised to ${amount(raised)} so that limit ${amount(limit)} / request stays within the LimitRange maxLimitRequestRatio ${lr.maxRatioMilli / 1000}`);
+      note(
+        'RequestRaisedForLimitRangeRatio',
+        `request ${amount(request)} raised to ${amount(raised)} so that limit ${amount(limit)} / request stays within the LimitRange maxLimitRequestRatio ${lr.maxRatioMilli / 1000}`,
+      );
       request = raised;
     }
   }

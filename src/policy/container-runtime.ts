@@ -45,6 +45,8 @@ export const GO_MEMLIMIT_HEADROOM = 0.1;
 const JVM_ENV_BEFORE = ['JAVA_TOOL_OPTIONS', 'JDK_JAVA_OPTIONS', 'JAVA_OPTS'];
 const JVM_ENV_AFTER = ['_JAVA_OPTIONS'];
 
+// One row per line, read as a table:
+// prettier-ignore
 const IMAGES: readonly [RuntimeKind, RegExp][] = [
   ['jvm', /(^|[/_-])(openjdk|eclipse-temurin|temurin|amazoncorretto|corretto|zulu|azul|semeru|ibm-semeru-runtimes|liberica|jre|jdk|java|tomcat|jetty|wildfly|keycloak|elasticsearch|opensearch|kafka|zookeeper|cassandra|solr|jenkins|flink|spark)$/],
   ['postgresql', /(^|[/_-])(postgres|postgresql|postgis|timescaledb|pgvector)$/],
@@ -58,8 +60,19 @@ const IMAGES: readonly [RuntimeKind, RegExp][] = [
 ];
 
 const COMMANDS: Record<string, RuntimeKind> = {
-  java: 'jvm', postgres: 'postgresql', mysqld: 'mysql', mariadbd: 'mysql', 'redis-server': 'redis', 'valkey-server': 'redis',
-  node: 'node', python: 'python', python3: 'python', gunicorn: 'python', uvicorn: 'python', envoy: 'envoy', nginx: 'nginx',
+  java: 'jvm',
+  postgres: 'postgresql',
+  mysqld: 'mysql',
+  mariadbd: 'mysql',
+  'redis-server': 'redis',
+  'valkey-server': 'redis',
+  node: 'node',
+  python: 'python',
+  python3: 'python',
+  gunicorn: 'python',
+  uvicorn: 'python',
+  envoy: 'envoy',
+  nginx: 'nginx',
 };
 
 /** The repository part of an image reference, lowercase, without registry port, tag or digest: `eclipse-temurin`. */
@@ -113,9 +126,17 @@ export function detectRuntime(container: V1Container, override?: RuntimeKind): C
   const argv = [...(container.command ?? []), ...(container.args ?? [])].flatMap((a) => words(a));
   const jvm: JvmFlags = { seen: false };
   const jvmEnv: string[] = [];
-  for (const name of JVM_ENV_BEFORE) if (env.has(name)) { readJvmFlags(words(env.get(name)), jvm); if (jvm.seen) jvmEnv.push(name); }
+  for (const name of JVM_ENV_BEFORE)
+    if (env.has(name)) {
+      readJvmFlags(words(env.get(name)), jvm);
+      if (jvm.seen) jvmEnv.push(name);
+    }
   readJvmFlags(argv, jvm);
-  for (const name of JVM_ENV_AFTER) if (env.has(name)) { readJvmFlags(words(env.get(name)), jvm); jvmEnv.push(name); }
+  for (const name of JVM_ENV_AFTER)
+    if (env.has(name)) {
+      readJvmFlags(words(env.get(name)), jvm);
+      jvmEnv.push(name);
+    }
   const goMemLimit = env.has('GOMEMLIMIT') ? parseGoMemLimit(env.get('GOMEMLIMIT')!) : undefined;
 
   const finish = (runtime: RuntimeKind | undefined, evidence: string): ContainerRuntime => {
@@ -146,7 +167,9 @@ export function detectRuntime(container: V1Container, override?: RuntimeKind): C
  */
 export function runtimeMemoryFloor(rt: ContainerRuntime, limitAtStartBytes: number | undefined): number | undefined {
   if (rt.runtime === 'jvm') {
-    const heap = rt.heapBytes ?? (limitAtStartBytes === undefined ? undefined : Math.floor((limitAtStartBytes * (rt.maxRamPercentage ?? JVM_DEFAULT_MAX_RAM_PERCENTAGE)) / 100));
+    const heap =
+      rt.heapBytes ??
+      (limitAtStartBytes === undefined ? undefined : Math.floor((limitAtStartBytes * (rt.maxRamPercentage ?? JVM_DEFAULT_MAX_RAM_PERCENTAGE)) / 100));
     if (heap === undefined) return undefined;
     return heap + Math.max(Math.ceil(heap * JVM_OVERHEAD_RATIO), JVM_MIN_OVERHEAD_BYTES);
   }
@@ -170,7 +193,12 @@ export function startMemoryFloor(rt: ContainerRuntime): number | undefined {
 /** A short description for people: `jvm (-Xmx 2Gi, from env JAVA_TOOL_OPTIONS)`. */
 export function describeRuntime(rt: ContainerRuntime): string {
   if (!rt.runtime) return 'unknown runtime';
-  const heap = rt.heapBytes !== undefined ? `-Xmx ${Math.round(rt.heapBytes / MiB)}Mi, ` : rt.maxRamPercentage !== undefined ? `MaxRAMPercentage ${rt.maxRamPercentage}, ` : '';
+  const heap =
+    rt.heapBytes !== undefined
+      ? `-Xmx ${Math.round(rt.heapBytes / MiB)}Mi, `
+      : rt.maxRamPercentage !== undefined
+        ? `MaxRAMPercentage ${rt.maxRamPercentage}, `
+        : '';
   const go = rt.goMemLimitBytes !== undefined ? `GOMEMLIMIT ${Math.round(rt.goMemLimitBytes / MiB)}Mi, ` : '';
   return `${rt.runtime} (${heap}${go}from ${rt.evidence})`;
 }

@@ -57,7 +57,8 @@ export function knownTimeZone(timezone: string): boolean {
 /** Why a window expression is refused, or undefined when it is fine. */
 export function windowExpressionProblem(expression: string): string | undefined {
   const fields = expression.trim().split(/\s+/);
-  if (fields.length !== 5) return `${JSON.stringify(expression)} has ${fields.length} field(s); write 5 (minute hour day-of-month month day-of-week), e.g. "* 2-4 * * 1-5"`;
+  if (fields.length !== 5)
+    return `${JSON.stringify(expression)} has ${fields.length} field(s); write 5 (minute hour day-of-month month day-of-week), e.g. "* 2-4 * * 1-5"`;
   const check = cron.validateDetailed(expression.trim());
   if (!check.valid) return `${JSON.stringify(expression)}: ${check.errors.map((e) => e.message).join('; ') || 'not a valid cron expression'}`;
   return undefined;
@@ -95,7 +96,10 @@ function nextMatch(expression: string, timezone: string, now: number, horizon: n
     // the candidates in [t, t + 1h): for each local hour this span touches, the first minute in the set
     const inThisHour = minutes.find((m) => m >= local);
     const inNextHour = minutes.find((m) => m < local);
-    const candidates = [inThisHour === undefined ? undefined : t + (inThisHour - local) * MINUTE, inNextHour === undefined ? undefined : t + (60 - local + inNextHour) * MINUTE];
+    const candidates = [
+      inThisHour === undefined ? undefined : t + (inThisHour - local) * MINUTE,
+      inNextHour === undefined ? undefined : t + (60 - local + inNextHour) * MINUTE,
+    ];
     for (const c of candidates) if (c !== undefined && match(new Date(c))) return c;
   }
   return undefined;
@@ -109,7 +113,8 @@ export function windowState(windows: DisruptionWindows, now: number): WindowStat
   const key = `${windows.timezone}\n${windows.expressions.join(';')}`;
   const cached = nextOpenings.get(key);
   // a cached answer holds for any time between when it was computed and the opening it found
-  if (cached && cached.from <= now && (cached.at === undefined ? now - cached.from < HOUR : now < cached.at)) return cached.at === undefined ? { open: false } : { open: false, nextOpen: cached.at };
+  if (cached && cached.from <= now && (cached.at === undefined ? now - cached.from < HOUR : now < cached.at))
+    return cached.at === undefined ? { open: false } : { open: false, nextOpen: cached.at };
   const found = windows.expressions.map((e) => nextMatch(e.trim(), windows.timezone, now, NEXT_OPENING_HORIZON_MS)).filter((t): t is number => t !== undefined);
   const at = found.length > 0 ? Math.min(...found) : undefined;
   if (nextOpenings.size > 1000) nextOpenings.clear();

@@ -54,8 +54,20 @@ export function limitRangeConstraints(limitRanges: readonly V1LimitRange[] | und
         const min = item.min?.[name];
         const max = item.max?.[name];
         const ratio = item.maxLimitRequestRatio?.[name];
-        if (min !== undefined) tighten(target[name], 'min', tryParse(() => parseAmount(name, min)), Math.max);
-        if (max !== undefined) tighten(target[name], 'max', tryParse(() => parseAmount(name, max)), Math.min);
+        if (min !== undefined)
+          tighten(
+            target[name],
+            'min',
+            tryParse(() => parseAmount(name, min)),
+            Math.max,
+          );
+        if (max !== undefined)
+          tighten(
+            target[name],
+            'max',
+            tryParse(() => parseAmount(name, max)),
+            Math.min,
+          );
         // Kubernetes requires the ratio to be >= 1; a smaller one could not be met and is ignored.
         const milli = ratio === undefined ? undefined : tryParse(() => parseQuantity(ratio, 3));
         if (milli !== undefined && milli >= 1000) tighten(target[name], 'maxRatioMilli', milli, Math.min);

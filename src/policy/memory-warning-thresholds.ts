@@ -36,7 +36,11 @@ export const MEMORY_WARNING_THRESHOLDS: Readonly<MemoryWarningThresholds> = Obje
 });
 
 /** The level of a working set against a limit (bytes); undefined below the warning share or without a limit. */
-export function memoryWarningLevel(workingSetBytes: number | undefined, limitBytes: number | undefined, t: Pick<MemoryWarningThresholds, 'warningRatio' | 'criticalRatio'> = MEMORY_WARNING_THRESHOLDS): MemoryWarningLevel | undefined {
+export function memoryWarningLevel(
+  workingSetBytes: number | undefined,
+  limitBytes: number | undefined,
+  t: Pick<MemoryWarningThresholds, 'warningRatio' | 'criticalRatio'> = MEMORY_WARNING_THRESHOLDS,
+): MemoryWarningLevel | undefined {
   if (workingSetBytes === undefined || limitBytes === undefined || !(limitBytes > 0)) return undefined;
   const ratio = workingSetBytes / limitBytes;
   if (ratio > t.criticalRatio) return 'critical';

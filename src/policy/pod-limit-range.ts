@@ -43,7 +43,12 @@ function total(values: readonly ContainerResourceValues[], init: readonly Contai
  * r: requests and limits both within [min, max], as the LimitRanger checks. A pod with no request
  * (or no limit) at all for r is not out of bounds here on that side: no plan can add one.
  */
-export function podTotalsFit(values: readonly ContainerResourceValues[], init: readonly ContainerResourceValues[], r: ResourceName, b: ResourceBounds): boolean {
+export function podTotalsFit(
+  values: readonly ContainerResourceValues[],
+  init: readonly ContainerResourceValues[],
+  r: ResourceName,
+  b: ResourceBounds,
+): boolean {
   for (const side of ['requests', 'limits'] as const) {
     const sum = total(values, init, side, r);
     if (sum === undefined) continue;
@@ -125,7 +130,10 @@ export function podBoundScale(shares: readonly PodBoundShare[], r: ResourceName,
     const s = sums(shares, side);
     if (!s.any) continue;
     const sum = s.fixed + s.movable;
-    const stuck = (bound: string) => ({ direction: 'unfit' as const, why: `${r}: the pod's total ${side} ${amount(sum)}, of which ${amount(s.fixed)} cannot move, is ${bound}` });
+    const stuck = (bound: string) => ({
+      direction: 'unfit' as const,
+      why: `${r}: the pod's total ${side} ${amount(sum)}, of which ${amount(s.fixed)} cannot move, is ${bound}`,
+    });
     if (b.min !== undefined) {
       if (s.movable > 0) {
         const f: Factor = { num: Math.max(0, b.min - s.fixed), den: s.movable, side, bound: b.min };
@@ -144,12 +152,20 @@ export function podBoundScale(shares: readonly PodBoundShare[], r: ResourceName,
   const lower = high !== undefined && lessThan(high, ONE);
   if (!raise && !lower) return undefined;
   if (low && high && lessThan(high, low)) {
-    return { direction: 'unfit', why: `${r}: no single scale brings the pod's total requests and limits within the Pod LimitRange min ${amount(b.min!)} and max ${amount(b.max!)}` };
+    return {
+      direction: 'unfit',
+      why: `${r}: no single scale brings the pod's total requests and limits within the Pod LimitRange min ${amount(b.min!)} and max ${amount(b.max!)}`,
+    };
   }
   const f = raise ? low! : high!;
   const sum = sums(shares, f.side);
   const where = raise ? `below the Pod LimitRange min ${amount(f.bound)}` : `above the Pod LimitRange max ${amount(f.bound)}`;
-  return { direction: raise ? 'raise' : 'lower', num: f.num, den: f.den, why: `${r}: the pod's total ${f.side} ${amount(sum.fixed + sum.movable)} is ${where}` };
+  return {
+    direction: raise ? 'raise' : 'lower',
+    num: f.num,
+    den: f.den,
+    why: `${r}: the pod's total ${f.side} ${amount(sum.fixed + sum.movable)} is ${where}`,
+  };
 }
 
 /** A movable request scaled: ceil(value x num / den) when raising, floor when lowering. */

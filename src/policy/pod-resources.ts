@@ -142,7 +142,11 @@ export function planPodResources(input: PodResourcesInput): PodResourcesPlan {
       slot.policy = containerPolicyFor(input.resourcePolicy, name);
     } catch (err) {
       if (!(err instanceof QuantityError)) throw err;
-      slot.reasons.push({ code: 'UnreadableResources', container: name, message: `the container policy has a malformed quantity (${err.message}); left unchanged` });
+      slot.reasons.push({
+        code: 'UnreadableResources',
+        container: name,
+        message: `the container policy has a malformed quantity (${err.message}); left unchanged`,
+      });
       continue;
     }
     if (slot.policy.mode === 'Off') {
@@ -233,10 +237,28 @@ function fitPodBound(slots: Slot[], r: ResourceName, limitRange: LimitRangeConst
  */
 function keepPodTotals(slots: Slot[], others: ContainerResourceValues[], limitRange: LimitRangeConstraints, podReasons: Adjustment[]): void {
   for (const r of RESOURCE_NAMES) {
-    const fitsNow = podTotalsFit(slots.map((s) => s.current), others, r, limitRange.pod[r]);
-    if (!fitsNow || podTotalsFit(slots.map((s) => s.proposed), others, r, limitRange.pod[r])) continue;
+    const fitsNow = podTotalsFit(
+      slots.map((s) => s.current),
+      others,
+      r,
+      limitRange.pod[r],
+    );
+    if (
+      !fitsNow ||
+      podTotalsFit(
+        slots.map((s) => s.proposed),
+        others,
+        r,
+        limitRange.pod[r],
+      )
+    )
+      continue;
     for (const slot of slots) slot.proposed = slot.current;
-    podReasons.push({ code: 'CappedToPodLimitRange', resource: r, message: `${r}: the new resources would take the pod's total outside the Pod LimitRange; left unchanged` });
+    podReasons.push({
+      code: 'CappedToPodLimitRange',
+      resource: r,
+      message: `${r}: the new resources would take the pod's total outside the Pod LimitRange; left unchanged`,
+    });
     return;
   }
 }
@@ -264,9 +286,7 @@ function finish(qosClass: QosClass, slots: Slot[], podReasons: Adjustment[]): Po
     kind: s.kind,
     current: s.current,
     proposed: s.proposed,
-    changedResources: RESOURCE_NAMES.filter(
-      (r) => s.current.requests[r] !== s.proposed.requests[r] || s.current.limits[r] !== s.proposed.limits[r],
-    ),
+    changedResources: RESOURCE_NAMES.filter((r) => s.current.requests[r] !== s.proposed.requests[r] || s.current.limits[r] !== s.proposed.limits[r]),
     reasons: s.reasons,
   }));
   return { qosClass, containers, reasons: podReasons, changed: containers.some((c) => !sameValues(c.current, c.proposed)) };

@@ -73,7 +73,12 @@ function breakEquality(
   const value = c.proposed.requests[r]!;
   const bounds = limitRange.container[r];
   const podFits = (candidate: ContainerResourceValues) =>
-    podTotalsFit(containers.map((x) => (x === c ? candidate : x.proposed)), others, r, limitRange.pod[r]);
+    podTotalsFit(
+      containers.map((x) => (x === c ? candidate : x.proposed)),
+      others,
+      r,
+      limitRange.pod[r],
+    );
   const note = (message: string) => c.reasons.push({ code: 'BurstableKept', container: c.containerName, resource: r, message: `${r}: ${message}` });
 
   if (c.policy?.controlledValues !== 'RequestsOnly') {

@@ -29,8 +29,14 @@ function isRuntime(value: string): value is RuntimeKind {
 
 /** Parses the value of `tailor.dev/runtime`. Example: `app=jvm, sidecar=go` -> {app: jvm, sidecar: go}. */
 export function parseRuntimeAnnotation(value: string): RuntimeAnnotationResult {
-  const fail = (why: string): RuntimeAnnotationResult => ({ ok: false, message: `${RUNTIME_ANNOTATION}: ${why} (got "${value}"; expected a runtime such as "jvm" or "app=jvm,sidecar=go"; runtimes: ${RUNTIME_KINDS.join(', ')})` });
-  const parts = value.split(',').map((p) => p.trim()).filter((p) => p !== '');
+  const fail = (why: string): RuntimeAnnotationResult => ({
+    ok: false,
+    message: `${RUNTIME_ANNOTATION}: ${why} (got "${value}"; expected a runtime such as "jvm" or "app=jvm,sidecar=go"; runtimes: ${RUNTIME_KINDS.join(', ')})`,
+  });
+  const parts = value
+    .split(',')
+    .map((p) => p.trim())
+    .filter((p) => p !== '');
   if (parts.length === 0) return fail('empty');
   const overrides = new Map<string, RuntimeKind>();
   for (const part of parts) {

@@ -23,7 +23,8 @@ function flatten(value: unknown, out: Obj[]): void {
 
 /** The pod containers of a workload object. */
 function containersOf(o: Obj): V1Container[] {
-  const spec = o.kind === 'Pod' ? at(o, 'spec') : o.kind === 'CronJob' ? at(o, 'spec', 'jobTemplate', 'spec', 'template', 'spec') : at(o, 'spec', 'template', 'spec');
+  const spec =
+    o.kind === 'Pod' ? at(o, 'spec') : o.kind === 'CronJob' ? at(o, 'spec', 'jobTemplate', 'spec', 'template', 'spec') : at(o, 'spec', 'template', 'spec');
   const list = at(spec, 'containers');
   return Array.isArray(list) ? (list.filter((c) => isObj(c) && typeof c.name === 'string') as unknown as V1Container[]) : [];
 }
@@ -44,7 +45,8 @@ export function runtimeFitInText(text: string): string[] {
     const kind = at(vpa, 'spec', 'targetRef', 'kind');
     const target = objects.find((o) => o.kind === kind && at(o, 'metadata', 'name') === at(vpa, 'spec', 'targetRef', 'name') && ns(o) === ns(vpa));
     if (!target) continue;
-    for (const w of runtimeFitWarnings(containersOf(target), parsed.ok ? parsed.overrides : undefined)) out.push(`${name} -> ${String(kind)}/${String(at(target, 'metadata', 'name'))}: ${w.message}`);
+    for (const w of runtimeFitWarnings(containersOf(target), parsed.ok ? parsed.overrides : undefined))
+      out.push(`${name} -> ${String(kind)}/${String(at(target, 'metadata', 'name'))}: ${w.message}`);
   }
   return out;
 }

@@ -41,7 +41,10 @@ export function runtimeFitWarnings(containers: readonly V1Container[], overrides
         message: `container ${c.name} runs ${describeRuntime(rt)}, which sizes its memory at start: resizePolicy memory NotRequired changes its limit without giving it more memory to use; set memory to RestartContainer (and allow restarts with tailor.dev/allow-container-restart) so a memory resize restarts it with the new size`,
       });
     } else if (rt.behaviour === 'follows-limit' && policy === 'RestartContainer') {
-      out.push({ container: c.name, message: `container ${c.name} runs ${describeRuntime(rt)}, which follows its memory limit: resizePolicy memory RestartContainer restarts it on every memory resize for nothing; NotRequired resizes it without a restart` });
+      out.push({
+        container: c.name,
+        message: `container ${c.name} runs ${describeRuntime(rt)}, which follows its memory limit: resizePolicy memory RestartContainer restarts it on every memory resize for nothing; NotRequired resizes it without a restart`,
+      });
     }
   }
   return out;

@@ -91,7 +91,8 @@ export function readBoostRecord(annotations: Readonly<Record<string, string>> | 
     if (!until || typeof parsed.containers !== 'object' || parsed.containers === null) return { error: `${BOOST_POD_ANNOTATION} is not a boost record` };
     const containers: Record<string, SteadyCpu> = {};
     for (const [name, v] of Object.entries(parsed.containers as Record<string, { request?: unknown; limit?: unknown; until?: unknown }>)) {
-      if (typeof v?.request !== 'number' || (v.limit !== undefined && typeof v.limit !== 'number')) return { error: `${BOOST_POD_ANNOTATION}: container ${name} has no steady cpu request` };
+      if (typeof v?.request !== 'number' || (v.limit !== undefined && typeof v.limit !== 'number'))
+        return { error: `${BOOST_POD_ANNOTATION}: container ${name} has no steady cpu request` };
       const own = typeof v.until === 'string' ? parseBoostEnd(v.until) : undefined;
       if (v.until !== undefined && !own) return { error: `${BOOST_POD_ANNOTATION}: container ${name} has no readable end` };
       containers[name] = { request: v.request, ...(typeof v.limit === 'number' ? { limit: v.limit } : {}), ...(own ? { until: own } : {}) };
@@ -144,7 +145,9 @@ export function cpuSteadySince(pod: BoostedPodLike): number | undefined {
     const end = boostEndsAt(containerBoostEnd(record, name), timeOf(pod.status?.startTime), podReadyTime(pod));
     last = Math.max(last, end ?? Number.POSITIVE_INFINITY);
   }
-  return Object.keys(record.containers).length === 0 ? boostEndsAt(record.until, timeOf(pod.status?.startTime), podReadyTime(pod)) ?? Number.POSITIVE_INFINITY : last;
+  return Object.keys(record.containers).length === 0
+    ? (boostEndsAt(record.until, timeOf(pod.status?.startTime), podReadyTime(pod)) ?? Number.POSITIVE_INFINITY)
+    : last;
 }
 
 /**

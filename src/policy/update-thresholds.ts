@@ -83,7 +83,18 @@ export function updaterOptions(overrides: Partial<UpdaterOptions> = {}): Updater
   const check = (field: keyof UpdaterOptions, ok: boolean, what: string) => {
     if (!ok) throw new UpdaterOptionsError(`updater option ${field} = ${String(o[field])}: ${what}`);
   };
-  for (const field of ['minPodAgeForDriftMs', 'oomLookbackMs', 'memoryPressureWindowMs', 'memoryPeakWindowMs', 'podCooldownMs', 'deferredTimeoutMs', 'inProgressTimeoutMs', 'memoryPeakMarginBytes', 'driftThreshold', 'memoryPeakMarginRatio'] as const) {
+  for (const field of [
+    'minPodAgeForDriftMs',
+    'oomLookbackMs',
+    'memoryPressureWindowMs',
+    'memoryPeakWindowMs',
+    'podCooldownMs',
+    'deferredTimeoutMs',
+    'inProgressTimeoutMs',
+    'memoryPeakMarginBytes',
+    'driftThreshold',
+    'memoryPeakMarginRatio',
+  ] as const) {
     check(field, Number.isFinite(o[field]) && o[field] >= 0, 'must be a number >= 0');
   }
   check('memoryPressureRatio', o.memoryPressureRatio > 0 && o.memoryPressureRatio <= 1, 'must be in (0, 1]');

@@ -42,7 +42,10 @@ function readOriginal(key: string, raw: string): ContainerResourceValues | { err
   const { requests, limits } = parsed as { requests?: unknown; limits?: unknown };
   if (!isList(requests) || !isList(limits)) return { error: `${key} ${SHAPE}` };
   const out: ContainerResourceValues = { requests: {}, limits: {} };
-  for (const [field, list] of [['requests', requests], ['limits', limits]] as const) {
+  for (const [field, list] of [
+    ['requests', requests],
+    ['limits', limits],
+  ] as const) {
     for (const name of RESOURCE_NAMES) {
       const quantity = list?.[name];
       if (quantity === undefined) continue;
@@ -63,7 +66,9 @@ function readOriginal(key: string, raw: string): ContainerResourceValues | { err
  * has no such annotation; the first one that cannot be read, and why.
  * `{"vpaCpuStartupBoost/app": '{"requests":{"cpu":"200m"},"limits":{}}'}` -> `app: {requests: {cpu: 200}, limits: {}}`.
  */
-export function readUpstreamBoosts(annotations: Readonly<Record<string, string>> | undefined): ReadonlyMap<string, ContainerResourceValues> | { error: string } | undefined {
+export function readUpstreamBoosts(
+  annotations: Readonly<Record<string, string>> | undefined,
+): ReadonlyMap<string, ContainerResourceValues> | { error: string } | undefined {
   const boosts = new Map<string, ContainerResourceValues>();
   for (const [key, raw] of Object.entries(annotations ?? {})) {
     if (!key.startsWith(UPSTREAM_BOOST_ANNOTATION_PREFIX)) continue;

@@ -7,7 +7,10 @@
 import type { VerticalPodAutoscalerCheckpoint } from '../api/vpa-checkpoint.ts';
 
 /** `namespace/name` of every checkpoint whose VPA (`spec.vpaObjectName`) is not in `existingVpas` (ids `namespace/name`). */
-export function orphanCheckpoints(checkpoints: readonly VerticalPodAutoscalerCheckpoint[], existingVpas: ReadonlySet<string>): Array<{ namespace: string; name: string }> {
+export function orphanCheckpoints(
+  checkpoints: readonly VerticalPodAutoscalerCheckpoint[],
+  existingVpas: ReadonlySet<string>,
+): Array<{ namespace: string; name: string }> {
   const out: Array<{ namespace: string; name: string }> = [];
   for (const c of checkpoints) {
     const namespace = c.metadata.namespace ?? '';

@@ -105,12 +105,33 @@ export async function backfillHistory(
   const gone = attributeGonePods(owners, currentPods, targets);
   const readFrom = group.until - options.historyMs;
   const routes: PodRoute[] = [
-    ...targets.flatMap((t) => t.pods.map((p) => ({ namespace: t.namespace, pod: p.pod, vpaId: t.vpaId, memoryRequests: p.memoryRequests, ...(p.cpuSteadySince === undefined ? {} : { cpuSteadySince: p.cpuSteadySince }) }))),
+    ...targets.flatMap((t) =>
+      t.pods.map((p) => ({
+        namespace: t.namespace,
+        pod: p.pod,
+        vpaId: t.vpaId,
+        memoryRequests: p.memoryRequests,
+        ...(p.cpuSteadySince === undefined ? {} : { cpuSteadySince: p.cpuSteadySince }),
+      })),
+    ),
     ...gone.map((r) => goneRoute(r, targets.find((t) => t.vpaId === r.vpaId)?.boostWindowMs, readFrom, options.stepMs)),
   ];
   aggregates.routePods(routes);
   const scrape = options.scrapeIntervalMs === undefined ? {} : { scrapeIntervalMs: options.scrapeIntervalMs };
-  const feed = new UsageFeed(source, { historyMs: options.historyMs, stepMs: options.stepMs, lagMs: 0, maxPointsPerQuery: options.maxPointsPerQuery, ...(options.memoryBudgetBytes === undefined ? {} : { memoryBudgetBytes: options.memoryBudgetBytes }), namespaces: group.namespaces, ...scrape }, logger, metrics);
+  const feed = new UsageFeed(
+    source,
+    {
+      historyMs: options.historyMs,
+      stepMs: options.stepMs,
+      lagMs: 0,
+      maxPointsPerQuery: options.maxPointsPerQuery,
+      ...(options.memoryBudgetBytes === undefined ? {} : { memoryBudgetBytes: options.memoryBudgetBytes }),
+      namespaces: group.namespaces,
+      ...scrape,
+    },
+    logger,
+    metrics,
+  );
   const report = await feed.sync(group.until, new PodFilterSink(new Set(routes.map((r) => `${r.namespace}/${r.pod}`)), aggregates));
   if (report.error !== undefined) throw new BackfillError('usage discovery failed', { cause: report.error });
   if (report.failed.length > 0) throw new BackfillError(`usage fetch failed for ${report.failed.join(', ')}`);

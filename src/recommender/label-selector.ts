@@ -62,7 +62,10 @@ export function parseSelector(input: string): LabelSelector {
   for (const term of terms(input)) {
     let m: RegExpMatchArray | null;
     if ((m = term.match(/^([\w./-]+)\s+(in|notin)\s+\(([^)]*)\)$/))) {
-      const values = m[3]!.split(',').map((v) => v.trim()).filter((v) => v !== '');
+      const values = m[3]!
+        .split(',')
+        .map((v) => v.trim())
+        .filter((v) => v !== '');
       matchExpressions.push({ key: m[1]!, operator: m[2] === 'in' ? 'In' : 'NotIn', values });
     } else if ((m = term.match(/^([\w./-]+)\s*!=\s*([\w.-]*)$/))) {
       matchExpressions.push({ key: m[1]!, operator: 'NotIn', values: [m[2]!] });

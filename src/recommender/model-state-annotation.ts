@@ -30,7 +30,8 @@ export function decodeModelState(value: string): { state: Uint8Array; through: M
   const [format, cpu, memory, data] = parts as [string, string, string, string];
   if (format !== FORMAT) throw new ModelStateAnnotationError(`format ${JSON.stringify(format)}; this build reads format ${FORMAT}`);
   const through = { cpu: Number(cpu), memory: Number(memory) };
-  if (Number.isNaN(through.cpu) || Number.isNaN(through.memory) || cpu === '' || memory === '') throw new ModelStateAnnotationError(`the last sample times ${JSON.stringify(cpu)}, ${JSON.stringify(memory)} are not ms since the epoch`);
+  if (Number.isNaN(through.cpu) || Number.isNaN(through.memory) || cpu === '' || memory === '')
+    throw new ModelStateAnnotationError(`the last sample times ${JSON.stringify(cpu)}, ${JSON.stringify(memory)} are not ms since the epoch`);
   if (!/^[A-Za-z0-9+/]*={0,2}$/.test(data)) throw new ModelStateAnnotationError('the state is not base64');
   return { state: new Uint8Array(Buffer.from(data, 'base64')), through };
 }

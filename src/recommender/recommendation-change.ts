@@ -39,7 +39,11 @@ function containerChange(before: RecommendedContainerResources | undefined, afte
 }
 
 /** The change from `before` to `after` of VPA `vpa` (`namespace/name`); undefined when the two are the same. */
-export function describeRecommendationChange(vpa: string, before: RecommendedPodResources | undefined, after: RecommendedPodResources | undefined): RecommendationChange | undefined {
+export function describeRecommendationChange(
+  vpa: string,
+  before: RecommendedPodResources | undefined,
+  after: RecommendedPodResources | undefined,
+): RecommendationChange | undefined {
   const was = new Map((before?.containerRecommendations ?? []).map((c) => [c.containerName, c]));
   const now = after?.containerRecommendations ?? [];
   const parts: string[] = [];

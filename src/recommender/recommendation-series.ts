@@ -20,7 +20,13 @@ export interface RecommendationSeries {
 }
 
 /** A container recommendation of a status, as quantities (`{ cpu: '250m' }`). */
-type ContainerBounds = { containerName: string; target: Record<string, string | undefined>; lowerBound?: Record<string, string | undefined>; upperBound?: Record<string, string | undefined>; uncappedTarget?: Record<string, string | undefined> };
+type ContainerBounds = {
+  containerName: string;
+  target: Record<string, string | undefined>;
+  lowerBound?: Record<string, string | undefined>;
+  upperBound?: Record<string, string | undefined>;
+  uncappedTarget?: Record<string, string | undefined>;
+};
 
 /** The series of container recommendation `c` of `vpa`. */
 export function recommendationSeries(vpa: VerticalPodAutoscaler, c: ContainerBounds): RecommendationSeries {
@@ -30,7 +36,14 @@ export function recommendationSeries(vpa: VerticalPodAutoscaler, c: ContainerBou
     const a = amounts(c[bound]);
     if (a) bounds[bound] = a;
   }
-  return { namespace: vpa.metadata.namespace ?? '', vpa: vpa.metadata.name, targetKind: vpa.spec.targetRef.kind, targetName: vpa.spec.targetRef.name, container: c.containerName, bounds };
+  return {
+    namespace: vpa.metadata.namespace ?? '',
+    vpa: vpa.metadata.name,
+    targetKind: vpa.spec.targetRef.kind,
+    targetName: vpa.spec.targetRef.name,
+    container: c.containerName,
+    bounds,
+  };
 }
 
 function resourceAmounts(list: Record<string, string | undefined>): { cpu?: number; memory?: number } {

@@ -90,7 +90,15 @@ export class RecommenderCheckpoints {
       }
     }
     const modelsResumed = strategy !== undefined && restored > 0 && allModels;
-    log.info({ restored, modelStates, resumeFrom: oldest === undefined ? undefined : new Date(oldest).toISOString(), fullHistory: strategy !== undefined && !modelsResumed }, 'checkpoints restored');
+    log.info(
+      {
+        restored,
+        modelStates,
+        resumeFrom: oldest === undefined ? undefined : new Date(oldest).toISOString(),
+        fullHistory: strategy !== undefined && !modelsResumed,
+      },
+      'checkpoints restored',
+    );
     return { oldest, modelsResumed };
   }
 
@@ -132,7 +140,14 @@ export class RecommenderCheckpoints {
    * Writes the checkpoints that are due (with `all`, at shutdown: all with samples since their last write) per handled VPA x
    * container with samples; deletes orphans (checkpoints of no VPA in `existing()`) when the sweep is due.
    */
-  async write(views: readonly VpaView[], aggregates: VpaAggregates, existing: () => ReadonlySet<string>, now: number, signal: AbortSignal, o: { all: boolean }): Promise<{ written: number; failed: number }> {
+  async write(
+    views: readonly VpaView[],
+    aggregates: VpaAggregates,
+    existing: () => ReadonlySet<string>,
+    now: number,
+    signal: AbortSignal,
+    o: { all: boolean },
+  ): Promise<{ written: number; failed: number }> {
     const { kube, writer, log } = this.deps;
     const live = new Set<string>();
     let written = 0;
@@ -149,7 +164,12 @@ export class RecommenderCheckpoints {
         const checkpoint = buildCheckpoint(ns, v.vpa.metadata.name, container, saveAggregateCheckpoint(t.state, now));
         const modelState = this.saveModel(t, id);
         if (modelState !== undefined) checkpoint.metadata['annotations'] = { [MODEL_STATE_ANNOTATION]: modelState };
-        const result = await writer.write('checkpoint', `checkpoint ${ns}/${checkpointName(v.vpa.metadata.name, container)}`, () => kube.applyCheckpoint(checkpoint), signal);
+        const result = await writer.write(
+          'checkpoint',
+          `checkpoint ${ns}/${checkpointName(v.vpa.metadata.name, container)}`,
+          () => kube.applyCheckpoint(checkpoint),
+          signal,
+        );
         if (result.ok) {
           this.schedule.wrote(id, now, samples);
           written++;
@@ -171,7 +191,12 @@ export class RecommenderCheckpoints {
     }
     let left = 0;
     for (const orphan of orphans) {
-      const result = await writer.write('checkpoint_delete', `checkpoint ${orphan.namespace}/${orphan.name}`, () => kube.deleteCheckpoint(orphan.namespace, orphan.name), signal);
+      const result = await writer.write(
+        'checkpoint_delete',
+        `checkpoint ${orphan.namespace}/${orphan.name}`,
+        () => kube.deleteCheckpoint(orphan.namespace, orphan.name),
+        signal,
+      );
       if (result.ok) log.info({ checkpoint: `${orphan.namespace}/${orphan.name}` }, 'orphaned checkpoint deleted');
       else if (result.kind !== 'notFound') left++;
     }

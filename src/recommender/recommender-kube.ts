@@ -94,7 +94,10 @@ export class RecommenderKube {
   async applyCheckpoint(checkpoint: VerticalPodAutoscalerCheckpoint): Promise<void> {
     const namespace = checkpoint.metadata.namespace!;
     try {
-      await this.custom.patchNamespacedCustomObject({ ...CHECKPOINT_RESOURCE, namespace, name: checkpoint.metadata.name, body: checkpoint, fieldManager: FIELD_MANAGER, force: true }, APPLY_PATCH);
+      await this.custom.patchNamespacedCustomObject(
+        { ...CHECKPOINT_RESOURCE, namespace, name: checkpoint.metadata.name, body: checkpoint, fieldManager: FIELD_MANAGER, force: true },
+        APPLY_PATCH,
+      );
     } catch (err) {
       throw new KubeApiError(`write checkpoint ${namespace}/${checkpoint.metadata.name}`, err);
     }

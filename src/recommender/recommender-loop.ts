@@ -127,8 +127,21 @@ export class RecommenderLoop {
     this.aggregates = new VpaAggregates(defaultModelConfig(), deps.strategy);
     this.kube = new RecommenderKube(deps.kubeConfig);
     this.vpaViews = new VpaViews(this.kube, logger, deps.handles);
-    this.writer = new RecommenderWriter({ metrics: deps.metrics, logger: logger.child({ part: 'writes' }), clock: deps.clock, ...(deps.sleep ? { sleep: deps.sleep } : {}), ...(deps.random ? { random: deps.random } : {}) });
-    this.checkpoints = new RecommenderCheckpoints({ kube: this.kube, writer: this.writer, log: logger, strategy: deps.strategy, intervalMs: config.checkpointInterval, gcIntervalMs: config.checkpointGcInterval });
+    this.writer = new RecommenderWriter({
+      metrics: deps.metrics,
+      logger: logger.child({ part: 'writes' }),
+      clock: deps.clock,
+      ...(deps.sleep ? { sleep: deps.sleep } : {}),
+      ...(deps.random ? { random: deps.random } : {}),
+    });
+    this.checkpoints = new RecommenderCheckpoints({
+      kube: this.kube,
+      writer: this.writer,
+      log: logger,
+      strategy: deps.strategy,
+      intervalMs: config.checkpointInterval,
+      gcIntervalMs: config.checkpointGcInterval,
+    });
     deps.metrics.memoryBudget.set(deps.memoryBudget ?? 0);
   }
 
@@ -153,7 +166,11 @@ export class RecommenderLoop {
     this.reportedRefusals = new Set();
     this.checkpoints.reset();
     this.modelsResumed = false;
-    const handled = new Set(this.vpas().filter((v) => this.deps.handles(v)).map((v) => vpaId(v.metadata.namespace, v.metadata.name)));
+    const handled = new Set(
+      this.vpas()
+        .filter((v) => this.deps.handles(v))
+        .map((v) => vpaId(v.metadata.namespace, v.metadata.name)),
+    );
     const restored = await this.checkpoints.restore(handled, this.aggregates);
     this.modelsResumed = restored.modelsResumed;
     this.feed = undefined;
@@ -180,8 +197,16 @@ export class RecommenderLoop {
     // The bootstrap's garbage is kept in proportion to the model, not to V8's heap limit (decision 0265).
     const heapGrowth = limitHeapGrowth();
     const scrape = config.scrapeInterval === undefined ? {} : { scrapeIntervalMs: config.scrapeInterval };
-    const feed = new UsageFeed(this.deps.source, { historyMs, stepMs: step, maxPointsPerQuery: config.maxPointsPerQuery, ...this.budget(), ...scrape, ...(namespaces ? { namespaces } : {}) }, this.log, this.deps.runMetrics.prometheus);
-    this.log.info({ memoryBudget: this.deps.memoryBudget ?? 'none', pointsPerQuery: feed.pointsPerQuery, heapGrowth: heapGrowth ?? 'as node was started' }, 'history reads sized');
+    const feed = new UsageFeed(
+      this.deps.source,
+      { historyMs, stepMs: step, maxPointsPerQuery: config.maxPointsPerQuery, ...this.budget(), ...scrape, ...(namespaces ? { namespaces } : {}) },
+      this.log,
+      this.deps.runMetrics.prometheus,
+    );
+    this.log.info(
+      { memoryBudget: this.deps.memoryBudget ?? 'none', pointsPerQuery: feed.pointsPerQuery, heapGrowth: heapGrowth ?? 'as node was started' },
+      'history reads sized',
+    );
     return feed;
   }
 
@@ -196,8 +221,13 @@ export class RecommenderLoop {
     const { runMetrics } = this.deps;
     if (flush && this.lastViews.length > 0) {
       // Still leader: the Lease is released only after this returns, so no one else writes yet.
-      const { written, failed } = await runMetrics.timePhase('recommender', 'checkpoints', () => this.writeCheckpoints(this.lastViews, this.deps.clock(), new AbortController().signal, { all: true }));
-      this.log[failed > 0 ? 'warn' : 'info']({ written, failed }, `checkpoints written at shutdown: ${written}${failed > 0 ? ` (${failed} failed; the next leader reads their history again)` : ''}`);
+      const { written, failed } = await runMetrics.timePhase('recommender', 'checkpoints', () =>
+        this.writeCheckpoints(this.lastViews, this.deps.clock(), new AbortController().signal, { all: true }),
+      );
+      this.log[failed > 0 ? 'warn' : 'info'](
+        { written, failed },
+        `checkpoints written at shutdown: ${written}${failed > 0 ? ` (${failed} failed; the next leader reads their history again)` : ''}`,
+      );
     }
     this.lastViews = [];
     await Promise.all([this.vpaCache?.stop(), this.podCache?.stop()]);
@@ -215,13 +245,18 @@ export class RecommenderLoop {
     // Upstream 1.8's per-VPA memory settings, applied to the VPA's histories from now on.
     for (const v of views) if (!v.problem) this.aggregates.configure(v.id, v.resourcePolicy);
     const cursorOf = (ns: string) => this.feed?.cursor(ns);
-    this.backfillPlan.observe(views.map((v) => ({ id: v.id, namespace: v.vpa.metadata.namespace ?? '', ready: !v.problem })), cursorOf);
+    this.backfillPlan.observe(
+      views.map((v) => ({ id: v.id, namespace: v.vpa.metadata.namespace ?? '', ready: !v.problem })),
+      cursorOf,
+    );
     if (this.backfillPlan.pendingCount > 0) await runMetrics.timePhase('recommender', 'backfill-history', () => this.backfillNewVpas(views, cursorOf));
     metrics.backfillPending.set(this.backfillPlan.pendingCount);
     // A VPA still waiting for its history gets no samples from the feed: its read covers them later.
     const routes = views
       .filter((v) => !this.backfillPlan.isPending(v.id))
-      .flatMap((v) => v.pods.map((p) => ({ namespace: p.metadata.namespace, pod: p.metadata.name, vpaId: v.id, memoryRequests: memoryRequests(p), ...steadySince(p) })));
+      .flatMap((v) =>
+        v.pods.map((p) => ({ namespace: p.metadata.namespace, pod: p.metadata.name, vpaId: v.id, memoryRequests: memoryRequests(p), ...steadySince(p) })),
+      );
     this.aggregates.routePods(routes, now);
 
     // Only useful before the bootstrap's samples arrive: afterwards they have been routed or dropped.
@@ -237,7 +272,8 @@ export class RecommenderLoop {
     metrics.modelBytes.set(modelBytes(config.recommenderStrategy, histories));
     this.lastSync = report;
     if (report.error === undefined && report.failed.length === 0) this.bootstrapped = true;
-    const usageProblem = report.error !== undefined ? `Prometheus unavailable: ${report.error instanceof Error ? report.error.message : String(report.error)}` : undefined;
+    const usageProblem =
+      report.error !== undefined ? `Prometheus unavailable: ${report.error instanceof Error ? report.error.message : String(report.error)}` : undefined;
     this.recordPodOoms(views);
     // Histories of VPAs with a problem this cycle are kept (a transient API error loses nothing).
     this.aggregates.prune(now, new Set(views.map((v) => v.id)));
@@ -249,13 +285,33 @@ export class RecommenderLoop {
         if (signal.aborted) return;
         const states = new Map<string, AggregateContainerState>([...(this.aggregates.byVpa.get(v.id) ?? new Map())].map(([name, t]) => [name, t.state]));
         const rounding = { cpuMillicores: config.roundCpuMillicores, memoryBytes: config.roundMemoryBytes };
-        const computed = v.problem ? undefined : strategy ? cappedRecommendation(this.modelEstimates(v, now), states, v.vpa.spec?.resourcePolicy, rounding) : vpaRecommendation(states, v.vpa.spec?.resourcePolicy, rounding);
+        const computed = v.problem
+          ? undefined
+          : strategy
+            ? cappedRecommendation(this.modelEstimates(v, now), states, v.vpa.spec?.resourcePolicy, rounding)
+            : vpaRecommendation(states, v.vpa.spec?.resourcePolicy, rounding);
         const ignored = v.problem ? undefined : ignoredSettings(v.resourcePolicy, config.recommenderStrategy);
-        const decision = decideVpaStatus({ previous: v.vpa.status, problem: v.problem, podsMatched: v.pods.length, fetchingHistory: !this.bootstrapped || this.backfillPlan.isPending(v.id), computed, ...(usageProblem ? { usageProblem } : {}), ...(ignored ? { ignored } : {}) }, now);
+        const decision = decideVpaStatus(
+          {
+            previous: v.vpa.status,
+            problem: v.problem,
+            podsMatched: v.pods.length,
+            fetchingHistory: !this.bootstrapped || this.backfillPlan.isPending(v.id),
+            computed,
+            ...(usageProblem ? { usageProblem } : {}),
+            ...(ignored ? { ignored } : {}),
+          },
+          now,
+        );
         for (const c of decision.status.recommendation?.containerRecommendations ?? []) series.push(recommendationSeries(v.vpa, c));
         if (!decision.changed) continue;
         // A failed write loses nothing: the cached status still differs, so the next cycle writes again.
-        const result = await this.writer.write('status', `VPA ${v.id}`, () => this.kube.patchVpaStatus(v.vpa.metadata.namespace ?? '', v.vpa.metadata.name, decision.status), signal);
+        const result = await this.writer.write(
+          'status',
+          `VPA ${v.id}`,
+          () => this.kube.patchVpaStatus(v.vpa.metadata.namespace ?? '', v.vpa.metadata.name, decision.status),
+          signal,
+        );
         if (result.ok) this.logRecommendationChange(v, decision.status.recommendation);
         if (!result.ok && result.kind !== 'notFound') writeFailures++;
         if (!result.ok && result.kind === 'invalid') await this.reportRefusedStatus(v, now, signal);
@@ -294,7 +350,7 @@ export class RecommenderLoop {
    * Warning Event, once per VPA and message per leadership.
    */
   private async reportRefusedStatus(v: VpaView, now: number, signal: AbortSignal): Promise<void> {
-    const message = v.problem?.message ?? 'the object fails the API server\'s validation';
+    const message = v.problem?.message ?? "the object fails the API server's validation";
     const key = `${v.id}\u0000${message}`;
     if (this.reportedRefusals.has(key)) return;
     const event = statusRefusedEvent(v.vpa, message, now, this.deps.instance);
@@ -326,7 +382,15 @@ export class RecommenderLoop {
    * bootstrap succeeds.
    */
   private async attributeGonePods(views: readonly VpaView[], now: number): Promise<void> {
-    const targets = views.filter((v) => !v.problem && !this.backfillPlan.isPending(v.id)).map((v) => ({ vpaId: v.id, namespace: v.vpa.metadata.namespace ?? '', kind: v.vpa.spec.targetRef.kind, name: v.vpa.spec.targetRef.name, ...boostWindow(v.vpa) }));
+    const targets = views
+      .filter((v) => !v.problem && !this.backfillPlan.isPending(v.id))
+      .map((v) => ({
+        vpaId: v.id,
+        namespace: v.vpa.metadata.namespace ?? '',
+        kind: v.vpa.spec.targetRef.kind,
+        name: v.vpa.spec.targetRef.name,
+        ...boostWindow(v.vpa),
+      }));
     const namespaces = [...new Set(targets.map((t) => t.namespace))];
     if (namespaces.length === 0) return;
     try {
@@ -335,7 +399,9 @@ export class RecommenderLoop {
       const current = new Set((this.podCache?.list() ?? []).map((p) => `${p.metadata?.namespace ?? ''}/${p.metadata?.name ?? ''}`));
       const routes = attributeGonePods(owners, current, targets);
       // A gone pod's boosted start-up is dropped for its VPA's boost window (decision 0234).
-      this.aggregates.routePods(routes.map((r) => goneRoute(r, targets.find((t) => t.vpaId === r.vpaId)?.boostWindowMs, now - window, this.deps.config.historyStep)));
+      this.aggregates.routePods(
+        routes.map((r) => goneRoute(r, targets.find((t) => t.vpaId === r.vpaId)?.boostWindowMs, now - window, this.deps.config.historyStep)),
+      );
       this.deps.metrics.attributedPods.inc(routes.length);
       this.attributed = true;
       this.log.info({ pods: routes.length }, 'history of pods already gone attributed to their VPAs through owner series');
@@ -354,7 +420,13 @@ export class RecommenderLoop {
     const byId = new Map(views.map((v) => [v.id, v]));
     const currentPods = new Set((this.podCache?.list() ?? []).map((p) => `${p.metadata?.namespace ?? ''}/${p.metadata?.name ?? ''}`));
     // The scrape interval the main feed read from the data, so a backfill does not read it again.
-    const options = { historyMs: config.history, stepMs: config.historyStep, maxPointsPerQuery: config.maxPointsPerQuery, ...this.budget(), scrapeIntervalMs: this.feed?.scrapeIntervalMs };
+    const options = {
+      historyMs: config.history,
+      stepMs: config.historyStep,
+      maxPointsPerQuery: config.maxPointsPerQuery,
+      ...this.budget(),
+      scrapeIntervalMs: this.feed?.scrapeIntervalMs,
+    };
     for (const group of this.backfillPlan.next(config.historyBackfillVpas, cursorOf)) {
       const targets: BackfillTarget[] = group.vpaIds.map((id) => {
         const v = byId.get(id)!;
@@ -369,11 +441,23 @@ export class RecommenderLoop {
       });
       const log = { vpas: group.vpaIds.length, namespaces: group.namespaces, until: new Date(group.until).toISOString() };
       try {
-        const result = await backfillHistory(this.deps.source, group, targets, currentPods, this.aggregates, options, this.log, this.deps.runMetrics.prometheus);
+        const result = await backfillHistory(
+          this.deps.source,
+          group,
+          targets,
+          currentPods,
+          this.aggregates,
+          options,
+          this.log,
+          this.deps.runMetrics.prometheus,
+        );
         this.backfillPlan.done(group.vpaIds);
         metrics.backfills.inc({ outcome: 'ok' }, group.vpaIds.length);
         metrics.attributedPods.inc(result.gonePods);
-        this.log.info({ ...log, pods: result.pods, gonePods: result.gonePods, cpuSamples: result.report.cpuSamples, memorySamples: result.report.memorySamples }, 'history of VPAs created since start-up read from Prometheus');
+        this.log.info(
+          { ...log, pods: result.pods, gonePods: result.gonePods, cpuSamples: result.report.cpuSamples, memorySamples: result.report.memorySamples },
+          'history of VPAs created since start-up read from Prometheus',
+        );
       } catch (err) {
         for (const id of group.vpaIds) this.aggregates.forget(id);
         metrics.backfills.inc({ outcome: 'failed' }, group.vpaIds.length);

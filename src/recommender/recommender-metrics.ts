@@ -46,21 +46,61 @@ export class RecommenderMetrics {
 
   constructor(registry: Registry) {
     const registers = [registry];
-    this.writes = new Counter({ name: 'tailor_recommender_writes_total', help: 'Recommender writes (VPA status, checkpoints, orphan deletions) by final outcome.', labelNames: ['object', 'outcome'], registers });
-    this.retries = new Counter({ name: 'tailor_recommender_write_retries_total', help: 'Recommender write retries, by the error kind retried.', labelNames: ['object', 'reason'], registers });
-    this.backoffUntil = new Gauge({ name: 'tailor_recommender_backoff_until_seconds', help: 'Unix time until which recommender writes pause after the API server throttled (0 or in the past: not paused).', registers });
+    this.writes = new Counter({
+      name: 'tailor_recommender_writes_total',
+      help: 'Recommender writes (VPA status, checkpoints, orphan deletions) by final outcome.',
+      labelNames: ['object', 'outcome'],
+      registers,
+    });
+    this.retries = new Counter({
+      name: 'tailor_recommender_write_retries_total',
+      help: 'Recommender write retries, by the error kind retried.',
+      labelNames: ['object', 'reason'],
+      registers,
+    });
+    this.backoffUntil = new Gauge({
+      name: 'tailor_recommender_backoff_until_seconds',
+      help: 'Unix time until which recommender writes pause after the API server throttled (0 or in the past: not paused).',
+      registers,
+    });
     for (const object of WRITE_OBJECTS) {
       for (const outcome of WRITE_OUTCOMES) this.writes.inc({ object, outcome }, 0);
       for (const reason of RETRY_REASONS) this.retries.inc({ object, reason }, 0);
     }
-    this.attributedPods = new Counter({ name: 'tailor_recommender_history_pods_attributed_total', help: 'Pods gone before the bootstrap whose history was attributed to a VPA through owner series.', registers });
-    this.backfills = new Counter({ name: 'tailor_recommender_history_backfills_total', help: 'VPAs created while the recommender runs whose workload history was read from Prometheus, by outcome (ok, failed: retried next cycle).', labelNames: ['outcome'], registers });
+    this.attributedPods = new Counter({
+      name: 'tailor_recommender_history_pods_attributed_total',
+      help: 'Pods gone before the bootstrap whose history was attributed to a VPA through owner series.',
+      registers,
+    });
+    this.backfills = new Counter({
+      name: 'tailor_recommender_history_backfills_total',
+      help: 'VPAs created while the recommender runs whose workload history was read from Prometheus, by outcome (ok, failed: retried next cycle).',
+      labelNames: ['outcome'],
+      registers,
+    });
     for (const outcome of ['ok', 'failed']) this.backfills.inc({ outcome }, 0);
-    this.historyChunks = new Gauge({ name: 'tailor_recommender_history_chunks', help: 'Progress of the history read: chunks (one time range of one namespace batch) done and total, of the bootstrap and then of each cycle.', labelNames: ['state'], registers });
+    this.historyChunks = new Gauge({
+      name: 'tailor_recommender_history_chunks',
+      help: 'Progress of the history read: chunks (one time range of one namespace batch) done and total, of the bootstrap and then of each cycle.',
+      labelNames: ['state'],
+      registers,
+    });
     for (const state of ['done', 'total']) this.historyChunks.set({ state }, 0);
-    this.modelBytes = new Gauge({ name: 'tailor_recommender_model_bytes', help: 'Memory held by the usage models, estimated: histories times the measured bytes per history of the strategy (docs/scale.md).', registers });
+    this.modelBytes = new Gauge({
+      name: 'tailor_recommender_model_bytes',
+      help: 'Memory held by the usage models, estimated: histories times the measured bytes per history of the strategy (docs/scale.md).',
+      registers,
+    });
     this.histories = new Gauge({ name: 'tailor_recommender_histories', help: 'VPA x container usage histories held.', registers });
-    this.memoryBudget = new Gauge({ name: 'tailor_recommender_memory_budget_bytes', help: 'The memory budget the history reads are sized by (--memory-budget or the container limit); 0 when there is none.', registers });
-    this.backfillPending = new Gauge({ name: 'tailor_recommender_history_backfill_pending', help: 'VPAs created while the recommender runs still waiting for their workload history.', registers });
+    this.memoryBudget = new Gauge({
+      name: 'tailor_recommender_memory_budget_bytes',
+      help: 'The memory budget the history reads are sized by (--memory-budget or the container limit); 0 when there is none.',
+      registers,
+    });
+    this.backfillPending = new Gauge({
+      name: 'tailor_recommender_history_backfill_pending',
+      help: 'VPAs created while the recommender runs still waiting for their workload history.',
+      registers,
+    });
   }
 }

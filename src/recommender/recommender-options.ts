@@ -47,7 +47,7 @@ export const RECOMMENDER_OPTIONS = {
     type: enumType(BUILTIN_STRATEGY_NAMES),
     default: DEFAULT_STRATEGY,
     description:
-      'The algorithm behind the VPA status: vpa (upstream\'s), tailor (docs/tailor-strategy.md; best with Tailor\'s updater, decision 0151) or tailor-low-churn (tailor within 2x vpa\'s changes, decision 0276). Checkpoints stay in upstream\'s format either way; with tailor or tailor-low-churn each model\'s state rides in an annotation of its checkpoint, so a restart reads only the history since (decision 0261).',
+      "The algorithm behind the VPA status: vpa (upstream's), tailor (docs/tailor-strategy.md; best with Tailor's updater, decision 0151) or tailor-low-churn (tailor within 2x vpa's changes, decision 0276). Checkpoints stay in upstream's format either way; with tailor or tailor-low-churn each model's state rides in an annotation of its checkpoint, so a restart reads only the history since (decision 0261).",
     group: 'Recommender',
   },
   roundCpuMillicores: {
@@ -56,7 +56,7 @@ export const RECOMMENDER_OPTIONS = {
     type: integerType(1, 1_000_000),
     default: 1,
     description:
-      'As upstream\'s recommender flag of the same name: every CPU figure of the VPA status (target, bounds, uncappedTarget) is rounded up to a multiple of this many millicores, before minAllowed/maxAllowed cap it. 1: whole millicores, as computed (upstream\'s default).',
+      "As upstream's recommender flag of the same name: every CPU figure of the VPA status (target, bounds, uncappedTarget) is rounded up to a multiple of this many millicores, before minAllowed/maxAllowed cap it. 1: whole millicores, as computed (upstream's default).",
     group: 'Recommender',
   },
   roundMemoryBytes: {
@@ -65,7 +65,7 @@ export const RECOMMENDER_OPTIONS = {
     type: roundingBytesType,
     default: 2 ** 20,
     description:
-      'As upstream\'s recommender flag of the same name: every memory figure of the VPA status is rounded up to a multiple of this (a quantity such as 1Mi, or bytes), before minAllowed/maxAllowed cap it, so `kubectl get vpa` reads 225Mi, not 235358127. 1 writes the bytes as computed, as upstream does by default; the updater and the webhook round requests up to whole MiB either way (decision 0285).',
+      "As upstream's recommender flag of the same name: every memory figure of the VPA status is rounded up to a multiple of this (a quantity such as 1Mi, or bytes), before minAllowed/maxAllowed cap it, so `kubectl get vpa` reads 225Mi, not 235358127. 1 writes the bytes as computed, as upstream does by default; the updater and the webhook round requests up to whole MiB either way (decision 0285).",
     group: 'Recommender',
   },
   history: {
@@ -98,7 +98,7 @@ export const RECOMMENDER_OPTIONS = {
     type: integerType(1, 100_000),
     default: 50,
     description:
-      'VPAs created while the recommender runs get their workload\'s --history from Prometheus at once; at most this many per cycle (one set of queries per namespace for all of them), the rest in the next cycles (decision 0162).',
+      "VPAs created while the recommender runs get their workload's --history from Prometheus at once; at most this many per cycle (one set of queries per namespace for all of them), the rest in the next cycles (decision 0162).",
     group: 'Recommender',
   },
   maxPointsPerQuery: {
@@ -114,7 +114,7 @@ export const RECOMMENDER_OPTIONS = {
     env: 'TAILOR_MEMORY_BUDGET',
     type: memoryBudgetType,
     description:
-      'Memory the recommender may use, e.g. 512Mi: each read of the history is sized from what is left of it (budget minus the resident set and the model still to come; 40% of that, at most a quarter of the budget, for the answers in flight; decisions 0225, 0227). Default: the container\'s own memory limit (its cgroup), when it has one; else only --max-points-per-query bounds the answers.',
+      "Memory the recommender may use, e.g. 512Mi: each read of the history is sized from what is left of it (budget minus the resident set and the model still to come; 40% of that, at most a quarter of the budget, for the answers in flight; decisions 0225, 0227). Default: the container's own memory limit (its cgroup), when it has one; else only --max-points-per-query bounds the answers.",
     group: 'Recommender',
   },
   checkpointInterval: {

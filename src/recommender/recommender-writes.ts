@@ -81,7 +81,10 @@ export class RecommenderWriter {
         this.o.metrics.backoffUntil.set(this.pausedUntil / 1000);
       }
       const level = c.kind === 'notFound' ? 'info' : c.action === 'fail' ? 'error' : 'warn';
-      this.o.logger[level]({ err, what, kind: c.kind }, c.kind === 'notFound' ? 'object gone; write dropped' : 'write failed; it stays pending for a later cycle');
+      this.o.logger[level](
+        { err, what, kind: c.kind },
+        c.kind === 'notFound' ? 'object gone; write dropped' : 'write failed; it stays pending for a later cycle',
+      );
       return { ok: false, kind: c.kind, deferred: false };
     }
   }

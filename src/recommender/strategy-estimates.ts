@@ -11,7 +11,11 @@
 import type { ResourceEstimate, UsageModel } from '../model/types.ts';
 
 /** Estimates by container (copies), with every non-finite bound replaced as above. */
-export function strategyEstimates(models: ReadonlyMap<string, UsageModel>, now: number, currentRequest: (container: string) => { cpu?: number; memory?: number }): Map<string, ResourceEstimate> {
+export function strategyEstimates(
+  models: ReadonlyMap<string, UsageModel>,
+  now: number,
+  currentRequest: (container: string) => { cpu?: number; memory?: number },
+): Map<string, ResourceEstimate> {
   const out = new Map<string, ResourceEstimate>();
   for (const [name, model] of models) {
     const e = model.estimate(now);

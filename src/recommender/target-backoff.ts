@@ -32,7 +32,10 @@ interface Entry extends HeldTarget {
 }
 
 /** What identifies a VPA's target read: a change of any of these starts the back-off over. */
-export function targetKey(vpa: { metadata: { uid?: string; generation?: number }; spec: { targetRef: { apiVersion?: string; kind: string; name: string } } }): string {
+export function targetKey(vpa: {
+  metadata: { uid?: string; generation?: number };
+  spec: { targetRef: { apiVersion?: string; kind: string; name: string } };
+}): string {
   const ref = vpa.spec.targetRef;
   return [vpa.metadata.uid ?? '', vpa.metadata.generation ?? '', ref.apiVersion ?? '', ref.kind, ref.name].join('\u0000');
 }

@@ -142,7 +142,8 @@ export class VpaAggregates implements UsageSink {
     for (const p of pods) {
       this.podVpa.set(`${p.namespace}/${p.pod}`, p.vpaId);
       if (p.cpuSteadySince !== undefined) this.cpuSteadyFrom.set(`${p.namespace}/${p.pod}`, p.cpuSteadySince);
-      else if (p.cpuBoostWindow !== undefined && !this.cpuSteadyFrom.has(`${p.namespace}/${p.pod}`)) this.cpuBoostWindows.set(`${p.namespace}/${p.pod}`, p.cpuBoostWindow);
+      else if (p.cpuBoostWindow !== undefined && !this.cpuSteadyFrom.has(`${p.namespace}/${p.pod}`))
+        this.cpuBoostWindows.set(`${p.namespace}/${p.pod}`, p.cpuBoostWindow);
       for (const [c, bytes] of p.memoryRequests) {
         const id = `${p.namespace}/${p.pod}/${c}`;
         const seen = this.requests.get(id);
@@ -296,7 +297,8 @@ export class VpaAggregates implements UsageSink {
       if (this.buffer) this.buffer.memory(t.model, fresh);
       else for (let i = 0; i < fresh.times.length; i++) t.model.addMemorySample(fresh.values[i]!, fresh.times[i]!, fresh.key.pod);
     }
-    if (series.values.length > 0) this.lastMemory.set(`${series.key.namespace}/${series.key.pod}/${series.key.container}`, series.values[series.values.length - 1]!);
+    if (series.values.length > 0)
+      this.lastMemory.set(`${series.key.namespace}/${series.key.pod}/${series.key.container}`, series.values[series.values.length - 1]!);
   }
 
   /** An OOM kill reported by Prometheus (a bumped memory sample at once). */

@@ -8,7 +8,14 @@
 import { formatRfc3339 } from '../api/rfc3339.ts';
 import type { VpaCondition } from '../api/vpa.ts';
 
-export const RECOMMENDER_CONDITION_TYPES = ['RecommendationProvided', 'NoPodsMatched', 'ConfigUnsupported', 'ConfigIgnored', 'LowConfidence', 'FetchingHistory'] as const;
+export const RECOMMENDER_CONDITION_TYPES = [
+  'RecommendationProvided',
+  'NoPodsMatched',
+  'ConfigUnsupported',
+  'ConfigIgnored',
+  'LowConfidence',
+  'FetchingHistory',
+] as const;
 export type RecommenderConditionType = (typeof RECOMMENDER_CONDITION_TYPES)[number];
 
 /** A condition the recommender wants, without its transition time. */

@@ -26,7 +26,11 @@ export interface VpaRecommendation {
 }
 
 /** The capped recommendation of a VPA from its containers' states (by container name). */
-export function vpaRecommendation(states: ReadonlyMap<string, AggregateContainerState>, policy: PodResourcePolicy | undefined, rounding?: StatusRounding): VpaRecommendation {
+export function vpaRecommendation(
+  states: ReadonlyMap<string, AggregateContainerState>,
+  policy: PodResourcePolicy | undefined,
+  rounding?: StatusRounding,
+): VpaRecommendation {
   return cappedRecommendation(estimatePodContainers(states), states, policy, rounding);
 }
 
@@ -35,7 +39,12 @@ export function vpaRecommendation(states: ReadonlyMap<string, AggregateContainer
  * strategy-estimates.ts); confidence comes from the upstream states fed the same samples. Rounded
  * up first, capped after, as upstream: a target stays within [minAllowed, maxAllowed] exactly.
  */
-export function cappedRecommendation(estimates: ReadonlyMap<string, ResourceEstimate>, states: ReadonlyMap<string, AggregateContainerState>, policy: PodResourcePolicy | undefined, rounding?: StatusRounding): VpaRecommendation {
+export function cappedRecommendation(
+  estimates: ReadonlyMap<string, ResourceEstimate>,
+  states: ReadonlyMap<string, AggregateContainerState>,
+  policy: PodResourcePolicy | undefined,
+  rounding?: StatusRounding,
+): VpaRecommendation {
   const containers: RecommendedContainerResources[] = [];
   const lowConfidence: string[] = [];
   for (const name of [...estimates.keys()].sort()) {

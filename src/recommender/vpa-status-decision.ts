@@ -48,15 +48,27 @@ export function decideVpaStatus(f: VpaFindings, now: number): VpaStatusDecision 
     const message = fresh ? `recommendation for ${count} container(s)` : 'the last recommendation is kept; see the other conditions for why it was not renewed';
     desired.push({ type: 'RecommendationProvided', status: 'True', reason: fresh ? 'Estimated' : 'Kept', message: message + usageNote });
   } else {
-    desired.push({ type: 'RecommendationProvided', status: 'False', reason: f.problem ? f.problem.reason : 'NoSamples', message: (f.problem ? f.problem.message : 'no usage samples of the target\'s containers yet') + usageNote });
+    desired.push({
+      type: 'RecommendationProvided',
+      status: 'False',
+      reason: f.problem ? f.problem.reason : 'NoSamples',
+      message: (f.problem ? f.problem.message : "no usage samples of the target's containers yet") + usageNote,
+    });
   }
-  if (f.problem === undefined && f.podsMatched === 0) desired.push({ type: 'NoPodsMatched', status: 'True', reason: 'NoPodsMatched', message: 'no running pod matches the target\'s selector' });
+  if (f.problem === undefined && f.podsMatched === 0)
+    desired.push({ type: 'NoPodsMatched', status: 'True', reason: 'NoPodsMatched', message: "no running pod matches the target's selector" });
   if (f.problem) desired.push({ type: 'ConfigUnsupported', status: 'True', reason: f.problem.reason, message: f.problem.message });
   if (f.ignored !== undefined) desired.push({ type: 'ConfigIgnored', status: 'True', reason: 'NotAppliedByStrategy', message: f.ignored });
   if (fresh && f.computed!.lowConfidence.length > 0) {
-    desired.push({ type: 'LowConfidence', status: 'True', reason: 'ShortHistory', message: `less than a day of history for: ${f.computed!.lowConfidence.join(', ')}` });
+    desired.push({
+      type: 'LowConfidence',
+      status: 'True',
+      reason: 'ShortHistory',
+      message: `less than a day of history for: ${f.computed!.lowConfidence.join(', ')}`,
+    });
   }
-  if (f.fetchingHistory) desired.push({ type: 'FetchingHistory', status: 'True', reason: 'Bootstrapping', message: 'reading the usage history from Prometheus' });
+  if (f.fetchingHistory)
+    desired.push({ type: 'FetchingHistory', status: 'True', reason: 'Bootstrapping', message: 'reading the usage history from Prometheus' });
   const conditions = mergeConditions(f.previous?.conditions, desired, now);
   const changed = !sameRecommendation(recommendation, f.previous?.recommendation) || !sameConditions(conditions, f.previous?.conditions);
   const status: VpaStatusDecision['status'] = { conditions };

@@ -40,7 +40,10 @@ export const vpaId = (namespace: string | undefined, name: string) => `${namespa
 /** Why a VPA is not used: another one controls its workload (the older one, or at the same second the first name). */
 function notControlling(vpa: VerticalPodAutoscaler, owner: VerticalPodAutoscaler): string {
   const { kind, name } = vpa.spec.targetRef;
-  const which = owner.metadata.creationTimestamp === vpa.metadata.creationTimestamp ? `VPA ${owner.metadata.name} (created in the same second; the first name wins)` : `the older VPA ${owner.metadata.name}`;
+  const which =
+    owner.metadata.creationTimestamp === vpa.metadata.creationTimestamp
+      ? `VPA ${owner.metadata.name} (created in the same second; the first name wins)`
+      : `the older VPA ${owner.metadata.name}`;
   return `${kind}/${name} is already handled by ${which}`;
 }
 
@@ -80,7 +83,12 @@ export class VpaViews {
         const message = formatFieldErrors(validation.errors);
         views.push({ id, vpa: raw, problem: { reason: 'InvalidSpec', message }, pods: [] });
         invalid.add(`invalid ${id}: ${message}`);
-        this.repeated.say(`invalid ${id}: ${message}`, now, { vpa: id, errors: validation.errors }, `VPA ${id} is malformed; its recommendation is kept, not renewed: ${message}`);
+        this.repeated.say(
+          `invalid ${id}: ${message}`,
+          now,
+          { vpa: id, errors: validation.errors },
+          `VPA ${id} is malformed; its recommendation is kept, not renewed: ${message}`,
+        );
         continue;
       }
       const vpa = validation.vpa;
@@ -98,7 +106,9 @@ export class VpaViews {
       try {
         const selector = await this.kube.targetSelector(vpa.metadata.namespace ?? '', vpa.spec.targetRef);
         this.targetBackoff.succeeded(id);
-        const matched = (pods(vpa.metadata.namespace) as unknown as Pod[]).filter((p) => selectorMatches(selector, p.metadata.labels) && p.status?.phase !== 'Succeeded' && p.status?.phase !== 'Failed');
+        const matched = (pods(vpa.metadata.namespace) as unknown as Pod[]).filter(
+          (p) => selectorMatches(selector, p.metadata.labels) && p.status?.phase !== 'Succeeded' && p.status?.phase !== 'Failed',
+        );
         views.push({ id, vpa: raw, selector, pods: matched, ...(vpa.spec.resourcePolicy ? { resourcePolicy: vpa.spec.resourcePolicy } : {}) });
       } catch (err) {
         const unsupported = err instanceof TargetSelectorError || err instanceof SelectorParseError;

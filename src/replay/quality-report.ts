@@ -78,7 +78,5 @@ export function formatTable(rows: readonly QualityFigures[], reference?: string,
     if (ref !== undefined && row !== ref) lines.push(ratioCells(row, ref));
   }
   const widths = headers.map((_, c) => Math.max(...lines.map((l) => (l[c] ?? '').length)));
-  return lines
-    .map((l) => l.map((cell, c) => (c === 0 ? cell.padEnd(widths[c] ?? 0) : cell.padStart(widths[c] ?? 0))).join('  '))
-    .join('\n');
+  return lines.map((l) => l.map((cell, c) => (c === 0 ? cell.padEnd(widths[c] ?? 0) : cell.padStart(widths[c] ?? 0))).join('  ')).join('\n');
 }

@@ -61,9 +61,17 @@ export interface QualityFigures {
 export function summarize(name: string, tallies: readonly QualityTally[]): QualityFigures {
   let days = 0;
   let containerDays = 0;
-  let cpuRequest = 0, cpuSlack = 0, cpuUsage = 0, cpuShortfall = 0;
-  let memoryLimit = 0, memorySlack = 0, ooms = 0, slots = 0, oomSlots = 0;
-  let changes = 0, restarts = 0;
+  let cpuRequest = 0,
+    cpuSlack = 0,
+    cpuUsage = 0,
+    cpuShortfall = 0;
+  let memoryLimit = 0,
+    memorySlack = 0,
+    ooms = 0,
+    slots = 0,
+    oomSlots = 0;
+  let changes = 0,
+    restarts = 0;
   for (const t of tallies) {
     days = Math.max(days, t.days);
     containerDays += t.days;

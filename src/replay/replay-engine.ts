@@ -110,7 +110,8 @@ export function replayContainer(series: ContainerSeries, strategy: ReplayStrateg
       // Outside the bounds, only the resources outside theirs move, unless the drift rule holds
       // too: a CPU change does not drag memory along (and back).
       const all = reason === 'drift' || drifted(state, estimate, rules, now);
-      if (all || cpuOutsideBounds(state, estimate)) newCpu = exact ? estimate.target.cpu : stepToward(request.cpu, estimate.target.cpu, rules, estimate.lowerBound.cpu);
+      if (all || cpuOutsideBounds(state, estimate))
+        newCpu = exact ? estimate.target.cpu : stepToward(request.cpu, estimate.target.cpu, rules, estimate.lowerBound.cpu);
       if (all || memoryOutsideBounds(state, estimate)) {
         newMemory = exact ? estimate.target.memory : stepToward(request.memory, estimate.target.memory, rules, estimate.lowerBound.memory);
         // Memory safety: a decrease stops at the recent peak + margin (without a peak: no decrease).

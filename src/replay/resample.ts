@@ -181,7 +181,10 @@ export function emptyCounts(): ResampleCounts {
 export function describeResampling(source: string, c: ResampleCounts): string | undefined {
   const parts: string[] = [];
   const num = (x: number): string => x.toLocaleString('en');
-  if (c.merged > 0) parts.push(`${num(c.merged)} of ${num(c.rows)} rows merged into the sample of their step (duplicates, jitter or faster sampling; CPU averaged, memory peak kept)`);
+  if (c.merged > 0)
+    parts.push(
+      `${num(c.merged)} of ${num(c.rows)} rows merged into the sample of their step (duplicates, jitter or faster sampling; CPU averaged, memory peak kept)`,
+    );
   if (c.reordered > 0) parts.push(`${num(c.reordered)} rows out of time order put back in order`);
   if (c.skipped > 0) parts.push(`${num(c.skipped)} rows without a CPU value skipped`);
   if (c.gaps > 0) parts.push(`${num(c.gaps)} gaps of 1.5 steps or more (longest ${formatDuration(c.longestGapSeconds)}) left as they are`);

@@ -59,4 +59,3 @@ export function seriesDays(series: ContainerSeries): number {
   const last = series.times[series.length - 1] ?? 0;
   return (last - first + series.intervalSeconds) / SECONDS_PER_DAY;
 }
-

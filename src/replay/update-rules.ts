@@ -123,12 +123,7 @@ export type UpdateReason = 'oom' | 'memory-pressure' | 'outside-bounds' | 'drift
  * Worked number: request 500m, target 440m, lower 400m, upper 600m: inside the bounds; the
  * difference |440 - 500| / 500 = 12% >= 10%, so a container older than 12 h is updated ('drift').
  */
-export function updateReason(
-  state: ContainerUpdateState,
-  estimate: ResourceEstimate,
-  rules: UpdateRules,
-  now: number,
-): UpdateReason | undefined {
+export function updateReason(state: ContainerUpdateState, estimate: ResourceEstimate, rules: UpdateRules, now: number): UpdateReason | undefined {
   if (state.oomPending && state.hasMemory) return 'oom';
   if (state.pressurePending && state.hasMemory) return 'memory-pressure';
   if (now - state.lastChangeAt < rules.cooldownMs) return undefined;

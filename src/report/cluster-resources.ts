@@ -122,7 +122,10 @@ export async function readClusterResources(lister: ClusterLister, namespaces: re
           const [pods, replicaSets, jobs] = await Promise.all([lister.pods(namespace), lister.replicaSets(namespace), lister.jobs(namespace)]);
           return { resources: podResources(pods), links: ownerLinks(pods, replicaSets, jobs), runtimeWarnings: podRuntimeWarnings(pods) };
         } catch (err) {
-          throw new ClusterReadError(`could not list pods, ReplicaSets and Jobs of namespace ${namespace}: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
+          throw new ClusterReadError(
+            `could not list pods, ReplicaSets and Jobs of namespace ${namespace}: ${err instanceof Error ? err.message : String(err)}`,
+            { cause: err },
+          );
         }
       }),
     ),

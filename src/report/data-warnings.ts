@@ -16,7 +16,9 @@ export function sparseDataWarnings(rows: ReportRow[], sync: Pick<SyncReport, 'sc
   for (const r of noCpu) r.notes.push(`no CPU samples with a ${seconds(sync.rateWindowMs)} rate window`);
   if (noCpu.length > 0) {
     const interval = sync.scrapeIntervalMs === undefined ? 'unknown: no series had two samples in the last hour' : seconds(sync.scrapeIntervalMs);
-    out.push(`${noCpu.length} container(s) have no CPU samples: the CPU data is too sparse for a ${seconds(sync.rateWindowMs)} rate window (scrape interval ${interval}); pass --scrape-interval with the real interval`);
+    out.push(
+      `${noCpu.length} container(s) have no CPU samples: the CPU data is too sparse for a ${seconds(sync.rateWindowMs)} rate window (scrape interval ${interval}); pass --scrape-interval with the real interval`,
+    );
   }
   return out;
 }
@@ -34,7 +36,12 @@ export interface OwnerAndResourceNames {
  * limits there is no difference and no savings. Example: no kube_pod_owner for pod api-7c9-x ->
  * "1 pod(s) have no kube_pod_owner series (e.g. prod/api-7c9-x) ...". Rows concerned get a note.
  */
-export function missingSeriesWarnings(rows: ReportRow[], links: readonly OwnerLink[], resources: readonly ContainerResources[], names: OwnerAndResourceNames): string[] {
+export function missingSeriesWarnings(
+  rows: ReportRow[],
+  links: readonly OwnerLink[],
+  resources: readonly ContainerResources[],
+  names: OwnerAndResourceNames,
+): string[] {
   const out: string[] = [];
   const fix = 'install kube-state-metrics (or name its series with --metric) or pass --kubeconfig to read them from the cluster';
   const owned = new Set(links.filter((l) => l.kind === 'Pod').map((l) => `${l.namespace}/${l.name}`));

@@ -110,7 +110,12 @@ export type TableChars = Partial<Record<Table.CharName, string>>;
  * Draws the table as laid out: the shown columns, and the own-line column's text (when not empty)
  * on a line across the table under its row, wrapped to the table's width, after `ownLinePrefix`.
  */
-export function renderFittedTable(columns: readonly FitColumn[], rows: readonly (readonly string[])[], layout: TableLayout, options: { chars?: TableChars; ownLinePrefix?: string } = {}): string {
+export function renderFittedTable(
+  columns: readonly FitColumn[],
+  rows: readonly (readonly string[])[],
+  layout: TableLayout,
+  options: { chars?: TableChars; ownLinePrefix?: string } = {},
+): string {
   const table = new Table({ head: layout.columns.map((c) => c.head), ...(options.chars ? { chars: options.chars } : {}), style: { head: [], border: [] } });
   for (const row of rows) {
     table.push(layout.columns.map((c) => (c.abbreviated ? columns[c.index]!.abbreviated!.cell(row[c.index] ?? '') : (row[c.index] ?? ''))));

@@ -79,13 +79,15 @@ export class PriceError extends Error {
 /** A price: a plain decimal number of at least 0 (`0.0316`, `2`), no exponent, no sign, no unit. */
 export function parsePrice(text: string): number {
   const n = Number(text);
-  if (!/^(\d+(\.\d*)?|\.\d+)$/.test(text.trim()) || !Number.isFinite(n)) throw new PriceError(`${JSON.stringify(text)} is not a price: expected a decimal number of at least 0, e.g. 0.0316`);
+  if (!/^(\d+(\.\d*)?|\.\d+)$/.test(text.trim()) || !Number.isFinite(n))
+    throw new PriceError(`${JSON.stringify(text)} is not a price: expected a decimal number of at least 0, e.g. 0.0316`);
   return n;
 }
 
 /** A currency label: 1 to 12 characters, no spaces or control characters (`USD`, `EUR`, `€`). */
 export function parseCurrency(text: string): string {
-  if (!/^[^\s\p{Cc}]{1,12}$/u.test(text)) throw new PriceError(`${JSON.stringify(text)} is not a currency label: expected 1 to 12 characters without spaces, e.g. USD or EUR`);
+  if (!/^[^\s\p{Cc}]{1,12}$/u.test(text))
+    throw new PriceError(`${JSON.stringify(text)} is not a currency label: expected 1 to 12 characters without spaces, e.g. USD or EUR`);
   return text;
 }
 

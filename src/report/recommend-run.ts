@@ -67,7 +67,9 @@ export async function runRecommend(input: RecommendInput): Promise<RecommendResu
   const sizes = await input.source.namespaceSizes(input.now, historyMs, input.namespaces);
   if (sizes.size === 0) {
     const where = input.namespaces?.length ? `namespaces ${input.namespaces.join(', ')}` : 'any namespace';
-    throw new NoUsageDataError(`no container CPU usage found for ${where} in the last ${Math.round(historyMs / HOUR)}h (check the Prometheus URL, --namespace, --selector and the metric names)`);
+    throw new NoUsageDataError(
+      `no container CPU usage found for ${where} in the last ${Math.round(historyMs / HOUR)}h (check the Prometheus URL, --namespace, --selector and the metric names)`,
+    );
   }
   const namespaces = [...sizes.keys()].sort();
   log.info({ namespaces: namespaces.length, containers: [...sizes.values()].reduce((a, b) => a + b, 0) }, 'namespaces found');
@@ -98,11 +100,17 @@ export async function runRecommend(input: RecommendInput): Promise<RecommendResu
   );
   const feed = new UsageFeed(input.source, { ...input.feed, namespaces }, input.logger, input.metrics);
   // Buckets no finer than the samples' step, or the charts' lines would break between samples.
-  const outlines = input.outlinePoints === undefined ? undefined : new UsageOutline(owners, input.now - historyMs, input.now, input.outlinePoints, input.feed?.stepMs ?? FEED_DEFAULTS.stepMs);
+  const outlines =
+    input.outlinePoints === undefined
+      ? undefined
+      : new UsageOutline(owners, input.now - historyMs, input.now, input.outlinePoints, input.feed?.stepMs ?? FEED_DEFAULTS.stepMs);
   const sink = outlines ? tee(usage, outlines) : usage;
   const sync = await feed.sync(input.now, sink, input.onProgress);
   if (sync.failed.length > 0) {
-    throw new PartialDataError(`could not read the usage history of ${sync.failed.length} namespace(s): ${[...new Set(sync.failed)].join(', ')}; see the log for the cause`, sync.failed);
+    throw new PartialDataError(
+      `could not read the usage history of ${sync.failed.length} namespace(s): ${[...new Set(sync.failed)].join(', ')}; see the log for the cause`,
+      sync.failed,
+    );
   }
   const rows = buildRows(usage.containers(), currentByWorkload(resources, owners), input.now);
   const missing = input.readCluster ? [] : missingSeriesWarnings(rows, links, resources, input.metricNames ?? DEFAULT_METRIC_NAMES);

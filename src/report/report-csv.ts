@@ -10,9 +10,36 @@ import type { Prices } from './money.ts';
 const FIELDS = ['request', 'limit', 'target', 'lowerBound', 'upperBound', 'difference', 'savings'] as const;
 
 export function renderCsv(rows: readonly ReportRow[], prices?: Prices): string {
-  const header = ['namespace', 'kind', 'workload', 'container', 'status', 'pods', ...FIELDS.map((f) => `cpu_${f}`), ...FIELDS.map((f) => `memory_${f}`), 'confidence', 'notes', 'history_hours', 'cpu_shortfall_pct', 'memory_days', 'memory_days_over_target', ...(prices ? ['monthly_saving', 'currency'] : [])];
+  const header = [
+    'namespace',
+    'kind',
+    'workload',
+    'container',
+    'status',
+    'pods',
+    ...FIELDS.map((f) => `cpu_${f}`),
+    ...FIELDS.map((f) => `memory_${f}`),
+    'confidence',
+    'notes',
+    'history_hours',
+    'cpu_shortfall_pct',
+    'memory_days',
+    'memory_days_over_target',
+    ...(prices ? ['monthly_saving', 'currency'] : []),
+  ];
   const records = rowsToJson(rows, prices).map((r) => [
-    ...[r.namespace, r.workload.kind, r.workload.name, r.container, r.status, r.pods, ...FIELDS.map((f) => r.cpu[f] ?? ''), ...FIELDS.map((f) => r.memory[f] ?? ''), r.confidence, r.notes.join('; ')],
+    ...[
+      r.namespace,
+      r.workload.kind,
+      r.workload.name,
+      r.container,
+      r.status,
+      r.pods,
+      ...FIELDS.map((f) => r.cpu[f] ?? ''),
+      ...FIELDS.map((f) => r.memory[f] ?? ''),
+      r.confidence,
+      r.notes.join('; '),
+    ],
     ...[r.historyHours, r.risk.cpuShortfallPct ?? '', r.risk.memoryDays, r.risk.memoryDaysOverTarget ?? ''],
     ...(prices ? [r.monthlySaving?.total?.toFixed(2) ?? '', prices.currency] : []),
   ]);

@@ -18,11 +18,43 @@ export function renderHtml(rows: readonly ReportRow[], title: string, prices?: P
   const body = rowsToJson(rows, prices)
     .map((r) => {
       const money = prices ? [moneyText(r.monthlySaving?.total ?? null)] : [];
-      const cells = [r.namespace, `${r.workload.kind}/${r.workload.name}`, r.container, r.pods, r.cpu.request, r.cpu.target, bounds(r.status, r.cpu), r.cpu.difference, r.memory.request, r.memory.target, bounds(r.status, r.memory), r.memory.difference, ...money, r.status, r.notes.join('; ')];
+      const cells = [
+        r.namespace,
+        `${r.workload.kind}/${r.workload.name}`,
+        r.container,
+        r.pods,
+        r.cpu.request,
+        r.cpu.target,
+        bounds(r.status, r.cpu),
+        r.cpu.difference,
+        r.memory.request,
+        r.memory.target,
+        bounds(r.status, r.memory),
+        r.memory.difference,
+        ...money,
+        r.status,
+        r.notes.join('; '),
+      ];
       return `<tr>${cells.map((c) => `<td>${esc(c)}</td>`).join('')}</tr>`;
     })
     .join('\n');
-  const head = ['namespace', 'workload', 'container', 'pods', 'cpu request', 'cpu target', 'cpu bounds', 'cpu diff', 'memory request', 'memory target', 'memory bounds', 'memory diff', ...(prices ? [`saving ${prices.currency}/month`] : []), 'status', 'notes'];
+  const head = [
+    'namespace',
+    'workload',
+    'container',
+    'pods',
+    'cpu request',
+    'cpu target',
+    'cpu bounds',
+    'cpu diff',
+    'memory request',
+    'memory target',
+    'memory bounds',
+    'memory diff',
+    ...(prices ? [`saving ${prices.currency}/month`] : []),
+    'status',
+    'notes',
+  ];
   return `<!doctype html>
 <html><head><meta charset="utf-8"><title>${esc(title)}</title>
 <style>body{font-family:sans-serif}table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:2px 6px;text-align:right}</style></head>

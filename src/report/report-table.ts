@@ -36,7 +36,16 @@ function historyAndRisk(r: ReportRow): string {
 }
 
 /** kubectl's short names of the workload kinds, for a narrow terminal. */
-const KIND_SHORT_NAMES: Record<string, string> = { Deployment: 'deploy', StatefulSet: 'sts', DaemonSet: 'ds', ReplicaSet: 'rs', CronJob: 'cj', Job: 'job', ReplicationController: 'rc', Pod: 'pod' };
+const KIND_SHORT_NAMES: Record<string, string> = {
+  Deployment: 'deploy',
+  StatefulSet: 'sts',
+  DaemonSet: 'ds',
+  ReplicaSet: 'rs',
+  CronJob: 'cj',
+  Job: 'job',
+  ReplicationController: 'rc',
+  Pod: 'pod',
+};
 
 /** `Deployment/api` -> `deploy/api`. */
 const shortKind = (text: string) => text.replace(/^([A-Za-z]+)\//, (all, kind: string) => (KIND_SHORT_NAMES[kind] ? `${KIND_SHORT_NAMES[kind]}/` : all));

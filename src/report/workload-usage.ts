@@ -101,7 +101,17 @@ export class WorkloadUsage implements UsageSink {
     let wc = this.byId.get(id);
     if (!wc) {
       const model = this.strategy.newModel({ containersInPod: this.containersInPod(key.namespace, key.pod) });
-      wc = { namespace: key.namespace, workload, container: key.container, model, risk: new UsageRisk(), cpuSamples: 0, memorySamples: 0, ooms: 0, memoryPeak: 0 };
+      wc = {
+        namespace: key.namespace,
+        workload,
+        container: key.container,
+        model,
+        risk: new UsageRisk(),
+        cpuSamples: 0,
+        memorySamples: 0,
+        ooms: 0,
+        memoryPeak: 0,
+      };
       this.byId.set(id, wc);
     }
     return wc;

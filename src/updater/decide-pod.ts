@@ -71,7 +71,8 @@ function podRuntimes(pod: V1Pod, vpa: VerticalPodAutoscaler): { runtimes: Map<st
   const parsed = runtimeOverridesOf(vpa.metadata.annotations);
   const overrides = parsed.ok ? parsed.overrides : undefined;
   const runtimes = new Map<string, ContainerRuntime>();
-  for (const c of [...(pod.spec?.containers ?? []), ...(pod.spec?.initContainers ?? [])]) runtimes.set(c.name, detectRuntime(c, overrideFor(overrides, c.name)));
+  for (const c of [...(pod.spec?.containers ?? []), ...(pod.spec?.initContainers ?? [])])
+    runtimes.set(c.name, detectRuntime(c, overrideFor(overrides, c.name)));
   return parsed.ok ? { runtimes } : { runtimes, note: `${parsed.message}; detected runtimes used instead` };
 }
 
@@ -117,7 +118,13 @@ function recommendationsOf(input: PodPlanInput): NumericContainerRecommendation[
 }
 
 /** The step for upstream's boost annotation `vpaCpuStartupBoost/<container>` (upstream-boost-return.ts). */
-function upstreamStep(input: PodPlanInput, ctx: PlannerContext, mode: UpdateMode, containers: readonly ActualContainerResources[], actual: ReadonlyMap<string, ContainerResourceValues>): BoostStep {
+function upstreamStep(
+  input: PodPlanInput,
+  ctx: PlannerContext,
+  mode: UpdateMode,
+  containers: readonly ActualContainerResources[],
+  actual: ReadonlyMap<string, ContainerResourceValues>,
+): BoostStep {
   const boosts = readUpstreamBoosts(input.pod.metadata?.annotations);
   if (boosts === undefined) return { kind: 'none' };
   if ('error' in boosts) return { kind: 'unreadable', message: boosts.error };
@@ -133,14 +140,28 @@ function upstreamStep(input: PodPlanInput, ctx: PlannerContext, mode: UpdateMode
     if (ctx.options.respectHpa && input.hpaResources?.includes('cpu')) recommendations = recommendations.map((rec) => withoutResources(rec, ['cpu']));
   }
   const lastUpdate = lastUpdateTime(input.pod, ctx.fieldManager ?? UPDATER_FIELD_MANAGER);
-  return upstreamBoostStep({ pod: input.pod, vpa: input.vpa, boosts, recommendations, limitRanges: input.limitRanges, containers, actual, lastUpdate, now: ctx.now });
+  return upstreamBoostStep({
+    pod: input.pod,
+    vpa: input.vpa,
+    boosts,
+    recommendations,
+    limitRanges: input.limitRanges,
+    containers,
+    actual,
+    lastUpdate,
+    now: ctx.now,
+  });
 }
 
 /**
  * The decision a start-up boost makes for the pod, if any: Tailor's record (startup-boost-return.ts),
  * else upstream's annotation (upstream-boost-return.ts).
  */
-function startupBoost(input: PodPlanInput, ctx: PlannerContext, mode: UpdateMode): { action: DecisionAction; reason: DecisionReason; message: string; extra?: Partial<PodDecision> } | undefined {
+function startupBoost(
+  input: PodPlanInput,
+  ctx: PlannerContext,
+  mode: UpdateMode,
+): { action: DecisionAction; reason: DecisionReason; message: string; extra?: Partial<PodDecision> } | undefined {
   const { pod, vpa } = input;
   const { now, capabilities } = ctx;
   if (readResizeState(pod).phase !== 'None') return undefined; // a resize in flight: followed as usual
@@ -162,13 +183,22 @@ function startupBoost(input: PodPlanInput, ctx: PlannerContext, mode: UpdateMode
   // Only upstream's boost can restart: Tailor's webhook boosts no container with cpu RestartContainer.
   const restarting = step.changes.filter((c) => c.restart).map((c) => c.containerName);
   if (restarting.length > 0 && !containerRestartAllowed(vpa, ctx.options.allowContainerRestart)) {
-    return { action: 'Skip', reason: 'StartupBoostStuck', message: `${step.message}, but that restarts ${restarting.join(', ')} (cpu resizePolicy RestartContainer) and container restarts are not allowed (annotation tailor.dev/allow-container-restart or option allowContainerRestart)` };
+    return {
+      action: 'Skip',
+      reason: 'StartupBoostStuck',
+      message: `${step.message}, but that restarts ${restarting.join(', ')} (cpu resizePolicy RestartContainer) and container restarts are not allowed (annotation tailor.dev/allow-container-restart or option allowContainerRestart)`,
+    };
   }
   const violations = resizeViolations(pod, step.changes, capabilities, {});
   if (violations.length > 0) return { action: 'Skip', reason: 'StartupBoostStuck', message: `${step.message}, not sent: ${violations.join('; ')}` };
   const restart = restarting.length > 0;
   const extra = { changes: step.changes, urgent: true, disruptive: restart, ...ordering(step.changes) };
-  return { action: restart ? 'ResizeWithRestart' : 'ResizeInPlace', reason: 'StartupBoostEnded', message: restart ? `${step.message}; restarts ${restarting.join(', ')}` : step.message, extra };
+  return {
+    action: restart ? 'ResizeWithRestart' : 'ResizeInPlace',
+    reason: 'StartupBoostEnded',
+    message: restart ? `${step.message}; restarts ${restarting.join(', ')}` : step.message,
+    extra,
+  };
 }
 
 /** The decision for one pod. Never throws for bad input: unreadable objects give a Skip. */
@@ -176,7 +206,13 @@ export function decidePod(input: PodPlanInput, ctx: PlannerContext): PodDecision
   const { pod, vpa } = input;
   const { options, capabilities, now } = ctx;
   const base = skipDecision(pod, input.workload, 'UpToDate', '');
-  const decide = (action: DecisionAction, reason: DecisionReason, message: string, extra: Partial<PodDecision> = {}): PodDecision => ({ ...base, action, reason, message, ...extra });
+  const decide = (action: DecisionAction, reason: DecisionReason, message: string, extra: Partial<PodDecision> = {}): PodDecision => ({
+    ...base,
+    action,
+    reason,
+    message,
+    ...extra,
+  });
 
   const mode: UpdateMode = vpa.spec.updatePolicy?.updateMode ?? 'Recreate';
   const running = !pod.metadata?.deletionTimestamp && pod.status?.phase === 'Running';
@@ -220,7 +256,8 @@ export function decidePod(input: PodPlanInput, ctx: PlannerContext): PodDecision
   const fieldManager = ctx.fieldManager ?? UPDATER_FIELD_MANAGER;
   // Times ahead of this clock (clock skew) count from when they were first seen, never as future.
   const podKey = `${base.namespace}/${base.podName}`;
-  const bounded = (what: string, t: number | undefined): number | undefined => (t === undefined || t <= now ? t : Math.min(now, ctx.futureTime?.(`${podKey} ${what}`, t) ?? now));
+  const bounded = (what: string, t: number | undefined): number | undefined =>
+    t === undefined || t <= now ? t : Math.min(now, ctx.futureTime?.(`${podKey} ${what}`, t) ?? now);
   const reportedUpdate = lastUpdateTime(pod, fieldManager);
   const lastUpdate = bounded('last update', reportedUpdate);
   const inPlaceMode = IN_PLACE_MODES.includes(mode);
@@ -247,17 +284,28 @@ export function decidePod(input: PodPlanInput, ctx: PlannerContext): PodDecision
   const evictAfterOom = vpa.spec.updatePolicy?.evictAfterOOMSeconds;
   const kills = evictAfterOom === undefined ? recentOomKills(pod, now, options.oomLookbackMs, lastUpdate) : quickOomKills(pod, now, evictAfterOom, lastUpdate);
   const oomKilled = !memoryManaged ? [] : kills.map((k) => k.containerName).filter((n) => actual.has(n));
-  const underPressure = !memoryManaged ? [] : containers.filter((c) => underMemoryPressure(usage?.[c.name], actual.get(c.name)?.limits.memory, options)).map((c) => c.name);
+  const underPressure = !memoryManaged
+    ? []
+    : containers.filter((c) => underMemoryPressure(usage?.[c.name], actual.get(c.name)?.limits.memory, options)).map((c) => c.name);
   const triggers = updateTriggers({ actual, recommendations, podAgeMs: start === undefined ? undefined : now - start, oomKilled, underPressure, options });
   const replanning = follow.kind === 'replan';
   if (triggers.length === 0 && !replanning) {
     const young = start !== undefined && !oldEnoughToDrift(now - start, options);
-    return decide('Skip', 'WithinBounds', young ? 'requests within the recommended bounds; the pod is too young for drift updates' : 'requests within the recommended bounds and close enough to the targets');
+    return decide(
+      'Skip',
+      'WithinBounds',
+      young
+        ? 'requests within the recommended bounds; the pod is too young for drift updates'
+        : 'requests within the recommended bounds and close enough to the targets',
+    );
   }
   const urgentContainers = new Set([...oomKilled, ...underPressure]);
   const urgent = urgentContainers.size > 0;
   if (!urgent && !replanning && lastUpdate !== undefined && coolingDown(now - lastUpdate, options)) {
-    const skew = reportedUpdate !== undefined && reportedUpdate > now ? ` (its change time lies ${spanText(reportedUpdate - now)} ahead of this clock: clock skew, counted from when first seen)` : '';
+    const skew =
+      reportedUpdate !== undefined && reportedUpdate > now
+        ? ` (its change time lies ${spanText(reportedUpdate - now)} ahead of this clock: clock skew, counted from when first seen)`
+        : '';
     return decide('Wait', 'Cooldown', `changed ${spanText(now - lastUpdate)} ago${skew}; cooldown ${spanText(options.podCooldownMs)}`);
   }
 
@@ -281,7 +329,8 @@ export function decidePod(input: PodPlanInput, ctx: PlannerContext): PodDecision
   // with the raised memory of the OOM / pressure rules: evict only if that changes something.
   const evict = (evictReason: DecisionReason, message: string): PodDecision => {
     const changes = evictionChanges(policyPlan(recommendations));
-    if (changes.length === 0) return decide('Skip', 'UpToDate', `${message}; but a recreated pod would get the same resources (the recommendation has not moved yet)`);
+    if (changes.length === 0)
+      return decide('Skip', 'UpToDate', `${message}; but a recreated pod would get the same resources (the recommendation has not moved yet)`);
     const unmet = evictionRequirementsMet(vpa.spec.updatePolicy?.evictionRequirements, changes);
     if (unmet) return decide('Skip', 'EvictionRequirementsNotMet', unmet);
     return decide('Evict', evictReason, message, { changes, disruptive: true, urgent, ...ordering(changes) });
@@ -305,14 +354,28 @@ export function decidePod(input: PodPlanInput, ctx: PlannerContext): PodDecision
     if (replanning) return decide('Wait', follow.waitReason, `${follow.message}; nothing better to send`);
     if (safe.runtimeHeld.length > 0) {
       const held = safe.runtimeHeld.join(', ');
-      if (mode === 'InPlaceOrRecreate') return evict(reason, `${why}; ${held} sizes its memory at start (resizePolicy memory NotRequired): recreated so it starts with the new memory`);
-      return decide('Skip', 'StartSizedMemory', `${why}; memory left alone: ${held} sizes its memory at start and its resizePolicy memory is NotRequired, so an in-place change gives it nothing, and updateMode InPlace never recreates pods (${safe.notes.join('; ')})`);
+      if (mode === 'InPlaceOrRecreate')
+        return evict(reason, `${why}; ${held} sizes its memory at start (resizePolicy memory NotRequired): recreated so it starts with the new memory`);
+      return decide(
+        'Skip',
+        'StartSizedMemory',
+        `${why}; memory left alone: ${held} sizes its memory at start and its resizePolicy memory is NotRequired, so an in-place change gives it nothing, and updateMode InPlace never recreates pods (${safe.notes.join('; ')})`,
+      );
     }
-    if (safe.restartBlocked) return decide('Skip', 'RestartNotAllowed', `${why}; the change needs a container restart, which is not allowed (annotation tailor.dev/allow-container-restart or option allowContainerRestart)`);
+    if (safe.restartBlocked)
+      return decide(
+        'Skip',
+        'RestartNotAllowed',
+        `${why}; the change needs a container restart, which is not allowed (annotation tailor.dev/allow-container-restart or option allowContainerRestart)`,
+      );
     return decide('Skip', 'UpToDate', `${why}; no change is safe to make now (${safe.notes.join('; ') || 'held by the safety rules'})`);
   }
-  if (replanning && sameAsPending(pod, safe.changes)) return decide('Wait', follow.waitReason, `${follow.message}; the pending resize is still the one to make`);
-  const stopped = notRunning(containers, safe.changes.map((c) => c.containerName));
+  if (replanning && sameAsPending(pod, safe.changes))
+    return decide('Wait', follow.waitReason, `${follow.message}; the pending resize is still the one to make`);
+  const stopped = notRunning(
+    containers,
+    safe.changes.map((c) => c.containerName),
+  );
   if (stopped.length > 0) {
     const message = `${why}; ${stopped.join(', ')} not running (restarting): a resize now is reported applied, but the kubelet leaves the pod's cgroup at the old size`;
     if (mode === 'InPlace') return decide('Wait', 'ContainerNotRunning', `${message}; resized once it runs (updateMode InPlace never evicts)`);
@@ -322,7 +385,18 @@ export function decidePod(input: PodPlanInput, ctx: PlannerContext): PodDecision
   const violations = resizeViolations(pod, safe.changes, capabilities, safe.floors);
   if (violations.length > 0) return decide('Skip', 'WouldBeRejected', `not sent: ${violations.join('; ')}`);
   const restart = safe.changes.some((c) => c.restart);
-  const message = restart ? `${why}; restarts ${safe.changes.filter((c) => c.restart).map((c) => c.containerName).join(', ')}` : why;
+  const message = restart
+    ? `${why}; restarts ${safe.changes
+        .filter((c) => c.restart)
+        .map((c) => c.containerName)
+        .join(', ')}`
+    : why;
   const split = restart ? sendableSplit(pod, why, safe.changes, capabilities, safe.floors) : undefined;
-  return decide(restart ? 'ResizeWithRestart' : 'ResizeInPlace', reason, message, { changes: safe.changes, disruptive: restart, urgent, ...ordering(safe.changes), ...(split ? { restartSplit: split } : {}) });
+  return decide(restart ? 'ResizeWithRestart' : 'ResizeInPlace', reason, message, {
+    changes: safe.changes,
+    disruptive: restart,
+    urgent,
+    ...ordering(safe.changes),
+    ...(split ? { restartSplit: split } : {}),
+  });
 }

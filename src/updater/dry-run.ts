@@ -11,7 +11,14 @@ import type { ContainerChange, PodDecision } from './decision.ts';
 
 /** `app: cpu request 100m -> 200m, memory limit 1Gi -> 1536Mi (restart)`, in the policy's notation. */
 export function describeChange(change: ContainerChange): string {
-  const line = describeContainerChanges({ containerName: change.containerName, kind: change.kind, current: change.from, proposed: change.to, changedResources: change.resources, reasons: [] });
+  const line = describeContainerChanges({
+    containerName: change.containerName,
+    kind: change.kind,
+    current: change.from,
+    proposed: change.to,
+    changedResources: change.resources,
+    reasons: [],
+  });
   return `${line ?? `${change.containerName}: unchanged`}${change.restart ? ' (restart)' : ''}`;
 }
 

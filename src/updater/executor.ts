@@ -84,7 +84,16 @@ export async function executePlan(input: ExecuteInput, deps: ExecutorDeps): Prom
     // A resize whose in-place part goes ahead while the rest waits (a closed window) counts under both.
     if (d.waiting) metrics?.planned.inc({ action: 'Wait', reason: d.waiting.reason });
     if (isAction(d) && FALLBACK.test(d.reason)) metrics?.fallbacks.inc({ cause: d.reason });
-    const line = { pod: `${d.namespace}/${d.podName}`, workload: d.workload, action: d.action, reason: d.reason, changes: d.changes.map(describeChange), notes: d.notes, ...(d.waiting ? { waiting: { reason: d.waiting.reason, changes: d.waiting.changes.map(describeChange) } } : {}), ...(deps.dryRun ? { dryRun: true } : {}) };
+    const line = {
+      pod: `${d.namespace}/${d.podName}`,
+      workload: d.workload,
+      action: d.action,
+      reason: d.reason,
+      changes: d.changes.map(describeChange),
+      notes: d.notes,
+      ...(d.waiting ? { waiting: { reason: d.waiting.reason, changes: d.waiting.changes.map(describeChange) } } : {}),
+      ...(deps.dryRun ? { dryRun: true } : {}),
+    };
     // Keyed by pod and reason: the message moves on its own (`changed 64 s ago; cooldown 15 min`).
     const wait = d.action === 'Wait' ? `${d.namespace}/${d.podName} ${d.reason}` : undefined;
     if (wait !== undefined) waits.add(wait);
@@ -141,7 +150,15 @@ async function executeOne(d: PodDecision, input: ExecuteInput, deps: ExecutorDep
   const vpa = input.vpaOf(d);
   if (vpa) {
     const uid = pod?.metadata?.uid;
-    const events = actionEvents({ decision: d, outcome, vpa, now: input.now, instance: deps.instance ?? 'tailor', ...(uid ? { podUid: uid } : {}), ...(detail ? { detail } : {}) });
+    const events = actionEvents({
+      decision: d,
+      outcome,
+      vpa,
+      now: input.now,
+      instance: deps.instance ?? 'tailor',
+      ...(uid ? { podUid: uid } : {}),
+      ...(detail ? { detail } : {}),
+    });
     await Promise.all(
       events.map(async (e) => {
         try {

@@ -46,7 +46,11 @@ export function followResize(state: ResizeState, mode: UpdateMode, lastUpdate: n
   switch (state.phase) {
     case 'Proposed':
       if (elapsed !== undefined && elapsed > options.inProgressTimeoutMs) {
-        return giveUp('FallbackInProgressTimeout', 'ResizeStuck', `resize not taken up by the kubelet for ${minutes(elapsed)} (limit ${minutes(options.inProgressTimeoutMs)})`);
+        return giveUp(
+          'FallbackInProgressTimeout',
+          'ResizeStuck',
+          `resize not taken up by the kubelet for ${minutes(elapsed)} (limit ${minutes(options.inProgressTimeoutMs)})`,
+        );
       }
       return { kind: 'wait', reason: 'ResizeProposed', message: 'resize sent, not yet observed by the kubelet' };
     case 'InProgress':
@@ -58,7 +62,11 @@ export function followResize(state: ResizeState, mode: UpdateMode, lastUpdate: n
       return giveUp('FallbackError', 'ResizeStuck', `resize failed${said}`);
     case 'Deferred':
       if (elapsed !== undefined && elapsed > options.deferredTimeoutMs) {
-        return giveUp('FallbackDeferredTimeout', 'ResizeDeferred', `resize deferred for ${minutes(elapsed)} (limit ${minutes(options.deferredTimeoutMs)})${said}`);
+        return giveUp(
+          'FallbackDeferredTimeout',
+          'ResizeDeferred',
+          `resize deferred for ${minutes(elapsed)} (limit ${minutes(options.deferredTimeoutMs)})${said}`,
+        );
       }
       return { kind: 'wait', reason: 'ResizeDeferred', message: `resize deferred${elapsed === undefined ? '' : ` for ${minutes(elapsed)}`}${said}` };
     case 'Infeasible':

@@ -44,30 +44,32 @@ export async function reportHpaConflicts(
   let written = 0;
   const limit = pLimit(16);
   await Promise.all(
-    groups.map((group) => limit(async () => {
-      const vpa: VerticalPodAutoscaler = group.vpa;
-      const update = hpaConditionUpdate(vpa, groupConflict(group, deps.respectHpa), deps.now);
-      if (!update) return;
-      const ns = vpa.metadata.namespace ?? 'default';
-      const log = deps.logger.child({ vpa: `${ns}/${vpa.metadata.name}` });
-      try {
-        await patch(ns, vpa.metadata.name, vpa.metadata.resourceVersion, update.conditions, deps.fieldManager);
-        written++;
-      } catch (err) {
-        const c = classifyApiError(err);
-        if (c.code === 409) log.debug({ err }, 'the VPA changed since it was read; its HpaConflict condition is written next loop');
-        else log.warn({ err }, 'could not write the HpaConflict condition; retried next loop');
-        return;
-      }
-      if (update.condition) {
-        log.info({ condition: HPA_CONFLICT_CONDITION }, update.condition.message ?? '');
+    groups.map((group) =>
+      limit(async () => {
+        const vpa: VerticalPodAutoscaler = group.vpa;
+        const update = hpaConditionUpdate(vpa, groupConflict(group, deps.respectHpa), deps.now);
+        if (!update) return;
+        const ns = vpa.metadata.namespace ?? 'default';
+        const log = deps.logger.child({ vpa: `${ns}/${vpa.metadata.name}` });
         try {
-          await deps.api.recordEvent(vpaEvent(vpa, HPA_CONFLICT_CONDITION, 'Normal', update.condition.message ?? '', deps.now, deps.instance));
+          await patch(ns, vpa.metadata.name, vpa.metadata.resourceVersion, update.conditions, deps.fieldManager);
+          written++;
         } catch (err) {
-          log.warn({ err, reason: HPA_CONFLICT_CONDITION }, 'could not record the event');
+          const c = classifyApiError(err);
+          if (c.code === 409) log.debug({ err }, 'the VPA changed since it was read; its HpaConflict condition is written next loop');
+          else log.warn({ err }, 'could not write the HpaConflict condition; retried next loop');
+          return;
         }
-      } else log.info({ condition: HPA_CONFLICT_CONDITION }, 'no HPA conflict any more; condition removed');
-    })),
+        if (update.condition) {
+          log.info({ condition: HPA_CONFLICT_CONDITION }, update.condition.message ?? '');
+          try {
+            await deps.api.recordEvent(vpaEvent(vpa, HPA_CONFLICT_CONDITION, 'Normal', update.condition.message ?? '', deps.now, deps.instance));
+          } catch (err) {
+            log.warn({ err, reason: HPA_CONFLICT_CONDITION }, 'could not record the event');
+          }
+        } else log.info({ condition: HPA_CONFLICT_CONDITION }, 'no HPA conflict any more; condition removed');
+      }),
+    ),
   );
   return written;
 }

@@ -33,4 +33,3 @@ export function withoutResources(rec: NumericContainerRecommendation, excluded: 
   if (rec.uncappedTarget) out.uncappedTarget = strip(rec.uncappedTarget)!;
   return out;
 }
-

@@ -113,10 +113,17 @@ export function inPlaceChanges(input: InPlaceChangesInput): InPlaceChanges {
     const floor = Math.max(peakFloor, runtimeFloor ?? 0);
     floors[name] = floor;
 
-    if (runtime?.behaviour === 'start-sized' && resizeRestartPolicy(container, 'memory') !== 'RestartContainer' && !input.urgent?.has(name) && changedResources(from, to).includes('memory')) {
+    if (
+      runtime?.behaviour === 'start-sized' &&
+      resizeRestartPolicy(container, 'memory') !== 'RestartContainer' &&
+      !input.urgent?.has(name) &&
+      changedResources(from, to).includes('memory')
+    ) {
       to = revertResource(to, from, 'memory');
       runtimeHeld.push(name);
-      notes.push(`${name}: memory left unchanged: it runs ${describeRuntime(runtime)}, which sizes its memory at start, and its memory resizePolicy is NotRequired, so an in-place change gives it nothing`);
+      notes.push(
+        `${name}: memory left unchanged: it runs ${describeRuntime(runtime)}, which sizes its memory at start, and its memory resizePolicy is NotRequired, so an in-place change gives it nothing`,
+      );
     }
 
     const oldLimit = from.limits.memory;
@@ -124,7 +131,12 @@ export function inPlaceChanges(input: InPlaceChangesInput): InPlaceChanges {
     if (oldLimit !== undefined && newLimit !== undefined && newLimit < oldLimit) {
       const safe = safeMemoryLimit(oldLimit, newLimit, floor);
       if (safe !== newLimit) {
-        const why = runtimeFloor !== undefined && runtimeFloor >= peakFloor ? `${describeRuntime(runtime!)} needs ${floorBasis(runtime!)}` : Number.isFinite(floor) ? 'recent peak + margin' : 'no recent peak known';
+        const why =
+          runtimeFloor !== undefined && runtimeFloor >= peakFloor
+            ? `${describeRuntime(runtime!)} needs ${floorBasis(runtime!)}`
+            : Number.isFinite(floor)
+              ? 'recent peak + margin'
+              : 'no recent peak known';
         notes.push(`${name}: memory limit held at ${describeAmount('memory', safe)} instead of ${describeAmount('memory', newLimit)} (${why})`);
         to = holdMemoryLimit(from, to, safe);
       }
@@ -133,11 +145,19 @@ export function inPlaceChanges(input: InPlaceChangesInput): InPlaceChanges {
     to = limitSteps(from, to, options, input.lowerBounds?.get(name));
 
     const stepLimit = to.limits.memory;
-    if (capabilities.memoryLimitDecreaseNeedsRestart && oldLimit !== undefined && stepLimit !== undefined && stepLimit < oldLimit && resizeRestartPolicy(container, 'memory') !== 'RestartContainer') {
+    if (
+      capabilities.memoryLimitDecreaseNeedsRestart &&
+      oldLimit !== undefined &&
+      stepLimit !== undefined &&
+      stepLimit < oldLimit &&
+      resizeRestartPolicy(container, 'memory') !== 'RestartContainer'
+    ) {
       const { major, minor } = capabilities.version;
       if (from.requests.memory !== undefined && from.requests.memory === oldLimit) {
         to = revertResource(to, from, 'memory');
-        notes.push(`${name}: memory left unchanged: server ${major}.${minor} cannot lower the memory limit without RestartContainer, and the request must stay equal to it`);
+        notes.push(
+          `${name}: memory left unchanged: server ${major}.${minor} cannot lower the memory limit without RestartContainer, and the request must stay equal to it`,
+        );
       } else {
         to = holdMemoryLimit(from, to, oldLimit);
         notes.push(`${name}: only the memory request is lowered: server ${major}.${minor} cannot lower the memory limit without RestartContainer`);

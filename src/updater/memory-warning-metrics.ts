@@ -19,9 +19,23 @@ export class MemoryWarningMetrics {
 
   constructor(registry: Registry) {
     const registers = [registry];
-    this.containers = new Gauge({ name: 'tailor_updater_memory_warning_containers', help: 'Containers whose working set stays above 75% (warning) or 85% (critical) of their memory limit, last loop.', labelNames: ['level'], registers });
-    this.workloads = new Gauge({ name: 'tailor_updater_memory_pressure_workloads', help: 'Workloads with 2 or more pods above 75% of their memory limit at once, last loop.', registers });
-    this.told = new Counter({ name: 'tailor_updater_memory_warnings_total', help: 'Early memory warnings told (Event and log), by level (warning, critical, workload).', labelNames: ['level'], registers });
+    this.containers = new Gauge({
+      name: 'tailor_updater_memory_warning_containers',
+      help: 'Containers whose working set stays above 75% (warning) or 85% (critical) of their memory limit, last loop.',
+      labelNames: ['level'],
+      registers,
+    });
+    this.workloads = new Gauge({
+      name: 'tailor_updater_memory_pressure_workloads',
+      help: 'Workloads with 2 or more pods above 75% of their memory limit at once, last loop.',
+      registers,
+    });
+    this.told = new Counter({
+      name: 'tailor_updater_memory_warnings_total',
+      help: 'Early memory warnings told (Event and log), by level (warning, critical, workload).',
+      labelNames: ['level'],
+      registers,
+    });
     for (const level of [...MEMORY_WARNING_LEVELS, 'workload']) this.told.inc({ level }, 0);
     for (const level of MEMORY_WARNING_LEVELS) this.containers.set({ level }, 0);
     this.workloads.set(0);

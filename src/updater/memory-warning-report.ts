@@ -35,7 +35,16 @@ export function workloadWarningMessage(w: WorkloadMemoryWarning, t: MemoryWarnin
 /** Logs the new warnings and records their Events (not in dry-run). */
 export async function reportMemoryWarnings(
   fresh: NewMemoryWarnings,
-  deps: { api: UpdaterApi; logger: Logger; now: number; instance: string; windowMs: number; vpaOf: (namespace: string, name: string) => VerticalPodAutoscaler | undefined; podUid: (namespace: string, name: string) => string | undefined; dryRun?: boolean },
+  deps: {
+    api: UpdaterApi;
+    logger: Logger;
+    now: number;
+    instance: string;
+    windowMs: number;
+    vpaOf: (namespace: string, name: string) => VerticalPodAutoscaler | undefined;
+    podUid: (namespace: string, name: string) => string | undefined;
+    dryRun?: boolean;
+  },
 ): Promise<void> {
   const record = async (event: Parameters<UpdaterApi['recordEvent']>[0], log: Logger, reason: string) => {
     if (deps.dryRun) return;
@@ -66,7 +75,10 @@ export async function reportMemoryWarnings(
 }
 
 /** One line per warning for `tailor plan`, e.g. `MemoryHigh shop/web-1: container app: working set ...`. */
-export function formatMemoryWarnings(w: { containers: readonly ContainerMemoryWarning[]; workloads: readonly WorkloadMemoryWarning[] }, windowMs: number): string[] {
+export function formatMemoryWarnings(
+  w: { containers: readonly ContainerMemoryWarning[]; workloads: readonly WorkloadMemoryWarning[] },
+  windowMs: number,
+): string[] {
   return [
     ...w.containers.map((c) => `${MEMORY_EVENT_REASONS[c.level]} ${c.namespace}/${c.pod}: ${containerWarningMessage(c, windowMs)}`),
     ...w.workloads.map((x) => `${MEMORY_EVENT_REASONS.workload} ${x.namespace}/${x.vpa}: ${workloadWarningMessage(x)}`),

@@ -71,12 +71,27 @@ export function memoryWarnings(groups: readonly WorkloadGroup[], t: MemoryWarnin
         const limit = limitOf(c.actual);
         const level = memoryWarningLevel(workingSet, limit, t);
         if (!level || workingSet === undefined || limit === undefined) continue;
-        containers.push({ namespace, pod: podName, container: c.name, workload: group.workload, vpa: group.vpa.metadata.name, level, workingSetBytes: workingSet, limitBytes: limit, ratio: workingSet / limit });
+        containers.push({
+          namespace,
+          pod: podName,
+          container: c.name,
+          workload: group.workload,
+          vpa: group.vpa.metadata.name,
+          level,
+          workingSetBytes: workingSet,
+          limitBytes: limit,
+          ratio: workingSet / limit,
+        });
         podsAtWarning.add(podName);
       }
     }
     if (podsAtWarning.size >= t.workloadPods) {
-      workloads.push({ namespace: group.vpa.metadata.namespace ?? 'default', workload: group.workload, vpa: group.vpa.metadata.name, pods: [...podsAtWarning].sort() });
+      workloads.push({
+        namespace: group.vpa.metadata.namespace ?? 'default',
+        workload: group.workload,
+        vpa: group.vpa.metadata.name,
+        pods: [...podsAtWarning].sort(),
+      });
     }
   }
   return { containers, workloads };

@@ -51,5 +51,7 @@ export function recentOomKills(pod: V1Pod, now: number, lookbackMs: number, last
  */
 export function quickOomKills(pod: V1Pod, now: number, evictAfterOomSeconds: number, lastUpdate: number | undefined): OomKill[] {
   const thresholdMs = evictAfterOomSeconds * 1000;
-  return recentOomKills(pod, now, thresholdMs, lastUpdate).filter((k) => k.at !== undefined && now - k.at < thresholdMs && k.ranMs !== undefined && k.ranMs < thresholdMs);
+  return recentOomKills(pod, now, thresholdMs, lastUpdate).filter(
+    (k) => k.at !== undefined && now - k.at < thresholdMs && k.ranMs !== undefined && k.ranMs < thresholdMs,
+  );
 }

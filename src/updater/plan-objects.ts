@@ -61,7 +61,13 @@ export async function planObjects(input: ObjectsPlanInput): Promise<ObjectsPlan>
     if (!result.ok) invalidVpas.push({ raw, errors: result.errors });
     else if (!handles || handles(result.vpa)) vpas.push(result.vpa);
   }
-  const { groups, unmatched } = groupWorkloads({ pods: objects.pods, vpas, limitRanges: objects.limitRanges, hpas: objects.hpas, workloads: objects.workloads });
+  const { groups, unmatched } = groupWorkloads({
+    pods: objects.pods,
+    vpas,
+    limitRanges: objects.limitRanges,
+    hpas: objects.hpas,
+    workloads: objects.workloads,
+  });
   const usage = await readUsage(source, namespacesOf(groups), planner.now, planner.options);
   attachUsage(groups, usage.usage);
   return { decisions: plan({ ...planner, groups }), groups, unmatched, invalidVpas, usage };

@@ -32,4 +32,3 @@ export function policyTargets(
   }
   return out;
 }
-

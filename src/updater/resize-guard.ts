@@ -76,14 +76,21 @@ export function resizeViolations(pod: V1Pod, changes: readonly ContainerChange[]
     for (const r of RESOURCE_NAMES) {
       const request = change.to.requests[r];
       const limit = change.to.limits[r];
-      if (request === undefined && (change.from.requests[r] !== undefined || desired.requests[r] !== undefined)) out.push(`${name}: ${r} request would be removed`);
+      if (request === undefined && (change.from.requests[r] !== undefined || desired.requests[r] !== undefined))
+        out.push(`${name}: ${r} request would be removed`);
       if (limit === undefined && (change.from.limits[r] !== undefined || desired.limits[r] !== undefined)) out.push(`${name}: ${r} limit would be removed`);
       if (request !== undefined && limit !== undefined && request > limit) out.push(`${name}: ${r} request ${request} above limit ${limit}`);
-      for (const v of [request, limit]) if (v !== undefined && (!Number.isSafeInteger(v) || v < 0)) out.push(`${name}: ${r} value ${v} is not a whole non-negative number`);
+      for (const v of [request, limit])
+        if (v !== undefined && (!Number.isSafeInteger(v) || v < 0)) out.push(`${name}: ${r} value ${v} is not a whole non-negative number`);
       const patched = specAfter(desired, change);
       const specRequest = patched.requests[r];
       const specLimit = patched.limits[r];
-      if (specRequest !== undefined && specLimit !== undefined && specRequest > specLimit && !(request !== undefined && limit !== undefined && request > limit)) {
+      if (
+        specRequest !== undefined &&
+        specLimit !== undefined &&
+        specRequest > specLimit &&
+        !(request !== undefined && limit !== undefined && request > limit)
+      ) {
         out.push(`${name}: ${r} request ${specRequest} above limit ${specLimit} once applied to the spec`);
       }
     }
@@ -91,7 +98,9 @@ export function resizeViolations(pod: V1Pod, changes: readonly ContainerChange[]
     const after = change.to.limits.memory;
     if (before !== undefined && after !== undefined && after < before) {
       if (capabilities.memoryLimitDecreaseNeedsRestart && resizeRestartPolicy(container, 'memory') !== 'RestartContainer') {
-        out.push(`${name}: memory limits cannot be decreased unless resizePolicy is RestartContainer (server ${capabilities.version.major}.${capabilities.version.minor})`);
+        out.push(
+          `${name}: memory limits cannot be decreased unless resizePolicy is RestartContainer (server ${capabilities.version.major}.${capabilities.version.minor})`,
+        );
       }
       const floor = floors[name] ?? Number.POSITIVE_INFINITY;
       if (after < Math.min(before, floor)) out.push(`${name}: memory limit ${after} below the safety floor ${Math.min(before, floor)}`);

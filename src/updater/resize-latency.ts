@@ -38,7 +38,9 @@ export interface LatencySample {
 
 /** The time (ms) of the VPA's newest write of its status subresource, from its managedFields. */
 export function recommendationTime(vpa: VerticalPodAutoscaler): number | undefined {
-  const entries = ((vpa.metadata as { managedFields?: V1ManagedFieldsEntry[] }).managedFields ?? []).filter((e) => e.subresource === 'status' && e.time !== undefined);
+  const entries = ((vpa.metadata as { managedFields?: V1ManagedFieldsEntry[] }).managedFields ?? []).filter(
+    (e) => e.subresource === 'status' && e.time !== undefined,
+  );
   let newest: number | undefined;
   for (const e of entries) {
     const t = new Date(e.time as unknown as string | Date).getTime();
@@ -59,7 +61,9 @@ export function resizeCompleted(pod: V1Pod, changes: readonly ContainerChange[])
     if (c === undefined || c.source !== 'status') return false;
     const sent = readResourceValues(formattedValues(change));
     const now = readResourceValues(c.actual);
-    return (['cpu', 'memory'] as const).every((r) => (sent.requests[r] === undefined || sent.requests[r] === now.requests[r]) && (sent.limits[r] === undefined || sent.limits[r] === now.limits[r]));
+    return (['cpu', 'memory'] as const).every(
+      (r) => (sent.requests[r] === undefined || sent.requests[r] === now.requests[r]) && (sent.limits[r] === undefined || sent.limits[r] === now.limits[r]),
+    );
   });
 }
 

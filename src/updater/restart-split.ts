@@ -36,7 +36,13 @@ export function splitByRestart(pod: V1Pod, why: string, changes: readonly Contai
 }
 
 /** The split, when its in-place part passes the server's rules alone (resize-guard.ts). */
-export function sendableSplit(pod: V1Pod, why: string, changes: readonly ContainerChange[], capabilities: ServerCapabilities, floors: MemoryFloors): RestartSplit | undefined {
+export function sendableSplit(
+  pod: V1Pod,
+  why: string,
+  changes: readonly ContainerChange[],
+  capabilities: ServerCapabilities,
+  floors: MemoryFloors,
+): RestartSplit | undefined {
   const split = splitByRestart(pod, why, changes);
   return split && resizeViolations(pod, split.inPlace, capabilities, floors).length === 0 ? split : undefined;
 }

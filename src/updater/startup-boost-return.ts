@@ -38,7 +38,10 @@ export function boostStep(pod: V1Pod, actual: ReadonlyMap<string, ContainerResou
     const until = formatBoostEnd(end);
     const endsAt = boostEndsAt(end, startedAt, ready);
     if (endsAt === undefined || now < endsAt) {
-      waiting ??= endsAt === undefined ? `start-up cpu boost until ${until}: the pod ${end.kind === 'ready' ? 'is not Ready yet' : 'has no start time yet'}` : `start-up cpu boost until ${until}: ${Math.ceil((endsAt - now) / 1000)} s left`;
+      waiting ??=
+        endsAt === undefined
+          ? `start-up cpu boost until ${until}: the pod ${end.kind === 'ready' ? 'is not Ready yet' : 'has no start time yet'}`
+          : `start-up cpu boost until ${until}: ${Math.ceil((endsAt - now) / 1000)} s left`;
       continue;
     }
     const to: ContainerResourceValues = { requests: { ...from.requests, cpu: steady.request }, limits: { ...from.limits } };
@@ -48,5 +51,9 @@ export function boostStep(pod: V1Pod, actual: ReadonlyMap<string, ContainerResou
   }
   if (changes.length === 0) return waiting === undefined ? { kind: 'none' } : { kind: 'active', message: waiting };
   const still = waiting === undefined ? '' : `; still boosted: ${waiting}`;
-  return { kind: 'return', changes, message: `start-up cpu boost over (${[...ended].join(' / ')}): cpu back to the steady values${changes.length < Object.keys(record.containers).length ? ` for ${changes.map((c) => c.containerName).join(', ')}` : ''}${still}` };
+  return {
+    kind: 'return',
+    changes,
+    message: `start-up cpu boost over (${[...ended].join(' / ')}): cpu back to the steady values${changes.length < Object.keys(record.containers).length ? ` for ${changes.map((c) => c.containerName).join(', ')}` : ''}${still}`,
+  };
 }

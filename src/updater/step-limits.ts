@@ -37,7 +37,12 @@ function limitsRaiseTo(current: ContainerResourceValues, lowerBound: ResourceAmo
 }
 
 /** Every request and limit of `proposed` limited to one step from `current` (a raise may reach `lowerBound`). */
-export function limitSteps(current: ContainerResourceValues, proposed: ContainerResourceValues, options: StepOptions, lowerBound: ResourceAmounts = {}): ContainerResourceValues {
+export function limitSteps(
+  current: ContainerResourceValues,
+  proposed: ContainerResourceValues,
+  options: StepOptions,
+  lowerBound: ResourceAmounts = {},
+): ContainerResourceValues {
   return {
     requests: clampAll(current.requests, proposed.requests, options, lowerBound),
     limits: clampAll(current.limits, proposed.limits, options, limitsRaiseTo(current, lowerBound)),

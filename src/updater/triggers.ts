@@ -62,7 +62,11 @@ export function updateTriggers(input: TriggerInput): Trigger[] {
     out.push({ reason: 'OomKilled', containers: [...input.oomKilled], message: `OOM-killed recently: ${input.oomKilled.join(', ')}` });
   }
   if (input.underPressure.length > 0) {
-    out.push({ reason: 'MemoryPressure', containers: [...input.underPressure], message: `working set near the memory limit: ${input.underPressure.join(', ')}` });
+    out.push({
+      reason: 'MemoryPressure',
+      containers: [...input.underPressure],
+      message: `working set near the memory limit: ${input.underPressure.join(', ')}`,
+    });
   }
   const outside: string[] = [];
   const details: string[] = [];
@@ -86,7 +90,11 @@ export function updateTriggers(input: TriggerInput): Trigger[] {
   if (oldEnoughToDrift(input.podAgeMs, input.options)) {
     const diff = relativeDifference(input.actual, input.recommendations);
     if (isDrift(diff, input.options)) {
-      out.push({ reason: 'Drift', containers: input.recommendations.map((r) => r.containerName), message: `requests differ from the targets by ${Math.round(diff * 100)}% (threshold ${Math.round(driftThreshold * 100)}%) on a pod older than ${Math.round(minPodAgeForDriftMs / 3_600_000)}h` });
+      out.push({
+        reason: 'Drift',
+        containers: input.recommendations.map((r) => r.containerName),
+        message: `requests differ from the targets by ${Math.round(diff * 100)}% (threshold ${Math.round(driftThreshold * 100)}%) on a pod older than ${Math.round(minPodAgeForDriftMs / 3_600_000)}h`,
+      });
     }
   }
   return out;

@@ -26,7 +26,13 @@ export interface UpdaterApi {
    * a VPA changed since it was read gives 409 and the write is made again next loop. Optional so
    * that API doubles written before it stay valid; without it the HpaConflict condition is not written.
    */
-  patchVpaConditions?(namespace: string, name: string, resourceVersion: string | undefined, conditions: readonly VpaCondition[], fieldManager: string): Promise<void>;
+  patchVpaConditions?(
+    namespace: string,
+    name: string,
+    resourceVersion: string | undefined,
+    conditions: readonly VpaCondition[],
+    fieldManager: string,
+  ): Promise<void>;
 }
 
 /** The UpdaterApi over Tailor's request layer (kube-apis.ts), one keep-alive connection for the loop's calls. */
@@ -54,7 +60,10 @@ export function kubeUpdaterApi(kubeConfig: KubeConfig): UpdaterApi {
     },
     async patchVpaConditions(namespace, name, resourceVersion, conditions, fieldManager) {
       const body = { ...(resourceVersion ? { metadata: { resourceVersion } } : {}), status: { conditions } };
-      await custom.patchNamespacedCustomObjectStatus({ group: 'autoscaling.k8s.io', version: 'v1', plural: 'verticalpodautoscalers', namespace, name, body, fieldManager }, MERGE_PATCH);
+      await custom.patchNamespacedCustomObjectStatus(
+        { group: 'autoscaling.k8s.io', version: 'v1', plural: 'verticalpodautoscalers', namespace, name, body, fieldManager },
+        MERGE_PATCH,
+      );
     },
   };
 }

@@ -32,10 +32,19 @@ export class UpdaterCaches {
     for (const [key, resource] of Object.entries(RESOURCES) as [Key, ResourceRef][]) {
       this.caches.set(
         key,
-        namespaces.map((namespace) => new WatchCache<KubernetesObject>({ kubeConfig: options.kubeConfig, resource, ...(namespace ? { namespace } : {}), logger: options.logger.child({ cache: resource.plural }) })),
+        namespaces.map(
+          (namespace) =>
+            new WatchCache<KubernetesObject>({
+              kubeConfig: options.kubeConfig,
+              resource,
+              ...(namespace ? { namespace } : {}),
+              logger: options.logger.child({ cache: resource.plural }),
+            }),
+        ),
       );
     }
-    const list = <T>(key: Key): T[] => (this.caches.get(key) ?? []).flatMap((c) => c.list()).filter((o) => options.selected(o.metadata?.namespace ?? '')) as T[];
+    const list = <T>(key: Key): T[] =>
+      (this.caches.get(key) ?? []).flatMap((c) => c.list()).filter((o) => options.selected(o.metadata?.namespace ?? '')) as T[];
     this.sources = {
       pods: () => list<V1Pod>('pods'),
       vpas: () => list<unknown>('vpas'),
@@ -51,9 +60,10 @@ export class UpdaterCaches {
 
   /** Calls `listener` with every pod added or updated (watch events), e.g. to see a resize complete. */
   onPod(listener: (pod: V1Pod) => void): void {
-    for (const cache of this.caches.get('pods') ?? []) cache.on((type, obj) => {
-      if (type !== 'delete') listener(obj as V1Pod);
-    });
+    for (const cache of this.caches.get('pods') ?? [])
+      cache.on((type, obj) => {
+        if (type !== 'delete') listener(obj as V1Pod);
+      });
   }
 
   /** Starts every cache and resolves when all have listed once. */

@@ -55,7 +55,13 @@ function event(involved: Involved, reason: string, type: 'Normal' | 'Warning', m
     apiVersion: 'v1',
     kind: 'Event',
     metadata: { generateName: `${involved.name}.`, namespace: involved.namespace },
-    involvedObject: { apiVersion: involved.apiVersion, kind: involved.kind, namespace: involved.namespace, name: involved.name, ...(involved.uid ? { uid: involved.uid } : {}) },
+    involvedObject: {
+      apiVersion: involved.apiVersion,
+      kind: involved.kind,
+      namespace: involved.namespace,
+      name: involved.name,
+      ...(involved.uid ? { uid: involved.uid } : {}),
+    },
     reason,
     message,
     type,
@@ -69,7 +75,14 @@ function event(involved: Involved, reason: string, type: 'Normal' | 'Warning', m
 }
 
 /** An event on a pod (e.g. `MemoryHigh`). */
-export function podEvent(pod: { namespace: string; name: string; uid?: string }, reason: string, type: 'Normal' | 'Warning', message: string, now: number, instance: string): CoreV1Event {
+export function podEvent(
+  pod: { namespace: string; name: string; uid?: string },
+  reason: string,
+  type: 'Normal' | 'Warning',
+  message: string,
+  now: number,
+  instance: string,
+): CoreV1Event {
   const involved: Involved = { apiVersion: 'v1', kind: 'Pod', namespace: pod.namespace, name: pod.name, ...(pod.uid ? { uid: pod.uid } : {}) };
   return event(involved, reason, type, message.slice(0, 1024), now, instance);
 }
@@ -77,18 +90,38 @@ export function podEvent(pod: { namespace: string; name: string; uid?: string },
 /** An event on a VPA (e.g. `HpaConflict`). */
 export function vpaEvent(vpa: VerticalPodAutoscaler, reason: string, type: 'Normal' | 'Warning', message: string, now: number, instance: string): CoreV1Event {
   const uid = vpa.metadata.uid;
-  const involved: Involved = { apiVersion: vpa.apiVersion ?? 'autoscaling.k8s.io/v1', kind: 'VerticalPodAutoscaler', namespace: vpa.metadata.namespace ?? 'default', name: vpa.metadata.name, ...(uid ? { uid } : {}) };
+  const involved: Involved = {
+    apiVersion: vpa.apiVersion ?? 'autoscaling.k8s.io/v1',
+    kind: 'VerticalPodAutoscaler',
+    namespace: vpa.metadata.namespace ?? 'default',
+    name: vpa.metadata.name,
+    ...(uid ? { uid } : {}),
+  };
   return event(involved, reason, type, message.slice(0, 1024), now, instance);
 }
 
 /** The pod's and the VPA's event for an action's outcome (none for outcomes that need no telling). */
-export function actionEvents(input: { decision: PodDecision; outcome: ActionOutcome; podUid?: string; vpa: VerticalPodAutoscaler; now: number; instance: string; detail?: string }): CoreV1Event[] {
+export function actionEvents(input: {
+  decision: PodDecision;
+  outcome: ActionOutcome;
+  podUid?: string;
+  vpa: VerticalPodAutoscaler;
+  now: number;
+  instance: string;
+  detail?: string;
+}): CoreV1Event[] {
   const kind = eventReason(input.decision, input.outcome);
   if (!kind) return [];
   const { decision } = input;
   const message = eventMessage(decision, input.detail);
   const vpaMessage = `pod ${decision.podName}: ${message}`.slice(0, 1024);
-  const pod: Involved = { apiVersion: 'v1', kind: 'Pod', namespace: decision.namespace, name: decision.podName, ...(input.podUid ? { uid: input.podUid } : {}) };
+  const pod: Involved = {
+    apiVersion: 'v1',
+    kind: 'Pod',
+    namespace: decision.namespace,
+    name: decision.podName,
+    ...(input.podUid ? { uid: input.podUid } : {}),
+  };
   const vpaUid = input.vpa.metadata.uid;
   const vpa: Involved = {
     apiVersion: input.vpa.apiVersion ?? 'autoscaling.k8s.io/v1',

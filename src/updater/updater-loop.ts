@@ -102,7 +102,10 @@ export class UpdaterLoop {
   constructor(private readonly deps: UpdaterLoopDeps) {
     this.repeated = new RepeatedWarnings(deps.logger);
     this.futureTimes = new FutureTimes((subject, aheadMs) =>
-      deps.logger.warn({ subject, aheadMinutes: Math.round(aheadMs / 60_000) }, 'a time on a pod lies ahead of this clock (clock skew); it counts from now, so its cooldown or timeout ends at most one period later'),
+      deps.logger.warn(
+        { subject, aheadMinutes: Math.round(aheadMs / 60_000) },
+        'a time on a pod lies ahead of this clock (clock skew); it counts from now, so its cooldown or timeout ends at most one period later',
+      ),
     );
     this.latency = new ResizeLatencyTracker((s) => deps.metrics?.appliedLatency.observe({ path: s.path, since: s.since }, s.seconds));
   }
@@ -139,10 +142,11 @@ export class UpdaterLoop {
     this.noteUsage(usage, now);
     const warnings = usage.available ? await this.tellMemoryWarnings(groups, now) : { containers: [], workloads: [] };
     const completed: LatencySample[] = [];
-    for (const g of groups) for (const p of g.pods) {
-      const sample = this.latency.podSeen(p, now);
-      if (sample) completed.push(sample);
-    }
+    for (const g of groups)
+      for (const p of g.pods) {
+        const sample = this.latency.podSeen(p, now);
+        if (sample) completed.push(sample);
+      }
     this.futureTimes.sweep();
     this.latency.noteDecisions(decisions, now);
     const pods = new Map<string, V1Pod>();
@@ -153,9 +157,19 @@ export class UpdaterLoop {
     }
     const results = await executePlan(
       { decisions, pods, vpaOf: (d) => vpaByWorkload.get(d.workload), now, state: this.state },
-      { api: deps.api, logger: deps.logger, capabilities: deps.capabilities, ...(deps.metrics ? { metrics: deps.metrics } : {}), ...(deps.dryRun ? { dryRun: true } : {}), ...(deps.instance ? { instance: deps.instance } : {}) },
+      {
+        api: deps.api,
+        logger: deps.logger,
+        capabilities: deps.capabilities,
+        ...(deps.metrics ? { metrics: deps.metrics } : {}),
+        ...(deps.dryRun ? { dryRun: true } : {}),
+        ...(deps.instance ? { instance: deps.instance } : {}),
+      },
     );
-    if (!deps.dryRun) for (const r of results) if (r.outcome === 'applied') this.latency.noteApplied(r.decision, pods.get(`${r.decision.namespace}/${r.decision.podName}`), vpaByWorkload.get(r.decision.workload), now);
+    if (!deps.dryRun)
+      for (const r of results)
+        if (r.outcome === 'applied')
+          this.latency.noteApplied(r.decision, pods.get(`${r.decision.namespace}/${r.decision.podName}`), vpaByWorkload.get(r.decision.workload), now);
     for (const [resource, count] of Object.entries(hpaExclusionCounts(groups, deps.options.respectHpa))) deps.metrics?.hpaExcluded.set({ resource }, count);
     const hpaConditionsWritten = await reportHpaConflicts(groups, {
       api: deps.api,
@@ -166,7 +180,13 @@ export class UpdaterLoop {
       instance: deps.instance ?? 'tailor',
       ...(deps.dryRun ? { dryRun: true } : {}),
     });
-    await this.runtimeFit.report(groups, { api: deps.api, logger: deps.logger, now, instance: deps.instance ?? 'tailor', ...(deps.dryRun ? { dryRun: true } : {}) });
+    await this.runtimeFit.report(groups, {
+      api: deps.api,
+      logger: deps.logger,
+      now,
+      instance: deps.instance ?? 'tailor',
+      ...(deps.dryRun ? { dryRun: true } : {}),
+    });
     const workloadStatus = await reportWorkloadConditions(groups, decisions, {
       api: deps.api,
       logger: deps.logger,
@@ -176,7 +196,19 @@ export class UpdaterLoop {
       ...(deps.dryRun ? { dryRun: true } : {}),
     });
     for (const [condition, count] of Object.entries(workloadStatus.holding)) deps.metrics?.workloadConditions.set({ condition }, count);
-    return { decisions, results, invalidVpas: invalidVpas.length, invalidVpaNames, unmatchedPods: unmatched.length, usageAvailable: usage.available, hpaConditionsWritten, workloadConditionsWritten: workloadStatus.written, completed, memoryWarnings: warnings, ...(admission ? { admissionStatus: admission } : {}) };
+    return {
+      decisions,
+      results,
+      invalidVpas: invalidVpas.length,
+      invalidVpaNames,
+      unmatchedPods: unmatched.length,
+      usageAvailable: usage.available,
+      hpaConditionsWritten,
+      workloadConditionsWritten: workloadStatus.written,
+      completed,
+      memoryWarnings: warnings,
+      ...(admission ? { admissionStatus: admission } : {}),
+    };
   }
 
   /** Warns about each invalid VPA (once per cause, then rate-limited) and forgets causes that are gone; returns their `namespace/name`. */
@@ -236,7 +268,12 @@ export class UpdaterLoop {
     metrics?.usageAvailable.set(read.available ? 1 : 0);
     if (!read.available && outcome === 'failed') {
       const err = 'error' in read ? read.error : undefined;
-      this.repeated.say(`usage ${err instanceof Error ? err.message : String(err)}`, now, { err }, 'memory usage unavailable (Prometheus): no memory limit is lowered and the memory pressure guard is off this loop');
+      this.repeated.say(
+        `usage ${err instanceof Error ? err.message : String(err)}`,
+        now,
+        { err },
+        'memory usage unavailable (Prometheus): no memory limit is lowered and the memory pressure guard is off this loop',
+      );
     } else if (read.available && this.usageWasAvailable === false) logger.info('memory usage available again (Prometheus)');
     if (read.available) this.repeated.retain((cause) => !cause.startsWith('usage '));
     this.usageWasAvailable = read.available;

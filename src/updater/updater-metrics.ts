@@ -38,7 +38,14 @@ export const APPLIED_LATENCY_BUCKETS = [1, 5, 15, 30, 60, 120, 300, 600, 1800, 3
 
 /** Outcomes an executed resize or eviction can have (dry runs and backoff skips are not executed). */
 const EXECUTED_OUTCOMES = ['applied', 'gone', 'conflict', 'invalid', 'blocked', 'throttled', 'failed'] as const satisfies readonly ActionOutcome[];
-const FALLBACK_CAUSES = ['FallbackInfeasible', 'FallbackDeferredTimeout', 'FallbackInProgressTimeout', 'FallbackError', 'FallbackInPlaceUnsupported', 'FallbackNotRunning'] as const satisfies readonly DecisionReason[];
+const FALLBACK_CAUSES = [
+  'FallbackInfeasible',
+  'FallbackDeferredTimeout',
+  'FallbackInProgressTimeout',
+  'FallbackError',
+  'FallbackInPlaceUnsupported',
+  'FallbackNotRunning',
+] as const satisfies readonly DecisionReason[];
 
 export class UpdaterMetrics {
   readonly decisions: Counter<'action' | 'reason'>;
@@ -57,14 +64,52 @@ export class UpdaterMetrics {
 
   constructor(registry: Registry) {
     const registers = [registry];
-    this.decisions = new Counter({ name: 'tailor_updater_decisions_total', help: 'Updater decisions by action and reason.', labelNames: ['action', 'reason'], registers });
-    this.resizes = new Counter({ name: 'tailor_updater_resizes_total', help: 'In-place resizes sent, by path (in-place, restart) and outcome.', labelNames: ['path', 'outcome'], registers });
-    this.fallbacks = new Counter({ name: 'tailor_updater_fallbacks_total', help: 'Evictions decided as the fallback of an in-place resize, by cause.', labelNames: ['cause'], registers });
-    this.evictions = new Counter({ name: 'tailor_updater_evictions_total', help: 'Evictions asked for, by outcome (applied, blocked by a PDB, ...).', labelNames: ['outcome'], registers });
-    this.planned = new Gauge({ name: 'tailor_updater_planned_actions', help: "The last loop's plan: pods by action and reason.", labelNames: ['action', 'reason'], registers });
-    this.backoffUntil = new Gauge({ name: 'tailor_updater_backoff_until_seconds', help: 'Unix time until which writes pause after the API server throttled (0: not paused).', registers });
-    this.usageReads = new Counter({ name: 'tailor_updater_usage_reads_total', help: 'Reads of recent memory usage from Prometheus, by outcome (ok, failed, disabled).', labelNames: ['outcome'], registers });
-    this.usageAvailable = new Gauge({ name: 'tailor_updater_usage_available', help: '1 when the last loop had memory usage from Prometheus; 0: no memory limit is lowered and the pressure guard is off.', registers });
+    this.decisions = new Counter({
+      name: 'tailor_updater_decisions_total',
+      help: 'Updater decisions by action and reason.',
+      labelNames: ['action', 'reason'],
+      registers,
+    });
+    this.resizes = new Counter({
+      name: 'tailor_updater_resizes_total',
+      help: 'In-place resizes sent, by path (in-place, restart) and outcome.',
+      labelNames: ['path', 'outcome'],
+      registers,
+    });
+    this.fallbacks = new Counter({
+      name: 'tailor_updater_fallbacks_total',
+      help: 'Evictions decided as the fallback of an in-place resize, by cause.',
+      labelNames: ['cause'],
+      registers,
+    });
+    this.evictions = new Counter({
+      name: 'tailor_updater_evictions_total',
+      help: 'Evictions asked for, by outcome (applied, blocked by a PDB, ...).',
+      labelNames: ['outcome'],
+      registers,
+    });
+    this.planned = new Gauge({
+      name: 'tailor_updater_planned_actions',
+      help: "The last loop's plan: pods by action and reason.",
+      labelNames: ['action', 'reason'],
+      registers,
+    });
+    this.backoffUntil = new Gauge({
+      name: 'tailor_updater_backoff_until_seconds',
+      help: 'Unix time until which writes pause after the API server throttled (0: not paused).',
+      registers,
+    });
+    this.usageReads = new Counter({
+      name: 'tailor_updater_usage_reads_total',
+      help: 'Reads of recent memory usage from Prometheus, by outcome (ok, failed, disabled).',
+      labelNames: ['outcome'],
+      registers,
+    });
+    this.usageAvailable = new Gauge({
+      name: 'tailor_updater_usage_available',
+      help: '1 when the last loop had memory usage from Prometheus; 0: no memory limit is lowered and the pressure guard is off.',
+      registers,
+    });
     this.appliedLatency = new Histogram({
       name: 'tailor_updater_recommendation_to_applied_seconds',
       help: 'Seconds from the recommendation (since=recommendation: the VPA status write; since=first-seen: the updater first saw the difference) to the in-place resize seen completed, by path.',
@@ -73,10 +118,24 @@ export class UpdaterMetrics {
       registers,
     });
     this.memoryWarnings = new MemoryWarningMetrics(registry);
-    this.hpaExcluded = new Gauge({ name: 'tailor_updater_hpa_excluded_resources', help: 'VPAs whose resource (cpu, memory) the updater leaves to an HPA scaling the workload on it, last loop.', labelNames: ['resource'], registers });
+    this.hpaExcluded = new Gauge({
+      name: 'tailor_updater_hpa_excluded_resources',
+      help: 'VPAs whose resource (cpu, memory) the updater leaves to an HPA scaling the workload on it, last loop.',
+      labelNames: ['resource'],
+      registers,
+    });
     for (const resource of ['cpu', 'memory']) this.hpaExcluded.set({ resource }, 0);
-    this.workloadConditions = new Gauge({ name: 'tailor_updater_workload_conditions', help: 'VPAs whose per-workload condition (AnnotationsInvalid, WaitingForDisruptionWindow) holds after the last loop.', labelNames: ['condition'], registers });
-    this.admissionStatusFresh = new Gauge({ name: 'tailor_updater_admission_status_fresh', help: 'Whether the last loop found the admission webhook status Lease fresh (1: evictions may go ahead) or not (0: they wait).', registers });
+    this.workloadConditions = new Gauge({
+      name: 'tailor_updater_workload_conditions',
+      help: 'VPAs whose per-workload condition (AnnotationsInvalid, WaitingForDisruptionWindow) holds after the last loop.',
+      labelNames: ['condition'],
+      registers,
+    });
+    this.admissionStatusFresh = new Gauge({
+      name: 'tailor_updater_admission_status_fresh',
+      help: 'Whether the last loop found the admission webhook status Lease fresh (1: evictions may go ahead) or not (0: they wait).',
+      registers,
+    });
     for (const condition of WORKLOAD_CONDITION_TYPES) this.workloadConditions.set({ condition }, 0);
     for (const outcome of EXECUTED_OUTCOMES) {
       this.evictions.inc({ outcome }, 0);

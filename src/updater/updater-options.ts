@@ -16,7 +16,8 @@ export const MEMORY_SAFETY_OPTIONS = {
     env: 'TAILOR_MEMORY_PRESSURE_WINDOW',
     type: durationType,
     default: DEFAULT_UPDATER_OPTIONS.memoryPressureWindowMs,
-    description: 'Memory pressure guard: a working set above --memory-pressure-ratio of the limit for this long raises memory at once (needs --prometheus-url).',
+    description:
+      'Memory pressure guard: a working set above --memory-pressure-ratio of the limit for this long raises memory at once (needs --prometheus-url).',
     group: 'Updater',
   },
   memoryPressureRatio: {
@@ -80,7 +81,8 @@ export const UPDATER_OPTIONS = {
     env: 'TAILOR_ALLOW_CONTAINER_RESTART',
     type: booleanType,
     default: false,
-    description: 'Allow in-place resizes that restart a container (resizePolicy RestartContainer) for VPAs without the tailor.dev/allow-container-restart annotation.',
+    description:
+      'Allow in-place resizes that restart a container (resizePolicy RestartContainer) for VPAs without the tailor.dev/allow-container-restart annotation.',
     group: 'Updater',
   },
   maxResizesPerLoop: {
@@ -104,7 +106,8 @@ export const UPDATER_OPTIONS = {
     env: 'TAILOR_USE_ADMISSION_STATUS',
     type: booleanType,
     default: true,
-    description: 'Evict only while the admission webhook\'s status Lease (--admission-status-lease-name) is fresh, as upstream\'s updater does: an evicted pod comes back through the webhook. In-place resizes do not wait for it.',
+    description:
+      "Evict only while the admission webhook's status Lease (--admission-status-lease-name) is fresh, as upstream's updater does: an evicted pod comes back through the webhook. In-place resizes do not wait for it.",
     group: 'Updater',
   },
   admissionStatusTimeout: {

@@ -116,7 +116,12 @@ export function windowMessage(windows: DisruptionWindows, state: WindowState): s
 
 /** The decision for a pod whose VPA has a bad annotation: left alone until it is fixed. */
 function invalidAnnotations(pod: V1Pod, workload: string, problems: readonly string[]): PodDecision {
-  return skipDecision(pod, workload, 'InvalidAnnotation', `the VPA's annotations are invalid, so the updater leaves its pods alone until they are fixed: ${problems.join('; ')}`);
+  return skipDecision(
+    pod,
+    workload,
+    'InvalidAnnotation',
+    `the VPA's annotations are invalid, so the updater leaves its pods alone until they are fixed: ${problems.join('; ')}`,
+  );
 }
 
 const IN_FLIGHT: readonly DecisionReason[] = ['ResizeProposed', 'ResizeInProgress', 'ResizeDeferred', 'ResizeInfeasible', 'ResizeStuck'];
@@ -183,13 +188,18 @@ export function plan(input: PlanInput): PodDecision[] {
         d = inPlacePartOnly({ ...d, restartSplit: d.restartSplit }, 'DisruptionWindow', why);
       }
       if (!d.urgent && !w.canaryOpen) {
-        if (w.canaryLeft === 0) return held(d, 'Canary', w.canaries === 1 ? 'waiting for the canary pod of this workload to settle' : `waiting for ${w.canaries} canary pods of this workload to settle`);
+        if (w.canaryLeft === 0)
+          return held(
+            d,
+            'Canary',
+            w.canaries === 1 ? 'waiting for the canary pod of this workload to settle' : `waiting for ${w.canaries} canary pods of this workload to settle`,
+          );
       }
       // A pod that is not Ready (crash-looping after OOM kills, say) is already unavailable: it
       // needs no disruption budget, or a workload whose every pod is down could never be rescued.
       const budgeted = d.disruptive && !unready.has(planned);
       if (d.disruptive && w.live < w.minReplicas) return held(d, 'MinReplicas', `${w.live} live pod(s), fewer than minReplicas ${w.minReplicas}`);
-      if (budgeted && w.disruptions <= 0) return held(d, 'DisruptionBudget', 'the workload\'s disruption budget is used up');
+      if (budgeted && w.disruptions <= 0) return held(d, 'DisruptionBudget', "the workload's disruption budget is used up");
       const isEvict = d.action === 'Evict';
       if (isEvict ? evictions <= 0 : resizes <= 0) return held(d, 'RateLimited', `the global ${isEvict ? 'eviction' : 'resize'} rate limit is used up`);
       if (isEvict) evictions -= 1;

@@ -53,7 +53,13 @@ function plannedCpu(input: UpstreamBoostInput): Map<string, ContainerResourceVal
     return policy.mode === 'Off' || !policy.controlledResources.includes('cpu') ? [] : [{ containerName: rec.containerName, target: { cpu } }];
   });
   if (targets.length === 0) return new Map();
-  const plan = planPodResources({ pod: input.pod, resourcePolicy: input.vpa.spec.resourcePolicy, limitRanges: input.limitRanges, recommendations: targets, currentResources: actualByName(input.containers) });
+  const plan = planPodResources({
+    pod: input.pod,
+    resourcePolicy: input.vpa.spec.resourcePolicy,
+    limitRanges: input.limitRanges,
+    recommendations: targets,
+    currentResources: actualByName(input.containers),
+  });
   const named = new Set(targets.map((t) => t.containerName));
   return new Map(plan.containers.filter((c) => named.has(c.containerName)).map((c) => [c.containerName, c.proposed]));
 }
@@ -62,7 +68,15 @@ function plannedCpu(input: UpstreamBoostInput): Map<string, ContainerResourceVal
 function whereTo(sources: ReadonlyMap<string, string>): string {
   const phrases = new Set(sources.values());
   if (phrases.size === 1) return `cpu ${[...phrases][0]}`;
-  return `cpu ${[...phrases].map((p) => `${p} for ${[...sources].filter(([, q]) => q === p).map(([name]) => name).join(', ')}`).join(', ')}`;
+  return `cpu ${[...phrases]
+    .map(
+      (p) =>
+        `${p} for ${[...sources]
+          .filter(([, q]) => q === p)
+          .map(([name]) => name)
+          .join(', ')}`,
+    )
+    .join(', ')}`;
 }
 
 /** The step for upstream's boost annotations on the pod. */
@@ -97,12 +111,23 @@ export function upstreamBoostStep(input: UpstreamBoostInput): BoostStep {
     const limit = from.limits.cpu;
     if (limit !== undefined) to.limits.cpu = target ? (target.limits.cpu ?? limit) : (before.limits.cpu ?? (limit === from.requests.cpu ? cpu : limit));
     if (to.requests.cpu === from.requests.cpu && to.limits.cpu === limit) continue; // at the target already
-    changes.push({ containerName: name, kind: kinds.get(name) ?? 'container', from, to, resources: ['cpu'], restart: resizeRestartPolicy(specs.get(name), 'cpu') === 'RestartContainer' });
+    changes.push({
+      containerName: name,
+      kind: kinds.get(name) ?? 'container',
+      from,
+      to,
+      resources: ['cpu'],
+      restart: resizeRestartPolicy(specs.get(name), 'cpu') === 'RestartContainer',
+    });
     over.push(upstreamBoostAnnotation(name));
     ends.add(formatBoostEnd(end));
     sources.set(name, target ? 'to the recommendation' : 'back to the values before the boost');
   }
   if (changes.length === 0) return waiting === undefined ? { kind: 'none' } : { kind: 'active', message: waiting };
   const still = waiting === undefined ? '' : `; still boosted: ${waiting}`;
-  return { kind: 'return', changes, message: `upstream's start-up cpu boost over (${[...over, [...ends].join(' / ')].join(', ')}): ${whereTo(sources)}${still}` };
+  return {
+    kind: 'return',
+    changes,
+    message: `upstream's start-up cpu boost over (${[...over, [...ends].join(' / ')].join(', ')}): ${whereTo(sources)}${still}`,
+  };
 }

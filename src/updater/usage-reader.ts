@@ -43,7 +43,12 @@ export function podUsageFrom(containers: readonly ContainerMemoryUsage[], pressu
 }
 
 /** Reads usage for `namespaces` at `now`; never throws. */
-export async function readUsage(source: MemoryUsageSource | undefined, namespaces: readonly string[], now: number, options: UpdaterOptions): Promise<UsageRead> {
+export async function readUsage(
+  source: MemoryUsageSource | undefined,
+  namespaces: readonly string[],
+  now: number,
+  options: UpdaterOptions,
+): Promise<UsageRead> {
   if (!source) return { available: false, usage: new Map() };
   if (namespaces.length === 0) return { available: true, usage: new Map() };
   try {
@@ -62,7 +67,11 @@ export function namespacesOf(groups: readonly WorkloadGroup[]): string[] {
 /** Sets each group's `usage` to its pods' entries in `usage` (groups without any are left alone). */
 export function attachUsage(groups: WorkloadGroup[], usage: UsageByPod): void {
   for (const g of groups) {
-    const byPod = Object.fromEntries(g.pods.map((p) => [p.metadata?.name ?? '', usage.get(`${p.metadata?.namespace ?? 'default'}/${p.metadata?.name ?? ''}`)]).filter(([, u]) => u !== undefined));
+    const byPod = Object.fromEntries(
+      g.pods
+        .map((p) => [p.metadata?.name ?? '', usage.get(`${p.metadata?.namespace ?? 'default'}/${p.metadata?.name ?? ''}`)])
+        .filter(([, u]) => u !== undefined),
+    );
     if (Object.keys(byPod).length > 0) g.usage = byPod;
   }
 }

@@ -30,7 +30,12 @@ export function podReady(pod: V1Pod): boolean {
 }
 
 /** The budget of a workload from its pods; `replicas` is the desired count (default: the pods seen). */
-export function workloadBudget(pods: readonly V1Pod[], vpa: VerticalPodAutoscaler, options: Pick<UpdaterOptions, 'minReplicas' | 'evictionTolerance'>, replicas?: number): WorkloadBudget {
+export function workloadBudget(
+  pods: readonly V1Pod[],
+  vpa: VerticalPodAutoscaler,
+  options: Pick<UpdaterOptions, 'minReplicas' | 'evictionTolerance'>,
+  replicas?: number,
+): WorkloadBudget {
   const live = pods.filter((p) => p.status?.phase === 'Running' && !p.metadata?.deletionTimestamp).length;
   const ready = pods.filter(podReady).length;
   const desired = replicas ?? pods.length;

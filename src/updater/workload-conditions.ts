@@ -39,11 +39,21 @@ export function desiredWorkloadConditions(vpa: VerticalPodAutoscaler, decisions:
   const { settings, problems } = readWorkloadAnnotations(vpa.metadata.annotations);
   const out: DesiredCondition[] = [];
   if (problems.length > 0) {
-    out.push({ type: ANNOTATIONS_INVALID_CONDITION, reason: 'BadAnnotation', eventType: 'Warning', message: `${problems.map(describeProblem).join('; ')}; the updater leaves this workload's pods alone until it is fixed` });
+    out.push({
+      type: ANNOTATIONS_INVALID_CONDITION,
+      reason: 'BadAnnotation',
+      eventType: 'Warning',
+      message: `${problems.map(describeProblem).join('; ')}; the updater leaves this workload's pods alone until it is fixed`,
+    });
   }
   const waiting = decisions.filter((d) => d.reason === 'DisruptionWindow' || d.waiting?.reason === 'DisruptionWindow').length;
   if (waiting > 0 && settings.windows) {
-    out.push({ type: WINDOW_WAIT_CONDITION, reason: 'OutsideDisruptionWindow', eventType: 'Normal', message: `${waiting} pod(s) wait for an eviction or restart: ${windowMessage(settings.windows, windowState(settings.windows, now))}` });
+    out.push({
+      type: WINDOW_WAIT_CONDITION,
+      reason: 'OutsideDisruptionWindow',
+      eventType: 'Normal',
+      message: `${waiting} pod(s) wait for an eviction or restart: ${windowMessage(settings.windows, windowState(settings.windows, now))}`,
+    });
   }
   return out;
 }

@@ -71,8 +71,12 @@ function cronJobOfJob(ref: WorkloadRef | undefined, workloads: ReadonlyMap<strin
  */
 export function groupWorkloads(objects: ClusterObjects): Grouping {
   const limitRangesByNamespace = indexBy(objects.limitRanges ?? [], (lr) => ns(lr.metadata?.namespace));
-  const hpasByTarget = indexBy(objects.hpas ?? [], (h) => (h.spec ? targetKey(h.spec.scaleTargetRef.kind, ns(h.metadata?.namespace), h.spec.scaleTargetRef.name) : undefined));
-  const workloadsByTarget = indexBy(objects.workloads ?? [], (w) => (w.kind !== undefined && w.metadata?.name !== undefined ? targetKey(w.kind, ns(w.metadata.namespace), w.metadata.name) : undefined));
+  const hpasByTarget = indexBy(objects.hpas ?? [], (h) =>
+    h.spec ? targetKey(h.spec.scaleTargetRef.kind, ns(h.metadata?.namespace), h.spec.scaleTargetRef.name) : undefined,
+  );
+  const workloadsByTarget = indexBy(objects.workloads ?? [], (w) =>
+    w.kind !== undefined && w.metadata?.name !== undefined ? targetKey(w.kind, ns(w.metadata.namespace), w.metadata.name) : undefined,
+  );
   const byKey = new Map<string, { group: WorkloadGroup; pods: V1Pod[] }>();
   const groups: { group: WorkloadGroup; pods: V1Pod[] }[] = [];
   for (const [key, vpa] of controllingVpas(objects.vpas)) {
@@ -86,7 +90,10 @@ export function groupWorkloads(objects: ClusterObjects): Grouping {
     if (limitRanges.length > 0) group.limitRanges = limitRanges;
     if (hpaResources.length > 0) {
       group.hpaResources = [...new Set(hpaResources)];
-      group.hpaNames = hpas.filter((h) => hpaUtilizationResources(h).length > 0).map((h) => h.metadata?.name ?? '').sort();
+      group.hpaNames = hpas
+        .filter((h) => hpaUtilizationResources(h).length > 0)
+        .map((h) => h.metadata?.name ?? '')
+        .sort();
     }
     if (workload?.spec?.replicas !== undefined) group.replicas = workload.spec.replicas;
     const entry = { group, pods: [] };

@@ -35,34 +35,36 @@ export async function reportWorkloadConditions(
   let written = 0;
   const limit = pLimit(16);
   await Promise.all(
-    groups.map((group) => limit(async () => {
-      const vpa = group.vpa;
-      const desired = desiredWorkloadConditions(vpa, byWorkload.get(group.workload) ?? [], deps.now);
-      for (const d of desired) holding[d.type] += 1;
-      const update = workloadConditionsUpdate(vpa, desired, deps.now);
-      if (!update || !patch || deps.dryRun) return;
-      const ns = vpa.metadata.namespace ?? 'default';
-      const log = deps.logger.child({ vpa: `${ns}/${vpa.metadata.name}` });
-      try {
-        await patch(ns, vpa.metadata.name, vpa.metadata.resourceVersion, update.conditions, deps.fieldManager);
-        written++;
-      } catch (err) {
-        if (classifyApiError(err).code === 409) log.debug({ err }, 'the VPA changed since it was read; its conditions are written next loop');
-        else log.warn({ err }, 'could not write the VPA conditions; retried next loop');
-        return;
-      }
-      for (const type of update.removed) log.info({ condition: type }, 'condition removed: it no longer holds');
-      for (const { condition, eventType } of update.set) {
-        const message = condition.message ?? '';
-        if (eventType === 'Warning') log.warn({ condition: condition.type }, message);
-        else log.info({ condition: condition.type }, message);
+    groups.map((group) =>
+      limit(async () => {
+        const vpa = group.vpa;
+        const desired = desiredWorkloadConditions(vpa, byWorkload.get(group.workload) ?? [], deps.now);
+        for (const d of desired) holding[d.type] += 1;
+        const update = workloadConditionsUpdate(vpa, desired, deps.now);
+        if (!update || !patch || deps.dryRun) return;
+        const ns = vpa.metadata.namespace ?? 'default';
+        const log = deps.logger.child({ vpa: `${ns}/${vpa.metadata.name}` });
         try {
-          await deps.api.recordEvent(vpaEvent(vpa, condition.type, eventType, message, deps.now, deps.instance));
+          await patch(ns, vpa.metadata.name, vpa.metadata.resourceVersion, update.conditions, deps.fieldManager);
+          written++;
         } catch (err) {
-          log.warn({ err, reason: condition.type }, 'could not record the event');
+          if (classifyApiError(err).code === 409) log.debug({ err }, 'the VPA changed since it was read; its conditions are written next loop');
+          else log.warn({ err }, 'could not write the VPA conditions; retried next loop');
+          return;
         }
-      }
-    })),
+        for (const type of update.removed) log.info({ condition: type }, 'condition removed: it no longer holds');
+        for (const { condition, eventType } of update.set) {
+          const message = condition.message ?? '';
+          if (eventType === 'Warning') log.warn({ condition: condition.type }, message);
+          else log.info({ condition: condition.type }, message);
+          try {
+            await deps.api.recordEvent(vpaEvent(vpa, condition.type, eventType, message, deps.now, deps.instance));
+          } catch (err) {
+            log.warn({ err, reason: condition.type }, 'could not record the event');
+          }
+        }
+      }),
+    ),
   );
   return { holding, written };
 }

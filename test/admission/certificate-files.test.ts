@@ -35,13 +35,24 @@ const second = issueServingCertificate(ca, ['127.0.0.1'], NOW);
 for (const mode of ['fs.watch', 'polling'] as const) {
   test(`a rotated pair is picked up by ${mode}; a half-written rotation keeps the old pair`, async (t) => {
     const dir = tempDir(t);
-    const options = { certFile: join(dir, 'tls.crt'), keyFile: join(dir, 'tls.key'), caFile: join(dir, 'ca.crt'), pollIntervalMs: mode === 'polling' ? 50 : 60_000, watch: mode === 'fs.watch' };
+    const options = {
+      certFile: join(dir, 'tls.crt'),
+      keyFile: join(dir, 'tls.key'),
+      caFile: join(dir, 'ca.crt'),
+      pollIntervalMs: mode === 'polling' ? 50 : 60_000,
+      watch: mode === 'fs.watch',
+    };
     writeFileSync(options.certFile, first.cert);
     writeFileSync(options.keyFile, first.key);
     writeFileSync(options.caFile, ca.cert);
     const seen: LoadedCertificates[] = [];
     const outcomes: string[] = [];
-    const files = new CertificateFiles(options, (l) => seen.push(l), silentLogger(), (o) => outcomes.push(o));
+    const files = new CertificateFiles(
+      options,
+      (l) => seen.push(l),
+      silentLogger(),
+      (o) => outcomes.push(o),
+    );
     files.start();
     t.after(() => files.stop());
     assert.equal(files.loaded.credentials.cert, first.cert);
@@ -65,8 +76,14 @@ test('files that cannot be served are refused at start with the file names', (t)
   const dir = tempDir(t);
   writeFileSync(join(dir, 'tls.crt'), first.cert);
   writeFileSync(join(dir, 'tls.key'), second.key);
-  assert.throws(() => loadCertificateFiles({ certFile: join(dir, 'tls.crt'), keyFile: join(dir, 'tls.key'), pollIntervalMs: 1000 }), (err: unknown) => err instanceof CredentialsError && /tls\.crt and .*tls\.key/.test(err.message));
-  assert.throws(() => loadCertificateFiles({ certFile: join(dir, 'missing.crt'), keyFile: join(dir, 'tls.key'), pollIntervalMs: 1000 }), /cannot read .*missing\.crt/);
+  assert.throws(
+    () => loadCertificateFiles({ certFile: join(dir, 'tls.crt'), keyFile: join(dir, 'tls.key'), pollIntervalMs: 1000 }),
+    (err: unknown) => err instanceof CredentialsError && /tls\.crt and .*tls\.key/.test(err.message),
+  );
+  assert.throws(
+    () => loadCertificateFiles({ certFile: join(dir, 'missing.crt'), keyFile: join(dir, 'tls.key'), pollIntervalMs: 1000 }),
+    /cannot read .*missing\.crt/,
+  );
 });
 
 test('a certificate not signed by the CA file is refused', (t) => {
@@ -75,7 +92,13 @@ test('a certificate not signed by the CA file is refused', (t) => {
   writeFileSync(join(dir, 'tls.crt'), first.cert);
   writeFileSync(join(dir, 'tls.key'), first.key);
   writeFileSync(join(dir, 'ca.crt'), other.cert);
-  assert.throws(() => loadCertificateFiles({ certFile: join(dir, 'tls.crt'), keyFile: join(dir, 'tls.key'), caFile: join(dir, 'ca.crt'), pollIntervalMs: 1000 }), /tls\.crt is not signed by .*ca\.crt/);
+  assert.throws(
+    () => loadCertificateFiles({ certFile: join(dir, 'tls.crt'), keyFile: join(dir, 'tls.key'), caFile: join(dir, 'ca.crt'), pollIntervalMs: 1000 }),
+    /tls\.crt is not signed by .*ca\.crt/,
+  );
   writeFileSync(join(dir, 'ca.crt'), ca.cert);
-  assert.equal(loadCertificateFiles({ certFile: join(dir, 'tls.crt'), keyFile: join(dir, 'tls.key'), caFile: join(dir, 'ca.crt'), pollIntervalMs: 1000 }).caPem, ca.cert);
+  assert.equal(
+    loadCertificateFiles({ certFile: join(dir, 'tls.crt'), keyFile: join(dir, 'tls.key'), caFile: join(dir, 'ca.crt'), pollIntervalMs: 1000 }).caPem,
+    ca.cert,
+  );
 });

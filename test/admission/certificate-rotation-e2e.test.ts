@@ -35,7 +35,13 @@ test('certificates from files: a rotation to a new CA is served and published, a
   t.after(() => rmSync(dir, { recursive: true, force: true }));
   const ca1 = createCa('ca-1', T0);
   writePair(dir, ca1);
-  const f = await startWebhookCluster({ mode: 'files', certFile: join(dir, 'tls.crt'), keyFile: join(dir, 'tls.key'), caFile: join(dir, 'ca.crt'), pollIntervalMs: 200 });
+  const f = await startWebhookCluster({
+    mode: 'files',
+    certFile: join(dir, 'tls.crt'),
+    keyFile: join(dir, 'tls.key'),
+    caFile: join(dir, 'ca.crt'),
+    pollIntervalMs: 200,
+  });
   t.after(() => f.close());
   await f.core.createNamespace({ body: { metadata: { name: 'shop' } } });
   await createVpa(f, 'shop', 'web-vpa', 'web');
@@ -50,9 +56,16 @@ test('certificates from files: a rotation to a new CA is served and published, a
   await until(async () => (await servedFingerprint(port, ca2.cert).catch(() => '')) === fingerprint, 5000, 'the new certificate served');
   const admission = f.kubeConfig.makeApiClient(k8s.AdmissionregistrationV1Api);
   const caBundle = Buffer.from(ca2.cert).toString('base64');
-  await until(async () => (await admission.readMutatingWebhookConfiguration({ name: 'tailor' })).webhooks?.[0]?.clientConfig.caBundle === caBundle, 5000, 'the new caBundle published');
+  await until(
+    async () => (await admission.readMutatingWebhookConfiguration({ name: 'tailor' })).webhooks?.[0]?.clientConfig.caBundle === caBundle,
+    5000,
+    'the new caBundle published',
+  );
 
-  await f.apps.patchNamespacedDeploymentScale({ namespace: 'shop', name: 'web', body: { spec: { replicas: 2 } } }, k8s.setHeaderOptions('Content-Type', k8s.PatchStrategy.MergePatch));
+  await f.apps.patchNamespacedDeploymentScale(
+    { namespace: 'shop', name: 'web', body: { spec: { replicas: 2 } } },
+    k8s.setHeaderOptions('Content-Type', k8s.PatchStrategy.MergePatch),
+  );
   await f.tick(1000);
   const cpus = (await podsOf(f, 'shop', 'web')).map((p) => p.spec?.containers[0]?.resources?.requests?.cpu);
   assert.deepEqual(cpus, ['250m', '250m']);

@@ -30,7 +30,13 @@ export function webPod(containers: V1Container[], extra: Partial<V1Pod['metadata
 }
 
 /** A raw VPA object for Deployment `target` with a recommendation per container. */
-export function vpaObject(name: string, target: string, recs: Record<string, Record<string, string>>, spec: Record<string, unknown> = {}, createdAt = '2026-01-01T00:00:00Z'): Record<string, unknown> {
+export function vpaObject(
+  name: string,
+  target: string,
+  recs: Record<string, Record<string, string>>,
+  spec: Record<string, unknown> = {},
+  createdAt = '2026-01-01T00:00:00Z',
+): Record<string, unknown> {
   return {
     apiVersion: 'autoscaling.k8s.io/v1',
     kind: 'VerticalPodAutoscaler',

@@ -94,7 +94,10 @@ test('raises request according to pod min limit set in LimitRange: memory 2 x 10
 test('starts pod with default request when one container has a recommendation and one other one does not when a limit range applies: both 200m/512Mi', () => {
   // hamster 100m -> 400m recommended, hamster2 400m without a recommendation: 800m over a 400m max; both scaled by 1/2.
   const { resources, violations } = create(
-    [container('hamster', { cpu: '100m', memory: '100Mi' }, { cpu: '100m', memory: '100Mi' }), container('hamster2', { cpu: '400m', memory: '600Mi' }, { cpu: '400m', memory: '600Mi' })],
+    [
+      container('hamster', { cpu: '100m', memory: '100Mi' }, { cpu: '100m', memory: '100Mi' }),
+      container('hamster2', { cpu: '400m', memory: '600Mi' }, { cpu: '400m', memory: '600Mi' }),
+    ],
     [{ type: 'Pod', max: { cpu: '400m', memory: '1Gi' } }],
     { hamster: { cpu: '400m', memory: '600Mi' } },
   );

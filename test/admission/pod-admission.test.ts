@@ -23,12 +23,23 @@ test('Burstable pod: requests set to the target, limits scaled with them, annota
     'tailor.dev/resources-changed': 'app: cpu request 100m -> 250m, memory request 128Mi -> 300Mi, cpu limit 200m -> 500m, memory limit 256Mi -> 600Mi',
     vpaObservedContainers: 'app',
   });
-  assert.deepEqual(decision.patch.map((o) => [o.op, o.path]), [['replace', '/spec/containers/0/resources'], ['add', '/metadata/annotations']]);
+  assert.deepEqual(
+    decision.patch.map((o) => [o.op, o.path]),
+    [
+      ['replace', '/spec/containers/0/resources'],
+      ['add', '/metadata/annotations'],
+    ],
+  );
 });
 
 test('maxAllowed caps the target first: 400m capped to 300m, limit 200m x 300/100 = 600m', () => {
   const pod = webPod([container('app', { cpu: '100m' }, { cpu: '200m' })]);
-  const vpa = vpaObject('web-vpa', 'web', { app: { cpu: '400m' } }, { resourcePolicy: { containerPolicies: [{ containerName: '*', maxAllowed: { cpu: '300m' } }] } });
+  const vpa = vpaObject(
+    'web-vpa',
+    'web',
+    { app: { cpu: '400m' } },
+    { resourcePolicy: { containerPolicies: [{ containerName: '*', maxAllowed: { cpu: '300m' } }] } },
+  );
   const decision = admitPod(pod, 'shop', view([cached(vpa)]));
   assert.deepEqual(patched(pod, decision.patch).spec?.containers[0]?.resources, { requests: { cpu: '300m' }, limits: { cpu: '600m' } });
   assert.ok(decision.adjustments.some((a) => a.code === 'CappedToMaxAllowed'));
@@ -39,13 +50,19 @@ test('a LimitRange Container max bounds the scaled limit: 100m/200m, target 400m
   const pod = webPod([container('app', { cpu: '100m', memory: '100Mi' }, { cpu: '200m', memory: '200Mi' })]);
   const lr = { metadata: { name: 'lr' }, spec: { limits: [{ type: 'Container', max: { cpu: '300m' } }] } };
   const decision = admitPod(pod, 'shop', view([cached(vpaObject('web-vpa', 'web', { app: { cpu: '400m' } }))], [lr]));
-  assert.deepEqual(patched(pod, decision.patch).spec?.containers[0]?.resources, { requests: { cpu: '150m', memory: '100Mi' }, limits: { cpu: '300m', memory: '200Mi' } });
+  assert.deepEqual(patched(pod, decision.patch).spec?.containers[0]?.resources, {
+    requests: { cpu: '150m', memory: '100Mi' },
+    limits: { cpu: '300m', memory: '200Mi' },
+  });
 });
 
 test('Guaranteed stays Guaranteed: 100m/128Mi both ways -> 250m/300Mi both ways', () => {
   const pod = webPod([container('app', { cpu: '100m', memory: '128Mi' }, { cpu: '100m', memory: '128Mi' })]);
   const decision = admitPod(pod, 'shop', view([cached(vpaObject('web-vpa', 'web', { app: { cpu: '250m', memory: '300Mi' } }))]));
-  assert.deepEqual(patched(pod, decision.patch).spec?.containers[0]?.resources, { requests: { cpu: '250m', memory: '300Mi' }, limits: { cpu: '250m', memory: '300Mi' } });
+  assert.deepEqual(patched(pod, decision.patch).spec?.containers[0]?.resources, {
+    requests: { cpu: '250m', memory: '300Mi' },
+    limits: { cpu: '250m', memory: '300Mi' },
+  });
 });
 
 test('BestEffort pods stay BestEffort: admitted unchanged with the reason', () => {
@@ -61,10 +78,24 @@ test('updateMode Off changes nothing; Initial applies at creation; container mod
   const recs = { app: { cpu: '250m' }, log: { cpu: '80m' } };
   const off = admitPod(pod, 'shop', view([cached(vpaObject('v', 'web', recs, { updatePolicy: { updateMode: 'Off' } }))]));
   assert.equal(off.outcome, 'mode-off');
-  const initial = admitPod(pod, 'shop', view([cached(vpaObject('v', 'web', recs, { updatePolicy: { updateMode: 'Initial' }, resourcePolicy: { containerPolicies: [{ containerName: 'log', mode: 'Off' }] } }))]));
+  const initial = admitPod(
+    pod,
+    'shop',
+    view([
+      cached(
+        vpaObject('v', 'web', recs, {
+          updatePolicy: { updateMode: 'Initial' },
+          resourcePolicy: { containerPolicies: [{ containerName: 'log', mode: 'Off' }] },
+        }),
+      ),
+    ]),
+  );
   assert.equal(initial.outcome, 'patched');
   const after = patched(pod, initial.patch);
-  assert.deepEqual(after.spec?.containers.map((c) => c.resources?.requests?.cpu), ['250m', '50m']);
+  assert.deepEqual(
+    after.spec?.containers.map((c) => c.resources?.requests?.cpu),
+    ['250m', '50m'],
+  );
   assert.equal(after.metadata?.annotations?.vpaUpdates, 'Pod resources updated by v: container 0: cpu request');
 });
 
@@ -100,9 +131,21 @@ test('two VPAs on the owner: the controlling one (oldest, then name) among the v
   const older = cached(vpaObject('web-vpa', 'web', { app: { cpu: '250m' } }, {}, '2026-01-01T09:00:00Z'));
   const younger = cached(vpaObject('a-copy', 'web', { app: { cpu: '900m' } }, {}, '2026-01-01T09:00:02Z'));
   assert.equal(admitPod(pod, 'shop', view([younger, older])).vpaName, 'web-vpa');
-  assert.equal(admitPod(pod, 'shop', view([cached(vpaObject('b', 'web', { app: { cpu: '1' } })), cached(vpaObject('a', 'web', { app: { cpu: '1' } }))])).vpaName, 'a', 'same time: by name');
+  assert.equal(
+    admitPod(pod, 'shop', view([cached(vpaObject('b', 'web', { app: { cpu: '1' } })), cached(vpaObject('a', 'web', { app: { cpu: '1' } }))])).vpaName,
+    'a',
+    'same time: by name',
+  );
   // An older VPA Tailor cannot read does not hide a valid one: the updater and the recommender skip it too.
-  const invalidOlder = cached(vpaObject('broken', 'web', { app: { cpu: '1' } }, { resourcePolicy: { containerPolicies: [{ containerName: 'app', minAllowed: { cpu: '2' }, maxAllowed: { cpu: '1' } }] } }, '2026-01-01T08:00:00Z'));
+  const invalidOlder = cached(
+    vpaObject(
+      'broken',
+      'web',
+      { app: { cpu: '1' } },
+      { resourcePolicy: { containerPolicies: [{ containerName: 'app', minAllowed: { cpu: '2' }, maxAllowed: { cpu: '1' } }] } },
+      '2026-01-01T08:00:00Z',
+    ),
+  );
   const d = admitPod(pod, 'shop', view([invalidOlder, younger]));
   assert.equal(d.outcome, 'patched');
   assert.equal(d.vpaName, 'a-copy');
@@ -114,7 +157,14 @@ test('two VPAs on the owner: the controlling one (oldest, then name) among the v
 test('no VPA, an invalid VPA, no recommendation, no controller: unchanged with a reason', () => {
   const pod = webPod([container('app', { cpu: '100m' })]);
   assert.equal(admitPod(pod, 'shop', view([cached(vpaObject('v', 'api', { app: { cpu: '1' } }))])).outcome, 'no-vpa');
-  const invalid = cached(vpaObject('v', 'web', { app: { cpu: '1' } }, { resourcePolicy: { containerPolicies: [{ containerName: 'app', minAllowed: { cpu: '2' }, maxAllowed: { cpu: '1' } }] } }));
+  const invalid = cached(
+    vpaObject(
+      'v',
+      'web',
+      { app: { cpu: '1' } },
+      { resourcePolicy: { containerPolicies: [{ containerName: 'app', minAllowed: { cpu: '2' }, maxAllowed: { cpu: '1' } }] } },
+    ),
+  );
   const d = admitPod(pod, 'shop', view([invalid]));
   assert.equal(d.outcome, 'invalid-vpa');
   assert.match(d.message, /spec\.resourcePolicy\.containerPolicies\[0\]/);
@@ -134,12 +184,19 @@ test('a pod already at the target is unchanged; status.qosClass sent with the po
 
 test("a JVM's memory limit is not set below heap + overhead at creation (as the updater does), and the adjustment says why", () => {
   // -Xmx1g: 1 GiB heap + max(25%, 256 MiB) = 1.25 GiB; created at 2Gi, recommended 512Mi.
-  const jvm = (env: Record<string, string>) => ({ ...container('app', { cpu: '500m', memory: '2Gi' }, { cpu: '500m', memory: '2Gi' }), image: 'registry.example/shop/orders:1', env: Object.entries(env).map(([name, value]) => ({ name, value })) });
+  const jvm = (env: Record<string, string>) => ({
+    ...container('app', { cpu: '500m', memory: '2Gi' }, { cpu: '500m', memory: '2Gi' }),
+    image: 'registry.example/shop/orders:1',
+    env: Object.entries(env).map(([name, value]) => ({ name, value })),
+  });
   const vpa = cached(vpaObject('web-vpa', 'web', { app: { cpu: '500m', memory: '512Mi' } }));
   const heap = webPod([jvm({ JAVA_TOOL_OPTIONS: '-Xmx1g -XX:+UseG1GC' })]);
   const decision = admitPod(heap, 'shop', view([vpa]));
   assert.equal(decision.outcome, 'patched');
-  assert.deepEqual(patched(heap, decision.patch).spec?.containers[0]?.resources, { requests: { cpu: '500m', memory: '1280Mi' }, limits: { cpu: '500m', memory: '1280Mi' } });
+  assert.deepEqual(patched(heap, decision.patch).spec?.containers[0]?.resources, {
+    requests: { cpu: '500m', memory: '1280Mi' },
+    limits: { cpu: '500m', memory: '1280Mi' },
+  });
   const kept = decision.adjustments.find((a) => a.code === 'MemoryLimitKept');
   assert.match(kept?.message ?? '', /kept at 1280Mi, not the 512Mi recommended: .*jvm \(-Xmx 1024Mi, from env JAVA_TOOL_OPTIONS\) needs \(heap \+ overhead\)/);
 
@@ -153,7 +210,10 @@ test("a JVM's memory limit is not set below heap + overhead at creation (as the 
   // Not a JVM: the recommendation as it is; the override annotation makes it one.
   const plain = webPod([{ ...jvm({}), image: 'registry.example/shop/orders:1' }]);
   assert.equal(patched(plain, admitPod(plain, 'shop', view([small])).patch).spec?.containers[0]?.resources?.limits?.memory, '256Mi');
-  const annotated = cached({ ...vpaObject('web-vpa', 'web', { app: { cpu: '500m', memory: '256Mi' } }), metadata: { name: 'web-vpa', namespace: 'shop', annotations: { 'tailor.dev/runtime': 'jvm' }, creationTimestamp: '2026-01-01T00:00:00Z' } });
+  const annotated = cached({
+    ...vpaObject('web-vpa', 'web', { app: { cpu: '500m', memory: '256Mi' } }),
+    metadata: { name: 'web-vpa', namespace: 'shop', annotations: { 'tailor.dev/runtime': 'jvm' }, creationTimestamp: '2026-01-01T00:00:00Z' },
+  });
   assert.equal(patched(plain, admitPod(plain, 'shop', view([annotated])).patch).spec?.containers[0]?.resources?.limits?.memory, '342Mi');
 });
 
@@ -177,8 +237,11 @@ test('vpaObservedContainers lists the containers the webhook saw (upstream forma
 });
 
 // Upstream 1.8's startupBoost, as its e2e "boosts CPU ..." specs set it (a hamster at 100m cpu, 100Mi).
-const boostedVpa = (cpu: Record<string, unknown>, spec: Record<string, unknown> = {}, recs: Record<string, Record<string, string>> = { app: { cpu: '100m', memory: '100Mi' } }) =>
-  cached(vpaObject('hamster-vpa', 'web', recs, { startupBoost: { cpu: { durationSeconds: 15, ...cpu } }, ...spec }));
+const boostedVpa = (
+  cpu: Record<string, unknown>,
+  spec: Record<string, unknown> = {},
+  recs: Record<string, Record<string, string>> = { app: { cpu: '100m', memory: '100Mi' } },
+) => cached(vpaObject('hamster-vpa', 'web', recs, { startupBoost: { cpu: { durationSeconds: 15, ...cpu } }, ...spec }));
 const hamster = () => webPod([container('app', { cpu: '100m', memory: '100Mi' })]);
 const cpuAfter = (v: ReturnType<typeof boostedVpa>) => {
   const decision = admitPod(hamster(), 'shop', view([v]));
@@ -190,11 +253,14 @@ test('upstream startupBoost: Factor 2 doubles the request, Quantity 500m adds to
   assert.equal(factor.decision.outcome, 'patched');
   assert.equal(factor.decision.startupBoost, true);
   assert.equal(factor.cpu, '200m');
-  assert.equal(patched(hamster(), factor.decision.patch).metadata?.annotations?.['tailor.dev/startup-cpu-boost-record'], '{"until":"ready+15s","containers":{"app":{"request":100}}}');
+  assert.equal(
+    patched(hamster(), factor.decision.patch).metadata?.annotations?.['tailor.dev/startup-cpu-boost-record'],
+    '{"until":"ready+15s","containers":{"app":{"request":100}}}',
+  );
   assert.equal(cpuAfter(boostedVpa({ type: 'Quantity', quantity: '500m' })).cpu, '600m', 'upstream adds the quantity: 100m + 500m');
 });
 
-test('upstream startupBoost in updateMode Off, or before any recommendation: the pod\'s own request is boosted; a container in mode Off is not', () => {
+test("upstream startupBoost in updateMode Off, or before any recommendation: the pod's own request is boosted; a container in mode Off is not", () => {
   assert.equal(cpuAfter(boostedVpa({ type: 'Factor', factor: 2 }, { updatePolicy: { updateMode: 'Off' } })).cpu, '200m');
   assert.equal(cpuAfter(boostedVpa({ type: 'Factor', factor: 2 }, {}, {})).cpu, '200m');
   const off = cpuAfter(boostedVpa({ type: 'Factor', factor: 2 }, { resourcePolicy: { containerPolicies: [{ containerName: 'app', mode: 'Off' }] } }));

@@ -5,7 +5,10 @@ import { cached, container, view, vpaObject, webPod } from './fixtures.ts';
 
 const pod = webPod([container('app', { cpu: '100m' })]);
 const request = (operation = 'CREATE') => ({ uid: 'u', operation, namespace: 'shop', object: pod });
-const ready = (vpas = [cached(vpaObject('web-vpa', 'web', { app: { cpu: '250m' } }))]): PodReviewSource => ({ notSynced: () => [], namespaceView: () => view(vpas) });
+const ready = (vpas = [cached(vpaObject('web-vpa', 'web', { app: { cpu: '250m' } }))]): PodReviewSource => ({
+  notSynced: () => [],
+  namespaceView: () => view(vpas),
+});
 
 test('a patched pod is logged at info with owner, VPA and the change; the pod is named by its generateName', () => {
   const r = reviewPod(request(), ready());
@@ -17,7 +20,12 @@ test('a patched pod is logged at info with owner, VPA and the change; the pod is
 });
 
 test('before the watches have listed, pods are admitted unchanged with a warning naming what is missing', () => {
-  const r = reviewPod(request(), { notSynced: () => ['replicasets', 'jobs'], namespaceView: () => { throw new Error('must not be read'); } });
+  const r = reviewPod(request(), {
+    notSynced: () => ['replicasets', 'jobs'],
+    namespaceView: () => {
+      throw new Error('must not be read');
+    },
+  });
   assert.deepEqual(r.response, { uid: 'u', allowed: true });
   assert.equal(r.outcome, 'not-ready');
   assert.equal(r.log.level, 'warn');
@@ -25,7 +33,12 @@ test('before the watches have listed, pods are admitted unchanged with a warning
 });
 
 test('a failing decision admits the pod unchanged (outcome error, warning with the error)', () => {
-  const r = reviewPod(request(), { notSynced: () => [], namespaceView: () => { throw new Error('cache broken'); } });
+  const r = reviewPod(request(), {
+    notSynced: () => [],
+    namespaceView: () => {
+      throw new Error('cache broken');
+    },
+  });
   assert.deepEqual(r.response, { uid: 'u', allowed: true });
   assert.equal(r.outcome, 'error');
   assert.equal(r.log.level, 'warn');
@@ -45,10 +58,16 @@ test('an invalid VPA is a warning; no VPA is debug; UPDATE is not mutated', () =
 
 test("a JVM's memory kept above heap + overhead is in the log line's adjustments, with the reason", () => {
   const jvm = webPod([{ ...container('app', { memory: '2Gi' }, { memory: '2Gi' }), env: [{ name: 'JAVA_TOOL_OPTIONS', value: '-Xmx1g' }] }]);
-  const r = reviewPod({ uid: 'u', operation: 'CREATE', namespace: 'shop', object: jvm }, ready([cached(vpaObject('web-vpa', 'web', { app: { memory: '512Mi' } }))]));
+  const r = reviewPod(
+    { uid: 'u', operation: 'CREATE', namespace: 'shop', object: jvm },
+    ready([cached(vpaObject('web-vpa', 'web', { app: { memory: '512Mi' } }))]),
+  );
   assert.equal(r.outcome, 'patched');
   assert.equal(r.log.message, 'resources set: VPA web-vpa: app: memory request 2Gi -> 1280Mi, memory limit 2Gi -> 1280Mi');
-  assert.deepEqual(r.log.fields.adjustments, ['app: memory: request and limit kept at 1280Mi, not the 512Mi recommended: a memory limit is not lowered below what jvm (-Xmx 1024Mi, from env JAVA_TOOL_OPTIONS) needs (heap + overhead)', 'app: memory: limit set to 1280Mi, equal to the request as before']);
+  assert.deepEqual(r.log.fields.adjustments, [
+    'app: memory: request and limit kept at 1280Mi, not the 512Mi recommended: a memory limit is not lowered below what jvm (-Xmx 1024Mi, from env JAVA_TOOL_OPTIONS) needs (heap + overhead)',
+    'app: memory: limit set to 1280Mi, equal to the request as before',
+  ]);
 });
 
 test('a pod given a start-up CPU boost says so to the server (which counts it); a plain patch does not', () => {

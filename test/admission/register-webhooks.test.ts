@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { keptMetadata } from '../../src/admission/register-webhooks.ts';
 
-test('a replace keeps the labels and annotations an installer set, the webhook\'s own win, with the current resourceVersion', () => {
+test("a replace keeps the labels and annotations an installer set, the webhook's own win, with the current resourceVersion", () => {
   const current = {
     name: 'tailor',
     resourceVersion: '42',

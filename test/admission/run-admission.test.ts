@@ -32,40 +32,75 @@ test('tailor run --components admission serves the webhook, registers it and mut
   await f.core.createNamespace({ body: { metadata: { name: 'shop' } } });
 
   const port = await freePort();
-  const tailor = spawnTailor(t, [
-    'run', '--components', 'admission', '--kubeconfig', kubeconfig,
-    '--admission-address', '127.0.0.1', '--admission-port', String(port), '--admission-webhook-url', `https://127.0.0.1:${port}`,
-    '--metrics-address', '127.0.0.1', '--metrics-port', '0', '--log-level', 'info',
-  ], { env: { PATH: process.env['PATH'] ?? '', HOME: '/nonexistent' } });
+  const tailor = spawnTailor(
+    t,
+    [
+      'run',
+      '--components',
+      'admission',
+      '--kubeconfig',
+      kubeconfig,
+      '--admission-address',
+      '127.0.0.1',
+      '--admission-port',
+      String(port),
+      '--admission-webhook-url',
+      `https://127.0.0.1:${port}`,
+      '--metrics-address',
+      '127.0.0.1',
+      '--metrics-port',
+      '0',
+      '--log-level',
+      'info',
+    ],
+    { env: { PATH: process.env['PATH'] ?? '', HOME: '/nonexistent' } },
+  );
 
   const kc = new k8s.KubeConfig();
   kc.loadFromString(f.sim.server.kubeconfig());
   const admission = kc.makeApiClient(k8s.AdmissionregistrationV1Api);
-  await until(async () => (await admission.listMutatingWebhookConfiguration()).items.length === 1, 90_000, () => `webhook registered (stderr: ${tailor.stderr()})`);
+  await until(
+    async () => (await admission.listMutatingWebhookConfiguration()).items.length === 1,
+    90_000,
+    () => `webhook registered (stderr: ${tailor.stderr()})`,
+  );
   await until(() => tailor.stderr().includes('admission webhook listening'), 30_000, 'listening log line');
 
   const custom = kc.makeApiClient(k8s.CustomObjectsApi);
   await custom.createNamespacedCustomObject({
     ...VPA_GROUP,
     namespace: 'shop',
-    body: { apiVersion: 'autoscaling.k8s.io/v1', kind: 'VerticalPodAutoscaler', metadata: { name: 'web-vpa' }, spec: { targetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'web' }, updatePolicy: { updateMode: 'Initial' } } },
+    body: {
+      apiVersion: 'autoscaling.k8s.io/v1',
+      kind: 'VerticalPodAutoscaler',
+      metadata: { name: 'web-vpa' },
+      spec: { targetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'web' }, updatePolicy: { updateMode: 'Initial' } },
+    },
   });
   f.sim.server.store.mutate(VPA_KEY, 'shop', 'web-vpa', (d) => {
     (d as { status?: unknown }).status = { recommendation: { containerRecommendations: [{ containerName: 'app', target: { cpu: '321m' } }] } };
   });
   // The child's watch cache learns the status asynchronously; create pods until one has it.
   await createDeployment(f, 'shop', 'web', 1, { requests: { cpu: '100m' } });
-  await until(async () => {
-    await f.tick(1000);
-    const pods = await podsOf(f, 'shop', 'web');
-    if (pods[0]?.spec?.containers[0]?.resources?.requests?.cpu === '321m') return true;
-    for (const p of pods) await f.core.deleteNamespacedPod({ namespace: 'shop', name: p.metadata!.name! });
-    return false;
-  }, 60_000, 'a pod created with the recommendation');
+  await until(
+    async () => {
+      await f.tick(1000);
+      const pods = await podsOf(f, 'shop', 'web');
+      if (pods[0]?.spec?.containers[0]?.resources?.requests?.cpu === '321m') return true;
+      for (const p of pods) await f.core.deleteNamespacedPod({ namespace: 'shop', name: p.metadata!.name! });
+      return false;
+    },
+    60_000,
+    'a pod created with the recommendation',
+  );
   // The webhook logs the outcome after it has answered, and the line then crosses a pipe: the
   // pod can be back before the line is, so wait for it (a loaded machine widens that gap).
   const patchedLine = /"component":"admission".*"outcome":"patched".*resources set: VPA web-vpa: app: cpu request 100m -> 321m/;
-  await until(() => patchedLine.test(tailor.stderr()), 30_000, () => `the patched log line (stderr: ${tailor.stderr()})`);
+  await until(
+    () => patchedLine.test(tailor.stderr()),
+    30_000,
+    () => `the patched log line (stderr: ${tailor.stderr()})`,
+  );
 
   tailor.child.kill('SIGTERM');
   assert.equal(await tailor.exited, 0);

@@ -35,7 +35,10 @@ test('a Secret without a CA in it is reported, not overwritten', async (t) => {
   t.after(() => sim.close());
   await sim.core.createNamespace({ body: { metadata: { name: 'tailor' } } });
   await sim.core.createNamespacedSecret({ namespace: 'tailor', body: { metadata: { name: 'tailor-webhook-ca' }, data: { other: 'eA==' } } });
-  await assert.rejects(ensureSharedCa(sim.core, 'tailor', 'tailor-webhook-ca', NOW, 'test'), (err: unknown) => err instanceof SharedCaError && /has no ca\.crt and ca\.key/.test(err.message));
+  await assert.rejects(
+    ensureSharedCa(sim.core, 'tailor', 'tailor-webhook-ca', NOW, 'test'),
+    (err: unknown) => err instanceof SharedCaError && /has no ca\.crt and ca\.key/.test(err.message),
+  );
 });
 
 test("a CA the API server cannot read (PrintableString '@', made by an earlier Tailor) is replaced in the Secret, keeping its other keys", async (t) => {
@@ -46,7 +49,10 @@ test("a CA the API server cannot read (PrintableString '@', made by an earlier T
   const data = { 'ca.crt': Buffer.from(old).toString('base64'), 'ca.key': Buffer.from('old key').toString('base64'), note: 'eA==' };
   await sim.core.createNamespacedSecret({ namespace: 'tailor', body: { metadata: { name: 'tailor-webhook-ca' }, data } });
   const ca = await ensureSharedCa(sim.core, 'tailor', 'tailor-webhook-ca', NOW, 'test');
-  assert.match(ca.replaced ?? '', /cannot read the CA in Secret tailor\/tailor-webhook-ca \(x509: invalid RDNSequence: invalid attribute value: invalid PrintableString\)/);
+  assert.match(
+    ca.replaced ?? '',
+    /cannot read the CA in Secret tailor\/tailor-webhook-ca \(x509: invalid RDNSequence: invalid attribute value: invalid PrintableString\)/,
+  );
   assert.equal(goX509ParseError(new X509Certificate(ca.cert).raw), undefined);
   const stored = await sim.core.readNamespacedSecret({ namespace: 'tailor', name: 'tailor-webhook-ca' });
   assert.equal(Buffer.from(stored.data?.['ca.crt'] ?? '', 'base64').toString('utf8'), ca.cert);

@@ -68,11 +68,17 @@ test('not renewed while the webhook is not ready (it would admit pods unchanged)
 test('replicas share the Lease: a renewal that lost the race is not an error, the upstream e2e holder is taken over', async (t) => {
   const { kc, read } = await cluster(t);
   // As upstream's e2e writes it: holder "e2e test", no renewTime.
-  await kc.makeApiClient(k8s.CoordinationV1Api).createNamespacedLease({ namespace: 'tailor-system', body: { metadata: { name: 'vpa-admission-controller' }, spec: { holderIdentity: 'e2e test', leaseDurationSeconds: 10 } } });
+  await kc.makeApiClient(k8s.CoordinationV1Api).createNamespacedLease({
+    namespace: 'tailor-system',
+    body: { metadata: { name: 'vpa-admission-controller' }, spec: { holderIdentity: 'e2e test', leaseDurationSeconds: 10 } },
+  });
   const a = keeper(kc, { identity: 'tailor-admission-a' });
   const b = keeper(kc, { identity: 'tailor-admission-b' });
   const outcomes = await Promise.all([a.renewOnce(), b.renewOnce()]);
-  assert.ok(outcomes.every((o) => o === 'renewed' || o === 'raced'), outcomes.join());
+  assert.ok(
+    outcomes.every((o) => o === 'renewed' || o === 'raced'),
+    outcomes.join(),
+  );
   assert.ok(outcomes.includes('renewed'));
   assert.match((await read()).spec?.holderIdentity ?? '', /^tailor-admission-[ab]$/);
 });

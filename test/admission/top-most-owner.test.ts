@@ -7,12 +7,16 @@ import { container, webPod } from './fixtures.ts';
 const pod = webPod([container('app')]);
 
 test('a ReplicaSet in the cache leads to its Deployment', () => {
-  const lookup: ControllerLookup = (kind, ns, name) => (kind === 'ReplicaSet' && ns === 'shop' && name === 'web-5d8f7' ? { apiVersion: 'apps/v1', kind: 'Deployment', name: 'web' } : undefined);
+  const lookup: ControllerLookup = (kind, ns, name) =>
+    kind === 'ReplicaSet' && ns === 'shop' && name === 'web-5d8f7' ? { apiVersion: 'apps/v1', kind: 'Deployment', name: 'web' } : undefined;
   assert.deepEqual(topMostOwner(pod, 'shop', lookup), { owner: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'web' }, via: 'cache' });
 });
 
 test('a ReplicaSet not cached yet: the Deployment is derived from <deployment>-<pod-template-hash>', () => {
-  assert.deepEqual(topMostOwner(pod, 'shop', () => undefined), { owner: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'web' }, via: 'derived' });
+  assert.deepEqual(
+    topMostOwner(pod, 'shop', () => undefined),
+    { owner: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'web' }, via: 'derived' },
+  );
 });
 
 test('a bare ReplicaSet (cached, no controller) is the top-most owner', () => {
@@ -26,12 +30,21 @@ test('a ReplicaSet not cached whose name does not end in the pod-template-hash i
 
 test('pod -> Job -> CronJob; StatefulSet pods stop at the StatefulSet; pods without a controller have none', () => {
   const jobPod: V1Pod = { metadata: { ownerReferences: [{ apiVersion: 'batch/v1', kind: 'Job', name: 'report-29000', uid: 'j', controller: true }] } };
-  const lookup: ControllerLookup = (kind, _ns, name) => (kind === 'Job' && name === 'report-29000' ? { apiVersion: 'batch/v1', kind: 'CronJob', name: 'report' } : undefined);
+  const lookup: ControllerLookup = (kind, _ns, name) =>
+    kind === 'Job' && name === 'report-29000' ? { apiVersion: 'batch/v1', kind: 'CronJob', name: 'report' } : undefined;
   assert.deepEqual(topMostOwner(jobPod, 'shop', lookup)?.owner, { apiVersion: 'batch/v1', kind: 'CronJob', name: 'report' });
   const stsPod: V1Pod = { metadata: { ownerReferences: [{ apiVersion: 'apps/v1', kind: 'StatefulSet', name: 'db', uid: 's', controller: true }] } };
-  assert.deepEqual(topMostOwner(stsPod, 'shop', () => { throw new Error('must not look up'); })?.owner.name, 'db');
+  assert.deepEqual(
+    topMostOwner(stsPod, 'shop', () => {
+      throw new Error('must not look up');
+    })?.owner.name,
+    'db',
+  );
   const bare: V1Pod = { metadata: { ownerReferences: [{ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'x', uid: 'x' }] } };
-  assert.equal(topMostOwner(bare, 'shop', () => undefined), undefined);
+  assert.equal(
+    topMostOwner(bare, 'shop', () => undefined),
+    undefined,
+  );
 });
 
 test('an owner cycle ends after a bounded walk', () => {

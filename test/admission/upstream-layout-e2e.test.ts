@@ -15,9 +15,20 @@ import { admissionOptions } from '../../src/controller/admission-component.ts';
 
 let f: WebhookFixture;
 before(async () => {
-  const config = resolveRunConfig({}, { TAILOR_COMPONENTS: 'admission', TAILOR_ADMISSION_WEBHOOK_LAYOUT: 'upstream', TAILOR_ADMISSION_NAMESPACE: 'tailor', TAILOR_LEADER_IDENTITY: 'tailor-admission-0' }).config;
+  const config = resolveRunConfig(
+    {},
+    {
+      TAILOR_COMPONENTS: 'admission',
+      TAILOR_ADMISSION_WEBHOOK_LAYOUT: 'upstream',
+      TAILOR_ADMISSION_NAMESPACE: 'tailor',
+      TAILOR_LEADER_IDENTITY: 'tailor-admission-0',
+    },
+  ).config;
   const fromRun = admissionOptions(config, () => T0);
-  f = await startWebhookCluster({ mode: 'self-signed', caSecretName: 'tailor-webhook-ca' }, { layout: fromRun.layout!, configurationName: fromRun.configurationName, status: fromRun.status! });
+  f = await startWebhookCluster(
+    { mode: 'self-signed', caSecretName: 'tailor-webhook-ca' },
+    { layout: fromRun.layout!, configurationName: fromRun.configurationName, status: fromRun.status! },
+  );
   await f.core.createNamespace({ body: { metadata: { name: 'shop' } } });
 });
 after(() => f?.close());
@@ -29,11 +40,20 @@ test("upstream's names: vpa-webhook-config, first webhook vpa.k8s.io taking pods
   const hook = mutating.webhooks![0]!;
   assert.equal(hook.name, 'vpa.k8s.io');
   assert.match(hook.clientConfig.url!, /^https:\/\/127\.0\.0\.1:\d+\/admit$/);
-  assert.deepEqual(hook.rules!.map((r) => `${r.resources!.join()} ${r.operations!.join()}`), ['pods CREATE', 'verticalpodautoscalers CREATE,UPDATE']);
+  assert.deepEqual(
+    hook.rules!.map((r) => `${r.resources!.join()} ${r.operations!.join()}`),
+    ['pods CREATE', 'verticalpodautoscalers CREATE,UPDATE'],
+  );
   assert.equal(hook.failurePolicy, 'Ignore');
   const validating = await admission.listValidatingWebhookConfiguration();
-  assert.deepEqual(validating.items.map((v) => v.metadata?.name), []);
-  assert.deepEqual((await admission.listMutatingWebhookConfiguration()).items.map((v) => v.metadata?.name), ['vpa-webhook-config']);
+  assert.deepEqual(
+    validating.items.map((v) => v.metadata?.name),
+    [],
+  );
+  assert.deepEqual(
+    (await admission.listMutatingWebhookConfiguration()).items.map((v) => v.metadata?.name),
+    ['vpa-webhook-config'],
+  );
 });
 
 test('pods are mutated through vpa.k8s.io', async () => {
@@ -54,13 +74,25 @@ test('an invalid VPA is refused by "vpa.k8s.io", on create and on update', async
     metadata: { name: 'bad', namespace: 'shop' },
     spec: { targetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'web' }, resourcePolicy: bad },
   };
-  const created = await f.custom.createNamespacedCustomObject({ ...VPA_GROUP, namespace: 'shop', body }).then(() => undefined, (e: unknown) => e);
+  const created = await f.custom.createNamespacedCustomObject({ ...VPA_GROUP, namespace: 'shop', body }).then(
+    () => undefined,
+    (e: unknown) => e,
+  );
   assert.ok(created, 'the create must fail');
-  assert.match(apiFailure(created).status.message ?? '', /^admission webhook "vpa\.k8s\.io" denied the request: VerticalPodAutoscaler\.autoscaling\.k8s\.io "bad" is invalid: spec\.resourcePolicy\.containerPolicies\[0\]\.maxAllowed\.cpu/);
+  assert.match(
+    apiFailure(created).status.message ?? '',
+    /^admission webhook "vpa\.k8s\.io" denied the request: VerticalPodAutoscaler\.autoscaling\.k8s\.io "bad" is invalid: spec\.resourcePolicy\.containerPolicies\[0\]\.maxAllowed\.cpu/,
+  );
   const patch = { spec: { resourcePolicy: bad } };
   const updated = await f.custom
-    .patchNamespacedCustomObject({ ...VPA_GROUP, namespace: 'shop', name: 'web-vpa', body: patch }, k8s.setHeaderOptions('Content-Type', k8s.PatchStrategy.MergePatch))
-    .then(() => undefined, (e: unknown) => e);
+    .patchNamespacedCustomObject(
+      { ...VPA_GROUP, namespace: 'shop', name: 'web-vpa', body: patch },
+      k8s.setHeaderOptions('Content-Type', k8s.PatchStrategy.MergePatch),
+    )
+    .then(
+      () => undefined,
+      (e: unknown) => e,
+    );
   assert.ok(updated, 'the update must fail');
   assert.match(apiFailure(updated).status.message ?? '', /^admission webhook "vpa\.k8s\.io" denied the request: /);
   const metric = await f.registry.getSingleMetric('tailor_admission_reviews_total')!.get();
@@ -70,7 +102,15 @@ test('an invalid VPA is refused by "vpa.k8s.io", on create and on update', async
 test("the webhook keeps upstream's status Lease in its namespace while it is ready, held by its pod's name", async () => {
   const coordination = f.kubeConfig.makeApiClient(k8s.CoordinationV1Api);
   const read = () => coordination.readNamespacedLease({ namespace: 'tailor', name: 'vpa-admission-controller' });
-  await until(async () => (await read().then(() => true, () => false)), 5000, 'the status Lease');
+  await until(
+    async () =>
+      await read().then(
+        () => true,
+        () => false,
+      ),
+    5000,
+    'the status Lease',
+  );
   const lease = await read();
   assert.equal(lease.spec?.holderIdentity, 'tailor-admission-0');
   assert.equal(lease.spec?.leaseDurationSeconds, 10);

@@ -5,9 +5,16 @@ import { defaultConfigurationName, podNamespaceSelector, webhookConfigurations }
 const base = { name: 'tailor', timeoutSeconds: 3, failurePolicy: 'Ignore' as const, ownNamespace: 'tailor', namespaces: [], ignoreNamespaces: [] };
 
 test('the service endpoint, caBundle as base64 PEM, safe defaults on both webhooks', () => {
-  const { mutating, validating } = webhookConfigurations({ ...base, endpoint: { service: { namespace: 'tailor', name: 'tailor-webhook', port: 443 } }, caPem: 'PEM' });
+  const { mutating, validating } = webhookConfigurations({
+    ...base,
+    endpoint: { service: { namespace: 'tailor', name: 'tailor-webhook', port: 443 } },
+    caPem: 'PEM',
+  });
   const pod = mutating.webhooks![0]!;
-  assert.deepEqual(pod.clientConfig, { service: { namespace: 'tailor', name: 'tailor-webhook', port: 443, path: '/mutate-pods' }, caBundle: Buffer.from('PEM').toString('base64') });
+  assert.deepEqual(pod.clientConfig, {
+    service: { namespace: 'tailor', name: 'tailor-webhook', port: 443, path: '/mutate-pods' },
+    caBundle: Buffer.from('PEM').toString('base64'),
+  });
   assert.deepEqual(pod.rules, [{ operations: ['CREATE'], apiGroups: [''], apiVersions: ['v1'], resources: ['pods'], scope: 'Namespaced' }]);
   assert.equal(pod.failurePolicy, 'Ignore');
   assert.equal(pod.timeoutSeconds, 3);
@@ -34,13 +41,22 @@ test('namespaceSelector: kube-system and the own namespace always out; --ignore-
   ]);
 });
 
-test("the upstream layout: one mutating configuration whose one webhook vpa.k8s.io takes pods and VPAs at /admit, no validating one", () => {
+test('the upstream layout: one mutating configuration whose one webhook vpa.k8s.io takes pods and VPAs at /admit, no validating one', () => {
   assert.equal(defaultConfigurationName('upstream'), 'vpa-webhook-config');
   assert.equal(defaultConfigurationName('tailor'), 'tailor');
-  const { mutating, validating } = webhookConfigurations({ ...base, name: 'vpa-webhook-config', layout: 'upstream', endpoint: { service: { namespace: 'tailor-system', name: 'tailor-webhook', port: 443 } }, caPem: 'PEM' });
+  const { mutating, validating } = webhookConfigurations({
+    ...base,
+    name: 'vpa-webhook-config',
+    layout: 'upstream',
+    endpoint: { service: { namespace: 'tailor-system', name: 'tailor-webhook', port: 443 } },
+    caPem: 'PEM',
+  });
   assert.equal(validating, undefined);
   assert.equal(mutating.metadata?.name, 'vpa-webhook-config');
-  assert.deepEqual(mutating.webhooks!.map((h) => h.name), ['vpa.k8s.io']);
+  assert.deepEqual(
+    mutating.webhooks!.map((h) => h.name),
+    ['vpa.k8s.io'],
+  );
   const hook = mutating.webhooks![0]!;
   assert.deepEqual(hook.clientConfig.service, { namespace: 'tailor-system', name: 'tailor-webhook', port: 443, path: '/admit' });
   assert.deepEqual(hook.rules, [

@@ -34,13 +34,15 @@ test('the configurations are registered with the CA from the shared Secret, safe
   assert.equal(hook.clientConfig.caBundle, secret.data!['ca.crt']);
   assert.equal(hook.failurePolicy, 'Ignore');
   assert.equal(hook.timeoutSeconds, 3);
-  assert.deepEqual(plain(hook.namespaceSelector?.matchExpressions), [{ key: 'kubernetes.io/metadata.name', operator: 'NotIn', values: ['kube-system', 'tailor'] }]);
+  assert.deepEqual(plain(hook.namespaceSelector?.matchExpressions), [
+    { key: 'kubernetes.io/metadata.name', operator: 'NotIn', values: ['kube-system', 'tailor'] },
+  ]);
   assert.match(hook.clientConfig.url!, /^https:\/\/127\.0\.0\.1:\d+\/mutate-pods$/);
   const validating = await admission.readValidatingWebhookConfiguration({ name: 'tailor' });
   assert.deepEqual(validating.webhooks![0]!.rules![0]!.operations, ['CREATE', 'UPDATE']);
 });
 
-test('a Deployment\'s pods start with the recommendation; an evicted pod comes back with the current one', async () => {
+test("a Deployment's pods start with the recommendation; an evicted pod comes back with the current one", async () => {
   await createVpa(f, 'shop', 'web-vpa', 'web');
   // cpu 100m/200m -> 250m, limit 200m x 250/100 = 500m; memory 128Mi/256Mi -> 300Mi, limit 600Mi.
   await recommend(f, 'shop', 'web-vpa', { app: { cpu: '250m', memory: '300Mi' } });
@@ -51,7 +53,10 @@ test('a Deployment\'s pods start with the recommendation; an evicted pod comes b
   for (const pod of pods) {
     assert.deepEqual(plain(pod.spec?.containers[0]?.resources), { requests: { cpu: '250m', memory: '300Mi' }, limits: { cpu: '500m', memory: '600Mi' } });
     assert.equal(pod.metadata?.annotations?.['tailor.dev/vpa'], 'web-vpa');
-    assert.equal(pod.metadata?.annotations?.['tailor.dev/resources-changed'], 'app: cpu request 100m -> 250m, memory request 128Mi -> 300Mi, cpu limit 200m -> 500m, memory limit 256Mi -> 600Mi');
+    assert.equal(
+      pod.metadata?.annotations?.['tailor.dev/resources-changed'],
+      'app: cpu request 100m -> 250m, memory request 128Mi -> 300Mi, cpu limit 200m -> 500m, memory limit 256Mi -> 600Mi',
+    );
     assert.equal(pod.status?.qosClass, 'Burstable');
   }
 
@@ -59,7 +64,11 @@ test('a Deployment\'s pods start with the recommendation; an evicted pod comes b
   await recommend(f, 'shop', 'web-vpa', { app: { cpu: '400m', memory: '300Mi' } });
   const originals = pods.map((p) => p.metadata!.name!);
   const victim = originals[0]!;
-  await f.core.createNamespacedPodEviction({ namespace: 'shop', name: victim, body: { apiVersion: 'policy/v1', kind: 'Eviction', metadata: { name: victim, namespace: 'shop' } } });
+  await f.core.createNamespacedPodEviction({
+    namespace: 'shop',
+    name: victim,
+    body: { apiVersion: 'policy/v1', kind: 'Eviction', metadata: { name: victim, namespace: 'shop' } },
+  });
   await f.tick(1000);
   pods = await podsOf(f, 'shop', 'web');
   assert.equal(pods.length, 2);
@@ -80,12 +89,18 @@ test('Initial applies only at creation: later updates of the pod are not touched
 
   await recommend(f, 'shop', 'worker-vpa', { app: { cpu: '500m', memory: '200Mi' } });
   const name = first!.metadata!.name!;
-  await f.core.patchNamespacedPod({ namespace: 'shop', name, body: { metadata: { labels: { touched: 'yes' } } } }, k8s.setHeaderOptions('Content-Type', k8s.PatchStrategy.MergePatch));
+  await f.core.patchNamespacedPod(
+    { namespace: 'shop', name, body: { metadata: { labels: { touched: 'yes' } } } },
+    k8s.setHeaderOptions('Content-Type', k8s.PatchStrategy.MergePatch),
+  );
   const touched = await f.core.readNamespacedPod({ namespace: 'shop', name });
   assert.equal(touched.metadata?.labels?.touched, 'yes');
   assert.equal(touched.spec?.containers[0]?.resources?.requests?.cpu, '300m');
 
-  await f.apps.patchNamespacedDeploymentScale({ namespace: 'shop', name: 'worker', body: { spec: { replicas: 2 } } }, k8s.setHeaderOptions('Content-Type', k8s.PatchStrategy.MergePatch));
+  await f.apps.patchNamespacedDeploymentScale(
+    { namespace: 'shop', name: 'worker', body: { spec: { replicas: 2 } } },
+    k8s.setHeaderOptions('Content-Type', k8s.PatchStrategy.MergePatch),
+  );
   await f.tick(1000);
   const cpus = (await podsOf(f, 'shop', 'worker')).map((p) => p.spec?.containers[0]?.resources?.requests?.cpu).sort();
   assert.deepEqual(cpus, ['300m', '500m']);
@@ -94,12 +109,18 @@ test('Initial applies only at creation: later updates of the pod are not touched
 test('pods in kube-system are never sent to the webhook', async () => {
   await createVpa(f, 'kube-system', 'dns-vpa', 'dns');
   await recommend(f, 'kube-system', 'dns-vpa', { app: { cpu: '300m' } });
-  const before = (await f.registry.getSingleMetric('tailor_admission_reviews_total')!.get()).values.reduce((s, v) => s + (v.labels.webhook === 'mutate-pods' ? v.value : 0), 0);
+  const before = (await f.registry.getSingleMetric('tailor_admission_reviews_total')!.get()).values.reduce(
+    (s, v) => s + (v.labels.webhook === 'mutate-pods' ? v.value : 0),
+    0,
+  );
   await createDeployment(f, 'kube-system', 'dns', 1, { requests: { cpu: '100m' } });
   await f.tick(1000);
   const [pod] = await podsOf(f, 'kube-system', 'dns');
   assert.equal(pod!.spec?.containers[0]?.resources?.requests?.cpu, '100m');
-  const afterCount = (await f.registry.getSingleMetric('tailor_admission_reviews_total')!.get()).values.reduce((s, v) => s + (v.labels.webhook === 'mutate-pods' ? v.value : 0), 0);
+  const afterCount = (await f.registry.getSingleMetric('tailor_admission_reviews_total')!.get()).values.reduce(
+    (s, v) => s + (v.labels.webhook === 'mutate-pods' ? v.value : 0),
+    0,
+  );
   assert.equal(afterCount, before);
 });
 
@@ -114,7 +135,10 @@ test('an invalid VPA is rejected at create with a message naming the field', asy
       resourcePolicy: { containerPolicies: [{ containerName: 'app', minAllowed: { cpu: '2' }, maxAllowed: { cpu: '500m' } }] },
     },
   };
-  const err = await f.custom.createNamespacedCustomObject({ ...VPA_GROUP, namespace: 'shop', body }).then(() => undefined, (e: unknown) => e);
+  const err = await f.custom.createNamespacedCustomObject({ ...VPA_GROUP, namespace: 'shop', body }).then(
+    () => undefined,
+    (e: unknown) => e,
+  );
   assert.ok(err, 'the create must fail');
   const failure = apiFailure(err);
   assert.equal(failure.code, 422);
@@ -124,9 +148,14 @@ test('an invalid VPA is rejected at create with a message naming the field', asy
   );
   assert.equal(await counter('denied', 'validate-vpa'), 1);
   // An UPDATE that breaks a valid VPA is rejected too.
-  const current = (await f.custom.getNamespacedCustomObject({ ...VPA_GROUP, namespace: 'shop', name: 'web-vpa' })) as { spec: { updatePolicy: Record<string, unknown> } };
+  const current = (await f.custom.getNamespacedCustomObject({ ...VPA_GROUP, namespace: 'shop', name: 'web-vpa' })) as {
+    spec: { updatePolicy: Record<string, unknown> };
+  };
   current.spec.updatePolicy = { updateMode: 'Recreate', minReplicas: 0 };
-  const updateErr = await f.custom.replaceNamespacedCustomObject({ ...VPA_GROUP, namespace: 'shop', name: 'web-vpa', body: current }).then(() => undefined, (e: unknown) => e);
+  const updateErr = await f.custom.replaceNamespacedCustomObject({ ...VPA_GROUP, namespace: 'shop', name: 'web-vpa', body: current }).then(
+    () => undefined,
+    (e: unknown) => e,
+  );
   assert.match(apiFailure(updateErr).status.message ?? '', /spec\.updatePolicy\.minReplicas/);
 });
 
@@ -144,17 +173,25 @@ test('kubectl apply of an invalid VPA fails with the field and the problem', asy
     '  updatePolicy: {updateMode: Recreate, minReplicas: 0}',
   ].join('\n');
   const result = await new Promise<{ code: number; stderr: string }>((resolve) => {
-    const child = execFile('kubectl', ['--kubeconfig', kubeconfig, 'apply', '-f', '-'], { timeout: 20_000 }, (err, _stdout, stderr) => resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stderr }));
+    const child = execFile('kubectl', ['--kubeconfig', kubeconfig, 'apply', '-f', '-'], { timeout: 20_000 }, (err, _stdout, stderr) =>
+      resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stderr }),
+    );
     child.stdin!.end(yaml);
   });
   assert.equal(result.code, 1);
-  assert.match(result.stderr, /admission webhook "vpa\.admission\.tailor\.dev" denied the request: VerticalPodAutoscaler\.autoscaling\.k8s\.io "typo" is invalid: spec\.updatePolicy\.minReplicas: /);
+  assert.match(
+    result.stderr,
+    /admission webhook "vpa\.admission\.tailor\.dev" denied the request: VerticalPodAutoscaler\.autoscaling\.k8s\.io "typo" is invalid: spec\.updatePolicy\.minReplicas: /,
+  );
 });
 
 test('a Pod LimitRange: the LimitRanger admits the pod the webhook scaled into it (upstream e2e: one container without a recommendation)', async () => {
   // Without the webhook 100m + 400m would be refused: "maximum cpu usage per Pod is 400m, but limit is 500m".
   await f.core.createNamespace({ body: { metadata: { name: 'limits' } } });
-  await f.core.createNamespacedLimitRange({ namespace: 'limits', body: { metadata: { name: 'hamster-lr' }, spec: { limits: [{ type: 'Pod', max: { cpu: '400m', memory: '1Gi' } }] } } });
+  await f.core.createNamespacedLimitRange({
+    namespace: 'limits',
+    body: { metadata: { name: 'hamster-lr' }, spec: { limits: [{ type: 'Pod', max: { cpu: '400m', memory: '1Gi' } }] } },
+  });
   await until(() => f.webhook.view.namespaceView('limits').limitRanges.length === 1, 5000, "the LimitRange in the webhook's cache");
   await createVpa(f, 'limits', 'hamster-vpa', 'hamster');
   await recommend(f, 'limits', 'hamster-vpa', { hamster: { cpu: '400m', memory: '600Mi' } });
@@ -165,7 +202,10 @@ test('a Pod LimitRange: the LimitRanger admits the pod the webhook scaled into i
   ];
   await f.apps.createNamespacedDeployment({
     namespace: 'limits',
-    body: { metadata: { name: 'hamster' }, spec: { replicas: 1, selector: { matchLabels: { app: 'hamster' } }, template: { metadata: { labels: { app: 'hamster' } }, spec: { containers } } } },
+    body: {
+      metadata: { name: 'hamster' },
+      spec: { replicas: 1, selector: { matchLabels: { app: 'hamster' } }, template: { metadata: { labels: { app: 'hamster' } }, spec: { containers } } },
+    },
   });
   await f.tick(1000);
   const pods = await podsOf(f, 'limits', 'hamster');
@@ -178,7 +218,11 @@ test('with the webhook down, pods are still admitted (failurePolicy Ignore), wit
   await f.webhook.stop();
   const [pod] = await podsOf(f, 'shop', 'web');
   const victim = pod!.metadata!.name!;
-  await f.core.createNamespacedPodEviction({ namespace: 'shop', name: victim, body: { apiVersion: 'policy/v1', kind: 'Eviction', metadata: { name: victim, namespace: 'shop' } } });
+  await f.core.createNamespacedPodEviction({
+    namespace: 'shop',
+    name: victim,
+    body: { apiVersion: 'policy/v1', kind: 'Eviction', metadata: { name: victim, namespace: 'shop' } },
+  });
   await f.tick(1000);
   await until(async () => (await podsOf(f, 'shop', 'web')).length === 2, 5000, 'replacement pod');
   const replacement = (await podsOf(f, 'shop', 'web')).find((p) => p.metadata?.annotations?.['tailor.dev/vpa'] === undefined);

@@ -62,7 +62,12 @@ export async function startWebhookCluster(tls: TlsSource, overrides: Partial<Adm
   let webhook: AdmissionWebhook | undefined;
   try {
     await f.core.createNamespace({ body: { metadata: { name: 'tailor' } } });
-    webhook = new AdmissionWebhook(kubeConfig, silentLogger(), registry, loopbackWebhookOptions(tls, () => T0, overrides));
+    webhook = new AdmissionWebhook(
+      kubeConfig,
+      silentLogger(),
+      registry,
+      loopbackWebhookOptions(tls, () => T0, overrides),
+    );
     await webhook.start();
     await until(() => webhook!.ready() === undefined, 5000, 'webhook ready');
   } catch (err) {
@@ -89,28 +94,52 @@ export async function createVpa(f: WebhookFixture, namespace: string, name: stri
   await f.custom.createNamespacedCustomObject({
     ...VPA_GROUP,
     namespace,
-    body: { apiVersion: 'autoscaling.k8s.io/v1', kind: 'VerticalPodAutoscaler', metadata: { name, namespace }, spec: { targetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: target }, updatePolicy: { updateMode: 'Recreate' }, ...spec } },
+    body: {
+      apiVersion: 'autoscaling.k8s.io/v1',
+      kind: 'VerticalPodAutoscaler',
+      metadata: { name, namespace },
+      spec: { targetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: target }, updatePolicy: { updateMode: 'Recreate' }, ...spec },
+    },
   });
 }
 
 /** Writes a recommendation into a VPA's status (as the recommender would) and waits until the webhook has it. */
 export async function recommend(f: WebhookFixture, namespace: string, name: string, recs: Record<string, Record<string, string>>): Promise<void> {
   f.sim.server.store.mutate(VPA_KEY, namespace, name, (draft) => {
-    (draft as { status?: unknown }).status = { recommendation: { containerRecommendations: Object.entries(recs).map(([containerName, target]) => ({ containerName, target })) } };
+    (draft as { status?: unknown }).status = {
+      recommendation: { containerRecommendations: Object.entries(recs).map(([containerName, target]) => ({ containerName, target })) },
+    };
   });
   const expected = JSON.stringify(Object.values(recs));
-  await until(() => {
-    const vpa = f.webhook.view.namespaceView(namespace).vpas.find((v) => v.metadata.name === name);
-    const got = vpa?.valid?.status?.recommendation?.containerRecommendations?.map((r) => r.target);
-    return JSON.stringify(got) === expected;
-  }, 5000, `recommendation of ${namespace}/${name} in the webhook's cache`);
+  await until(
+    () => {
+      const vpa = f.webhook.view.namespaceView(namespace).vpas.find((v) => v.metadata.name === name);
+      const got = vpa?.valid?.status?.recommendation?.containerRecommendations?.map((r) => r.target);
+      return JSON.stringify(got) === expected;
+    },
+    5000,
+    `recommendation of ${namespace}/${name} in the webhook's cache`,
+  );
 }
 
 /** A Deployment of `replicas` pods with one container `app` with these resources. */
-export async function createDeployment(f: ClusterFixture, namespace: string, name: string, replicas: number, resources: k8s.V1ResourceRequirements): Promise<void> {
+export async function createDeployment(
+  f: ClusterFixture,
+  namespace: string,
+  name: string,
+  replicas: number,
+  resources: k8s.V1ResourceRequirements,
+): Promise<void> {
   await f.apps.createNamespacedDeployment({
     namespace,
-    body: { metadata: { name }, spec: { replicas, selector: { matchLabels: { app: name } }, template: { metadata: { labels: { app: name } }, spec: { containers: [{ name: 'app', image: 'nginx:1.27', resources }] } } } },
+    body: {
+      metadata: { name },
+      spec: {
+        replicas,
+        selector: { matchLabels: { app: name } },
+        template: { metadata: { labels: { app: name } }, spec: { containers: [{ name: 'app', image: 'nginx:1.27', resources }] } },
+      },
+    },
   });
 }
 

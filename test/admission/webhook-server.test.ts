@@ -24,7 +24,12 @@ async function startServer(t: { after: (fn: () => Promise<void>) => void }, idle
     metrics: new AdmissionMetrics(registry),
     mutatePods: (r) => {
       if (r.name === 'boom') throw new Error(`handler bug ${++calls}`);
-      return { response: allow(r.uid, [{ op: 'add', path: '/metadata/labels', value: { a: 'b' } }]), outcome: 'patched', log: { level: 'debug', fields: {}, message: 'x' }, ...(r.name === 'boosted' ? { startupBoost: true } : {}) };
+      return {
+        response: allow(r.uid, [{ op: 'add', path: '/metadata/labels', value: { a: 'b' } }]),
+        outcome: 'patched',
+        log: { level: 'debug', fields: {}, message: 'x' },
+        ...(r.name === 'boosted' ? { startupBoost: true } : {}),
+      };
     },
     validateVpa: (r) => {
       const result = reviewVpa(r);
@@ -48,7 +53,8 @@ function call(port: number, method: string, path: string, body?: string): Promis
   });
 }
 
-const review = (uid: string, object: unknown, operation = 'CREATE') => JSON.stringify({ apiVersion: 'admission.k8s.io/v1', kind: 'AdmissionReview', request: { uid, operation, namespace: 'shop', name: 'x', object } });
+const review = (uid: string, object: unknown, operation = 'CREATE') =>
+  JSON.stringify({ apiVersion: 'admission.k8s.io/v1', kind: 'AdmissionReview', request: { uid, operation, namespace: 'shop', name: 'x', object } });
 
 test('reviews are answered as AdmissionReview v1 with the same uid, a base64 JSON Patch, and counted', async (t) => {
   const { port, registry } = await startServer(t);
@@ -60,7 +66,21 @@ test('reviews are answered as AdmissionReview v1 with the same uid, a base64 JSO
   assert.equal(body.response.uid, 'u-1');
   assert.equal(body.response.patchType, 'JSONPatch');
   assert.deepEqual(JSON.parse(Buffer.from(body.response.patch, 'base64').toString('utf8')), [{ op: 'add', path: '/metadata/labels', value: { a: 'b' } }]);
-  const denied = JSON.parse((await call(port, 'POST', '/validate-vpa', review('u-2', { apiVersion: 'autoscaling.k8s.io/v1', kind: 'VerticalPodAutoscaler', metadata: { name: 'v' }, spec: { targetRef: { kind: 'Deployment', name: 'web' }, updatePolicy: { updateMode: 'Sometimes' } } }))).text) as { response: { allowed: boolean; status: { code: number; message: string } } };
+  const denied = JSON.parse(
+    (
+      await call(
+        port,
+        'POST',
+        '/validate-vpa',
+        review('u-2', {
+          apiVersion: 'autoscaling.k8s.io/v1',
+          kind: 'VerticalPodAutoscaler',
+          metadata: { name: 'v' },
+          spec: { targetRef: { kind: 'Deployment', name: 'web' }, updatePolicy: { updateMode: 'Sometimes' } },
+        }),
+      )
+    ).text,
+  ) as { response: { allowed: boolean; status: { code: number; message: string } } };
   assert.equal(denied.response.allowed, false);
   assert.equal(denied.response.status.code, 422);
   assert.match(denied.response.status.message, /^VerticalPodAutoscaler\.autoscaling\.k8s\.io "v" is invalid: spec\.updatePolicy\.updateMode: /);
@@ -69,7 +89,11 @@ test('reviews are answered as AdmissionReview v1 with the same uid, a base64 JSO
   assert.match(text, /tailor_admission_reviews_total\{webhook="validate-vpa",outcome="denied"\} 1/);
   assert.match(text, /tailor_admission_review_duration_seconds_count\{webhook="mutate-pods"\} 1/);
   assert.match(text, /tailor_admission_startup_boosts_total 0/, 'the boost counter starts at 0');
-  const boosted = JSON.stringify({ apiVersion: 'admission.k8s.io/v1', kind: 'AdmissionReview', request: { uid: 'u-3', operation: 'CREATE', namespace: 'shop', name: 'boosted', object: { metadata: {} } } });
+  const boosted = JSON.stringify({
+    apiVersion: 'admission.k8s.io/v1',
+    kind: 'AdmissionReview',
+    request: { uid: 'u-3', operation: 'CREATE', namespace: 'shop', name: 'boosted', object: { metadata: {} } },
+  });
   assert.equal((await call(port, 'POST', '/mutate-pods', boosted)).status, 200);
   assert.match(await registry.metrics(), /tailor_admission_startup_boosts_total 1/);
 });
@@ -82,10 +106,19 @@ test('health, unknown paths, wrong methods and bad bodies', async (t) => {
   const notJson = await call(port, 'POST', '/mutate-pods', '{not json');
   assert.equal(notJson.status, 400);
   assert.match(notJson.text, /invalid JSON/);
-  const wrongKind = await call(port, 'POST', '/mutate-pods', JSON.stringify({ apiVersion: 'admission.k8s.io/v1beta1', kind: 'AdmissionReview', request: { uid: 'x', operation: 'CREATE' } }));
+  const wrongKind = await call(
+    port,
+    'POST',
+    '/mutate-pods',
+    JSON.stringify({ apiVersion: 'admission.k8s.io/v1beta1', kind: 'AdmissionReview', request: { uid: 'x', operation: 'CREATE' } }),
+  );
   assert.equal(wrongKind.status, 400);
   assert.match(wrongKind.text, /expected apiVersion admission\.k8s\.io\/v1/);
-  const boom = JSON.stringify({ apiVersion: 'admission.k8s.io/v1', kind: 'AdmissionReview', request: { uid: 'b', operation: 'CREATE', name: 'boom', object: {} } });
+  const boom = JSON.stringify({
+    apiVersion: 'admission.k8s.io/v1',
+    kind: 'AdmissionReview',
+    request: { uid: 'b', operation: 'CREATE', name: 'boom', object: {} },
+  });
   assert.equal((await call(port, 'POST', '/mutate-pods', boom)).status, 500);
   assert.match(await registry.metrics(), /tailor_admission_reviews_total\{webhook="mutate-pods",outcome="error"\} 3/);
 });
@@ -107,12 +140,26 @@ test('a TLS 1.2-only client is served (TLS 1.2 is the minimum, not 1.3)', async 
 test('/admit routes each review by its resource: pods to the pod webhook, VPAs to the VPA one, anything else allowed untouched', async (t) => {
   const { port, registry } = await startServer(t);
   const at = (uid: string, resource: object, object: unknown, kind?: object) =>
-    JSON.stringify({ apiVersion: 'admission.k8s.io/v1', kind: 'AdmissionReview', request: { uid, operation: 'CREATE', namespace: 'shop', name: 'x', resource, ...(kind ? { kind } : {}), object } });
-  const answer = async (body: string) => (JSON.parse((await call(port, 'POST', '/admit', body)).text) as { response: { uid: string; allowed: boolean; patch?: string; status?: { message: string } } }).response;
+    JSON.stringify({
+      apiVersion: 'admission.k8s.io/v1',
+      kind: 'AdmissionReview',
+      request: { uid, operation: 'CREATE', namespace: 'shop', name: 'x', resource, ...(kind ? { kind } : {}), object },
+    });
+  const answer = async (body: string) =>
+    (
+      JSON.parse((await call(port, 'POST', '/admit', body)).text) as {
+        response: { uid: string; allowed: boolean; patch?: string; status?: { message: string } };
+      }
+    ).response;
   const pod = await answer(at('p', { group: '', version: 'v1', resource: 'pods' }, { metadata: {} }));
   assert.equal(pod.allowed, true);
   assert.ok(pod.patch, 'the pod handler answered with its patch');
-  const badVpa = { apiVersion: 'autoscaling.k8s.io/v1', kind: 'VerticalPodAutoscaler', metadata: { name: 'v' }, spec: { targetRef: { kind: 'Deployment', name: 'web' }, updatePolicy: { updateMode: 'Sometimes' } } };
+  const badVpa = {
+    apiVersion: 'autoscaling.k8s.io/v1',
+    kind: 'VerticalPodAutoscaler',
+    metadata: { name: 'v' },
+    spec: { targetRef: { kind: 'Deployment', name: 'web' }, updatePolicy: { updateMode: 'Sometimes' } },
+  };
   const vpa = await answer(at('v', { group: 'autoscaling.k8s.io', version: 'v1', resource: 'verticalpodautoscalers' }, badVpa));
   assert.equal(vpa.allowed, false);
   assert.match(vpa.status!.message, /^VerticalPodAutoscaler\.autoscaling\.k8s\.io "v" is invalid/);
@@ -125,7 +172,7 @@ test('/admit routes each review by its resource: pods to the pod webhook, VPAs t
   assert.match(text, /tailor_admission_reviews_total\{webhook="validate-vpa",outcome="denied"\} 2/);
 });
 
-test('idle keep-alive connections outlive the API server\'s (90 s), so the API server never reuses one the webhook closed', async (t) => {
+test("idle keep-alive connections outlive the API server's (90 s), so the API server never reuses one the webhook closed", async (t) => {
   const { server } = await startServer(t);
   // kube-apiserver's webhook client: Go's default transport, IdleConnTimeout 90 s (apimachinery util/net).
   assert.ok(DEFAULT_IDLE_TIMEOUT_MS > 90_000);

@@ -5,13 +5,20 @@ import { controllingVpa, controllingVpas, stronger, type VpaOwnerFields } from '
 const web = { kind: 'Deployment', namespace: 'shop', name: 'web' };
 
 /** A VPA on `kind/name` in `namespace`, created at `created` (omitted: no creationTimestamp). */
-function vpa(name: string, created: string | undefined, target: { kind?: string; name?: string; apiVersion?: string } | null = { apiVersion: 'apps/v1', kind: 'Deployment', name: 'web' }, namespace = 'shop'): VpaOwnerFields {
+function vpa(
+  name: string,
+  created: string | undefined,
+  target: { kind?: string; name?: string; apiVersion?: string } | null = { apiVersion: 'apps/v1', kind: 'Deployment', name: 'web' },
+  namespace = 'shop',
+): VpaOwnerFields {
   return { metadata: { name, namespace, ...(created ? { creationTimestamp: created } : {}) }, spec: target === null ? {} : { targetRef: target } };
 }
 
 const T9 = '2026-01-01T09:00:00Z';
 const T10 = '2026-01-01T10:00:00Z';
 
+// One row per line, read as a table:
+// prettier-ignore
 const cases: { name: string; vpas: VpaOwnerFields[]; want: string | undefined }[] = [
   { name: 'none targets the workload', vpas: [vpa('api', T9, { kind: 'Deployment', name: 'api' })], want: undefined },
   { name: 'one VPA', vpas: [vpa('web', T10)], want: 'web' },

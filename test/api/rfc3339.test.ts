@@ -11,8 +11,22 @@ test('parses RFC 3339 timestamps with Z, offsets and fractions', () => {
 });
 
 test('rejects malformed timestamps and impossible dates, quoting the input', () => {
-  for (const bad of ['', '2018-01-02', '2018-01-02 03:04:05Z', '2018-01-02T03:04:05', '2018-02-30T00:00:00Z', '2018-13-01T00:00:00Z', '2018-01-01T24:00:00Z', '2018-01-01T00:00:00+25:00', 'yesterday']) {
-    assert.throws(() => parseRfc3339(bad), (err: unknown) => err instanceof TimestampError && err.message.includes(JSON.stringify(bad)), bad);
+  for (const bad of [
+    '',
+    '2018-01-02',
+    '2018-01-02 03:04:05Z',
+    '2018-01-02T03:04:05',
+    '2018-02-30T00:00:00Z',
+    '2018-13-01T00:00:00Z',
+    '2018-01-01T24:00:00Z',
+    '2018-01-01T00:00:00+25:00',
+    'yesterday',
+  ]) {
+    assert.throws(
+      () => parseRfc3339(bad),
+      (err: unknown) => err instanceof TimestampError && err.message.includes(JSON.stringify(bad)),
+      bad,
+    );
   }
 });
 

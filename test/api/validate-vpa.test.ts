@@ -20,21 +20,44 @@ function errorsOf(input: unknown): string[] {
 }
 
 test('a complete, valid VPA is returned typed and normalised', () => {
-  const input = vpa({
-    updatePolicy: { updateMode: 'InPlaceOrRecreate', minReplicas: 1, evictionRequirements: [{ resources: ['cpu'], changeRequirement: 'TargetHigherThanRequests' }] },
-    resourcePolicy: {
-      containerPolicies: [
-        { containerName: '*', minAllowed: { cpu: 0.1, memory: '64Mi' }, maxAllowed: { cpu: 2, memory: '4Gi' }, controlledResources: ['cpu', 'memory'], controlledValues: 'RequestsOnly' },
-        { containerName: 'istio-proxy', mode: 'Off' },
-      ],
+  const input = vpa(
+    {
+      updatePolicy: {
+        updateMode: 'InPlaceOrRecreate',
+        minReplicas: 1,
+        evictionRequirements: [{ resources: ['cpu'], changeRequirement: 'TargetHigherThanRequests' }],
+      },
+      resourcePolicy: {
+        containerPolicies: [
+          {
+            containerName: '*',
+            minAllowed: { cpu: 0.1, memory: '64Mi' },
+            maxAllowed: { cpu: 2, memory: '4Gi' },
+            controlledResources: ['cpu', 'memory'],
+            controlledValues: 'RequestsOnly',
+          },
+          { containerName: 'istio-proxy', mode: 'Off' },
+        ],
+      },
+      recommenders: [{ name: 'tailor' }],
     },
-    recommenders: [{ name: 'tailor' }],
-  }, {
-    status: {
-      recommendation: { containerRecommendations: [{ containerName: 'app', target: { cpu: '250m', memory: '256Mi' }, lowerBound: { cpu: '100m' }, upperBound: { cpu: '1' }, uncappedTarget: { cpu: '250m' } }] },
-      conditions: [{ type: 'RecommendationProvided', status: 'True', lastTransitionTime: '2026-01-01T00:00:00Z' }],
+    {
+      status: {
+        recommendation: {
+          containerRecommendations: [
+            {
+              containerName: 'app',
+              target: { cpu: '250m', memory: '256Mi' },
+              lowerBound: { cpu: '100m' },
+              upperBound: { cpu: '1' },
+              uncappedTarget: { cpu: '250m' },
+            },
+          ],
+        },
+        conditions: [{ type: 'RecommendationProvided', status: 'True', lastTransitionTime: '2026-01-01T00:00:00Z' }],
+      },
     },
-  });
+  );
   const result = validateVpa(input);
   assert.ok(result.ok, result.ok ? '' : JSON.stringify(result.errors));
   assert.equal(result.vpa.spec.updatePolicy?.updateMode, 'InPlaceOrRecreate');
@@ -60,12 +83,18 @@ test('an unknown update mode is named with the supported values', () => {
 });
 
 test('minAllowed above maxAllowed names the maxAllowed field', () => {
-  const errors = errorsOf(vpa({ resourcePolicy: { containerPolicies: [{ containerName: 'app', minAllowed: { cpu: '2', memory: '1Gi' }, maxAllowed: { cpu: '500m', memory: '1024Mi' } }] } }));
+  const errors = errorsOf(
+    vpa({
+      resourcePolicy: { containerPolicies: [{ containerName: 'app', minAllowed: { cpu: '2', memory: '1Gi' }, maxAllowed: { cpu: '500m', memory: '1024Mi' } }] },
+    }),
+  );
   assert.deepEqual(errors, ['spec.resourcePolicy.containerPolicies[0].maxAllowed.cpu: 500m is below minAllowed.cpu 2']);
 });
 
 test('a bad quantity names the field and the value', () => {
-  const errors = errorsOf(vpa({ resourcePolicy: { containerPolicies: [{ containerName: 'app', maxAllowed: { memory: '1 GB' }, minAllowed: { cpu: '-1' } }] } }));
+  const errors = errorsOf(
+    vpa({ resourcePolicy: { containerPolicies: [{ containerName: 'app', maxAllowed: { memory: '1 GB' }, minAllowed: { cpu: '-1' } }] } }),
+  );
   assert.equal(errors.length, 2);
   assert.match(errors[0] ?? '', /^spec\.resourcePolicy\.containerPolicies\[0\]\.minAllowed\.cpu: .*"-1" is negative/);
   assert.match(errors[1] ?? '', /^spec\.resourcePolicy\.containerPolicies\[0\]\.maxAllowed\.memory: .*"1 GB" is malformed/);
@@ -80,7 +109,13 @@ test('a missing targetRef, kind or name is named', () => {
 });
 
 test('a container policy for an unknown resource is rejected', () => {
-  const errors = errorsOf(vpa({ resourcePolicy: { containerPolicies: [{ containerName: 'app', maxAllowed: { 'nvidia.com/gpu': '1' }, controlledResources: ['cpu', 'ephemeral-storage'] }] } }));
+  const errors = errorsOf(
+    vpa({
+      resourcePolicy: {
+        containerPolicies: [{ containerName: 'app', maxAllowed: { 'nvidia.com/gpu': '1' }, controlledResources: ['cpu', 'ephemeral-storage'] }],
+      },
+    }),
+  );
   assert.deepEqual(errors, [
     'spec.resourcePolicy.containerPolicies[0].maxAllowed.nvidia.com/gpu: unsupported resource "nvidia.com/gpu": Tailor controls only "cpu" and "memory"',
     'spec.resourcePolicy.containerPolicies[0].controlledResources[1]: unsupported resource "ephemeral-storage": Tailor controls only "cpu" and "memory"',
@@ -88,26 +123,39 @@ test('a container policy for an unknown resource is rejected', () => {
 });
 
 test('duplicate container policies are rejected, naming the first', () => {
-  const errors = errorsOf(vpa({ resourcePolicy: { containerPolicies: [{ containerName: '*' }, { containerName: 'app' }, { containerName: '*', mode: 'Off' }] } }));
-  assert.deepEqual(errors, ['spec.resourcePolicy.containerPolicies[2].containerName: duplicate policy for container "*" (first at spec.resourcePolicy.containerPolicies[0])']);
+  const errors = errorsOf(
+    vpa({ resourcePolicy: { containerPolicies: [{ containerName: '*' }, { containerName: 'app' }, { containerName: '*', mode: 'Off' }] } }),
+  );
+  assert.deepEqual(errors, [
+    'spec.resourcePolicy.containerPolicies[2].containerName: duplicate policy for container "*" (first at spec.resourcePolicy.containerPolicies[0])',
+  ]);
 });
 
 test('minReplicas must be a positive integer', () => {
-  assert.deepEqual(errorsOf(vpa({ updatePolicy: { updateMode: 'Recreate', minReplicas: 0 } })), ['spec.updatePolicy.minReplicas: must be greater than 0, not 0']);
-  assert.deepEqual(errorsOf(vpa({ updatePolicy: { updateMode: 'Recreate', minReplicas: 1.5 } })), ['spec.updatePolicy.minReplicas: must be an integer, not 1.5']);
+  assert.deepEqual(errorsOf(vpa({ updatePolicy: { updateMode: 'Recreate', minReplicas: 0 } })), [
+    'spec.updatePolicy.minReplicas: must be greater than 0, not 0',
+  ]);
+  assert.deepEqual(errorsOf(vpa({ updatePolicy: { updateMode: 'Recreate', minReplicas: 1.5 } })), [
+    'spec.updatePolicy.minReplicas: must be an integer, not 1.5',
+  ]);
 });
 
 test('enum fields of container policies and eviction requirements', () => {
-  const errors = errorsOf(vpa({
-    updatePolicy: { updateMode: 'InPlace', evictionRequirements: [{ resources: [], changeRequirement: 'Whenever' }] },
-    resourcePolicy: { containerPolicies: [{ containerName: 'app', mode: 'On', controlledValues: 'LimitsOnly' }] },
-  }));
-  assert.deepEqual(errors.map((e) => e.split(':')[0]), [
-    'spec.updatePolicy.evictionRequirements[0].resources',
-    'spec.updatePolicy.evictionRequirements[0].changeRequirement',
-    'spec.resourcePolicy.containerPolicies[0].mode',
-    'spec.resourcePolicy.containerPolicies[0].controlledValues',
-  ]);
+  const errors = errorsOf(
+    vpa({
+      updatePolicy: { updateMode: 'InPlace', evictionRequirements: [{ resources: [], changeRequirement: 'Whenever' }] },
+      resourcePolicy: { containerPolicies: [{ containerName: 'app', mode: 'On', controlledValues: 'LimitsOnly' }] },
+    }),
+  );
+  assert.deepEqual(
+    errors.map((e) => e.split(':')[0]),
+    [
+      'spec.updatePolicy.evictionRequirements[0].resources',
+      'spec.updatePolicy.evictionRequirements[0].changeRequirement',
+      'spec.resourcePolicy.containerPolicies[0].mode',
+      'spec.resourcePolicy.containerPolicies[0].controlledValues',
+    ],
+  );
 });
 
 test('unknown fields under spec are reported (usually typos)', () => {
@@ -137,7 +185,16 @@ test('a bad status recommendation quantity is named', () => {
 });
 
 test('never throws, whatever it is given', () => {
-  const inputs: unknown[] = [null, undefined, 42, 'vpa', [], { spec: null }, { spec: { targetRef: [] } }, vpa({ resourcePolicy: { containerPolicies: [null, 5, { containerName: 7 }] } })];
+  const inputs: unknown[] = [
+    null,
+    undefined,
+    42,
+    'vpa',
+    [],
+    { spec: null },
+    { spec: { targetRef: [] } },
+    vpa({ resourcePolicy: { containerPolicies: [null, 5, { containerName: 7 }] } }),
+  ];
   for (const input of inputs) {
     const result = validateVpa(input);
     assert.equal(result.ok, false);
@@ -146,7 +203,13 @@ test('never throws, whatever it is given', () => {
 });
 
 test('min/maxAllowed must be whole millicores and whole bytes, as upstream requires', () => {
-  const errors = errorsOf(vpa({ resourcePolicy: { containerPolicies: [{ containerName: 'app', minAllowed: { cpu: '0.5m', memory: '1.5' }, maxAllowed: { cpu: '1.0005', memory: '1.5Ki' } }] } }));
+  const errors = errorsOf(
+    vpa({
+      resourcePolicy: {
+        containerPolicies: [{ containerName: 'app', minAllowed: { cpu: '0.5m', memory: '1.5' }, maxAllowed: { cpu: '1.0005', memory: '1.5Ki' } }],
+      },
+    }),
+  );
   assert.deepEqual(errors, [
     'spec.resourcePolicy.containerPolicies[0].minAllowed.cpu: 0.5m is not a whole number of millicores',
     'spec.resourcePolicy.containerPolicies[0].minAllowed.memory: 1.5 is not a whole number of bytes',
@@ -167,42 +230,87 @@ test('an updatePolicy without updateMode is rejected, as upstream does', () => {
 
 test('upstream 1.8 per-VPA fields are read and normalised (numbers become quantity text)', () => {
   const boost = { cpu: { type: 'Factor', factor: 2, durationSeconds: 15 } };
-  const result = validateVpa(vpa({
-    updatePolicy: { updateMode: 'InPlace', evictAfterOOMSeconds: 600 },
-    resourcePolicy: { containerPolicies: [{ containerName: '*', oomBumpUpRatio: 3, oomMinBumpUp: 104857600, memoryAggregationIntervalSeconds: 3600, memoryAggregationIntervalCount: 24, startupBoost: { cpu: { type: 'Quantity', quantity: '500m' } } }] },
-    startupBoost: boost,
-  }));
+  const result = validateVpa(
+    vpa({
+      updatePolicy: { updateMode: 'InPlace', evictAfterOOMSeconds: 600 },
+      resourcePolicy: {
+        containerPolicies: [
+          {
+            containerName: '*',
+            oomBumpUpRatio: 3,
+            oomMinBumpUp: 104857600,
+            memoryAggregationIntervalSeconds: 3600,
+            memoryAggregationIntervalCount: 24,
+            startupBoost: { cpu: { type: 'Quantity', quantity: '500m' } },
+          },
+        ],
+      },
+      startupBoost: boost,
+    }),
+  );
   assert.ok(result.ok, result.ok ? '' : JSON.stringify(result.errors));
   assert.equal(result.vpa.spec.updatePolicy?.evictAfterOOMSeconds, 600);
   assert.deepEqual(result.vpa.spec.startupBoost, boost);
   const policy = result.vpa.spec.resourcePolicy?.containerPolicies?.[0];
-  assert.deepEqual({ ...policy }, { containerName: '*', oomBumpUpRatio: '3', oomMinBumpUp: '104857600', memoryAggregationIntervalSeconds: 3600, memoryAggregationIntervalCount: 24, startupBoost: { cpu: { type: 'Quantity', quantity: '500m' } } });
+  assert.deepEqual(
+    { ...policy },
+    {
+      containerName: '*',
+      oomBumpUpRatio: '3',
+      oomMinBumpUp: '104857600',
+      memoryAggregationIntervalSeconds: 3600,
+      memoryAggregationIntervalCount: 24,
+      startupBoost: { cpu: { type: 'Quantity', quantity: '500m' } },
+    },
+  );
 });
 
-test('upstream 1.8 per-VPA fields out of upstream\'s bounds are named', () => {
-  const errors = errorsOf(vpa({
-    updatePolicy: { updateMode: 'Recreate', evictAfterOOMSeconds: 0 },
-    resourcePolicy: { containerPolicies: [{ containerName: '*', oomBumpUpRatio: '0.9', oomMinBumpUp: '-1', memoryAggregationIntervalSeconds: 0, memoryAggregationIntervalCount: 1.5 }] },
-  }));
-  assert.deepEqual(errors.map((e) => e.replace(/:.*?(must|is|quantity)/, ': $1')), [
-    'spec.updatePolicy.evictAfterOOMSeconds: must be greater than or equal to 1, not 0',
-    'spec.resourcePolicy.containerPolicies[0].oomBumpUpRatio: must be greater than or equal to 1 (an OOM kill never lowers memory), not 0.9',
-    'spec.resourcePolicy.containerPolicies[0].oomMinBumpUp: quantity "-1" is negative',
-    'spec.resourcePolicy.containerPolicies[0].memoryAggregationIntervalSeconds: must be greater than or equal to 1, not 0',
-    'spec.resourcePolicy.containerPolicies[0].memoryAggregationIntervalCount: must be an integer, not 1.5',
-  ]);
+test("upstream 1.8 per-VPA fields out of upstream's bounds are named", () => {
+  const errors = errorsOf(
+    vpa({
+      updatePolicy: { updateMode: 'Recreate', evictAfterOOMSeconds: 0 },
+      resourcePolicy: {
+        containerPolicies: [
+          { containerName: '*', oomBumpUpRatio: '0.9', oomMinBumpUp: '-1', memoryAggregationIntervalSeconds: 0, memoryAggregationIntervalCount: 1.5 },
+        ],
+      },
+    }),
+  );
+  assert.deepEqual(
+    errors.map((e) => e.replace(/:.*?(must|is|quantity)/, ': $1')),
+    [
+      'spec.updatePolicy.evictAfterOOMSeconds: must be greater than or equal to 1, not 0',
+      'spec.resourcePolicy.containerPolicies[0].oomBumpUpRatio: must be greater than or equal to 1 (an OOM kill never lowers memory), not 0.9',
+      'spec.resourcePolicy.containerPolicies[0].oomMinBumpUp: quantity "-1" is negative',
+      'spec.resourcePolicy.containerPolicies[0].memoryAggregationIntervalSeconds: must be greater than or equal to 1, not 0',
+      'spec.resourcePolicy.containerPolicies[0].memoryAggregationIntervalCount: must be an integer, not 1.5',
+    ],
+  );
 });
 
 test('startupBoost pairs its type with factor or quantity, as the upstream CRD and webhook do', () => {
   const boosted = (cpu: Record<string, unknown>) => vpa({ startupBoost: { cpu } });
   assert.deepEqual(errorsOf(boosted({ factor: 2 })), ['spec.startupBoost.cpu.type: is required: "Factor" or "Quantity"']);
   assert.deepEqual(errorsOf(boosted({ type: 'Factor' })), ['spec.startupBoost.cpu.factor: is required when type is "Factor"']);
-  assert.deepEqual(errorsOf(boosted({ type: 'Quantity', factor: 2 })), ['spec.startupBoost.cpu.quantity: is required when type is "Quantity"', 'spec.startupBoost.cpu.factor: must not be set when type is "Quantity"']);
-  assert.deepEqual(errorsOf(boosted({ type: 'Factor', factor: 0, quantity: '1' })), ['spec.startupBoost.cpu.factor: must be greater than or equal to 1, not 0', 'spec.startupBoost.cpu.quantity: must not be set when type is "Factor"']);
-  assert.deepEqual(errorsOf(boosted({ type: 'Quantity', quantity: '0.5m', durationSeconds: -1 })), ['spec.startupBoost.cpu.quantity: 0.5m is not a whole number of millicores', 'spec.startupBoost.cpu.durationSeconds: must be greater than or equal to 0, not -1']);
-  assert.match(errorsOf(boosted({ type: 'Percent' }))[0] ?? '', /^spec\.startupBoost\.cpu\.type: unsupported value "Percent": supported values are "Factor", "Quantity"$/);
-  assert.deepEqual(errorsOf(vpa({ resourcePolicy: { containerPolicies: [{ containerName: 'app', startupBoost: { cpu: { type: 'Factor', factor: 2, duration: 5 } } }] } })), [
-    'spec.resourcePolicy.containerPolicies[0].startupBoost.cpu.duration: unknown field (known fields: type, factor, quantity, durationSeconds)',
+  assert.deepEqual(errorsOf(boosted({ type: 'Quantity', factor: 2 })), [
+    'spec.startupBoost.cpu.quantity: is required when type is "Quantity"',
+    'spec.startupBoost.cpu.factor: must not be set when type is "Quantity"',
   ]);
+  assert.deepEqual(errorsOf(boosted({ type: 'Factor', factor: 0, quantity: '1' })), [
+    'spec.startupBoost.cpu.factor: must be greater than or equal to 1, not 0',
+    'spec.startupBoost.cpu.quantity: must not be set when type is "Factor"',
+  ]);
+  assert.deepEqual(errorsOf(boosted({ type: 'Quantity', quantity: '0.5m', durationSeconds: -1 })), [
+    'spec.startupBoost.cpu.quantity: 0.5m is not a whole number of millicores',
+    'spec.startupBoost.cpu.durationSeconds: must be greater than or equal to 0, not -1',
+  ]);
+  assert.match(
+    errorsOf(boosted({ type: 'Percent' }))[0] ?? '',
+    /^spec\.startupBoost\.cpu\.type: unsupported value "Percent": supported values are "Factor", "Quantity"$/,
+  );
+  assert.deepEqual(
+    errorsOf(vpa({ resourcePolicy: { containerPolicies: [{ containerName: 'app', startupBoost: { cpu: { type: 'Factor', factor: 2, duration: 5 } } }] } })),
+    ['spec.resourcePolicy.containerPolicies[0].startupBoost.cpu.duration: unknown field (known fields: type, factor, quantity, durationSeconds)'],
+  );
   assert.equal(validateVpa(vpa({ startupBoost: {} })).ok, true, 'no cpu: no boost');
 });

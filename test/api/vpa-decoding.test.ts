@@ -6,8 +6,9 @@ test('quantities decode as Kubernetes parses them: strings and numbers, null is 
   for (const ok of ['250m', '1.5', ' 2Gi ', '1e3', '1E-3', '+5', '0', 104857600, 1.5, null]) assert.equal(quantityDecodeError(ok), undefined, String(ok));
 });
 
-test('text of the wrong shape, or not text at all, fails with the parser\'s regular expression', () => {
-  for (const bad of ['not-a-number', '', '1 GB', '1.2.3', '5Xi', true, { cpu: '50m' }, ['1']]) assert.equal(quantityDecodeError(bad), QUANTITY_FORMAT_ERROR, JSON.stringify(bad));
+test("text of the wrong shape, or not text at all, fails with the parser's regular expression", () => {
+  for (const bad of ['not-a-number', '', '1 GB', '1.2.3', '5Xi', true, { cpu: '50m' }, ['1']])
+    assert.equal(quantityDecodeError(bad), QUANTITY_FORMAT_ERROR, JSON.stringify(bad));
 });
 
 test('a well-shaped text with an unknown suffix fails on the suffix', () => {
@@ -15,9 +16,23 @@ test('a well-shaped text with an unknown suffix fails on the suffix', () => {
 });
 
 test('a VPA is read in document order: the first bad quantity of any quantity field, none elsewhere', () => {
-  const vpa = (spec: Record<string, unknown>, status: Record<string, unknown> = {}) => ({ apiVersion: 'autoscaling.k8s.io/v1', kind: 'VerticalPodAutoscaler', metadata: { name: 'v' }, spec, status });
-  assert.equal(vpaDecodeError(vpa({ resourcePolicy: { containerPolicies: [{ containerName: '*', minAllowed: { cpu: '50m' }, oomMinBumpUp: 104857600 }] } })), undefined);
-  assert.equal(vpaDecodeError(vpa({ resourcePolicy: { containerPolicies: [{ containerName: 'a' }, { containerName: 'b', maxAllowed: { memory: '5ki' }, oomBumpUpRatio: 'x' }] } })), QUANTITY_SUFFIX_ERROR);
+  const vpa = (spec: Record<string, unknown>, status: Record<string, unknown> = {}) => ({
+    apiVersion: 'autoscaling.k8s.io/v1',
+    kind: 'VerticalPodAutoscaler',
+    metadata: { name: 'v' },
+    spec,
+    status,
+  });
+  assert.equal(
+    vpaDecodeError(vpa({ resourcePolicy: { containerPolicies: [{ containerName: '*', minAllowed: { cpu: '50m' }, oomMinBumpUp: 104857600 }] } })),
+    undefined,
+  );
+  assert.equal(
+    vpaDecodeError(
+      vpa({ resourcePolicy: { containerPolicies: [{ containerName: 'a' }, { containerName: 'b', maxAllowed: { memory: '5ki' }, oomBumpUpRatio: 'x' }] } }),
+    ),
+    QUANTITY_SUFFIX_ERROR,
+  );
   assert.equal(vpaDecodeError(vpa({ startupBoost: { cpu: { type: 'Quantity', quantity: 'lots' } } })), QUANTITY_FORMAT_ERROR);
   assert.equal(vpaDecodeError(vpa({}, { recommendation: { containerRecommendations: [{ containerName: 'a', target: { cpu: {} } }] } })), QUANTITY_FORMAT_ERROR);
   // Fields that are no quantities, and structures of the wrong type, are validate-vpa.ts' to name.

@@ -9,17 +9,23 @@ test('VPAs are found in several documents and in List items; other kinds are ski
   const text = [`kind: ConfigMap\nmetadata: {name: c}`, vpa('a', 'Off'), `kind: List\nitems:\n- ${vpa('b', 'Bad')}\n- {kind: Service}`, ''].join('\n---\n');
   const result = checkVpaDocuments(text);
   assert.ok(result.readable);
-  assert.deepEqual(result.objects.map((o) => [o.ref, o.errors.map((e) => e.path)]), [
-    ['VerticalPodAutoscaler/a', []],
-    ['VerticalPodAutoscaler/b', ['spec.updatePolicy.updateMode']],
-  ]);
+  assert.deepEqual(
+    result.objects.map((o) => [o.ref, o.errors.map((e) => e.path)]),
+    [
+      ['VerticalPodAutoscaler/a', []],
+      ['VerticalPodAutoscaler/b', ['spec.updatePolicy.updateMode']],
+    ],
+  );
 });
 
 test('a document without kind or name is checked and named by its position', () => {
   const result = checkVpaDocuments(`${vpa('a', 'Off')}\n---\nspec: {}\n`);
   assert.ok(result.readable);
   assert.equal(result.objects[1]?.ref, 'VerticalPodAutoscaler/(document 2)');
-  assert.deepEqual(result.objects[1]?.errors.map((e) => e.path), ['apiVersion', 'kind', 'metadata', 'spec.targetRef']);
+  assert.deepEqual(
+    result.objects[1]?.errors.map((e) => e.path),
+    ['apiVersion', 'kind', 'metadata', 'spec.targetRef'],
+  );
 });
 
 test('a text that is not YAML or JSON objects (prose, binary data) or has a syntax error is unreadable; a scalar List item is a problem', () => {
@@ -39,6 +45,9 @@ test('documents that are not VPAs are skipped and named, a kube-sim scenario (no
   const scenario = 'serverVersion: "1.35"\nspeed: 60\nnodes: [{name: node, count: 2}]\nworkloads: []\n';
   const result = checkVpaDocuments(`${scenario}---\nkind: Deployment\nmetadata: {name: web}\n---\n${vpa('a', 'Off')}\n`);
   assert.ok(result.readable);
-  assert.deepEqual(result.objects.map((o) => o.ref), ['VerticalPodAutoscaler/a']);
+  assert.deepEqual(
+    result.objects.map((o) => o.ref),
+    ['VerticalPodAutoscaler/a'],
+  );
   assert.deepEqual(result.skipped, ['(document 1: no kind, not shaped like a Kubernetes object)', 'Deployment/web']);
 });

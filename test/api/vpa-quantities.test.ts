@@ -14,7 +14,13 @@ test('numbers to resource lists: whole cores, millicores, Mi/Gi where exact, fra
 });
 
 test('a status recommendation round-trips through numbers', () => {
-  const status = { containerName: 'app', target: { cpu: '250m', memory: '256Mi' }, lowerBound: { cpu: '100m', memory: '128Mi' }, upperBound: { cpu: '1', memory: '1Gi' }, uncappedTarget: { cpu: '300m', memory: '256Mi' } };
+  const status = {
+    containerName: 'app',
+    target: { cpu: '250m', memory: '256Mi' },
+    lowerBound: { cpu: '100m', memory: '128Mi' },
+    upperBound: { cpu: '1', memory: '1Gi' },
+    uncappedTarget: { cpu: '300m', memory: '256Mi' },
+  };
   const numbers = recommendationFromStatus(status);
   assert.deepEqual(numbers.target, { cpu: 250, memory: 268_435_456 });
   assert.deepEqual(numbers.uncappedTarget, { cpu: 300, memory: 268_435_456 });

@@ -8,11 +8,21 @@ const p = (risk: number, slack: number, label = `${risk}/${slack}`): RiskPoint =
 
 test('the lower frontier keeps the points nothing beats on both risk and slack, by increasing risk', () => {
   const frontier = lowerFrontier([p(3, 42), p(1, 50), p(2, 45), p(4, 30), p(2, 40)]);
-  assert.deepEqual(frontier.map((x) => [x.risk, x.slack]), [[1, 50], [2, 40], [4, 30]]);
+  assert.deepEqual(
+    frontier.map((x) => [x.risk, x.slack]),
+    [
+      [1, 50],
+      [2, 40],
+      [4, 30],
+    ],
+  );
 });
 
 test('a point with the same slack but more risk is not on the frontier; NaN points are dropped', () => {
-  assert.deepEqual(lowerFrontier([p(1, 50), p(2, 50), p(NaN, 10)]).map((x) => [x.risk, x.slack]), [[1, 50]]);
+  assert.deepEqual(
+    lowerFrontier([p(1, 50), p(2, 50), p(NaN, 10)]).map((x) => [x.risk, x.slack]),
+    [[1, 50]],
+  );
 });
 
 const POINTS = [p(1, 50, 'a'), p(2, 40, 'b'), p(4, 30, 'c'), p(6, 35, 'd'), p(3, 48, 'e')];
@@ -30,7 +40,7 @@ test('between two frontier points the slack is interpolated linearly: risk 3 bet
   assert.equal(quarter.slack, 47.5);
 });
 
-test('on a frontier point the slack is that point\'s, and the dominated point (3, 48) plays no part', () => {
+test("on a frontier point the slack is that point's, and the dominated point (3, 48) plays no part", () => {
   const at = slackAtRisk(POINTS, 2);
   assert.ok(at.kind === 'interpolated');
   assert.equal(at.slack, 40);
@@ -41,7 +51,7 @@ test('on a frontier point the slack is that point\'s, and the dominated point (3
   assert.equal(first.slack, 50);
 });
 
-test('past the riskiest frontier point but within the sweep the slack stays that point\'s (flat), never lower', () => {
+test("past the riskiest frontier point but within the sweep the slack stays that point's (flat), never lower", () => {
   const at = slackAtRisk(POINTS, 5);
   assert.equal(at.kind, 'flat');
   assert.ok(at.kind === 'flat');
@@ -68,7 +78,10 @@ test('the paired bootstrap of a constant difference is that constant; of a varyi
   const m = mean.get('m');
   assert.ok(m && m.low < 25 && m.high > 25 && m.low >= 10 && m.high <= 40);
   // the same seed gives the same interval
-  assert.deepEqual(bootstrapIntervals(4, (idx) => new Map([['m', idx.reduce((s, i) => s + a[i]!, 0) / idx.length]])), mean);
+  assert.deepEqual(
+    bootstrapIntervals(4, (idx) => new Map([['m', idx.reduce((s, i) => s + a[i]!, 0) / idx.length]])),
+    mean,
+  );
 });
 
 test('a statistic defined in fewer than 95% of the resamples gets no interval', () => {
@@ -86,7 +99,7 @@ const SWEEP: TraceRisk['sweep'] = [
   { label: 'p0.99 m0.3', isDefault: false, figures: figures(1, 70, 10, 60) },
 ];
 
-test('a strategy at CPU shortfall 6% is set against vpa\'s 40% there (halfway from 50% at 4 to 30% at 8)', () => {
+test("a strategy at CPU shortfall 6% is set against vpa's 40% there (halfway from 50% at 4 to 30% at 8)", () => {
   const cpu = AXES.find((a) => a.id === 'cpu')!;
   const c = compareAtRisk(SWEEP, figures(6, 36), cpu);
   assert.ok(c);
@@ -103,7 +116,7 @@ test('memory against OOM kills: 55 kills lies halfway between 10 (60%) and 100 (
   assert.equal(compareAtRisk(SWEEP, figures(6, 36, 5, 45), memory)?.difference, null, 'fewer kills than any vpa setting: outside');
 });
 
-test('the bootstrap statistics are the equal-risk differences and the differences at vpa\'s defaults', () => {
+test("the bootstrap statistics are the equal-risk differences and the differences at vpa's defaults", () => {
   const stats = riskStatistics(SWEEP, { 'tailor-low-churn': figures(6, 36, 55, 45), 'oracle-rules': figures(0, 20, 0, 10) });
   assert.equal(stats.get('tailor-low-churn:cpu'), -4);
   assert.equal(stats.get('tailor-low-churn:memory'), -5);
@@ -120,10 +133,16 @@ test('axis ticks are round numbers', () => {
 test('the containers behind a loss are those whose figure rose most, as shares of all the rises', () => {
   const tally = (name: string, memorySlackSum: number) => Object.assign(new QualityTally(name), { memorySlackSum });
   const loss = lossContainers('memSlack', [tally('a', 130), tally('b', 50), tally('c', 110)], [tally('a', 100), tally('b', 60), tally('c', 100)]);
-  assert.deepEqual(loss, { figure: 'memSlack', containers: [{ name: 'a', share: 0.75 }, { name: 'c', share: 0.25 }] });
+  assert.deepEqual(loss, {
+    figure: 'memSlack',
+    containers: [
+      { name: 'a', share: 0.75 },
+      { name: 'c', share: 0.25 },
+    ],
+  });
 });
 
-test('below the sweep with less slack than vpa\'s least-risk setting, a strategy beats that setting on both', () => {
+test("below the sweep with less slack than vpa's least-risk setting, a strategy beats that setting on both", () => {
   const cpu = AXES.find((a) => a.id === 'cpu')!;
   const c = compareAtRisk(SWEEP, figures(0.5, 49), cpu);
   assert.ok(c && c.vpa.kind === 'outside');

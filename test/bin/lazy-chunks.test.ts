@@ -35,7 +35,9 @@ function externalImports(files: Iterable<string>): Set<string> {
   return names;
 }
 
-const chunks = readdirSync(join(DIST, 'chunks')).filter((f) => f.endsWith('.mjs')).map((f) => join(DIST, 'chunks', f));
+const chunks = readdirSync(join(DIST, 'chunks'))
+  .filter((f) => f.endsWith('.mjs'))
+  .map((f) => join(DIST, 'chunks', f));
 const containing = (marker: string) => chunks.filter((f) => readFileSync(f, 'utf8').includes(marker));
 
 test('starting the CLI loads no client-node, kube-sim, Prometheus client or report renderer', () => {
@@ -48,7 +50,8 @@ test('starting the CLI loads no client-node, kube-sim, Prometheus client or repo
     assert.ok(containing(marker).length > 0, `${marker} is in the bundle (the check is not vacuous)`);
   }
   const external = externalImports(startup);
-  for (const name of ['cli-table3', 'csv-stringify/sync', 'cli-progress', 'prometheus-query', 'prom-client', 'node-forge']) assert.equal(external.has(name), false, `${name} is imported at start`);
+  for (const name of ['cli-table3', 'csv-stringify/sync', 'cli-progress', 'prometheus-query', 'prom-client', 'node-forge'])
+    assert.equal(external.has(name), false, `${name} is imported at start`);
   assert.ok(external.has('commander'), 'the scan sees the start-up imports');
 });
 
@@ -56,7 +59,10 @@ test('the controller imports each component when it starts it', () => {
   const registry = containing('recommender-component-');
   assert.ok(registry.length > 0, 'a chunk refers to the recommender component');
   for (const name of ['recommender-component-', 'updater-component-', 'admission-component-']) {
-    assert.ok(registry.some((f) => new RegExp(`\\bimport\\(\\s*["']\\./${name}[A-Z0-9]+\\.mjs["']\\s*\\)`).test(readFileSync(f, 'utf8'))), `${name} is imported dynamically`);
+    assert.ok(
+      registry.some((f) => new RegExp(`\\bimport\\(\\s*["']\\./${name}[A-Z0-9]+\\.mjs["']\\s*\\)`).test(readFileSync(f, 'utf8'))),
+      `${name} is imported dynamically`,
+    );
   }
 });
 
@@ -75,11 +81,12 @@ test('loading the bundled Kubernetes and Prometheus clients loads no undici and 
   assert.ok(containing('node_modules/node-fetch/').length > 0, 'node-fetch is in the bundle (the tr46 check is not vacuous)');
 });
 
-test('the bundle holds none of client-node\'s generated API classes, only its object model', () => {
+test("the bundle holds none of client-node's generated API classes, only its object model", () => {
   // esbuild writes a bundled class as `Name=class`: CoreV1ApiRequestFactory, CoreV1ApiResponseProcessor,
   // ObservableCoreV1Api, ObjectCoreV1Api (the layers of one generated API), KubernetesObjectApi.
   const generated = /\b(?:\w+ApiRequestFactory|\w+ApiResponseProcessor|Observable\w+Api|Object\w+Api|KubernetesObjectApi|BaseAPIRequestFactory)=class\b/;
   for (const chunk of chunks) assert.equal(generated.exec(readFileSync(chunk, 'utf8'))?.[0], undefined, `${chunk} holds a generated API class`);
   // Not vacuous: the scan sees client-node's classes in the same form.
-  for (const marker of ['ObjectSerializer=class', 'KubeConfig=class', 'ApiException=class']) assert.equal(containing(marker).length, 1, `one chunk holds ${marker}`);
+  for (const marker of ['ObjectSerializer=class', 'KubeConfig=class', 'ApiException=class'])
+    assert.equal(containing(marker).length, 1, `one chunk holds ${marker}`);
 });

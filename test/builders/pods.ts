@@ -52,7 +52,14 @@ function specOf(c: ContainerSketch): V1Container {
 }
 
 function statusOf(c: ContainerSketch): V1ContainerStatus {
-  const status: V1ContainerStatus = { name: c.name, image: 'example:1', imageID: 'sha256:0', ready: true, restartCount: 0, state: { running: { startedAt: ago(HOUR) as unknown as Date } } };
+  const status: V1ContainerStatus = {
+    name: c.name,
+    image: 'example:1',
+    imageID: 'sha256:0',
+    ready: true,
+    restartCount: 0,
+    state: { running: { startedAt: ago(HOUR) as unknown as Date } },
+  };
   if (c.actual !== 'none') status.resources = c.actual ? requirements(c.actual.requests, c.actual.limits) : requirements(c.requests, c.limits);
   if (c.allocated) status.allocatedResources = { ...c.allocated };
   if (c.waiting) status.state = { waiting: { reason: 'CrashLoopBackOff' } };
@@ -93,7 +100,12 @@ export function pod(sketch: PodSketch): V1Pod {
   const p: V1Pod = {
     apiVersion: 'v1',
     kind: 'Pod',
-    metadata: { name: sketch.name ?? 'web-1', namespace: sketch.namespace ?? 'shop', generation: sketch.generation ?? 1, creationTimestamp: ago(sketch.startedAgo ?? 24 * HOUR) as unknown as Date },
+    metadata: {
+      name: sketch.name ?? 'web-1',
+      namespace: sketch.namespace ?? 'shop',
+      generation: sketch.generation ?? 1,
+      creationTimestamp: ago(sketch.startedAgo ?? 24 * HOUR) as unknown as Date,
+    },
     spec: { containers: main.map(specOf) },
     status: { phase: sketch.phase ?? 'Running', containerStatuses: main.map(statusOf), conditions: sketch.conditions ?? [] },
   };
@@ -116,7 +128,11 @@ export function pod(sketch: PodSketch): V1Pod {
 }
 
 /** A `PodResizePending` condition (reason Infeasible or Deferred) that began `sinceAgo` before NOW. */
-export function resizePending(reason: 'Infeasible' | 'Deferred', sinceAgo: number, opts: { message?: string; observedGeneration?: number } = {}): V1PodCondition {
+export function resizePending(
+  reason: 'Infeasible' | 'Deferred',
+  sinceAgo: number,
+  opts: { message?: string; observedGeneration?: number } = {},
+): V1PodCondition {
   const c: V1PodCondition = { type: 'PodResizePending', status: 'True', reason, lastTransitionTime: ago(sinceAgo) as unknown as Date };
   if (opts.message) c.message = opts.message;
   if (opts.observedGeneration !== undefined) c.observedGeneration = opts.observedGeneration;

@@ -20,6 +20,8 @@ const PROM = ['--prometheus-url', 'http://127.0.0.1:1'];
 const MISSING = join(dir, 'missing.csv');
 
 /** [command line, what the line must say]: each a usage error or a bad value. */
+// One row per line, read as a table:
+// prettier-ignore
 const BAD: Array<[string[], RegExp]> = [
   [[], /name a command/],
   [['no-such-command'], /unknown command 'no-such-command'/],

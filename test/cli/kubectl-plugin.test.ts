@@ -19,7 +19,7 @@ function kubectl(args: string[]): Promise<{ code: number; stdout: string; stderr
   const env = { ...process.env, PATH: `${resolve('bin')}${delimiter}${process.env['PATH'] ?? ''}`, KUBECONFIG: join(dir, 'none') };
   return new Promise((done) => {
     execFile('kubectl', args, { env, timeout: 120_000 }, (err, stdout, stderr) => {
-      const code = err ? (typeof (err as { code?: unknown }).code === 'number' ? ((err as { code: number }).code) : 1) : 0;
+      const code = err ? (typeof (err as { code?: unknown }).code === 'number' ? (err as { code: number }).code : 1) : 0;
       done({ code, stdout, stderr });
     });
   });
@@ -60,7 +60,7 @@ test('kubectl runs the plugin: help and errors say "kubectl tailor", a command d
   assert.match(bad.stderr, /^kubectl tailor recommend: .*see kubectl tailor recommend --help\n$/);
 });
 
-test('kubectl\'s habits: --context and --kubeconfig reach the connection, -n is --namespace', async () => {
+test("kubectl's habits: --context and --kubeconfig reach the connection, -n is --namespace", async () => {
   const kubeconfig = join(dir, 'kubeconfig');
   writeFileSync(kubeconfig, KUBECONFIG);
   const common = ['tailor', 'recommend', '--prometheus-url', 'http://127.0.0.1:1', '--kubeconfig', kubeconfig, '-n', 'shop'];

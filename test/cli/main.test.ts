@@ -51,6 +51,8 @@ test('a usage error is one line on stderr: the command, the cause and where to r
 });
 
 test('every kind of usage error is one line naming the command; only --help prints the help', async () => {
+  // One row per line, read as a table:
+  // prettier-ignore
   const cases: Array<[string[], string]> = [
     [['recommend'], "tailor recommend: required option '--prometheus-url <url>' not specified; see tailor recommend --help\n"],
     [[], 'tailor: name a command: demo, recommend, audit, replay, generate-trace, plan, sim, validate, run; see tailor --help\n'],
@@ -71,7 +73,7 @@ test('every kind of usage error is one line naming the command; only --help prin
   }
 });
 
-test('exit codes: 2 for a usage error (commander\'s or a bad TAILOR_* value), 1 for a failure, with the cause chain', async () => {
+test("exit codes: 2 for a usage error (commander's or a bad TAILOR_* value), 1 for a failure, with the cause chain", async () => {
   const missing = await tailorInProcess(['plan']);
   assert.equal(missing.code, 2);
   assert.match(missing.stderr, /required option '-f, --filename <files\.\.\.>' not specified/);
@@ -90,7 +92,10 @@ test('every --help fits 80 columns: long options get a line of their own, descri
       if (line.length > 80) assert.ok(!line.trim().includes(' '), `tailor ${command.name()} --help: ${JSON.stringify(line)} is ${line.length} columns`);
     }
   }
-  assert.match(program.commands.find((c) => c.name() === 'run')!.helpInformation(), /\n {2}--components <recommender\|updater\|admission>,\.\.\.\n {34}Components to run/);
+  assert.match(
+    program.commands.find((c) => c.name() === 'run')!.helpInformation(),
+    /\n {2}--components <recommender\|updater\|admission>,\.\.\.\n {34}Components to run/,
+  );
 });
 
 test('--log-level offers the same levels on every command, and a bad one is a usage error naming them', async () => {
@@ -101,10 +106,20 @@ test('--log-level offers the same levels on every command, and a bad one is a us
     // `run` takes its options from the configuration table, which checks the same list.
     assert.deepEqual(command.options.find((o) => o.long === '--log-level')?.argChoices, [...LOG_LEVELS], command.name());
   }
-  for (const args of [['sim'], ['recommend', '--prometheus-url', 'http://127.0.0.1:9'], ['audit', '--prometheus-url', 'http://127.0.0.1:9'], ['demo'], ['run']]) {
+  for (const args of [
+    ['sim'],
+    ['recommend', '--prometheus-url', 'http://127.0.0.1:9'],
+    ['audit', '--prometheus-url', 'http://127.0.0.1:9'],
+    ['demo'],
+    ['run'],
+  ]) {
     const r = await tailorInProcess([...args, '--log-level', 'bogus']);
     assert.equal(r.code, 2, args[0]);
-    assert.match(r.stderr, /bogus.*(fatal, error, warn, info, debug, trace, silent|Allowed choices are fatal, error, warn, info, debug, trace, silent)/, args[0]);
+    assert.match(
+      r.stderr,
+      /bogus.*(fatal, error, warn, info, debug, trace, silent|Allowed choices are fatal, error, warn, info, debug, trace, silent)/,
+      args[0],
+    );
     assert.doesNotMatch(r.stderr, /custom levels/);
   }
 });

@@ -83,46 +83,64 @@ const file = join(dir, 'shop.yaml');
 writeFileSync(file, OBJECTS);
 const BASE = ['plan', '-f', file, '--now', '2026-06-01T12:00:00Z', '--server-version', '1.34'];
 
-test('tailor plan with --prometheus-url shows the decisions the updater makes with usage: limits down to peak + margin, the pressure guard', { timeout: 120_000 }, async (t) => {
-  const prometheus = await startPrometheus({
-    series: [
-      workingSet('big-7f9c-a', (t) => (t === NOW - 1800_000 ? 350 * MiB : 300 * MiB)),
-      workingSet('full-7f9c-a', (t) => (t >= NOW - 600_000 ? 490 * MiB : 300 * MiB)),
-    ],
-  });
-  t.after(() => prometheus.stop());
+test(
+  'tailor plan with --prometheus-url shows the decisions the updater makes with usage: limits down to peak + margin, the pressure guard',
+  { timeout: 120_000 },
+  async (t) => {
+    const prometheus = await startPrometheus({
+      series: [
+        workingSet('big-7f9c-a', (t) => (t === NOW - 1800_000 ? 350 * MiB : 300 * MiB)),
+        workingSet('full-7f9c-a', (t) => (t >= NOW - 600_000 ? 490 * MiB : 300 * MiB)),
+      ],
+    });
+    t.after(() => prometheus.stop());
 
-  const without = tailor(BASE);
-  assert.equal(without.status, 0, without.stderr);
-  const withoutLines = without.stdout.trim().split('\n');
-  assert.match(withoutLines.find((l) => l.startsWith('shop/big-7f9c-a'))!, /app: memory request 1Gi -> 512Mi(?!.*limit 2Gi -> )/);
-  assert.match(withoutLines.find((l) => l.startsWith('shop/full-7f9c-a'))!, /^shop\/full-7f9c-a Skip /);
+    const without = tailor(BASE);
+    assert.equal(without.status, 0, without.stderr);
+    const withoutLines = without.stdout.trim().split('\n');
+    assert.match(
+      withoutLines.find((l) => l.startsWith('shop/big-7f9c-a'))!,
+      /app: memory request 1Gi -> 512Mi(?!.*limit 2Gi -> )/,
+    );
+    assert.match(
+      withoutLines.find((l) => l.startsWith('shop/full-7f9c-a'))!,
+      /^shop\/full-7f9c-a Skip /,
+    );
 
-  const withUsage = tailor([...BASE, '--prometheus-url', prometheus.url]);
-  assert.equal(withUsage.status, 0, withUsage.stderr);
-  assert.match(withUsage.stderr, /memory usage from Prometheus for 2 pod\(s\)/);
-  const lines = withUsage.stdout.trim().split('\n');
-  const big = lines.find((l) => l.startsWith('shop/big-7f9c-a'))!;
-  assert.match(big, /memory limit 2Gi -> 1Gi/, 'the limit scales with the request (x0.5 step), above the floor 414Mi');
-  const full = lines.find((l) => l.startsWith('shop/full-7f9c-a'))!;
-  assert.match(full, /^shop\/full-7f9c-a ResizeInPlace MemoryPressure: .*app: memory request 256Mi -> 384Mi/);
-  // The early memory warning for the same container (above 85% of its limit), after the plan; none without usage.
-  assert.ok(lines.includes('MemoryCritical shop/full-7f9c-a: container app: working set 490.0Mi stayed above 85% of its memory limit 512Mi for 2 min (96%): close to an OOM kill'), withUsage.stdout);
-  assert.doesNotMatch(without.stdout, /Memory(High|Critical)/);
-  const json = tailor([...BASE, '--prometheus-url', prometheus.url, '--format', 'json']);
-  const report = JSON.parse(json.stdout) as { memoryWarnings: { containers: { pod: string; level: string }[]; workloads: unknown[] } };
-  assert.deepEqual(report.memoryWarnings.containers.map((c) => `${c.pod} ${c.level}`), ['full-7f9c-a critical']);
+    const withUsage = tailor([...BASE, '--prometheus-url', prometheus.url]);
+    assert.equal(withUsage.status, 0, withUsage.stderr);
+    assert.match(withUsage.stderr, /memory usage from Prometheus for 2 pod\(s\)/);
+    const lines = withUsage.stdout.trim().split('\n');
+    const big = lines.find((l) => l.startsWith('shop/big-7f9c-a'))!;
+    assert.match(big, /memory limit 2Gi -> 1Gi/, 'the limit scales with the request (x0.5 step), above the floor 414Mi');
+    const full = lines.find((l) => l.startsWith('shop/full-7f9c-a'))!;
+    assert.match(full, /^shop\/full-7f9c-a ResizeInPlace MemoryPressure: .*app: memory request 256Mi -> 384Mi/);
+    // The early memory warning for the same container (above 85% of its limit), after the plan; none without usage.
+    assert.ok(
+      lines.includes(
+        'MemoryCritical shop/full-7f9c-a: container app: working set 490.0Mi stayed above 85% of its memory limit 512Mi for 2 min (96%): close to an OOM kill',
+      ),
+      withUsage.stdout,
+    );
+    assert.doesNotMatch(without.stdout, /Memory(High|Critical)/);
+    const json = tailor([...BASE, '--prometheus-url', prometheus.url, '--format', 'json']);
+    const report = JSON.parse(json.stdout) as { memoryWarnings: { containers: { pod: string; level: string }[]; workloads: unknown[] } };
+    assert.deepEqual(
+      report.memoryWarnings.containers.map((c) => `${c.pod} ${c.level}`),
+      ['full-7f9c-a critical'],
+    );
 
-  // A longer pressure window than the 10 min above 90%: no pressure; the same flags as tailor run, also as variables.
-  const longWindow = tailor([...BASE, '--memory-pressure-window', '15m'], { TAILOR_PROMETHEUS_URL: prometheus.url });
-  assert.equal(longWindow.status, 0, longWindow.stderr);
-  assert.match(longWindow.stdout, /^shop\/full-7f9c-a Skip /m);
+    // A longer pressure window than the 10 min above 90%: no pressure; the same flags as tailor run, also as variables.
+    const longWindow = tailor([...BASE, '--memory-pressure-window', '15m'], { TAILOR_PROMETHEUS_URL: prometheus.url });
+    assert.equal(longWindow.status, 0, longWindow.stderr);
+    assert.match(longWindow.stdout, /^shop\/full-7f9c-a Skip /m);
 
-  // A margin of 800Mi puts the floor at 350Mi + 800Mi = 1150Mi, above the scaled 1Gi: the limit stops there.
-  const wideMargin = tailor([...BASE, '--prometheus-url', prometheus.url, '--memory-peak-margin', '800Mi']);
-  assert.equal(wideMargin.status, 0, wideMargin.stderr);
-  assert.match(wideMargin.stdout, /^shop\/big-7f9c-a ResizeInPlace .*app: memory request 1Gi -> 512Mi, memory limit 2Gi -> 1150Mi$/m);
-});
+    // A margin of 800Mi puts the floor at 350Mi + 800Mi = 1150Mi, above the scaled 1Gi: the limit stops there.
+    const wideMargin = tailor([...BASE, '--prometheus-url', prometheus.url, '--memory-peak-margin', '800Mi']);
+    assert.equal(wideMargin.status, 0, wideMargin.stderr);
+    assert.match(wideMargin.stdout, /^shop\/big-7f9c-a ResizeInPlace .*app: memory request 1Gi -> 512Mi, memory limit 2Gi -> 1150Mi$/m);
+  },
+);
 
 test('tailor plan refuses bad usage options naming the flag, and plans without usage when Prometheus is unreachable', () => {
   const bad = tailor([...BASE, '--prometheus-url', 'ftp://x', '--memory-pressure-ratio', '2']);

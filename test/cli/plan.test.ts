@@ -76,7 +76,11 @@ test('tailor plan prints one line per pod and a summary, and changes nothing', (
 });
 
 test('-f - reads the objects from standard input, as kubectl does', () => {
-  const result = spawnSync(process.execPath, ['bin/tailor.mjs', 'plan', '-f', '-', '--now', '2026-06-01T12:00:00Z', '--server-version', '1.33'], { encoding: 'utf8', timeout: CLI_DEADLINE_MS, input: OBJECTS });
+  const result = spawnSync(process.execPath, ['bin/tailor.mjs', 'plan', '-f', '-', '--now', '2026-06-01T12:00:00Z', '--server-version', '1.33'], {
+    encoding: 'utf8',
+    timeout: CLI_DEADLINE_MS,
+    input: OBJECTS,
+  });
   assert.equal(result.status, 0, result.stderr);
   assert.match(result.stdout, /^2 pod\(s\): ResizeInPlace 1, ResizeWithRestart 0, Evict 0, Wait 1, Skip 0$/m);
 });
@@ -117,7 +121,12 @@ test('pods without managedFields (kubectl get strips them) get a note: the coold
   writeFileSync(path, OBJECTS);
   const out = sink();
   const err = sink();
-  await planFiles({ filename: [path], serverVersion: '1.35', featureGate: false, now: AT, resizes: '1000', evictions: '1000', allowRestart: false }, 0, out, err);
+  await planFiles(
+    { filename: [path], serverVersion: '1.35', featureGate: false, now: AT, resizes: '1000', evictions: '1000', allowRestart: false },
+    0,
+    out,
+    err,
+  );
   assert.match(err.text, /2 pod\(s\) have no managedFields \(kubectl get leaves them out unless --show-managed-fields\)/);
   // With the updater's resize 5 minutes ago in managedFields (as --show-managed-fields keeps it) the same pod waits.
   const managed = `    managedFields: [{manager: tailor-updater, operation: Update, subresource: resize, time: "2026-06-01T11:55:00Z"}]\n`;
@@ -125,7 +134,12 @@ test('pods without managedFields (kubectl get strips them) get a note: the coold
   writeFileSync(shown, OBJECTS.replace(/( {4}ownerReferences: .*\n)/g, `$1${managed}`));
   const out2 = sink();
   const err2 = sink();
-  await planFiles({ filename: [shown], serverVersion: '1.35', featureGate: false, now: AT, resizes: '1000', evictions: '1000', allowRestart: false }, 0, out2, err2);
+  await planFiles(
+    { filename: [shown], serverVersion: '1.35', featureGate: false, now: AT, resizes: '1000', evictions: '1000', allowRestart: false },
+    0,
+    out2,
+    err2,
+  );
   assert.doesNotMatch(err2.text, /managedFields/);
   assert.match(out2.text, /^shop\/web-7f9c-a Wait Cooldown: changed 5 min ago/m);
   assert.match(out.text, /^shop\/web-7f9c-a ResizeInPlace /m);
@@ -138,7 +152,13 @@ test('--format json|yaml and --output: the decisions and notes as data, in a fil
   const r = await tailorInProcess(['plan', '-f', path, '--now', AT, '--format', 'json', '--output', file]);
   assert.equal(r.code, 0, r.stderr);
   const report = JSON.parse(readFileSync(file, 'utf8')) as { decisions: Array<{ podName: string; action: string; reason: string }>; notes: string[] };
-  assert.deepEqual(report.decisions.map((d) => [d.podName, d.action, d.reason]), [['web-7f9c-a', 'ResizeInPlace', 'OutsideBounds'], ['web-7f9c-b', 'Wait', 'Canary']]);
+  assert.deepEqual(
+    report.decisions.map((d) => [d.podName, d.action, d.reason]),
+    [
+      ['web-7f9c-a', 'ResizeInPlace', 'OutsideBounds'],
+      ['web-7f9c-b', 'Wait', 'Canary'],
+    ],
+  );
   assert.equal(report.notes.length, 2);
   const yamlFile = join(dir, 'plan.yaml');
   assert.equal((await tailorInProcess(['plan', '-f', path, '--now', AT, '--format', 'yaml', '--output', yamlFile])).code, 0);
@@ -153,13 +173,19 @@ test('--server-version defaults to the version tailor sim and tailor demo follow
 
 test('a disruption window on the VPA: the eviction waits in the plan and says when the window opens', () => {
   const path = join(dir, 'shop-window.yaml');
-  const windowed = OBJECTS.replace('  metadata: {name: web, namespace: shop}\n  spec:\n    targetRef', '  metadata:\n    name: web\n    namespace: shop\n    annotations: {tailor.dev/disruption-windows: "* 2-4 * * *", tailor.dev/disruption-window-timezone: America/New_York, tailor.dev/canary-share: 0%}\n  spec:\n    targetRef');
+  const windowed = OBJECTS.replace(
+    '  metadata: {name: web, namespace: shop}\n  spec:\n    targetRef',
+    '  metadata:\n    name: web\n    namespace: shop\n    annotations: {tailor.dev/disruption-windows: "* 2-4 * * *", tailor.dev/disruption-window-timezone: America/New_York, tailor.dev/canary-share: 0%}\n  spec:\n    targetRef',
+  );
   assert.notEqual(windowed, OBJECTS);
   writeFileSync(path, windowed);
   const result = tailor(['plan', '-f', path, '--now', '2026-06-01T12:00:00Z', '--server-version', '1.30']);
   assert.equal(result.status, 0, result.stderr);
   // 02:00 in New York (UTC-4 in June) = 06:00 UTC the next day
-  assert.match(result.stdout, /^shop\/web-7f9c-a Wait DisruptionWindow: outside the disruption window \* 2-4 \* \* \* \(America\/New_York\); it opens next at 2026-06-02T06:00:00\.000Z \(planned: Evict FallbackInPlaceUnsupported/m);
+  assert.match(
+    result.stdout,
+    /^shop\/web-7f9c-a Wait DisruptionWindow: outside the disruption window \* 2-4 \* \* \* \(America\/New_York\); it opens next at 2026-06-02T06:00:00\.000Z \(planned: Evict FallbackInPlaceUnsupported/m,
+  );
   // inside the window the same objects are evicted
   const open = tailor(['plan', '-f', path, '--now', '2026-06-02T06:30:00Z', '--server-version', '1.30']);
   assert.match(open.stdout, /^shop\/web-7f9c-a Evict FallbackInPlaceUnsupported/m);
@@ -183,10 +209,18 @@ test('an input that is not YAML or JSON (random bytes, prose) is an error naming
 test('--server-version takes 1.x up to 1.35 (v1.34.2 as kubectl version writes it); 2.0 and 1.36 are refused with the range', async () => {
   const path = join(dir, 'versions.yaml');
   writeFileSync(path, OBJECTS);
-  for (const version of ['1.35', 'v1.34.2', '1.26']) assert.equal((await tailorInProcess(['plan', '-f', path, '--now', AT, '--server-version', version, '--output', join(dir, 'versions.out')], { allStderr: true })).code, 0, version);
+  for (const version of ['1.35', 'v1.34.2', '1.26'])
+    assert.equal(
+      (await tailorInProcess(['plan', '-f', path, '--now', AT, '--server-version', version, '--output', join(dir, 'versions.out')], { allStderr: true })).code,
+      0,
+      version,
+    );
   for (const version of ['2.0', '1.36']) {
     const r = await tailorInProcess(['plan', '-f', path, '--server-version', version]);
     assert.equal(r.code, 2, version);
-    assert.match(r.stderr, new RegExp(`--server-version ${version.replace('.', '\\.')} is not supported: Tailor knows the resize rules of Kubernetes 1\\.0 to 1\\.35`));
+    assert.match(
+      r.stderr,
+      new RegExp(`--server-version ${version.replace('.', '\\.')} is not supported: Tailor knows the resize rules of Kubernetes 1\\.0 to 1\\.35`),
+    );
   }
 });

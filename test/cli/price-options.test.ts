@@ -23,7 +23,10 @@ test('flags: both prices or none; the currency defaults to USD and needs the pri
   assert.equal(pricesOf({}), undefined);
   assert.deepEqual(pricesOf({ cpuHourPrice: '0.03', memoryGibHourPrice: '0.004' }), { cpuHour: 0.03, memoryGiBHour: 0.004, currency: 'USD' });
   assert.deepEqual(pricesOf({ cpuHourPrice: '0', memoryGibHourPrice: '0.004', currency: 'EUR' }), { cpuHour: 0, memoryGiBHour: 0.004, currency: 'EUR' });
-  assert.throws(() => pricesOf({ cpuHourPrice: '0.03' }), (e: Error) => e instanceof UsageError && e.message === '--cpu-hour-price needs --memory-gib-hour-price too (0 for a resource not to price)');
+  assert.throws(
+    () => pricesOf({ cpuHourPrice: '0.03' }),
+    (e: Error) => e instanceof UsageError && e.message === '--cpu-hour-price needs --memory-gib-hour-price too (0 for a resource not to price)',
+  );
   assert.throws(() => pricesOf({ currency: 'EUR' }), UsageError);
   assert.throws(() => pricesOf({ cpuHourPrice: '-0.03', memoryGibHourPrice: '0.004' }), /--cpu-hour-price: "-0.03" is not a price/);
 });
@@ -37,12 +40,18 @@ test('a prices file, YAML or JSON; each flag wins over its field', async () => {
 });
 
 test('a prices file that is not right is an input error naming the file and the field; a bad flag is refused before it is read', async () => {
-  assert.throws(() => priceFileOptions('cpuHour: -1\nmemoryGiBHour: 0.004\n', 'p.yaml'), (e: Error) => e instanceof PriceFileError && e.message === 'p.yaml: cpuHour: "-1" is not a price: expected a decimal number of at least 0, e.g. 0.0316');
+  assert.throws(
+    () => priceFileOptions('cpuHour: -1\nmemoryGiBHour: 0.004\n', 'p.yaml'),
+    (e: Error) => e instanceof PriceFileError && e.message === 'p.yaml: cpuHour: "-1" is not a price: expected a decimal number of at least 0, e.g. 0.0316',
+  );
   assert.throws(() => priceFileOptions('cpuHour: 0.03\n', 'p.yaml'), /p\.yaml: needs both cpuHour and memoryGiBHour/);
   assert.throws(() => priceFileOptions('cpuHour: 0.03\nmemoryGiBHour: 0.004\nram: 1\n', 'p.yaml'), /p\.yaml: unknown field ram/);
   assert.throws(() => priceFileOptions('- 1\n', 'p.yaml'), /p\.yaml: expected an object with cpuHour, memoryGiBHour, currency/);
   assert.throws(() => priceFileOptions('{', 'p.yaml'), /p\.yaml: not YAML or JSON/);
-  await assert.rejects(loadPrices({ prices: join(dir, 'missing.yaml') }), (e: Error) => e instanceof FileError && /missing\.yaml: cannot read: no such file/.test(e.message));
+  await assert.rejects(
+    loadPrices({ prices: join(dir, 'missing.yaml') }),
+    (e: Error) => e instanceof FileError && /missing\.yaml: cannot read: no such file/.test(e.message),
+  );
   await assert.rejects(loadPrices({ prices: join(dir, 'missing.yaml'), cpuHourPrice: 'lots' }), UsageError);
 });
 

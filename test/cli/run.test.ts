@@ -15,7 +15,11 @@ import { componentFactories, ComponentNotImplementedError } from '../../src/cont
 import { CLI_DEADLINE_MS } from '../support/cli-deadline.ts';
 
 function tailor(args: string[], env: Record<string, string> = {}) {
-  return spawnSync(process.execPath, ['bin/tailor.mjs', 'run', ...args], { encoding: 'utf8', env: { PATH: process.env['PATH'] ?? '', HOME: '/nonexistent', ...env }, timeout: CLI_DEADLINE_MS });
+  return spawnSync(process.execPath, ['bin/tailor.mjs', 'run', ...args], {
+    encoding: 'utf8',
+    env: { PATH: process.env['PATH'] ?? '', HOME: '/nonexistent', ...env },
+    timeout: CLI_DEADLINE_MS,
+  });
 }
 
 test('tailor run with every component fails clearly when the cluster cannot be reached', () => {
@@ -47,10 +51,16 @@ test('tailor run --help lists the options with their variables', () => {
 });
 
 test('component lookup names every missing component and the implemented ones', () => {
-  assert.throws(() => componentFactories(['updater'], {}), (err: Error) => err instanceof ComponentNotImplementedError && /updater \(issue 7\).*implemented components: none/.test(err.message));
+  assert.throws(
+    () => componentFactories(['updater'], {}),
+    (err: Error) => err instanceof ComponentNotImplementedError && /updater \(issue 7\).*implemented components: none/.test(err.message),
+  );
   const factory = () => ({ kind: 'server' as const, name: 'admission' as const, start: async () => undefined, stop: async () => undefined });
   assert.deepEqual(componentFactories(['admission'], { admission: factory }), [['admission', factory]]);
-  assert.throws(() => componentFactories(['admission', 'updater'], { admission: factory }), /not implemented yet: updater \(issue 7\).*implemented components: admission/);
+  assert.throws(
+    () => componentFactories(['admission', 'updater'], { admission: factory }),
+    /not implemented yet: updater \(issue 7\).*implemented components: admission/,
+  );
 });
 
 test('the loop schedule: --interval as a cron step ticked every so many ms, --schedule as given with its longest gap', () => {
@@ -70,7 +80,10 @@ test('startRun wires configuration, kubeconfig, leader election, schedule and HT
     seenConfig = ctx.config;
     return { kind: 'loop', name: 'updater', runCycle: async ({ cycle }) => void cycles.push(cycle) };
   };
-  const { config } = resolveRunConfig({ components: 'updater', metricsAddress: '127.0.0.1', metricsPort: '0', leaderIdentity: 'replica-1', logLevel: 'silent' }, {});
+  const { config } = resolveRunConfig(
+    { components: 'updater', metricsAddress: '127.0.0.1', metricsPort: '0', leaderIdentity: 'replica-1', logLevel: 'silent' },
+    {},
+  );
   // No --kubeconfig: KUBECONFIG from the (injected) environment is used.
   const controller = await startRun(config, { env: { KUBECONFIG: kubeconfig }, factories: { updater: factory } });
   t.after(async () => {
@@ -99,7 +112,23 @@ test('a server component that cannot start is reported with its cause (admission
   });
   const kubeconfig = join(dir, 'kubeconfig');
   await sim.server.writeKubeconfig(kubeconfig);
-  const r = await tailorInProcess(['run', '--components', 'admission', '--kubeconfig', kubeconfig, '--metrics-address', '127.0.0.1', '--metrics-port', '0', '--admission-address', '127.0.0.1', '--admission-port', '0', '--log-level', 'silent']);
+  const r = await tailorInProcess([
+    'run',
+    '--components',
+    'admission',
+    '--kubeconfig',
+    kubeconfig,
+    '--metrics-address',
+    '127.0.0.1',
+    '--metrics-port',
+    '0',
+    '--admission-address',
+    '127.0.0.1',
+    '--admission-port',
+    '0',
+    '--log-level',
+    'silent',
+  ]);
   assert.equal(r.code, 1);
   assert.match(r.stderr, /^tailor run: a server component failed to start: .*namespaces "tailor" not found/);
 });

@@ -11,7 +11,11 @@ test('tailor sim runs a scenario, writes a kubeconfig that client-node uses, and
   const dir = mkdtempSync(join(tmpdir(), 'tailor-sim-'));
   t.after(() => rmSync(dir, { recursive: true, force: true }));
   const kubeconfig = join(dir, 'kubeconfig');
-  const child = spawn(process.execPath, ['bin/tailor.mjs', 'sim', '--port', '0', '--kubeconfig-out', kubeconfig, '--scenario', 'docs/examples/kube-sim-scenario.yaml', '--server-version', '1.33'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(
+    process.execPath,
+    ['bin/tailor.mjs', 'sim', '--port', '0', '--kubeconfig-out', kubeconfig, '--scenario', 'docs/examples/kube-sim-scenario.yaml', '--server-version', '1.33'],
+    { stdio: ['ignore', 'pipe', 'pipe'] },
+  );
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
   t.after(() => {
     if (child.exitCode === null) child.kill('SIGKILL');
@@ -33,7 +37,10 @@ test('tailor sim runs a scenario, writes a kubeconfig that client-node uses, and
   const kc = new k8s.KubeConfig();
   kc.loadFromFile(kubeconfig);
   const core = kc.makeApiClient(k8s.CoreV1Api);
-  assert.deepEqual((await core.listNode()).items.map((n) => n.metadata?.name), ['node-1', 'node-2']);
+  assert.deepEqual(
+    (await core.listNode()).items.map((n) => n.metadata?.name),
+    ['node-1', 'node-2'],
+  );
   let pods: k8s.V1Pod[] = [];
   // A deadline, not a count of 100 ms rounds (each round's request takes longer on a loaded machine).
   const deadline = Date.now() + 30_000;
@@ -100,5 +107,9 @@ test('tailor sim without --kubeconfig-out removes its temp kubeconfig on Ctrl-C 
   assert.equal(await exited, 'code 0 signal null stderr ');
   assert.equal(existsSync(kubeconfig), false, 'removed at exit');
   assert.ok(out.endsWith(`kube-sim stopped; removed ${kubeconfig}\n`), out);
-  assert.deepEqual(readdirSync(dir).filter((name) => !name.startsWith('tsx-')), [], 'nothing else left (tsx keeps its compile cache there)');
+  assert.deepEqual(
+    readdirSync(dir).filter((name) => !name.startsWith('tsx-')),
+    [],
+    'nothing else left (tsx keeps its compile cache there)',
+  );
 });

@@ -66,7 +66,15 @@ test('each problem is printed as file: kind/name: field: message, and the exit c
 });
 
 test('several files, JSON included: one invalid makes the exit code 1', () => {
-  const json = file('vpa.json', JSON.stringify({ apiVersion: 'autoscaling.k8s.io/v1', kind: 'VerticalPodAutoscaler', metadata: { name: 'j' }, spec: { targetRef: { kind: 'StatefulSet', name: 'db' }, updatePolicy: { updateMode: 'Initial', minReplicas: -1 } } }));
+  const json = file(
+    'vpa.json',
+    JSON.stringify({
+      apiVersion: 'autoscaling.k8s.io/v1',
+      kind: 'VerticalPodAutoscaler',
+      metadata: { name: 'j' },
+      spec: { targetRef: { kind: 'StatefulSet', name: 'db' }, updatePolicy: { updateMode: 'Initial', minReplicas: -1 } },
+    }),
+  );
   const result = tailor(['validate', '-f', file('ok.yaml', VALID), json]);
   assert.equal(result.status, 1);
   assert.equal(result.stdout, `${json}: VerticalPodAutoscaler/j: spec.updatePolicy.minReplicas: must be greater than 0, not -1\n`);
@@ -94,7 +102,15 @@ test('a directory stands for its YAML and JSON files; -f may be repeated', () =>
   const sub = join(dir, 'manifests');
   mkdirSync(sub);
   writeFileSync(join(sub, 'b.yml'), INVALID);
-  writeFileSync(join(sub, 'a.json'), JSON.stringify({ kind: 'VerticalPodAutoscaler', apiVersion: 'autoscaling.k8s.io/v1', metadata: { name: 'a' }, spec: { targetRef: { kind: 'Deployment', name: 'a' } } }));
+  writeFileSync(
+    join(sub, 'a.json'),
+    JSON.stringify({
+      kind: 'VerticalPodAutoscaler',
+      apiVersion: 'autoscaling.k8s.io/v1',
+      metadata: { name: 'a' },
+      spec: { targetRef: { kind: 'Deployment', name: 'a' } },
+    }),
+  );
   writeFileSync(join(sub, 'notes.txt'), 'not a manifest: [');
   const result = tailor(['validate', '-f', sub, '-f', file('extra.yaml', VALID)]);
   assert.equal(result.status, 1, result.stderr);
@@ -114,7 +130,10 @@ test("the repository's own examples folder (a kube-sim scenario) holds no invali
   const result = { status: await validateFiles(['docs/examples'], out, err), stdout: out.text, stderr: err.text };
   assert.equal(result.status, 0, result.stdout);
   assert.equal(result.stdout, '');
-  assert.match(result.stderr, /docs\/examples\/kube-sim-scenario\.yaml: skipped 1 document\(s\) that are not VerticalPodAutoscalers: \(document 1: no kind, not shaped like a Kubernetes object\)/);
+  assert.match(
+    result.stderr,
+    /docs\/examples\/kube-sim-scenario\.yaml: skipped 1 document\(s\) that are not VerticalPodAutoscalers: \(document 1: no kind, not shaped like a Kubernetes object\)/,
+  );
 });
 
 test('--format json|yaml and --output FILE: the same findings as one report, in a file', async () => {
@@ -122,10 +141,17 @@ test('--format json|yaml and --output FILE: the same findings as one report, in 
   const out = join(dir, 'report.json');
   const r = await tailorInProcess(['validate', '-f', path, '--format', 'json', '--output', out]);
   assert.equal(r.code, 1);
-  const report = JSON.parse(readFileSync(out, 'utf8')) as { files: Array<{ file: string; objects: Array<{ ref: string; errors: Array<{ path: string }> }>; skipped: string[] }>; checked: number; invalid: number };
+  const report = JSON.parse(readFileSync(out, 'utf8')) as {
+    files: Array<{ file: string; objects: Array<{ ref: string; errors: Array<{ path: string }> }>; skipped: string[] }>;
+    checked: number;
+    invalid: number;
+  };
   assert.deepEqual([report.checked, report.invalid], [1, 1]);
   assert.deepEqual(report.files[0]?.skipped, ['Deployment/api']);
-  assert.deepEqual(report.files[0]?.objects[0]?.errors.map((e) => e.path), ['spec.targetRef.name', 'spec.updatePolicy.updateMode', 'spec.resourcePolicy.containerPolicies[0].maxAllowed.cpu']);
+  assert.deepEqual(
+    report.files[0]?.objects[0]?.errors.map((e) => e.path),
+    ['spec.targetRef.name', 'spec.updatePolicy.updateMode', 'spec.resourcePolicy.containerPolicies[0].maxAllowed.cpu'],
+  );
   const yamlOut = join(dir, 'report.yaml');
   assert.equal((await tailorInProcess(['validate', '-f', file('valid-report.yaml', VALID), '--format', 'yaml', '--output', yamlOut])).code, 0);
   assert.match(readFileSync(yamlOut, 'utf8'), /^files:\n {2}- file: .*valid-report\.yaml\n/);
@@ -136,7 +162,9 @@ test('a VPA whose target runs a start-sized runtime with memory resizePolicy Not
     const s = { text: '', write: (chunk: string) => ((s.text += chunk), true) };
     return s as unknown as NodeJS.WritableStream & { text: string };
   };
-  const path = file('runtime.yaml', `apiVersion: apps/v1
+  const path = file(
+    'runtime.yaml',
+    `apiVersion: apps/v1
 kind: Deployment
 metadata: {name: db}
 spec:
@@ -158,37 +186,59 @@ kind: VerticalPodAutoscaler
 metadata: {name: other, annotations: {tailor.dev/runtime: "app=cobol"}}
 spec:
   targetRef: {apiVersion: apps/v1, kind: Deployment, name: gone}
-`);
+`,
+  );
   const out = keep();
   const err = keep();
   // The bad annotation is an error (exit 1), named like every tailor.dev/ annotation; the fit is a warning.
   assert.equal(await validateFiles([path], out, err), 1, err.text);
   const warnings = err.text.split('\n').filter((l) => l.includes(': warning: '));
   assert.equal(warnings.length, 1, err.text);
-  assert.match(warnings[0]!, /runtime\.yaml: warning: VerticalPodAutoscaler\/db -> Deployment\/db: container postgres runs postgresql \(from image postgres:16\), which sizes its memory at start: resizePolicy memory NotRequired/);
+  assert.match(
+    warnings[0]!,
+    /runtime\.yaml: warning: VerticalPodAutoscaler\/db -> Deployment\/db: container postgres runs postgresql \(from image postgres:16\), which sizes its memory at start: resizePolicy memory NotRequired/,
+  );
   assert.match(out.text, /VerticalPodAutoscaler\/other: metadata\.annotations\[tailor\.dev\/runtime\]: "app=cobol": unknown runtime "cobol"/);
 });
 
 test('tailor.dev/ annotations are checked: a bad value and an unknown key are named, the exit code is 1', async () => {
-  const path = file('annotations.yaml', VALID.replace('metadata: {name: web}', `metadata:
+  const path = file(
+    'annotations.yaml',
+    VALID.replace(
+      'metadata: {name: web}',
+      `metadata:
   name: web
   annotations:
     tailor.dev/max-increase: 50%
     tailor.dev/cooldown: 5 minutes
     tailor.dev/disruption-windows: "0 2 * * *; * 25 * * *"
-    tailor.dev/canary-shar: 20%`));
+    tailor.dev/canary-shar: 20%`,
+    ),
+  );
   const r = tailor(['validate', '-f', path]);
   assert.equal(r.status, 1, r.stderr);
   const lines = r.stdout.trim().split('\n');
   assert.equal(lines.length, 3, r.stdout);
-  assert.equal(lines[0], `${path}: VerticalPodAutoscaler/web: metadata.annotations[tailor.dev/canary-shar]: "20%": unknown annotation (known: tailor.dev/max-increase, tailor.dev/max-decrease, tailor.dev/cooldown, tailor.dev/canary-share, tailor.dev/disruption-windows, tailor.dev/disruption-window-timezone, tailor.dev/allow-container-restart, tailor.dev/startup-cpu-boost, tailor.dev/startup-cpu-boost-duration, tailor.dev/runtime)`);
-  assert.equal(lines[1], `${path}: VerticalPodAutoscaler/web: metadata.annotations[tailor.dev/cooldown]: "5 minutes": not a duration (write e.g. 90s, 5m, 1h30m)`);
+  assert.equal(
+    lines[0],
+    `${path}: VerticalPodAutoscaler/web: metadata.annotations[tailor.dev/canary-shar]: "20%": unknown annotation (known: tailor.dev/max-increase, tailor.dev/max-decrease, tailor.dev/cooldown, tailor.dev/canary-share, tailor.dev/disruption-windows, tailor.dev/disruption-window-timezone, tailor.dev/allow-container-restart, tailor.dev/startup-cpu-boost, tailor.dev/startup-cpu-boost-duration, tailor.dev/runtime)`,
+  );
+  assert.equal(
+    lines[1],
+    `${path}: VerticalPodAutoscaler/web: metadata.annotations[tailor.dev/cooldown]: "5 minutes": not a duration (write e.g. 90s, 5m, 1h30m)`,
+  );
   assert.match(lines[2]!, /metadata\.annotations\[tailor\.dev\/disruption-windows\]: "0 2 \* \* \*; \* 25 \* \* \*": "\* 25 \* \* \*": /);
-  const good = file('annotations-good.yaml', VALID.replace('metadata: {name: web}', 'metadata: {name: web, annotations: {tailor.dev/max-increase: 50%, tailor.dev/disruption-windows: "* 2-4 * * 1-5"}}'));
+  const good = file(
+    'annotations-good.yaml',
+    VALID.replace(
+      'metadata: {name: web}',
+      'metadata: {name: web, annotations: {tailor.dev/max-increase: 50%, tailor.dev/disruption-windows: "* 2-4 * * 1-5"}}',
+    ),
+  );
   assert.equal((await tailorInProcess(['validate', '-f', good])).code, 0);
 });
 
-test('a VPA written for upstream 1.8 (per-VPA OOM and memory settings, startupBoost) is valid; one out of upstream\'s bounds is named', async () => {
+test("a VPA written for upstream 1.8 (per-VPA OOM and memory settings, startupBoost) is valid; one out of upstream's bounds is named", async () => {
   const upstream18 = `${VALID}    - containerName: app
       oomBumpUpRatio: 3
       oomMinBumpUp: 100Mi
@@ -239,7 +289,13 @@ test('a directory is searched with its subfolders (as kubectl apply -R): an inva
   const r = await validateKept([top]);
   assert.equal(r.code, 1, r.stderr);
   assert.equal(r.stdout.trim().split('\n').length, 3, r.stdout);
-  assert.ok(r.stdout.trim().split('\n').every((line) => line.startsWith(`${join(top, 'sub', 'deeper', 'api.yaml')}: VerticalPodAutoscaler/api: `)), r.stdout);
+  assert.ok(
+    r.stdout
+      .trim()
+      .split('\n')
+      .every((line) => line.startsWith(`${join(top, 'sub', 'deeper', 'api.yaml')}: VerticalPodAutoscaler/api: `)),
+    r.stdout,
+  );
   assert.match(r.stderr, /2 VerticalPodAutoscaler object\(s\) checked, 1 invalid/);
 });
 

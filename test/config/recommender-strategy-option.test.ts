@@ -25,6 +25,8 @@ test('--recommender-strategy: tailor-low-churn by default (decision 0276), vpa o
 test('--recommender-strategy: an unknown name is refused, naming the choices', () => {
   assert.throws(
     () => resolve(['--recommender-strategy', 'krr']),
-    (err: unknown) => err instanceof InvalidConfigurationError && err.errors.some((e) => /recommender-strategy/.test(e.message) && /vpa/.test(e.message) && /tailor-low-churn/.test(e.message)),
+    (err: unknown) =>
+      err instanceof InvalidConfigurationError &&
+      err.errors.some((e) => /recommender-strategy/.test(e.message) && /vpa/.test(e.message) && /tailor-low-churn/.test(e.message)),
   );
 });

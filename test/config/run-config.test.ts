@@ -48,7 +48,13 @@ test('defaults: the recommender, every namespace, a 1 min loop, client-go lease 
 });
 
 test('a flag wins over its variable, a variable over the default; an empty variable is unset', () => {
-  const { config, sources } = resolve(['--interval', '5m', '--metrics-port=9000'], { ...URL_ENV, TAILOR_INTERVAL: '10s', TAILOR_LOG_LEVEL: 'debug', TAILOR_METRICS_PORT: '1', TAILOR_KUBECONFIG: '' });
+  const { config, sources } = resolve(['--interval', '5m', '--metrics-port=9000'], {
+    ...URL_ENV,
+    TAILOR_INTERVAL: '10s',
+    TAILOR_LOG_LEVEL: 'debug',
+    TAILOR_METRICS_PORT: '1',
+    TAILOR_KUBECONFIG: '',
+  });
   assert.equal(config.interval, 300_000);
   assert.equal(sources.interval, 'flag');
   assert.equal(config.metricsPort, 9000);
@@ -58,18 +64,30 @@ test('a flag wins over its variable, a variable over the default; an empty varia
 });
 
 test('lists: repeated flags and comma-separated items, duplicates dropped; switches both ways', () => {
-  const { config } = resolve(['--namespace', 'a,b', '--namespace', 'c', '--namespace', 'a', '--no-leader-elect', '--components', 'recommender,updater'], URL_ENV);
+  const { config } = resolve(
+    ['--namespace', 'a,b', '--namespace', 'c', '--namespace', 'a', '--no-leader-elect', '--components', 'recommender,updater'],
+    URL_ENV,
+  );
   assert.deepEqual(config.namespace, ['a', 'b', 'c']);
   assert.equal(config.leaderElect, false);
   assert.deepEqual(config.components, ['recommender', 'updater']);
-  const fromEnv = resolve([], { ...URL_ENV, TAILOR_LEADER_ELECT: 'false', TAILOR_ALSO_UNNAMED_VPAS: 'yes', TAILOR_IGNORE_NAMESPACES: 'kube-system, monitoring' });
+  const fromEnv = resolve([], {
+    ...URL_ENV,
+    TAILOR_LEADER_ELECT: 'false',
+    TAILOR_ALSO_UNNAMED_VPAS: 'yes',
+    TAILOR_IGNORE_NAMESPACES: 'kube-system, monitoring',
+  });
   assert.equal(fromEnv.config.leaderElect, false);
   assert.equal(fromEnv.config.alsoUnnamedVpas, true);
   assert.deepEqual(fromEnv.config.ignoreNamespace, ['kube-system', 'monitoring']);
 });
 
 test('every bad value is reported at once, naming the flag or the variable it came from', () => {
-  const found = problems(['--interval', '5x', '--components', 'recommender,scheduler'], { ...URL_ENV, TAILOR_METRICS_PORT: '70000', TAILOR_LEADER_ELECT: 'maybe' });
+  const found = problems(['--interval', '5x', '--components', 'recommender,scheduler'], {
+    ...URL_ENV,
+    TAILOR_METRICS_PORT: '70000',
+    TAILOR_LEADER_ELECT: 'maybe',
+  });
   assert.equal(found.length, 4, found.join('\n'));
   assert.ok(found.includes('--interval=5x: invalid duration "5x": use e.g. 90s, 30m, 12h, 8d, 1w'), found.join('\n'));
   assert.ok(found.some((m) => m.startsWith('--components=recommender,scheduler: item "scheduler": must be one of recommender, updater, admission')));
@@ -111,16 +129,31 @@ test('rules across options name every flag involved', () => {
   ]);
   assert.match(problems(['--interval', '7m'], URL_ENV)[0]!, /^--interval \(TAILOR_INTERVAL\): an interval of 420000 ms does not divide/);
   assert.equal(resolve(['--interval', '7m', '--schedule', '0 */7 * * * *'], URL_ENV).config.schedule, '0 */7 * * * *', 'a schedule overrides the interval');
-  assert.deepEqual(problems(['--leader-elect-lease-duration', '1500ms'], URL_ENV), ['--leader-elect-lease-duration=1500ms: must be whole seconds (a Lease stores seconds)']);
-  assert.deepEqual(problems(['--namespace', 'Bad_Name'], URL_ENV), ['--namespace=Bad_Name: must be a DNS-1123 label (lower case letters, digits and -, at most 63)']);
+  assert.deepEqual(problems(['--leader-elect-lease-duration', '1500ms'], URL_ENV), [
+    '--leader-elect-lease-duration=1500ms: must be whole seconds (a Lease stores seconds)',
+  ]);
+  assert.deepEqual(problems(['--namespace', 'Bad_Name'], URL_ENV), [
+    '--namespace=Bad_Name: must be a DNS-1123 label (lower case letters, digits and -, at most 63)',
+  ]);
   assert.deepEqual(problems(['--prometheus-metric', 'cpu=x'], URL_ENV), [
     `--prometheus-metric=cpu=x: unknown metric "cpu"; known: cpuUsageSeconds, memoryWorkingSet, oomEvents, lastTerminatedReason, restarts, podOwner, replicaSetOwner, jobOwner, requests, limits`,
   ]);
 });
 
-test('the Prometheus options become the usage source\'s connection and query settings', () => {
+test("the Prometheus options become the usage source's connection and query settings", () => {
   const { config } = resolve(
-    ['--prometheus-header', 'X-Scope-OrgID: team-a', '--prometheus-timeout', '10s', '--prometheus-metric', 'cpuUsageSeconds=my_cpu_total', '--prometheus-label', 'pod=pod_name', '--prometheus-selector', 'cluster="prod"'],
+    [
+      '--prometheus-header',
+      'X-Scope-OrgID: team-a',
+      '--prometheus-timeout',
+      '10s',
+      '--prometheus-metric',
+      'cpuUsageSeconds=my_cpu_total',
+      '--prometheus-label',
+      'pod=pod_name',
+      '--prometheus-selector',
+      'cluster="prod"',
+    ],
     { ...URL_ENV, TAILOR_PROMETHEUS_BEARER_TOKEN_FILE: '/var/run/token' },
   );
   assert.deepEqual(prometheusConnection(config), {
@@ -157,12 +190,15 @@ test('the memory-safety windows and margins: defaults of the updater, flags and 
   assert.equal(o.memoryPeakMarginRatio, 0.25);
   assert.equal(o.memoryPeakMarginBytes, 134_217_728);
   assert.equal(o.maxStepUpFactor, 2, 'thresholds without a flag keep their defaults');
-  assert.deepEqual(problems(['--memory-pressure-ratio', '0', '--memory-pressure-window', '0s', '--memory-peak-margin', '-1Mi', '--memory-peak-margin-ratio', 'ten'], URL_ENV), [
-    '--memory-pressure-window=0s: must be longer than zero',
-    '--memory-pressure-ratio=0: out of range (0, 1]',
-    '--memory-peak-margin-ratio=ten: not a decimal number (e.g. 0.9)',
-    '--memory-peak-margin=-1Mi: memory quantity "-1Mi" is negative',
-  ]);
+  assert.deepEqual(
+    problems(['--memory-pressure-ratio', '0', '--memory-pressure-window', '0s', '--memory-peak-margin', '-1Mi', '--memory-peak-margin-ratio', 'ten'], URL_ENV),
+    [
+      '--memory-pressure-window=0s: must be longer than zero',
+      '--memory-pressure-ratio=0: out of range (0, 1]',
+      '--memory-peak-margin-ratio=ten: not a decimal number (e.g. 0.9)',
+      '--memory-peak-margin=-1Mi: memory quantity "-1Mi" is negative',
+    ],
+  );
   assert.deepEqual(problems([], { ...URL_ENV, TAILOR_MEMORY_PRESSURE_RATIO: '1.5', TAILOR_MEMORY_PEAK_WINDOW: '1x' }).length, 2);
   assert.match(problems([], { ...URL_ENV, TAILOR_MEMORY_PRESSURE_RATIO: '1.5' })[0]!, /^TAILOR_MEMORY_PRESSURE_RATIO=1\.5: out of range \(0, 1\]/);
 });
@@ -195,7 +231,10 @@ test('docs/configuration.md carries the current generated reference between its 
 });
 
 test('the reference is written only between the markers, and a page without them is an error', () => {
-  const page = withConfigurationReference('# Title\n\nprose\n<!-- configuration-reference:start (generated by npm run docs:config from the option tables; do not edit by hand) -->\nold\n<!-- configuration-reference:end -->\nafter\n', 'new');
+  const page = withConfigurationReference(
+    '# Title\n\nprose\n<!-- configuration-reference:start (generated by npm run docs:config from the option tables; do not edit by hand) -->\nold\n<!-- configuration-reference:end -->\nafter\n',
+    'new',
+  );
   assert.match(page, /^# Title\n\nprose\n<!-- configuration-reference:start[^\n]*-->\n\nnew\n\n<!-- configuration-reference:end -->\nafter\n$/);
   assert.throws(() => withConfigurationReference('# no markers', ''), /docs\/configuration\.md: the markers/);
 });

@@ -20,7 +20,10 @@ test('unset by default (read from the data); a duration by flag or variable', ()
   assert.equal(resolve([]).config.scrapeInterval, undefined);
   assert.equal(resolve(['--scrape-interval', '30s']).config.scrapeInterval, 30_000);
   assert.equal(resolve([], { ...URL_ENV, TAILOR_SCRAPE_INTERVAL: '1m' }).config.scrapeInterval, 60_000);
-  assert.throws(() => resolve(['--scrape-interval', 'often']), (err: unknown) => err instanceof InvalidConfigurationError && err.errors.some((e) => e.message.includes('scrape-interval')));
+  assert.throws(
+    () => resolve(['--scrape-interval', 'often']),
+    (err: unknown) => err instanceof InvalidConfigurationError && err.errors.some((e) => e.message.includes('scrape-interval')),
+  );
 });
 
 test('the advice in the warning names the flag and the variable tailor run has', () => {

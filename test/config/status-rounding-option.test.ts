@@ -22,7 +22,7 @@ test('defaults: CPU as computed (whole millicores), memory rounded up to 1Mi', (
   assert.equal(config.roundMemoryBytes, 1024 * 1024);
 });
 
-test('memory takes a quantity or upstream\'s bytes; both take their TAILOR_ variable', () => {
+test("memory takes a quantity or upstream's bytes; both take their TAILOR_ variable", () => {
   assert.equal(resolve(['--round-memory-bytes', '64Mi']).config.roundMemoryBytes, 64 * 2 ** 20);
   assert.equal(resolve(['--round-memory-bytes', '1']).config.roundMemoryBytes, 1);
   assert.equal(resolve(['--round-memory-bytes', '1048576']).config.roundMemoryBytes, 2 ** 20);

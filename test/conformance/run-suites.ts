@@ -27,7 +27,20 @@ import { startLocalPrometheus, type LocalPrometheus } from '../../src/local-prom
 import { laneKubeconfigPath, laneKubeConfig, laneKubectl, waitFor } from '../real-cluster/lane-cluster.ts';
 import { allowPrometheus, forward, kubeletScrapeConfig, kubeletTargets, lanePkiDir } from '../real-cluster/lane-prometheus.ts';
 import { AUTOSCALER_NAMES, autoscalerMode, type ConformanceAutoscaler } from './autoscaler.ts';
-import { ginkgoSelection, markdownTable, markNotApplicable, NOT_APPLICABLE, readJunit, selectSuites, SUITES, tally, TAILOR_DEPLOYMENTS, type NotApplicable, type SpecRow, type TailorComponent } from './suites.ts';
+import {
+  ginkgoSelection,
+  markdownTable,
+  markNotApplicable,
+  NOT_APPLICABLE,
+  readJunit,
+  selectSuites,
+  SUITES,
+  tally,
+  TAILOR_DEPLOYMENTS,
+  type NotApplicable,
+  type SpecRow,
+  type TailorComponent,
+} from './suites.ts';
 import { upstreamAutoscaler } from './upstream-install.ts';
 
 const NS = 'tailor-system';
@@ -79,11 +92,18 @@ function overlay(dir: string, image: string, prometheusUrl: string, components: 
 async function installTailor(dir: string, components: readonly TailorComponent[]): Promise<void> {
   kubectl('apply', '-k', dir);
   let last = '';
-  await waitFor(`Tailor's ${components.join(', ')} Ready`, 300_000, async () => {
-    const states = await Promise.all(components.map((c) => apps.readNamespacedDeployment({ namespace: NS, name: TAILOR_DEPLOYMENTS[c] })));
-    last = states.map((d) => `${d.metadata?.name} ${d.status?.readyReplicas ?? 0}/${d.spec?.replicas}`).join(', ');
-    return states.every((d) => (d.status?.readyReplicas ?? 0) === d.spec?.replicas && (d.status?.updatedReplicas ?? 0) === d.spec?.replicas) ? true : undefined;
-  }, () => last);
+  await waitFor(
+    `Tailor's ${components.join(', ')} Ready`,
+    300_000,
+    async () => {
+      const states = await Promise.all(components.map((c) => apps.readNamespacedDeployment({ namespace: NS, name: TAILOR_DEPLOYMENTS[c] })));
+      last = states.map((d) => `${d.metadata?.name} ${d.status?.readyReplicas ?? 0}/${d.spec?.replicas}`).join(', ');
+      return states.every((d) => (d.status?.readyReplicas ?? 0) === d.spec?.replicas && (d.status?.updatedReplicas ?? 0) === d.spec?.replicas)
+        ? true
+        : undefined;
+    },
+    () => last,
+  );
 }
 
 /**
@@ -95,27 +115,43 @@ async function installTailor(dir: string, components: readonly TailorComponent[]
 async function webhookAnswers(dir: string): Promise<number> {
   const started = Date.now();
   const file = join(dir, 'probe-vpa.yaml');
-  writeFileSync(file, [
-    'apiVersion: autoscaling.k8s.io/v1', 'kind: VerticalPodAutoscaler', 'metadata: {name: conformance-probe, namespace: default}',
-    'spec: {targetRef: {apiVersion: apps/v1, kind: Deployment, name: probe}, updatePolicy: {updateMode: NotAMode}}', '',
-  ].join('\n'));
+  writeFileSync(
+    file,
+    [
+      'apiVersion: autoscaling.k8s.io/v1',
+      'kind: VerticalPodAutoscaler',
+      'metadata: {name: conformance-probe, namespace: default}',
+      'spec: {targetRef: {apiVersion: apps/v1, kind: Deployment, name: probe}, updatePolicy: {updateMode: NotAMode}}',
+      '',
+    ].join('\n'),
+  );
   let last = '';
-  await waitFor('the admission webhook to answer (a dry run of an invalid VPA denied by vpa.k8s.io)', 120_000, async () => {
-    try {
-      kubectl('create', '--dry-run=server', '-f', file);
-      last = 'the invalid VPA was accepted';
-      return undefined;
-    } catch (error) {
-      last = (error as Error).message;
-      return /admission webhook "vpa\.k8s\.io" denied/.test(last) ? true : undefined;
-    }
-  }, () => last);
+  await waitFor(
+    'the admission webhook to answer (a dry run of an invalid VPA denied by vpa.k8s.io)',
+    120_000,
+    async () => {
+      try {
+        kubectl('create', '--dry-run=server', '-f', file);
+        last = 'the invalid VPA was accepted';
+        return undefined;
+      } catch (error) {
+        last = (error as Error).message;
+        return /admission webhook "vpa\.k8s\.io" denied/.test(last) ? true : undefined;
+      }
+    },
+    () => last,
+  );
   return Date.now() - started;
 }
 
 async function uninstallTailor(dir: string): Promise<void> {
   kubectl('delete', '-k', dir, '--ignore-not-found', '--wait=false');
-  await waitFor(`namespace ${NS} deleted`, 300_000, () => core.readNamespace({ name: NS }).then(() => undefined, () => true));
+  await waitFor(`namespace ${NS} deleted`, 300_000, () =>
+    core.readNamespace({ name: NS }).then(
+      () => undefined,
+      () => true,
+    ),
+  );
   await waitFor('the VPA CRDs deleted', 120_000, async () => {
     const crds = await ext.listCustomResourceDefinition();
     return crds.items.some((c) => c.spec.group === 'autoscaling.k8s.io') ? undefined : true;
@@ -146,7 +182,10 @@ function runSuite(binary: string, suite: string, namespace: string, junit: strin
   child.stderr.pipe(out, { end: false });
   return new Promise((ok, fail) => {
     child.once('error', fail);
-    child.once('close', (code, signal) => { out.end(); ok(code ?? (signal ? 128 : 1)); });
+    child.once('close', (code, signal) => {
+      out.end();
+      ok(code ?? (signal ? 128 : 1));
+    });
   });
 }
 
@@ -236,14 +275,23 @@ async function main(): Promise<number> {
         }
         rows.push(...suiteRows);
         const t = tally(suiteRows);
-        log(`${suite}: ${t.passed} passed, ${t.failed} failed, ${t.skipped} skipped, ${t.notApplicable} not applicable in ${Math.round((Date.now() - started) / 1000)} s`);
+        log(
+          `${suite}: ${t.passed} passed, ${t.failed} failed, ${t.skipped} skipped, ${t.notApplicable} not applicable in ${Math.round((Date.now() - started) / 1000)} s`,
+        );
       } catch (error) {
         failedRuns++;
         log(`${suite}: could not run: ${(error as Error).message}`);
       } finally {
         // The components' logs are kept with the report: the reasons behind a failure are often there.
-        try { writeFileSync(join(results, `${suite}.${autoscaler.logName}.log`), autoscaler.logs()); } catch { /* none running */ }
-        await autoscaler.uninstall().catch((error: unknown) => { failedRuns++; log(`${suite}: uninstall failed: ${(error as Error).message}`); });
+        try {
+          writeFileSync(join(results, `${suite}.${autoscaler.logName}.log`), autoscaler.logs());
+        } catch {
+          /* none running */
+        }
+        await autoscaler.uninstall().catch((error: unknown) => {
+          failedRuns++;
+          log(`${suite}: uninstall failed: ${(error as Error).message}`);
+        });
       }
     }
   } finally {
@@ -255,11 +303,16 @@ async function main(): Promise<number> {
   console.log(table);
   const t = tally(rows);
   log(`report: ${results} (table.md, <suite>.junit.xml, <suite>.log, <suite>.${autoscaler.logName}.log)`);
-  console.log(`conformance (${autoscaler.name}): ${t.passed} passed, ${t.failed} failed, ${t.skipped} skipped, ${t.notApplicable} not applicable (${suites.join(', ')})`);
+  console.log(
+    `conformance (${autoscaler.name}): ${t.passed} passed, ${t.failed} failed, ${t.skipped} skipped, ${t.notApplicable} not applicable (${suites.join(', ')})`,
+  );
   return failedRuns > 0 || t.failed > 0 ? 1 : 0;
 }
 
-main().then((code) => process.exit(code), (error: unknown) => {
-  console.error(`conformance: ${(error as Error).message}`);
-  process.exit(1);
-});
+main().then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    console.error(`conformance: ${(error as Error).message}`);
+    process.exit(1);
+  },
+);

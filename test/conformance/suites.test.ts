@@ -21,18 +21,29 @@ const REPORT = `<?xml version="1.0" encoding="UTF-8"?>
 
 test('readJunit: one row per spec with its result, seconds and the failure on one line; failed set-up nodes kept', () => {
   const rows = readJunit('mixed', REPORT);
-  assert.deepEqual(rows.map((r) => [r.spec, r.result, r.seconds, r.reason]), [
-    ['Updater evicts pods when Admission Controller status available [Serial]', 'passed', 61.25, ''],
-    ['Admission-controller caps request according to container max limit set in LimitRange', 'failed', 9.1, 'Expected <string>: 250m to equal <string>: 200m'],
-    ['Pods under VPA with CPUStartupBoost boosts [Feature:OffByDefault]', 'skipped', 0, 'skipped'],
-    ['[SynchronizedAfterSuite]', 'failed', 1, 'namespace left behind'],
-  ]);
+  assert.deepEqual(
+    rows.map((r) => [r.spec, r.result, r.seconds, r.reason]),
+    [
+      ['Updater evicts pods when Admission Controller status available [Serial]', 'passed', 61.25, ''],
+      [
+        'Admission-controller caps request according to container max limit set in LimitRange',
+        'failed',
+        9.1,
+        'Expected <string>: 250m to equal <string>: 200m',
+      ],
+      ['Pods under VPA with CPUStartupBoost boosts [Feature:OffByDefault]', 'skipped', 0, 'skipped'],
+      ['[SynchronizedAfterSuite]', 'failed', 1, 'namespace left behind'],
+    ],
+  );
   assert.deepEqual(tally(rows), { passed: 1, failed: 2, skipped: 1, notApplicable: 0 });
 });
 
 test('readJunit with only: the specs of the other suites (skipped by the focus) are left out', () => {
   const rows = readJunit('updater', REPORT, 'updater');
-  assert.deepEqual(rows.map((r) => r.spec), ['Updater evicts pods when Admission Controller status available [Serial]', '[SynchronizedAfterSuite]']);
+  assert.deepEqual(
+    rows.map((r) => r.spec),
+    ['Updater evicts pods when Admission Controller status available [Serial]', '[SynchronizedAfterSuite]'],
+  );
 });
 
 test('markdownTable: a row per spec, pipes escaped', () => {
@@ -46,7 +57,7 @@ test('markdownTable with an autoscaler: the result column says which one ran', (
   assert.equal(markdownTable([row]).split('\n')[0], '| suite | spec | result | s | reason |');
 });
 
-test('ginkgoSelection: upstream\'s focus per suite, OffByDefault and Slow skipped on request', () => {
+test("ginkgoSelection: upstream's focus per suite, OffByDefault and Slow skipped on request", () => {
   assert.deepEqual(ginkgoSelection('updater', { offByDefault: false, slow: true }), [
     '--ginkgo.focus=\\[VPA\\] \\[updater\\]',
     '--ginkgo.skip=\\[Feature:OffByDefault\\]',
@@ -56,7 +67,10 @@ test('ginkgoSelection: upstream\'s focus per suite, OffByDefault and Slow skippe
     '--ginkgo.skip=\\[Slow\\]',
   ]);
   // A focus with alternatives stays inside the suite: 'a|b' is grouped, not 'suite.*a' or any 'b'.
-  assert.deepEqual(ginkgoSelection('updater', { offByDefault: true, slow: true, focus: 'restart|sidecars' })[0], '--ginkgo.focus=\\[VPA\\] \\[updater\\].*(?:restart|sidecars)');
+  assert.deepEqual(
+    ginkgoSelection('updater', { offByDefault: true, slow: true, focus: 'restart|sidecars' })[0],
+    '--ginkgo.focus=\\[VPA\\] \\[updater\\].*(?:restart|sidecars)',
+  );
   assert.deepEqual(ginkgoSelection('actuation', { offByDefault: true, slow: true }), ['--ginkgo.focus=\\[VPA\\] \\[actuation\\]']);
 });
 
@@ -82,12 +96,22 @@ test('ginkgoSelection: specs skipped by their words, matched literally', () => {
 
 test('markNotApplicable: a not-applicable spec skipped by its words says so and why; other rows and suites untouched', () => {
   const na = [{ suite: 'admission-controller', spec: 'reloads the webhook leaf', reason: 'not applicable: upstream secrets' }];
-  const rows = markNotApplicable([
-    { suite: 'admission-controller', spec: 'Admission-controller reloads the webhook leaf and CA certificate', result: 'skipped', seconds: 0, reason: '' },
-    { suite: 'updater', spec: 'Updater reloads the webhook leaf', result: 'skipped', seconds: 0, reason: '' },
-    { suite: 'admission-controller', spec: 'Admission-controller reloads the webhook leaf and CA certificate', result: 'failed', seconds: 3, reason: 'x' },
-  ], na);
-  assert.deepEqual(rows.map((r) => [r.result, r.reason]), [['not applicable', 'not applicable: upstream secrets'], ['skipped', ''], ['failed', 'x']]);
+  const rows = markNotApplicable(
+    [
+      { suite: 'admission-controller', spec: 'Admission-controller reloads the webhook leaf and CA certificate', result: 'skipped', seconds: 0, reason: '' },
+      { suite: 'updater', spec: 'Updater reloads the webhook leaf', result: 'skipped', seconds: 0, reason: '' },
+      { suite: 'admission-controller', spec: 'Admission-controller reloads the webhook leaf and CA certificate', result: 'failed', seconds: 3, reason: 'x' },
+    ],
+    na,
+  );
+  assert.deepEqual(
+    rows.map((r) => [r.result, r.reason]),
+    [
+      ['not applicable', 'not applicable: upstream secrets'],
+      ['skipped', ''],
+      ['failed', 'x'],
+    ],
+  );
   assert.deepEqual(tally(rows), { passed: 0, failed: 1, skipped: 1, notApplicable: 1 });
 });
 
@@ -99,11 +123,20 @@ test('NOT_APPLICABLE: each names a known suite and gives a reason', () => {
 });
 
 test('mergeRuns: a focused re-run replaces the specs it ran, keeps the rest and their order', () => {
-  const row = (spec: string, result: 'passed' | 'failed' | 'skipped', seconds = 1) => ({ suite: 'recommender', spec, result, seconds, reason: result === 'failed' ? 'timed out' : '' });
+  const row = (spec: string, result: 'passed' | 'failed' | 'skipped', seconds = 1) => ({
+    suite: 'recommender',
+    spec,
+    result,
+    seconds,
+    reason: result === 'failed' ? 'timed out' : '',
+  });
   const whole = [row('A', 'failed', 900), row('B', 'passed'), row('C', 'failed')];
   const focused = [row('C', 'skipped', 0), row('A', 'passed', 300), row('B', 'skipped', 0), row('D', 'passed')];
   assert.deepEqual(mergeRuns([whole, focused]), [row('A', 'passed', 300), row('B', 'passed'), row('C', 'failed'), row('D', 'passed')]);
   // A spec only ever skipped stays skipped; the order of runs matters (the last that ran wins).
   assert.deepEqual(mergeRuns([[row('E', 'skipped', 0)]]), [row('E', 'skipped', 0)]);
-  assert.deepEqual(mergeRuns([focused, whole]).find((r) => r.spec === 'A'), row('A', 'failed', 900));
+  assert.deepEqual(
+    mergeRuns([focused, whole]).find((r) => r.spec === 'A'),
+    row('A', 'failed', 900),
+  );
 });

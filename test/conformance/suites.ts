@@ -47,7 +47,8 @@ export const NOT_APPLICABLE: readonly NotApplicable[] = [
   {
     suite: 'admission-controller',
     spec: 'reloads the webhook leaf and CA certificate',
-    reason: "not applicable: reads upstream's Secrets vpa-e2e-certs and vpa-tls-certs and pods named vpa-admission-controller* in kube-system and waits for their exact log lines (admission_controller.go lines 1145-1182); Tailor makes and rotates its own certificate (Secret tailor-webhook-ca, docs/admission.md), tested in npm test and the real-cluster lane",
+    reason:
+      "not applicable: reads upstream's Secrets vpa-e2e-certs and vpa-tls-certs and pods named vpa-admission-controller* in kube-system and waits for their exact log lines (admission_controller.go lines 1145-1182); Tailor makes and rotates its own certificate (Secret tailor-webhook-ca, docs/admission.md), tested in npm test and the real-cluster lane",
   },
 ];
 
@@ -118,7 +119,11 @@ export function specName(testcase: string): string {
 
 /** A failure message on one line (gomega's spread over several), at most `max` characters. */
 export function oneLine(message: string, max = 300): string {
-  const line = message.split('\n').map((l) => l.trim()).filter((l) => l.length > 0).join(' ');
+  const line = message
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l.length > 0)
+    .join(' ');
   return line.length > max ? `${line.slice(0, max - 1)}…` : line;
 }
 

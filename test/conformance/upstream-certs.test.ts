@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { E2E_FILES, makeWebhookCerts, TLS_FILES, WEBHOOK_DNS_NAME, webhookSecrets } from './upstream-certs.ts';
 
-test('makeWebhookCerts: two CAs, each signing a leaf for the webhook Service\'s name, as gencerts.sh e2e makes them', (t) => {
+test("makeWebhookCerts: two CAs, each signing a leaf for the webhook Service's name, as gencerts.sh e2e makes them", (t) => {
   const dir = mkdtempSync(join(tmpdir(), 'upstream-certs-'));
   t.after(() => rmSync(dir, { recursive: true, force: true }));
   makeWebhookCerts(dir);
@@ -22,8 +22,8 @@ test('makeWebhookCerts: two CAs, each signing a leaf for the webhook Service\'s 
     assert.ok(leaf.checkHost(WEBHOOK_DNS_NAME));
   }
   assert.ok(ca.ca && e2eCa.ca);
-  assert.ok(server.checkPrivateKey(createPrivateKey(readFileSync(join(dir, 'serverKey.pem')))), 'serverKey.pem is the server certificate\'s key');
-  assert.ok(e2e.checkPrivateKey(createPrivateKey(readFileSync(join(dir, 'e2eKey.pem')))), 'e2eKey.pem is the e2e leaf\'s key');
+  assert.ok(server.checkPrivateKey(createPrivateKey(readFileSync(join(dir, 'serverKey.pem')))), "serverKey.pem is the server certificate's key");
+  assert.ok(e2e.checkPrivateKey(createPrivateKey(readFileSync(join(dir, 'e2eKey.pem')))), "e2eKey.pem is the e2e leaf's key");
 
   const [tls, e2eSecret] = webhookSecrets(dir, 'kube-system');
   assert.equal(tls!.metadata!.name, 'vpa-tls-certs');

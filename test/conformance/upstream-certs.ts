@@ -34,7 +34,8 @@ function openssl(dir: string, args: string[]): void {
     execFileSync('openssl', args, { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
   } catch (error) {
     const e = error as { code?: string; stderr?: Buffer };
-    if (e.code === 'ENOENT') throw new Error('openssl is not on PATH (the admission controller\'s certificates are made with it, as upstream\'s gencerts.sh does)', { cause: error });
+    if (e.code === 'ENOENT')
+      throw new Error("openssl is not on PATH (the admission controller's certificates are made with it, as upstream's gencerts.sh does)", { cause: error });
     throw new Error(`openssl ${args.join(' ')} failed: ${e.stderr?.toString() ?? ''}`, { cause: error });
   }
 }
@@ -44,10 +45,43 @@ function caAndLeaf(dir: string, caCn: string, files: readonly [string, string, s
   const [caKey, caCert, key, cert] = files;
   const csr = `${key}.csr`;
   openssl(dir, ['genrsa', '-out', caKey, '2048']);
-  openssl(dir, ['req', '-x509', '-new', '-nodes', '-key', caKey, '-days', '100000', '-out', caCert, '-subj', `/CN=${caCn}`, '-addext', `subjectAltName = DNS:${caCn}`]);
+  openssl(dir, [
+    'req',
+    '-x509',
+    '-new',
+    '-nodes',
+    '-key',
+    caKey,
+    '-days',
+    '100000',
+    '-out',
+    caCert,
+    '-subj',
+    `/CN=${caCn}`,
+    '-addext',
+    `subjectAltName = DNS:${caCn}`,
+  ]);
   openssl(dir, ['genrsa', '-out', key, '2048']);
   openssl(dir, ['req', '-new', '-key', key, '-out', csr, '-subj', `/CN=${WEBHOOK_DNS_NAME}`, '-config', 'server.conf']);
-  openssl(dir, ['x509', '-req', '-in', csr, '-CA', caCert, '-CAkey', caKey, '-CAcreateserial', '-out', cert, '-days', '100000', '-extensions', 'v3_req', '-extfile', 'server.conf']);
+  openssl(dir, [
+    'x509',
+    '-req',
+    '-in',
+    csr,
+    '-CA',
+    caCert,
+    '-CAkey',
+    caKey,
+    '-CAcreateserial',
+    '-out',
+    cert,
+    '-days',
+    '100000',
+    '-extensions',
+    'v3_req',
+    '-extfile',
+    'server.conf',
+  ]);
 }
 
 /** Writes both sets of certificates into `dir` (an empty directory of the caller's). */

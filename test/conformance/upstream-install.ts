@@ -50,10 +50,12 @@ export function upstreamAutoscaler(kc: k8s.KubeConfig, options: UpstreamOptions)
 
   /** deploy/'s files for the suite as one manifest, the Deployments set to the lane's images. */
   function manifest(components: readonly TailorComponent[]): string {
-    return upstreamFiles(components).map((file) => {
-      const text = readFileSync(join(options.deployDir, file), 'utf8');
-      return isDeploymentFile(file) ? k8s.dumpYaml(upstreamDeployment(text, options.images)) : text;
-    }).join('\n---\n');
+    return upstreamFiles(components)
+      .map((file) => {
+        const text = readFileSync(join(options.deployDir, file), 'utf8');
+        return isDeploymentFile(file) ? k8s.dumpYaml(upstreamDeployment(text, options.images)) : text;
+      })
+      .join('\n---\n');
   }
 
   return {
@@ -63,7 +65,10 @@ export function upstreamAutoscaler(kc: k8s.KubeConfig, options: UpstreamOptions)
 
     async start() {
       // Another autoscaler's CRDs (a Tailor install left behind) would be adopted silently.
-      const crd = await ext.readCustomResourceDefinition({ name: VPA_CRD }).then(() => true, () => false);
+      const crd = await ext.readCustomResourceDefinition({ name: VPA_CRD }).then(
+        () => true,
+        () => false,
+      );
       if (crd) throw new Error(`the CRD ${VPA_CRD} is already installed: another VPA is on the cluster; uninstall it first`);
       metricsServerDir = mkdtempSync(join(tmpdir(), 'tailor-conformance-metrics-server-'));
       metricsServer = await startLaneMetricsServer(kc, { binary: options.metricsServer, state: options.state, workDir: metricsServerDir });
@@ -83,24 +88,40 @@ export function upstreamAutoscaler(kc: k8s.KubeConfig, options: UpstreamOptions)
       writeFileSync(join(dir, 'upstream.yaml'), manifest(components));
       laneKubectl('apply', '-f', join(dir, 'upstream.yaml'));
       let last = '';
-      await waitFor(`upstream's ${components.map((c) => UPSTREAM_DEPLOYMENTS[c]).join(', ')} Ready`, 300_000, async () => {
-        const states = await Promise.all(components.map((c) => apps.readNamespacedDeployment({ namespace: UPSTREAM_NAMESPACE, name: UPSTREAM_DEPLOYMENTS[c] })));
-        last = states.map((d) => `${d.metadata?.name} ${d.status?.readyReplicas ?? 0}/${d.spec?.replicas}`).join(', ');
-        return states.every((d) => (d.status?.readyReplicas ?? 0) === d.spec?.replicas && (d.status?.updatedReplicas ?? 0) === d.spec?.replicas) ? true : undefined;
-      }, () => last);
+      await waitFor(
+        `upstream's ${components.map((c) => UPSTREAM_DEPLOYMENTS[c]).join(', ')} Ready`,
+        300_000,
+        async () => {
+          const states = await Promise.all(
+            components.map((c) => apps.readNamespacedDeployment({ namespace: UPSTREAM_NAMESPACE, name: UPSTREAM_DEPLOYMENTS[c] })),
+          );
+          last = states.map((d) => `${d.metadata?.name} ${d.status?.readyReplicas ?? 0}/${d.spec?.replicas}`).join(', ');
+          return states.every((d) => (d.status?.readyReplicas ?? 0) === d.spec?.replicas && (d.status?.updatedReplicas ?? 0) === d.spec?.replicas)
+            ? true
+            : undefined;
+        },
+        () => last,
+      );
       if (components.includes('admission')) {
-        await waitFor(`the admission controller's ${WEBHOOK_CONFIGURATION}`, 120_000, () => admission.readMutatingWebhookConfiguration({ name: WEBHOOK_CONFIGURATION }).then(() => true, () => undefined));
+        await waitFor(`the admission controller's ${WEBHOOK_CONFIGURATION}`, 120_000, () =>
+          admission.readMutatingWebhookConfiguration({ name: WEBHOOK_CONFIGURATION }).then(
+            () => true,
+            () => undefined,
+          ),
+        );
       }
     },
 
     logs() {
-      return installed.map((c) => {
-        try {
-          return laneKubectl('logs', '-n', UPSTREAM_NAMESPACE, `deployment/${UPSTREAM_DEPLOYMENTS[c]}`, '--all-containers', '--prefix', '--tail=-1');
-        } catch (error) {
-          return `${UPSTREAM_DEPLOYMENTS[c]}: no logs (${(error as Error).message.split('\n')[0]})\n`;
-        }
-      }).join('');
+      return installed
+        .map((c) => {
+          try {
+            return laneKubectl('logs', '-n', UPSTREAM_NAMESPACE, `deployment/${UPSTREAM_DEPLOYMENTS[c]}`, '--all-containers', '--prefix', '--tail=-1');
+          } catch (error) {
+            return `${UPSTREAM_DEPLOYMENTS[c]}: no logs (${(error as Error).message.split('\n')[0]})\n`;
+          }
+        })
+        .join('');
     },
 
     async uninstall() {
@@ -110,7 +131,7 @@ export function upstreamAutoscaler(kc: k8s.KubeConfig, options: UpstreamOptions)
       await admission.deleteMutatingWebhookConfiguration({ name: WEBHOOK_CONFIGURATION }).catch(gone);
       await coordination.deleteNamespacedLease({ namespace: UPSTREAM_NAMESPACE, name: STATUS_LEASE }).catch(gone);
       for (const name of ['vpa-tls-certs', 'vpa-e2e-certs']) await core.deleteNamespacedSecret({ namespace: UPSTREAM_NAMESPACE, name }).catch(gone);
-      await waitFor('upstream\'s pods gone', 300_000, async () => {
+      await waitFor("upstream's pods gone", 300_000, async () => {
         const pods = await core.listNamespacedPod({ namespace: UPSTREAM_NAMESPACE });
         const left = pods.items.filter((p) => Object.values(UPSTREAM_DEPLOYMENTS).some((d) => p.metadata?.name?.startsWith(`${d}-`)));
         return left.length === 0 ? true : undefined;

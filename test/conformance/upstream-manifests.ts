@@ -49,7 +49,9 @@ export function upstreamDeployment(yaml: string, images: readonly string[]): k8s
   const spec = deployment.spec?.template.spec;
   for (const container of [...(spec?.initContainers ?? []), ...(spec?.containers ?? [])]) {
     if (!container.image || !images.includes(container.image)) {
-      throw new Error(`Deployment ${deployment.metadata?.name}: container ${container.name} runs ${container.image}, not one of the images the lane imported (${images.join(', ')})`);
+      throw new Error(
+        `Deployment ${deployment.metadata?.name}: container ${container.name} runs ${container.image}, not one of the images the lane imported (${images.join(', ')})`,
+      );
     }
     container.imagePullPolicy = 'Never';
   }

@@ -60,7 +60,9 @@ test('the loop observer counts cycles, failures and skipped ticks; phases are ti
     }),
   );
   const h = await m.registry.getSingleMetric('tailor_loop_phase_duration_seconds')!.get();
-  const sum = h.values.find((v) => (v as { metricName?: string }).metricName === 'tailor_loop_phase_duration_seconds_sum' && v.labels['phase'] === 'fetch-usage');
+  const sum = h.values.find(
+    (v) => (v as { metricName?: string }).metricName === 'tailor_loop_phase_duration_seconds_sum' && v.labels['phase'] === 'fetch-usage',
+  );
   assert.equal(sum?.value, 0.75);
 });
 

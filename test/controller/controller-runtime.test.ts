@@ -47,11 +47,26 @@ function recordingLoop(replica: string, trace: Trace[], cycle: number | Promise<
 
 const config = (extra: Record<string, string> = {}) =>
   resolveRunConfig(
-    { components: 'updater', metricsAddress: '127.0.0.1', metricsPort: '0', leaseDuration: '4s', renewDeadline: '3s', retryPeriod: '250ms', interval: '1s', ...extra },
+    {
+      components: 'updater',
+      metricsAddress: '127.0.0.1',
+      metricsPort: '0',
+      leaseDuration: '4s',
+      renewDeadline: '3s',
+      retryPeriod: '250ms',
+      interval: '1s',
+      ...extra,
+    },
     {},
   ).config;
 
-async function replica(sim: SimFixture, identity: string, trace: Trace[], cycle?: number | Promise<void>, extra?: Record<string, string>): Promise<RunningController> {
+async function replica(
+  sim: SimFixture,
+  identity: string,
+  trace: Trace[],
+  cycle?: number | Promise<void>,
+  extra?: Record<string, string>,
+): Promise<RunningController> {
   return startController({
     config: config(extra),
     components: [recordingLoop(identity, trace, cycle)],

@@ -9,7 +9,14 @@ test('over HTTP: /metrics in the text format, /healthz and /readyz follow the lo
   let now = 0;
   const metrics = new ControllerMetrics(createRegistry({ defaultMetrics: false }));
   const health = new LoopHealth('recommender', 10_000, 3);
-  const server = await startHealthServer({ registry: metrics.registry, checks: () => [health], host: '127.0.0.1', port: 0, clock: () => now, logger: silentLogger() });
+  const server = await startHealthServer({
+    registry: metrics.registry,
+    checks: () => [health],
+    host: '127.0.0.1',
+    port: 0,
+    clock: () => now,
+    logger: silentLogger(),
+  });
   t.after(() => server.close());
   assert.match(server.url, /^http:\/\/127\.0\.0\.1:\d+$/);
 
@@ -42,5 +49,8 @@ test('a port in use is an error, not a silent second server', async (t) => {
   const registry = createRegistry({ defaultMetrics: false });
   const first = await startHealthServer({ registry, checks: () => [], host: '127.0.0.1', port: 0, clock: () => 0, logger: silentLogger() });
   t.after(() => first.close());
-  await assert.rejects(startHealthServer({ registry, checks: () => [], host: '127.0.0.1', port: first.port, clock: () => 0, logger: silentLogger() }), /EADDRINUSE/);
+  await assert.rejects(
+    startHealthServer({ registry, checks: () => [], host: '127.0.0.1', port: first.port, clock: () => 0, logger: silentLogger() }),
+    /EADDRINUSE/,
+  );
 });

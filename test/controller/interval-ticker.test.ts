@@ -49,7 +49,10 @@ describe('intervalTicker', () => {
     const ticker = intervalTicker(10_000, timers);
     ticker.start(() => ticks.push(timers.now()));
     timers.advance(35_000);
-    assert.deepEqual(ticks, [10_000, 20_000, 30_000].map((s) => Date.UTC(2026, 0, 1) + s));
+    assert.deepEqual(
+      ticks,
+      [10_000, 20_000, 30_000].map((s) => Date.UTC(2026, 0, 1) + s),
+    );
     void ticker.stop();
     assert.equal(timers.pending(), 0);
     timers.advance(60_000);

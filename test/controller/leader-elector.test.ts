@@ -188,7 +188,15 @@ test('a renewal that hangs (API latency) counts against the deadline', async (t)
 
 test('timings are checked: retry < renew deadline < lease duration', () => {
   assert.throws(
-    () => new LeaderElector({ store: { where: 'x' } as never, identity: 'a', logger: silentLogger(), leaseDurationMs: 1000, renewDeadlineMs: 1000, retryPeriodMs: 100 }),
+    () =>
+      new LeaderElector({
+        store: { where: 'x' } as never,
+        identity: 'a',
+        logger: silentLogger(),
+        leaseDurationMs: 1000,
+        renewDeadlineMs: 1000,
+        retryPeriodMs: 100,
+      }),
     /retryPeriod < renewDeadline < leaseDuration/,
   );
 });

@@ -126,7 +126,12 @@ test('stop awaits the running cycle; stop({ abort }) aborts its signal first', a
 
 test('node-cron drives the ticks (every second)', async (t) => {
   const times: number[] = [];
-  const scheduler = new LoopScheduler({ name: 'cron', ticker: cronTicker('* * * * * *'), logger: silentLogger(), runCycle: async ({ now }) => void times.push(now) });
+  const scheduler = new LoopScheduler({
+    name: 'cron',
+    ticker: cronTicker('* * * * * *'),
+    logger: silentLogger(),
+    runCycle: async ({ now }) => void times.push(now),
+  });
   t.after(() => scheduler.stop());
   // Wait for two ticks (a loaded machine may fire a tick late, or skip one), then check the pace
   // with bounds lateness cannot break: never more ticks than wall-clock seconds began meanwhile

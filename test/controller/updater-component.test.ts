@@ -25,11 +25,27 @@ test('tailor run --components updater resizes a pod in place on kube-sim and exp
   });
   const kubeconfig = join(dir, 'kubeconfig');
   await f.sim.server.writeKubeconfig(kubeconfig);
-  await f.apps.createNamespacedDeployment({ namespace: 'default', body: deployment('web', 1, [{ name: 'app', image: 'nginx:1.27', resources: { requests: { cpu: '500m', memory: '256Mi' }, limits: { cpu: '1', memory: '512Mi' } } }]) });
+  await f.apps.createNamespacedDeployment({
+    namespace: 'default',
+    body: deployment('web', 1, [
+      { name: 'app', image: 'nginx:1.27', resources: { requests: { cpu: '500m', memory: '256Mi' }, limits: { cpu: '1', memory: '512Mi' } } },
+    ]),
+  });
   await f.tick(2000);
-  await createVpa(f, 'web', 'InPlaceOrRecreate', [{ containerName: 'app', target: { cpu: '800m', memory: '256Mi' }, lowerBound: { cpu: '700m', memory: '200Mi' } }]);
+  await createVpa(f, 'web', 'InPlaceOrRecreate', [
+    { containerName: 'app', target: { cpu: '800m', memory: '256Mi' }, lowerBound: { cpu: '700m', memory: '200Mi' } },
+  ]);
   const { config } = resolveRunConfig(
-    { components: 'updater', metricsAddress: '127.0.0.1', metricsPort: '0', leaderIdentity: 'replica-1', logLevel: 'info', kubeconfig, memoryPressureWindow: '5m', memoryPeakWindow: '3h' },
+    {
+      components: 'updater',
+      metricsAddress: '127.0.0.1',
+      metricsPort: '0',
+      leaderIdentity: 'replica-1',
+      logLevel: 'info',
+      kubeconfig,
+      memoryPressureWindow: '5m',
+      memoryPeakWindow: '3h',
+    },
     { TAILOR_MEMORY_PRESSURE_RATIO: '0.95', TAILOR_MEMORY_PEAK_MARGIN: '32Mi', TAILOR_MEMORY_PEAK_MARGIN_RATIO: '0.2' },
   );
   // A usage source that records the windows it is asked for (and has no data, so decisions stay as without usage).
@@ -50,9 +66,22 @@ test('tailor run --components updater resizes a pod in place on kube-sim and exp
   const metrics = await (await fetch(`${controller.http.url}/metrics`)).text();
   assert.match(metrics, /tailor_updater_resizes_total\{path="in-place",outcome="applied"\} 1/);
   assert.match(metrics, /tailor_updater_decisions_total\{action="ResizeInPlace",reason="OutsideBounds"\} 1/);
-  assert.deepEqual(windows[0], { peakWindowMs: 3 * 3_600_000, pressureWindowMs: 5 * 60_000, coverageMs: 60_000 }, 'the configured windows reach the usage query');
-  const active = logText.split('\n').filter((l) => l.includes('"updater active"')).map((l) => JSON.parse(l) as { memory: unknown; admissionStatus: unknown })[0];
-  assert.deepEqual(active?.memory, { pressureWindowMs: 300_000, pressureRatio: 0.95, peakWindowMs: 10_800_000, peakMarginRatio: 0.2, peakMarginBytes: 33_554_432 });
+  assert.deepEqual(
+    windows[0],
+    { peakWindowMs: 3 * 3_600_000, pressureWindowMs: 5 * 60_000, coverageMs: 60_000 },
+    'the configured windows reach the usage query',
+  );
+  const active = logText
+    .split('\n')
+    .filter((l) => l.includes('"updater active"'))
+    .map((l) => JSON.parse(l) as { memory: unknown; admissionStatus: unknown })[0];
+  assert.deepEqual(active?.memory, {
+    pressureWindowMs: 300_000,
+    pressureRatio: 0.95,
+    peakWindowMs: 10_800_000,
+    peakMarginRatio: 0.2,
+    peakMarginBytes: 33_554_432,
+  });
   // The admission status is checked by default, in the admission namespace (no webhook here: not fresh, yet the resize went on).
   assert.equal(active?.admissionStatus, 'tailor/vpa-admission-controller');
   assert.match(metrics, /tailor_updater_admission_status_fresh 0/);

@@ -24,7 +24,8 @@ const PRICES = { cpu_hour_price: '0.03', memory_gib_hour_price: '0.004' };
 const CHOSEN: Record<string, string> = { namespace: LAB_NAMESPACE, workload: 'web' };
 
 const finite = (series: Series[]) => series.some((s) => s.values.some(([, v]) => Number.isFinite(v)));
-const valueOf = (series: Series[], labels: Record<string, string>) => series.find((s) => Object.entries(labels).every(([k, v]) => s.metric[k] === v))?.values[0]?.[1];
+const valueOf = (series: Series[], labels: Record<string, string>) =>
+  series.find((s) => Object.entries(labels).every(([k, v]) => s.metric[k] === v))?.values[0]?.[1];
 
 /** How long after the events every panel may take to have data (the scrape interval is 1 s). */
 const PANELS_DEADLINE_MS = 90_000;
@@ -61,7 +62,13 @@ test('every panel query of the Grafana dashboard returns data from a Prometheus 
   // The prices, typed into their text boxes (defaults: 0 and USD).
   assert.deepEqual(textVariables(dashboard), { cpu_hour_price: '0', memory_gib_hour_price: '0', currency: 'USD' });
   Object.assign(values, textVariables(dashboard), PRICES);
-  assert.deepEqual(values['workload'] === 'web' && (await labelValues(url, 'target_name', `tailor_vpa_recommendation{namespace="${LAB_NAMESPACE}"}`)).sort(), ['big', 'db', 'hog', 'idle', 'web']);
+  assert.deepEqual(values['workload'] === 'web' && (await labelValues(url, 'target_name', `tailor_vpa_recommendation{namespace="${LAB_NAMESPACE}"}`)).sort(), [
+    'big',
+    'db',
+    'hog',
+    'idle',
+    'web',
+  ]);
   assert.deepEqual(values['container'], ['app']);
 
   // Every target over the whole run: $__rate_interval spans it, as a range covering it would.
@@ -91,7 +98,10 @@ test('every panel query of the Grafana dashboard returns data from a Prometheus 
         stillOpen.push(q);
       }
     }
-    if (round > 1 || stillOpen.length > 0) t.diagnostic(`round ${round}: ${stillOpen.length} panel targets without data${stillOpen.length > 0 ? `: ${stillOpen.map((q) => `${q.panel} ${q.refId}`).join('; ')}` : ''}`);
+    if (round > 1 || stillOpen.length > 0)
+      t.diagnostic(
+        `round ${round}: ${stillOpen.length} panel targets without data${stillOpen.length > 0 ? `: ${stillOpen.map((q) => `${q.panel} ${q.refId}`).join('; ')}` : ''}`,
+      );
     open = stillOpen;
     if (open.length === 0 || Date.now() >= panelsDeadline) break;
     await new Promise((r) => setTimeout(r, 2000));
@@ -108,9 +118,15 @@ test('every panel query of the Grafana dashboard returns data from a Prometheus 
   const webUpper = valueOf(get(cpuPanel, 'F'), { container: 'app' }) ?? NaN;
   assert.ok(webRequest >= 0.02 && webRequest <= webUpper, `web CPU request ${webRequest}, upper bound ${webUpper}`);
   const resizes = get('Resizes by path and outcome', 'A');
-  assert.ok((valueOf(resizes, { path: 'in-place', outcome: 'applied' }) ?? 0) > 0 && (valueOf(resizes, { path: 'restart', outcome: 'applied' }) ?? 0) > 0, JSON.stringify(resizes));
+  assert.ok(
+    (valueOf(resizes, { path: 'in-place', outcome: 'applied' }) ?? 0) > 0 && (valueOf(resizes, { path: 'restart', outcome: 'applied' }) ?? 0) > 0,
+    JSON.stringify(resizes),
+  );
   assert.ok((valueOf(get('Evictions and fallbacks', 'B'), { cause: 'FallbackInfeasible' }) ?? 0) > 0);
-  assert.ok(get('OOM kills', 'A').some((s) => s.metric['pod']?.startsWith('hog-') && s.values[0]![1] > 0), 'hog was OOM-killed');
+  assert.ok(
+    get('OOM kills', 'A').some((s) => s.metric['pod']?.startsWith('hog-') && s.values[0]![1] > 0),
+    'hog was OOM-killed',
+  );
   // idle (updateMode Off) requests 500m / 512Mi, uses 30m / 64Mi: targets at the CPU floor or just
   // above (25m-40m) and, under the default strategy tailor-low-churn (decision 0276), memory at its
   // flat 64Mi + 12% = 71.7Mi (upstream's algorithm would floor it at 250Mi), so it could save
@@ -128,7 +144,10 @@ test('every panel query of the Grafana dashboard returns data from a Prometheus 
   const saving = valueOf(get(money, 'C'), {})!;
   const [requestsCost, recommendationsCost] = [valueOf(get(money, 'A'), {})!, valueOf(get(money, 'B'), {})!];
   t.diagnostic(`monthly: requests ${requestsCost}, recommendations ${recommendationsCost}, saving ${saving}`);
-  assert.ok(Math.abs(saving - (cpuTotal * 0.03 + (memoryTotal / 2 ** 30) * 0.004) * 730) < 0.01, `saving ${saving} from ${cpuTotal} cores and ${memoryTotal} bytes`);
+  assert.ok(
+    Math.abs(saving - (cpuTotal * 0.03 + (memoryTotal / 2 ** 30) * 0.004) * 730) < 0.01,
+    `saving ${saving} from ${cpuTotal} cores and ${memoryTotal} bytes`,
+  );
   assert.ok(Math.abs(requestsCost - recommendationsCost - saving) < 0.01 && requestsCost > 0, `${requestsCost} - ${recommendationsCost} = ${saving}`);
   assert.equal(valueOf(get('Leader', 'A'), {}), 1);
   // The updater reads usage from the lab's Prometheus: fed, and every read ok.
@@ -141,7 +160,7 @@ test('every panel query of the Grafana dashboard returns data from a Prometheus 
   const p50 = valueOf(get('Recommendation to applied', 'A'), { path: 'in-place' })!;
   const p95 = valueOf(get('Recommendation to applied', 'B'), { path: 'in-place' })!;
   t.diagnostic(`recommendation to applied in place: p50 ${p50} s, p95 ${p95} s`);
-  assert.ok(p50 > 0 && p50 <= p95 && p95 <= (Date.now() - lab.startedAt) / 1000 * 2, `p50 ${p50}, p95 ${p95}`);
+  assert.ok(p50 > 0 && p50 <= p95 && p95 <= ((Date.now() - lab.startedAt) / 1000) * 2, `p50 ${p50}, p95 ${p95}`);
 
   // The StatefulSet's pods are owned directly (no ReplicaSet): the same panel finds them.
   const memoryPanel = queries.filter((q) => q.panel === 'Memory: working set, requests, limits and recommendation');

@@ -26,7 +26,13 @@ test('variables: query variables in order, with their label_values() split', () 
       ],
     },
   });
-  assert.deepEqual(vars.map((v) => [v.name, v.multi]), [['namespace', false], ['c', true]]);
+  assert.deepEqual(
+    vars.map((v) => [v.name, v.multi]),
+    [
+      ['namespace', false],
+      ['c', true],
+    ],
+  );
   assert.deepEqual(parseLabelValues(vars[1]!.definition), { match: 'x{namespace="$namespace"}', label: 'container' });
   assert.equal(parseLabelValues('query_result(up)'), undefined);
 });
@@ -35,7 +41,10 @@ test('substitute: single values, multi values as an escaped regex group, interva
   const values = { namespace: 'shop', container: ['app', 'side.car'], one: ['a+b'] };
   assert.equal(substitute('x{namespace="$namespace", c=~"$container"}', values), 'x{namespace="shop", c=~"(app|side\\.car)"}');
   assert.equal(substitute('x{c=~"${one}"} [[namespace]]', values), 'x{c=~"a\\+b"} shop');
-  assert.equal(substitute('rate(x[$__rate_interval]) label_replace(y, "w", "$1", "n", "(.+)") $other', values, { __rate_interval: '64s' }), 'rate(x[64s]) label_replace(y, "w", "$1", "n", "(.+)") $other');
+  assert.equal(
+    substitute('rate(x[$__rate_interval]) label_replace(y, "w", "$1", "n", "(.+)") $other', values, { __rate_interval: '64s' }),
+    'rate(x[64s]) label_replace(y, "w", "$1", "n", "(.+)") $other',
+  );
 });
 
 test('legendOf fills {{label}} from the series, or lists the labels without a format', () => {

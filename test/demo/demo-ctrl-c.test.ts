@@ -25,7 +25,11 @@ interface Demo {
 
 /** Starts the demo as a terminal's foreground job: a process group of its own (`setsid`). */
 function startDemoGroup(args: string[]): Demo {
-  const child = spawn(process.execPath, ['bin/tailor.mjs', 'demo', ...args], { detached: true, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, KUBECONFIG: '/nonexistent' } });
+  const child = spawn(process.execPath, ['bin/tailor.mjs', 'demo', ...args], {
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, KUBECONFIG: '/nonexistent' },
+  });
   let out = '';
   const listeners = new Set<() => void>();
   const add = (d: string) => {
@@ -34,16 +38,19 @@ function startDemoGroup(args: string[]): Demo {
   };
   child.stdout!.setEncoding('utf8').on('data', add);
   child.stderr!.setEncoding('utf8').on('data', add);
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => {
-    resolve(code);
-    for (const l of [...listeners]) l();
-  }));
+  const exited = new Promise<number | null>((resolve) =>
+    child.on('exit', (code) => {
+      resolve(code);
+      for (const l of [...listeners]) l();
+    }),
+  );
   const line = (pattern: RegExp, timeoutMs: number) =>
     new Promise<string>((resolve, reject) => {
       const check = () => {
         const found = out.split('\n').find((l) => pattern.test(l));
         if (found !== undefined) done(() => resolve(found));
-        else if (child.exitCode !== null || child.signalCode !== null) done(() => reject(new Error(`the demo exited (${child.exitCode ?? child.signalCode}) before a line matching ${pattern}; output:\n${out}`)));
+        else if (child.exitCode !== null || child.signalCode !== null)
+          done(() => reject(new Error(`the demo exited (${child.exitCode ?? child.signalCode}) before a line matching ${pattern}; output:\n${out}`)));
       };
       const timer = setTimeout(() => done(() => reject(new Error(`no line matching ${pattern} within ${timeoutMs} ms; output:\n${out}`))), timeoutMs);
       const done = (settle: () => void) => {
@@ -70,7 +77,11 @@ function processesMentioning(text: string): Array<{ pid: number; ppid: number; c
     try {
       const cmd = readFileSync(`/proc/${name}/cmdline`, 'utf8').split('\0').join(' ');
       if (!cmd.includes(text)) continue;
-      const ppid = Number(readFileSync(`/proc/${name}/stat`, 'utf8').replace(/^.*\) /s, '').split(' ')[1]);
+      const ppid = Number(
+        readFileSync(`/proc/${name}/stat`, 'utf8')
+          .replace(/^.*\) /s, '')
+          .split(' ')[1],
+      );
       found.push({ pid: Number(name), ppid, cmd });
     } catch {
       // gone meanwhile
@@ -106,7 +117,9 @@ function groupMembers(pgid: number): number[] {
     if (!/^\d+$/.test(name)) continue;
     try {
       // After the `(comm) `: state ppid pgrp ...
-      const [state, , pgrp] = readFileSync(`/proc/${name}/stat`, 'utf8').replace(/^.*\) /s, '').split(' ');
+      const [state, , pgrp] = readFileSync(`/proc/${name}/stat`, 'utf8')
+        .replace(/^.*\) /s, '')
+        .split(' ');
       if (Number(pgrp) === pgid && state !== 'Z') members.push(Number(name));
     } catch {
       // gone meanwhile
@@ -129,7 +142,7 @@ async function ensureGone(demo: Demo, tempDir: () => string | undefined): Promis
 
 /** Nothing of the demo is left: no process in its group, none using its temp folder, no temp folder. */
 function assertNothingLeft(demo: Demo, tempDir: string): void {
-  assert.deepEqual(groupMembers(demo.pid), [], 'no process left in the demo\'s group');
+  assert.deepEqual(groupMembers(demo.pid), [], "no process left in the demo's group");
   assert.deepEqual(processesMentioning(tempDir), [], `no process left using ${tempDir} (Prometheus, promtool)`);
   assert.equal(existsSync(tempDir), false, `${tempDir} is removed`);
 }
@@ -153,7 +166,12 @@ test('Ctrl-C to the whole group while the demo runs: the audit is still written,
   assert.match(out, /^tailor demo: stopping \(SIGINT\)$/m);
   assert.doesNotMatch(out, /audit failed/);
   assert.match(out, new RegExp(`^tailor demo: audit report ${join(reports, 'latest.html')} \\(and latest.json; kept\\)$`, 'm'));
-  assert.deepEqual(readdirSync(reports).filter((f) => f.startsWith('latest.')).sort(), ['latest.html', 'latest.json']);
+  assert.deepEqual(
+    readdirSync(reports)
+      .filter((f) => f.startsWith('latest.'))
+      .sort(),
+    ['latest.html', 'latest.json'],
+  );
   assert.equal(JSON.parse(readFileSync(join(reports, 'latest.json'), 'utf8')).kind, 'TailorAuditReport');
   assert.match(out, /^tailor demo: stopped; Tailor, Prometheus and kube-sim are down/m);
   assertNothingLeft(demo, tempDir);
@@ -166,7 +184,11 @@ test('Ctrl-C to the whole group while promtool backfills: one line, no banner, e
 
   await demo.line(/^tailor demo: backfilling/, 120_000);
   // promtool runs for a few seconds; its command line names the history file in the temp folder.
-  const promtool = await until(() => processesMentioning('tailor-demo-').find((p) => p.ppid === demo.pid && /promtool tsdb create-blocks-from openmetrics/.test(p.cmd)), 120_000, () => `promtool started by the demo; output:\n${demo.out()}`);
+  const promtool = await until(
+    () => processesMentioning('tailor-demo-').find((p) => p.ppid === demo.pid && /promtool tsdb create-blocks-from openmetrics/.test(p.cmd)),
+    120_000,
+    () => `promtool started by the demo; output:\n${demo.out()}`,
+  );
   const tempDir = (seen.tempDir = /(\S*tailor-demo-[^/\s]+)\/history\.om/.exec(promtool.cmd)![1]!);
 
   ctrlC(demo);
@@ -179,7 +201,7 @@ test('Ctrl-C to the whole group while promtool backfills: one line, no banner, e
   assertNothingLeft(demo, tempDir);
 });
 
-test('a reader that closes the demo\'s output (tailor demo | head) ends it at once: no Prometheus, no temp folder left', { timeout: 240_000 }, async (t) => {
+test("a reader that closes the demo's output (tailor demo | head) ends it at once: no Prometheus, no temp folder left", { timeout: 240_000 }, async (t) => {
   const demo = startDemoGroup(['--duration', '300s', '--no-audit']);
   const seen: { tempDir?: string } = {};
   t.after(() => ensureGone(demo, () => seen.tempDir));
@@ -192,6 +214,10 @@ test('a reader that closes the demo\'s output (tailor demo | head) ends it at on
   demo.child.stdout!.destroy();
   await demo.exited;
   // SIGKILLed as the demo exited; the kernel takes a moment to end it.
-  await until(() => (running(prometheusPid) ? undefined : true), 10_000, () => `Prometheus (pid ${prometheusPid}) gone`);
+  await until(
+    () => (running(prometheusPid) ? undefined : true),
+    10_000,
+    () => `Prometheus (pid ${prometheusPid}) gone`,
+  );
   assertNothingLeft(demo, tempDir);
 });

@@ -20,15 +20,29 @@ export interface PodShape {
 
 export function pod(p: PodShape): Pod {
   return {
-    metadata: { name: p.name, namespace: 'default', uid: p.uid ?? `uid-${p.name}`, labels: { app: p.app }, ...(p.annotations ? { annotations: p.annotations } : {}) },
+    metadata: {
+      name: p.name,
+      namespace: 'default',
+      uid: p.uid ?? `uid-${p.name}`,
+      labels: { app: p.app },
+      ...(p.annotations ? { annotations: p.annotations } : {}),
+    },
     spec: {
       ...(p.node ? { nodeName: p.node } : {}),
-      containers: [{ name: 'app', image: 'x', resources: { requests: { cpu: p.cpu ?? '100m', memory: p.memory ?? '128Mi' }, ...(p.memoryLimit ? { limits: { memory: p.memoryLimit } } : {}) } }],
+      containers: [
+        {
+          name: 'app',
+          image: 'x',
+          resources: { requests: { cpu: p.cpu ?? '100m', memory: p.memory ?? '128Mi' }, ...(p.memoryLimit ? { limits: { memory: p.memoryLimit } } : {}) },
+        },
+      ],
     },
     status: {
       phase: p.phase ?? 'Running',
       conditions: p.conditions ?? [],
-      containerStatuses: [{ name: 'app', restartCount: p.restarts ?? 0, ...(p.lastReason ? { lastState: { terminated: { reason: p.lastReason, exitCode: 137 } } } : {}) }],
+      containerStatuses: [
+        { name: 'app', restartCount: p.restarts ?? 0, ...(p.lastReason ? { lastState: { terminated: { reason: p.lastReason, exitCode: 137 } } } : {}) },
+      ],
     },
   } as unknown as Pod;
 }
@@ -40,7 +54,9 @@ export function vpa(name: string, rec?: { cpu?: [string, string, string]; memory
     kind: 'VerticalPodAutoscaler',
     metadata: { name, namespace: 'default' },
     spec: { targetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name } },
-    ...(rec ? { status: { recommendation: { containerRecommendations: [{ containerName: 'app', target: list(0), lowerBound: list(1), upperBound: list(2) }] } } } : {}),
+    ...(rec
+      ? { status: { recommendation: { containerRecommendations: [{ containerName: 'app', target: list(0), lowerBound: list(1), upperBound: list(2) }] } } }
+      : {}),
   } as VerticalPodAutoscaler;
 }
 

@@ -31,6 +31,10 @@ test('demo options: every bad value is refused with its flag named', () => {
     [{ logLevel: 'loud' }, /^--log-level: "loud": expected one of fatal, error, warn, info, debug, trace, silent/],
   ];
   for (const [flags, message] of cases) {
-    assert.throws(() => parseDemoOptions(flags), (err: unknown) => err instanceof DemoOptionError && message.test(err.message), JSON.stringify(flags));
+    assert.throws(
+      () => parseDemoOptions(flags),
+      (err: unknown) => err instanceof DemoOptionError && message.test(err.message),
+      JSON.stringify(flags),
+    );
   }
 });

@@ -12,13 +12,24 @@ const targets = { sim: '127.0.0.1:6443', tailor: '127.0.0.1:8942', intervalSecon
 test('the scrape config: kube-sim over https without verification, Tailor over http, every 5 s; the labels it adds', () => {
   const config = parse(scrapeConfig(targets)) as { global: { scrape_interval: string }; scrape_configs: Array<Record<string, unknown>> };
   assert.equal(config.global.scrape_interval, '5s');
-  assert.deepEqual(config.scrape_configs.map((j) => [j['job_name'], j['scheme'] ?? 'http', j['metrics_path'], (j['static_configs'] as Array<{ targets: string[] }>)[0]!.targets[0]]), [
-    ['cadvisor', 'https', '/metrics/cadvisor', '127.0.0.1:6443'],
-    ['kube-state', 'https', '/metrics/kube-state', '127.0.0.1:6443'],
-    ['tailor', 'http', '/metrics', '127.0.0.1:8942'],
-  ]);
+  assert.deepEqual(
+    config.scrape_configs.map((j) => [
+      j['job_name'],
+      j['scheme'] ?? 'http',
+      j['metrics_path'],
+      (j['static_configs'] as Array<{ targets: string[] }>)[0]!.targets[0],
+    ]),
+    [
+      ['cadvisor', 'https', '/metrics/cadvisor', '127.0.0.1:6443'],
+      ['kube-state', 'https', '/metrics/kube-state', '127.0.0.1:6443'],
+      ['tailor', 'http', '/metrics', '127.0.0.1:8942'],
+    ],
+  );
   assert.deepEqual(config.scrape_configs[0]!['tls_config'], { insecure_skip_verify: true });
-  assert.deepEqual(scrapeLabels(targets), { cadvisor: { job: 'cadvisor', instance: '127.0.0.1:6443' }, kubeState: { job: 'kube-state', instance: '127.0.0.1:6443' } });
+  assert.deepEqual(scrapeLabels(targets), {
+    cadvisor: { job: 'cadvisor', instance: '127.0.0.1:6443' },
+    kubeState: { job: 'kube-state', instance: '127.0.0.1:6443' },
+  });
 });
 
 test('the OpenMetrics file holds every line, # EOF last', async (t) => {

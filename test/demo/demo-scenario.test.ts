@@ -17,7 +17,10 @@ test('the bundled demo scenario: five workloads with a VPA and a story each, 3 d
   assert.deepEqual({ days: s.history.days, intervalMs: s.history.intervalMs }, { days: 3, intervalMs: 30_000 });
   assert.deepEqual(s.history.usage, { leaky: { app: { memory: 'steady(190Mi, noise=0.05)' } } });
   // The batch pod's ~2.2-core recommendation fits no small node (2 cpu) but the added one (8).
-  assert.deepEqual(s.cluster.nodes.map((n) => `${n.name}:${n.cpu}`), ['small-1:2', 'small-2:2']);
+  assert.deepEqual(
+    s.cluster.nodes.map((n) => `${n.name}:${n.cpu}`),
+    ['small-1:2', 'small-2:2'],
+  );
   assert.equal(s.scaleUp?.name, 'large-1');
   assert.equal(s.scaleUp?.cpu, '8');
 });

@@ -16,20 +16,30 @@ test('quantities as people read them', () => {
 test('pod state: a pending resize, a resize in progress, an unschedulable pod, the phase', () => {
   assert.equal(podState(pod({ name: 'a', app: 'a', conditions: [{ type: 'PodResizePending', status: 'True', reason: 'Infeasible' }] })), 'resize Infeasible');
   assert.equal(podState(pod({ name: 'a', app: 'a', conditions: [{ type: 'PodResizeInProgress', status: 'True' }] })), 'resizing');
-  assert.equal(podState(pod({ name: 'a', app: 'a', phase: 'Pending', conditions: [{ type: 'PodScheduled', status: 'False', reason: 'Unschedulable' }] })), 'Pending (Unschedulable)');
+  assert.equal(
+    podState(pod({ name: 'a', app: 'a', phase: 'Pending', conditions: [{ type: 'PodScheduled', status: 'False', reason: 'Unschedulable' }] })),
+    'Pending (Unschedulable)',
+  );
   assert.equal(podState(pod({ name: 'a', app: 'a' })), 'Running');
 });
 
 test('rows: pods of workloads with a VPA, sorted, with requests and the recommendation of the controlled resources', () => {
   const s = snap(T0, {
-    pods: [pod({ name: 'web-b', app: 'web', node: 'small-1', cpu: '300m', memory: '256Mi' }), pod({ name: 'web-a', app: 'web', node: 'small-2', cpu: '600m', memory: '256Mi', restarts: 1 }), pod({ name: 'db-a', app: 'db' })],
+    pods: [
+      pod({ name: 'web-b', app: 'web', node: 'small-1', cpu: '300m', memory: '256Mi' }),
+      pod({ name: 'web-a', app: 'web', node: 'small-2', cpu: '600m', memory: '256Mi', restarts: 1 }),
+      pod({ name: 'db-a', app: 'db' }),
+    ],
     vpas: [vpa('web', { cpu: ['296m', '246m', '430m'] })],
   });
   const rows = podRows(s);
-  assert.deepEqual(rows.map((r) => [r.workload, r.pod, r.node, r.state, r.restarts, r.cpu, r.cpuRecommendation, r.memory, r.memoryRecommendation]), [
-    ['web', 'web-a', 'small-2', 'Running', 1, '600m', '296m [246m, 430m]', '256Mi', '-'],
-    ['web', 'web-b', 'small-1', 'Running', 0, '300m', '296m [246m, 430m]', '256Mi', '-'],
-  ]);
+  assert.deepEqual(
+    rows.map((r) => [r.workload, r.pod, r.node, r.state, r.restarts, r.cpu, r.cpuRecommendation, r.memory, r.memoryRecommendation]),
+    [
+      ['web', 'web-a', 'small-2', 'Running', 1, '600m', '296m [246m, 430m]', '256Mi', '-'],
+      ['web', 'web-b', 'small-1', 'Running', 0, '300m', '296m [246m, 430m]', '256Mi', '-'],
+    ],
+  );
   const table = renderTable(rows);
   assert.match(table, /workload.*pod.*node.*state.*restarts.*cpu req.*cpu target \[lower, upper\].*mem req.*mem target \[lower, upper\]/);
   assert.match(table, /│ web +│ a +│ small-2 │ Running.*600m.*296m \[246m, 430m\].*256Mi/);
@@ -63,8 +73,19 @@ test('a terminal frame: home, lines cut to the width and cleared to their end, t
 
 test('the summary: singular and plural, and the evictions with the fallbacks among them', () => {
   const at = (kind: Activity['kind'], n: number): Activity[] => Array.from({ length: n }, () => ({ at: T0, kind, subject: 'x', text: '' }));
-  const summary = renderSummary([...at('recommendation', 1), ...at('infeasible', 2), ...at('fallback', 2), ...at('eviction', 1), ...at('admitted', 1), ...at('oom', 1), ...at('scale-up', 1)]);
-  assert.match(summary, /^summary: 1 recommendation, 0 in-place resizes, 0 restarting resizes, 2 infeasible resizes, 3 evictions \(2 after an infeasible resize\), 1 pod admitted with the recommendation, 0 pods admitted with a start-up cpu boost, 1 OOM kill, 1 node added, 0 refused or failed actions$/);
+  const summary = renderSummary([
+    ...at('recommendation', 1),
+    ...at('infeasible', 2),
+    ...at('fallback', 2),
+    ...at('eviction', 1),
+    ...at('admitted', 1),
+    ...at('oom', 1),
+    ...at('scale-up', 1),
+  ]);
+  assert.match(
+    summary,
+    /^summary: 1 recommendation, 0 in-place resizes, 0 restarting resizes, 2 infeasible resizes, 3 evictions \(2 after an infeasible resize\), 1 pod admitted with the recommendation, 0 pods admitted with a start-up cpu boost, 1 OOM kill, 1 node added, 0 refused or failed actions$/,
+  );
   assert.doesNotMatch(renderSummary(at('eviction', 1)), /after an infeasible resize/, 'no fallback: nothing to say about them');
   assert.doesNotMatch(renderSummary([]), /fallback/);
 });
@@ -79,8 +100,22 @@ test('the clock counts running time (start-up not), and never runs past --durati
 test('the pod table fits the terminal: 200 columns whole, 100 and 80 without the lower-priority columns; no width (not a terminal) whole', () => {
   const s = snap(T0, {
     pods: [
-      pod({ name: 'batch-qh46w2hqht-c5z2k', app: 'batch', node: 'small-1', cpu: '1200m', memory: '512Mi', conditions: [{ type: 'PodResizePending', status: 'True', reason: 'Infeasible' }] }),
-      pod({ name: 'batch-qh46w2hqht-2246z', app: 'batch', phase: 'Pending', cpu: '2190m', memory: '512Mi', conditions: [{ type: 'PodScheduled', status: 'False', reason: 'Unschedulable' }] }),
+      pod({
+        name: 'batch-qh46w2hqht-c5z2k',
+        app: 'batch',
+        node: 'small-1',
+        cpu: '1200m',
+        memory: '512Mi',
+        conditions: [{ type: 'PodResizePending', status: 'True', reason: 'Infeasible' }],
+      }),
+      pod({
+        name: 'batch-qh46w2hqht-2246z',
+        app: 'batch',
+        phase: 'Pending',
+        cpu: '2190m',
+        memory: '512Mi',
+        conditions: [{ type: 'PodScheduled', status: 'False', reason: 'Unschedulable' }],
+      }),
       pod({ name: 'cache-7d4f8b9c6d-h9dkh', app: 'cache', node: 'small-2', cpu: '100m', memory: '1Gi', restarts: 1 }),
     ],
     vpas: [vpa('batch', { cpu: ['2190m', '2010m', '2400m'] }), vpa('cache', { memory: ['363Mi', '300Mi', '1.5Gi'] })],

@@ -8,7 +8,9 @@ import { existsSync, readFileSync, rmSync } from 'node:fs';
 /** Runs `body` in a fresh Node process (through tsx, so it imports the sources); resolves with its exit code and output. */
 function runScript(body: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', body], { timeout: 60_000 }, (err, stdout, stderr) => resolve({ code: err ? ((err as { code?: number }).code ?? null) : 0, stdout, stderr }));
+    execFile(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', body], { timeout: 60_000 }, (err, stdout, stderr) =>
+      resolve({ code: err ? ((err as { code?: number }).code ?? null) : 0, stdout, stderr }),
+    );
   });
 }
 

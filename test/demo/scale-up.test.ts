@@ -5,7 +5,12 @@ import type { NodeSpec } from 'kube-sim/scenario';
 import { node, pod } from './demo-fixtures.ts';
 
 const large: NodeSpec = { name: 'large-1', cpu: '8', memory: '32Gi', pods: 110, labels: {}, resizeSupport: true };
-const unschedulable = pod({ name: 'batch-b', app: 'batch', phase: 'Pending', conditions: [{ type: 'PodScheduled', status: 'False', reason: 'Unschedulable' }] });
+const unschedulable = pod({
+  name: 'batch-b',
+  app: 'batch',
+  phase: 'Pending',
+  conditions: [{ type: 'PodScheduled', status: 'False', reason: 'Unschedulable' }],
+});
 
 test('a node is added once, for a pod that fits no node', () => {
   const add = nodeToAdd([pod({ name: 'web-a', app: 'web' }), unschedulable], [node('small-1', '2')], large);

@@ -27,7 +27,14 @@ test('the live recorder reads back a rate, a peak and OOM kills per window; old 
 });
 
 test('the simulator source: history steps from the patterns, later steps from the live meters', async () => {
-  const history: ContainerHistory = { key, cpu: { kind: 'steady', value: 500, noise: 0 }, memory: { kind: 'steady', value: 256 * MiB, noise: 0 }, start: 0, end: 120_000, seed: 1 };
+  const history: ContainerHistory = {
+    key,
+    cpu: { kind: 'steady', value: 500, noise: 0 },
+    memory: { kind: 'steady', value: 256 * MiB, noise: 0 },
+    start: 0,
+    end: 120_000,
+    seed: 1,
+  };
   const recorder = new LiveUsageRecorder();
   recorder.record(130_000, reading(0, 200 * MiB));
   recorder.record(170_000, reading(10, 300 * MiB, 0));
@@ -36,7 +43,11 @@ test('the simulator source: history steps from the patterns, later steps from th
     histories: [history],
     recorder,
     intervalMs: 30_000,
-    pods: () => [pod({ name: 'web-a', app: 'web', cpu: '600m', memory: '256Mi' })].map((p) => ({ ...p, metadata: { ...p.metadata, ownerReferences: [{ kind: 'ReplicaSet', name: 'web-5d' }] } })) as never,
+    pods: () =>
+      [pod({ name: 'web-a', app: 'web', cpu: '600m', memory: '256Mi' })].map((p) => ({
+        ...p,
+        metadata: { ...p.metadata, ownerReferences: [{ kind: 'ReplicaSet', name: 'web-5d' }] },
+      })) as never,
     replicaSets: () => [{ metadata: { name: 'web-5d', namespace: 'default', ownerReferences: [{ kind: 'Deployment', name: 'web' }] } }],
   });
   const range = { start: 60_000, end: 180_000, step: 60_000 };

@@ -8,7 +8,10 @@ test('the first signal stops (the abort reason says which); later ones only call
   const before = listeners();
   const repeats: string[] = [];
   const stop = stopSignal(undefined, (s) => repeats.push(s));
-  assert.deepEqual(listeners(), before.map((n) => n + 1));
+  assert.deepEqual(
+    listeners(),
+    before.map((n) => n + 1),
+  );
   assert.equal(stop.signal.aborted, false);
   process.emit('SIGINT', 'SIGINT');
   assert.equal(await stop.stopped, 'SIGINT');

@@ -29,7 +29,12 @@ const EXAMPLE = /[*?<>{}[\]$…]|\.\.\.|NNNN/;
 export function pathsInCode(code: string): string[] {
   return code
     .split(/[\s=]+/)
-    .map((token) => token.replace(/^["'(`[]+/, '').replace(/["'),;:.`\]]+$/, '').replace(/(?::\d+)+:?$/, ''))
+    .map((token) =>
+      token
+        .replace(/^["'(`[]+/, '')
+        .replace(/["'),;:.`\]]+$/, '')
+        .replace(/(?::\d+)+:?$/, ''),
+    )
     .flatMap((token) => {
       const path = REPO_PATH.exec(token)?.[1];
       return path === undefined || EXAMPLE.test(path) ? [] : [path];

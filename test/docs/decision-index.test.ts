@@ -22,7 +22,7 @@ test('every decision record has a heading with its number and a known status, an
 test('the status is the first words of the Status paragraph; the relations are the records named after a verb', () => {
   const superseded = parseDecisionRecord(
     '0013-pod-limitrange.md',
-    '# 0013 — LimitRange of type Pod\n\nStatus: superseded by [0278](0278-limit-ranges-as-upstream.md) (upstream\'s\nscaling).\n\n## Context\nReplaces 0001.\n',
+    "# 0013 — LimitRange of type Pod\n\nStatus: superseded by [0278](0278-limit-ranges-as-upstream.md) (upstream's\nscaling).\n\n## Context\nReplaces 0001.\n",
   );
   assert.equal(superseded.title, 'LimitRange of type Pod');
   assert.equal(superseded.status, 'superseded by 0278');
@@ -37,12 +37,15 @@ test('the status is the first words of the Status paragraph; the relations are t
 
   const mixed = parseDecisionRecord(
     '0264-prepared.md',
-    '# 0264: prepared\n\nStatus: taken by [0276](0276-x.md), with a preset (within 2x vpa\'s changes). After decisions 0250 and\n0251 the suite makes 5.8x vpa\'s changes a day. Decision 0151 stands (`changes 0001`), since 2 December 2026.\n',
+    "# 0264: prepared\n\nStatus: taken by [0276](0276-x.md), with a preset (within 2x vpa's changes). After decisions 0250 and\n0251 the suite makes 5.8x vpa's changes a day. Decision 0151 stands (`changes 0001`), since 2 December 2026.\n",
   );
   assert.equal(mixed.status, 'taken by 0276');
   assert.deepEqual([mixed.replaces, mixed.replacedBy], [[], ['0276']], 'numbers before a verb, in another sentence or in code are not relations');
 
-  const both = parseDecisionRecord('0054-x.md', '# 0054 x\n\nStatus: accepted; memory rules amended by 0141 (checked), CPU by 0142; (issue 19; refines 0041, changed by 0283)\n');
+  const both = parseDecisionRecord(
+    '0054-x.md',
+    '# 0054 x\n\nStatus: accepted; memory rules amended by 0141 (checked), CPU by 0142; (issue 19; refines 0041, changed by 0283)\n',
+  );
   assert.deepEqual([both.replaces, both.replacedBy], [['0041'], ['0141', '0142', '0283']], 'the records of a verb run up to the next verb');
 });
 

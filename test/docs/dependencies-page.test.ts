@@ -36,11 +36,14 @@ test('every "Node.js X or newer" in README.md and docs/*.md names the minimum of
   const minimum = /^>=\s*(\d+(?:\.\d+)*)$/.exec(pkg.engines?.node ?? '')?.[1];
   assert.ok(minimum, `package.json engines.node is ">=X": ${pkg.engines?.node}`);
   // The pages, not docs/decisions/: a record may quote what another package needs ("Node 22 or newer").
-  const pages = readdirSync('docs').filter((name) => name.endsWith('.md')).map((name) => join('docs', name));
+  const pages = readdirSync('docs')
+    .filter((name) => name.endsWith('.md'))
+    .map((name) => join('docs', name));
   for (const file of ['README.md', ...pages]) {
     const text = readFileSync(file, 'utf8');
     const stated = [...text.matchAll(/Node(?:\.js)? (\d+(?:\.\d+)*) or newer/g)].map((m) => m[1]);
     if (['README.md', PAGE].includes(file)) assert.ok(stated.length > 0, `${file} states the Node version it needs`);
-    if (stated.length > 0) assert.deepEqual([...new Set(stated)], [minimum], `${file} states Node ${stated.join(', ')}; package.json engines says ${pkg.engines?.node}`);
+    if (stated.length > 0)
+      assert.deepEqual([...new Set(stated)], [minimum], `${file} states Node ${stated.join(', ')}; package.json engines says ${pkg.engines?.node}`);
   }
 });

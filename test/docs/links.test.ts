@@ -12,14 +12,24 @@ const README_MAX_BYTES = 20_000;
 
 /** The pages checked: README.md, docs/**, traces/ and the packages' READMEs. */
 function pages(): string[] {
-  const files = ['README.md', ...markdownFiles('docs'), ...markdownFiles('traces'), ...readdirSync('packages').map((name) => join('packages', name, 'README.md')).filter((path) => existsSync(path))];
+  const files = [
+    'README.md',
+    ...markdownFiles('docs'),
+    ...markdownFiles('traces'),
+    ...readdirSync('packages')
+      .map((name) => join('packages', name, 'README.md'))
+      .filter((path) => existsSync(path)),
+  ];
   assert.ok(files.length > 10, files.join(', '));
   return files;
 }
 
-test('every relative link in README.md, docs/**/*.md, traces/ and the packages\' pages resolves to a file, and its #anchor to a heading', () => {
+test("every relative link in README.md, docs/**/*.md, traces/ and the packages' pages resolves to a file, and its #anchor to a heading", () => {
   const dead = deadLinks('.', pages());
-  assert.deepEqual(dead.map((d) => `${d.file}:${d.line}: ${d.target}: ${d.reason}`), []);
+  assert.deepEqual(
+    dead.map((d) => `${d.file}:${d.line}: ${d.target}: ${d.reason}`),
+    [],
+  );
 });
 
 test('every path of the repository named in code on those pages exists (src/..., test/..., scripts/...)', () => {
@@ -94,12 +104,14 @@ test('code: spans and fenced lines; paths: repository folders only, examples and
   assert.deepEqual(pathsInCode('ENTRYPOINT ["node", "bin/tailor.mjs"]'), ['bin/tailor.mjs']);
   assert.deepEqual(pathsInCode('./src/a.ts:12:3, (test/b.test.ts).'), ['src/a.ts', 'test/b.test.ts']);
   assert.deepEqual(
-    pathsInCode('src/*/ test/<name>.test.ts docs/decisions/NNNN-title.md src/{a,b}.ts src/… src/.../x.ts ../shared/x /var/cache/tailor dist/tailor.mjs k8s.io/kubernetes/test/images/agnhost src'),
+    pathsInCode(
+      'src/*/ test/<name>.test.ts docs/decisions/NNNN-title.md src/{a,b}.ts src/… src/.../x.ts ../shared/x /var/cache/tailor dist/tailor.mjs k8s.io/kubernetes/test/images/agnhost src',
+    ),
     [],
   );
 });
 
-test('a missing path is reported with its page and line; a path from the page\'s own folder counts', async (t) => {
+test("a missing path is reported with its page and line; a path from the page's own folder counts", async (t) => {
   const root = await mkdtemp(join(tmpdir(), 'tailor-code-paths-'));
   t.after(() => rm(root, { recursive: true, force: true }));
   await mkdir(join(root, 'src', 'report'), { recursive: true });

@@ -63,9 +63,7 @@ export function markdownCode(text: string): { line: number; code: string }[] {
 
 /** The inline links and images of `text`, outside code. */
 export function markdownLinks(text: string): MarkdownLink[] {
-  return proseLines(text).flatMap(({ line, text: prose }) =>
-    [...prose.replace(CODE_SPAN, '').matchAll(INLINE_LINK)].map((m) => ({ target: m[1]!, line })),
-  );
+  return proseLines(text).flatMap(({ line, text: prose }) => [...prose.replace(CODE_SPAN, '').matchAll(INLINE_LINK)].map((m) => ({ target: m[1]!, line })));
 }
 
 /** The anchors GitHub gives the headings of `text` (duplicates get -1, -2, ...). */

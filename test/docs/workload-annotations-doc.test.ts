@@ -8,5 +8,8 @@ const doc = readFileSync(new URL('../../docs/workload-annotations.md', import.me
 
 test('the table in docs/workload-annotations.md is the registry', () => {
   const rows = [...doc.matchAll(/^\| `(tailor\.dev\/[a-z-]+)` \| (.+?) \| (.+?) \| `(.+?)` \|$/gm)].map((m) => [m[1], m[2], m[3], m[4]]);
-  assert.deepEqual(rows, WORKLOAD_ANNOTATION_KEYS.map((k) => [k.key, k.format, k.default, k.example]));
+  assert.deepEqual(
+    rows,
+    WORKLOAD_ANNOTATION_KEYS.map((k) => [k.key, k.format, k.default, k.example]),
+  );
 });

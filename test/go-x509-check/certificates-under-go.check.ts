@@ -34,7 +34,8 @@ function askGo(parse: Array<{ name: string; pem: string }>, verify: Array<{ name
     });
     return JSON.parse(out.toString('utf8')) as GoAnswer;
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') throw new Error(`the Go toolchain ("${go}") is not on PATH; this check needs it (set GO= to its path)`, { cause: err });
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT')
+      throw new Error(`the Go toolchain ("${go}") is not on PATH; this check needs it (set GO= to its path)`, { cause: err });
     throw new Error(`go run failed: ${String((err as { stderr?: Buffer }).stderr ?? err)}`, { cause: err });
   }
 }
@@ -80,16 +81,32 @@ test("Go's crypto/x509 reads and verifies the admission webhook's and kube-sim's
   assert.equal(answer.verify['kube-sim by IP'], '');
   assert.equal(answer.verify['kube-sim by service name'], '');
   assert.match(answer.verify['wrong host'] ?? '', /certificate is valid for .*not other\.tailor\.svc/);
-  assert.equal(answer.verify['old webhook CA'], 'unable to load root certificates: failed to parse certificate: x509: invalid RDNSequence: invalid attribute value: invalid PrintableString');
+  assert.equal(
+    answer.verify['old webhook CA'],
+    'unable to load root certificates: failed to parse certificate: x509: invalid RDNSequence: invalid attribute value: invalid PrintableString',
+  );
 });
 
 test("kube-sim's imitation of Go's strictness (goX509ParseError) gives Go's answer for names of every string type and for serial numbers", () => {
   const cases: Array<{ name: string; der: Buffer }> = [];
   const strings: Array<[number, string]> = [
-    [T.PRINTABLESTRING, 'plain name'], [T.PRINTABLESTRING, "Az09 '()+,-./:=?"], [T.PRINTABLESTRING, 'star*and&'],
+    [T.PRINTABLESTRING, 'plain name'],
+    [T.PRINTABLESTRING, "Az09 '()+,-./:=?"],
+    [T.PRINTABLESTRING, 'star*and&'],
     ...[...'@_!"#$%;<>[]\\^`{|}~\t'].map((c): [number, string] => [T.PRINTABLESTRING, `a${c}b`]),
-    [T.PRINTABLESTRING, 'caf\u00e9'], [T.UTF8, 'caf\u00c3\u00a9@x'], [T.IA5STRING, 'a@b'], [T.IA5STRING, 'a\u00ffb'],
-    [18, '123 4'], [18, '12a'], [20, 'caf\u00e9'], [30, 'a@\u00e9'], [30, 'a\ud800'], [30, '\ufffe'], [30, '\ufdef'], [26, 'visible'], [4, 'octets'],
+    [T.PRINTABLESTRING, 'caf\u00e9'],
+    [T.UTF8, 'caf\u00c3\u00a9@x'],
+    [T.IA5STRING, 'a@b'],
+    [T.IA5STRING, 'a\u00ffb'],
+    [18, '123 4'],
+    [18, '12a'],
+    [20, 'caf\u00e9'],
+    [30, 'a@\u00e9'],
+    [30, 'a\ud800'],
+    [30, '\ufffe'],
+    [30, '\ufdef'],
+    [26, 'visible'],
+    [4, 'octets'],
   ];
   for (const [tag, value] of strings) cases.push({ name: `tag ${tag} ${JSON.stringify(value)}`, der: derOf(craftCertificate({ tag, value }, NOW)) });
   for (const serial of ['7f5a', '00ff', '0012', 'ff80', '8012', '0080']) {
@@ -97,8 +114,13 @@ test("kube-sim's imitation of Go's strictness (goX509ParseError) gives Go's answ
     Buffer.from(serial, 'hex').copy(der, der.indexOf(Buffer.from('02027f5a', 'hex')) + 2);
     cases.push({ name: `serial ${serial}`, der });
   }
-  const answer = askGo(cases.map((c) => ({ name: c.name, pem: pemOf(c.der) })), []);
-  const mismatches = cases.filter((c) => (goX509ParseError(c.der) ?? '') !== answer.parse[c.name]).map((c) => `${c.name}: Go says ${JSON.stringify(answer.parse[c.name])}, kube-sim ${JSON.stringify(goX509ParseError(c.der))}`);
+  const answer = askGo(
+    cases.map((c) => ({ name: c.name, pem: pemOf(c.der) })),
+    [],
+  );
+  const mismatches = cases
+    .filter((c) => (goX509ParseError(c.der) ?? '') !== answer.parse[c.name])
+    .map((c) => `${c.name}: Go says ${JSON.stringify(answer.parse[c.name])}, kube-sim ${JSON.stringify(goX509ParseError(c.der))}`);
   assert.deepEqual(mismatches, []);
   // The battery holds both answers, so the comparison means something.
   assert.ok(Object.values(answer.parse).filter((e) => e === '').length >= 5);

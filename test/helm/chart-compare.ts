@@ -25,7 +25,7 @@ export function objectKey(o: Manifest): string {
 }
 
 type Json = Record<string, unknown>;
-const podTemplate = (o: Manifest): Json | undefined => ((o['spec'] as Json | undefined)?.['template'] as Json | undefined);
+const podTemplate = (o: Manifest): Json | undefined => (o['spec'] as Json | undefined)?.['template'] as Json | undefined;
 
 /** A copy of a chart-rendered object without Helm's labels and the config checksum. */
 export function withoutHelmAdditions(o: Manifest): Manifest {
@@ -108,9 +108,23 @@ export interface HelmResult {
 /** Runs helm (the cached binary `helm`) with `args`; never throws on a non-zero exit. */
 export function runHelm(helm: string, args: string[]): Promise<HelmResult> {
   return new Promise((resolve) => {
-    execFile(helm, args, { timeout: 120_000, maxBuffer: 32 * 1024 * 1024, env: { ...process.env, HELM_CACHE_HOME: process.env['HELM_CACHE_HOME'] ?? '/tmp/tailor-helm-cache', HELM_CONFIG_HOME: process.env['HELM_CONFIG_HOME'] ?? '/tmp/tailor-helm-config', HELM_DATA_HOME: process.env['HELM_DATA_HOME'] ?? '/tmp/tailor-helm-data' } }, (err, stdout, stderr) => {
-      resolve({ code: err ? Number((err as { code?: number }).code ?? 1) : 0, stdout, stderr });
-    });
+    execFile(
+      helm,
+      args,
+      {
+        timeout: 120_000,
+        maxBuffer: 32 * 1024 * 1024,
+        env: {
+          ...process.env,
+          HELM_CACHE_HOME: process.env['HELM_CACHE_HOME'] ?? '/tmp/tailor-helm-cache',
+          HELM_CONFIG_HOME: process.env['HELM_CONFIG_HOME'] ?? '/tmp/tailor-helm-config',
+          HELM_DATA_HOME: process.env['HELM_DATA_HOME'] ?? '/tmp/tailor-helm-data',
+        },
+      },
+      (err, stdout, stderr) => {
+        resolve({ code: err ? Number((err as { code?: number }).code ?? 1) : 0, stdout, stderr });
+      },
+    );
   });
 }
 

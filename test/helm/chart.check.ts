@@ -31,8 +31,22 @@ function cachedHelm(): { helm: string } | { skip: string } {
 }
 
 type Json = Record<string, unknown>;
-interface Container { name: string; image: string; imagePullPolicy?: string; args: string[]; env: Array<{ name: string; value?: string }>; resources: unknown }
-interface PodSpec { serviceAccountName: string; containers: Container[]; nodeSelector?: unknown; tolerations?: unknown; affinity?: unknown; imagePullSecrets?: unknown }
+interface Container {
+  name: string;
+  image: string;
+  imagePullPolicy?: string;
+  args: string[];
+  env: Array<{ name: string; value?: string }>;
+  resources: unknown;
+}
+interface PodSpec {
+  serviceAccountName: string;
+  containers: Container[];
+  nodeSelector?: unknown;
+  tolerations?: unknown;
+  affinity?: unknown;
+  imagePullSecrets?: unknown;
+}
 const podSpec = (d: Manifest) => ((d['spec'] as Json)['template'] as Json)['spec'] as PodSpec;
 const podAnnotations = (d: Manifest) => (((d['spec'] as Json)['template'] as Json)['metadata'] as { annotations?: Record<string, string> }).annotations ?? {};
 const keys = (objects: Manifest[]) => objects.map((o) => `${o.kind}/${o.metadata.name}`).sort();
@@ -62,7 +76,7 @@ if ('skip' in found) {
       }
     });
 
-    test('the default values render the objects of kubectl kustomize manifests/install, field for field, but for Helm\'s labels and the config name', async () => {
+    test("the default values render the objects of kubectl kustomize manifests/install, field for field, but for Helm's labels and the config name", async () => {
       const [chart, kustomize] = await Promise.all([helmTemplate(helm, CHART), render('install')]);
       assert.deepEqual(compareRenders(chart, kustomize.objects), []);
       assert.equal(chart.length, kustomize.objects.length);
@@ -103,16 +117,31 @@ if ('skip' in found) {
     test('values that are not the defaults take effect (release namespace autoscaling)', async () => {
       const defaults = await helmTemplate(helm, CHART);
       const objects = await helmTemplate(helm, CHART, ['--values', valuesFile('non-default.yaml', NON_DEFAULT)], 'autoscaling', 'tailor-x');
-      const namespaced = objects.filter((o) => !['Namespace', 'CustomResourceDefinition', 'ClusterRole', 'ClusterRoleBinding', 'MutatingWebhookConfiguration', 'ValidatingWebhookConfiguration'].includes(o.kind));
+      const namespaced = objects.filter(
+        (o) =>
+          ![
+            'Namespace',
+            'CustomResourceDefinition',
+            'ClusterRole',
+            'ClusterRoleBinding',
+            'MutatingWebhookConfiguration',
+            'ValidatingWebhookConfiguration',
+          ].includes(o.kind),
+      );
       for (const o of namespaced) assert.equal(o.metadata.namespace, 'autoscaling', `${o.kind}/${o.metadata.name}`);
       const ns = find(objects, 'Namespace', 'autoscaling');
       assert.equal(ns.metadata.labels?.['pod-security.kubernetes.io/enforce'], 'restricted');
       assert.equal(ns.metadata.labels?.['app.kubernetes.io/instance'], 'tailor-x');
 
       // Components: the updater is off, and nothing of it is rendered; no NetworkPolicy.
-      assert.deepEqual(keys(objects).filter((k) => /updater/.test(k)), []);
+      assert.deepEqual(
+        keys(objects).filter((k) => /updater/.test(k)),
+        [],
+      );
       assert.ok(!objects.some((o) => o.kind === 'NetworkPolicy'));
-      assert.deepEqual(find(objects, 'ClusterRoleBinding', 'tailor-target-reader')['subjects'], [{ kind: 'ServiceAccount', name: 'my-recommender', namespace: 'autoscaling' }]);
+      assert.deepEqual(find(objects, 'ClusterRoleBinding', 'tailor-target-reader')['subjects'], [
+        { kind: 'ServiceAccount', name: 'my-recommender', namespace: 'autoscaling' },
+      ]);
 
       // Image, pull policy and secrets on every Deployment.
       const deployments = objects.filter((o) => o.kind === 'Deployment');
@@ -126,7 +155,10 @@ if ('skip' in found) {
 
       // The ConfigMap: Prometheus URL, log level, extra settings; its checksum moved with it.
       assert.deepEqual(find(objects, 'ConfigMap', 'tailor-config')['data'], {
-        TAILOR_PROMETHEUS_URL: 'http://thanos-query.monitoring.svc:10902', TAILOR_LOG_LEVEL: 'debug', TAILOR_HISTORY: '14d', TAILOR_HISTORY_STEP: '30',
+        TAILOR_PROMETHEUS_URL: 'http://thanos-query.monitoring.svc:10902',
+        TAILOR_LOG_LEVEL: 'debug',
+        TAILOR_HISTORY: '14d',
+        TAILOR_HISTORY_STEP: '30',
       });
       const recommender = find(objects, 'Deployment', 'tailor-recommender');
       assert.notEqual(podAnnotations(recommender)[CONFIG_CHECKSUM], podAnnotations(find(defaults, 'Deployment', 'tailor-recommender'))[CONFIG_CHECKSUM]);
@@ -135,14 +167,23 @@ if ('skip' in found) {
       assert.equal((recommender['spec'] as Json)['replicas'], 2);
       const rc = podSpec(recommender).containers[0]!;
       assert.deepEqual(rc.args, ['run', '--components', 'recommender', '--interval=10s', '--checkpoint-interval=10s']);
-      assert.deepEqual(rc.env.map((e) => e.name), ['TAILOR_LEASE_NAMESPACE', 'NODE_OPTIONS', 'TAILOR_UNHEALTHY_AFTER_INTERVALS', 'EXTRA']);
+      assert.deepEqual(
+        rc.env.map((e) => e.name),
+        ['TAILOR_LEASE_NAMESPACE', 'NODE_OPTIONS', 'TAILOR_UNHEALTHY_AFTER_INTERVALS', 'EXTRA'],
+      );
       assert.equal(rc.env.find((e) => e.name === 'NODE_OPTIONS')?.value, '--max-old-space-size=1536');
       assert.deepEqual(rc.resources, { requests: { cpu: '200m', memory: '1Gi' }, limits: { memory: '2Gi' } });
       assert.deepEqual(podSpec(recommender).nodeSelector, { pool: 'infra' }, 'its own nodeSelector replaces the global one');
-      assert.deepEqual(podSpec(recommender).tolerations, [{ key: 'dedicated', operator: 'Equal', value: 'tailor', effect: 'NoSchedule' }], 'the global tolerations');
+      assert.deepEqual(
+        podSpec(recommender).tolerations,
+        [{ key: 'dedicated', operator: 'Equal', value: 'tailor', effect: 'NoSchedule' }],
+        'the global tolerations',
+      );
       assert.equal(podSpec(recommender).serviceAccountName, 'my-recommender');
       assert.ok(objects.some((o) => o.kind === 'ServiceAccount' && o.metadata.name === 'my-recommender'));
-      assert.deepEqual(find(objects, 'ClusterRoleBinding', 'tailor-recommender')['subjects'], [{ kind: 'ServiceAccount', name: 'my-recommender', namespace: 'autoscaling' }]);
+      assert.deepEqual(find(objects, 'ClusterRoleBinding', 'tailor-recommender')['subjects'], [
+        { kind: 'ServiceAccount', name: 'my-recommender', namespace: 'autoscaling' },
+      ]);
 
       // The admission webhook: replicas, PDB, affinity, the global nodeSelector, an existing service account.
       const admission = find(objects, 'Deployment', 'tailor-admission');
@@ -158,7 +199,9 @@ if ('skip' in found) {
       // The webhooks call the Service in the release namespace and never send its own pods.
       const webhook = (find(objects, 'MutatingWebhookConfiguration', 'tailor')['webhooks'] as Json[])[0]!;
       assert.deepEqual((webhook['clientConfig'] as Json)['service'], { namespace: 'autoscaling', name: 'tailor-webhook', port: 443, path: '/mutate-pods' });
-      assert.deepEqual(webhook['namespaceSelector'], { matchExpressions: [{ key: 'kubernetes.io/metadata.name', operator: 'NotIn', values: ['kube-system', 'autoscaling'] }] });
+      assert.deepEqual(webhook['namespaceSelector'], {
+        matchExpressions: [{ key: 'kubernetes.io/metadata.name', operator: 'NotIn', values: ['kube-system', 'autoscaling'] }],
+      });
     });
 
     test('switches that leave objects out: namespace.create=false, no PDB, no admission (no webhook configuration, no TAILOR_ADMISSION_WEBHOOK_LAYOUT)', async () => {
@@ -166,7 +209,10 @@ if ('skip' in found) {
       assert.ok(!objects.some((o) => o.kind === 'Namespace' || o.kind === 'PodDisruptionBudget'));
       const noAdmission = await helmTemplate(helm, CHART, ['--set', 'admission.enabled=false', '--set', 'upstreamWebhookNames=true']);
       // The updater keeps reading the webhook's status Lease (another webhook may keep it): only its Role stays.
-      assert.deepEqual(keys(noAdmission).filter((k) => /admission|webhook/i.test(k)), ['Role/tailor-updater-admission-status', 'RoleBinding/tailor-updater-admission-status']);
+      assert.deepEqual(
+        keys(noAdmission).filter((k) => /admission|webhook/i.test(k)),
+        ['Role/tailor-updater-admission-status', 'RoleBinding/tailor-updater-admission-status'],
+      );
       assert.equal((find(noAdmission, 'ConfigMap', 'tailor-config')['data'] as Json)['TAILOR_ADMISSION_WEBHOOK_LAYOUT'], undefined);
       const noLoops = await helmTemplate(helm, CHART, ['--set', 'recommender.enabled=false', '--set', 'updater.enabled=false']);
       assert.ok(!noLoops.some((o) => o.metadata.name === 'tailor-target-reader'), 'no target reader without the loops');

@@ -64,9 +64,12 @@ let workloadNs = '';
 let prometheus: LocalPrometheus | undefined;
 let forwarder: Server | undefined;
 let installed = false;
-const readVpa = async () => (await custom.getNamespacedCustomObject({ ...VPA, namespace: workloadNs, name: 'busy' })) as
-  { status?: { recommendation?: { containerRecommendations?: Array<{ containerName: string; target: Record<string, string> }> } } };
-const workloadPod = async () => (await core.listNamespacedPod({ namespace: workloadNs, labelSelector: 'app=busy' })).items.filter((p) => !p.metadata?.deletionTimestamp);
+const readVpa = async () =>
+  (await custom.getNamespacedCustomObject({ ...VPA, namespace: workloadNs, name: 'busy' })) as {
+    status?: { recommendation?: { containerRecommendations?: Array<{ containerName: string; target: Record<string, string> }> } };
+  };
+const workloadPod = async () =>
+  (await core.listNamespacedPod({ namespace: workloadNs, labelSelector: 'app=busy' })).items.filter((p) => !p.metadata?.deletionTimestamp);
 
 before(async () => {
   image = execFileSync('bash', ['test/real-cluster/image.sh', '--import'], { encoding: 'utf8' }).trim().split('\n').at(-1)!;
@@ -79,23 +82,48 @@ before(async () => {
 
   // A workload before Tailor: a CPU loop at its 200m limit, 25m requested.
   workloadNs = await freshNamespace(core, 'lane-helm');
-  await apps.createNamespacedDeployment({ namespace: workloadNs, body: busyboxDeployment('busy', {
-    command: ['sh', '-c', 'while :; do :; done'], resources: { requests: { cpu: '25m', memory: '32Mi' }, limits: { cpu: '200m', memory: '32Mi' } },
-  }, { terminationGracePeriodSeconds: 0 }) });
+  await apps.createNamespacedDeployment({
+    namespace: workloadNs,
+    body: busyboxDeployment(
+      'busy',
+      {
+        command: ['sh', '-c', 'while :; do :; done'],
+        resources: { requests: { cpu: '25m', memory: '32Mi' }, limits: { cpu: '200m', memory: '32Mi' } },
+      },
+      { terminationGracePeriodSeconds: 0 },
+    ),
+  });
 
   const [repository, tag] = [image.slice(0, image.lastIndexOf(':')), image.slice(image.lastIndexOf(':') + 1)];
-  await helm('install', RELEASE, CHART, '--namespace', NS, '--create-namespace',
-    '--set', `image.repository=${repository}`, '--set', `image.tag=${tag}`,
-    '--set', `prometheus.url=http://${nodeIp}:${forwarded.port}`,
+  await helm(
+    'install',
+    RELEASE,
+    CHART,
+    '--namespace',
+    NS,
+    '--create-namespace',
+    '--set',
+    `image.repository=${repository}`,
+    '--set',
+    `image.tag=${tag}`,
+    '--set',
+    `prometheus.url=http://${nodeIp}:${forwarded.port}`,
     // The lane has minutes of history, not days: a short loop, history and step, as goldilocks.lane.ts runs it.
-    '--set-json', 'recommender.extraArgs=["--interval=10s","--history=10m","--history-step=10s","--checkpoint-interval=10s"]');
+    '--set-json',
+    'recommender.extraArgs=["--interval=10s","--history=10m","--history-step=10s","--checkpoint-interval=10s"]',
+  );
   installed = true;
 });
 
 after(async () => {
   try {
     if (installed) await helm('uninstall', RELEASE, '--namespace', NS).catch((error: unknown) => console.log(String(error)));
-    await waitFor(`namespace ${NS} deleted`, 3 * MINUTES, () => core.readNamespace({ name: NS }).then(() => undefined, () => true));
+    await waitFor(`namespace ${NS} deleted`, 3 * MINUTES, () =>
+      core.readNamespace({ name: NS }).then(
+        () => undefined,
+        () => true,
+      ),
+    );
     if (workloadNs) await dropNamespace(core, workloadNs);
     // The CRDs stay after an uninstall (crds/); the other lane tests start without them.
     for (const name of CRDS) await ext.deleteCustomResourceDefinition({ name }).catch(() => undefined);
@@ -109,7 +137,7 @@ after(async () => {
   }
 });
 
-test('helm install: the CRDs are served, the three Deployments become Ready on the lane-built image, with Helm\'s labels', async () => {
+test("helm install: the CRDs are served, the three Deployments become Ready on the lane-built image, with Helm's labels", async () => {
   for (const name of CRDS) {
     await waitFor(`CRD ${name} Established`, MINUTES, async () => {
       const crd = await ext.readCustomResourceDefinition({ name });
@@ -117,24 +145,35 @@ test('helm install: the CRDs are served, the three Deployments become Ready on t
     });
   }
   let last: k8s.V1Deployment[] = [];
-  await waitFor('Tailor\'s Deployments Ready', 5 * MINUTES, async () => {
-    last = await Promise.all(DEPLOYMENTS.map((name) => apps.readNamespacedDeployment({ namespace: NS, name })));
-    return last.every((d) => (d.status?.readyReplicas ?? 0) === d.spec?.replicas && (d.status?.updatedReplicas ?? 0) === d.spec?.replicas) ? true : undefined;
-  }, () => last.map((d) => `${d.metadata?.name} ${d.status?.readyReplicas ?? 0}/${d.spec?.replicas}`).join(', '));
+  await waitFor(
+    "Tailor's Deployments Ready",
+    5 * MINUTES,
+    async () => {
+      last = await Promise.all(DEPLOYMENTS.map((name) => apps.readNamespacedDeployment({ namespace: NS, name })));
+      return last.every((d) => (d.status?.readyReplicas ?? 0) === d.spec?.replicas && (d.status?.updatedReplicas ?? 0) === d.spec?.replicas) ? true : undefined;
+    },
+    () => last.map((d) => `${d.metadata?.name} ${d.status?.readyReplicas ?? 0}/${d.spec?.replicas}`).join(', '),
+  );
   for (const d of last) {
     assert.equal(d.spec?.template.spec?.containers[0]?.image, image);
     for (const l of HELM_LABELS) assert.ok(d.metadata?.labels?.[l], `${d.metadata?.name} has label ${l}`);
   }
   const ns = await core.readNamespace({ name: NS });
-  assert.equal(ns.metadata?.labels?.['pod-security.kubernetes.io/enforce'], 'restricted', 'the chart\'s labels on the namespace --create-namespace made');
+  assert.equal(ns.metadata?.labels?.['pod-security.kubernetes.io/enforce'], 'restricted', "the chart's labels on the namespace --create-namespace made");
   assert.match(await helm('status', RELEASE, '--namespace', NS), /STATUS: deployed/);
 });
 
 test('a VPA on the workload gets a recommendation from the installed recommender', async () => {
-  await custom.createNamespacedCustomObject({ ...VPA, namespace: workloadNs, body: {
-    apiVersion: 'autoscaling.k8s.io/v1', kind: 'VerticalPodAutoscaler', metadata: { name: 'busy' },
-    spec: { targetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'busy' }, updatePolicy: { updateMode: 'Off' } },
-  } });
+  await custom.createNamespacedCustomObject({
+    ...VPA,
+    namespace: workloadNs,
+    body: {
+      apiVersion: 'autoscaling.k8s.io/v1',
+      kind: 'VerticalPodAutoscaler',
+      metadata: { name: 'busy' },
+      spec: { targetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'busy' }, updatePolicy: { updateMode: 'Off' } },
+    },
+  });
   const started = Date.now();
   const logs = () => {
     try {
@@ -143,20 +182,26 @@ test('a VPA on the workload gets a recommendation from the installed recommender
       return String(error);
     }
   };
-  const vpa = await waitFor('a recommendation for container app', 8 * MINUTES, async () => {
-    const v = await readVpa();
-    return v.status?.recommendation?.containerRecommendations?.some((r) => r.containerName === 'app') ? v : undefined;
-  }, logs);
+  const vpa = await waitFor(
+    'a recommendation for container app',
+    8 * MINUTES,
+    async () => {
+      const v = await readVpa();
+      return v.status?.recommendation?.containerRecommendations?.some((r) => r.containerName === 'app') ? v : undefined;
+    },
+    logs,
+  );
   const app = vpa.status!.recommendation!.containerRecommendations!.find((r) => r.containerName === 'app')!;
   assert.ok(app.target['cpu'] && app.target['memory'], JSON.stringify(app));
   console.log(`recommendation after ${((Date.now() - started) / 1000).toFixed(1)} s: ${JSON.stringify(app.target)}`);
 });
 
-test('helm upgrade changes a setting: Tailor\'s pods roll, the workload\'s pod does not restart, the caBundle and the recommendation stay', async () => {
+test("helm upgrade changes a setting: Tailor's pods roll, the workload's pod does not restart, the caBundle and the recommendation stay", async () => {
   const [podBefore] = await workloadPod();
-  assert.ok(podBefore, 'the workload\'s pod');
+  assert.ok(podBefore, "the workload's pod");
   const restartsBefore = podBefore.status?.containerStatuses?.[0]?.restartCount ?? 0;
-  const checksum = async () => (await apps.readNamespacedDeployment({ namespace: NS, name: 'tailor-recommender' })).spec?.template.metadata?.annotations?.['checksum/config'];
+  const checksum = async () =>
+    (await apps.readNamespacedDeployment({ namespace: NS, name: 'tailor-recommender' })).spec?.template.metadata?.annotations?.['checksum/config'];
   const before = await checksum();
   const caBundle = async () => (await registration.readMutatingWebhookConfiguration({ name: 'tailor' })).webhooks?.[0]?.clientConfig.caBundle ?? '';
   const caBefore = await waitFor('the caBundle the webhook writes', 2 * MINUTES, async () => (await caBundle()) || undefined);
@@ -167,10 +212,17 @@ test('helm upgrade changes a setting: Tailor\'s pods roll, the workload\'s pod d
   assert.equal(await caBundle(), caBefore, 'the caBundle survived the upgrade');
   assert.equal((await core.readNamespacedConfigMap({ namespace: NS, name: 'tailor-config' })).data?.['TAILOR_LOG_LEVEL'], 'debug');
   assert.notEqual(await checksum(), before, 'the config checksum changed, so the pods roll');
-  await waitFor('Tailor\'s Deployments rolled and Ready', 5 * MINUTES, async () => {
+  await waitFor("Tailor's Deployments rolled and Ready", 5 * MINUTES, async () => {
     const all = await Promise.all(DEPLOYMENTS.map((name) => apps.readNamespacedDeployment({ namespace: NS, name })));
-    return all.every((d) => (d.status?.observedGeneration ?? 0) >= (d.metadata?.generation ?? 1)
-      && d.status?.updatedReplicas === d.spec?.replicas && d.status?.readyReplicas === d.spec?.replicas && (d.status?.replicas ?? 0) === d.spec?.replicas) ? true : undefined;
+    return all.every(
+      (d) =>
+        (d.status?.observedGeneration ?? 0) >= (d.metadata?.generation ?? 1) &&
+        d.status?.updatedReplicas === d.spec?.replicas &&
+        d.status?.readyReplicas === d.spec?.replicas &&
+        (d.status?.replicas ?? 0) === d.spec?.replicas,
+    )
+      ? true
+      : undefined;
   });
   assert.match(await helm('history', RELEASE, '--namespace', NS), /^2\s.*\bdeployed\b/m);
 
@@ -185,14 +237,40 @@ test('helm upgrade changes a setting: Tailor\'s pods roll, the workload\'s pod d
 test('helm uninstall leaves no object of the release behind; the CRDs and the VPA stay (crds/)', async () => {
   // Every object the release made, as Helm recorded it.
   const manifest = parseManifests(await helm('get', 'manifest', RELEASE, '--namespace', NS));
-  assert.equal(manifest.length, 33, `the release's manifest has the 33 objects of templates/: ${manifest.map((o) => `${o.kind}/${o.metadata.name}`).join(', ')}`);
+  assert.equal(
+    manifest.length,
+    33,
+    `the release's manifest has the 33 objects of templates/: ${manifest.map((o) => `${o.kind}/${o.metadata.name}`).join(', ')}`,
+  );
   await helm('uninstall', RELEASE, '--namespace', NS);
   installed = false;
-  await waitFor(`namespace ${NS} deleted`, 3 * MINUTES, () => core.readNamespace({ name: NS }).then(() => undefined, () => true));
-  const left = manifest.filter((o) => laneKubectl('get', `${o.kind}/${o.metadata.name}`, ...(o.metadata.namespace ? ['-n', o.metadata.namespace] : []), '--ignore-not-found', '-o', 'name').trim() !== '');
-  assert.deepEqual(left.map((o) => `${o.kind}/${o.metadata.name}`), [], 'objects of the release still there');
+  await waitFor(`namespace ${NS} deleted`, 3 * MINUTES, () =>
+    core.readNamespace({ name: NS }).then(
+      () => undefined,
+      () => true,
+    ),
+  );
+  const left = manifest.filter(
+    (o) =>
+      laneKubectl(
+        'get',
+        `${o.kind}/${o.metadata.name}`,
+        ...(o.metadata.namespace ? ['-n', o.metadata.namespace] : []),
+        '--ignore-not-found',
+        '-o',
+        'name',
+      ).trim() !== '',
+  );
+  assert.deepEqual(
+    left.map((o) => `${o.kind}/${o.metadata.name}`),
+    [],
+    'objects of the release still there',
+  );
   for (const name of CRDS) await ext.readCustomResourceDefinition({ name });
   await readVpa();
   // Helm 4 has no --all: every status it keeps a record in, named.
-  assert.doesNotMatch(await helm('list', '--all-namespaces', '--deployed', '--failed', '--pending', '--superseded', '--uninstalling', '--uninstalled'), new RegExp(`^${RELEASE}\\s`, 'm'));
+  assert.doesNotMatch(
+    await helm('list', '--all-namespaces', '--deployed', '--failed', '--pending', '--superseded', '--uninstalling', '--uninstalled'),
+    new RegExp(`^${RELEASE}\\s`, 'm'),
+  );
 });

@@ -11,31 +11,42 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { test } from 'node:test';
 import { parse } from 'yaml';
-import { CHART_VALUES_PATH, HELM_DOC_PATH, VALUES_END, VALUES_START, showDefault, valueRows, valuesTable, withValuesTable } from '../../scripts/helm-values-doc.ts';
+import {
+  CHART_VALUES_PATH,
+  HELM_DOC_PATH,
+  VALUES_END,
+  VALUES_START,
+  showDefault,
+  valueRows,
+  valuesTable,
+  withValuesTable,
+} from '../../scripts/helm-values-doc.ts';
 
 const CHART = fileURLToPath(new URL('../../charts/tailor/', import.meta.url));
 const MANIFEST_CRDS = fileURLToPath(new URL('../../manifests/crds/', import.meta.url));
 const values = readFileSync(CHART_VALUES_PATH, 'utf8');
 
-test('docs/helm.md\'s values table is the one values.yaml makes (npm run docs:helm)', () => {
+test("docs/helm.md's values table is the one values.yaml makes (npm run docs:helm)", () => {
   const page = readFileSync(HELM_DOC_PATH, 'utf8');
   assert.equal(withValuesTable(page, valuesTable(valueRows(values))), page, 'stale: run npm run docs:helm');
 });
 
 test('the table: one row per "-- " comment, sections walked into, defaults in flow YAML; an undocumented value is an error', () => {
-  const rows = valueRows([
-    '# header, not a value',
-    '',
-    'image:',
-    '  # -- The repository.',
-    '  repository: tailor',
-    '  # -- The tag;',
-    '  # empty means appVersion.',
-    '  tag: ""',
-    '# -- Resources | in one row.',
-    'resources: {requests: {cpu: 100m}}',
-    '',
-  ].join('\n'));
+  const rows = valueRows(
+    [
+      '# header, not a value',
+      '',
+      'image:',
+      '  # -- The repository.',
+      '  repository: tailor',
+      '  # -- The tag;',
+      '  # empty means appVersion.',
+      '  tag: ""',
+      '# -- Resources | in one row.',
+      'resources: {requests: {cpu: 100m}}',
+      '',
+    ].join('\n'),
+  );
   assert.deepEqual(rows, [
     { path: 'image.repository', default: 'tailor', description: 'The repository.' },
     { path: 'image.tag', default: '', description: 'The tag; empty means appVersion.' },
@@ -53,7 +64,9 @@ test('the table: one row per "-- " comment, sections walked into, defaults in fl
 /** The `.Values.a.b` paths the templates read (whole words: `.Values.recommender` counts for its keys through `$c`). */
 function templateReads(): { text: string; paths: Set<string> } {
   const dir = join(CHART, 'templates');
-  const text = readdirSync(dir).map((f) => readFileSync(join(dir, f), 'utf8')).join('\n');
+  const text = readdirSync(dir)
+    .map((f) => readFileSync(join(dir, f), 'utf8'))
+    .join('\n');
   return { text, paths: new Set([...text.matchAll(/\.Values\.([A-Za-z0-9_.]+)/g)].map((m) => m[1]!.replace(/\.$/, ''))) };
 }
 
@@ -82,7 +95,7 @@ test('every value of values.yaml is read by a template, and every .Values path a
   }
 });
 
-test('Chart.yaml: appVersion is package.json\'s version, and so is the default image tag', () => {
+test("Chart.yaml: appVersion is package.json's version, and so is the default image tag", () => {
   const chart = parse(readFileSync(join(CHART, 'Chart.yaml'), 'utf8')) as { apiVersion: string; name: string; version: string; appVersion: string };
   const pkg = JSON.parse(readFileSync(fileURLToPath(new URL('../../package.json', import.meta.url)), 'utf8')) as { version: string };
   assert.equal(chart.apiVersion, 'v2');
@@ -94,7 +107,14 @@ test('Chart.yaml: appVersion is package.json\'s version, and so is the default i
 
 test('charts/tailor/crds/ holds the CRDs of manifests/crds, byte for byte, and nothing else', () => {
   const crds = readdirSync(join(CHART, 'crds')).sort();
-  const manifests = readdirSync(MANIFEST_CRDS).filter((f) => f !== 'kustomization.yaml').sort();
+  const manifests = readdirSync(MANIFEST_CRDS)
+    .filter((f) => f !== 'kustomization.yaml')
+    .sort();
   assert.deepEqual(crds, manifests);
-  for (const f of crds) assert.equal(readFileSync(join(CHART, 'crds', f), 'utf8'), readFileSync(join(MANIFEST_CRDS, f), 'utf8'), `crds/${f} differs from manifests/crds/${f}: copy it over`);
+  for (const f of crds)
+    assert.equal(
+      readFileSync(join(CHART, 'crds', f), 'utf8'),
+      readFileSync(join(MANIFEST_CRDS, f), 'utf8'),
+      `crds/${f} differs from manifests/crds/${f}: copy it over`,
+    );
 });

@@ -42,7 +42,9 @@ test('creating an existing object is alreadyExists -> drop; a stale resourceVers
 
   await coordination.replaceNamespacedLease({ name: 'dup', namespace: 'default', body: { ...created, spec: { ...created.spec, holderIdentity: 'b' } } });
   const stale = classifyApiError(
-    await thrown(() => coordination.replaceNamespacedLease({ name: 'dup', namespace: 'default', body: { ...created, spec: { ...created.spec, holderIdentity: 'c' } } })),
+    await thrown(() =>
+      coordination.replaceNamespacedLease({ name: 'dup', namespace: 'default', body: { ...created, spec: { ...created.spec, holderIdentity: 'c' } } }),
+    ),
   );
   assert.deepEqual([stale.kind, stale.action, stale.code, stale.reason], ['conflict', 'retry', 409, 'Conflict']);
 });
@@ -52,7 +54,10 @@ test('an object the server rejects is invalid -> report, with the field causes',
   pod.spec!.containers = [];
   const c = classifyApiError(await thrown(() => sim.core.createNamespacedPod({ namespace: 'default', body: pod })));
   assert.deepEqual([c.kind, c.action, c.code, c.reason], ['invalid', 'report', 422, 'Invalid']);
-  assert.ok(c.causes.some((cause) => cause.field?.includes('spec.containers')), JSON.stringify(c.causes));
+  assert.ok(
+    c.causes.some((cause) => cause.field?.includes('spec.containers')),
+    JSON.stringify(c.causes),
+  );
 });
 
 test('429 from the server is throttled -> backoff with its Retry-After; 500 is unavailable -> backoff', async (t) => {
@@ -67,7 +72,12 @@ test('429 from the server is throttled -> backoff with its Retry-After; 500 is u
 });
 
 test('a watch resourceVersion that is too old is gone -> retry (re-list)', () => {
-  const err = new k8s.ApiException(410, 'Gone', JSON.stringify({ kind: 'Status', reason: 'Expired', message: 'too old resource version: 5 (90)', code: 410 }), {});
+  const err = new k8s.ApiException(
+    410,
+    'Gone',
+    JSON.stringify({ kind: 'Status', reason: 'Expired', message: 'too old resource version: 5 (90)', code: 410 }),
+    {},
+  );
   assert.deepEqual([classifyApiError(err).kind, classifyApiError(err).action], ['gone', 'retry']);
 });
 

@@ -45,7 +45,11 @@ test('order: --kubeconfig, then KUBECONFIG, then the service account, then ~/.ku
 
   const c2 = connectKube({ ...base, env: { KUBECONFIG: `${envA}:${envB}`, ...inClusterEnv } });
   assert.deepEqual([c2.source, c2.kubeConfig.getCurrentCluster()?.server, c2.namespace], ['KUBECONFIG', 'https://a:6443', 'team-a']);
-  assert.deepEqual(c2.kubeConfig.getContexts().map((c) => c.name), ['env-a', 'env-b'], 'the files are merged');
+  assert.deepEqual(
+    c2.kubeConfig.getContexts().map((c) => c.name),
+    ['env-a', 'env-b'],
+    'the files are merged',
+  );
 
   const c3 = connectKube({ ...base, env: inClusterEnv });
   assert.deepEqual([c3.source, c3.kubeConfig.getCurrentCluster()?.server, c3.namespace], ['in-cluster', 'https://10.0.0.1:443', 'tailor-system']);
@@ -78,8 +82,14 @@ test('nothing found: the error lists every source tried; an explicit choice that
       return true;
     },
   );
-  assert.throws(() => connectKube({ kubeconfig: join(dir, 'missing.yaml'), env: {}, homeDir: join(dir, 'home') }), /--kubeconfig .*missing\.yaml: no such file/);
-  assert.throws(() => connectKube({ env: { KUBECONFIG: join(dir, 'gone.yaml') }, homeDir: join(dir, 'home') }), /KUBECONFIG=.*gone\.yaml: none of its files exists/);
+  assert.throws(
+    () => connectKube({ kubeconfig: join(dir, 'missing.yaml'), env: {}, homeDir: join(dir, 'home') }),
+    /--kubeconfig .*missing\.yaml: no such file/,
+  );
+  assert.throws(
+    () => connectKube({ env: { KUBECONFIG: join(dir, 'gone.yaml') }, homeDir: join(dir, 'home') }),
+    /KUBECONFIG=.*gone\.yaml: none of its files exists/,
+  );
   const broken = write('broken.yaml', 'clusters: [unclosed');
   assert.throws(() => connectKube({ kubeconfig: broken, env: {} }), /--kubeconfig: cannot read kubeconfig/);
   assert.throws(

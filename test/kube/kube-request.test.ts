@@ -49,7 +49,12 @@ function kubeConfig(prefix = ''): k8s.KubeConfig {
 }
 
 test('a list sends the path, the query (`_continue` as `continue`), the Accept header and the token', async () => {
-  answer.body = JSON.stringify({ apiVersion: 'v1', kind: 'PodList', metadata: { resourceVersion: '7' }, items: [{ metadata: { name: 'p', creationTimestamp: '2026-12-02T10:00:00Z' } }] });
+  answer.body = JSON.stringify({
+    apiVersion: 'v1',
+    kind: 'PodList',
+    metadata: { resourceVersion: '7' },
+    items: [{ metadata: { name: 'p', creationTimestamp: '2026-12-02T10:00:00Z' } }],
+  });
   const list = await coreApi(kubeConfig()).listNamespacedPod({ namespace: 'a b', labelSelector: 'app=x', limit: 5, _continue: 'tok', watch: false });
   const url = new URL(seen[0]!.url, 'http://x');
   assert.equal(seen[0]!.method, 'GET');
@@ -69,7 +74,12 @@ test('the server URL keeps its path prefix; a trailing slash is dropped, as clie
 });
 
 test('a body is serialized by its model (Date -> RFC 3339) and sent as JSON', async () => {
-  const event: k8s.CoreV1Event = { metadata: { namespace: 'shop', name: 'e' }, involvedObject: { kind: 'Pod', name: 'p' }, eventTime: new k8s.V1MicroTime(Date.UTC(2026, 0, 2, 3, 4, 5, 6)), firstTimestamp: new Date(Date.UTC(2026, 0, 2)) };
+  const event: k8s.CoreV1Event = {
+    metadata: { namespace: 'shop', name: 'e' },
+    involvedObject: { kind: 'Pod', name: 'p' },
+    eventTime: new k8s.V1MicroTime(Date.UTC(2026, 0, 2, 3, 4, 5, 6)),
+    firstTimestamp: new Date(Date.UTC(2026, 0, 2)),
+  };
   await coreApi(kubeConfig()).createNamespacedEvent({ namespace: 'shop', body: event, fieldManager: 'fm' });
   assert.equal(seen[0]!.method, 'POST');
   assert.equal(seen[0]!.url, '/api/v1/namespaces/shop/events?fieldManager=fm');
@@ -82,7 +92,19 @@ test('a body is serialized by its model (Date -> RFC 3339) and sent as JSON', as
 test('a patch carries the content type the caller chose, and force as a query flag', async () => {
   answer.body = JSON.stringify({ status: { x: 1 } });
   const custom = customObjectsApi(kubeConfig());
-  const result = await custom.patchNamespacedCustomObjectStatus({ group: 'autoscaling.k8s.io', version: 'v1', plural: 'verticalpodautoscalers', namespace: 'ns', name: 'v', body: { status: { a: 1 } }, fieldManager: 'tailor', force: true }, MERGE_PATCH);
+  const result = await custom.patchNamespacedCustomObjectStatus(
+    {
+      group: 'autoscaling.k8s.io',
+      version: 'v1',
+      plural: 'verticalpodautoscalers',
+      namespace: 'ns',
+      name: 'v',
+      body: { status: { a: 1 } },
+      fieldManager: 'tailor',
+      force: true,
+    },
+    MERGE_PATCH,
+  );
   assert.equal(seen[0]!.method, 'PATCH');
   assert.equal(seen[0]!.url, '/apis/autoscaling.k8s.io/v1/namespaces/ns/verticalpodautoscalers/v/status?fieldManager=tailor&force=true');
   assert.equal(seen[0]!.headers['content-type'], 'application/merge-patch+json');
@@ -100,17 +122,23 @@ test('a delete without a body sends none', async () => {
 test('an answer outside 2xx is thrown as ApiException with its code, body text and headers, and classified', async () => {
   const status = { kind: 'Status', status: 'Failure', reason: 'Conflict', code: 409, message: 'the object has been modified' };
   answer = { status: 409, headers: { 'content-type': 'application/json', 'x-trace': 'abc' }, body: JSON.stringify(status) };
-  const err = await coreApi(kubeConfig()).readNamespacedSecret({ namespace: 'ns', name: 's' }).then(
-    () => assert.fail('no error'),
-    (e: unknown) => e,
-  );
+  const err = await coreApi(kubeConfig())
+    .readNamespacedSecret({ namespace: 'ns', name: 's' })
+    .then(
+      () => assert.fail('no error'),
+      (e: unknown) => e,
+    );
   assert.ok(err instanceof k8s.ApiException);
   assert.equal(err.code, 409);
   assert.equal(err.body, JSON.stringify(status));
   assert.equal((err.headers as Record<string, string>)['x-trace'], 'abc');
   assert.equal(classifyApiError(err).kind, 'conflict');
 
-  answer = { status: 429, headers: { 'content-type': 'application/json', 'retry-after': '3' }, body: JSON.stringify({ kind: 'Status', reason: 'TooManyRequests', code: 429 }) };
+  answer = {
+    status: 429,
+    headers: { 'content-type': 'application/json', 'retry-after': '3' },
+    body: JSON.stringify({ kind: 'Status', reason: 'TooManyRequests', code: 429 }),
+  };
   const throttled = classifyApiError(await new KubeClient(kubeConfig()).send({ method: 'GET', path: '/api/v1/pods' }).catch((e: unknown) => e));
   assert.equal(throttled.kind, 'throttled');
   assert.equal(throttled.retryAfterMs, 3_000);
@@ -118,7 +146,9 @@ test('an answer outside 2xx is thrown as ApiException with its code, body text a
 
 test('401 is thrown as client-node throws it: code 401, no body', async () => {
   answer = { status: 401, headers: { 'content-type': 'application/json' }, body: '{"kind":"Status","code":401}' };
-  const err = await versionApi(kubeConfig()).getCode().catch((e: unknown) => e);
+  const err = await versionApi(kubeConfig())
+    .getCode()
+    .catch((e: unknown) => e);
   assert.ok(err instanceof k8s.ApiException);
   assert.equal(err.code, 401);
   assert.equal(err.body, undefined);
@@ -133,7 +163,9 @@ test('no answer: the transport error is thrown and classified as network', async
   const free = (closed.address() as { port: number }).port;
   await new Promise<void>((resolve) => closed.close(() => resolve()));
   kc.loadFromClusterAndUser({ name: 'c', server: `http://127.0.0.1:${free}`, skipTLSVerify: true }, { name: 'u' });
-  const err = await versionApi(kc).getCode().catch((e: unknown) => e);
+  const err = await versionApi(kc)
+    .getCode()
+    .catch((e: unknown) => e);
   assert.equal(classifyApiError(err).kind, 'network');
 });
 

@@ -26,7 +26,13 @@ test("someone else's lease expires 15 s after WE first saw its version, whatever
   assert.deepEqual(leaseAction(held('other'), 100_000, 'me', 114_999, 15_000), { kind: 'held', holder: 'other', expiresAt: 115_000 });
   const taken = leaseAction(held('other'), 100_000, 'me', 115_000, 15_000);
   assert.equal(taken.kind, 'acquire');
-  assert.deepEqual(taken.kind === 'acquire' && taken.record, { holderIdentity: 'me', leaseDurationSeconds: 15, acquireTime: 115_000, renewTime: 115_000, leaseTransitions: 3 });
+  assert.deepEqual(taken.kind === 'acquire' && taken.record, {
+    holderIdentity: 'me',
+    leaseDurationSeconds: 15,
+    acquireTime: 115_000,
+    renewTime: 115_000,
+    leaseTransitions: 3,
+  });
 });
 
 test("the lease's own duration counts: a 1 s (released) lease expires after 1 s, an empty holder at once", () => {
@@ -36,5 +42,11 @@ test("the lease's own duration counts: a 1 s (released) lease expires after 1 s,
 });
 
 test('a release empties the holder, sets 1 s and keeps the transition count', () => {
-  assert.deepEqual(releasedRecord(held('me').record, 120_000), { holderIdentity: '', leaseDurationSeconds: 1, acquireTime: 120_000, renewTime: 120_000, leaseTransitions: 2 });
+  assert.deepEqual(releasedRecord(held('me').record, 120_000), {
+    holderIdentity: '',
+    leaseDurationSeconds: 1,
+    acquireTime: 120_000,
+    renewTime: 120_000,
+    leaseTransitions: 2,
+  });
 });

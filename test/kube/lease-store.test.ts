@@ -39,7 +39,10 @@ test('create and update send acquireTime and renewTime as MicroTime (six fractio
   const record = { holderIdentity: 'a_1', leaseDurationSeconds: 15, acquireTime: acquired, renewTime: acquired, leaseTransitions: 0 };
   const created = await store.create(record);
   await store.update({ ...record, renewTime: acquired + 2_003 }, created.resourceVersion);
-  assert.deepEqual(bodies.map((b) => b.method), ['POST', 'PUT']);
+  assert.deepEqual(
+    bodies.map((b) => b.method),
+    ['POST', 'PUT'],
+  );
   for (const { body } of bodies) {
     assert.match(String(body.spec?.acquireTime), MICRO_TIME);
     assert.match(String(body.spec?.renewTime), MICRO_TIME);

@@ -44,7 +44,10 @@ test('transient errors are retried with growing waits until success', async () =
 test('non-retryable errors are thrown at once, unchanged; attempts run out with the last error', async () => {
   const { waits, sleep } = recordingSleep();
   const notFound = status(404, { reason: 'NotFound' });
-  await assert.rejects(withRetry(async () => Promise.reject(notFound), { sleep }), (err) => err === notFound);
+  await assert.rejects(
+    withRetry(async () => Promise.reject(notFound), { sleep }),
+    (err) => err === notFound,
+  );
   assert.deepEqual(waits, []);
 
   let calls = 0;
@@ -61,9 +64,15 @@ test('what p-retry would judge itself is judged by the classification: a network
   let calls = 0;
   assert.equal(await withRetry(async () => (++calls < 2 ? Promise.reject(refused) : 'ok'), { sleep, random: () => 0 }), 'ok');
   assert.deepEqual(waits, [100]);
-  await assert.rejects(withRetry(async () => Promise.reject('plain text'), { sleep }), (err) => err === 'plain text');
+  await assert.rejects(
+    withRetry(async () => Promise.reject('plain text'), { sleep }),
+    (err) => err === 'plain text',
+  );
   const bug = new TypeError('x is undefined');
-  await assert.rejects(withRetry(async () => Promise.reject(bug), { sleep }), (err) => err === bug);
+  await assert.rejects(
+    withRetry(async () => Promise.reject(bug), { sleep }),
+    (err) => err === bug,
+  );
   assert.deepEqual(waits, [100], 'neither is retried');
 });
 

@@ -28,7 +28,14 @@ async function simWithCaches(t: { after: (fn: () => Promise<void>) => void }) {
   });
   const podCache = (extra: Partial<ConstructorParameters<typeof WatchCache>[0]> = {}) => {
     const events: [WatchEventType, string][] = [];
-    const cache = new WatchCache<k8s.V1Pod>({ kubeConfig: sim.kc, resource: PODS, logger: silentLogger(), restartBaseDelayMs: 50, restartMaxDelayMs: 200, ...extra });
+    const cache = new WatchCache<k8s.V1Pod>({
+      kubeConfig: sim.kc,
+      resource: PODS,
+      logger: silentLogger(),
+      restartBaseDelayMs: 50,
+      restartMaxDelayMs: 200,
+      ...extra,
+    });
     cache.on((type, pod) => events.push([type, `${pod.metadata?.namespace}/${pod.metadata?.name}`]));
     caches.push(cache as unknown as WatchCache<k8s.KubernetesObject>);
     return { cache, events };
@@ -78,7 +85,12 @@ test('lists, then follows adds, updates and deletes; cluster-wide custom resourc
     version: 'v1',
     namespace: 'default',
     plural: 'verticalpodautoscalers',
-    body: { apiVersion: 'autoscaling.k8s.io/v1', kind: 'VerticalPodAutoscaler', metadata: { name: 'web' }, spec: { targetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'web' } } },
+    body: {
+      apiVersion: 'autoscaling.k8s.io/v1',
+      kind: 'VerticalPodAutoscaler',
+      metadata: { name: 'web' },
+      spec: { targetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'web' } },
+    },
   });
   await until('the VPA', () => vpas.get('default', 'web') !== undefined);
 });

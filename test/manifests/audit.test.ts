@@ -26,15 +26,24 @@ interface PodSpec {
   containers: { image: string; args: string[]; securityContext: Record<string, unknown> }[];
   volumes: { name: string; persistentVolumeClaim?: { claimName: string } }[];
 }
-const podSpec = (cronJob: Manifest) => (cronJob as unknown as { spec: { jobTemplate: { spec: { template: { spec: PodSpec } } } } }).spec.jobTemplate.spec.template.spec;
+const podSpec = (cronJob: Manifest) =>
+  (cronJob as unknown as { spec: { jobTemplate: { spec: { template: { spec: PodSpec } } } } }).spec.jobTemplate.spec.template.spec;
 const argValue = (args: string[], flag: string) => args.find((a) => a.startsWith(`${flag}=`))?.slice(flag.length + 1);
 
 test('manifests/audit renders a CronJob of the install image, its service account, a Role on one ConfigMap, the ConfigMap and the reports volume', async () => {
   const { objects } = await render('audit');
-  assert.deepEqual(inventory(objects), ['ConfigMap/tailor-audit', 'CronJob/tailor-audit', 'PersistentVolumeClaim/tailor-audit-reports', 'Role/tailor-audit', 'RoleBinding/tailor-audit', 'ServiceAccount/tailor-audit']);
+  assert.deepEqual(inventory(objects), [
+    'ConfigMap/tailor-audit',
+    'CronJob/tailor-audit',
+    'PersistentVolumeClaim/tailor-audit-reports',
+    'Role/tailor-audit',
+    'RoleBinding/tailor-audit',
+    'ServiceAccount/tailor-audit',
+  ]);
   for (const o of objects) assert.equal(o.metadata.namespace, NS, `${o.kind}/${o.metadata.name}`);
   const pod = podSpec(find(objects, 'CronJob', 'tailor-audit'));
-  const recommender = (find((await render('install')).objects, 'Deployment', 'tailor-recommender') as unknown as { spec: { template: { spec: PodSpec } } }).spec.template.spec;
+  const recommender = (find((await render('install')).objects, 'Deployment', 'tailor-recommender') as unknown as { spec: { template: { spec: PodSpec } } }).spec
+    .template.spec;
   assert.equal(pod.containers[0]!.image, recommender.containers[0]!.image);
   assert.deepEqual(pod.containers[0]!.securityContext, recommender.containers[0]!.securityContext);
   assert.equal(pod.serviceAccountName, 'tailor-audit');
@@ -54,7 +63,9 @@ test("the CronJob's arguments are accepted by tailor audit (it gets as far as Pr
   const dir = await mkdtemp(join(tmpdir(), 'tailor-audit-args-'));
   try {
     const url = `http://127.0.0.1:${await freePort()}`;
-    const args = pod.containers[0]!.args.map((a) => (a.startsWith('--prometheus-url=') ? `--prometheus-url=${url}` : a.startsWith('--output-dir=') ? `--output-dir=${dir}` : a));
+    const args = pod.containers[0]!.args.map((a) =>
+      a.startsWith('--prometheus-url=') ? `--prometheus-url=${url}` : a.startsWith('--output-dir=') ? `--output-dir=${dir}` : a,
+    );
     const store = `--store=dir:${join(dir, 'store')}`;
     const result = await tailorInProcess([...args.map((a) => (a.startsWith('--store=') ? store : a)), '--retries', '0']);
     assert.equal(result.code, 1, result.stderr);

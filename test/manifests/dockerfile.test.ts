@@ -69,7 +69,10 @@ const keyword = (stage: Stage, k: string) => stage.instructions.filter((i) => i.
 test('the Dockerfile parses without problems and has a build and a runtime stage on Node LTS', async () => {
   const { text, stages: all, args: buildArgs } = await stages();
   assert.deepEqual(validate(text), []);
-  assert.deepEqual(all.map((s) => s.name), ['build', 'runtime']);
+  assert.deepEqual(
+    all.map((s) => s.name),
+    ['build', 'runtime'],
+  );
   const image = buildArgs.get('NODE_IMAGE') ?? '';
   for (const s of all) assert.equal(s.image, '${NODE_IMAGE}');
   // Even Node majors become LTS; slim Debian images.
@@ -79,18 +82,23 @@ test('the Dockerfile parses without problems and has a build and a runtime stage
   assert.ok(Number(major[1]) >= 22, 'a supported LTS line');
 });
 
-test('the build stage compiles the image\'s CLI with the repository\'s build script and gathers the packages it imports', async () => {
+test("the build stage compiles the image's CLI with the repository's build script and gathers the packages it imports", async () => {
   const build = (await stages()).stages[0] as Stage;
   const runs = keyword(build, 'RUN').map(args);
   assert.deepEqual(runs, ['npm ci --ignore-scripts --no-audit --no-fund', IMAGE_BUILD]);
-  assert.deepEqual(keyword(build, 'COPY').map(args).slice(0, 1 + WORKSPACES.length), ['package.json package-lock.json ./', ...WORKSPACES.map((w) => `packages/${w}/package.json packages/${w}/`)]);
+  assert.deepEqual(
+    keyword(build, 'COPY')
+      .map(args)
+      .slice(0, 1 + WORKSPACES.length),
+    ['package.json package-lock.json ./', ...WORKSPACES.map((w) => `packages/${w}/package.json packages/${w}/`)],
+  );
   for (const copy of keyword(build, 'COPY').map(args)) {
     const source = copy.split(' ')[0]!;
     assert.ok(existsSync(join(ROOT, source)), source);
   }
 });
 
-test('the runtime stage holds the image\'s packages, package.json, bin/ and the bundle, and installs only the allocator', async () => {
+test("the runtime stage holds the image's packages, package.json, bin/ and the bundle, and installs only the allocator", async () => {
   const [, runtime] = (await stages()).stages as [Stage, Stage];
   // The one RUN of the runtime stage installs the allocator (decision 0272), nothing of the project's.
   const runtimeRuns = keyword(runtime, 'RUN').map(args);
@@ -131,7 +139,9 @@ async function filesUnder(path: string): Promise<string[]> {
 test('every file the Dockerfile copies from the build context is in it (.dockerignore lets it through)', async () => {
   // Docker's own matching rules (a port of its fileutils), not .gitignore's: `*` then `!path` re-includes.
   const ignored = dockerignore({ ignorecase: false }).add((await readFile(join(ROOT, '.dockerignore'), 'utf8')).split('\n'));
-  const sources = (await stages()).stages.flatMap((s) => keyword(s, 'COPY').map(args)).filter((c) => !c.startsWith('--from='))
+  const sources = (await stages()).stages
+    .flatMap((s) => keyword(s, 'COPY').map(args))
+    .filter((c) => !c.startsWith('--from='))
     .flatMap((c) => c.split(' ').slice(0, -1));
   assert.ok(sources.includes('scripts/build.mjs') && sources.includes('scripts/image-modules.mjs'), sources.join(', '));
   for (const source of sources) {
@@ -141,9 +151,27 @@ test('every file the Dockerfile copies from the build context is in it (.dockeri
     const kept = files.filter((f) => !ignored.ignores(f));
     // A directory may leave out some files (the packages' tests), never all; a file must be there.
     const whole = files.includes(source);
-    assert.ok(whole ? kept.length === files.length : kept.length > 0, `${source}: left out of the build context by .dockerignore: ${files.filter((f) => ignored.ignores(f)).slice(0, 5).join(', ')}`);
+    assert.ok(
+      whole ? kept.length === files.length : kept.length > 0,
+      `${source}: left out of the build context by .dockerignore: ${files
+        .filter((f) => ignored.ignores(f))
+        .slice(0, 5)
+        .join(', ')}`,
+    );
   }
-  assert.ok(['node_modules/commander/package.json', 'test/manifests/dockerfile.test.ts', 'packages/kube-sim/test/api.test.ts', 'packages/kube-sim/README.md', 'manifests/crds/verticalpodautoscalers.yaml', 'docs/cli.md', 'traces/azure_v1_cpu.csv.gz', 'bench/updater.ts'].every((f) => ignored.ignores(f)), 'the rest stays out');
+  assert.ok(
+    [
+      'node_modules/commander/package.json',
+      'test/manifests/dockerfile.test.ts',
+      'packages/kube-sim/test/api.test.ts',
+      'packages/kube-sim/README.md',
+      'manifests/crds/verticalpodautoscalers.yaml',
+      'docs/cli.md',
+      'traces/azure_v1_cpu.csv.gz',
+      'bench/updater.ts',
+    ].every((f) => ignored.ignores(f)),
+    'the rest stays out',
+  );
 });
 
 /** The package an import specifier names (`@scope/name/x` -> `@scope/name`), or undefined if relative. */
@@ -182,7 +210,10 @@ async function bundleImports(dist: string): Promise<Map<string, string>> {
 
 /** Fails unless the bundle under `dist` imports only production dependencies and Node built-ins. */
 async function assertProductionImports(dist: string): Promise<Map<string, string>> {
-  const pkg = JSON.parse(await readFile(join(ROOT, 'package.json'), 'utf8')) as { dependencies: Record<string, string>; devDependencies: Record<string, string> };
+  const pkg = JSON.parse(await readFile(join(ROOT, 'package.json'), 'utf8')) as {
+    dependencies: Record<string, string>;
+    devDependencies: Record<string, string>;
+  };
   // axios is bundled (under prometheus-query), its own dependencies are not: the image holds them
   // with it, and the build checks that the bundle finds axios's copies (scripts/build.mjs).
   const axiosManifest = createRequire(join(ROOT, 'package.json')).resolve('axios/package.json');
@@ -194,7 +225,8 @@ async function assertProductionImports(dist: string): Promise<Map<string, string
   // The workspace packages ship TypeScript, client-node is cheaper in one piece, and axios is bundled
   // so its load-time reads of the fetch globals can go (scripts/build.mjs):
   // the bundle holds their code instead of importing them.
-  for (const name of [...WORKSPACES, '@kubernetes/client-node', 'prometheus-query', 'axios']) assert.equal(used.has(name), false, `${name} is bundled, not imported`);
+  for (const name of [...WORKSPACES, '@kubernetes/client-node', 'prometheus-query', 'axios'])
+    assert.equal(used.has(name), false, `${name} is bundled, not imported`);
   // The scan sees the real imports (not vacuous): the CLI's, YAML, logging and metrics packages are among them.
   for (const name of ['commander', 'yaml', 'pino', 'prom-client']) assert.ok(used.has(name), name);
   for (const dev of Object.keys(pkg.devDependencies)) assert.equal(used.has(dev), false, `${dev} is a dev dependency`);
@@ -237,7 +269,10 @@ describe("the image's files, made as the build stage makes them", () => {
     app = join(work, 'app');
     // The build stage's last RUN, with its folder here instead of /app/image.
     const image = join(work, 'image');
-    const [build, modules] = IMAGE_BUILD.replaceAll('image/', `${image}/`).replace(/ image$/, ` ${image}`).split(' && ').map((c) => c.split(' '));
+    const [build, modules] = IMAGE_BUILD.replaceAll('image/', `${image}/`)
+      .replace(/ image$/, ` ${image}`)
+      .split(' && ')
+      .map((c) => c.split(' '));
     for (const [command, ...argv] of [build!, modules!]) {
       const r = await run(command!, argv, { cwd: ROOT });
       assert.equal(r.code, 0, r.stderr);
@@ -250,7 +285,20 @@ describe("the image's files, made as the build stage makes them", () => {
     await mkdir(join(work, 'tmp'));
     env = { PATH: process.env['PATH'], HOME: join(work, 'tmp'), TMPDIR: join(work, 'tmp'), NODE_ENV: 'production' };
     prometheus = await startPrometheus({
-      series: usageFixture([{ namespace: 'shop', pod: 'api-abc-1', container: 'app', owner: { kind: 'Deployment', name: 'api', replicaSet: 'api-abc' }, cpuCores: () => 0.1, memoryBytes: () => 200 * MiB, requests: { cpu: 0.5, memory: 256 * MiB } }], { start: START, end: START + 6 * HOUR }),
+      series: usageFixture(
+        [
+          {
+            namespace: 'shop',
+            pod: 'api-abc-1',
+            container: 'app',
+            owner: { kind: 'Deployment', name: 'api', replicaSet: 'api-abc' },
+            cpuCores: () => 0.1,
+            memoryBytes: () => 200 * MiB,
+            requests: { cpu: 0.5, memory: 256 * MiB },
+          },
+        ],
+        { start: START, end: START + 6 * HOUR },
+      ),
     });
   });
   after(async () => {
@@ -282,15 +330,48 @@ describe("the image's files, made as the build stage makes them", () => {
 
   test('hold no kube-sim, demo, replay engine, TypeScript or client-node package: only what run and audit load', async () => {
     const info = JSON.parse(await readFile(join(app, 'dist', 'build-info.json'), 'utf8')) as { inputs: string[]; packages: string[] };
-    assert.deepEqual(info.inputs.filter((p) => /^(packages\/kube-sim|src\/(demo|replay|dashboard|local-prometheus))\//.test(p) || /^src\/cli\/commands\/(demo|sim|plan|validate|replay|recommend|generate-trace)/.test(p)), []);
-    assert.ok(info.inputs.includes('src/cli/commands/run.ts') && info.inputs.includes('src/cli/commands/audit-action.ts') && info.inputs.includes('src/controller/start-run.ts'));
+    assert.deepEqual(
+      info.inputs.filter(
+        (p) =>
+          /^(packages\/kube-sim|src\/(demo|replay|dashboard|local-prometheus))\//.test(p) ||
+          /^src\/cli\/commands\/(demo|sim|plan|validate|replay|recommend|generate-trace)/.test(p),
+      ),
+      [],
+    );
+    assert.ok(
+      info.inputs.includes('src/cli/commands/run.ts') &&
+        info.inputs.includes('src/cli/commands/audit-action.ts') &&
+        info.inputs.includes('src/controller/start-run.ts'),
+    );
     const used = await assertProductionImports(join(app, 'dist'));
     // Every package the bundle imports is there (bin/tailor.mjs imports tsx only to run sources, which the image has none of),
     // but for the optional require()s inside a `try` that npm installs nowhere (ws's bufferutil, node-fetch's encoding).
-    for (const [name, file] of used) if (file !== join('bin', 'tailor.mjs') && !name.startsWith('node:') && !builtinModules.includes(name)) assert.ok(existsSync(join(app, 'node_modules', name, 'package.json')), `${name} is imported and in node_modules`);
-    assert.deepEqual(info.packages.filter((name) => !existsSync(join(app, 'node_modules', name))).filter((name) => existsSync(join(ROOT, 'node_modules', name))), [], 'a package left out is one npm did not install either');
-    const installed = readdirSync(join(app, 'node_modules')).flatMap((d) => (d.startsWith('@') ? readdirSync(join(app, 'node_modules', d)).map((n) => `${d}/${n}`) : [d]));
-    for (const absent of ['@kubernetes/client-node', 'tsx', 'esbuild', 'typescript', 'protobufjs', 'pure-rand', 'simple-statistics', 'csv-stringify', 'cli-table3', 'fast-json-patch', 'kube-sim', 'kube-basics']) assert.ok(!installed.includes(absent), `${absent} is not in the image`);
+    for (const [name, file] of used)
+      if (file !== join('bin', 'tailor.mjs') && !name.startsWith('node:') && !builtinModules.includes(name))
+        assert.ok(existsSync(join(app, 'node_modules', name, 'package.json')), `${name} is imported and in node_modules`);
+    assert.deepEqual(
+      info.packages.filter((name) => !existsSync(join(app, 'node_modules', name))).filter((name) => existsSync(join(ROOT, 'node_modules', name))),
+      [],
+      'a package left out is one npm did not install either',
+    );
+    const installed = readdirSync(join(app, 'node_modules')).flatMap((d) =>
+      d.startsWith('@') ? readdirSync(join(app, 'node_modules', d)).map((n) => `${d}/${n}`) : [d],
+    );
+    for (const absent of [
+      '@kubernetes/client-node',
+      'tsx',
+      'esbuild',
+      'typescript',
+      'protobufjs',
+      'pure-rand',
+      'simple-statistics',
+      'csv-stringify',
+      'cli-table3',
+      'fast-json-patch',
+      'kube-sim',
+      'kube-basics',
+    ])
+      assert.ok(!installed.includes(absent), `${absent} is not in the image`);
     // The packages `npm ci --omit=dev` installed before, without the workspace links: about 108 MB; these: about 9.
     assert.ok((await bytesUnder(join(app, 'node_modules'))) < 20e6, 'node_modules under 20 MB');
   });
@@ -302,12 +383,38 @@ describe("the image's files, made as the build stage makes them", () => {
     const kubeconfig = join(work, 'tmp', 'kubeconfig');
     await f.sim.server.writeKubeconfig(kubeconfig);
     const port = await freePort();
-    const tailor = spawnTailor(t, [
-      'run', '--components', 'recommender,updater,admission', '--kubeconfig', kubeconfig, '--prometheus-url', prometheus!.url,
-      '--admission-address', '127.0.0.1', '--admission-port', String(port), '--admission-webhook-url', `https://127.0.0.1:${port}`,
-      '--metrics-address', '127.0.0.1', '--metrics-port', '0', '--log-level', 'debug', '--interval', '2s',
-    ], { cwd: app, env });
-    const seen = (component: string, msg: string) => tailor.stderr().split('\n').some((l) => l.includes(`"component":"${component}"`) && l.includes(`"msg":"${msg}"`));
+    const tailor = spawnTailor(
+      t,
+      [
+        'run',
+        '--components',
+        'recommender,updater,admission',
+        '--kubeconfig',
+        kubeconfig,
+        '--prometheus-url',
+        prometheus!.url,
+        '--admission-address',
+        '127.0.0.1',
+        '--admission-port',
+        String(port),
+        '--admission-webhook-url',
+        `https://127.0.0.1:${port}`,
+        '--metrics-address',
+        '127.0.0.1',
+        '--metrics-port',
+        '0',
+        '--log-level',
+        'debug',
+        '--interval',
+        '2s',
+      ],
+      { cwd: app, env },
+    );
+    const seen = (component: string, msg: string) =>
+      tailor
+        .stderr()
+        .split('\n')
+        .some((l) => l.includes(`"component":"${component}"`) && l.includes(`"msg":"${msg}"`));
     const deadline = Date.now() + 90_000;
     while (!(seen('admission', 'admission webhook listening') && seen('updater', 'updater loop done') && seen('recommender', 'cycle done'))) {
       assert.ok(Date.now() < deadline && tailor.child.exitCode === null, `each component ran (stderr: ${tailor.stderr().slice(-3000)})`);
@@ -319,12 +426,26 @@ describe("the image's files, made as the build stage makes them", () => {
 
   test('run tailor audit on a real Prometheus: the HTML and JSON reports', async () => {
     const out = join(work, 'tmp', 'audit');
-    const r = await tailor('audit', '--prometheus-url', prometheus!.url, '--at', String(START + 6 * HOUR), '--history', '6h', '--output-dir', out, '--no-progress');
+    const r = await tailor(
+      'audit',
+      '--prometheus-url',
+      prometheus!.url,
+      '--at',
+      String(START + 6 * HOUR),
+      '--history',
+      '6h',
+      '--output-dir',
+      out,
+      '--no-progress',
+    );
     assert.equal(r.code, 0, r.stderr);
     assert.deepEqual((await readdir(out)).sort(), ['audit-20260201T060000Z.html', 'audit-20260201T060000Z.json', 'latest.html', 'latest.json']);
     const report = JSON.parse(await readFile(join(out, 'latest.json'), 'utf8')) as { kind: string; workloads: Array<{ workload: { name: string } }> };
     assert.equal(report.kind, 'TailorAuditReport');
-    assert.deepEqual(report.workloads.map((w) => w.workload.name), ['api']);
+    assert.deepEqual(
+      report.workloads.map((w) => w.workload.name),
+      ['api'],
+    );
     assert.match(await readFile(join(out, 'latest.html'), 'utf8'), /<html/);
   });
 });

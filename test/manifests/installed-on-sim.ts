@@ -9,7 +9,10 @@ import { join } from 'node:path';
 import { startCluster, type ClusterFixture } from 'kube-sim/test/e2e/cluster-fixture';
 import { kubectl, MANIFESTS } from './kustomize.ts';
 
-export async function installedOnSim(t: { after: (fn: () => Promise<void>) => void }, prefix: string): Promise<{ cluster: ClusterFixture; kubeconfig: string }> {
+export async function installedOnSim(
+  t: { after: (fn: () => Promise<void>) => void },
+  prefix: string,
+): Promise<{ cluster: ClusterFixture; kubeconfig: string }> {
   const cluster = await startCluster('1.33');
   const dir = await mkdtemp(join(tmpdir(), prefix));
   t.after(async () => {

@@ -44,7 +44,10 @@ test('kubectl apply -k install-with-monitoring to kube-sim: all accepted, idempo
   const before = await version();
   const second = await k('apply', '-k', join(MANIFESTS, 'install-with-monitoring'));
   assert.equal(second.code, 0, second.stderr);
-  const changed = second.stdout.trim().split('\n').filter((l) => !l.endsWith(' unchanged'));
+  const changed = second.stdout
+    .trim()
+    .split('\n')
+    .filter((l) => !l.endsWith(' unchanged'));
   assert.deepEqual(changed, ['poddisruptionbudget.policy/tailor-admission configured'], second.stdout);
   assert.equal(await version(), before);
 
@@ -56,16 +59,34 @@ test('kubectl apply -k install-with-monitoring to kube-sim: all accepted, idempo
 
   // The simulated controllers, scheduler and kubelet roll the Deployments out.
   for (let i = 0; i < 10; i++) await cluster.tick(1000);
-  const ready = await k('get', 'deployments', '-n', 'tailor-system', '-o', 'jsonpath={range .items[*]}{.metadata.name}={.status.readyReplicas}/{.spec.replicas}{"\\n"}{end}');
+  const ready = await k(
+    'get',
+    'deployments',
+    '-n',
+    'tailor-system',
+    '-o',
+    'jsonpath={range .items[*]}{.metadata.name}={.status.readyReplicas}/{.spec.replicas}{"\\n"}{end}',
+  );
   assert.equal(ready.code, 0, ready.stderr);
   assert.deepEqual(ready.stdout.trim().split('\n').sort(), ['tailor-admission=2/2', 'tailor-recommender=1/1', 'tailor-updater=1/1']);
   const pods = await k('get', 'pods', '-n', 'tailor-system', '-o', 'jsonpath={range .items[*]}{.spec.serviceAccountName} {.status.phase}{"\\n"}{end}');
-  assert.deepEqual(pods.stdout.trim().split('\n').sort(), ['tailor-admission Running', 'tailor-admission Running', 'tailor-recommender Running', 'tailor-updater Running']);
+  assert.deepEqual(pods.stdout.trim().split('\n').sort(), [
+    'tailor-admission Running',
+    'tailor-admission Running',
+    'tailor-recommender Running',
+    'tailor-updater Running',
+  ]);
 
   // The webhook replaces its configurations with a caBundle (as registerWebhooks does: the desired
   // object, no kubectl annotation); applying the manifests again keeps that caBundle.
   const server = cluster.sim.server;
-  const mutating = await server.execute({ verb: 'get', group: 'admissionregistration.k8s.io', version: 'v1', resource: 'mutatingwebhookconfigurations', name: 'tailor' });
+  const mutating = await server.execute({
+    verb: 'get',
+    group: 'admissionregistration.k8s.io',
+    version: 'v1',
+    resource: 'mutatingwebhookconfigurations',
+    name: 'tailor',
+  });
   const current = mutating.body as { metadata: { resourceVersion: string }; webhooks: { clientConfig: object }[] };
   const caBundle = Buffer.from('-----BEGIN CERTIFICATE-----\ntest\n-----END CERTIFICATE-----\n').toString('base64');
   const desired = find(objects, 'MutatingWebhookConfiguration', 'tailor') as unknown as { metadata: object; webhooks: { clientConfig: object }[] };
@@ -75,7 +96,11 @@ test('kubectl apply -k install-with-monitoring to kube-sim: all accepted, idempo
     version: 'v1',
     resource: 'mutatingwebhookconfigurations',
     name: 'tailor',
-    body: { ...desired, metadata: { ...desired.metadata, resourceVersion: current.metadata.resourceVersion }, webhooks: desired.webhooks.map((h) => ({ ...h, clientConfig: { ...h.clientConfig, caBundle } })) },
+    body: {
+      ...desired,
+      metadata: { ...desired.metadata, resourceVersion: current.metadata.resourceVersion },
+      webhooks: desired.webhooks.map((h) => ({ ...h, clientConfig: { ...h.clientConfig, caBundle } })),
+    },
   });
   const third = await k('apply', '-k', join(MANIFESTS, 'install-with-monitoring'));
   assert.equal(third.code, 0, third.stderr);

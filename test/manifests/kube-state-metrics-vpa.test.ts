@@ -32,7 +32,14 @@ interface MetricConfig {
 }
 interface Config {
   kind: string;
-  spec: { resources: { groupVersionKind: { group: string; version: string; kind: string }; metricNamePrefix?: string; labelsFromPath: Record<string, Path>; metrics: MetricConfig[] }[] };
+  spec: {
+    resources: {
+      groupVersionKind: { group: string; version: string; kind: string };
+      metricNamePrefix?: string;
+      labelsFromPath: Record<string, Path>;
+      metrics: MetricConfig[];
+    }[];
+  };
 }
 
 const FILE = join(MANIFESTS, 'monitoring', 'kube-state-metrics-vpa.yaml');
@@ -61,7 +68,10 @@ async function load(): Promise<{ config: Config; schema: Schema }> {
     ...v1.schema.openAPIV3Schema,
     properties: {
       ...v1.schema.openAPIV3Schema.properties,
-      metadata: { type: 'object', properties: { name: { type: 'string' }, namespace: { type: 'string' }, labels: { type: 'object', additionalProperties: { type: 'string' } } } },
+      metadata: {
+        type: 'object',
+        properties: { name: { type: 'string' }, namespace: { type: 'string' }, labels: { type: 'object', additionalProperties: { type: 'string' } } },
+      },
     },
   };
   return { config, schema };
@@ -75,9 +85,12 @@ test('the VPA metrics carry the names community dashboards query, in cpu and mem
   assert.deepEqual(resource.groupVersionKind, { group: 'autoscaling.k8s.io', version: 'v1', kind: 'VerticalPodAutoscaler' });
   assert.equal(resource.metricNamePrefix, undefined, 'the default prefix kube_customresource_');
   assert.deepEqual(Object.keys(resource.labelsFromPath).sort(), ['namespace', 'target_api_version', 'target_kind', 'target_name', 'verticalpodautoscaler']);
-  const series = resource.metrics.filter((m) => m.each.type === 'Gauge' && m.commonLabels).map((m) => `${PREFIX}${m.name}{resource=${m.commonLabels?.['resource']},unit=${m.commonLabels?.['unit']}}`);
+  const series = resource.metrics
+    .filter((m) => m.each.type === 'Gauge' && m.commonLabels)
+    .map((m) => `${PREFIX}${m.name}{resource=${m.commonLabels?.['resource']},unit=${m.commonLabels?.['unit']}}`);
   const expected: string[] = [];
-  for (const bound of ['lowerbound', 'target', 'upperbound', 'uncappedtarget']) expected.push(`${PREFIX}verticalpodautoscaler_status_recommendation_containerrecommendations_${bound}`);
+  for (const bound of ['lowerbound', 'target', 'upperbound', 'uncappedtarget'])
+    expected.push(`${PREFIX}verticalpodautoscaler_status_recommendation_containerrecommendations_${bound}`);
   for (const bound of ['minallowed', 'maxallowed']) expected.push(`${PREFIX}verticalpodautoscaler_spec_resourcepolicy_container_policies_${bound}`);
   assert.deepEqual(series.sort(), expected.flatMap((n) => [`${n}{resource=cpu,unit=core}`, `${n}{resource=memory,unit=byte}`]).sort());
   // Series of one name differ only in their labels, so they share one HELP text.
@@ -99,7 +112,8 @@ test('every path the config reads exists in the VPA CRD schema, and the update m
       assert.ok(schemaAt(schema, base), `${m.name}: ${base.join('.')}`);
       const value = schemaAt(schema, [...base, ...m.each.gauge.valueFrom]);
       assert.ok(value, `${m.name}: ${[...base, ...m.each.gauge.valueFrom].join('.')}`);
-      for (const [label, path] of Object.entries(m.each.gauge.labelsFromPath ?? {})) assert.ok(schemaAt(schema, [...base, ...path]), `${m.name} label ${label}`);
+      for (const [label, path] of Object.entries(m.each.gauge.labelsFromPath ?? {}))
+        assert.ok(schemaAt(schema, [...base, ...path]), `${m.name} label ${label}`);
       checked++;
     }
     if (m.each.stateSet) {
@@ -122,5 +136,8 @@ test('the monitoring component ships the config unchanged as ConfigMap tailor-ku
   const configMap = find(objects, 'ConfigMap', 'tailor-kube-state-metrics-vpa') as unknown as { data: Record<string, string> };
   assert.equal(configMap.data['vpa.yaml'], await readFile(FILE, 'utf8'));
   const role = find(objects, 'ClusterRole', 'tailor-kube-state-metrics-vpa') as unknown as { rules: { resources: string[]; verbs: string[] }[] };
-  assert.deepEqual(role.rules.map((r) => `${r.resources.join()}:${r.verbs.join()}`), ['verticalpodautoscalers:list,watch', 'customresourcedefinitions:list,watch']);
+  assert.deepEqual(
+    role.rules.map((r) => `${r.resources.join()}:${r.verbs.join()}`),
+    ['verticalpodautoscalers:list,watch', 'customresourcedefinitions:list,watch'],
+  );
 });

@@ -82,6 +82,8 @@ const checkpoint = (name: string) => ({
 });
 
 /** Rows are run in order; the eviction rows come last (an eviction removes the pod). */
+// One row per line, read as a table:
+// prettier-ignore
 const ROWS: Row[] = [
   // Recommender: reads VPAs, pods and workloads; writes VPA status and checkpoints; events; its Lease.
   { component: 'recommender', call: 'list VPAs in all namespaces', expect: 'allowed', run: (c) => c.custom.listClusterCustomObject(VPA) },
@@ -251,7 +253,11 @@ async function setUp(cluster: ClusterFixture, admin: k8s.KubeConfig): Promise<Wo
         selector: { matchLabels: labels },
         template: {
           metadata: { labels },
-          spec: { containers: [{ name: 'app', image: 'nginx:1.27', resources: { requests: { cpu: '100m', memory: '64Mi' }, limits: { cpu: '200m', memory: '128Mi' } } }] },
+          spec: {
+            containers: [
+              { name: 'app', image: 'nginx:1.27', resources: { requests: { cpu: '100m', memory: '64Mi' }, limits: { cpu: '200m', memory: '128Mi' } } },
+            ],
+          },
         },
       },
     },
@@ -259,7 +265,12 @@ async function setUp(cluster: ClusterFixture, admin: k8s.KubeConfig): Promise<Wo
   await custom.createNamespacedCustomObject({
     ...VPA,
     namespace: APP,
-    body: { apiVersion: 'autoscaling.k8s.io/v1', kind: 'VerticalPodAutoscaler', metadata: { name: 'web' }, spec: { targetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'web' } } },
+    body: {
+      apiVersion: 'autoscaling.k8s.io/v1',
+      kind: 'VerticalPodAutoscaler',
+      metadata: { name: 'web' },
+      spec: { targetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'web' } },
+    },
   });
   await core.createNamespacedSecret({ namespace: NS, body: { metadata: { name: 'other' }, stringData: { password: 'x' } } });
   await admission.createMutatingWebhookConfiguration({ body: { metadata: { name: 'someone-else' }, webhooks: [] } });
@@ -314,5 +325,8 @@ test('RBAC on kube-sim: each service account may make exactly its documented cal
   const pods = await admin.makeApiClient(k8s.CoreV1Api).listNamespacedPod({ namespace: APP });
   const resized = pods.items.find((p) => p.metadata?.name === world.pod);
   assert.equal(resized?.spec?.containers[0]?.resources?.requests?.['cpu'], '150m');
-  assert.equal(pods.items.some((p) => p.metadata?.name === world.evictablePod), false);
+  assert.equal(
+    pods.items.some((p) => p.metadata?.name === world.evictablePod),
+    false,
+  );
 });

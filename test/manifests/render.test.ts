@@ -37,8 +37,17 @@ const BASE_INVENTORY = [
   'ServiceAccount/tailor-updater',
   'ValidatingWebhookConfiguration/tailor',
 ];
-const CRDS = ['CustomResourceDefinition/verticalpodautoscalercheckpoints.autoscaling.k8s.io', 'CustomResourceDefinition/verticalpodautoscalers.autoscaling.k8s.io'];
-const MONITORING = ['ClusterRole/tailor-kube-state-metrics-vpa', 'ConfigMap/tailor-grafana-dashboard', 'ConfigMap/tailor-kube-state-metrics-vpa', 'PrometheusRule/tailor-memory-warnings', 'ServiceMonitor/tailor'];
+const CRDS = [
+  'CustomResourceDefinition/verticalpodautoscalercheckpoints.autoscaling.k8s.io',
+  'CustomResourceDefinition/verticalpodautoscalers.autoscaling.k8s.io',
+];
+const MONITORING = [
+  'ClusterRole/tailor-kube-state-metrics-vpa',
+  'ConfigMap/tailor-grafana-dashboard',
+  'ConfigMap/tailor-kube-state-metrics-vpa',
+  'PrometheusRule/tailor-memory-warnings',
+  'ServiceMonitor/tailor',
+];
 
 /** base's inventory plus its generated ConfigMap, whose name carries a content hash. */
 function withoutHash(names: string[]): string[] {
@@ -56,7 +65,14 @@ test('every directory renders: base, install, install-with-monitoring and each c
   assert.deepEqual(inventory((await render('monitoring')).objects), MONITORING.sort());
   assert.deepEqual(inventory((await render('monitoring/pod-monitor')).objects), ['PodMonitor/tailor']);
   // Every namespaced object lands in tailor-system.
-  const cluster = new Set(['Namespace', 'ClusterRole', 'ClusterRoleBinding', 'CustomResourceDefinition', 'MutatingWebhookConfiguration', 'ValidatingWebhookConfiguration']);
+  const cluster = new Set([
+    'Namespace',
+    'ClusterRole',
+    'ClusterRoleBinding',
+    'CustomResourceDefinition',
+    'MutatingWebhookConfiguration',
+    'ValidatingWebhookConfiguration',
+  ]);
   for (const o of full.objects.filter((o) => !cluster.has(o.kind))) assert.equal(o.metadata.namespace, 'tailor-system', `${o.kind}/${o.metadata.name}`);
 });
 
@@ -95,18 +111,35 @@ test("the upstream-webhook component: upstream's vpa-webhook-config in place of 
   const names = (objects: Manifest[]) => withoutHash(inventory(objects));
   assert.deepEqual(
     names(compat.objects),
-    names(plain.objects).filter((n) => n !== 'MutatingWebhookConfiguration/tailor' && n !== 'ValidatingWebhookConfiguration/tailor').concat('MutatingWebhookConfiguration/vpa-webhook-config').sort(),
+    names(plain.objects)
+      .filter((n) => n !== 'MutatingWebhookConfiguration/tailor' && n !== 'ValidatingWebhookConfiguration/tailor')
+      .concat('MutatingWebhookConfiguration/vpa-webhook-config')
+      .sort(),
   );
   // The object is what the webhook registers with --admission-webhook-layout upstream (before its caBundle).
   const written = writtenByWebhook('upstream').mutating;
   assert.deepEqual(find(compat.objects, 'MutatingWebhookConfiguration', 'vpa-webhook-config'), JSON.parse(JSON.stringify(written)));
   // The webhook may keep only that object current.
-  const rules = (find(compat.objects, 'ClusterRole', 'tailor-admission') as unknown as { rules: { apiGroups: string[]; resources: string[]; resourceNames?: string[]; verbs: string[] }[] }).rules;
-  assert.deepEqual(rules.filter((r) => r.apiGroups.includes('admissionregistration.k8s.io')), [
-    { apiGroups: ['admissionregistration.k8s.io'], resources: ['mutatingwebhookconfigurations'], resourceNames: ['vpa-webhook-config'], verbs: ['get', 'update', 'patch'] },
-  ]);
+  const rules = (
+    find(compat.objects, 'ClusterRole', 'tailor-admission') as unknown as {
+      rules: { apiGroups: string[]; resources: string[]; resourceNames?: string[]; verbs: string[] }[];
+    }
+  ).rules;
+  assert.deepEqual(
+    rules.filter((r) => r.apiGroups.includes('admissionregistration.k8s.io')),
+    [
+      {
+        apiGroups: ['admissionregistration.k8s.io'],
+        resources: ['mutatingwebhookconfigurations'],
+        resourceNames: ['vpa-webhook-config'],
+        verbs: ['get', 'update', 'patch'],
+      },
+    ],
+  );
   // Every component reads the shared settings, now with the upstream layout.
-  const config = compat.objects.find((o) => o.kind === 'ConfigMap' && o.metadata.name.startsWith('tailor-config-')) as unknown as { data: Record<string, string> };
+  const config = compat.objects.find((o) => o.kind === 'ConfigMap' && o.metadata.name.startsWith('tailor-config-')) as unknown as {
+    data: Record<string, string>;
+  };
   assert.equal(config.data['TAILOR_ADMISSION_WEBHOOK_LAYOUT'], 'upstream');
 });
 
@@ -124,7 +157,9 @@ interface Container {
 interface DeploymentShape {
   spec: {
     replicas: number;
-    template: { spec: { serviceAccountName: string; securityContext: Record<string, unknown>; containers: Container[]; volumes: { name: string; emptyDir?: object }[] } };
+    template: {
+      spec: { serviceAccountName: string; securityContext: Record<string, unknown>; containers: Container[]; volumes: { name: string; emptyDir?: object }[] };
+    };
   };
 }
 
@@ -179,7 +214,10 @@ test('webhook configurations are safe by default and point at the webhook Servic
     ...(find(objects, 'MutatingWebhookConfiguration', 'tailor') as unknown as { webhooks: Webhook[] }).webhooks,
     ...(find(objects, 'ValidatingWebhookConfiguration', 'tailor') as unknown as { webhooks: Webhook[] }).webhooks,
   ];
-  assert.deepEqual(hooks.map((h) => `${h.name} ${h.clientConfig.service.path}`), ['pods.admission.tailor.dev /mutate-pods', 'vpa.admission.tailor.dev /validate-vpa']);
+  assert.deepEqual(
+    hooks.map((h) => `${h.name} ${h.clientConfig.service.path}`),
+    ['pods.admission.tailor.dev /mutate-pods', 'vpa.admission.tailor.dev /validate-vpa'],
+  );
   for (const h of hooks) {
     assert.equal(h.failurePolicy, 'Ignore');
     assert.ok(h.timeoutSeconds <= 5, `${h.name} timeout ${h.timeoutSeconds}s`);
@@ -189,17 +227,23 @@ test('webhook configurations are safe by default and point at the webhook Servic
   }
   // Pods of kube-system and Tailor's own namespace are never sent (the webhook's own pods among them);
   // VPAs are validated in every namespace.
-  assert.deepEqual(hooks[0]!.namespaceSelector?.matchExpressions, [{ key: 'kubernetes.io/metadata.name', operator: 'NotIn', values: ['kube-system', 'tailor-system'] }]);
+  assert.deepEqual(hooks[0]!.namespaceSelector?.matchExpressions, [
+    { key: 'kubernetes.io/metadata.name', operator: 'NotIn', values: ['kube-system', 'tailor-system'] },
+  ]);
   assert.equal(hooks[1]!.namespaceSelector, undefined);
 });
 
 test('PodDisruptionBudget and NetworkPolicy select the pods they are meant for', async () => {
   const { objects } = await render('base');
-  const pdb = find(objects, 'PodDisruptionBudget', 'tailor-admission') as unknown as { spec: { minAvailable: number; selector: { matchLabels: Record<string, string> } } };
+  const pdb = find(objects, 'PodDisruptionBudget', 'tailor-admission') as unknown as {
+    spec: { minAvailable: number; selector: { matchLabels: Record<string, string> } };
+  };
   assert.equal(pdb.spec.minAvailable, 1, 'one of the two webhook replicas always stays');
   const admission = find(objects, 'Deployment', 'tailor-admission') as unknown as { spec: { selector: { matchLabels: Record<string, string> } } };
   assert.deepEqual(pdb.spec.selector.matchLabels, admission.spec.selector.matchLabels);
-  const policy = find(objects, 'NetworkPolicy', 'tailor') as unknown as { spec: { podSelector: { matchLabels: Record<string, string> }; policyTypes: string[]; ingress: { ports: { port: string }[] }[] } };
+  const policy = find(objects, 'NetworkPolicy', 'tailor') as unknown as {
+    spec: { podSelector: { matchLabels: Record<string, string> }; policyTypes: string[]; ingress: { ports: { port: string }[] }[] };
+  };
   assert.deepEqual(policy.spec.podSelector.matchLabels, { 'app.kubernetes.io/name': 'tailor' });
   assert.deepEqual(policy.spec.policyTypes, ['Ingress']);
   assert.deepEqual(policy.spec.ingress.flatMap((r) => r.ports.map((p) => p.port)).sort(), ['https', 'metrics']);

@@ -45,7 +45,10 @@ test('every flag and TAILOR_* variable of the Deployments is a run option with a
     }
     const env: [string, string][] = [
       ...Object.entries(configMap.data),
-      ...(container.env ?? []).map((e): [string, string] => [e.name, e.value ?? (e.valueFrom?.fieldRef?.fieldPath === 'metadata.namespace' ? 'tailor-system' : '')]),
+      ...(container.env ?? []).map((e): [string, string] => [
+        e.name,
+        e.value ?? (e.valueFrom?.fieldRef?.fieldPath === 'metadata.namespace' ? 'tailor-system' : ''),
+      ]),
     ];
     for (const [name, value] of env.filter(([n]) => n.startsWith('TAILOR_'))) {
       const row = rows.find((r) => r.env === name);
@@ -55,6 +58,7 @@ test('every flag and TAILOR_* variable of the Deployments is a run option with a
     }
   }
   // All three components and the shared settings were looked at.
-  for (const name of ['--components', '--no-leader-elect', 'TAILOR_LEASE_NAMESPACE', 'TAILOR_ADMISSION_NAMESPACE', 'TAILOR_PROMETHEUS_URL', 'TAILOR_LOG_LEVEL']) assert.ok(checked.includes(name), name);
+  for (const name of ['--components', '--no-leader-elect', 'TAILOR_LEASE_NAMESPACE', 'TAILOR_ADMISSION_NAMESPACE', 'TAILOR_PROMETHEUS_URL', 'TAILOR_LOG_LEVEL'])
+    assert.ok(checked.includes(name), name);
   assert.equal(checked.filter((n) => n === '--components').length, 3);
 });

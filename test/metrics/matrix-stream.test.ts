@@ -3,7 +3,13 @@ import assert from 'node:assert/strict';
 import { MatrixStreamSplitter } from '../../src/metrics/matrix-stream.ts';
 
 const series = [
-  { metric: { namespace: 'a', pod: 'p-{1}', container: 'c"[x]"\\' }, values: [[1700000000, '0.5'], [1700000060, 'NaN']] },
+  {
+    metric: { namespace: 'a', pod: 'p-{1}', container: 'c"[x]"\\' },
+    values: [
+      [1700000000, '0.5'],
+      [1700000060, 'NaN'],
+    ],
+  },
   { metric: { namespace: 'b', pod: 'ü-ß', container: 'c' }, values: [[1700000000, '+Inf']] },
   { metric: {}, values: [] },
 ];
@@ -29,7 +35,10 @@ test('each series comes out parsed, the rest as a skeleton with an empty result,
 
 test('an error answer has no series and keeps its words', () => {
   const error = { status: 'error', errorType: 'bad_data', error: 'parse error' };
-  assert.deepEqual(split(JSON.stringify(error), () => 3), { items: [], skeleton: error });
+  assert.deepEqual(
+    split(JSON.stringify(error), () => 3),
+    { items: [], skeleton: error },
+  );
 });
 
 test('an answer cut short is an error, not a partial result taken as whole', () => {

@@ -1,6 +1,14 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { budgetExhausted, effectivePointsPerQuery, memoryBudgetType, minimumBudgetBytes, MIN_POINTS_PER_QUERY, pointsForBudget, pointsForHeadroom } from '../../src/metrics/memory-budget.ts';
+import {
+  budgetExhausted,
+  effectivePointsPerQuery,
+  memoryBudgetType,
+  minimumBudgetBytes,
+  MIN_POINTS_PER_QUERY,
+  pointsForBudget,
+  pointsForHeadroom,
+} from '../../src/metrics/memory-budget.ts';
 
 const MiB = 2 ** 20;
 
@@ -36,7 +44,7 @@ test('answers are sized from the headroom left: 40% of (budget - resident - mode
   assert.equal(budgetExhausted({ ...full, residentBytes: 100 * MiB }), false);
 });
 
-test('the smallest budget a read fits in: resident set, model to come, smallest answers with the collector\'s room', () => {
+test("the smallest budget a read fits in: resident set, model to come, smallest answers with the collector's room", () => {
   const MiB = 2 ** 20;
   // The worked example: 137 MiB resident, 3 MiB to come, 2 batches: 140 MiB + 11,000 x 6 x 72 B / 0.4.
   const state = { residentBytes: 137 * MiB, growthBytes: 3 * MiB, concurrency: 2 };

@@ -3,7 +3,11 @@ import assert from 'node:assert/strict';
 import { batchNamespaces } from '../../src/metrics/namespace-batches.ts';
 
 test('namespaces are packed by name under the points budget', () => {
-  const sizes = new Map([['c', 300], ['a', 100], ['b', 100]]);
+  const sizes = new Map([
+    ['c', 300],
+    ['a', 100],
+    ['b', 100],
+  ]);
   assert.deepEqual(batchNamespaces(sizes, 10, 3_000), [
     { namespaces: ['a', 'b'], series: 200 },
     { namespaces: ['c'], series: 300 },
@@ -18,5 +22,15 @@ test('an incremental cycle (2 points) puts 5,000 containers in 100 namespaces in
 });
 
 test('a namespace larger than the budget goes alone', () => {
-  assert.deepEqual(batchNamespaces(new Map([['big', 10_000], ['x', 1]]), 100, 1_000).map((b) => b.namespaces), [['big'], ['x']]);
+  assert.deepEqual(
+    batchNamespaces(
+      new Map([
+        ['big', 10_000],
+        ['x', 1],
+      ]),
+      100,
+      1_000,
+    ).map((b) => b.namespaces),
+    [['big'], ['x']],
+  );
 });

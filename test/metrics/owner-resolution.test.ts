@@ -21,7 +21,13 @@ test('pods resolve through ReplicaSets and Jobs to the top-most workload', () =>
 test('workloadOf is the end of chainOf, also past 5 owners and around a loop of owners', () => {
   // p -> ReplicaSet o1 -> Job o2 -> ReplicaSet o3 -> ... -> Job o8: deeper than the 5 owners followed.
   const kindOf = (i: number) => (i === 0 ? 'Pod' : i % 2 === 1 ? 'ReplicaSet' : 'Job') as 'Pod' | 'ReplicaSet' | 'Job';
-  const deep = Array.from({ length: 8 }, (_, i) => ({ namespace: 'a', kind: kindOf(i), name: i === 0 ? 'p' : `o${i}`, ownerKind: kindOf(i + 1), ownerName: `o${i + 1}` }));
+  const deep = Array.from({ length: 8 }, (_, i) => ({
+    namespace: 'a',
+    kind: kindOf(i),
+    name: i === 0 ? 'p' : `o${i}`,
+    ownerKind: kindOf(i + 1),
+    ownerName: `o${i + 1}`,
+  }));
   const loop = [
     { namespace: 'a', kind: 'Pod' as const, name: 'q', ownerKind: 'ReplicaSet', ownerName: 'x' },
     { namespace: 'a', kind: 'ReplicaSet' as const, name: 'x', ownerKind: 'Job', ownerName: 'y' },

@@ -1,7 +1,16 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { queryConfig } from '../../src/metrics/metric-names.ts';
-import { containerSeriesSelector, cpuUsageQuery, memoryPeakQuery, memoryUsageQuery, namespaceSizesQuery, oomKillsQuery, ownerSeriesSelectors, resourcesQuery } from '../../src/metrics/promql-queries.ts';
+import {
+  containerSeriesSelector,
+  cpuUsageQuery,
+  memoryPeakQuery,
+  memoryUsageQuery,
+  namespaceSizesQuery,
+  oomKillsQuery,
+  ownerSeriesSelectors,
+  resourcesQuery,
+} from '../../src/metrics/promql-queries.ts';
 
 const cfg = queryConfig({ extraSelector: 'cluster="prod"' });
 const all = [
@@ -23,7 +32,10 @@ test('the CPU query is a per-step rate merged over scrape jobs, without POD and 
 });
 
 test('the memory query keeps the peak within each step', () => {
-  assert.match(memoryPeakQuery(cfg, ['a'], 300_000), /max_over_time\(container_memory_working_set_bytes\{namespace="a",container!="",container!="POD",cluster="prod"\}\[300s\]\)/);
+  assert.match(
+    memoryPeakQuery(cfg, ['a'], 300_000),
+    /max_over_time\(container_memory_working_set_bytes\{namespace="a",container!="",container!="POD",cluster="prod"\}\[300s\]\)/,
+  );
 });
 
 test('every selector of every query carries the extra selector', () => {
@@ -46,7 +58,7 @@ test('queries are per namespace batch, never per pod or container', () => {
   for (const q of all) assert.doesNotMatch(q, /\bpod=/);
 });
 
-test('the updater\'s memory query: peak over 1h, lowest over 2 min where a sample precedes the window', () => {
+test("the updater's memory query: peak over 1h, lowest over 2 min where a sample precedes the window", () => {
   const sel = 'container_memory_working_set_bytes{namespace=~"a|b",container!="",container!="POD",cluster="prod"}';
   const by = 'namespace, pod, container';
   assert.equal(

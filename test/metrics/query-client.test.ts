@@ -27,7 +27,8 @@ let dir: string;
 const seen: Seen[] = [];
 let flaky = 0;
 
-const ok = (extra: object = {}) => JSON.stringify({ status: 'success', data: { resultType: 'vector', result: [{ metric: { a: '1' }, value: [1700000000, '2.5'] }] }, ...extra });
+const ok = (extra: object = {}) =>
+  JSON.stringify({ status: 'success', data: { resultType: 'vector', result: [{ metric: { a: '1' }, value: [1700000000, '2.5'] }] }, ...extra });
 
 before(async () => {
   dir = await mkdtemp(join(tmpdir(), 'tailor-qc-'));
@@ -136,7 +137,11 @@ test('an unreadable body is a PrometheusServerError', async () => {
 });
 
 test('an HTML page (a UI or a proxy instead of the API) names the status and content type; 4xx and 200 are not retried, 5xx are', async () => {
-  for (const [query, status, queries] of [['html-404', 404, 1], ['html-200', 200, 1], ['html-502', 502, 3]] as const) {
+  for (const [query, status, queries] of [
+    ['html-404', 404, 1],
+    ['html-200', 200, 1],
+    ['html-502', 502, 3],
+  ] as const) {
     const client = new PrometheusQueryClient({ url, retries: 2, ...fast }, silentLogger());
     const err = await client.instant(query, 0).catch((e: unknown) => e);
     assert.ok(err instanceof PrometheusServerError, String(err));

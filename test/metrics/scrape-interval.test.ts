@@ -33,6 +33,9 @@ test("the sparsest series decide: cAdvisor's 15 s container samples beside a 5 s
 
 test('the CPU query takes the rate window; the detection query reads raw samples of the namespaces', () => {
   const cfg = queryConfig();
-  assert.match(cpuUsageQuery(cfg, ['a'], 60 * S, 1200 * S), /rate\(container_cpu_usage_seconds_total\{namespace="a",container!="",container!="POD"\}\[1200s\]\)/);
+  assert.match(
+    cpuUsageQuery(cfg, ['a'], 60 * S, 1200 * S),
+    /rate\(container_cpu_usage_seconds_total\{namespace="a",container!="",container!="POD"\}\[1200s\]\)/,
+  );
   assert.equal(rawCpuSamplesQuery(cfg, ['a'], 3600 * S), 'container_cpu_usage_seconds_total{namespace="a",container!="",container!="POD"}[3600s]');
 });

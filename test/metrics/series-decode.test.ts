@@ -8,7 +8,15 @@ const range = { start: 60_000, end: 300_000, step: 60_000 };
 
 test('NaN and Inf are dropped and counted; POD and empty containers are skipped; gaps counted', () => {
   const raw = [
-    { metric: { namespace: 'a', pod: 'p', container: 'c' }, values: [[60, '1'], [120, 'NaN'], [180, '+Inf'], [240, '2']] },
+    {
+      metric: { namespace: 'a', pod: 'p', container: 'c' },
+      values: [
+        [60, '1'],
+        [120, 'NaN'],
+        [180, '+Inf'],
+        [240, '2'],
+      ],
+    },
     { metric: { namespace: 'a', pod: 'p', container: 'POD' }, values: [[60, '1']] },
     { metric: { namespace: 'a', pod: 'p', container: '' }, values: [[60, '1']] },
   ] as JsonRangeSeries[];
@@ -56,7 +64,7 @@ test('mergeSeries orders and merges exactly as grouping by id string does, prefi
   // holding '/' (two different keys with one id are one container, as they always were).
   const names = ['a', 'a-b', 'a.b', 'ab', 'a/b', 'b', 'web', 'web-1', 'web-10', 'web-2'];
   let seed = 7;
-  const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+  const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
   const pick = () => names[Math.floor(random() * names.length)]!;
   for (let round = 0; round < 50; round++) {
     const parts: ContainerSeries[] = [];
@@ -69,7 +77,9 @@ test('mergeSeries orders and merges exactly as grouping by id string does, prefi
 });
 
 test('compareContainerIds orders as the id strings sort, and is 0 only for equal ids', () => {
-  const keys = ['a', 'a-b', 'a.b', 'a/b', 'b'].flatMap((namespace) => ['p', 'p-1', 'p/c'].flatMap((pod) => ['c', 'c-1', ''].map((container) => ({ namespace, pod, container }))));
+  const keys = ['a', 'a-b', 'a.b', 'a/b', 'b'].flatMap((namespace) =>
+    ['p', 'p-1', 'p/c'].flatMap((pod) => ['c', 'c-1', ''].map((container) => ({ namespace, pod, container }))),
+  );
   for (const x of keys) {
     for (const y of keys) {
       const byId = containerId(x) < containerId(y) ? -1 : containerId(x) > containerId(y) ? 1 : 0;

@@ -30,7 +30,10 @@ class FakeSource implements MetricsSource {
     if (namespaces.some((n) => this.down.has(n))) throw new PrometheusUnreachableError('down', 'q');
     const times: number[] = [];
     for (let t = range.start; t <= range.end; t += range.step) times.push(t);
-    return { data: namespaces.map((namespace) => ({ key: { namespace, pod: 'p', container: 'c' }, times, values: times.map(() => 1) })), quality: cleanQuality() };
+    return {
+      data: namespaces.map((namespace) => ({ key: { namespace, pod: 'p', container: 'c' }, times, values: times.map(() => 1) })),
+      quality: cleanQuality(),
+    };
   }
   async memoryPeaks(_namespaces: readonly string[], _range: StepRange): Promise<Answer<ContainerSeries[]>> {
     return { data: [], quality: cleanQuality() };
@@ -62,11 +65,17 @@ test('bootstrap fetches the history, then each cycle only the steps after the cu
   const sink = recorder();
   const boot = await feed.sync(1000 * MIN + 30_000, sink); // end = floor((now - lag)/step)*step = 999 min
   assert.equal(boot.end, 999 * MIN);
-  assert.deepEqual(sink.times.get('a'), Array.from({ length: 60 }, (_, i) => (940 + i) * MIN));
+  assert.deepEqual(
+    sink.times.get('a'),
+    Array.from({ length: 60 }, (_, i) => (940 + i) * MIN),
+  );
   assert.deepEqual(boot.sparse, []);
   const next = await feed.sync(1005 * MIN, sink);
   assert.equal(next.cpuSamples, 2 * 5);
-  assert.deepEqual(sink.times.get('a')!.slice(60), [1000, 1001, 1002, 1003, 1004].map((m) => m * MIN));
+  assert.deepEqual(
+    sink.times.get('a')!.slice(60),
+    [1000, 1001, 1002, 1003, 1004].map((m) => m * MIN),
+  );
   assert.equal(source.calls.at(-1)!.namespaces.length, 2, 'both namespaces in one batch');
   const idle = await feed.sync(1005 * MIN + 10_000, sink);
   assert.equal(idle.batches, 0, 'nothing new, no query');
@@ -85,8 +94,14 @@ test('a failed batch keeps its cursor and is fetched again next cycle, without d
   const second = await feed.sync(101 * MIN, sink);
   assert.deepEqual(second.failed, []);
   // b bootstraps now: the 10 steps after 101 - 10 minutes; a continues after its cursor.
-  assert.deepEqual(sink.times.get('b'), Array.from({ length: 10 }, (_, i) => (92 + i) * MIN));
-  assert.deepEqual(sink.times.get('a'), Array.from({ length: 11 }, (_, i) => (91 + i) * MIN));
+  assert.deepEqual(
+    sink.times.get('b'),
+    Array.from({ length: 10 }, (_, i) => (92 + i) * MIN),
+  );
+  assert.deepEqual(
+    sink.times.get('a'),
+    Array.from({ length: 11 }, (_, i) => (91 + i) * MIN),
+  );
 });
 
 test('bootstrap series with too few samples are reported as sparse; progress counts chunks', async () => {
@@ -96,7 +111,12 @@ test('bootstrap series with too few samples are reported as sparse; progress cou
   const report = await feed.sync(100 * MIN, recorder(), (done, total) => progress.push([done, total]));
   assert.deepEqual(report.sparse, [{ namespace: 'a', pod: 'p', container: 'c' }]);
   assert.equal(report.chunks, 3); // 5 points, 2 per chunk
-  assert.deepEqual(progress, [[0, 3], [1, 3], [2, 3], [3, 3]]);
+  assert.deepEqual(progress, [
+    [0, 3],
+    [1, 3],
+    [2, 3],
+    [3, 3],
+  ]);
 });
 
 test('a source that is down gives a report with the error, not an exception; the next cycle catches up', async () => {
@@ -112,7 +132,10 @@ test('a source that is down gives a report with the error, not an exception; the
   source.unreachable = false;
   const back = await feed.sync(104 * MIN, sink);
   assert.equal(back.cpuSamples, 4);
-  assert.deepEqual(sink.times.get('a')!.slice(-4), [101, 102, 103, 104].map((m) => m * MIN));
+  assert.deepEqual(
+    sink.times.get('a')!.slice(-4),
+    [101, 102, 103, 104].map((m) => m * MIN),
+  );
 });
 
 test('a namespace gone quiet has its cursor advanced, so discovery keeps looking back one step only', async () => {
@@ -133,7 +156,11 @@ test('a memory budget sizes the answers: no query asks for more points than the 
   const counts: number[] = [];
   for (const memoryBudgetBytes of [undefined, budget]) {
     const source = new FakeSource(namespaces);
-    const feed = new UsageFeed(source, { historyMs: 8 * 24 * 60 * MIN, stepMs: MIN, lagMs: 0, ...(memoryBudgetBytes ? { memoryBudgetBytes } : {}) }, silentLogger());
+    const feed = new UsageFeed(
+      source,
+      { historyMs: 8 * 24 * 60 * MIN, stepMs: MIN, lagMs: 0, ...(memoryBudgetBytes ? { memoryBudgetBytes } : {}) },
+      silentLogger(),
+    );
     await feed.sync(8 * 24 * 60 * MIN, recorder());
     const largest = Math.max(...source.calls.map((c) => c.namespaces.length * ((c.range.end - c.range.start) / c.range.step + 1)));
     assert.ok(largest <= feed.pointsPerQuery, `${largest} points in one answer, ${feed.pointsPerQuery} allowed`);
@@ -156,7 +183,10 @@ test('no CPU while memory comes: the scrape interval is read again, and the wide
       return rateWindowMs >= 30 * SEC ? super.cpuUsage(namespaces, range) : { data: [], quality: cleanQuality() };
     }
     override async memoryPeaks(namespaces: readonly string[], range: StepRange): Promise<Answer<ContainerSeries[]>> {
-      return { data: namespaces.map((namespace) => ({ key: { namespace, pod: 'p', container: 'c' }, times: [range.end], values: [1e6] })), quality: cleanQuality() };
+      return {
+        data: namespaces.map((namespace) => ({ key: { namespace, pod: 'p', container: 'c' }, times: [range.end], values: [1e6] })),
+        quality: cleanQuality(),
+      };
     }
   }
   const source = new SparseCpu(['a']);
@@ -184,7 +214,10 @@ test('a given scrape interval is never read from the data, even when CPU comes o
       return { data: [], quality: cleanQuality() };
     }
     override async memoryPeaks(namespaces: readonly string[], range: StepRange): Promise<Answer<ContainerSeries[]>> {
-      return { data: namespaces.map((namespace) => ({ key: { namespace, pod: 'p', container: 'c' }, times: [range.end], values: [1e6] })), quality: cleanQuality() };
+      return {
+        data: namespaces.map((namespace) => ({ key: { namespace, pod: 'p', container: 'c' }, times: [range.end], values: [1e6] })),
+        quality: cleanQuality(),
+      };
     }
   }
   const source = new NoCpu(['a']);
@@ -200,12 +233,16 @@ test('under a budget each sync sizes its answers from the resident set then, and
   const MiB = 2 ** 20;
   let resident = 100 * MiB;
   const source = new FakeSource(namespaces);
-  const feed = new UsageFeed(source, { historyMs: 8 * 24 * 60 * MIN, stepMs: MIN, lagMs: 0, memoryBudgetBytes: 256 * MiB, modelBytesPerSeries: 100 * 1024, residentBytes: () => resident }, silentLogger());
+  const feed = new UsageFeed(
+    source,
+    { historyMs: 8 * 24 * 60 * MIN, stepMs: MIN, lagMs: 0, memoryBudgetBytes: 256 * MiB, modelBytesPerSeries: 100 * 1024, residentBytes: () => resident },
+    silentLogger(),
+  );
   await feed.sync(8 * 24 * 60 * MIN, recorder());
   // Headroom (256 - 100 - 200 x 100 KiB) MiB x 0.4 / (2 x 3 x 72 B) = 132,498 points, under the
   // fixed quarter of 256 MiB (155,344 points).
   const first = feed.pointsPerQuery;
-  assert.equal(first, Math.floor(((256 - 100) * MiB - 200 * 100 * 1024) * 0.4 / (2 * 3 * 72)));
+  assert.equal(first, Math.floor((((256 - 100) * MiB - 200 * 100 * 1024) * 0.4) / (2 * 3 * 72)));
   const largest = Math.max(...source.calls.map((c) => c.namespaces.length * ((c.range.end - c.range.start) / c.range.step + 1)));
   assert.ok(largest <= first, `${largest} points in one answer, ${first} allowed`);
   resident = 220 * MiB; // the process grew: the next read gets smaller answers
@@ -223,14 +260,25 @@ test('a budget below what the read needs is said with the minimum to raise it to
       done();
     },
   });
-  const feed = new UsageFeed(new FakeSource(['a', 'b']), { historyMs: 60 * MIN, stepMs: MIN, lagMs: 0, memoryBudgetBytes: 160 * MiB, modelBytesPerSeries: MiB, residentBytes: () => 150 * MiB }, createLogger({ level: 'warn', destination }));
+  const feed = new UsageFeed(
+    new FakeSource(['a', 'b']),
+    { historyMs: 60 * MIN, stepMs: MIN, lagMs: 0, memoryBudgetBytes: 160 * MiB, modelBytesPerSeries: MiB, residentBytes: () => 150 * MiB },
+    createLogger({ level: 'warn', destination }),
+  );
   await feed.sync(60 * MIN, recorder());
-  const warnings = text.trim().split('\n').filter(Boolean).map((line) => JSON.parse(line) as { msg: string; minimumBudgetBytes?: number });
+  const warnings = text
+    .trim()
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => JSON.parse(line) as { msg: string; minimumBudgetBytes?: number });
   // 150 MiB resident + 2 series x 1 MiB of model + 11,000 points x 2 x 3 queries x 72 B / 0.4 (11.3 MiB) = 163.3 MiB.
   const minimum = Math.ceil(152 * MiB + (11_000 * 6 * 72) / 0.4);
   assert.equal(warnings.length, 1, text);
   assert.equal(warnings[0]!.minimumBudgetBytes, minimum);
-  assert.match(warnings[0]!.msg, /^the memory budget 160Mi is below what this read needs: at least 164Mi \(the process holds 150Mi, the model will grow by 2Mi, and the smallest answers need 12Mi\).*raise --memory-budget \(or the container's memory limit\) to at least 164Mi$/);
+  assert.match(
+    warnings[0]!.msg,
+    /^the memory budget 160Mi is below what this read needs: at least 164Mi \(the process holds 150Mi, the model will grow by 2Mi, and the smallest answers need 12Mi\).*raise --memory-budget \(or the container's memory limit\) to at least 164Mi$/,
+  );
 });
 
 /** JSON lines of a logger at debug, for tests that read what the feed says. */
@@ -242,7 +290,15 @@ function lines(): { logger: ReturnType<typeof createLogger>; read: () => { level
       done();
     },
   });
-  return { logger: createLogger({ level: 'debug', destination }), read: () => text.trim().split('\n').filter(Boolean).map((l) => JSON.parse(l) as { level: number; msg: string; repeats?: number }) };
+  return {
+    logger: createLogger({ level: 'debug', destination }),
+    read: () =>
+      text
+        .trim()
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => JSON.parse(l) as { level: number; msg: string; repeats?: number }),
+  };
 }
 
 test('a scrape interval the data cannot tell: warned once with the option that sets it, then debug lines; the routine sync is a debug line', async () => {
@@ -253,11 +309,17 @@ test('a scrape interval the data cannot tell: warned once with the option that s
   const all = read();
   const scrape = all.filter((l) => l.msg.startsWith('could not tell the scrape interval'));
   assert.equal(scrape.length, 6);
-  assert.deepEqual(scrape.map((l) => l.level), [40, 20, 20, 20, 20, 20]);
+  assert.deepEqual(
+    scrape.map((l) => l.level),
+    [40, 20, 20, 20, 20, 20],
+  );
   // The advice names a real option of `tailor run` and `tailor recommend`.
   assert.match(scrape[0]!.msg, /\(--scrape-interval, or TAILOR_SCRAPE_INTERVAL for tailor run, sets it, e\.g\. --scrape-interval 30s\)$/);
   const syncs = all.filter((l) => l.msg === 'usage history read' || l.msg === 'usage sync done');
-  assert.deepEqual(syncs.map((l) => [l.level, l.msg]), [[30, 'usage history read'], ...Array.from({ length: 5 }, () => [20, 'usage sync done'])]);
+  assert.deepEqual(
+    syncs.map((l) => [l.level, l.msg]),
+    [[30, 'usage history read'], ...Array.from({ length: 5 }, () => [20, 'usage sync done'])],
+  );
 });
 
 test('a Prometheus that stays down is one error line, not one a cycle', async () => {
@@ -267,5 +329,8 @@ test('a Prometheus that stays down is one error line, not one a cycle', async ()
   const feed = new UsageFeed(source, { historyMs: 10 * MIN, stepMs: MIN, lagMs: 0 }, logger);
   for (let m = 100; m < 105; m++) await feed.sync(m * MIN, recorder());
   const errors = read().filter((l) => l.level === 50);
-  assert.deepEqual(errors.map((l) => l.msg), ['usage discovery failed; nothing fetched this cycle, retried next cycle']);
+  assert.deepEqual(
+    errors.map((l) => l.msg),
+    ['usage discovery failed; nothing fetched this cycle, retried next cycle'],
+  );
 });

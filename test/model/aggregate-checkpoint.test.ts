@@ -27,19 +27,41 @@ test('save: an empty histogram has no buckets, weight 0 and no reference', () =>
 });
 
 test('save: the largest bucket becomes 10000, others in proportion, rounded (upstream numbers)', () => {
-  const saved = saveHistogramCheckpoint(plain([[1, 1], [2, 10000], [3, 50]]));
+  const saved = saveHistogramCheckpoint(
+    plain([
+      [1, 1],
+      [2, 10000],
+      [3, 50],
+    ]),
+  );
   assert.deepEqual(saved, { referenceTimestamp: '2026-01-10T00:00:00Z', totalWeight: 10051, bucketWeights: { 1: 1, 2: 10000, 3: 50 } });
 });
 
 test('save: buckets that round to 0 are dropped but the total keeps them (upstream numbers)', () => {
-  const saved = saveHistogramCheckpoint(plain([[1, 1], [2, 100000]]));
+  const saved = saveHistogramCheckpoint(
+    plain([
+      [1, 1],
+      [2, 100000],
+    ]),
+  );
   assert.deepEqual(saved.bucketWeights, { 2: 10000 }); // 1 x 10000/100000 = 0.1 rounds to 0
   assert.equal(saved.totalWeight, 100001);
 });
 
 test('load: the total weight is spread in proportion to the stored integers (upstream numbers)', () => {
   const h = new DecayingHistogram(unit, DAY);
-  loadHistogramCheckpoint(h, { referenceTime: midnight, totalWeight: 6, bucketWeights: [[0, 1], [1, 2]] }, 'cpu');
+  loadHistogramCheckpoint(
+    h,
+    {
+      referenceTime: midnight,
+      totalWeight: 6,
+      bucketWeights: [
+        [0, 1],
+        [1, 2],
+      ],
+    },
+    'cpu',
+  );
   assert.equal(h.totalWeight, 6);
   assert.equal(h.histogram.bucketWeight(0), 2);
   assert.equal(h.histogram.bucketWeight(1), 4);
@@ -141,7 +163,10 @@ test('Tailor round trip: percentiles and estimates come back within one bucket',
   assert.equal(restored.firstSampleStart, state.firstSampleStart);
   assert.equal(restored.lastSampleStart, state.lastSampleStart);
   assert.ok(Math.abs(restored.cpu.totalWeight - state.cpu.totalWeight) <= 1e-9 * state.cpu.totalWeight);
-  for (const [before, after, buckets] of [[state.cpu, restored.cpu, config.cpuBuckets], [state.memoryPeaks, restored.memoryPeaks, config.memoryBuckets]] as const) {
+  for (const [before, after, buckets] of [
+    [state.cpu, restored.cpu, config.cpuBuckets],
+    [state.memoryPeaks, restored.memoryPeaks, config.memoryBuckets],
+  ] as const) {
     for (const p of [0.05, 0.1, 0.5, 0.9, 0.95, 0.99]) {
       const a = buckets.findBucket(before.percentile(p));
       const b = buckets.findBucket(after.percentile(p));
@@ -162,8 +187,16 @@ test('Tailor round trip: percentiles and estimates come back within one bucket',
 });
 
 test('malformed checkpoints are rejected with the field named, never loaded as NaN', () => {
-  const valid = { version: 'v3', totalSamplesCount: 1, firstSampleStart: '2026-01-01T00:00:00Z', lastSampleStart: '2026-01-01T00:00:00Z', cpuHistogram: { totalWeight: 1, bucketWeights: { 3: 10000 }, referenceTimestamp: '2026-01-01T00:00:00Z' } };
+  const valid = {
+    version: 'v3',
+    totalSamplesCount: 1,
+    firstSampleStart: '2026-01-01T00:00:00Z',
+    lastSampleStart: '2026-01-01T00:00:00Z',
+    cpuHistogram: { totalWeight: 1, bucketWeights: { 3: 10000 }, referenceTimestamp: '2026-01-01T00:00:00Z' },
+  };
   assert.doesNotThrow(() => parseCheckpointStatus(valid));
+  // One row per line, read as a table:
+  // prettier-ignore
   const cases: [unknown, string][] = [
     [null, 'status'],
     [{ ...valid, version: 'v2' }, 'status.version'],
@@ -195,7 +228,14 @@ test('malformed checkpoints are rejected with the field named, never loaded as N
 });
 
 test('an empty upstream checkpoint (omitted fields, null times) loads as an empty state', () => {
-  const state = loadAggregateCheckpoint(config, { version: 'v3', lastUpdateTime: '2026-01-01T00:00:00Z', cpuHistogram: { referenceTimestamp: null }, memoryHistogram: { referenceTimestamp: null }, firstSampleStart: null, lastSampleStart: null });
+  const state = loadAggregateCheckpoint(config, {
+    version: 'v3',
+    lastUpdateTime: '2026-01-01T00:00:00Z',
+    cpuHistogram: { referenceTimestamp: null },
+    memoryHistogram: { referenceTimestamp: null },
+    firstSampleStart: null,
+    lastSampleStart: null,
+  });
   assert.equal(state.totalSamplesCount, 0);
   assert.equal(state.cpu.isEmpty(), true);
   assert.equal(estimateContainer(state), undefined);

@@ -95,7 +95,7 @@ test('a state expires after the memory window (8 x 24h) without samples (upstrea
   assert.equal(new AggregateContainerState(config).isExpired(t + 100 * DAY), false); // no creation time known
 });
 
-test('CPU samples enter as whole millicores, truncated as upstream\'s Prometheus feed does', () => {
+test("CPU samples enter as whole millicores, truncated as upstream's Prometheus feed does", () => {
   const s = new AggregateContainerState(config);
   const buckets = config.cpuBuckets;
   // 0.02059 cores is in bucket 2 ([0.0205, 0.0315) cores); truncated to 20m it is in bucket 1.
@@ -109,7 +109,7 @@ test('CPU samples enter as whole millicores, truncated as upstream\'s Prometheus
   assert.equal(idle.cpu.percentile(0.5), buckets.bucketStart(1));
 });
 
-test('an OOM kill with a VPA\'s own bump: max(used x ratio, used + minimum) instead of the config\'s', () => {
+test("an OOM kill with a VPA's own bump: max(used x ratio, used + minimum) instead of the config's", () => {
   const peakAfter = (bump?: { oomBumpUpRatio?: number; oomMinBumpUpBytes?: number }) => {
     const s = new AggregateContainerState(defaultModelConfig());
     assert.equal(s.recordOom(1000 * MiB, Date.UTC(2026, 0, 1), 'pod-1', bump), true);

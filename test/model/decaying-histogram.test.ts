@@ -39,14 +39,32 @@ test('samples one half-life apart: the expected distribution (upstream numbers)'
   const h = new DecayingHistogram(unit, HOUR);
   for (let i = 1; i <= 4; i++) h.addSample(i, i, start + (i - 1) * HOUR);
   // weights relative to the newest: 1/8, 2/4, 3/2, 4 -> shares 2%, 8%, 24%, 65%
-  const expected: [number, number][] = [[0, 2], [0.02, 2], [0.03, 3], [0.1, 3], [0.11, 4], [0.34, 4], [0.35, 5], [1, 5]];
+  const expected: [number, number][] = [
+    [0, 2],
+    [0.02, 2],
+    [0.03, 3],
+    [0.1, 3],
+    [0.11, 4],
+    [0.34, 4],
+    [0.35, 5],
+    [1, 5],
+  ];
   for (const [p, value] of expected) assert.equal(h.percentile(p), value, `p${p * 100}`);
 });
 
 test('without time passing it is a plain histogram', () => {
   const h = new DecayingHistogram(unit, HOUR);
   for (let i = 1; i <= 4; i++) h.addSample(i, i, start);
-  const expected: [number, number][] = [[0, 2], [0.1, 2], [0.2, 3], [0.3, 3], [0.4, 4], [0.6, 4], [0.7, 5], [1, 5]];
+  const expected: [number, number][] = [
+    [0, 2],
+    [0.1, 2],
+    [0.2, 3],
+    [0.3, 3],
+    [0.4, 4],
+    [0.6, 4],
+    [0.7, 5],
+    [1, 5],
+  ];
   for (const [p, value] of expected) assert.equal(h.percentile(p), value, `p${p * 100}`);
 });
 
@@ -98,7 +116,10 @@ test('merge aligns the older reference to the newer one without touching the oth
   a.merge(b);
   assert.equal(a.referenceTime, b.referenceTime);
   for (const i of [1, 2, 3]) assert.ok(Math.abs(a.histogram.bucketWeight(i) - expected.histogram.bucketWeight(i)) < 1e-12, `bucket ${i}`);
-  assert.deepEqual([2, 3].map((i) => b.histogram.bucketWeight(i)), bWeights);
+  assert.deepEqual(
+    [2, 3].map((i) => b.histogram.bucketWeight(i)),
+    bWeights,
+  );
   assert.throws(() => a.merge(new DecayingHistogram(unit, DAY)), /half-lives/);
 });
 

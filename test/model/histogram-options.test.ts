@@ -19,7 +19,10 @@ test('exponential buckets: count, starts and lookup (upstream example 500 / 40 /
   const o = exponentialHistogramOptions(500, 40, 1.5, 0.001);
   assert.equal(o.numBuckets, 6);
   // start(n) = 40 x (1.5^n - 1)/0.5
-  assert.deepEqual([0, 1, 2, 3, 4, 5].map((i) => o.bucketStart(i)), [0, 40, 100, 190, 325, 527.5]);
+  assert.deepEqual(
+    [0, 1, 2, 3, 4, 5].map((i) => o.bucketStart(i)),
+    [0, 40, 100, 190, 325, 527.5],
+  );
   assert.equal(o.findBucket(-1), 0);
   assert.equal(o.findBucket(39.99), 0);
   assert.equal(o.findBucket(40), 1);

@@ -63,7 +63,8 @@ test('property: the windowed histogram behaves like a dense array of all buckets
           model.scale(op.weight);
         }
       }
-      for (let b = 0; b < buckets.numBuckets; b++) assert.ok(Math.abs(h.bucketWeight(b) - model.weights[b]!) <= 1e-9 * Math.max(1, model.weights[b]!), `bucket ${b}`);
+      for (let b = 0; b < buckets.numBuckets; b++)
+        assert.ok(Math.abs(h.bucketWeight(b) - model.weights[b]!) <= 1e-9 * Math.max(1, model.weights[b]!), `bucket ${b}`);
       assert.ok(Math.abs(h.totalWeight - model.total) <= 1e-9 * Math.max(1, model.total));
       for (const p of [0, 0.5, 0.9, 0.95, 1]) assert.equal(h.percentile(p), model.percentile(p), `p${p * 100}`);
     }),

@@ -24,7 +24,19 @@ test('percentile is the end of the bucket where the cumulative weight reaches p 
   const h = new Histogram(unit);
   for (let i = 1; i <= 4; i++) h.addSample(i, i); // weights {1: 1, 2: 2, 3: 3, 4: 4}, total 10
   // cumulative: bucket 1 -> 1, bucket 2 -> 3, bucket 3 -> 6, bucket 4 -> 10
-  const expected: [number, number][] = [[0, 2], [0.1, 2], [0.2, 3], [0.3, 3], [0.4, 4], [0.5, 4], [0.6, 4], [0.7, 5], [0.8, 5], [0.9, 5], [1, 5]];
+  const expected: [number, number][] = [
+    [0, 2],
+    [0.1, 2],
+    [0.2, 3],
+    [0.3, 3],
+    [0.4, 4],
+    [0.5, 4],
+    [0.6, 4],
+    [0.7, 5],
+    [0.8, 5],
+    [0.9, 5],
+    [1, 5],
+  ];
   for (const [p, value] of expected) assert.equal(h.percentile(p), value, `p${p * 100}`);
   assert.equal(h.totalWeight, 10);
   assert.equal(h.minBucket, 1);
@@ -82,7 +94,10 @@ test('merge adds the other histogram bucket by bucket', () => {
   b.addSample(2, 1);
   b.addSample(3, 1);
   a.merge(b);
-  assert.deepEqual([0, 1, 2, 3, 4].map((i) => a.bucketWeight(i)), [0, 1, 2, 1, 0]);
+  assert.deepEqual(
+    [0, 1, 2, 3, 4].map((i) => a.bucketWeight(i)),
+    [0, 1, 2, 1, 0],
+  );
   assert.equal(a.totalWeight, 4);
   assert.equal(a.percentile(0.5), 3);
   assert.throws(() => a.merge(new Histogram(linearHistogramOptions(10, 1, EPS))), /different bucketing/);

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { defaultModelConfig, withMemorySettings } from '../../src/model/model-config.ts';
 
-test('withMemorySettings: a VPA\'s memory settings over the config, its buckets shared, one object per set of settings', () => {
+test("withMemorySettings: a VPA's memory settings over the config, its buckets shared, one object per set of settings", () => {
   const base = defaultModelConfig();
   const derived = withMemorySettings(base, { oomBumpUpRatio: 3, memoryAggregationIntervalMs: 3_600_000, oomMinBumpUpBytes: undefined });
   assert.equal(derived.options.oomBumpUpRatio, 3);

@@ -54,11 +54,18 @@ test('the vpa strategy gives upstream VPA v1.8.1 estimates exactly, at every poi
   const expected = rows('estimates.csv.gz').map((r) => r.join(','));
   const actual = tailorAnswers();
   assert.ok(expected.length > 2000, `only ${expected.length} golden rows`);
-  assert.ok(expected.some((line) => line.includes('oom-discarded')), 'the golden events include OOM events that upstream refuses');
+  assert.ok(
+    expected.some((line) => line.includes('oom-discarded')),
+    'the golden events include OOM events that upstream refuses',
+  );
   // Rows missing on either side (an OOM one side refuses shifts the rest), then the first difference.
   const have = new Set(actual);
   const missing = expected.filter((line) => !have.has(line)).length;
   const index = expected.findIndex((line, i) => line !== actual[i]);
   const first = index < 0 ? '' : `; first at line ${index + 2}: upstream ${expected[index]} vs tailor ${actual[index]}`;
-  assert.equal(index < 0 && actual.length === expected.length, true, `tailor gave ${actual.length} rows, upstream ${expected.length}; ${missing} upstream rows missing${first}`);
+  assert.equal(
+    index < 0 && actual.length === expected.length,
+    true,
+    `tailor gave ${actual.length} rows, upstream ${expected.length}; ${missing} upstream rows missing${first}`,
+  );
 });

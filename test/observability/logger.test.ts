@@ -30,7 +30,14 @@ function capture(): { logger: Logger; lines: () => string[] } {
       done();
     },
   });
-  return { logger: createLogger({ level: 'debug', destination }), lines: () => text.trim().split('\n').filter((l) => l !== '') };
+  return {
+    logger: createLogger({ level: 'debug', destination }),
+    lines: () =>
+      text
+        .trim()
+        .split('\n')
+        .filter((l) => l !== ''),
+  };
 }
 
 test('a module of a component logs each place key once: component, then module, then part', () => {
@@ -70,5 +77,8 @@ test('times are ISO 8601 in UTC, not epoch milliseconds', () => {
 });
 
 test('an unknown log level is refused with the known ones, not a pino internal message', () => {
-  assert.throws(() => createLogger({ level: 'bogus' as 'info' }), /^Error: unknown log level "bogus": use one of fatal, error, warn, info, debug, trace, silent$/);
+  assert.throws(
+    () => createLogger({ level: 'bogus' as 'info' }),
+    /^Error: unknown log level "bogus": use one of fatal, error, warn, info, debug, trace, silent$/,
+  );
 });

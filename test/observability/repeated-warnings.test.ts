@@ -22,7 +22,10 @@ test('a lasting cause is said once, then as debug lines, then again once per per
   const w = new RepeatedWarnings(logger, 10 * MIN);
   for (let m = 0; m <= 60; m++) w.say('scrape', m * MIN, { namespace: 'shop' }, 'could not tell the scrape interval');
   const warnings = lines.filter((l) => l['level'] === 40);
-  assert.deepEqual(warnings.map((l) => l['repeats'] ?? 0), [0, 10, 10, 10, 10, 10, 10]);
+  assert.deepEqual(
+    warnings.map((l) => l['repeats'] ?? 0),
+    [0, 10, 10, 10, 10, 10, 10],
+  );
   assert.match(String(warnings[1]!['msg']), /could not tell the scrape interval \(still, 10 times since it was last said\)$/);
   assert.equal(lines.filter((l) => l['level'] === 20).length, 61 - 7);
   assert.equal(warnings[0]!['namespace'], 'shop');
@@ -40,11 +43,14 @@ test('another cause, or the same one after it went away, is said at once; error 
   w.retain((cause) => cause !== 'vpa shop/b');
   assert.equal(w.size, 1);
   w.say('vpa shop/b', 4 * MIN, {}, 'b is malformed', 'error');
-  assert.deepEqual(lines.map((l) => [l['level'], l['msg']]), [
-    [40, 'a is malformed'],
-    [50, 'b is malformed'],
-    [20, 'a is malformed'],
-    [40, 'a is malformed'],
-    [50, 'b is malformed'],
-  ]);
+  assert.deepEqual(
+    lines.map((l) => [l['level'], l['msg']]),
+    [
+      [40, 'a is malformed'],
+      [50, 'b is malformed'],
+      [20, 'a is malformed'],
+      [40, 'a is malformed'],
+      [50, 'b is malformed'],
+    ],
+  );
 });

@@ -21,7 +21,13 @@ test('target and bounds are clamped to min/maxAllowed; uncappedTarget keeps the 
     lowerBound: { cpu: 1000, memory: 128 * MiB },
     upperBound: { cpu: 2000, memory: 300 * MiB },
   });
-  assert.deepEqual(reasons.map((r) => [r.code, r.resource]), [['CappedToMaxAllowed', 'cpu'], ['RaisedToMinAllowed', 'memory']]);
+  assert.deepEqual(
+    reasons.map((r) => [r.code, r.resource]),
+    [
+      ['CappedToMaxAllowed', 'cpu'],
+      ['RaisedToMinAllowed', 'memory'],
+    ],
+  );
   assert.equal(reasons[0]?.message, 'cpu: target 2500m capped to maxAllowed 2000m');
 });
 

@@ -14,7 +14,15 @@ const seen = (x: Partial<V1Container>) => {
 test('JVM: -Xmx from JAVA_TOOL_OPTIONS, args, _JAVA_OPTIONS (which wins), MaxRAMPercentage, default 25%', () => {
   assert.equal(detectRuntime(c({ env: [{ name: 'JAVA_TOOL_OPTIONS', value: '-Xmx2g -XX:+UseG1GC' }] })).heapBytes, 2 * GiB);
   assert.equal(detectRuntime(c({ command: ['java', '-Xmx512m', '-jar', 'app.jar'] })).heapBytes, 512 * MiB);
-  const both = detectRuntime(c({ env: [{ name: 'JAVA_TOOL_OPTIONS', value: '-Xmx1g' }, { name: '_JAVA_OPTIONS', value: '-Xmx3g' }], args: ['-Xmx2g'] }));
+  const both = detectRuntime(
+    c({
+      env: [
+        { name: 'JAVA_TOOL_OPTIONS', value: '-Xmx1g' },
+        { name: '_JAVA_OPTIONS', value: '-Xmx3g' },
+      ],
+      args: ['-Xmx2g'],
+    }),
+  );
   assert.equal(both.heapBytes, 3 * GiB, '_JAVA_OPTIONS is applied last');
   assert.equal(detectRuntime(c({ env: [{ name: 'JAVA_TOOL_OPTIONS', value: '-XX:MaxRAMPercentage=75.0' }] })).maxRamPercentage, 75);
   const plain = detectRuntime(c({ image: 'eclipse-temurin:21-jre' }));

@@ -5,7 +5,7 @@ import { windowOpenAt, windowState, type DisruptionWindows } from '../../src/pol
 const at = (iso: string) => Date.parse(iso);
 const berlin = (expressions: string[]): DisruptionWindows => ({ expressions, timezone: 'Europe/Berlin' });
 
-test('open during every minute an expression matches, in the window\'s time zone', () => {
+test("open during every minute an expression matches, in the window's time zone", () => {
   const w = berlin(['* 2-4 * * 1-5']);
   // Monday 2026-06-01: Berlin is UTC+2
   assert.equal(windowOpenAt(w, at('2026-06-01T00:00:00Z')), true); // 02:00 Berlin

@@ -20,7 +20,10 @@ export function pod(containers: V1Container[], initContainers?: V1Container[]): 
 }
 
 /** A LimitRange with one item of the given type. */
-export function limitRange(type: 'Container' | 'Pod', item: { min?: Record<string, string>; max?: Record<string, string>; maxLimitRequestRatio?: Record<string, string> }): V1LimitRange {
+export function limitRange(
+  type: 'Container' | 'Pod',
+  item: { min?: Record<string, string>; max?: Record<string, string>; maxLimitRequestRatio?: Record<string, string> },
+): V1LimitRange {
   return { apiVersion: 'v1', kind: 'LimitRange', metadata: { name: 'lr' }, spec: { limits: [{ type, ...item }] } };
 }
 

@@ -9,7 +9,12 @@ test('a container\'s own policy wins over "*"; quantities and seconds become the
       { containerName: 'db', oomBumpUpRatio: '3' },
     ],
   };
-  assert.deepEqual(perVpaMemorySettings(policy, 'app'), { oomBumpUpRatio: 1.5, oomMinBumpUpBytes: 104857600, memoryAggregationIntervalMs: 3_600_000, memoryAggregationIntervalCount: 24 });
+  assert.deepEqual(perVpaMemorySettings(policy, 'app'), {
+    oomBumpUpRatio: 1.5,
+    oomMinBumpUpBytes: 104857600,
+    memoryAggregationIntervalMs: 3_600_000,
+    memoryAggregationIntervalCount: 24,
+  });
   assert.deepEqual(perVpaMemorySettings(policy, 'db'), { oomBumpUpRatio: 3 }, 'a named policy replaces "*" entirely, as upstream');
   assert.deepEqual(perVpaMemorySettings(undefined, 'app'), {});
   assert.deepEqual(perVpaMemorySettings({ containerPolicies: [{ containerName: 'other', oomBumpUpRatio: '2' }] }, 'app'), {});

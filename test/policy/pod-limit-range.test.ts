@@ -23,7 +23,10 @@ test('below min: requests scaled by min / summed requests, rounded up (150m: 6m,
 });
 
 test('below min: the side that needs the larger factor decides (requests 2 x 100Mi, limits 2 x 200Mi, min 500Mi -> x 2.5)', () => {
-  const shares = [{ request: 100 * MiB, limit: 200 * MiB, movable: true }, { request: 100 * MiB, limit: 200 * MiB, movable: true }];
+  const shares = [
+    { request: 100 * MiB, limit: 200 * MiB, movable: true },
+    { request: 100 * MiB, limit: 200 * MiB, movable: true },
+  ];
   const s = podBoundScale(shares, 'memory', { min: 500 * MiB });
   assert.ok(s && s.direction === 'raise');
   assert.deepEqual([s.num, s.den], [500 * MiB, 200 * MiB]);
@@ -31,7 +34,10 @@ test('below min: the side that needs the larger factor decides (requests 2 x 100
 });
 
 test('above max with a container without a limit: the summed requests count too (real LimitRanger)', () => {
-  const shares = [{ request: 300, movable: true }, { request: 200, limit: 200, movable: true }];
+  const shares = [
+    { request: 300, movable: true },
+    { request: 200, limit: 200, movable: true },
+  ];
   const s = podBoundScale(shares, 'cpu', { max: 400 });
   assert.ok(s && s.direction === 'lower');
   assert.deepEqual([s.num, s.den], [400, 500]);
@@ -49,7 +55,10 @@ test('within bounds: no scale; a fixed part alone out of bounds, or min and max 
   assert.equal(podBoundScale([equal(500, false), equal(100)], 'cpu', { max: 400 })?.direction, 'unfit');
   assert.equal(podBoundScale([equal(100, false)], 'cpu', { min: 400 })?.direction, 'unfit');
   // Requests 2Mi (one container has no limit), limits 1Mi: no factor puts both at exactly 2Mi.
-  const shares = [{ request: MiB, movable: true }, { request: MiB, limit: MiB, movable: true }];
+  const shares = [
+    { request: MiB, movable: true },
+    { request: MiB, limit: MiB, movable: true },
+  ];
   assert.equal(podBoundScale(shares, 'memory', { min: 2 * MiB, max: 2 * MiB })?.direction, 'unfit');
 });
 

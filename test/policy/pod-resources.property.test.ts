@@ -65,7 +65,10 @@ const target = (r: ResourceName) =>
   );
 
 const bounds = (r: ResourceName) =>
-  fc.option(fc.tuple(amount(r), amount(r)).map(([a, b]) => [Math.min(a, b), Math.max(a, b)] as const), { nil: undefined });
+  fc.option(
+    fc.tuple(amount(r), amount(r)).map(([a, b]) => [Math.min(a, b), Math.max(a, b)] as const),
+    { nil: undefined },
+  );
 
 function containerPolicy(name: string) {
   return fc
@@ -124,35 +127,37 @@ const limitRanges = fc.option(
 
 function scenarioWith(limitRangeArbitrary: fc.Arbitrary<V1LimitRange[] | undefined>) {
   return fc
-  .record({
-    count: fc.integer({ min: 1, max: 3 }),
-    containers: fc.tuple(...NAMES.map(anyContainer)),
-    init: fc.option(anyContainer('init'), { nil: undefined }),
-    policies: fc.tuple(...NAMES.map((n) => fc.option(containerPolicy(n), { nil: undefined }))),
-    star: fc.option(containerPolicy('*'), { nil: undefined }),
-    targets: fc.tuple(...NAMES.map(() => fc.record({ cpu: target('cpu'), memory: target('memory') }))),
-    limitRanges: limitRangeArbitrary,
-    memoryRules: fc.option(
-      fc.tuple(...NAMES.map(() => fc.record({ floor: fc.option(amount('memory'), { nil: undefined }), mayDecrease: fc.option(fc.boolean(), { nil: undefined }) }))),
-      { nil: undefined },
-    ),
-  })
-  .map((s): PodResourcesInput => {
-    const containers = s.containers.slice(0, s.count);
-    const policies = [...s.policies.slice(0, s.count), s.star].filter((p): p is ContainerResourcePolicy => p !== undefined);
-    const recommendations: ContainerTarget[] = containers.map((c, i) => ({ containerName: c.name, target: s.targets[i]! }));
-    const input: PodResourcesInput = {
-      pod: { spec: s.init ? { containers, initContainers: [s.init] } : { containers } },
-      resourcePolicy: { containerPolicies: policies },
-      recommendations,
-    };
-    if (s.limitRanges) input.limitRanges = s.limitRanges;
-    if (s.memoryRules) {
-      const rules = s.memoryRules;
-      input.memoryLimitRules = Object.fromEntries(containers.map((c, i) => [c.name, stripUndefined(rules[i]!)]));
-    }
-    return input;
-  });
+    .record({
+      count: fc.integer({ min: 1, max: 3 }),
+      containers: fc.tuple(...NAMES.map(anyContainer)),
+      init: fc.option(anyContainer('init'), { nil: undefined }),
+      policies: fc.tuple(...NAMES.map((n) => fc.option(containerPolicy(n), { nil: undefined }))),
+      star: fc.option(containerPolicy('*'), { nil: undefined }),
+      targets: fc.tuple(...NAMES.map(() => fc.record({ cpu: target('cpu'), memory: target('memory') }))),
+      limitRanges: limitRangeArbitrary,
+      memoryRules: fc.option(
+        fc.tuple(
+          ...NAMES.map(() => fc.record({ floor: fc.option(amount('memory'), { nil: undefined }), mayDecrease: fc.option(fc.boolean(), { nil: undefined }) })),
+        ),
+        { nil: undefined },
+      ),
+    })
+    .map((s): PodResourcesInput => {
+      const containers = s.containers.slice(0, s.count);
+      const policies = [...s.policies.slice(0, s.count), s.star].filter((p): p is ContainerResourcePolicy => p !== undefined);
+      const recommendations: ContainerTarget[] = containers.map((c, i) => ({ containerName: c.name, target: s.targets[i]! }));
+      const input: PodResourcesInput = {
+        pod: { spec: s.init ? { containers, initContainers: [s.init] } : { containers } },
+        resourcePolicy: { containerPolicies: policies },
+        recommendations,
+      };
+      if (s.limitRanges) input.limitRanges = s.limitRanges;
+      if (s.memoryRules) {
+        const rules = s.memoryRules;
+        input.memoryLimitRules = Object.fromEntries(containers.map((c, i) => [c.name, stripUndefined(rules[i]!)]));
+      }
+      return input;
+    });
 }
 
 function stripUndefined<T extends object>(o: T): T {
@@ -196,7 +201,9 @@ test('requests follow the target within min/maxAllowed where no LimitRange, limi
     const plan = planPodResources(input);
     if (plan.qosClass === 'BestEffort' || plan.reasons.length > 0) return;
     for (const c of plan.containers) {
-      const policy = input.resourcePolicy?.containerPolicies?.find((p) => p.containerName === c.containerName) ?? input.resourcePolicy?.containerPolicies?.find((p) => p.containerName === '*');
+      const policy =
+        input.resourcePolicy?.containerPolicies?.find((p) => p.containerName === c.containerName) ??
+        input.resourcePolicy?.containerPolicies?.find((p) => p.containerName === '*');
       if (policy?.mode === 'Off' || c.reasons.some((x) => x.code === 'BurstableKept')) continue;
       const t = input.recommendations.find((x) => x.containerName === c.containerName)!.target;
       for (const r of policy?.controlledResources ?? RESOURCE_NAMES) {
@@ -221,7 +228,9 @@ test('changed values under RequestsAndLimits respect the LimitRange', () => {
     const lr = input.limitRanges?.[0]?.spec?.limits[0];
     if (!lr) return;
     for (const c of planPodResources(input).containers) {
-      const policy = input.resourcePolicy?.containerPolicies?.find((p) => p.containerName === c.containerName) ?? input.resourcePolicy?.containerPolicies?.find((p) => p.containerName === '*');
+      const policy =
+        input.resourcePolicy?.containerPolicies?.find((p) => p.containerName === c.containerName) ??
+        input.resourcePolicy?.containerPolicies?.find((p) => p.containerName === '*');
       if (policy?.controlledValues === 'RequestsOnly') continue;
       for (const r of c.changedResources) {
         const read = (q: string | undefined) => (q === undefined ? undefined : readResourceValues({ requests: { [r]: q } }).requests[r]);
@@ -232,7 +241,8 @@ test('changed values under RequestsAndLimits respect the LimitRange', () => {
         if (min !== undefined) assert.ok(request >= min, `${r} request ${request} < LimitRange min ${min}`);
         if (max !== undefined) assert.ok(request <= max && (limit === undefined || limit <= max), `${r} above LimitRange max ${max}`);
         const ratio = lr.maxLimitRequestRatio?.[r];
-        if (ratio !== undefined && limit !== undefined) assert.ok(limit * 1000 <= request * Number.parseInt(ratio, 10), `${r} ratio ${limit}/${request} > ${ratio}`);
+        if (ratio !== undefined && limit !== undefined)
+          assert.ok(limit * 1000 <= request * Number.parseInt(ratio, 10), `${r} ratio ${limit}/${request} > ${ratio}`);
       }
     }
   });
@@ -260,7 +270,10 @@ test('planning again from the result changes nothing (no flapping)', () => {
     const first = planPodResources(input);
     const containers = (input.pod.spec?.containers ?? []).map((c, i) => ({ ...c, resources: applyPlanToRequirements(c.resources, first.containers[i]!) }));
     const again = planPodResources({ ...input, pod: { ...input.pod, spec: { ...input.pod.spec, containers } } });
-    assert.deepEqual(again.containers.map((c) => c.proposed), first.containers.map((c) => c.proposed));
+    assert.deepEqual(
+      again.containers.map((c) => c.proposed),
+      first.containers.map((c) => c.proposed),
+    );
   });
 });
 
@@ -312,7 +325,11 @@ test('at creation, without other bounds, a pod is brought within a Pod LimitRang
       const plan = planPodResources(input);
       if (plan.qosClass === 'BestEffort' || plan.reasons.some((r) => /cannot|QoS|left unchanged/.test(r.message))) return;
       // Tiny values (a few millicores or MiB) are dominated by the 1m / 1 MiB minimum and rounding.
-      const tiny = plan.containers.some((c) => RESOURCE_NAMES.some((r) => [c.current.requests[r], c.current.limits[r], c.proposed.requests[r]].some((v) => v !== undefined && v < 20 * (r === 'cpu' ? 1 : MiB))));
+      const tiny = plan.containers.some((c) =>
+        RESOURCE_NAMES.some((r) =>
+          [c.current.requests[r], c.current.limits[r], c.proposed.requests[r]].some((v) => v !== undefined && v < 20 * (r === 'cpu' ? 1 : MiB)),
+        ),
+      );
       if (tiny) return;
       const item = input.limitRanges![0]!.spec!.limits[0]!;
       const init = (input.pod.spec?.initContainers ?? []).map((c) => readResourceValues(c.resources));
@@ -326,7 +343,10 @@ test('at creation, without other bounds, a pod is brought within a Pod LimitRang
         for (const side of ['requests', 'limits'] as const) {
           const values = plan.containers.map((c) => c.proposed[side][r]).filter((v): v is number => v !== undefined);
           if (values.length === 0) continue;
-          const total = Math.max(values.reduce((a, b) => a + b, 0), ...init.map((v) => v[side][r] ?? 0));
+          const total = Math.max(
+            values.reduce((a, b) => a + b, 0),
+            ...init.map((v) => v[side][r] ?? 0),
+          );
           if (init.some((v) => (v[side][r] ?? 0) === total && total !== values.reduce((a, b) => a + b, 0))) continue; // an init container decides
           if (max !== undefined) assert.ok(total <= max + slack, `${r} ${side} ${total} > max ${max}: ${JSON.stringify(plan.reasons)}`);
           if (min !== undefined) assert.ok(total >= min - slack, `${r} ${side} ${total} < min ${min}: ${JSON.stringify(plan.reasons)}`);
@@ -376,11 +396,18 @@ test('a Burstable pod one request away from Guaranteed stays Burstable, whatever
 });
 
 test('a BestEffort pod is never changed', () => {
-  const bestEffort = fc.tuple(fc.integer({ min: 1, max: 3 }), fc.tuple(...NAMES.map(() => fc.record({ cpu: target('cpu'), memory: target('memory') }))), limitRanges);
+  const bestEffort = fc.tuple(
+    fc.integer({ min: 1, max: 3 }),
+    fc.tuple(...NAMES.map(() => fc.record({ cpu: target('cpu'), memory: target('memory') }))),
+    limitRanges,
+  );
   fc.assert(
     fc.property(bestEffort, ([count, targets, lr]) => {
       const names = NAMES.slice(0, count);
-      const input: PodResourcesInput = { pod: { spec: { containers: names.map((name) => ({ name })) } }, recommendations: names.map((n, i) => ({ containerName: n, target: targets[i]! })) };
+      const input: PodResourcesInput = {
+        pod: { spec: { containers: names.map((name) => ({ name })) } },
+        recommendations: names.map((n, i) => ({ containerName: n, target: targets[i]! })),
+      };
       if (lr) input.limitRanges = lr;
       const plan = planPodResources(input);
       assert.equal(plan.qosClass, 'BestEffort');
@@ -404,11 +431,19 @@ test('memory limits never go below min(current limit, floor), nor below the curr
 });
 
 test('requestsForBestEffort: a BestEffort pod ends Burstable with requests only, or unchanged', () => {
-  const bestEffort = fc.tuple(fc.integer({ min: 1, max: 3 }), fc.tuple(...NAMES.map(() => fc.record({ cpu: target('cpu'), memory: target('memory') }))), limitRanges);
+  const bestEffort = fc.tuple(
+    fc.integer({ min: 1, max: 3 }),
+    fc.tuple(...NAMES.map(() => fc.record({ cpu: target('cpu'), memory: target('memory') }))),
+    limitRanges,
+  );
   fc.assert(
     fc.property(bestEffort, ([count, targets, lr]) => {
       const names = NAMES.slice(0, count);
-      const input: PodResourcesInput = { pod: { spec: { containers: names.map((name) => ({ name })) } }, recommendations: names.map((n, i) => ({ containerName: n, target: targets[i]! })), requestsForBestEffort: true };
+      const input: PodResourcesInput = {
+        pod: { spec: { containers: names.map((name) => ({ name })) } },
+        recommendations: names.map((n, i) => ({ containerName: n, target: targets[i]! })),
+        requestsForBestEffort: true,
+      };
       if (lr) input.limitRanges = lr;
       const plan = planPodResources(input);
       assert.equal(qosClassOf(plan.containers.map((c) => c.proposed)), plan.changed ? 'Burstable' : 'BestEffort');

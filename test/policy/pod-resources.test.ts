@@ -109,7 +109,10 @@ test('a BestEffort pod is left alone', () => {
   assert.equal(result.qosClass, 'BestEffort');
   assert.equal(result.changed, false);
   assert.deepEqual(first.proposed, { requests: {}, limits: {} });
-  assert.deepEqual(result.reasons.map((r) => r.code), ['BestEffortLeftAlone']);
+  assert.deepEqual(
+    result.reasons.map((r) => r.code),
+    ['BestEffortLeftAlone'],
+  );
 });
 
 test('a Burstable pod never becomes Guaranteed: a request capped to its limit is lowered one step', () => {
@@ -127,7 +130,9 @@ test('a Burstable pod never becomes Guaranteed: a request capped to its limit is
 test('a Burstable pod whose request cannot go one step lower keeps that resource unchanged', () => {
   const { first, codes } = plan({
     pod: pod([c('app', { cpu: '100m', memory: '1Gi' }, { cpu: '200m', memory: '1Gi' })]),
-    resourcePolicy: { containerPolicies: [{ containerName: 'app', controlledValues: 'RequestsOnly', controlledResources: ['cpu'], minAllowed: { cpu: '200m' } }] },
+    resourcePolicy: {
+      containerPolicies: [{ containerName: 'app', controlledValues: 'RequestsOnly', controlledResources: ['cpu'], minAllowed: { cpu: '200m' } }],
+    },
     recommendations: [{ containerName: 'app', target: { cpu: 300 } }],
   });
   assert.deepEqual(first.proposed, { requests: { cpu: 100, memory: GiB }, limits: { cpu: 200, memory: GiB } });
@@ -235,17 +240,26 @@ test('container policies: by name, else "*"; mode Off and controlledResources', 
   assert.deepEqual(app?.proposed.requests, { cpu: 300, memory: 200 * MiB });
   assert.deepEqual(sidecar?.proposed.requests, { cpu: 500, memory: 100 * MiB });
   assert.deepEqual(off?.proposed.requests, { cpu: 100 });
-  assert.deepEqual(off?.reasons.map((r) => r.code), ['ContainerModeOff']);
+  assert.deepEqual(
+    off?.reasons.map((r) => r.code),
+    ['ContainerModeOff'],
+  );
 });
 
 test('a container without a recommendation is left alone', () => {
   const { result } = plan({ pod: pod([c('app', { cpu: '100m' })]), recommendations: [] });
   assert.equal(result.changed, false);
-  assert.deepEqual(result.containers[0]?.reasons.map((r) => r.code), ['NoRecommendation']);
+  assert.deepEqual(
+    result.containers[0]?.reasons.map((r) => r.code),
+    ['NoRecommendation'],
+  );
 });
 
 test('an invalid recommendation (NaN, negative) leaves the resource unchanged', () => {
-  const { first, codes } = plan({ pod: pod([c('app', { cpu: '100m', memory: '1Gi' })]), recommendations: [{ containerName: 'app', target: { cpu: Number.NaN, memory: -5 } }] });
+  const { first, codes } = plan({
+    pod: pod([c('app', { cpu: '100m', memory: '1Gi' })]),
+    recommendations: [{ containerName: 'app', target: { cpu: Number.NaN, memory: -5 } }],
+  });
   assert.deepEqual(first.proposed, first.current);
   assert.deepEqual(codes, ['InvalidRecommendation', 'InvalidRecommendation']);
 });
@@ -264,12 +278,18 @@ test('restartable init containers are planned; ordinary init containers only cou
   const sidecar = { ...c('proxy', { cpu: '50m' }), restartPolicy: 'Always' };
   const { result } = plan({
     pod: pod([c('app', { cpu: '100m' })], [c('setup', { cpu: '10m' }), sidecar]),
-    recommendations: [{ containerName: 'proxy', target: { cpu: 80 } }, { containerName: 'setup', target: { cpu: 999 } }],
+    recommendations: [
+      { containerName: 'proxy', target: { cpu: 80 } },
+      { containerName: 'setup', target: { cpu: 999 } },
+    ],
   });
-  assert.deepEqual(result.containers.map((x) => [x.containerName, x.kind, x.proposed.requests.cpu]), [
-    ['app', 'container', 100],
-    ['proxy', 'sidecar', 80],
-  ]);
+  assert.deepEqual(
+    result.containers.map((x) => [x.containerName, x.kind, x.proposed.requests.cpu]),
+    [
+      ['app', 'container', 100],
+      ['proxy', 'sidecar', 80],
+    ],
+  );
 });
 
 test('a pod with pod-level resources is left alone', () => {
@@ -277,7 +297,10 @@ test('a pod with pod-level resources is left alone', () => {
   p.spec!.resources = { requests: { cpu: '1' } };
   const { result } = plan({ pod: p, recommendations: [{ containerName: 'app', target: { cpu: 500 } }] });
   assert.equal(result.changed, false);
-  assert.deepEqual(result.reasons.map((r) => r.code), ['PodLevelResourcesLeftAlone']);
+  assert.deepEqual(
+    result.reasons.map((r) => r.code),
+    ['PodLevelResourcesLeftAlone'],
+  );
 });
 
 test('a malformed quantity leaves the pod unchanged instead of throwing', () => {
@@ -289,7 +312,11 @@ test('a malformed quantity leaves the pod unchanged instead of throwing', () => 
 
 test('applyPlanToRequirements rewrites only what changed and keeps other resources', () => {
   const container = c('app', { cpu: '0.1', memory: '1G', 'ephemeral-storage': '1Gi' }, { cpu: '200m', memory: '2G' });
-  const { first } = plan({ pod: pod([container]), resourcePolicy: { containerPolicies: [{ containerName: '*', controlledResources: ['cpu'] }] }, recommendations: [{ containerName: 'app', target: { cpu: 1500, memory: 5 * GiB } }] });
+  const { first } = plan({
+    pod: pod([container]),
+    resourcePolicy: { containerPolicies: [{ containerName: '*', controlledResources: ['cpu'] }] },
+    recommendations: [{ containerName: 'app', target: { cpu: 1500, memory: 5 * GiB } }],
+  });
   assert.deepEqual(applyPlanToRequirements(container.resources, first), {
     requests: { cpu: '1500m', memory: '1G', 'ephemeral-storage': '1Gi' },
     limits: { cpu: '3', memory: '2G' },
@@ -301,12 +328,18 @@ test('a Pod LimitRange scales the requests by one factor: max 1 core, 2 x 300m -
   const { result, codes } = plan({
     pod: pod([c('a', { cpu: '300m' }, { cpu: '300m' }), c('b', { cpu: '300m' })]),
     limitRanges: [limitRange('Pod', { max: { cpu: '1' } })],
-    recommendations: [{ containerName: 'a', target: { cpu: 700 } }, { containerName: 'b', target: { cpu: 700 } }],
+    recommendations: [
+      { containerName: 'a', target: { cpu: 700 } },
+      { containerName: 'b', target: { cpu: 700 } },
+    ],
   });
-  assert.deepEqual(result.containers.map((x) => x.proposed), [
-    { requests: { cpu: 500 }, limits: { cpu: 500 } },
-    { requests: { cpu: 500 }, limits: {} },
-  ]);
+  assert.deepEqual(
+    result.containers.map((x) => x.proposed),
+    [
+      { requests: { cpu: 500 }, limits: { cpu: 500 } },
+      { requests: { cpu: 500 }, limits: {} },
+    ],
+  );
   assert.ok(codes.includes('CappedToPodLimitRange'));
 });
 
@@ -314,9 +347,15 @@ test('a Pod LimitRange min keeps the summed requests up: min 512Mi, 2 x 400Mi ->
   const { result } = plan({
     pod: pod([c('a', { memory: '400Mi' }), c('b', { memory: '400Mi' })]),
     limitRanges: [limitRange('Pod', { min: { memory: '512Mi' } })],
-    recommendations: [{ containerName: 'a', target: { memory: 100 * MiB } }, { containerName: 'b', target: { memory: 100 * MiB } }],
+    recommendations: [
+      { containerName: 'a', target: { memory: 100 * MiB } },
+      { containerName: 'b', target: { memory: 100 * MiB } },
+    ],
   });
-  assert.deepEqual(result.containers.map((x) => x.proposed.requests.memory), [256 * MiB, 256 * MiB]);
+  assert.deepEqual(
+    result.containers.map((x) => x.proposed.requests.memory),
+    [256 * MiB, 256 * MiB],
+  );
 });
 
 test('memory limit floor: 512Mi/1Gi, target 128Mi would give a 256Mi limit; the floor (600Mi peak + margin) keeps it at 600Mi', () => {
@@ -341,9 +380,17 @@ test('memory limit floor in a Guaranteed pod keeps request and limit equal at th
 
 test('a memory limit already below the floor is not lowered further, and may still rise', () => {
   const rules = { app: { floor: 2 * GiB } };
-  const down = plan({ pod: pod([c('app', { memory: '512Mi' }, { memory: '1Gi' })]), recommendations: [{ containerName: 'app', target: { memory: 256 * MiB } }], memoryLimitRules: rules });
+  const down = plan({
+    pod: pod([c('app', { memory: '512Mi' }, { memory: '1Gi' })]),
+    recommendations: [{ containerName: 'app', target: { memory: 256 * MiB } }],
+    memoryLimitRules: rules,
+  });
   assert.deepEqual(down.first.proposed.limits, { memory: GiB });
-  const up = plan({ pod: pod([c('app', { memory: '512Mi' }, { memory: '1Gi' })]), recommendations: [{ containerName: 'app', target: { memory: 768 * MiB } }], memoryLimitRules: rules });
+  const up = plan({
+    pod: pod([c('app', { memory: '512Mi' }, { memory: '1Gi' })]),
+    recommendations: [{ containerName: 'app', target: { memory: 768 * MiB } }],
+    memoryLimitRules: rules,
+  });
   assert.deepEqual(up.first.proposed.limits, { memory: 1536 * MiB });
 });
 
@@ -374,7 +421,13 @@ test('requestsForBestEffort (pod creation): a BestEffort pod gets requests, no l
     recommendations: [{ containerName: 'app', target: { cpu: 250, memory: 300 * MiB } }],
     requestsForBestEffort: true,
   });
-  assert.deepEqual(result.containers.map((x) => x.proposed), [{ requests: { cpu: 250, memory: 300 * MiB }, limits: {} }, { requests: {}, limits: {} }]);
+  assert.deepEqual(
+    result.containers.map((x) => x.proposed),
+    [
+      { requests: { cpu: 250, memory: 300 * MiB }, limits: {} },
+      { requests: {}, limits: {} },
+    ],
+  );
   assert.deepEqual(result.reasons, []);
   const none = plan({ pod: pod([c('app')]), recommendations: [], requestsForBestEffort: true });
   assert.equal(none.result.changed, false);
@@ -385,14 +438,23 @@ test('a Pod LimitRange max: the limit follows its scaled request with its ratio 
   const { result, codes } = plan({
     pod: pod([c('a', { cpu: '100m' }, { cpu: '150m' }), c('b', { cpu: '100m' }, { cpu: '150m' })]),
     limitRanges: [limitRange('Pod', { max: { cpu: '600m' } })],
-    recommendations: [{ containerName: 'a', target: { cpu: 250 } }, { containerName: 'b', target: { cpu: 250 } }],
+    recommendations: [
+      { containerName: 'a', target: { cpu: 250 } },
+      { containerName: 'b', target: { cpu: 250 } },
+    ],
   });
-  assert.deepEqual(result.containers.map((x) => x.proposed), [
-    { requests: { cpu: 200 }, limits: { cpu: 300 } },
-    { requests: { cpu: 200 }, limits: { cpu: 300 } },
-  ]);
+  assert.deepEqual(
+    result.containers.map((x) => x.proposed),
+    [
+      { requests: { cpu: 200 }, limits: { cpu: 300 } },
+      { requests: { cpu: 200 }, limits: { cpu: 300 } },
+    ],
+  );
   assert.ok(codes.includes('CappedToPodLimitRange'));
-  assert.match(result.reasons[0]?.message ?? '', /^cpu: the pod's total limit 750m is above the Pod LimitRange max 600m: the requests of a, b scaled by 600m\/750m \(rounded down\), limits in proportion$/);
+  assert.match(
+    result.reasons[0]?.message ?? '',
+    /^cpu: the pod's total limit 750m is above the Pod LimitRange max 600m: the requests of a, b scaled by 600m\/750m \(rounded down\), limits in proportion$/,
+  );
 });
 
 test('a Pod LimitRange min raises the requests with the code RaisedToPodLimitRange', () => {
@@ -413,11 +475,21 @@ test('a Pod LimitRange at creation scales the containers without a recommendatio
   };
   // 400m + 400m + 200m = 1000m over 700m: each x 700/1000.
   const created = planPodResources({ ...input, atCreation: true });
-  assert.deepEqual(created.containers.map((x) => x.proposed.requests.cpu), [280, 280, 140]);
-  assert.deepEqual(created.containers.flatMap((x) => x.reasons.map((a) => a.code)), ['LimitKeptEqualToRequest', 'LimitKeptEqualToRequest', 'LimitKeptEqualToRequest'], 'no "left unchanged" for the moved containers');
+  assert.deepEqual(
+    created.containers.map((x) => x.proposed.requests.cpu),
+    [280, 280, 140],
+  );
+  assert.deepEqual(
+    created.containers.flatMap((x) => x.reasons.map((a) => a.code)),
+    ['LimitKeptEqualToRequest', 'LimitKeptEqualToRequest', 'LimitKeptEqualToRequest'],
+    'no "left unchanged" for the moved containers',
+  );
   // In place only the recommended container moves: 700m - 600m fixed leaves it 100m, where it is.
   const inPlace = planPodResources(input);
-  assert.deepEqual(inPlace.containers.map((x) => x.proposed.requests.cpu), [100, 400, 200]);
+  assert.deepEqual(
+    inPlace.containers.map((x) => x.proposed.requests.cpu),
+    [100, 400, 200],
+  );
   assert.equal(inPlace.changed, false);
 });
 
@@ -430,5 +502,8 @@ test('in place, a pod admitted scaled into a Pod LimitRange stays where it is (n
   };
   const again = planPodResources(input);
   assert.equal(again.changed, false);
-  assert.deepEqual(again.containers.map((x) => x.proposed.requests.cpu), [200, 200]);
+  assert.deepEqual(
+    again.containers.map((x) => x.proposed.requests.cpu),
+    [200, 200],
+  );
 });

@@ -9,7 +9,10 @@ const memory = { requests: { memory: 256 * MiB }, limits: { memory: 256 * MiB } 
 
 /** One container whose cpu went from 100m/200m to 500m/500m (its memory is already equal). */
 function container(controlledValues: 'RequestsAndLimits' | 'RequestsOnly', minAllowed?: string): GuardedContainer {
-  const policy = containerPolicyFor({ containerPolicies: [{ containerName: 'app', controlledValues, ...(minAllowed ? { minAllowed: { cpu: minAllowed } } : {}) }] }, 'app');
+  const policy = containerPolicyFor(
+    { containerPolicies: [{ containerName: 'app', controlledValues, ...(minAllowed ? { minAllowed: { cpu: minAllowed } } : {}) }] },
+    'app',
+  );
   return {
     containerName: 'app',
     current: { requests: { cpu: 100, ...memory.requests }, limits: { cpu: 200, ...memory.limits } },
@@ -54,8 +57,16 @@ test('an init container that stays unequal keeps the pod Burstable: nothing to d
 });
 
 test('a class change the guard cannot fix leaves the whole pod unchanged', () => {
-  const c: GuardedContainer = { containerName: 'app', current: { requests: { cpu: 100 }, limits: {} }, proposed: { requests: { cpu: 0 }, limits: {} }, reasons: [] };
+  const c: GuardedContainer = {
+    containerName: 'app',
+    current: { requests: { cpu: 100 }, limits: {} },
+    proposed: { requests: { cpu: 0 }, limits: {} },
+    reasons: [],
+  };
   const reasons = keepQosClass('Burstable', [c], [], limitRangeConstraints([]));
-  assert.deepEqual(reasons.map((r) => r.code), ['QosWouldChange']);
+  assert.deepEqual(
+    reasons.map((r) => r.code),
+    ['QosWouldChange'],
+  );
   assert.deepEqual(c.proposed, c.current);
 });

@@ -9,8 +9,20 @@ test('tailor.dev/runtime: one runtime for all, or per container; errors name the
   assert.deepEqual([...all.overrides], [['*', 'jvm']]);
   const per = parseRuntimeAnnotation('app=jvm, sidecar = go');
   assert.ok(per.ok);
-  assert.deepEqual([...per.overrides], [['app', 'jvm'], ['sidecar', 'go']]);
-  for (const [value, why] of [['', 'empty'], ['app=cobol', 'unknown runtime "cobol"'], ['jvm,go', '"jvm" needs a container name'], ['App=jvm', '"App" is not a container name'], ['a=jvm,a=go', 'container "a" is named twice']] as const) {
+  assert.deepEqual(
+    [...per.overrides],
+    [
+      ['app', 'jvm'],
+      ['sidecar', 'go'],
+    ],
+  );
+  for (const [value, why] of [
+    ['', 'empty'],
+    ['app=cobol', 'unknown runtime "cobol"'],
+    ['jvm,go', '"jvm" needs a container name'],
+    ['App=jvm', '"App" is not a container name'],
+    ['a=jvm,a=go', 'container "a" is named twice'],
+  ] as const) {
     const r = parseRuntimeAnnotation(value);
     assert.ok(!r.ok, value);
     assert.ok(r.message.startsWith(`tailor.dev/runtime: ${why}`), r.message);
@@ -27,8 +39,14 @@ test('resizePolicy fit: a start-sized runtime with memory NotRequired warns, one
     { name: 'web', image: 'nginx:1.27' },
     { name: 'x', image: 'example:1' },
   ]);
-  assert.deepEqual(warnings.map((w) => w.container), ['db', 'proxy']);
-  assert.match(warnings[0]!.message, /^container db runs postgresql \(from image postgres:16\), which sizes its memory at start: resizePolicy memory NotRequired/);
+  assert.deepEqual(
+    warnings.map((w) => w.container),
+    ['db', 'proxy'],
+  );
+  assert.match(
+    warnings[0]!.message,
+    /^container db runs postgresql \(from image postgres:16\), which sizes its memory at start: resizePolicy memory NotRequired/,
+  );
   assert.match(warnings[1]!.message, /follows its memory limit: resizePolicy memory RestartContainer restarts it/);
   const overridden = parseRuntimeAnnotation('db=follows-limit');
   assert.ok(overridden.ok);

@@ -24,7 +24,10 @@ test('overrides replace single fields; the defaults object stays frozen', () => 
 });
 
 test('values out of range are refused with the field named', () => {
-  assert.throws(() => updaterOptions({ maxStepUpFactor: 1 }), (e: unknown) => e instanceof UpdaterOptionsError && /maxStepUpFactor = 1: must be > 1/.test(e.message));
+  assert.throws(
+    () => updaterOptions({ maxStepUpFactor: 1 }),
+    (e: unknown) => e instanceof UpdaterOptionsError && /maxStepUpFactor = 1: must be > 1/.test(e.message),
+  );
   assert.throws(() => updaterOptions({ maxStepDownFactor: 1.5 }), /maxStepDownFactor/);
   assert.throws(() => updaterOptions({ memoryPressureRatio: 0 }), /memoryPressureRatio/);
   assert.throws(() => updaterOptions({ podCooldownMs: -1 }), /podCooldownMs/);

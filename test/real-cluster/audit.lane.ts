@@ -53,8 +53,14 @@ function deployment(name: string, command: string[], requests: Record<string, st
 before(async () => {
   namespace = await freshNamespace(core, 'lane-audit');
   // busy: a CPU loop held at its 200m limit, 25m requested (under-provisioned); idle: sleeps on 500m (over).
-  await apps.createNamespacedDeployment({ namespace, body: deployment('busy', ['sh', '-c', 'while :; do :; done'], { cpu: '25m', memory: '32Mi' }, { cpu: '200m', memory: '32Mi' }) });
-  await apps.createNamespacedDeployment({ namespace, body: deployment('idle', ['sleep', '3600'], { cpu: '500m', memory: '64Mi' }, { cpu: '500m', memory: '64Mi' }) });
+  await apps.createNamespacedDeployment({
+    namespace,
+    body: deployment('busy', ['sh', '-c', 'while :; do :; done'], { cpu: '25m', memory: '32Mi' }, { cpu: '200m', memory: '32Mi' }),
+  });
+  await apps.createNamespacedDeployment({
+    namespace,
+    body: deployment('idle', ['sleep', '3600'], { cpu: '500m', memory: '64Mi' }, { cpu: '500m', memory: '64Mi' }),
+  });
 
   // Tailor is installed first (docs/audit.md), so the VPA CRD exists: kube-state-metrics with Tailor's
   // VPA config serves no metric at all, its own pods' included, while that CRD is missing (seen here).
@@ -72,35 +78,42 @@ before(async () => {
   // The reports volume: a static PV for the claim (no storage class on the lane), writable by the audit's user.
   mkdirSync(REPORTS, { recursive: true });
   chownSync(REPORTS, AUDIT_USER, AUDIT_USER);
-  await core.createPersistentVolume({ body: {
-    metadata: { name: PV_NAME },
-    spec: {
-      capacity: { storage: '1Gi' }, accessModes: ['ReadWriteOnce'], persistentVolumeReclaimPolicy: 'Retain',
-      claimRef: { namespace: NS, name: 'tailor-audit-reports' },
-      hostPath: { path: REPORTS, type: 'Directory' },
+  await core.createPersistentVolume({
+    body: {
+      metadata: { name: PV_NAME },
+      spec: {
+        capacity: { storage: '1Gi' },
+        accessModes: ['ReadWriteOnce'],
+        persistentVolumeReclaimPolicy: 'Retain',
+        claimRef: { namespace: NS, name: 'tailor-audit-reports' },
+        hostPath: { path: REPORTS, type: 'Directory' },
+      },
     },
-  } });
+  });
 
   const image = execFileSync('bash', ['test/real-cluster/image.sh', '--import'], { encoding: 'utf8' }).trim().split('\n').at(-1)!;
   const [imageName, tag] = [image.slice(0, image.lastIndexOf(':')), image.slice(image.lastIndexOf(':') + 1)];
   await core.createNamespace({ body: { metadata: { name: NS } } });
-  writeFileSync(join(overlay, 'kustomization.yaml'), [
-    'apiVersion: kustomize.config.k8s.io/v1beta1',
-    'kind: Kustomization',
-    'resources:',
-    `  - ${relative(overlay, resolve('manifests/audit'))}`,
-    'patches:',
-    '  - target: {kind: CronJob, name: tailor-audit}',
-    '    patch: |',
-    `      - {op: replace, path: /spec/jobTemplate/spec/template/spec/containers/0/args/1, value: "--prometheus-url=http://${nodeIp}:${forwarded.port}"}`,
-    '      - {op: add, path: /spec/jobTemplate/spec/template/spec/containers/0/args/-, value: --history=15m}',
-    '      - {op: add, path: /spec/jobTemplate/spec/template/spec/containers/0/args/-, value: --step=15s}',
-    'images:',
-    '  - name: tailor',
-    `    newName: ${imageName}`,
-    `    newTag: ${tag}`,
-    '',
-  ].join('\n'));
+  writeFileSync(
+    join(overlay, 'kustomization.yaml'),
+    [
+      'apiVersion: kustomize.config.k8s.io/v1beta1',
+      'kind: Kustomization',
+      'resources:',
+      `  - ${relative(overlay, resolve('manifests/audit'))}`,
+      'patches:',
+      '  - target: {kind: CronJob, name: tailor-audit}',
+      '    patch: |',
+      `      - {op: replace, path: /spec/jobTemplate/spec/template/spec/containers/0/args/1, value: "--prometheus-url=http://${nodeIp}:${forwarded.port}"}`,
+      '      - {op: add, path: /spec/jobTemplate/spec/template/spec/containers/0/args/-, value: --history=15m}',
+      '      - {op: add, path: /spec/jobTemplate/spec/template/spec/containers/0/args/-, value: --step=15s}',
+      'images:',
+      '  - name: tailor',
+      `    newName: ${imageName}`,
+      `    newTag: ${tag}`,
+      '',
+    ].join('\n'),
+  );
   kubectl('apply', '-k', overlay);
 
   // Usage and requests of both pods in Prometheus before the first audit: a few CPU samples of a
@@ -108,28 +121,45 @@ before(async () => {
   // count alone, 12 samples for "a minute at the resource endpoint's 5 s", timed out twice: the
   // kubelet refreshes those stats every 10-20 s here, and Prometheus keeps the exposed timestamps.)
   let seen = '';
-  await waitFor('usage and requests of busy and idle in Prometheus', 240_000, async () => {
-    const requests = await promQuery(prometheus!.url, `kube_pod_container_resource_requests{namespace="${namespace}", resource="cpu"}`);
-    const samples = await promQuery(prometheus!.url, `max by (pod) (count_over_time(container_cpu_usage_seconds_total{namespace="${namespace}", container="app"}[10m]))`);
-    const has = (list: Array<{ metric: Record<string, string> }>, app: string) => list.some((s) => s.metric['pod']?.startsWith(`${app}-`));
-    // Each pod's state and sample count (a restarted container starts a new series).
-    const pods = (await core.listNamespacedPod({ namespace })).items.map((p) => {
-      const status = p.status?.containerStatuses?.[0];
-      const count = Number(samples.find((s) => s.metric['pod'] === p.metadata?.name)?.value[1] ?? '0');
-      const startedAt = status?.state?.running?.startedAt;
-      const runningS = startedAt ? (Date.now() - new Date(startedAt).getTime()) / 1000 : 0;
-      return { name: p.metadata?.name ?? '', ready: count >= 4 && runningS >= 90, text: `${p.metadata?.name} ${p.status?.phase} on ${p.spec?.nodeName ?? '-'}, restarts ${status?.restartCount ?? '-'}, ready ${status?.ready ?? '-'}, running ${Math.round(runningS)} s, ${count} cpu samples` };
-    });
-    seen = `requests of ${requests.length} container(s); pods: ${pods.map((p) => p.text).join('; ')}; targets: ${await targetHealth(prometheus!.url)}`;
-    return ['busy', 'idle'].every((app) => has(requests, app) && pods.some((p) => p.name.startsWith(`${app}-`) && p.ready)) ? true : undefined;
-  }, () => seen);
+  await waitFor(
+    'usage and requests of busy and idle in Prometheus',
+    240_000,
+    async () => {
+      const requests = await promQuery(prometheus!.url, `kube_pod_container_resource_requests{namespace="${namespace}", resource="cpu"}`);
+      const samples = await promQuery(
+        prometheus!.url,
+        `max by (pod) (count_over_time(container_cpu_usage_seconds_total{namespace="${namespace}", container="app"}[10m]))`,
+      );
+      const has = (list: Array<{ metric: Record<string, string> }>, app: string) => list.some((s) => s.metric['pod']?.startsWith(`${app}-`));
+      // Each pod's state and sample count (a restarted container starts a new series).
+      const pods = (await core.listNamespacedPod({ namespace })).items.map((p) => {
+        const status = p.status?.containerStatuses?.[0];
+        const count = Number(samples.find((s) => s.metric['pod'] === p.metadata?.name)?.value[1] ?? '0');
+        const startedAt = status?.state?.running?.startedAt;
+        const runningS = startedAt ? (Date.now() - new Date(startedAt).getTime()) / 1000 : 0;
+        return {
+          name: p.metadata?.name ?? '',
+          ready: count >= 4 && runningS >= 90,
+          text: `${p.metadata?.name} ${p.status?.phase} on ${p.spec?.nodeName ?? '-'}, restarts ${status?.restartCount ?? '-'}, ready ${status?.ready ?? '-'}, running ${Math.round(runningS)} s, ${count} cpu samples`,
+        };
+      });
+      seen = `requests of ${requests.length} container(s); pods: ${pods.map((p) => p.text).join('; ')}; targets: ${await targetHealth(prometheus!.url)}`;
+      return ['busy', 'idle'].every((app) => has(requests, app) && pods.some((p) => p.name.startsWith(`${app}-`) && p.ready)) ? true : undefined;
+    },
+    () => seen,
+  );
 });
 
 after(async () => {
   try {
     kubectl('delete', '-k', overlay, '--ignore-not-found', '--wait=false');
     await core.deleteNamespace({ name: NS }).catch(() => undefined);
-    await waitFor(`namespace ${NS} deleted`, 180_000, () => core.readNamespace({ name: NS }).then(() => undefined, () => true));
+    await waitFor(`namespace ${NS} deleted`, 180_000, () =>
+      core.readNamespace({ name: NS }).then(
+        () => undefined,
+        () => true,
+      ),
+    );
     await core.deletePersistentVolume({ name: PV_NAME }).catch(() => undefined);
     if (namespace) await dropNamespace(core, namespace);
   } finally {
@@ -151,16 +181,36 @@ async function auditNow(name: string): Promise<void> {
       return (error as Error).message;
     }
   };
-  const job = await waitFor(`Job ${name} finished`, 300_000, async () => {
-    const j = await batch.readNamespacedJob({ namespace: NS, name });
-    return (j.status?.succeeded ?? 0) > 0 || (j.status?.failed ?? 0) > 0 ? j : undefined;
-  }, logs);
+  const job = await waitFor(
+    `Job ${name} finished`,
+    300_000,
+    async () => {
+      const j = await batch.readNamespacedJob({ namespace: NS, name });
+      return (j.status?.succeeded ?? 0) > 0 || (j.status?.failed ?? 0) > 0 ? j : undefined;
+    },
+    logs,
+  );
   assert.equal(job.status?.succeeded, 1, `Job ${name} failed:\n${logs()}`);
 }
 
-interface AuditRow { namespace: string; workload: { kind: string; name: string }; container: string; verdict: string; confidence: string; trend: unknown; cpu: { request: number | null; target: number | null } }
-interface AuditReport { schemaVersion: number; kind: string; generatedAt: string; previous: { source: string } | null; workloads: AuditRow[] }
-const ours = (report: AuditReport, name: string) => report.workloads.find((w) => w.namespace === namespace && w.workload.name === name && w.container === 'app');
+interface AuditRow {
+  namespace: string;
+  workload: { kind: string; name: string };
+  container: string;
+  verdict: string;
+  confidence: string;
+  trend: unknown;
+  cpu: { request: number | null; target: number | null };
+}
+interface AuditReport {
+  schemaVersion: number;
+  kind: string;
+  generatedAt: string;
+  previous: { source: string } | null;
+  workloads: AuditRow[];
+}
+const ours = (report: AuditReport, name: string) =>
+  report.workloads.find((w) => w.namespace === namespace && w.workload.name === name && w.container === 'app');
 
 test('the audit Job made from the CronJob runs on the lane-built image, writes the reports to its volume and the summary to its ConfigMap; a second one shows the trend', async () => {
   const claim = await waitFor('claim tailor-audit-reports Bound to the lane PV', 60_000, async () => {
@@ -174,7 +224,10 @@ test('the audit Job made from the CronJob runs on the lane-built image, writes t
   assert.equal(pod.spec?.serviceAccountName, 'tailor-audit');
   assert.equal(pod.spec?.containers[0]?.securityContext?.readOnlyRootFilesystem, true);
   const files = readdirSync(REPORTS).sort();
-  assert.deepEqual(files.filter((f) => f.startsWith('latest.')), ['latest.html', 'latest.json']);
+  assert.deepEqual(
+    files.filter((f) => f.startsWith('latest.')),
+    ['latest.html', 'latest.json'],
+  );
   assert.equal(files.filter((f) => /^audit-\d{8}T\d{6}Z\.(html|json)$/.test(f)).length, 2, files.join(', '));
   const first = JSON.parse(readFileSync(join(REPORTS, 'latest.json'), 'utf8')) as AuditReport;
   assert.equal(first.schemaVersion, 1);
@@ -193,7 +246,10 @@ test('the audit Job made from the CronJob runs on the lane-built image, writes t
   const summary = JSON.parse(stored ?? 'null') as { kind: string; generatedAt: string; rows: unknown[][] } | null;
   assert.equal(summary?.kind, 'TailorAuditSummary');
   assert.equal(summary.generatedAt, first.generatedAt);
-  assert.ok(summary.rows.some((r) => r[0] === namespace && r[2] === 'busy'), 'the summary has busy');
+  assert.ok(
+    summary.rows.some((r) => r[0] === namespace && r[2] === 'busy'),
+    'the summary has busy',
+  );
 
   await auditNow('audit-lane-2');
   const second = JSON.parse(readFileSync(join(REPORTS, 'latest.json'), 'utf8')) as AuditReport;
@@ -203,5 +259,7 @@ test('the audit Job made from the CronJob runs on the lane-built image, writes t
   assert.equal(readdirSync(REPORTS).filter((f) => f.startsWith('audit-')).length, 4, 'two timed reports per audit');
   const after = JSON.parse((await core.readNamespacedConfigMap({ namespace: NS, name: 'tailor-audit' })).data!['summary.json']!) as { generatedAt: string };
   assert.equal(after.generatedAt, second.generatedAt, 'the summary replaced');
-  console.log(`audit on the real cluster: busy ${busy.verdict} (cpu ${busy.cpu.request}m requested, target ${busy.cpu.target}m), idle ${idle.verdict} (cpu target ${idle.cpu.target}m); ${first.workloads.length} rows; summary ${stored!.length} bytes`);
+  console.log(
+    `audit on the real cluster: busy ${busy.verdict} (cpu ${busy.cpu.request}m requested, target ${busy.cpu.target}m), idle ${idle.verdict} (cpu target ${idle.cpu.target}m); ${first.workloads.length} rows; summary ${stored!.length} bytes`,
+  );
 });

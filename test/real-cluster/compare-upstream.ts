@@ -95,7 +95,12 @@ async function applyYaml(text: string): Promise<void> {
 async function installCrds(yaml: string): Promise<void> {
   for (const name of ['verticalpodautoscalers.autoscaling.k8s.io', 'verticalpodautoscalercheckpoints.autoscaling.k8s.io']) {
     await ext.deleteCustomResourceDefinition({ name }).catch(() => undefined);
-    await waitFor(`CRD ${name} gone`, 120_000, async () => ext.readCustomResourceDefinition({ name }).then(() => undefined, () => true));
+    await waitFor(`CRD ${name} gone`, 120_000, async () =>
+      ext.readCustomResourceDefinition({ name }).then(
+        () => undefined,
+        () => true,
+      ),
+    );
   }
   await applyYaml(yaml);
   for (const name of ['verticalpodautoscalers.autoscaling.k8s.io', 'verticalpodautoscalercheckpoints.autoscaling.k8s.io']) {
@@ -118,11 +123,19 @@ scrape_configs:
 `;
   writeFileSync(join(WORK, 'prometheus.yml'), config);
   const port = 39090;
-  start('prometheus', 'prometheus', [`--config.file=${join(WORK, 'prometheus.yml')}`, `--storage.tsdb.path=${join(WORK, 'prometheus')}`, `--web.listen-address=127.0.0.1:${port}`, '--log.level=warn']);
+  start('prometheus', 'prometheus', [
+    `--config.file=${join(WORK, 'prometheus.yml')}`,
+    `--storage.tsdb.path=${join(WORK, 'prometheus')}`,
+    `--web.listen-address=127.0.0.1:${port}`,
+    '--log.level=warn',
+  ]);
   const url = `http://127.0.0.1:${port}`;
   await waitFor('prometheus scraping the kubelets', 120_000, async () => {
     // Every kubelet scraped successfully (no pod runs yet, so no container series can be waited for).
-    const r = await fetch(`${url}/api/v1/query?query=${encodeURIComponent('sum(up{job="kubernetes-cadvisor"})')}`).then((x) => x.json() as Promise<{ data?: { result?: Array<{ value: [number, string] }> } }>, () => undefined);
+    const r = await fetch(`${url}/api/v1/query?query=${encodeURIComponent('sum(up{job="kubernetes-cadvisor"})')}`).then(
+      (x) => x.json() as Promise<{ data?: { result?: Array<{ value: [number, string] }> } }>,
+      () => undefined,
+    );
     return Number(r?.data?.result?.[0]?.value[1] ?? 0) === KUBELETS.length ? true : undefined;
   });
   return url;
@@ -138,19 +151,35 @@ function deployment(name: Scenario): k8s.V1Deployment {
   if (name === 'web') {
     container.command = ['sh', '-c', 'while :; do :; done'];
     container.resources = { requests: { cpu: '100m', memory: '32Mi' }, limits: { cpu: '400m', memory: '64Mi' } };
-    container.resizePolicy = [{ resourceName: 'cpu', restartPolicy: 'NotRequired' }, { resourceName: 'memory', restartPolicy: 'NotRequired' }];
+    container.resizePolicy = [
+      { resourceName: 'cpu', restartPolicy: 'NotRequired' },
+      { resourceName: 'memory', restartPolicy: 'NotRequired' },
+    ];
   } else if (name === 'cache') {
     container.command = ['sh', '-c', 'dd if=/dev/zero of=/mem/fill bs=1M count=96 2>/dev/null; exec sleep 3600'];
     container.resources = { requests: { cpu: '50m', memory: '32Mi' }, limits: { cpu: '100m', memory: '192Mi' } };
-    container.resizePolicy = [{ resourceName: 'cpu', restartPolicy: 'NotRequired' }, { resourceName: 'memory', restartPolicy: 'RestartContainer' }];
+    container.resizePolicy = [
+      { resourceName: 'cpu', restartPolicy: 'NotRequired' },
+      { resourceName: 'memory', restartPolicy: 'RestartContainer' },
+    ];
     container.volumeMounts = [{ name: 'mem', mountPath: '/mem' }];
     volumes.push({ name: 'mem', emptyDir: { medium: 'Memory' } });
   } else {
     container.command = ['sh', '-c', 'exec sleep 3600'];
     container.resources = { requests: { cpu: '100m', memory: '32Mi' }, limits: { cpu: '200m', memory: '64Mi' } };
-    container.resizePolicy = [{ resourceName: 'cpu', restartPolicy: 'NotRequired' }, { resourceName: 'memory', restartPolicy: 'NotRequired' }];
+    container.resizePolicy = [
+      { resourceName: 'cpu', restartPolicy: 'NotRequired' },
+      { resourceName: 'memory', restartPolicy: 'NotRequired' },
+    ];
   }
-  return { metadata: { name, labels }, spec: { replicas: 1, selector: { matchLabels: labels }, template: { metadata: { labels }, spec: { terminationGracePeriodSeconds: 0, containers: [container], volumes } } } };
+  return {
+    metadata: { name, labels },
+    spec: {
+      replicas: 1,
+      selector: { matchLabels: labels },
+      template: { metadata: { labels }, spec: { terminationGracePeriodSeconds: 0, containers: [container], volumes } },
+    },
+  };
 }
 
 function vpa(name: Scenario): object {
@@ -162,7 +191,9 @@ function vpa(name: Scenario): object {
     spec: {
       targetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name },
       updatePolicy: { updateMode: 'InPlaceOrRecreate', minReplicas: 1 },
-      resourcePolicy: { containerPolicies: [{ containerName: 'app', controlledResources: [resource], ...(name === 'batch' ? { minAllowed: { cpu: '3' } } : {}) }] },
+      resourcePolicy: {
+        containerPolicies: [{ containerName: 'app', controlledResources: [resource], ...(name === 'batch' ? { minAllowed: { cpu: '3' } } : {}) }],
+      },
     },
   };
 }
@@ -179,7 +210,10 @@ class ScenarioWatch {
   private first?: { uid: string; request: string; restarts: number };
   outcome: Outcome = { what: 'nothing', from: '' };
   started = 0;
-  constructor(readonly namespace: string, readonly scenario: Scenario) {}
+  constructor(
+    readonly namespace: string,
+    readonly scenario: Scenario,
+  ) {}
   private resource(): 'cpu' | 'memory' {
     return this.scenario === 'cache' ? 'memory' : 'cpu';
   }
@@ -205,7 +239,12 @@ class ScenarioWatch {
       const specRequest = same.spec!.containers[0]!.resources!.requests![res];
       if (now && now !== this.first.request) {
         const restarted = (status?.restartCount ?? 0) > this.first.restarts;
-        this.outcome = { what: restarted ? 'in place, container restarted' : 'in place, no restart', appliedAfterS: Math.round(elapsed), from: this.first.request, to: now };
+        this.outcome = {
+          what: restarted ? 'in place, container restarted' : 'in place, no restart',
+          appliedAfterS: Math.round(elapsed),
+          from: this.first.request,
+          to: now,
+        };
       } else if (specRequest !== this.first.request && pending) {
         this.outcome = { what: `resize asked (${specRequest}), ${pending.type} ${pending.reason ?? ''}`.trim(), from: this.first.request, to: specRequest };
       }
@@ -214,7 +253,12 @@ class ScenarioWatch {
     const replacement = list.items.find((p) => p.metadata!.uid !== this.first!.uid);
     if (replacement) {
       const request = replacement.spec!.containers[0]!.resources!.requests![res];
-      this.outcome = { what: `eviction; new pod ${replacement.status?.phase ?? ''}`.trim(), appliedAfterS: Math.round(elapsed), from: this.first.request, to: request };
+      this.outcome = {
+        what: `eviction; new pod ${replacement.status?.phase ?? ''}`.trim(),
+        appliedAfterS: Math.round(elapsed),
+        from: this.first.request,
+        to: request,
+      };
     }
   }
 }
@@ -244,7 +288,23 @@ function upstreamAdmissionCerts(): { cert: string; key: string; ca: string } {
   const dir = join(WORK, 'vpa-webhook-certs');
   mkdirSync(dir, { recursive: true });
   const run = (args: string[]) => execFileSync('openssl', args, { cwd: dir, stdio: 'ignore' });
-  run(['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-keyout', 'ca.key', '-out', 'ca.crt', '-days', '2', '-subj', '/CN=vpa-webhook-ca']);
+  run([
+    'req',
+    '-x509',
+    '-newkey',
+    'ec',
+    '-pkeyopt',
+    'ec_paramgen_curve:prime256v1',
+    '-nodes',
+    '-keyout',
+    'ca.key',
+    '-out',
+    'ca.crt',
+    '-days',
+    '2',
+    '-subj',
+    '/CN=vpa-webhook-ca',
+  ]);
   run(['req', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-keyout', 'server.key', '-out', 'server.csr', '-subj', '/CN=127.0.0.1']);
   writeFileSync(join(dir, 'ext'), 'subjectAltName=IP:127.0.0.1\n');
   run(['x509', '-req', '-in', 'server.csr', '-CA', 'ca.crt', '-CAkey', 'ca.key', '-CAcreateserial', '-out', 'server.crt', '-days', '2', '-extfile', 'ext']);
@@ -255,18 +315,51 @@ function autoscalers(prometheusUrl: string): Autoscaler[] {
   // Upstream's algorithm on both sides (`--recommender-strategy vpa`), so the comparison is of how
   // the recommendations are applied; Tailor's default, tailor-low-churn (decision 0276), would
   // also recommend other numbers.
-  const tailorCommon = ['bin/tailor.mjs', 'run', '--recommender-strategy', 'vpa', '--kubeconfig', AUTOSCALER_KUBECONFIG, '--prometheus-url', prometheusUrl, '--no-leader-elect', '--metrics-address', '127.0.0.1', '--log-level', 'warn'];
+  const tailorCommon = [
+    'bin/tailor.mjs',
+    'run',
+    '--recommender-strategy',
+    'vpa',
+    '--kubeconfig',
+    AUTOSCALER_KUBECONFIG,
+    '--prometheus-url',
+    prometheusUrl,
+    '--no-leader-elect',
+    '--metrics-address',
+    '127.0.0.1',
+    '--log-level',
+    'warn',
+  ];
   const certs = upstreamAdmissionCerts();
   const upstreamCommon = [`--kubeconfig=${AUTOSCALER_KUBECONFIG}`, '--v=1'];
   const upstreamCrd = join(VPA_BIN, 'vpa-v1-crd-gen.yaml');
   return [
     {
       name: 'Tailor',
-      crds: () => ['manifests/crds/verticalpodautoscalers.yaml', 'manifests/crds/verticalpodautoscalercheckpoints.yaml'].map((f) => readFileSync(f, 'utf8')).join('\n---\n'),
+      crds: () =>
+        ['manifests/crds/verticalpodautoscalers.yaml', 'manifests/crds/verticalpodautoscalercheckpoints.yaml']
+          .map((f) => readFileSync(f, 'utf8'))
+          .join('\n---\n'),
       components: [
         { name: 'recommender', command: process.execPath, args: [...tailorCommon, '--components', 'recommender', '--metrics-port', '38942'] },
         { name: 'updater', command: process.execPath, args: [...tailorCommon, '--components', 'updater', '--metrics-port', '38943'] },
-        { name: 'admission', command: process.execPath, args: [...tailorCommon, '--components', 'admission', '--metrics-port', '38944', '--admission-address', '127.0.0.1', '--admission-port', '38443', '--admission-webhook-url', 'https://127.0.0.1:38443'] },
+        {
+          name: 'admission',
+          command: process.execPath,
+          args: [
+            ...tailorCommon,
+            '--components',
+            'admission',
+            '--metrics-port',
+            '38944',
+            '--admission-address',
+            '127.0.0.1',
+            '--admission-port',
+            '38443',
+            '--admission-webhook-url',
+            'https://127.0.0.1:38443',
+          ],
+        },
       ],
     },
     {
@@ -275,7 +368,21 @@ function autoscalers(prometheusUrl: string): Autoscaler[] {
       components: [
         { name: 'recommender', command: join(VPA_BIN, 'vpa-recommender'), args: [...upstreamCommon, '--address=127.0.0.1:38952'] },
         { name: 'updater', command: join(VPA_BIN, 'vpa-updater'), args: [...upstreamCommon, '--address=127.0.0.1:38953', '--min-replicas=1'] },
-        { name: 'admission', command: join(VPA_BIN, 'vpa-admission-controller'), args: [...upstreamCommon, '--address=127.0.0.1:38954', '--port=38444', '--register-by-url', '--webhook-address=https://127.0.0.1', '--webhook-port=38444', `--tls-cert-file=${certs.cert}`, `--tls-private-key=${certs.key}`, `--client-ca-file=${certs.ca}`] },
+        {
+          name: 'admission',
+          command: join(VPA_BIN, 'vpa-admission-controller'),
+          args: [
+            ...upstreamCommon,
+            '--address=127.0.0.1:38954',
+            '--port=38444',
+            '--register-by-url',
+            '--webhook-address=https://127.0.0.1',
+            '--webhook-port=38444',
+            `--tls-cert-file=${certs.cert}`,
+            `--tls-private-key=${certs.key}`,
+            `--client-ca-file=${certs.ca}`,
+          ],
+        },
       ],
     },
   ];
@@ -285,7 +392,12 @@ async function runOne(a: Autoscaler): Promise<object> {
   await installCrds(a.crds());
   const namespace = `cmp-${a.name.split(' ')[0]!.toLowerCase()}`;
   await core.createNamespace({ body: { metadata: { name: namespace } } });
-  await waitFor(`service account in ${namespace}`, 60_000, async () => core.readNamespacedServiceAccount({ namespace, name: 'default' }).then(() => true, () => undefined));
+  await waitFor(`service account in ${namespace}`, 60_000, async () =>
+    core.readNamespacedServiceAccount({ namespace, name: 'default' }).then(
+      () => true,
+      () => undefined,
+    ),
+  );
   for (const s of SCENARIOS) await apps.createNamespacedDeployment({ namespace, body: deployment(s) });
   const watches = SCENARIOS.map((s) => new ScenarioWatch(namespace, s));
   for (const w of watches) await w.init();
@@ -299,7 +411,13 @@ async function runOne(a: Autoscaler): Promise<object> {
     for (const c of children) {
       const m = procMemory(c.child.pid);
       if (m) hwm[c.name] = Math.max(hwm[c.name] ?? 0, m.hwm);
-      if (c.child.exitCode !== null) throw new Error(`${a.name} ${c.name} exited (${c.child.exitCode}): ${processes.find((p) => p.child === c.child)!.log.join('').slice(-2000)}`);
+      if (c.child.exitCode !== null)
+        throw new Error(
+          `${a.name} ${c.name} exited (${c.child.exitCode}): ${processes
+            .find((p) => p.child === c.child)!
+            .log.join('')
+            .slice(-2000)}`,
+        );
     }
     for (const w of watches) await w.poll().catch(() => undefined);
     if (watches.every((w) => w.outcome.appliedAfterS !== undefined)) break;
@@ -307,15 +425,23 @@ async function runOne(a: Autoscaler): Promise<object> {
   }
   const rss: Record<string, number> = {};
   for (const c of children) rss[c.name] = procMemory(c.child.pid)?.rss ?? NaN;
-  const recs = (await custom.listNamespacedCustomObject({ ...VPA, namespace })) as { items: { metadata: { name: string }; status?: { recommendation?: { containerRecommendations?: { target?: Record<string, string> }[] } } }[] };
+  const recs = (await custom.listNamespacedCustomObject({ ...VPA, namespace })) as {
+    items: { metadata: { name: string }; status?: { recommendation?: { containerRecommendations?: { target?: Record<string, string> }[] } } }[];
+  };
   for (const c of children) await stop(c.child);
   const api = auditCounts(t0);
   // Its webhook configurations go with it (the next autoscaler's pods must not call a stopped webhook).
   const admission = kc.makeApiClient(k8s.AdmissionregistrationV1Api);
   for (const w of (await admission.listMutatingWebhookConfiguration()).items) await admission.deleteMutatingWebhookConfiguration({ name: w.metadata!.name! });
-  for (const w of (await admission.listValidatingWebhookConfiguration()).items) await admission.deleteValidatingWebhookConfiguration({ name: w.metadata!.name! });
+  for (const w of (await admission.listValidatingWebhookConfiguration()).items)
+    await admission.deleteValidatingWebhookConfiguration({ name: w.metadata!.name! });
   await core.deleteNamespace({ name: namespace, gracePeriodSeconds: 0 }).catch(() => undefined);
-  await waitFor(`namespace ${namespace} gone`, 180_000, async () => core.readNamespace({ name: namespace }).then(() => undefined, () => true));
+  await waitFor(`namespace ${namespace} gone`, 180_000, async () =>
+    core.readNamespace({ name: namespace }).then(
+      () => undefined,
+      () => true,
+    ),
+  );
   return {
     autoscaler: a.name,
     windowS: Math.round((Date.now() - t0) / 1000),

@@ -24,26 +24,35 @@ after(async () => {
 });
 
 test('a memory raise sent while the container waits in CrashLoopBackOff: status and container cgroup say 450Mi, the pod cgroup stays 300Mi, OOM-killed again', async () => {
-  await core.createNamespacedPod({ namespace, body: {
-    metadata: { name: 'hog' },
-    spec: {
-      terminationGracePeriodSeconds: 0,
-      containers: [{
-        name: 'app', image: BUSYBOX_IMAGE, imagePullPolicy: 'Never',
-        command: ['sh', '-c', 'sleep 2; dd if=/dev/zero of=/dev/null bs=400000000 count=1 || exit 137; exec sleep 3600'],
-        resources: { requests: { cpu: '50m', memory: '300Mi' }, limits: { memory: '300Mi' } },
-        resizePolicy: [{ resourceName: 'memory', restartPolicy: 'NotRequired' }],
-      }],
+  await core.createNamespacedPod({
+    namespace,
+    body: {
+      metadata: { name: 'hog' },
+      spec: {
+        terminationGracePeriodSeconds: 0,
+        containers: [
+          {
+            name: 'app',
+            image: BUSYBOX_IMAGE,
+            imagePullPolicy: 'Never',
+            command: ['sh', '-c', 'sleep 2; dd if=/dev/zero of=/dev/null bs=400000000 count=1 || exit 137; exec sleep 3600'],
+            resources: { requests: { cpu: '50m', memory: '300Mi' }, limits: { memory: '300Mi' } },
+            resizePolicy: [{ resourceName: 'memory', restartPolicy: 'NotRequired' }],
+          },
+        ],
+      },
     },
-  } });
+  });
   const read = () => core.readNamespacedPod({ namespace, name: 'hog' });
   // The first kill is restarted at once; after the second the container waits (back-off 10 s).
   await waitFor('the second OOM kill, the container waiting to restart', 2 * 60_000, async () => {
     const s = (await read()).status?.containerStatuses?.[0];
     return s && s.restartCount >= 1 && !s.state?.running && (s.state?.terminated?.reason ?? s.lastState?.terminated?.reason) === 'OOMKilled' ? s : undefined;
   });
-  const resized = await core.patchNamespacedPodResize({ namespace, name: 'hog', body: { spec: { containers: [{ name: 'app', resources: { requests: { memory: '450Mi' }, limits: { memory: '450Mi' } } }] } } },
-    k8s.setHeaderOptions('Content-Type', k8s.PatchStrategy.StrategicMergePatch));
+  const resized = await core.patchNamespacedPodResize(
+    { namespace, name: 'hog', body: { spec: { containers: [{ name: 'app', resources: { requests: { memory: '450Mi' }, limits: { memory: '450Mi' } } }] } } },
+    k8s.setHeaderOptions('Content-Type', k8s.PatchStrategy.StrategicMergePatch),
+  );
   const restartsAtResize = (await read()).status!.containerStatuses![0]!.restartCount;
   assert.equal(resized.spec!.containers[0]!.resources!.limits!.memory, '450Mi');
 
@@ -57,7 +66,10 @@ test('a memory raise sent while the container waits in CrashLoopBackOff: status 
   assert.equal(status.resources?.limits?.memory, '450Mi', 'the status says the new limit is applied');
   assert.equal(memoryLimitBytes(id), 450 * MiB, "the container's own cgroup has it");
   assert.equal(podMemoryLimitBytes(id), 300 * MiB, "the pod's cgroup keeps the old limit");
-  assert.ok(!(restarted.status?.conditions ?? []).some((c) => c.type === 'PodResizeInProgress' || c.type === 'PodResizePending'), 'no resize condition says otherwise');
+  assert.ok(
+    !(restarted.status?.conditions ?? []).some((c) => c.type === 'PodResizeInProgress' || c.type === 'PodResizePending'),
+    'no resize condition says otherwise',
+  );
 
   const killedAgain = await waitFor('the restarted container OOM-killed again', 60_000, async () => {
     const s = (await read()).status?.containerStatuses?.[0];

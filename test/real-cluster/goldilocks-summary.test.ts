@@ -13,15 +13,57 @@ test('memory as Goldilocks shows it: rounded up to a whole MiB from 1 MiB on, to
 
 // A summary as `goldilocks summary -n ns` prints it (fields it adds beside the bounds left in).
 const STATUS: StatusRecommendation[] = [
-  { containerName: 'busy', lowerBound: { cpu: '150m', memory: '100000000' }, target: { cpu: '199m', memory: '262144k' }, upperBound: { cpu: '2', memory: '1Gi' }, uncappedTarget: { cpu: '199m', memory: '262144k' } },
-  { containerName: 'idle', lowerBound: { cpu: '12m', memory: '131072k' }, target: { cpu: '12m', memory: '131072k' }, upperBound: { cpu: '1', memory: '1Gi' }, uncappedTarget: { cpu: '12m', memory: '131072k' } },
+  {
+    containerName: 'busy',
+    lowerBound: { cpu: '150m', memory: '100000000' },
+    target: { cpu: '199m', memory: '262144k' },
+    upperBound: { cpu: '2', memory: '1Gi' },
+    uncappedTarget: { cpu: '199m', memory: '262144k' },
+  },
+  {
+    containerName: 'idle',
+    lowerBound: { cpu: '12m', memory: '131072k' },
+    target: { cpu: '12m', memory: '131072k' },
+    upperBound: { cpu: '1', memory: '1Gi' },
+    uncappedTarget: { cpu: '12m', memory: '131072k' },
+  },
 ];
 function summary(busyTargetCpu: string) {
-  const container = (name: string, b: Record<string, Record<string, string>>) => ({ containerName: name, ...b, limits: {}, requests: { cpu: '10m' }, BasePath: '', ContainerCost: 0 });
-  return { Namespaces: { ns: { namespace: 'ns', workloads: { web: { controllerName: 'web', controllerType: 'Deployment', containers: {
-    busy: container('busy', { lowerBound: { cpu: '150m', memory: '96Mi' }, target: { cpu: busyTargetCpu, memory: '250Mi' }, upperBound: { cpu: '2', memory: '1Gi' }, uncappedTarget: { cpu: '199m', memory: '250Mi' } }),
-    idle: container('idle', { lowerBound: { cpu: '12m', memory: '125Mi' }, target: { cpu: '12m', memory: '125Mi' }, upperBound: { cpu: '1', memory: '1Gi' }, uncappedTarget: { cpu: '12m', memory: '125Mi' } }),
-  } } } } } };
+  const container = (name: string, b: Record<string, Record<string, string>>) => ({
+    containerName: name,
+    ...b,
+    limits: {},
+    requests: { cpu: '10m' },
+    BasePath: '',
+    ContainerCost: 0,
+  });
+  return {
+    Namespaces: {
+      ns: {
+        namespace: 'ns',
+        workloads: {
+          web: {
+            controllerName: 'web',
+            controllerType: 'Deployment',
+            containers: {
+              busy: container('busy', {
+                lowerBound: { cpu: '150m', memory: '96Mi' },
+                target: { cpu: busyTargetCpu, memory: '250Mi' },
+                upperBound: { cpu: '2', memory: '1Gi' },
+                uncappedTarget: { cpu: '199m', memory: '250Mi' },
+              }),
+              idle: container('idle', {
+                lowerBound: { cpu: '12m', memory: '125Mi' },
+                target: { cpu: '12m', memory: '125Mi' },
+                upperBound: { cpu: '1', memory: '1Gi' },
+                uncappedTarget: { cpu: '12m', memory: '125Mi' },
+              }),
+            },
+          },
+        },
+      },
+    },
+  };
 }
 
 test("a summary that shows the status' bounds agrees with it", () => {

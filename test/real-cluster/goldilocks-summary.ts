@@ -10,7 +10,9 @@ import { parseCpu, parseMemory } from 'kube-basics/quantity';
 export const BOUNDS = ['lowerBound', 'target', 'upperBound', 'uncappedTarget'] as const;
 export type Bound = (typeof BOUNDS)[number];
 export type Bounds = Partial<Record<Bound, Record<string, string>>>;
-export interface StatusRecommendation extends Bounds { containerName: string }
+export interface StatusRecommendation extends Bounds {
+  containerName: string;
+}
 
 const KI = 1024;
 const MI = 1024 * 1024;
@@ -49,7 +51,8 @@ export function summaryMismatches(status: readonly StatusRecommendation[], shown
       for (const [resource, quantity] of Object.entries(rec[bound] ?? {})) {
         const value = got[bound]?.[resource];
         if (value === undefined) out.push(`${rec.containerName} ${bound} ${resource}: missing (status ${quantity})`);
-        else if (shownAmount(resource, value) !== shownAmount(resource, quantity)) out.push(`${rec.containerName} ${bound} ${resource}: ${value}, status ${quantity}`);
+        else if (shownAmount(resource, value) !== shownAmount(resource, quantity))
+          out.push(`${rec.containerName} ${bound} ${resource}: ${value}, status ${quantity}`);
       }
     }
   }

@@ -47,29 +47,47 @@ function goldilocksBinary(): { bin: string } | { skip: string } {
   const said = check.stdout.trim().split('\n').at(-1) ?? '';
   if (check.status === 0) return { bin: said };
   if (check.status === 2) return { skip: said.replace(/^SKIPPED: /, '') };
-  throw new Error(`Goldilocks is not built: ${said || check.stderr} (lane.sh builds it when TAILOR_GOLDILOCKS_SRC is set; TAILOR_CLUSTER_NO_BUILD=1 needs it cached)`);
+  throw new Error(
+    `Goldilocks is not built: ${said || check.stderr} (lane.sh builds it when TAILOR_GOLDILOCKS_SRC is set; TAILOR_CLUSTER_NO_BUILD=1 needs it cached)`,
+  );
 }
 
 /** A Deployment of two busybox containers: `busy` a CPU loop held at its 200m limit, `idle` asleep. */
 function deployment(): k8s.V1Deployment {
   const labels = { app: WORKLOAD };
-  const container = (name: string, command: string[], resources: k8s.V1ResourceRequirements): k8s.V1Container =>
-    ({ name, image: BUSYBOX_IMAGE, imagePullPolicy: 'Never', command, resources });
+  const container = (name: string, command: string[], resources: k8s.V1ResourceRequirements): k8s.V1Container => ({
+    name,
+    image: BUSYBOX_IMAGE,
+    imagePullPolicy: 'Never',
+    command,
+    resources,
+  });
   return {
     metadata: { name: WORKLOAD, labels },
     spec: {
       replicas: 1,
       selector: { matchLabels: labels },
-      template: { metadata: { labels }, spec: { terminationGracePeriodSeconds: 0, containers: [
-        container('busy', ['sh', '-c', 'while :; do :; done'], { requests: { cpu: '50m', memory: '32Mi' }, limits: { cpu: '200m', memory: '32Mi' } }),
-        container('idle', ['sleep', '3600'], { requests: { cpu: '10m', memory: '16Mi' }, limits: { cpu: '100m', memory: '16Mi' } }),
-      ] } },
+      template: {
+        metadata: { labels },
+        spec: {
+          terminationGracePeriodSeconds: 0,
+          containers: [
+            container('busy', ['sh', '-c', 'while :; do :; done'], { requests: { cpu: '50m', memory: '32Mi' }, limits: { cpu: '200m', memory: '32Mi' } }),
+            container('idle', ['sleep', '3600'], { requests: { cpu: '10m', memory: '16Mi' }, limits: { cpu: '100m', memory: '16Mi' } }),
+          ],
+        },
+      },
     },
   };
 }
 
 /** Runs a child, its stdout and stderr into `log` and the last 20,000 characters kept for messages. */
-function start(command: string, args: string[], log: string, env: NodeJS.ProcessEnv = process.env): { child: ChildProcess; tail: () => string; file: WriteStream } {
+function start(
+  command: string,
+  args: string[],
+  log: string,
+  env: NodeJS.ProcessEnv = process.env,
+): { child: ChildProcess; tail: () => string; file: WriteStream } {
   const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'], env });
   const file = createWriteStream(log);
   let output = '';
@@ -97,7 +115,7 @@ async function stop(child: ChildProcess | undefined): Promise<void> {
 const found = goldilocksBinary();
 if ('skip' in found) {
   console.log(`SKIPPED: goldilocks.lane.ts: ${found.skip}`);
-  test('Goldilocks reads Tailor\'s recommendations on the real cluster', { skip: found.skip }, () => {});
+  test("Goldilocks reads Tailor's recommendations on the real cluster", { skip: found.skip }, () => {});
 } else {
   describe("Goldilocks reads Tailor's recommendations on the real cluster", () => {
     const kc = laneKubeConfig();
@@ -123,7 +141,11 @@ if ('skip' in found) {
       const ns = await core.createNamespace({ body: { metadata: { generateName: 'lane-goldilocks-', labels: { [ENABLED_LABEL]: 'true' } } } });
       namespace = ns.metadata!.name!;
       await waitFor(`service account default in ${namespace}`, MINUTES, async () =>
-        core.readNamespacedServiceAccount({ namespace, name: 'default' }).then(() => true, () => undefined));
+        core.readNamespacedServiceAccount({ namespace, name: 'default' }).then(
+          () => true,
+          () => undefined,
+        ),
+      );
       await apps.createNamespacedDeployment({ namespace, body: deployment() });
       prometheus = await startLanePrometheus(kc, 5);
 
@@ -131,15 +153,42 @@ if ('skip' in found) {
       // controller-runtime's config.GetConfig(), whose own --kubeconfig flag lives on Go's flag set,
       // which Goldilocks does not parse. So the lane's kubeconfig goes in $KUBECONFIG, which it reads.
       // --on-by-default=false (its default): only the labelled namespace gets VPAs.
-      goldilocks = start(found.bin, ['controller', '--on-by-default=false', '--kubeconfig', kubeconfig, '-v', '2'], LOGS.goldilocks,
-        { ...process.env, KUBECONFIG: kubeconfig });
+      goldilocks = start(found.bin, ['controller', '--on-by-default=false', '--kubeconfig', kubeconfig, '-v', '2'], LOGS.goldilocks, {
+        ...process.env,
+        KUBECONFIG: kubeconfig,
+      });
       times['goldilocks started'] = Date.now();
       // The recommender alone, at its default strategy (tailor-low-churn), with a short loop and
       // history so that minutes of samples are enough; leader election off (one process).
-      tailor = start(process.execPath, ['bin/tailor.mjs', 'run', '--components', 'recommender', '--kubeconfig', kubeconfig,
-        '--namespace', namespace, '--no-leader-elect', '--prometheus-url', prometheus.url,
-        '--interval', '10s', '--history', '10m', '--history-step', '10s', '--checkpoint-interval', '10s',
-        '--metrics-address', '127.0.0.1', '--metrics-port', '0'], LOGS.tailor);
+      tailor = start(
+        process.execPath,
+        [
+          'bin/tailor.mjs',
+          'run',
+          '--components',
+          'recommender',
+          '--kubeconfig',
+          kubeconfig,
+          '--namespace',
+          namespace,
+          '--no-leader-elect',
+          '--prometheus-url',
+          prometheus.url,
+          '--interval',
+          '10s',
+          '--history',
+          '10m',
+          '--history-step',
+          '10s',
+          '--checkpoint-interval',
+          '10s',
+          '--metrics-address',
+          '127.0.0.1',
+          '--metrics-port',
+          '0',
+        ],
+        LOGS.tailor,
+      );
       times['tailor started'] = Date.now();
     });
 
@@ -151,12 +200,17 @@ if ('skip' in found) {
       await prometheus?.stop();
       if (namespace) await dropNamespace(core, namespace);
       const since = (from: string, to: string) => (times[from] && times[to] ? `${((times[to]! - times[from]!) / 1000).toFixed(1)} s` : '—');
-      console.log(['', 'Goldilocks on the real cluster (logs: ' + `${LOGS.goldilocks}, ${LOGS.tailor}):`,
-        `  goldilocks started → VPA ${vpaName} created: ${since('goldilocks started', 'vpa created')}`,
-        `  tailor started → first recommendation (both containers): ${since('tailor started', 'recommended')}`,
-        `  VPA created → first recommendation: ${since('vpa created', 'recommended')}`,
-        `  recommendation → goldilocks summary agreed: ${since('recommended', 'summary agreed')}`,
-        `  goldilocks summary (one run): ${times['summary ms'] ?? '—'} ms`].join('\n'));
+      console.log(
+        [
+          '',
+          'Goldilocks on the real cluster (logs: ' + `${LOGS.goldilocks}, ${LOGS.tailor}):`,
+          `  goldilocks started → VPA ${vpaName} created: ${since('goldilocks started', 'vpa created')}`,
+          `  tailor started → first recommendation (both containers): ${since('tailor started', 'recommended')}`,
+          `  VPA created → first recommendation: ${since('vpa created', 'recommended')}`,
+          `  recommendation → goldilocks summary agreed: ${since('recommended', 'summary agreed')}`,
+          `  goldilocks summary (one run): ${times['summary ms'] ?? '—'} ms`,
+        ].join('\n'),
+      );
     });
 
     test(`goldilocks controller creates VPA ${vpaName} for the Deployment, updateMode Off`, async () => {
@@ -164,10 +218,15 @@ if ('skip' in found) {
         const pods = await core.listNamespacedPod({ namespace, labelSelector: `app=${WORKLOAD}` });
         return pods.items.find((p) => p.status?.phase === 'Running' && CONTAINERS.every((c) => containerId(p, c)));
       });
-      const vpa = await waitFor(`VPA ${vpaName} made by goldilocks`, 2 * MINUTES, async () => {
-        alive();
-        return readVpa().catch(() => undefined);
-      }, () => `goldilocks' last output:\n${goldilocks!.tail()}`);
+      const vpa = await waitFor(
+        `VPA ${vpaName} made by goldilocks`,
+        2 * MINUTES,
+        async () => {
+          alive();
+          return readVpa().catch(() => undefined);
+        },
+        () => `goldilocks' last output:\n${goldilocks!.tail()}`,
+      );
       times['vpa created'] = Date.now();
       assert.deepEqual(vpa.spec?.targetRef, { apiVersion: 'apps/v1', kind: 'Deployment', name: WORKLOAD });
       assert.equal(vpa.spec?.updatePolicy?.updateMode, 'Off');
@@ -175,11 +234,16 @@ if ('skip' in found) {
     });
 
     test("Tailor's recommender writes the VPA's recommendation for both containers", async () => {
-      const recs = await waitFor(`a recommendation for ${CONTAINERS.join(' and ')} in VPA ${vpaName}`, 5 * MINUTES, async () => {
-        alive();
-        const list = (await readVpa()).status?.recommendation?.containerRecommendations ?? [];
-        return CONTAINERS.every((c) => list.some((r) => r.containerName === c && BOUNDS.every((b) => r[b]?.cpu && r[b]?.memory))) ? list : undefined;
-      }, () => `tailor's last output:\n${tailor!.tail()}`);
+      const recs = await waitFor(
+        `a recommendation for ${CONTAINERS.join(' and ')} in VPA ${vpaName}`,
+        5 * MINUTES,
+        async () => {
+          alive();
+          const list = (await readVpa()).status?.recommendation?.containerRecommendations ?? [];
+          return CONTAINERS.every((c) => list.some((r) => r.containerName === c && BOUNDS.every((b) => r[b]?.cpu && r[b]?.memory))) ? list : undefined;
+        },
+        () => `tailor's last output:\n${tailor!.tail()}`,
+      );
       times['recommended'] = Date.now();
       console.log(`Tailor's recommendation in ${namespace}/${vpaName}: ${JSON.stringify(recs)}`);
     });
@@ -187,25 +251,33 @@ if ('skip' in found) {
     test('goldilocks summary shows the lower bound, target, upper bound and uncapped target Tailor wrote, per container', async () => {
       // Tailor rewrites the status every 10 s: compare only a summary taken between two equal reads.
       let last = '';
-      const agreed = await waitFor('a goldilocks summary equal to the VPA status around it', 2 * MINUTES, async () => {
-        alive();
-        const before = (await readVpa()).status?.recommendation?.containerRecommendations ?? [];
-        const started = Date.now();
-        // Asynchronously: a blocked event loop would stop draining the other processes' pipes.
-        const run = await promisify(execFile)(found.bin, ['summary', '--namespace', namespace, '--kubeconfig', kubeconfig],
-          { encoding: 'utf8', env: { ...process.env, KUBECONFIG: kubeconfig }, timeout: MINUTES, maxBuffer: 16 * 2 ** 20 })
-          .catch((error: unknown) => {
+      const agreed = await waitFor(
+        'a goldilocks summary equal to the VPA status around it',
+        2 * MINUTES,
+        async () => {
+          alive();
+          const before = (await readVpa()).status?.recommendation?.containerRecommendations ?? [];
+          const started = Date.now();
+          // Asynchronously: a blocked event loop would stop draining the other processes' pipes.
+          const run = await promisify(execFile)(found.bin, ['summary', '--namespace', namespace, '--kubeconfig', kubeconfig], {
+            encoding: 'utf8',
+            env: { ...process.env, KUBECONFIG: kubeconfig },
+            timeout: MINUTES,
+            maxBuffer: 16 * 2 ** 20,
+          }).catch((error: unknown) => {
             throw new Error(`goldilocks summary failed: ${(error as { stderr?: string }).stderr?.slice(-2000) ?? ''}`, { cause: error });
           });
-        times['summary ms'] = Date.now() - started;
-        const after = (await readVpa()).status?.recommendation?.containerRecommendations ?? [];
-        const json = run.stdout.split('\n').find((l) => l.startsWith('{'));
-        if (!json) throw new Error(`goldilocks summary printed no JSON: ${run.stdout.slice(-2000)}`);
-        last = json;
-        if (JSON.stringify(before) !== JSON.stringify(after)) return undefined;
-        const shown = summaryContainers(JSON.parse(json), namespace, WORKLOAD);
-        return { status: after, shown, mismatches: summaryMismatches(after, shown) };
-      }, () => last);
+          times['summary ms'] = Date.now() - started;
+          const after = (await readVpa()).status?.recommendation?.containerRecommendations ?? [];
+          const json = run.stdout.split('\n').find((l) => l.startsWith('{'));
+          if (!json) throw new Error(`goldilocks summary printed no JSON: ${run.stdout.slice(-2000)}`);
+          last = json;
+          if (JSON.stringify(before) !== JSON.stringify(after)) return undefined;
+          const shown = summaryContainers(JSON.parse(json), namespace, WORKLOAD);
+          return { status: after, shown, mismatches: summaryMismatches(after, shown) };
+        },
+        () => last,
+      );
       times['summary agreed'] = Date.now();
       assert.deepEqual(agreed.mismatches, [], `goldilocks summary: ${last}`);
       assert.deepEqual([...agreed.shown.keys()].sort(), [...CONTAINERS].sort());

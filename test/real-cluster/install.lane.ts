@@ -47,17 +47,20 @@ before(async () => {
   image = execFileSync('bash', ['test/real-cluster/image.sh', '--import'], { encoding: 'utf8' }).trim().split('\n').at(-1)!;
   const [name, tag] = [image.slice(0, image.lastIndexOf(':')), image.slice(image.lastIndexOf(':') + 1)];
   // The user's overlay: manifests/install with the image set, nothing else.
-  writeFileSync(join(overlay, 'kustomization.yaml'), [
-    'apiVersion: kustomize.config.k8s.io/v1beta1',
-    'kind: Kustomization',
-    'resources:',
-    `  - ${relative(overlay, resolve('manifests/install'))}`,
-    'images:',
-    '  - name: tailor',
-    `    newName: ${name}`,
-    `    newTag: ${tag}`,
-    '',
-  ].join('\n'));
+  writeFileSync(
+    join(overlay, 'kustomization.yaml'),
+    [
+      'apiVersion: kustomize.config.k8s.io/v1beta1',
+      'kind: Kustomization',
+      'resources:',
+      `  - ${relative(overlay, resolve('manifests/install'))}`,
+      'images:',
+      '  - name: tailor',
+      `    newName: ${name}`,
+      `    newTag: ${tag}`,
+      '',
+    ].join('\n'),
+  );
   kubectl('apply', '-k', overlay);
 });
 
@@ -65,7 +68,12 @@ after(async () => {
   try {
     kubectl('delete', '-k', overlay, '--ignore-not-found', '--wait=false');
     // The other lane tests must not meet Tailor's webhook or its updater: wait until all is gone.
-    await waitFor(`namespace ${NS} deleted`, 180_000, () => core.readNamespace({ name: NS }).then(() => undefined, () => true));
+    await waitFor(`namespace ${NS} deleted`, 180_000, () =>
+      core.readNamespace({ name: NS }).then(
+        () => undefined,
+        () => true,
+      ),
+    );
     await waitFor('the VPA CRDs deleted', 120_000, async () => {
       const crds = await ext.listCustomResourceDefinition();
       return crds.items.some((c) => c.spec.group === 'autoscaling.k8s.io') ? undefined : true;
@@ -75,7 +83,7 @@ after(async () => {
   }
 });
 
-test('the overlay changes only the image: the rendered objects are manifests/install\'s but for it', () => {
+test("the overlay changes only the image: the rendered objects are manifests/install's but for it", () => {
   const plain = kubectl('kustomize', 'manifests/install');
   const ours = kubectl('kustomize', overlay);
   assert.equal(ours.replaceAll(`image: ${image}`, 'image: tailor:0.1.0'), plain);
@@ -92,8 +100,19 @@ test('the CRDs are established and served', async () => {
   // Just Established, a resource may still answer 429 "storage is (re)initializing" for a moment.
   for (const plural of ['verticalpodautoscalers', 'verticalpodautoscalercheckpoints']) {
     let last = '';
-    const list = await waitFor(`${plural} served`, 60_000, () => custom.listClusterCustomObject({ group: 'autoscaling.k8s.io', version: 'v1', plural })
-      .then((l) => l as { kind?: string; items?: unknown[] }, (error: unknown) => { last = String((error as { body?: string }).body ?? error); return undefined; }), () => last);
+    const list = await waitFor(
+      `${plural} served`,
+      60_000,
+      () =>
+        custom.listClusterCustomObject({ group: 'autoscaling.k8s.io', version: 'v1', plural }).then(
+          (l) => l as { kind?: string; items?: unknown[] },
+          (error: unknown) => {
+            last = String((error as { body?: string }).body ?? error);
+            return undefined;
+          },
+        ),
+      () => last,
+    );
     assert.ok(Array.isArray(list.items), plural);
     assert.match(list.kind ?? '', /List$/);
   }
@@ -101,10 +120,15 @@ test('the CRDs are established and served', async () => {
 
 test('the three Deployments become Ready on the lane-built image; their processes run as 65532 on a read-only root', async () => {
   let last: k8s.V1Deployment[] = [];
-  await waitFor('Tailor\'s Deployments Ready', 300_000, async () => {
-    last = await Promise.all(DEPLOYMENTS.map((name) => apps.readNamespacedDeployment({ namespace: NS, name })));
-    return deploymentsReady();
-  }, () => last.map((d) => `${d.metadata?.name} ${d.status?.readyReplicas ?? 0}/${d.spec?.replicas}`).join(', '));
+  await waitFor(
+    "Tailor's Deployments Ready",
+    300_000,
+    async () => {
+      last = await Promise.all(DEPLOYMENTS.map((name) => apps.readNamespacedDeployment({ namespace: NS, name })));
+      return deploymentsReady();
+    },
+    () => last.map((d) => `${d.metadata?.name} ${d.status?.readyReplicas ?? 0}/${d.spec?.replicas}`).join(', '),
+  );
   const pods = (await core.listNamespacedPod({ namespace: NS })).items;
   assert.equal(pods.length, 4, 'recommender, updater and two admission replicas');
   for (const pod of pods) {
@@ -114,41 +138,59 @@ test('the three Deployments become Ready on the lane-built image; their processe
     // What the kernel says about the container's process on this node.
     const proc = containerProcess(containerId(pod, c.name)!);
     assert.match(readFileSync(`/proc/${proc}/status`, 'utf8'), /^Uid:\s+65532\s+65532\s+65532\s+65532$/m, `${pod.metadata?.name} runs as 65532`);
-    const root = readFileSync(`/proc/${proc}/mountinfo`, 'utf8').split('\n').find((l) => l.split(' ')[4] === '/');
+    const root = readFileSync(`/proc/${proc}/mountinfo`, 'utf8')
+      .split('\n')
+      .find((l) => l.split(' ')[4] === '/');
     assert.match(root?.split(' ')[5] ?? '', /^ro\b/, `${pod.metadata?.name}'s root file system is read-only: ${root}`);
   }
 });
 
-test('the webhook makes its certificate and the real apiserver calls it (through the Service\'s endpoints)', async () => {
-  await waitFor('Secret tailor-webhook-ca', 120_000, () => core.readNamespacedSecret({ namespace: NS, name: 'tailor-webhook-ca' }).then(() => true, () => undefined));
+test("the webhook makes its certificate and the real apiserver calls it (through the Service's endpoints)", async () => {
+  await waitFor('Secret tailor-webhook-ca', 120_000, () =>
+    core.readNamespacedSecret({ namespace: NS, name: 'tailor-webhook-ca' }).then(
+      () => true,
+      () => undefined,
+    ),
+  );
   await waitFor('the caBundle in both webhook configurations', 120_000, async () => {
     const m = await registration.readMutatingWebhookConfiguration({ name: 'tailor' });
     const v = await registration.readValidatingWebhookConfiguration({ name: 'tailor' });
-    return [...m.webhooks ?? [], ...v.webhooks ?? []].every((w) => (w.clientConfig.caBundle ?? '').length > 0) ? true : undefined;
+    return [...(m.webhooks ?? []), ...(v.webhooks ?? [])].every((w) => (w.clientConfig.caBundle ?? '').length > 0) ? true : undefined;
   });
   // A VPA the CRD schema accepts and Tailor's validation rejects: refused only if the call arrived
   // (failurePolicy Ignore admits it when the webhook cannot be reached). A few tries: the apiserver's
   // webhook client picks up the new caBundle within a second or two.
   const body = {
-    apiVersion: 'autoscaling.k8s.io/v1', kind: 'VerticalPodAutoscaler', metadata: { name: 'invalid' },
+    apiVersion: 'autoscaling.k8s.io/v1',
+    kind: 'VerticalPodAutoscaler',
+    metadata: { name: 'invalid' },
     spec: {
       targetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'web' },
       resourcePolicy: { containerPolicies: [{ containerName: '*', minAllowed: { cpu: '2' }, maxAllowed: { cpu: '500m' } }] },
     },
   };
   let created = 0;
-  const refusal = await waitFor('Tailor\'s webhook to refuse an invalid VPA', 60_000, async () => {
+  const refusal = await waitFor("Tailor's webhook to refuse an invalid VPA", 60_000, async () => {
     try {
       await custom.createNamespacedCustomObject({ group: 'autoscaling.k8s.io', version: 'v1', namespace: 'default', plural: 'verticalpodautoscalers', body });
       created += 1;
-      await custom.deleteNamespacedCustomObject({ group: 'autoscaling.k8s.io', version: 'v1', namespace: 'default', plural: 'verticalpodautoscalers', name: 'invalid' });
+      await custom.deleteNamespacedCustomObject({
+        group: 'autoscaling.k8s.io',
+        version: 'v1',
+        namespace: 'default',
+        plural: 'verticalpodautoscalers',
+        name: 'invalid',
+      });
       return undefined;
     } catch (error) {
       return error as { code?: number; body?: string };
     }
   });
   assert.equal(refusal.code, 422, refusal.body);
-  assert.match(refusal.body ?? '', /admission webhook \\"vpa\.admission\.tailor\.dev\\" denied the request: VerticalPodAutoscaler\.autoscaling\.k8s\.io \\"invalid\\" is invalid: .*maxAllowed\.cpu: 500m is below minAllowed\.cpu 2/);
+  assert.match(
+    refusal.body ?? '',
+    /admission webhook \\"vpa\.admission\.tailor\.dev\\" denied the request: VerticalPodAutoscaler\.autoscaling\.k8s\.io \\"invalid\\" is invalid: .*maxAllowed\.cpu: 500m is below minAllowed\.cpu 2/,
+  );
   assert.match(refusal.body ?? '', /"reason":"Invalid"/);
   console.log(`webhook reached after ${created} admitted attempt(s)`);
 });
@@ -156,13 +198,15 @@ test('the webhook makes its certificate and the real apiserver calls it (through
 /** The last lines of each updater pod's log, to say why when leader election is not as expected. */
 async function updaterLogs(): Promise<string> {
   const pods = await podsOf('updater');
-  return pods.map((p) => {
-    try {
-      return `--- ${p.metadata!.name}\n${kubectl('-n', NS, 'logs', p.metadata!.name!, '--tail=5')}`;
-    } catch (error) {
-      return `--- ${p.metadata!.name}: ${(error as Error).message}`;
-    }
-  }).join('\n');
+  return pods
+    .map((p) => {
+      try {
+        return `--- ${p.metadata!.name}\n${kubectl('-n', NS, 'logs', p.metadata!.name!, '--tail=5')}`;
+      } catch (error) {
+        return `--- ${p.metadata!.name}: ${(error as Error).message}`;
+      }
+    })
+    .join('\n');
 }
 
 test('two updater replicas: one holds the Lease; when it is killed a live replica takes over after the lease, and a graceful stop hands over at once', async () => {
@@ -180,16 +224,24 @@ async function leaderFailover(): Promise<void> {
     return pods.length === 2 && pods.every((p) => p.status?.containerStatuses?.[0]?.ready) ? true : undefined;
   });
   // The Lease as last read (none yet: an empty spec).
-  const holder = async (): Promise<k8s.V1LeaseSpec> => coordination.readNamespacedLease({ namespace: NS, name: 'tailor-updater' })
-    .then((l) => l.spec ?? {}, (error: unknown) => {
-      if ((error as { code?: number }).code === 404) return {};
-      throw error;
-    });
+  const holder = async (): Promise<k8s.V1LeaseSpec> =>
+    coordination.readNamespacedLease({ namespace: NS, name: 'tailor-updater' }).then(
+      (l) => l.spec ?? {},
+      (error: unknown) => {
+        if ((error as { code?: number }).code === 404) return {};
+        throw error;
+      },
+    );
   // The identity is `<hostname>_<random>`; a pod's hostname is its name.
-  const leaderPod = await waitFor('a leader', 60_000, async () => {
-    const id = (await holder()).holderIdentity ?? '';
-    return (await podsOf('updater')).find((p) => id.startsWith(`${p.metadata!.name}_`));
-  }, () => 'no Lease tailor-updater held by an updater pod');
+  const leaderPod = await waitFor(
+    'a leader',
+    60_000,
+    async () => {
+      const id = (await holder()).holderIdentity ?? '';
+      return (await podsOf('updater')).find((p) => id.startsWith(`${p.metadata!.name}_`));
+    },
+    () => 'no Lease tailor-updater held by an updater pod',
+  );
   const standby = (await podsOf('updater')).find((p) => p.metadata!.name !== leaderPod.metadata!.name)!;
   assert.ok(standby, 'a second updater pod');
   const before = await holder();
@@ -232,23 +284,43 @@ async function leaderFailover(): Promise<void> {
   assert.equal(next.leaseTransitions, (before.leaseTransitions ?? 0) + 2);
   // Released on SIGTERM: taken well before the 15 s a crash costs.
   assert.ok(releaseTakeover < crashTakeover, `a graceful stop (${releaseTakeover} ms) hands over sooner than a crash (${crashTakeover} ms)`);
-  console.log(`leader failover: ${crashTakeover} ms after SIGKILL (lease ${before.leaseDurationSeconds} s; taken by ${by}), ${releaseTakeover} ms after a pod delete (Lease released)`);
+  console.log(
+    `leader failover: ${crashTakeover} ms after SIGKILL (lease ${before.leaseDurationSeconds} s; taken by ${by}), ${releaseTakeover} ms after a pod delete (Lease released)`,
+  );
 }
 
 test("the installed updater's service account gets 403 on patch pods, and may patch pods/resize", async () => {
-  const request = await core.createNamespacedServiceAccountToken({ namespace: NS, name: 'tailor-updater', body: { spec: { audiences: [], expirationSeconds: 600 } } });
+  const request = await core.createNamespacedServiceAccountToken({
+    namespace: NS,
+    name: 'tailor-updater',
+    body: { spec: { audiences: [], expirationSeconds: 600 } },
+  });
   const cluster = admin.getCurrentCluster()!;
   const kc = new k8s.KubeConfig();
-  kc.loadFromOptions({ clusters: [cluster], users: [{ name: 'updater', token: request.status!.token }], contexts: [{ name: 'updater', cluster: cluster.name, user: 'updater' }], currentContext: 'updater' });
+  kc.loadFromOptions({
+    clusters: [cluster],
+    users: [{ name: 'updater', token: request.status!.token }],
+    contexts: [{ name: 'updater', cluster: cluster.name, user: 'updater' }],
+    currentContext: 'updater',
+  });
   const updater = kc.makeApiClient(k8s.CoreV1Api);
   const target = (await podsOf('admission'))[0]!;
-  const denied = await updater.patchNamespacedPod({ namespace: NS, name: target.metadata!.name!, body: { metadata: { labels: { touched: 'yes' } } } }, MERGE)
-    .then(() => undefined, (error: unknown) => error as { code?: number; body?: string });
+  const denied = await updater
+    .patchNamespacedPod({ namespace: NS, name: target.metadata!.name!, body: { metadata: { labels: { touched: 'yes' } } } }, MERGE)
+    .then(
+      () => undefined,
+      (error: unknown) => error as { code?: number; body?: string },
+    );
   assert.equal(denied?.code, 403, 'patch pods is forbidden');
   assert.match(denied?.body ?? '', /system:serviceaccount:tailor-system:tailor-updater.*cannot patch resource \\?"pods\\?"/);
-  const review = await admin.makeApiClient(k8s.AuthorizationV1Api).createSubjectAccessReview({ body: { spec: {
-    user: 'system:serviceaccount:tailor-system:tailor-updater', groups: ['system:serviceaccounts', 'system:serviceaccounts:tailor-system'],
-    resourceAttributes: { namespace: 'default', verb: 'patch', resource: 'pods', subresource: 'resize' },
-  } } });
+  const review = await admin.makeApiClient(k8s.AuthorizationV1Api).createSubjectAccessReview({
+    body: {
+      spec: {
+        user: 'system:serviceaccount:tailor-system:tailor-updater',
+        groups: ['system:serviceaccounts', 'system:serviceaccounts:tailor-system'],
+        resourceAttributes: { namespace: 'default', verb: 'patch', resource: 'pods', subresource: 'resize' },
+      },
+    },
+  });
   assert.equal(review.status?.allowed, true, 'patch pods/resize is allowed');
 });

@@ -22,13 +22,38 @@ let url = '';
 before(async () => {
   await installVpaCrd(kc);
   namespace = await freshNamespace(core, 'lane-ksm');
-  await custom.createNamespacedCustomObject({ ...VPA, namespace, body: {
-    apiVersion: 'autoscaling.k8s.io/v1', kind: 'VerticalPodAutoscaler', metadata: { name: 'web' },
-    spec: { targetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'web' }, updatePolicy: { updateMode: 'InPlaceOrRecreate' } },
-  } });
-  await custom.patchNamespacedCustomObjectStatus({ ...VPA, namespace, name: 'web', body: { status: { recommendation: { containerRecommendations: [
-    { containerName: 'app', target: { cpu: '250m', memory: '96Mi' }, lowerBound: { cpu: '200m', memory: '64Mi' }, upperBound: { cpu: '1', memory: '256Mi' } },
-  ] } } } }, MERGE);
+  await custom.createNamespacedCustomObject({
+    ...VPA,
+    namespace,
+    body: {
+      apiVersion: 'autoscaling.k8s.io/v1',
+      kind: 'VerticalPodAutoscaler',
+      metadata: { name: 'web' },
+      spec: { targetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'web' }, updatePolicy: { updateMode: 'InPlaceOrRecreate' } },
+    },
+  });
+  await custom.patchNamespacedCustomObjectStatus(
+    {
+      ...VPA,
+      namespace,
+      name: 'web',
+      body: {
+        status: {
+          recommendation: {
+            containerRecommendations: [
+              {
+                containerName: 'app',
+                target: { cpu: '250m', memory: '96Mi' },
+                lowerBound: { cpu: '200m', memory: '64Mi' },
+                upperBound: { cpu: '1', memory: '256Mi' },
+              },
+            ],
+          },
+        },
+      },
+    },
+    MERGE,
+  );
   url = execFileSync('bash', ['test/real-cluster/ksm.sh', 'start'], { encoding: 'utf8' }).trim().split('\n').at(-1)!;
 });
 after(async () => {
@@ -51,10 +76,20 @@ test("a VPA's recommendation in kube-state-metrics: cores and bytes under the do
   const lower = 'kube_customresource_verticalpodautoscaler_status_recommendation_containerrecommendations_lowerbound';
   let text = '';
   // kube-state-metrics finds the CRD through discovery, then lists the VPAs: allow it a while.
-  await waitFor('the VPA target cpu in /metrics', 120_000, async () => {
-    text = await fetch(url).then((r) => r.text());
-    return sample(text, target, { namespace, resource: 'cpu' }) !== undefined ? true : undefined;
-  }, () => text.split('\n').filter((l) => l.includes('verticalpodautoscaler')).slice(0, 10).join('\n') || `${text.length} bytes, no VPA metric`);
+  await waitFor(
+    'the VPA target cpu in /metrics',
+    120_000,
+    async () => {
+      text = await fetch(url).then((r) => r.text());
+      return sample(text, target, { namespace, resource: 'cpu' }) !== undefined ? true : undefined;
+    },
+    () =>
+      text
+        .split('\n')
+        .filter((l) => l.includes('verticalpodautoscaler'))
+        .slice(0, 10)
+        .join('\n') || `${text.length} bytes, no VPA metric`,
+  );
   const vpa = { namespace, verticalpodautoscaler: 'web', target_kind: 'Deployment', target_name: 'web' };
   const labels = { ...vpa, container: 'app' };
   assert.equal(sample(text, target, { ...labels, resource: 'cpu', unit: 'core' }), 0.25);
@@ -64,7 +99,8 @@ test("a VPA's recommendation in kube-state-metrics: cores and bytes under the do
   assert.equal(sample(text, 'kube_customresource_verticalpodautoscaler_spec_updatepolicy_updatemode', { ...vpa, update_mode: 'InPlaceOrRecreate' }), 1);
   // kube-state-metrics' own objects too (what a scrape of it gives the other dashboards); each
   // resource has its own store, filled by its own list, so this one may come a scrape later.
-  const phase = await waitFor('the namespace\'s phase in /metrics', 60_000, async () =>
-    sample(await fetch(url).then((r) => r.text()), 'kube_namespace_status_phase', { namespace, phase: 'Active' }));
+  const phase = await waitFor("the namespace's phase in /metrics", 60_000, async () =>
+    sample(await fetch(url).then((r) => r.text()), 'kube_namespace_status_phase', { namespace, phase: 'Active' }),
+  );
   assert.equal(phase, 1);
 });

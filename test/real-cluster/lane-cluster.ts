@@ -60,7 +60,10 @@ export async function freshNamespace(core: k8s.CoreV1Api, prefix: string): Promi
   const ns = await core.createNamespace({ body: { metadata: { generateName: `${prefix}-` } } });
   const name = ns.metadata!.name!;
   await waitFor(`service account default in ${name}`, 60_000, async () =>
-    core.readNamespacedServiceAccount({ namespace: name, name: 'default' }).then(() => true, () => undefined),
+    core.readNamespacedServiceAccount({ namespace: name, name: 'default' }).then(
+      () => true,
+      () => undefined,
+    ),
   );
   return name;
 }
@@ -111,7 +114,12 @@ export function cpuQuota(id: string): number {
 export function containerProcess(id: string): number {
   const dir = findDir('/sys/fs/cgroup/cpu', id, 5) ?? (existsSync('/sys/fs/cgroup/cgroup.controllers') ? findDir('/sys/fs/cgroup', id, 6) : undefined);
   if (!dir) throw new Error(`container ${id} has no cgroup under /sys/fs/cgroup on this machine`);
-  const pids = readFileSync(join(dir, 'cgroup.procs'), 'utf8').trim().split('\n').filter(Boolean).map(Number).sort((a, b) => a - b);
+  const pids = readFileSync(join(dir, 'cgroup.procs'), 'utf8')
+    .trim()
+    .split('\n')
+    .filter(Boolean)
+    .map(Number)
+    .sort((a, b) => a - b);
   if (pids.length === 0) throw new Error(`container ${id} has no process (${join(dir, 'cgroup.procs')} is empty)`);
   return pids[0]!;
 }
@@ -170,7 +178,8 @@ export function laneKubectl(...args: string[]): string {
     return execFileSync('kubectl', ['--kubeconfig', laneKubeconfigPath(), ...args], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: 300_000 });
   } catch (error) {
     const e = error as { code?: string; stderr?: string };
-    if (e.code === 'ENOENT') throw new Error('kubectl is not on PATH (the lane applies the manifests with kubectl apply -k, as docs/install.md says)', { cause: error });
+    if (e.code === 'ENOENT')
+      throw new Error('kubectl is not on PATH (the lane applies the manifests with kubectl apply -k, as docs/install.md says)', { cause: error });
     throw new Error(`kubectl ${args.join(' ')} failed: ${e.stderr ?? ''}`, { cause: error });
   }
 }

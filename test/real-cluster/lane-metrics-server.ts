@@ -35,13 +35,30 @@ export interface LaneMetricsServer {
 /** The objects that make the API server send metrics.k8s.io to `address:port`. */
 export function metricsServerObjects(address: string, port: number): k8s.KubernetesObject[] {
   return [
-    { apiVersion: 'v1', kind: 'Service', metadata: { name: 'metrics-server', namespace: 'kube-system' }, spec: { ports: [{ port: 443, targetPort: port }] } } as k8s.V1Service,
-    { apiVersion: 'v1', kind: 'Endpoints', metadata: { name: 'metrics-server', namespace: 'kube-system' }, subsets: [{ addresses: [{ ip: address }], ports: [{ port }] }] } as k8s.V1Endpoints,
+    {
+      apiVersion: 'v1',
+      kind: 'Service',
+      metadata: { name: 'metrics-server', namespace: 'kube-system' },
+      spec: { ports: [{ port: 443, targetPort: port }] },
+    } as k8s.V1Service,
+    {
+      apiVersion: 'v1',
+      kind: 'Endpoints',
+      metadata: { name: 'metrics-server', namespace: 'kube-system' },
+      subsets: [{ addresses: [{ ip: address }], ports: [{ port }] }],
+    } as k8s.V1Endpoints,
     {
       apiVersion: 'apiregistration.k8s.io/v1',
       kind: 'APIService',
       metadata: { name: 'v1beta1.metrics.k8s.io' },
-      spec: { service: { name: 'metrics-server', namespace: 'kube-system', port: 443 }, group: 'metrics.k8s.io', version: 'v1beta1', insecureSkipTLSVerify: true, groupPriorityMinimum: 100, versionPriority: 100 },
+      spec: {
+        service: { name: 'metrics-server', namespace: 'kube-system', port: 443 },
+        group: 'metrics.k8s.io',
+        version: 'v1beta1',
+        insecureSkipTLSVerify: true,
+        groupPriorityMinimum: 100,
+        versionPriority: 100,
+      },
     } as k8s.KubernetesObject,
   ];
 }
@@ -52,12 +69,23 @@ export async function startLaneMetricsServer(kc: k8s.KubeConfig, options: LaneMe
   const port = options.port ?? 34443;
   const admin = join(options.state, 'admin.kubeconfig');
   const pki = join(options.state, 'pki');
-  const child = spawn(options.binary, [
-    `--secure-port=${port}`, `--bind-address=${address}`, `--cert-dir=${join(options.workDir, 'metrics-server-certs')}`,
-    `--kubeconfig=${admin}`, `--authentication-kubeconfig=${admin}`, `--authorization-kubeconfig=${admin}`,
-    '--kubelet-use-node-status-port', '--kubelet-preferred-address-types=InternalIP', `--kubelet-certificate-authority=${pki}/ca.crt`,
-    '--metric-resolution=15s', '--v=1',
-  ], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(
+    options.binary,
+    [
+      `--secure-port=${port}`,
+      `--bind-address=${address}`,
+      `--cert-dir=${join(options.workDir, 'metrics-server-certs')}`,
+      `--kubeconfig=${admin}`,
+      `--authentication-kubeconfig=${admin}`,
+      `--authorization-kubeconfig=${admin}`,
+      '--kubelet-use-node-status-port',
+      '--kubelet-preferred-address-types=InternalIP',
+      `--kubelet-certificate-authority=${pki}/ca.crt`,
+      '--metric-resolution=15s',
+      '--v=1',
+    ],
+    { stdio: ['ignore', 'pipe', 'pipe'] },
+  );
   const lines: string[] = [];
   const keep = (d: Buffer) => {
     lines.push(d.toString());
@@ -85,11 +113,19 @@ export async function startLaneMetricsServer(kc: k8s.KubeConfig, options: LaneMe
       });
     }
     const custom = kc.makeApiClient(k8s.CustomObjectsApi);
-    await waitFor('metrics.k8s.io serving node metrics', 180_000, async () => {
-      if (child.exitCode !== null) throw new Error(`metrics-server exited (${child.exitCode}): ${log().slice(-1500)}`);
-      const nodes = await custom.listClusterCustomObject({ group: 'metrics.k8s.io', version: 'v1beta1', plural: 'nodes' }).then((r) => r as { items?: unknown[] }, () => undefined);
-      return nodes?.items?.length ? true : undefined;
-    }, () => log().slice(-1500));
+    await waitFor(
+      'metrics.k8s.io serving node metrics',
+      180_000,
+      async () => {
+        if (child.exitCode !== null) throw new Error(`metrics-server exited (${child.exitCode}): ${log().slice(-1500)}`);
+        const nodes = await custom.listClusterCustomObject({ group: 'metrics.k8s.io', version: 'v1beta1', plural: 'nodes' }).then(
+          (r) => r as { items?: unknown[] },
+          () => undefined,
+        );
+        return nodes?.items?.length ? true : undefined;
+      },
+      () => log().slice(-1500),
+    );
   } catch (error) {
     await stop();
     throw error;

@@ -59,12 +59,18 @@ export async function allowPrometheus(kc: k8s.KubeConfig): Promise<void> {
   const ignoreExists = (error: unknown) => {
     if ((error as { code?: number }).code !== 409) throw error;
   };
-  await rbac.createClusterRole({ body: { metadata: { name }, rules: [{ apiGroups: [''], resources: ['nodes/metrics'], verbs: ['get'] }] } }).catch(ignoreExists);
-  await rbac.createClusterRoleBinding({ body: {
-    metadata: { name },
-    roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name },
-    subjects: [{ apiGroup: 'rbac.authorization.k8s.io', kind: 'User', name: PROMETHEUS_USER }],
-  } }).catch(ignoreExists);
+  await rbac
+    .createClusterRole({ body: { metadata: { name }, rules: [{ apiGroups: [''], resources: ['nodes/metrics'], verbs: ['get'] }] } })
+    .catch(ignoreExists);
+  await rbac
+    .createClusterRoleBinding({
+      body: {
+        metadata: { name },
+        roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name },
+        subjects: [{ apiGroup: 'rbac.authorization.k8s.io', kind: 'User', name: PROMETHEUS_USER }],
+      },
+    })
+    .catch(ignoreExists);
 }
 
 /** Starts Prometheus scraping every lane kubelet; `stop()` ends it and removes its data. */
@@ -78,7 +84,11 @@ export async function startLanePrometheus(kc: k8s.KubeConfig, intervalSeconds = 
 export async function promQuery(url: string, query: string, time?: number): Promise<Array<{ metric: Record<string, string>; value: [number, string] }>> {
   const params = new URLSearchParams({ query, ...(time === undefined ? {} : { time: String(time) }) });
   const res = await fetch(`${url}/api/v1/query?${params}`);
-  const body = (await res.json()) as { status: string; error?: string; data?: { resultType: string; result: Array<{ metric: Record<string, string>; value: [number, string] }> } };
+  const body = (await res.json()) as {
+    status: string;
+    error?: string;
+    data?: { resultType: string; result: Array<{ metric: Record<string, string>; value: [number, string] }> };
+  };
   if (body.status !== 'success') throw new Error(`Prometheus query failed (${res.status}): ${body.error} — ${query}`);
   return body.data?.result ?? [];
 }

@@ -25,7 +25,11 @@ async function listen(): Promise<{ server: Server; port: number }> {
 }
 
 /** Runs `script` after sourcing lane-env.sh; calls onLine for each line of standard output. */
-function lane(script: string, env: Record<string, string>, onLine: (line: string) => void = () => {}): Promise<{ code: number | null; out: string; err: string }> {
+function lane(
+  script: string,
+  env: Record<string, string>,
+  onLine: (line: string) => void = () => {},
+): Promise<{ code: number | null; out: string; err: string }> {
   const child = spawn('bash', ['-c', `set -euo pipefail; source ${JSON.stringify(LANE_ENV)}; ${script}`], {
     env: { ...process.env, TAILOR_CLUSTER_STATE: state, ...env },
   });
@@ -46,7 +50,9 @@ function lane(script: string, env: Record<string, string>, onLine: (line: string
 test('a held port is named with its process, then moved to the next free port after the wait', async () => {
   const held = await listen();
   try {
-    const result = await lane(`LANE_APISERVER_PORT=${held.port}; lane_pick_ports LANE_APISERVER_PORT; echo "chosen $LANE_APISERVER_PORT"`, { TAILOR_CLUSTER_PORT_WAIT: '0' });
+    const result = await lane(`LANE_APISERVER_PORT=${held.port}; lane_pick_ports LANE_APISERVER_PORT; echo "chosen $LANE_APISERVER_PORT"`, {
+      TAILOR_CLUSTER_PORT_WAIT: '0',
+    });
     assert.equal(result.code, 0, result.err);
     assert.match(result.out, new RegExp(`port 127\\.0\\.0\\.1:${held.port} \\(LANE_APISERVER_PORT\\) is held by pid ${process.pid} \\(node\\)`));
     const chosen = Number(/chosen (\d+)/.exec(result.out)![1]);
@@ -59,9 +65,13 @@ test('a held port is named with its process, then moved to the next free port af
 
 test('a port let go during the wait is kept', async () => {
   const held = await listen();
-  const result = await lane(`LANE_APISERVER_PORT=${held.port}; lane_pick_ports LANE_APISERVER_PORT; echo "chosen $LANE_APISERVER_PORT"`, { TAILOR_CLUSTER_PORT_WAIT: '600' }, (line) => {
-    if (line.includes('waiting up to 600s')) held.server.close();
-  });
+  const result = await lane(
+    `LANE_APISERVER_PORT=${held.port}; lane_pick_ports LANE_APISERVER_PORT; echo "chosen $LANE_APISERVER_PORT"`,
+    { TAILOR_CLUSTER_PORT_WAIT: '600' },
+    (line) => {
+      if (line.includes('waiting up to 600s')) held.server.close();
+    },
+  );
   assert.equal(result.code, 0, result.err);
   assert.match(result.out, new RegExp(`chosen ${held.port}$`, 'm'));
   assert.doesNotMatch(result.out, /still in use/);
@@ -72,7 +82,10 @@ test('two components never share a port, and the choice is read back from ports.
   const port = free.port;
   free.server.close();
   await new Promise((resolve) => free.server.once('close', resolve));
-  const picked = await lane(`LANE_ETCD_CLIENT_PORT=${port}; LANE_ETCD_PEER_PORT=${port}; lane_pick_ports LANE_ETCD_CLIENT_PORT LANE_ETCD_PEER_PORT; lane_write_ports LANE_ETCD_CLIENT_PORT LANE_ETCD_PEER_PORT`, { TAILOR_CLUSTER_PORT_WAIT: '0' });
+  const picked = await lane(
+    `LANE_ETCD_CLIENT_PORT=${port}; LANE_ETCD_PEER_PORT=${port}; lane_pick_ports LANE_ETCD_CLIENT_PORT LANE_ETCD_PEER_PORT; lane_write_ports LANE_ETCD_CLIENT_PORT LANE_ETCD_PEER_PORT`,
+    { TAILOR_CLUSTER_PORT_WAIT: '0' },
+  );
   assert.equal(picked.code, 0, picked.err);
   const written = readFileSync(join(state, 'ports.env'), 'utf8');
   const client = Number(/^LANE_ETCD_CLIENT_PORT=(\d+)$/m.exec(written)![1]);
@@ -83,9 +96,14 @@ test('two components never share a port, and the choice is read back from ports.
   assert.equal(read.out.trim(), `${client} ${peer} 26443`, 'a later script reads the chosen ports; the others keep their defaults');
 });
 
-test('the defaults lie below the kernel\'s ephemeral range, where port-0 servers are given ports', async () => {
+test("the defaults lie below the kernel's ephemeral range, where port-0 servers are given ports", async () => {
   const range = readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/).map(Number);
-  const defaults = await lane('rm -f "$LANE_STATE/ports.env"; source ' + JSON.stringify(LANE_ENV) + '; for v in "${LANE_CONTROL_PLANE_PORTS[@]}" LANE_KSM_PORT LANE_KSM_TELEMETRY_PORT; do echo "${!v}"; done', {});
+  const defaults = await lane(
+    'rm -f "$LANE_STATE/ports.env"; source ' +
+      JSON.stringify(LANE_ENV) +
+      '; for v in "${LANE_CONTROL_PLANE_PORTS[@]}" LANE_KSM_PORT LANE_KSM_TELEMETRY_PORT; do echo "${!v}"; done',
+    {},
+  );
   assert.equal(defaults.code, 0, defaults.err);
   const ports = defaults.out.trim().split('\n').map(Number);
   assert.equal(ports.length, 7);

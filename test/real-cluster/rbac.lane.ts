@@ -43,11 +43,24 @@ async function serviceAccountConfig(ns: string, name: string): Promise<k8s.KubeC
 before(async () => {
   for (const file of ['namespace', 'service-accounts', 'rbac-updater']) await applyManifest(`manifests/base/${file}.yaml`);
   namespace = await freshNamespace(core, 'lane-rbac');
-  await core.createNamespacedPod({ namespace, body: {
-    metadata: { name: 'web' },
-    spec: { terminationGracePeriodSeconds: 0, containers: [{ name: 'app', image: BUSYBOX_IMAGE, imagePullPolicy: 'Never', command: ['sleep', '3600'],
-      resources: { requests: { cpu: '100m', memory: '32Mi' }, limits: { cpu: '100m', memory: '32Mi' } } }] },
-  } });
+  await core.createNamespacedPod({
+    namespace,
+    body: {
+      metadata: { name: 'web' },
+      spec: {
+        terminationGracePeriodSeconds: 0,
+        containers: [
+          {
+            name: 'app',
+            image: BUSYBOX_IMAGE,
+            imagePullPolicy: 'Never',
+            command: ['sleep', '3600'],
+            resources: { requests: { cpu: '100m', memory: '32Mi' }, limits: { cpu: '100m', memory: '32Mi' } },
+          },
+        ],
+      },
+    },
+  });
   await waitFor('pod web Running', 120_000, async () => {
     const pod = await core.readNamespacedPod({ namespace, name: 'web' });
     return pod.status?.phase === 'Running' && containerId(pod, 'app') ? true : undefined;
@@ -60,14 +73,23 @@ after(async () => {
 test("the updater's service account: patch pods/resize allowed, patch pods 403", async () => {
   const updater = (await serviceAccountConfig('tailor-system', 'tailor-updater')).makeApiClient(k8s.CoreV1Api);
 
-  const denied = await updater.patchNamespacedPod({ namespace, name: 'web', body: { metadata: { labels: { touched: 'yes' } } } }, MERGE)
-    .then(() => undefined, (error: unknown) => error as { code?: number; body?: string });
+  const denied = await updater.patchNamespacedPod({ namespace, name: 'web', body: { metadata: { labels: { touched: 'yes' } } } }, MERGE).then(
+    () => undefined,
+    (error: unknown) => error as { code?: number; body?: string },
+  );
   assert.equal(denied?.code, 403, 'patch pods is forbidden');
   assert.match(denied?.body ?? '', /system:serviceaccount:tailor-system:tailor-updater.*cannot patch resource \\?"pods\\?"/);
 
-  const resized = await updater.patchNamespacedPodResize({ namespace, name: 'web', body: {
-    spec: { containers: [{ name: 'app', resources: { requests: { cpu: '150m' }, limits: { cpu: '150m' } } }] },
-  } }, STRATEGIC);
+  const resized = await updater.patchNamespacedPodResize(
+    {
+      namespace,
+      name: 'web',
+      body: {
+        spec: { containers: [{ name: 'app', resources: { requests: { cpu: '150m' }, limits: { cpu: '150m' } } }] },
+      },
+    },
+    STRATEGIC,
+  );
   assert.equal(resized.spec?.containers[0]?.resources?.limits?.cpu, '150m', 'patch pods/resize is allowed');
   const unchanged = await core.readNamespacedPod({ namespace, name: 'web' });
   assert.equal(unchanged.metadata?.labels?.touched, undefined, 'the forbidden patch changed nothing');

@@ -30,54 +30,83 @@ const core = laneKubeConfig().makeApiClient(k8s.CoreV1Api);
 // Every node of the lane (one containerd and kubelet each) is checked, the pod pinned to it.
 const nodes = (await core.listNode()).items.map((n) => n.metadata!.name!).sort();
 
-for (const node of nodes) describe(`a CPU resize through pods/resize on the real cluster, node ${node}`, () => {
-  let namespace = '';
-  let last: k8s.V1Pod | undefined;
-  const read = async (): Promise<k8s.V1Pod> => (last = await core.readNamespacedPod({ namespace, name: 'web' }));
-  const seen = (): string => JSON.stringify({ resize: last?.status?.conditions?.filter((c) => c.type.startsWith('PodResize')), containers: last?.status?.containerStatuses?.map((s) => ({ resources: s.resources, restartCount: s.restartCount })) });
+for (const node of nodes)
+  describe(`a CPU resize through pods/resize on the real cluster, node ${node}`, () => {
+    let namespace = '';
+    let last: k8s.V1Pod | undefined;
+    const read = async (): Promise<k8s.V1Pod> => (last = await core.readNamespacedPod({ namespace, name: 'web' }));
+    const seen = (): string =>
+      JSON.stringify({
+        resize: last?.status?.conditions?.filter((c) => c.type.startsWith('PodResize')),
+        containers: last?.status?.containerStatuses?.map((s) => ({ resources: s.resources, restartCount: s.restartCount })),
+      });
 
-  before(async () => {
-    namespace = await freshNamespace(core, 'lane-resize');
-    await core.createNamespacedPod({ namespace, body: guaranteedPod('web', node) });
-    await waitFor('pod web Running', 120_000, async () => {
+    before(async () => {
+      namespace = await freshNamespace(core, 'lane-resize');
+      await core.createNamespacedPod({ namespace, body: guaranteedPod('web', node) });
+      await waitFor(
+        'pod web Running',
+        120_000,
+        async () => {
+          const pod = await read();
+          return pod.status?.phase === 'Running' && containerId(pod, 'app') ? pod : undefined;
+        },
+        seen,
+      );
+    });
+    after(async () => {
+      if (namespace) await dropNamespace(core, namespace);
+    });
+
+    test('cpu 200m → 300m: the container cgroup quota goes 20000 → 30000 in place, no restart', async () => {
       const pod = await read();
-      return pod.status?.phase === 'Running' && containerId(pod, 'app') ? pod : undefined;
-    }, seen);
+      assert.equal(pod.spec?.nodeName, node);
+      const id = containerId(pod, 'app')!;
+      assert.equal(cpuQuota(id), 20_000, 'the quota of a 200m limit (100 ms period)');
+
+      await core.patchNamespacedPodResize({ namespace, name: 'web', body: cpuPatch('300m') }, STRATEGIC);
+
+      await waitFor(
+        'cpu.cfs_quota_us 30000',
+        60_000,
+        async () => (cpuQuota(id) === 30_000 ? true : undefined),
+        () => `quota ${cpuQuota(id)}`,
+      );
+      const resized = await waitFor(
+        'status resources cpu 300m',
+        60_000,
+        async () => {
+          const p = await read();
+          return p.status?.containerStatuses?.[0]?.resources?.limits?.cpu === '300m' ? p : undefined;
+        },
+        seen,
+      );
+      const status = resized.status!.containerStatuses![0]!;
+      assert.equal(status.restartCount, 0);
+      assert.equal(containerId(resized, 'app'), id, 'the same container, not a new one');
+      assert.equal(status.resources?.requests?.cpu, '300m');
+      assert.equal(
+        resized.status?.conditions?.find((c) => c.type === 'PodResizeInProgress'),
+        undefined,
+        'the resize is finished',
+      );
+    });
+
+    test('cpu → 1000 cores: PodResizePending/Infeasible, the cgroup stays as it was', async () => {
+      const id = containerId(await read(), 'app')!;
+      const before = cpuQuota(id);
+
+      await core.patchNamespacedPodResize({ namespace, name: 'web', body: cpuPatch('1000') }, STRATEGIC);
+
+      const pending = await waitFor(
+        'PodResizePending',
+        60_000,
+        async () => (await read()).status?.conditions?.find((c) => c.type === 'PodResizePending'),
+        seen,
+      );
+      assert.equal(pending.reason, 'Infeasible');
+      assert.match(pending.message ?? '', /^Node didn't have enough capacity: cpu, requested: 1000000, capacity: \d+$/);
+      assert.equal(cpuQuota(id), before);
+      assert.equal((await read()).status?.containerStatuses?.[0]?.restartCount, 0);
+    });
   });
-  after(async () => {
-    if (namespace) await dropNamespace(core, namespace);
-  });
-
-  test('cpu 200m → 300m: the container cgroup quota goes 20000 → 30000 in place, no restart', async () => {
-    const pod = await read();
-    assert.equal(pod.spec?.nodeName, node);
-    const id = containerId(pod, 'app')!;
-    assert.equal(cpuQuota(id), 20_000, 'the quota of a 200m limit (100 ms period)');
-
-    await core.patchNamespacedPodResize({ namespace, name: 'web', body: cpuPatch('300m') }, STRATEGIC);
-
-    await waitFor('cpu.cfs_quota_us 30000', 60_000, async () => (cpuQuota(id) === 30_000 ? true : undefined), () => `quota ${cpuQuota(id)}`);
-    const resized = await waitFor('status resources cpu 300m', 60_000, async () => {
-      const p = await read();
-      return p.status?.containerStatuses?.[0]?.resources?.limits?.cpu === '300m' ? p : undefined;
-    }, seen);
-    const status = resized.status!.containerStatuses![0]!;
-    assert.equal(status.restartCount, 0);
-    assert.equal(containerId(resized, 'app'), id, 'the same container, not a new one');
-    assert.equal(status.resources?.requests?.cpu, '300m');
-    assert.equal(resized.status?.conditions?.find((c) => c.type === 'PodResizeInProgress'), undefined, 'the resize is finished');
-  });
-
-  test('cpu → 1000 cores: PodResizePending/Infeasible, the cgroup stays as it was', async () => {
-    const id = containerId(await read(), 'app')!;
-    const before = cpuQuota(id);
-
-    await core.patchNamespacedPodResize({ namespace, name: 'web', body: cpuPatch('1000') }, STRATEGIC);
-
-    const pending = await waitFor('PodResizePending', 60_000, async () => (await read()).status?.conditions?.find((c) => c.type === 'PodResizePending'), seen);
-    assert.equal(pending.reason, 'Infeasible');
-    assert.match(pending.message ?? '', /^Node didn't have enough capacity: cpu, requested: 1000000, capacity: \d+$/);
-    assert.equal(cpuQuota(id), before);
-    assert.equal((await read()).status?.containerStatuses?.[0]?.restartCount, 0);
-  });
-});

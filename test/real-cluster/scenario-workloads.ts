@@ -113,7 +113,10 @@ const SPECS: Record<ScenarioName, Spec> = {
     command: ['sleep', '3600'],
     requests: { cpu: '100m', memory: '64Mi' },
     limits: { cpu: '100m', memory: '64Mi' },
-    resizePolicy: [{ resourceName: 'cpu', restartPolicy: 'NotRequired' }, { resourceName: 'memory', restartPolicy: 'RestartContainer' }],
+    resizePolicy: [
+      { resourceName: 'cpu', restartPolicy: 'NotRequired' },
+      { resourceName: 'memory', restartPolicy: 'RestartContainer' },
+    ],
     gracePeriod: 0,
   },
   batch: {
@@ -144,7 +147,10 @@ const SPECS: Record<ScenarioName, Spec> = {
     env: [{ name: 'JAVA_TOOL_OPTIONS', value: JVM_OPTIONS }],
     requests: { cpu: '20m', memory: JVM_MEMORY },
     limits: { cpu: '20m', memory: JVM_MEMORY },
-    resizePolicy: [{ resourceName: 'cpu', restartPolicy: 'NotRequired' }, { resourceName: 'memory', restartPolicy: 'RestartContainer' }],
+    resizePolicy: [
+      { resourceName: 'cpu', restartPolicy: 'NotRequired' },
+      { resourceName: 'memory', restartPolicy: 'RestartContainer' },
+    ],
     gracePeriod: 0,
   },
   pace: {
@@ -158,7 +164,10 @@ const SPECS: Record<ScenarioName, Spec> = {
     command: ['sleep', '3600'],
     requests: { cpu: WINDOW_CPU, memory: '64Mi' },
     limits: { cpu: WINDOW_CPU, memory: '64Mi' },
-    resizePolicy: [{ resourceName: 'cpu', restartPolicy: 'NotRequired' }, { resourceName: 'memory', restartPolicy: 'RestartContainer' }],
+    resizePolicy: [
+      { resourceName: 'cpu', restartPolicy: 'NotRequired' },
+      { resourceName: 'memory', restartPolicy: 'RestartContainer' },
+    ],
     gracePeriod: 0,
   },
   warn: {
@@ -175,7 +184,11 @@ const SPECS: Record<ScenarioName, Spec> = {
  * A Deployment of one busybox pod whose only container is `app` (the lane's image, never pulled):
  * `container` adds to the container, `pod` to the pod spec.
  */
-export function busyboxDeployment(name: string, container: Omit<k8s.V1Container, 'name' | 'image'>, pod: Omit<k8s.V1PodSpec, 'containers'> = {}): k8s.V1Deployment {
+export function busyboxDeployment(
+  name: string,
+  container: Omit<k8s.V1Container, 'name' | 'image'>,
+  pod: Omit<k8s.V1PodSpec, 'containers'> = {},
+): k8s.V1Deployment {
   const labels = { app: name };
   return {
     metadata: { name, labels },
@@ -190,17 +203,21 @@ export function busyboxDeployment(name: string, container: Omit<k8s.V1Container,
 /** The scenario's Deployment (one replica, container `app`). */
 export function scenarioDeployment(name: ScenarioName): k8s.V1Deployment {
   const s = SPECS[name];
-  return busyboxDeployment(name, {
-    command: s.command,
-    resources: { requests: s.requests, ...(s.limits ? { limits: s.limits } : {}) },
-    resizePolicy: s.resizePolicy,
-    ...(s.readinessProbe ? { readinessProbe: s.readinessProbe } : {}),
-    ...(s.env ? { env: s.env } : {}),
-    ...(s.memoryVolume ? { volumeMounts: [{ name: 'fill', mountPath: s.memoryVolume }] } : {}),
-  }, {
-    terminationGracePeriodSeconds: s.gracePeriod,
-    ...(s.memoryVolume ? { volumes: [{ name: 'fill', emptyDir: { medium: 'Memory' } }] } : {}),
-  });
+  return busyboxDeployment(
+    name,
+    {
+      command: s.command,
+      resources: { requests: s.requests, ...(s.limits ? { limits: s.limits } : {}) },
+      resizePolicy: s.resizePolicy,
+      ...(s.readinessProbe ? { readinessProbe: s.readinessProbe } : {}),
+      ...(s.env ? { env: s.env } : {}),
+      ...(s.memoryVolume ? { volumeMounts: [{ name: 'fill', mountPath: s.memoryVolume }] } : {}),
+    },
+    {
+      terminationGracePeriodSeconds: s.gracePeriod,
+      ...(s.memoryVolume ? { volumes: [{ name: 'fill', emptyDir: { medium: 'Memory' } }] } : {}),
+    },
+  );
 }
 
 /** The scenario's VPA (InPlaceOrRecreate but warn's Off, one controlled resource each, as in the demo). */

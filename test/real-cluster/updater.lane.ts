@@ -11,7 +11,17 @@ import { once } from 'node:events';
 import { after, before, describe, test } from 'node:test';
 import * as k8s from '@kubernetes/client-node';
 import { UPDATER_FIELD_MANAGER } from '../../src/updater/pod-timing.ts';
-import { guaranteedApp, containerId, cpuQuota, dropNamespace, freshNamespace, installVpaCrd, laneKubeConfig, laneKubeconfigPath, waitFor } from './lane-cluster.ts';
+import {
+  guaranteedApp,
+  containerId,
+  cpuQuota,
+  dropNamespace,
+  freshNamespace,
+  installVpaCrd,
+  laneKubeConfig,
+  laneKubeconfigPath,
+  waitFor,
+} from './lane-cluster.ts';
 
 const MERGE = k8s.setHeaderOptions('Content-Type', k8s.PatchStrategy.MergePatch);
 const VPA = { group: 'autoscaling.k8s.io', version: 'v1', plural: 'verticalpodautoscalers' };
@@ -65,26 +75,68 @@ describe("Tailor's updater resizes a pod in place on the real cluster", () => {
     const id = containerId(running, 'app')!;
     assert.equal(cpuQuota(id), 20_000);
 
-    await custom.createNamespacedCustomObject({ ...VPA, namespace, body: {
-      apiVersion: 'autoscaling.k8s.io/v1',
-      kind: 'VerticalPodAutoscaler',
-      metadata: { name: 'web' },
-      spec: { targetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'web' }, updatePolicy: { updateMode: 'InPlaceOrRecreate' } },
-    } });
+    await custom.createNamespacedCustomObject({
+      ...VPA,
+      namespace,
+      body: {
+        apiVersion: 'autoscaling.k8s.io/v1',
+        kind: 'VerticalPodAutoscaler',
+        metadata: { name: 'web' },
+        spec: { targetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'web' }, updatePolicy: { updateMode: 'InPlaceOrRecreate' } },
+      },
+    });
     const target = { cpu: '300m', memory: '64Mi' };
-    await custom.patchNamespacedCustomObjectStatus({ ...VPA, namespace, name: 'web', body: { status: { recommendation: { containerRecommendations: [
-      { containerName: 'app', target, lowerBound: target, upperBound: { cpu: '400m', memory: '64Mi' }, uncappedTarget: target },
-    ] } } } }, MERGE);
+    await custom.patchNamespacedCustomObjectStatus(
+      {
+        ...VPA,
+        namespace,
+        name: 'web',
+        body: {
+          status: {
+            recommendation: {
+              containerRecommendations: [
+                { containerName: 'app', target, lowerBound: target, upperBound: { cpu: '400m', memory: '64Mi' }, uncappedTarget: target },
+              ],
+            },
+          },
+        },
+      },
+      MERGE,
+    );
 
-    tailor = spawn(process.execPath, ['bin/tailor.mjs', 'run', '--components', 'updater', '--kubeconfig', laneKubeconfigPath(),
-      '--namespace', namespace, '--no-leader-elect', '--interval', '10s', '--metrics-address', '127.0.0.1', '--metrics-port', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    tailor = spawn(
+      process.execPath,
+      [
+        'bin/tailor.mjs',
+        'run',
+        '--components',
+        'updater',
+        '--kubeconfig',
+        laneKubeconfigPath(),
+        '--namespace',
+        namespace,
+        '--no-leader-elect',
+        '--interval',
+        '10s',
+        '--metrics-address',
+        '127.0.0.1',
+        '--metrics-port',
+        '0',
+      ],
+      { stdio: ['ignore', 'pipe', 'pipe'] },
+    );
     tailor.stdout!.on('data', (d: Buffer) => (output += d.toString()));
     tailor.stderr!.on('data', (d: Buffer) => (output += d.toString()));
 
-    await waitFor('cpu.cfs_quota_us 30000 after the updater', 120_000, async () => {
-      if (tailor!.exitCode !== null) throw new Error(`tailor exited with ${tailor!.exitCode}:\n${output.slice(-3000)}`);
-      return cpuQuota(id) === 30_000 ? true : undefined;
-    }, () => `quota ${cpuQuota(id)}; tailor's last output:\n${output.slice(-2000)}`);
+    await waitFor(
+      'cpu.cfs_quota_us 30000 after the updater',
+      120_000,
+      async () => {
+        if (tailor!.exitCode !== null) throw new Error(`tailor exited with ${tailor!.exitCode}:\n${output.slice(-3000)}`);
+        return cpuQuota(id) === 30_000 ? true : undefined;
+      },
+      () => `quota ${cpuQuota(id)}; tailor's last output:\n${output.slice(-2000)}`,
+    );
     const last = await waitFor('status resources cpu 300m', 60_000, async () => {
       const p = await core.readNamespacedPod({ namespace, name });
       return p.status?.containerStatuses?.[0]?.resources?.requests?.cpu === '300m' ? p : undefined;

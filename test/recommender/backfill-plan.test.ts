@@ -7,7 +7,13 @@ const cursors = (m: Record<string, number>) => (ns: string) => m[ns];
 
 test('a VPA first seen in a namespace the feed already reads is pending; one in a namespace not read yet is covered', () => {
   const plan = new BackfillPlan();
-  plan.observe([{ id: 'shop/a', namespace: 'shop', ready: true }, { id: 'lab/c', namespace: 'lab', ready: true }], cursors({ shop: NOON }));
+  plan.observe(
+    [
+      { id: 'shop/a', namespace: 'shop', ready: true },
+      { id: 'lab/c', namespace: 'lab', ready: true },
+    ],
+    cursors({ shop: NOON }),
+  );
   assert.equal(plan.isPending('shop/a'), true);
   assert.equal(plan.isPending('lab/c'), false, 'the feed bootstraps lab itself');
   assert.equal(plan.pendingCount, 1);
@@ -61,9 +67,21 @@ test('a VPA with a problem waits unclassified; a known VPA with a problem stays 
   const plan = new BackfillPlan();
   const c = cursors({ shop: NOON });
   plan.observe([{ id: 'shop/a', namespace: 'shop', ready: true }], cursors({}));
-  plan.observe([{ id: 'shop/a', namespace: 'shop', ready: false }, { id: 'shop/b', namespace: 'shop', ready: false }], c);
+  plan.observe(
+    [
+      { id: 'shop/a', namespace: 'shop', ready: false },
+      { id: 'shop/b', namespace: 'shop', ready: false },
+    ],
+    c,
+  );
   assert.equal(plan.pendingCount, 0);
-  plan.observe([{ id: 'shop/a', namespace: 'shop', ready: true }, { id: 'shop/b', namespace: 'shop', ready: true }], c);
+  plan.observe(
+    [
+      { id: 'shop/a', namespace: 'shop', ready: true },
+      { id: 'shop/b', namespace: 'shop', ready: true },
+    ],
+    c,
+  );
   assert.equal(plan.isPending('shop/a'), false, 'a kept its history through the problem');
   assert.equal(plan.isPending('shop/b'), true, 'b never had pods routed: its history is read');
   plan.observe([], c);

@@ -27,18 +27,36 @@ const VPA = VPA_API;
 const CHECKPOINTS = { group: 'autoscaling.k8s.io', version: 'v1', plural: 'verticalpodautoscalercheckpoints' };
 
 test('checkpoints on their own interval, the orphan sweep on a slower one, a flush at shutdown only', { timeout: 60_000 }, async (t) => {
-  const { sim, kc, custom } = await startRecommenderSim(t, ['web', 'api'].map((name) => ({ name, replicas: 1, cpu: '100m', memory: '64Mi' })));
+  const { sim, kc, custom } = await startRecommenderSim(
+    t,
+    ['web', 'api'].map((name) => ({ name, replicas: 1, cpu: '100m', memory: '64Mi' })),
+  );
   for (const name of ['web', 'api']) await custom.createNamespacedCustomObject({ ...VPA, namespace: 'default', body: offVpa(name) });
   const log: RequestRecord[] = [];
   sim.server.requests.onRecord((r) => log.push(r));
   const applies = () => log.filter((r) => r.resource === 'verticalpodautoscalercheckpoints' && r.verb === 'APPLY' && r.code < 300).length;
   const sweeps = () => log.filter((r) => r.resource === 'verticalpodautoscalercheckpoints' && r.verb === 'LIST').length;
 
-  const { config } = resolveRunConfig({ components: 'recommender', prometheusUrl: 'http://127.0.0.1:9', history: '30m', historyStep: '1m', checkpointInterval: '10m', checkpointGcInterval: '15m', logLevel: 'silent' }, {});
+  const { config } = resolveRunConfig(
+    {
+      components: 'recommender',
+      prometheusUrl: 'http://127.0.0.1:9',
+      history: '30m',
+      historyStep: '1m',
+      checkpointInterval: '10m',
+      checkpointGcInterval: '15m',
+      logLevel: 'silent',
+    },
+    {},
+  );
   const t0 = Math.floor(Date.now() / MIN) * MIN;
   let now = t0;
   const source = new SyntheticSource(sim.server);
-  const start = (): RecommenderComponent => createRecommenderComponent({ config, logger: silentLogger(), kubeConfig: kc, metrics: new ControllerMetrics(createRegistry({ defaultMetrics: false })), clock: () => now }, { source });
+  const start = (): RecommenderComponent =>
+    createRecommenderComponent(
+      { config, logger: silentLogger(), kubeConfig: kc, metrics: new ControllerMetrics(createRegistry({ defaultMetrics: false })), clock: () => now },
+      { source },
+    );
   let loop = start();
   t.after(() => loop.deactivate());
   await loop.activate();
@@ -49,14 +67,21 @@ test('checkpoints on their own interval, the orphan sweep on a slower one, a flu
     const [a, s] = [applies(), sweeps()];
     await loop.runCycle({ now, cycle: minute + 1, signal });
     perMinute.push({ minute, applies: applies() - a, sweeps: sweeps() - s });
-    if (minute === 1) sim.server.store.create('verticalpodautoscalercheckpoints.autoscaling.k8s.io', buildCheckpoint('default', 'deleted-vpa', 'app', {}) as unknown as KubeObject);
+    if (minute === 1)
+      sim.server.store.create(
+        'verticalpodautoscalercheckpoints.autoscaling.k8s.io',
+        buildCheckpoint('default', 'deleted-vpa', 'app', {}) as unknown as KubeObject,
+      );
   }
   const writesAt = perMinute.filter((p) => p.applies > 0).map((p) => `${p.minute}:${p.applies}`);
   const sweepsAt = perMinute.filter((p) => p.sweeps > 0).map((p) => p.minute);
   t.diagnostic(`checkpoint writes (minute:count) ${writesAt.join(' ')}; sweeps at minutes ${sweepsAt.join(', ')}`);
   assert.deepEqual(writesAt, ['0:2', '10:2', '20:2']);
   assert.deepEqual(sweepsAt, [0, 15]);
-  const names = async () => ((await custom.listNamespacedCustomObject({ ...CHECKPOINTS, namespace: 'default' })) as { items: Array<{ metadata: { name: string } }> }).items.map((c) => c.metadata.name).sort();
+  const names = async () =>
+    ((await custom.listNamespacedCustomObject({ ...CHECKPOINTS, namespace: 'default' })) as { items: Array<{ metadata: { name: string } }> }).items
+      .map((c) => c.metadata.name)
+      .sort();
   assert.deepEqual(await names(), ['api-app', 'web-app'], 'the orphan made at minute 1 was deleted by the sweep at minute 15');
 
   // Losing leadership writes nothing; a graceful shutdown writes every checkpoint once more.

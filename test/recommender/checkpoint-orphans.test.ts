@@ -5,5 +5,8 @@ import { orphanCheckpoints } from '../../src/recommender/checkpoint-orphans.ts';
 
 test('checkpoints of a deleted VPA are orphans; those of an existing VPA are not', () => {
   const cps = [buildCheckpoint('shop', 'web', 'app', {}), buildCheckpoint('shop', 'old', 'app', {}), buildCheckpoint('other', 'web', 'app', {})];
-  assert.deepEqual(orphanCheckpoints(cps, new Set(['shop/web'])), [{ namespace: 'shop', name: 'old-app' }, { namespace: 'other', name: 'web-app' }]);
+  assert.deepEqual(orphanCheckpoints(cps, new Set(['shop/web'])), [
+    { namespace: 'shop', name: 'old-app' },
+    { namespace: 'other', name: 'web-app' },
+  ]);
 });

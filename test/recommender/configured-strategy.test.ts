@@ -30,7 +30,10 @@ function memoryTarget(strategy: Strategy): number {
 test('vpa models no updater; the tailor strategies model the updater with the options the operator set', () => {
   assert.equal(configuredStrategy(resolveRunConfig({}, env({ TAILOR_RECOMMENDER_STRATEGY: 'vpa' })).config), undefined);
   assert.equal(configuredStrategy(resolveRunConfig({}, env()).config)?.name, 'tailor-low-churn');
-  const { config } = resolveRunConfig({}, env({ TAILOR_RECOMMENDER_STRATEGY: 'tailor', TAILOR_MEMORY_PRESSURE_RATIO: '0.8', TAILOR_MEMORY_PRESSURE_WINDOW: '10m' }));
-  assert.equal(Math.round(memoryTarget(configuredStrategy(config)!)), 560, 'the operator\'s pressure guard');
+  const { config } = resolveRunConfig(
+    {},
+    env({ TAILOR_RECOMMENDER_STRATEGY: 'tailor', TAILOR_MEMORY_PRESSURE_RATIO: '0.8', TAILOR_MEMORY_PRESSURE_WINDOW: '10m' }),
+  );
+  assert.equal(Math.round(memoryTarget(configuredStrategy(config)!)), 560, "the operator's pressure guard");
   assert.equal(Math.round(memoryTarget(createStrategyRegistry().get('tailor'))), 672, 'the default one');
 });

@@ -24,8 +24,5 @@ test('any link of the chain matches (a VPA on the ReplicaSet itself, a CronJob);
     { vpaId: 'shop/rs', namespace: 'shop', kind: 'ReplicaSet', name: 'web-5d4' },
     { vpaId: 'shop/report', namespace: 'shop', kind: 'CronJob', name: 'report' },
   ]);
-  assert.deepEqual(
-    routes.map((r) => `${r.namespace}/${r.pod}->${r.vpaId}`).sort(),
-    ['shop/job-pod->shop/report', 'shop/old-1->shop/rs'],
-  );
+  assert.deepEqual(routes.map((r) => `${r.namespace}/${r.pod}->${r.vpaId}`).sort(), ['shop/job-pod->shop/report', 'shop/old-1->shop/rs']);
 });

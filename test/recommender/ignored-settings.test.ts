@@ -2,9 +2,14 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ignoredSettings } from '../../src/recommender/ignored-settings.ts';
 
-const policy = { containerPolicies: [{ containerName: '*', oomBumpUpRatio: '2' }, { containerName: 'db', memoryAggregationIntervalSeconds: 3600, memoryAggregationIntervalCount: 24 }] };
+const policy = {
+  containerPolicies: [
+    { containerName: '*', oomBumpUpRatio: '2' },
+    { containerName: 'db', memoryAggregationIntervalSeconds: 3600, memoryAggregationIntervalCount: 24 },
+  ],
+};
 
-test('upstream\'s memory aggregation settings are applied by the vpa strategy only; the OOM bump by every strategy', () => {
+test("upstream's memory aggregation settings are applied by the vpa strategy only; the OOM bump by every strategy", () => {
   assert.equal(ignoredSettings(policy, 'vpa'), undefined);
   assert.equal(
     ignoredSettings(policy, 'tailor'),

@@ -3,7 +3,13 @@ import assert from 'node:assert/strict';
 import { parseSelector, selectorMatches, SelectorParseError } from '../../src/recommender/label-selector.ts';
 
 test('matchLabels and every matchExpressions operator', () => {
-  const s = { matchLabels: { app: 'web' }, matchExpressions: [{ key: 'tier', operator: 'In' as const, values: ['front', 'edge'] }, { key: 'canary', operator: 'DoesNotExist' as const }] };
+  const s = {
+    matchLabels: { app: 'web' },
+    matchExpressions: [
+      { key: 'tier', operator: 'In' as const, values: ['front', 'edge'] },
+      { key: 'canary', operator: 'DoesNotExist' as const },
+    ],
+  };
   assert.equal(selectorMatches(s, { app: 'web', tier: 'edge' }), true);
   assert.equal(selectorMatches(s, { app: 'web', tier: 'edge', canary: '1' }), false);
   assert.equal(selectorMatches(s, { app: 'web', tier: 'back' }), false);

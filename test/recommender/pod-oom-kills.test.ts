@@ -13,11 +13,24 @@ test('OOMKilled last states become kills with the memory request; other terminat
       ],
     },
   };
-  assert.deepEqual(podOomKills(pod), [{ id: `shop/web-1/app/${Date.UTC(2026, 0, 1, 10)}`, namespace: 'shop', pod: 'web-1', container: 'app', at: Date.UTC(2026, 0, 1, 10), requestBytes: 134217728 }]);
+  assert.deepEqual(podOomKills(pod), [
+    {
+      id: `shop/web-1/app/${Date.UTC(2026, 0, 1, 10)}`,
+      namespace: 'shop',
+      pod: 'web-1',
+      container: 'app',
+      at: Date.UTC(2026, 0, 1, 10),
+      requestBytes: 134217728,
+    },
+  ]);
 });
 
 test('a container without a memory request: 0 bytes; no status: no kills', () => {
-  const pod = { metadata: { name: 'p', namespace: 'n' }, spec: { containers: [{ name: 'c' }] }, status: { containerStatuses: [{ name: 'c', lastState: { terminated: { reason: 'OOMKilled', finishedAt: new Date(5000) } } }] } };
+  const pod = {
+    metadata: { name: 'p', namespace: 'n' },
+    spec: { containers: [{ name: 'c' }] },
+    status: { containerStatuses: [{ name: 'c', lastState: { terminated: { reason: 'OOMKilled', finishedAt: new Date(5000) } } }] },
+  };
   assert.equal(podOomKills(pod)[0]!.requestBytes, 0);
   assert.equal(podOomKills(pod)[0]!.at, 5000);
   assert.deepEqual(podOomKills({}), []);

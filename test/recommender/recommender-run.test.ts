@@ -31,21 +31,54 @@ test('the registered recommender runs under tailor run and marks VPAs while Prom
   const custom = sim.kc.makeApiClient(k8s.CustomObjectsApi);
   await apps.createNamespacedDeployment({
     namespace: 'default',
-    body: { metadata: { name: 'web' }, spec: { selector: { matchLabels: { app: 'web' } }, template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'app', image: 'nginx' }] } } } },
+    body: {
+      metadata: { name: 'web' },
+      spec: {
+        selector: { matchLabels: { app: 'web' } },
+        template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'app', image: 'nginx' }] } },
+      },
+    },
   });
-  const vpa = (name: string, target: string) => ({ apiVersion: 'autoscaling.k8s.io/v1', kind: 'VerticalPodAutoscaler', metadata: { name }, spec: { targetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: target } } });
+  const vpa = (name: string, target: string) => ({
+    apiVersion: 'autoscaling.k8s.io/v1',
+    kind: 'VerticalPodAutoscaler',
+    metadata: { name },
+    spec: { targetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: target } },
+  });
   await custom.createNamespacedCustomObject({ ...VPA, namespace: 'default', body: vpa('web', 'web') });
   await custom.createNamespacedCustomObject({ ...VPA, namespace: 'default', body: vpa('gone', 'missing') });
   // Upstream 1.8's memory aggregation settings: the default strategy (tailor-low-churn) does not apply them and says so.
   await apps.createNamespacedDeployment({
     namespace: 'default',
-    body: { metadata: { name: 'db' }, spec: { selector: { matchLabels: { app: 'db' } }, template: { metadata: { labels: { app: 'db' } }, spec: { containers: [{ name: 'pg', image: 'postgres' }] } } } },
+    body: {
+      metadata: { name: 'db' },
+      spec: {
+        selector: { matchLabels: { app: 'db' } },
+        template: { metadata: { labels: { app: 'db' } }, spec: { containers: [{ name: 'pg', image: 'postgres' }] } },
+      },
+    },
   });
   const tuned = vpa('tuned', 'db');
-  await custom.createNamespacedCustomObject({ ...VPA, namespace: 'default', body: { ...tuned, spec: { ...tuned.spec, resourcePolicy: { containerPolicies: [{ containerName: '*', oomBumpUpRatio: 2, memoryAggregationIntervalSeconds: 3600 }] } } } });
+  await custom.createNamespacedCustomObject({
+    ...VPA,
+    namespace: 'default',
+    body: {
+      ...tuned,
+      spec: { ...tuned.spec, resourcePolicy: { containerPolicies: [{ containerName: '*', oomBumpUpRatio: 2, memoryAggregationIntervalSeconds: 3600 }] } },
+    },
+  });
   const closedPort = await freePort();
   const { config } = resolveRunConfig(
-    { components: 'recommender', prometheusUrl: `http://127.0.0.1:${closedPort}`, prometheusRetries: '0', metricsAddress: '127.0.0.1', metricsPort: '0', leaderIdentity: 'r1', logLevel: 'silent', kubeconfig },
+    {
+      components: 'recommender',
+      prometheusUrl: `http://127.0.0.1:${closedPort}`,
+      prometheusRetries: '0',
+      metricsAddress: '127.0.0.1',
+      metricsPort: '0',
+      leaderIdentity: 'r1',
+      logLevel: 'silent',
+      kubeconfig,
+    },
     {},
   );
   const controller = await startRun(config, { env: {} });
@@ -63,7 +96,10 @@ test('the registered recommender runs under tailor run and marks VPAs while Prom
   while ((await read('tuned')).status?.conditions === undefined && Date.now() - start < 20_000) await delay(100);
   const ignored = (await read('tuned')).status?.conditions?.find((c) => c.type === 'ConfigIgnored');
   assert.equal(ignored?.status, 'True');
-  assert.equal(ignored?.message, 'memoryAggregationIntervalSeconds of container policy "*" not applied: the tailor-low-churn strategy keeps its own memory history (hourly peaks over 7 days), not upstream\'s aggregation intervals; --recommender-strategy vpa applies them');
+  assert.equal(
+    ignored?.message,
+    'memoryAggregationIntervalSeconds of container policy "*" not applied: the tailor-low-churn strategy keeps its own memory history (hourly peaks over 7 days), not upstream\'s aggregation intervals; --recommender-strategy vpa applies them',
+  );
   const gone = await read('gone');
   assert.equal(gone.status?.conditions?.find((c) => c.type === 'ConfigUnsupported')?.reason, 'TargetNotFound');
   const metrics = await (await fetch(`${controller.http.url}/metrics`)).text();

@@ -49,7 +49,16 @@ function failing(...errors: Error[]) {
 
 test('retried: conflicts, 410, throttling and 5xx; not retried: 404, 422, 403', () => {
   const kinds = [409, 410, 429, 500, 503, 404, 422, 403].map((c) => [c, retryWrite(classifyApiError(apiError(c, c === 409 ? 'Conflict' : 'X')))]);
-  assert.deepEqual(kinds, [[409, true], [410, true], [429, true], [500, true], [503, true], [404, false], [422, false], [403, false]]);
+  assert.deepEqual(kinds, [
+    [409, true],
+    [410, true],
+    [429, true],
+    [500, true],
+    [503, true],
+    [404, false],
+    [422, false],
+    [403, false],
+  ]);
 });
 
 test('a 409 then a 500 then success: two retries with backoff 200 ms then 400 ms (jitter at its top), counted', async () => {

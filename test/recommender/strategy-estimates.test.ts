@@ -9,10 +9,18 @@ function fixed(e: ResourceEstimate | undefined): UsageModel {
   return { addCpuSample() {}, addMemorySample() {}, recordOom() {}, estimate: () => e };
 }
 
-const early: ResourceEstimate = { target: { cpu: 500, memory: 300 * MiB }, lowerBound: { cpu: 400, memory: 300 * MiB }, upperBound: { cpu: 625, memory: Infinity } };
+const early: ResourceEstimate = {
+  target: { cpu: 500, memory: 300 * MiB },
+  lowerBound: { cpu: 400, memory: 300 * MiB },
+  upperBound: { cpu: 625, memory: Infinity },
+};
 
 test('an infinite memory upper bound becomes the largest current request (512 MiB), at least the target (300 MiB)', () => {
-  const models = new Map([['app', fixed(early)], ['sidecar', fixed(early)], ['new', fixed(undefined)]]);
+  const models = new Map([
+    ['app', fixed(early)],
+    ['sidecar', fixed(early)],
+    ['new', fixed(undefined)],
+  ]);
   const out = strategyEstimates(models, 0, (c) => (c === 'app' ? { memory: 512 * MiB } : {}));
   assert.deepEqual([...out.keys()], ['app', 'sidecar'], 'a model without an estimate gives none');
   assert.equal(out.get('app')!.upperBound.memory, 512 * MiB);

@@ -3,7 +3,10 @@ import assert from 'node:assert/strict';
 import { TargetBackoff, targetKey, TARGET_BACKOFF_MAX_MS } from '../../src/recommender/target-backoff.ts';
 
 const problem = { reason: 'TargetNotFound', message: 'deployments "gone" not found' };
-const vpa = (generation: number, name = 'gone') => ({ metadata: { uid: 'u1', generation }, spec: { targetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name } } });
+const vpa = (generation: number, name = 'gone') => ({
+  metadata: { uid: 'u1', generation },
+  spec: { targetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name } },
+});
 
 test('a failing target is read again after 30 s, 1, 2, 4 ... min, at most 10 min apart', () => {
   const backoff = new TargetBackoff();
@@ -18,7 +21,10 @@ test('a failing target is read again after 30 s, 1, 2, 4 ... min, at most 10 min
   }
   assert.deepEqual(reads.slice(0, 7), [0, 30, 90, 210, 450, 930, 1530]);
   const gaps = reads.slice(1).map((r, i) => r - reads[i]!);
-  assert.ok(gaps.every((g) => g <= TARGET_BACKOFF_MAX_MS / 1000), `gaps ${gaps.join(',')}`);
+  assert.ok(
+    gaps.every((g) => g <= TARGET_BACKOFF_MAX_MS / 1000),
+    `gaps ${gaps.join(',')}`,
+  );
   assert.ok(reads.length <= 18, `${reads.length} reads in 2 hours instead of 720`);
   assert.deepEqual(backoff.held('ns/v', key, 1)?.problem, problem, 'the held problem is the last one');
 });

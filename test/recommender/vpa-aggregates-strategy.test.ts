@@ -61,7 +61,10 @@ test('without a strategy there is no model; with one, each VPA x container has i
   a.cpu(series('web-2', [0.7]));
   a.cpu({ key: key('web-1', 'sidecar'), times: [T0], values: [0.1] });
   assert.equal(s.models.length, 2, 'one model for app (both pods), one for sidecar');
-  assert.deepEqual(s.models[0]!.events, [['cpu', T0, 0.5, 'web-1'], ['cpu', T0, 0.7, 'web-2']]);
+  assert.deepEqual(s.models[0]!.events, [
+    ['cpu', T0, 0.5, 'web-1'],
+    ['cpu', T0, 0.7, 'web-2'],
+  ]);
   assert.equal(a.byVpa.get('shop/web')!.get('app')!.state.totalSamplesCount, 2, 'the upstream state is fed too');
 });
 
@@ -79,7 +82,20 @@ test('a time-ordered model gets one chunk of two pods merged in time order at en
   a.endChunk();
   assert.deepEqual(
     events.map(([kind, at, v, i]) => `${(at - T0) / MIN}:${kind}:${i}:${kind === 'cpu' ? v : v / MiB}`),
-    ['0:cpu:web-1:0.1', '0:cpu:web-2:1.1', '0:memory:web-1:10', '0:memory:web-2:20', '1:cpu:web-1:0.2', '1:cpu:web-2:1.2', '1:memory:web-1:11', '1:memory:web-2:21', '2:cpu:web-1:0.3', '2:cpu:web-2:1.3', '2:memory:web-1:12', '2:memory:web-2:22'],
+    [
+      '0:cpu:web-1:0.1',
+      '0:cpu:web-2:1.1',
+      '0:memory:web-1:10',
+      '0:memory:web-2:20',
+      '1:cpu:web-1:0.2',
+      '1:cpu:web-2:1.2',
+      '1:memory:web-1:11',
+      '1:memory:web-2:21',
+      '2:cpu:web-1:0.3',
+      '2:cpu:web-2:1.3',
+      '2:memory:web-1:12',
+      '2:memory:web-2:22',
+    ],
   );
   // The next chunk starts empty: nothing is delivered twice.
   a.cpu(series('web-2', [1.4], T0 + 3 * MIN));
@@ -98,7 +114,14 @@ test('OOM kills reach the model: from Prometheus in the chunk merge, from pod st
   a.endChunk();
   const events = s.models[0]!.events;
   // At minute 1: CPU, then memory, then the kill (150 MiB seen > 128 MiB request).
-  assert.deepEqual(events.slice(2).map(([k, at, v]) => [k, (at - T0) / MIN, k === 'cpu' ? v : v / MiB]), [['cpu', 1, 0.2], ['memory', 1, 150], ['oom', 1, 150]]);
+  assert.deepEqual(
+    events.slice(2).map(([k, at, v]) => [k, (at - T0) / MIN, k === 'cpu' ? v : v / MiB]),
+    [
+      ['cpu', 1, 0.2],
+      ['memory', 1, 150],
+      ['oom', 1, 150],
+    ],
+  );
   // From pod status (between syncs): straight to the model, sized by the pod's request when larger.
   assert.ok(a.recordOom(key('web-2'), T0 + 5 * MIN, 256 * MiB));
   assert.deepEqual(events.at(-1), ['oom', T0 + 5 * MIN, 256 * MiB, 'web-2']);
@@ -129,28 +152,41 @@ test('with the tailor strategy the two pods of one workload give one tailor esti
   a.memory(series('web-1', Array(n).fill(200 * MiB) as number[]));
   a.memory(series('web-2', Array(n).fill(200 * MiB) as number[]));
   a.endChunk();
-  const e = a.byVpa.get('shop/web')!.get('app')!.model!.estimate(T0 + n * MIN)!;
+  const e = a.byVpa
+    .get('shop/web')!
+    .get('app')!
+    .model!.estimate(T0 + n * MIN)!;
   // Half the samples at 0.6 core: the p90.2 is 0.6 core (within its histogram bucket); memory 200 MiB + 12%.
   assert.ok(Math.abs(e.target.cpu - 600) / 600 < 0.05, `cpu ${e.target.cpu}`);
   assert.ok(Math.abs(e.target.memory - 224 * MiB) / (224 * MiB) < 0.01, `memory ${e.target.memory / MiB} MiB`);
   assert.equal(e.upperBound.memory, Infinity, 'memory never decreases in the first 6 hours');
 });
 
-test('a VPA\'s own memory settings (upstream 1.8): the upstream state takes all four, the model gets the OOM bump with each kill', () => {
+test("a VPA's own memory settings (upstream 1.8): the upstream state takes all four, the model gets the OOM bump with each kill", () => {
   const s = recordingStrategy(true);
   const a = new VpaAggregates(defaultModelConfig(), s);
   routeWeb(a);
   a.cpu(series('web-1', [0.1]));
   const state = () => a.byVpa.get('shop/web')!.get('app')!.state;
   assert.equal(state().config, defaultModelConfig(), 'no settings yet: the shared config');
-  a.configure('shop/web', { containerPolicies: [{ containerName: '*', oomBumpUpRatio: '3', memoryAggregationIntervalSeconds: 3600, memoryAggregationIntervalCount: 24 }] });
+  a.configure('shop/web', {
+    containerPolicies: [{ containerName: '*', oomBumpUpRatio: '3', memoryAggregationIntervalSeconds: 3600, memoryAggregationIntervalCount: 24 }],
+  });
   const o = state().config.options;
-  assert.deepEqual([o.oomBumpUpRatio, o.oomMinBumpUpBytes, o.memoryAggregationIntervalMs, o.memoryAggregationIntervalCount], [3, 100 * MiB, 3_600_000, 24], 'applied to the history already held');
+  assert.deepEqual(
+    [o.oomBumpUpRatio, o.oomMinBumpUpBytes, o.memoryAggregationIntervalMs, o.memoryAggregationIntervalCount],
+    [3, 100 * MiB, 3_600_000, 24],
+    'applied to the history already held',
+  );
   a.oom({ key: key('web-1'), at: T0 + MIN, count: 1 });
   a.endChunk();
   assert.ok(a.recordOom(key('web-2'), T0 + 10 * MIN, 256 * MiB));
   const kills = s.models[0]!.events.filter((e) => e[0] === 'oom');
-  assert.deepEqual(kills.map((e) => e[4]), [{ oomBumpUpRatio: 3 }, { oomBumpUpRatio: 3 }], 'from Prometheus (through the merge) and from pod status');
+  assert.deepEqual(
+    kills.map((e) => e[4]),
+    [{ oomBumpUpRatio: 3 }, { oomBumpUpRatio: 3 }],
+    'from Prometheus (through the merge) and from pod status',
+  );
   // A new container of the VPA starts with them; a changed policy replaces them.
   a.cpu({ key: key('web-1', 'sidecar'), times: [T0], values: [0.1] });
   assert.equal(a.byVpa.get('shop/web')!.get('sidecar')!.state.config.options.oomBumpUpRatio, 3);
@@ -170,7 +206,12 @@ test('upstream e2e "memory requests growing with OOMs more than the default": oo
     a.memory(series('web-1', Array(n).fill(900 * MiB) as number[]));
     a.endChunk();
     assert.ok(a.recordOom(key('web-1'), T0 + n * MIN));
-    return a.byVpa.get('shop/web')!.get('app')!.model!.estimate(T0 + (n + 1) * MIN)!.target.memory / MiB;
+    return (
+      a.byVpa
+        .get('shop/web')!
+        .get('app')!
+        .model!.estimate(T0 + (n + 1) * MIN)!.target.memory / MiB
+    );
   };
   const byDefault = targetAfterOom();
   const tripled = targetAfterOom({ containerPolicies: [{ containerName: '*', oomBumpUpRatio: '3' }] });

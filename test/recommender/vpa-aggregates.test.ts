@@ -7,11 +7,18 @@ import { AggregateContainerState } from '../../src/model/aggregate-container-sta
 const T0 = Date.UTC(2026, 0, 1);
 const MIN = 60_000;
 const key = (pod: string, container = 'app') => ({ namespace: 'shop', pod, container });
-const series = (pod: string, n: number, value: number, from = T0) => ({ key: key(pod), times: Array.from({ length: n }, (_, i) => from + i * MIN), values: Array(n).fill(value) as number[] });
+const series = (pod: string, n: number, value: number, from = T0) => ({
+  key: key(pod),
+  times: Array.from({ length: n }, (_, i) => from + i * MIN),
+  values: Array(n).fill(value) as number[],
+});
 
 test('samples of two pods of one workload land in one VPA x container; unrouted pods are counted and dropped', () => {
   const a = new VpaAggregates(defaultModelConfig());
-  a.routePods([{ namespace: 'shop', pod: 'web-1', vpaId: 'shop/web', memoryRequests: new Map() }, { namespace: 'shop', pod: 'web-2', vpaId: 'shop/web', memoryRequests: new Map() }]);
+  a.routePods([
+    { namespace: 'shop', pod: 'web-1', vpaId: 'shop/web', memoryRequests: new Map() },
+    { namespace: 'shop', pod: 'web-2', vpaId: 'shop/web', memoryRequests: new Map() },
+  ]);
   a.cpu(series('web-1', 10, 0.5));
   a.cpu(series('web-2', 10, 0.5));
   a.cpu(series('other-1', 4, 1));
@@ -68,7 +75,8 @@ test('one OOM kill reported twice (pod status, then Prometheus a step later with
 test('a kill is valued at the request the container had then, not one the updater raised after it', () => {
   const a = new VpaAggregates(defaultModelConfig());
   const MiB = 1024 * 1024;
-  const route = (bytes: number, at: number) => a.routePods([{ namespace: 'shop', pod: 'leaky-1', vpaId: 'shop/leaky', memoryRequests: new Map([['app', bytes * MiB]]) }], at);
+  const route = (bytes: number, at: number) =>
+    a.routePods([{ namespace: 'shop', pod: 'leaky-1', vpaId: 'shop/leaky', memoryRequests: new Map([['app', bytes * MiB]]) }], at);
   route(256, T0);
   a.memory({ key: key('leaky-1'), times: [T0], values: [200 * MiB] });
   // Killed at minute 1.5; the cycle at minute 2 already sees the request raised to 384 MiB.
@@ -85,7 +93,7 @@ test('a kill already in a restored checkpoint is not recorded again after a rest
   for (let i = 0; i < 5; i++) restored.addCpuSample(0.5, T0 + i * MIN, 'web-1');
   a.restore('shop/web', 'app', restored);
   a.routePods([{ namespace: 'shop', pod: 'web-1', vpaId: 'shop/web', memoryRequests: new Map([['app', 128 * 1024 * 1024]]) }]);
-  assert.equal(a.recordOom(key('web-1'), T0 + 2 * MIN), false, 'at minute 2, before the checkpoint\'s last sample');
+  assert.equal(a.recordOom(key('web-1'), T0 + 2 * MIN), false, "at minute 2, before the checkpoint's last sample");
   assert.ok(a.recordOom(key('web-1'), T0 + 8 * MIN), 'after it, and more than SAME_OOM_KILL_MS later: a new kill');
 });
 
@@ -102,7 +110,10 @@ test('prune drops VPAs no longer handled and containers without samples for the 
 
 test('a pod with a start-up cpu boost: its cpu samples before the boost ended are not learnt from', () => {
   const a = new VpaAggregates(defaultModelConfig());
-  a.routePods([{ namespace: 'shop', pod: 'web-1', vpaId: 'shop/web', memoryRequests: new Map(), cpuSteadySince: T0 + 4 * MIN }, { namespace: 'shop', pod: 'web-2', vpaId: 'shop/web', memoryRequests: new Map(), cpuSteadySince: Number.POSITIVE_INFINITY }]);
+  a.routePods([
+    { namespace: 'shop', pod: 'web-1', vpaId: 'shop/web', memoryRequests: new Map(), cpuSteadySince: T0 + 4 * MIN },
+    { namespace: 'shop', pod: 'web-2', vpaId: 'shop/web', memoryRequests: new Map(), cpuSteadySince: Number.POSITIVE_INFINITY },
+  ]);
   a.cpu(series('web-1', 10, 2)); // minutes 0-9: 0-3 under the boost
   a.cpu(series('web-2', 5, 2)); // still boosted (not Ready): none counts
   const state = a.byVpa.get('shop/web')!.get('app')!.state;
@@ -114,11 +125,20 @@ test('cpuSteadySince: none for a pod without a boost record; the end once Ready 
   const { cpuSteadySince } = await import('../../src/policy/startup-boost.ts');
   const record = '{"until":"ready+30s","containers":{"app":{"request":500,"limit":500}}}';
   assert.equal(cpuSteadySince({ metadata: { annotations: {} } }), undefined);
-  assert.equal(cpuSteadySince({ metadata: { annotations: { 'tailor.dev/startup-cpu-boost-record': record } }, status: { conditions: [{ type: 'Ready', status: 'False' }] } }), Number.POSITIVE_INFINITY);
+  assert.equal(
+    cpuSteadySince({
+      metadata: { annotations: { 'tailor.dev/startup-cpu-boost-record': record } },
+      status: { conditions: [{ type: 'Ready', status: 'False' }] },
+    }),
+    Number.POSITIVE_INFINITY,
+  );
   const ready = { type: 'Ready', status: 'True', lastTransitionTime: new Date(T0).toISOString() };
   assert.equal(cpuSteadySince({ metadata: { annotations: { 'tailor.dev/startup-cpu-boost-record': record } }, status: { conditions: [ready] } }), T0 + 30_000);
   const fixed = '{"until":"90s","containers":{"app":{"request":500}}}';
-  assert.equal(cpuSteadySince({ metadata: { annotations: { 'tailor.dev/startup-cpu-boost-record': fixed } }, status: { startTime: new Date(T0).toISOString() } }), T0 + 90_000);
+  assert.equal(
+    cpuSteadySince({ metadata: { annotations: { 'tailor.dev/startup-cpu-boost-record': fixed } }, status: { startTime: new Date(T0).toISOString() } }),
+    T0 + 90_000,
+  );
 });
 
 test('a gone pod of a boosted VPA (cpuBoostWindow): its samples are dropped from its first one for the window, unless the read began there', () => {

@@ -3,7 +3,12 @@ import assert from 'node:assert/strict';
 import type { VerticalPodAutoscaler } from '../../src/api/vpa.ts';
 import { statusRefusedEvent } from '../../src/recommender/vpa-events.ts';
 
-const vpa = { apiVersion: 'autoscaling.k8s.io/v1', kind: 'VerticalPodAutoscaler', metadata: { name: 'web', namespace: 'shop', uid: 'u-1' }, spec: {} } as unknown as VerticalPodAutoscaler;
+const vpa = {
+  apiVersion: 'autoscaling.k8s.io/v1',
+  kind: 'VerticalPodAutoscaler',
+  metadata: { name: 'web', namespace: 'shop', uid: 'u-1' },
+  spec: {},
+} as unknown as VerticalPodAutoscaler;
 
 test('a refused status becomes one Warning ConfigUnsupported event on the VPA, naming the problem', () => {
   const at = Date.UTC(2026, 0, 1, 10, 0, 0);

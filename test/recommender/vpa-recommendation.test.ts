@@ -27,9 +27,17 @@ test('a steady 0.5 core: target 587m; maxAllowed 500m caps it and uncappedTarget
 });
 
 test('containers sorted by name; mode Off and containers without samples get nothing', () => {
-  const states = new Map([['z', steady(0.5, 10)], ['a', steady(0.5, 10)], ['off', steady(1, 10)], ['empty', new AggregateContainerState(defaultModelConfig())]]);
+  const states = new Map([
+    ['z', steady(0.5, 10)],
+    ['a', steady(0.5, 10)],
+    ['off', steady(1, 10)],
+    ['empty', new AggregateContainerState(defaultModelConfig())],
+  ]);
   const r = vpaRecommendation(states, { containerPolicies: [{ containerName: 'off', mode: 'Off' }] });
-  assert.deepEqual(r.recommendation.containerRecommendations!.map((c) => c.containerName), ['a', 'z']);
+  assert.deepEqual(
+    r.recommendation.containerRecommendations!.map((c) => c.containerName),
+    ['a', 'z'],
+  );
 });
 
 test('a day of minute samples is full confidence: no LowConfidence', () => {
@@ -43,7 +51,7 @@ function busy(): AggregateContainerState {
   return s;
 }
 
-test('rounding: memory up to 1Mi and cpu up to 10m in target, bounds and uncappedTarget; factors of 1 give upstream\'s exact figures', () => {
+test("rounding: memory up to 1Mi and cpu up to 10m in target, bounds and uncappedTarget; factors of 1 give upstream's exact figures", () => {
   const states = new Map([['app', busy()]]);
   const exact = vpaRecommendation(states, undefined).recommendation.containerRecommendations![0]!;
   assert.match(exact.target.memory!, /^\d+$/, `the premise: upstream's default writes bytes (${exact.target.memory})`);
@@ -64,14 +72,16 @@ test('rounding never leaves [minAllowed, maxAllowed]: an off-grid bound is met e
   const exact = vpaRecommendation(states, undefined).recommendation.containerRecommendations![0]!;
   // maxAllowed a byte above the exact target: the rounded target (up to 1Mi) would pass it, so it is capped to it.
   const max = String(Number(exact.target.memory) + 1);
-  const capped = vpaRecommendation(states, { containerPolicies: [{ containerName: '*', maxAllowed: { memory: max, cpu: '583m' } }] }, rounding).recommendation.containerRecommendations![0]!;
+  const capped = vpaRecommendation(states, { containerPolicies: [{ containerName: '*', maxAllowed: { memory: max, cpu: '583m' } }] }, rounding).recommendation
+    .containerRecommendations![0]!;
   assert.equal(capped.target.memory, max);
   assert.equal(capped.target.cpu, '583m');
   assert.equal(capped.upperBound!.memory, max);
   assert.match(capped.uncappedTarget!.memory!, /Mi$/);
   // minAllowed off the grid above the target: raised to it exactly, not to the next MiB.
   const min = '1000000001';
-  const raised = vpaRecommendation(states, { containerPolicies: [{ containerName: '*', minAllowed: { memory: min } }] }, rounding).recommendation.containerRecommendations![0]!;
+  const raised = vpaRecommendation(states, { containerPolicies: [{ containerName: '*', minAllowed: { memory: min } }] }, rounding).recommendation
+    .containerRecommendations![0]!;
   assert.equal(raised.target.memory, min);
   assert.equal(raised.lowerBound!.memory, min);
 });

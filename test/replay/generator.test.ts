@@ -33,7 +33,10 @@ test('the suite has every archetype, at least 200 containers over at least 10 da
   assert.ok(EVALUATION_SUITE.perArchetype * ARCHETYPE_NAMES.length >= 200);
   assert.ok(EVALUATION_SUITE.days >= 10);
   const trace = generateWorkload({ ...EVALUATION_SUITE, perArchetype: 1, days: 2 });
-  assert.deepEqual(trace.containers.map((c) => c.name.replace(/-\d+$/, '')), ARCHETYPE_NAMES);
+  assert.deepEqual(
+    trace.containers.map((c) => c.name.replace(/-\d+$/, '')),
+    ARCHETYPE_NAMES,
+  );
   for (const s of trace.containers) {
     for (let i = 0; i < s.length; i++) {
       assert.ok((s.cpu[i] ?? -1) >= 0 && (s.memory[i] ?? -1) > 0, `${s.name}[${i}]`);

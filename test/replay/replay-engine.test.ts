@@ -119,7 +119,10 @@ test('the memory pressure guard raises memory at once after 2 minutes at 90% of 
   assert.equal(tally.changes, 1);
   assert.equal(tally.memoryLimitSum, (250 * 3 + 375) * MB);
   // Without the guard nothing changes.
-  const off = replayContainer(s, strategy, { ...options({ cooldownMs: 60 * MIN }), rules: { ...DEFAULT_UPDATE_RULES, cooldownMs: 60 * MIN, memoryPressure: null } });
+  const off = replayContainer(s, strategy, {
+    ...options({ cooldownMs: 60 * MIN }),
+    rules: { ...DEFAULT_UPDATE_RULES, cooldownMs: 60 * MIN, memoryPressure: null },
+  });
   assert.equal(off.changes, 0);
 });
 

@@ -16,5 +16,11 @@ test('names are matched by bytes: same name, same builder; order of first sight 
   assert.equal(row('wéb'), row('wéb'));
   for (let i = 0; i < 1000; i++) row(`c${i}`);
   assert.equal(table.builders().length, 3 + 1000);
-  assert.deepEqual(table.builders().slice(0, 3).map((s) => s.name), ['web-1', 'web-2', 'wéb']);
+  assert.deepEqual(
+    table
+      .builders()
+      .slice(0, 3)
+      .map((s) => s.name),
+    ['web-1', 'web-2', 'wéb'],
+  );
 });

@@ -134,7 +134,10 @@ test('rows split across chunks at any byte (CRLF included) read the same', async
     split.containers.map((c) => [c.name, [...c.times], [...c.cpu], [...c.memory]]),
     whole.containers.map((c) => [c.name, [...c.times], [...c.cpu], [...c.memory]]),
   );
-  assert.deepEqual(whole.containers.map((c) => c.name), ['web', 'db']);
+  assert.deepEqual(
+    whole.containers.map((c) => c.name),
+    ['web', 'db'],
+  );
 });
 
 test('rows as monitoring data brings them are resampled to the step: duplicates, jitter, disorder, gaps, NaN', async () => {
@@ -157,9 +160,15 @@ test('rows as monitoring data brings them are resampled to the step: duplicates,
   assert.equal(a.intervalSeconds, 60);
   assert.deepEqual([...a.times], [0, 60, 122, 180, 240, 300, 660, 780]);
   assert.deepEqual([...a.cpu], [0.2, 0.5, 0.5, 0.6, 0.7, 0.75, 0.8, 0.9]);
-  assert.deepEqual([...a.memory].map((m) => (Number.isNaN(m) ? null : m)), [300, 50, null, 80, 70, 75, 90, null]);
+  assert.deepEqual(
+    [...a.memory].map((m) => (Number.isNaN(m) ? null : m)),
+    [300, 50, null, 80, 70, 75, 90, null],
+  );
   assert.deepEqual(trace.resampling, { rows: 11, merged: 2, reordered: 1, skipped: 1, gaps: 2, longestGapSeconds: 360 });
-  assert.match(describeResampling('t.csv', trace.resampling!) ?? '', /^t\.csv: 2 of 11 rows merged .*; 1 rows out of time order .*; 1 rows without a CPU value skipped; 2 gaps .*longest 6 min/);
+  assert.match(
+    describeResampling('t.csv', trace.resampling!) ?? '',
+    /^t\.csv: 2 of 11 rows merged .*; 1 rows out of time order .*; 1 rows without a CPU value skipped; 2 gaps .*longest 6 min/,
+  );
 });
 
 test('samples faster than 10 s are merged down to a 10 s step', async () => {
@@ -171,7 +180,10 @@ test('samples faster than 10 s are merged down to a 10 s step', async () => {
   // Each sample gathers the rows less than 5 s after its first: 0-4, 5-9, ...
   assert.deepEqual([...(fast?.times ?? [])], [0, 5, 10, 15, 20, 25, 30, 35]);
   // CPU is the mean of each sample's rows: 0.1, 0.3, 0.1, 0.3, 0.1 -> 0.18; then 0.22, 0.18, ...
-  assert.deepEqual([...(fast?.cpu ?? [])].map((c) => Math.round(c * 1e6) / 1e6), [0.18, 0.22, 0.18, 0.22, 0.18, 0.22, 0.18, 0.22]);
+  assert.deepEqual(
+    [...(fast?.cpu ?? [])].map((c) => Math.round(c * 1e6) / 1e6),
+    [0.18, 0.22, 0.18, 0.22, 0.18, 0.22, 0.18, 0.22],
+  );
   assert.deepEqual([...(fast?.memory ?? [])], [1004, 1009, 1014, 1019, 1024, 1029, 1034, 1039]);
   assert.equal(trace.resampling?.merged, 32);
 });

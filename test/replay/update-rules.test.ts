@@ -1,6 +1,14 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { DEFAULT_UPDATE_RULES, MEMORY_PEAK_WINDOW_MS, memoryFloor, stepToward, updateReason, updateRulesFrom, type ContainerUpdateState } from '../../src/replay/update-rules.ts';
+import {
+  DEFAULT_UPDATE_RULES,
+  MEMORY_PEAK_WINDOW_MS,
+  memoryFloor,
+  stepToward,
+  updateReason,
+  updateRulesFrom,
+  type ContainerUpdateState,
+} from '../../src/replay/update-rules.ts';
 import { DEFAULT_UPDATER_OPTIONS, updaterOptions } from '../../src/policy/update-thresholds.ts';
 import { limitStep } from '../../src/policy/change-rules.ts';
 import { estimate } from './helpers.ts';
@@ -8,7 +16,15 @@ import { estimate } from './helpers.ts';
 const H = 3_600_000;
 
 function state(overrides: Partial<ContainerUpdateState> = {}): ContainerUpdateState {
-  return { request: { cpu: 500, memory: 1000 }, startedAt: 0, lastChangeAt: -Infinity, oomPending: false, pressurePending: false, hasMemory: true, ...overrides };
+  return {
+    request: { cpu: 500, memory: 1000 },
+    startedAt: 0,
+    lastChangeAt: -Infinity,
+    oomPending: false,
+    pressurePending: false,
+    hasMemory: true,
+    ...overrides,
+  };
 }
 
 test('the rules in order: OOM, cooldown, bounds, age with difference', () => {
@@ -53,8 +69,16 @@ test('the replay rules are the real updater defaults, not a copy', () => {
   assert.equal(DEFAULT_UPDATE_RULES.cooldownMs, o.podCooldownMs);
   assert.equal(DEFAULT_UPDATE_RULES.maxStepUp, o.maxStepUpFactor);
   assert.equal(DEFAULT_UPDATE_RULES.maxStepDown, o.maxStepDownFactor);
-  assert.deepEqual(DEFAULT_UPDATE_RULES.memoryPressure, { threshold: o.memoryPressureRatio, durationMs: o.memoryPressureWindowMs, raiseFactor: o.memoryPressureRaiseFactor });
-  assert.deepEqual(DEFAULT_UPDATE_RULES.memorySafety, { windowMs: MEMORY_PEAK_WINDOW_MS, marginRatio: o.memoryPeakMarginRatio, marginBytes: o.memoryPeakMarginBytes });
+  assert.deepEqual(DEFAULT_UPDATE_RULES.memoryPressure, {
+    threshold: o.memoryPressureRatio,
+    durationMs: o.memoryPressureWindowMs,
+    raiseFactor: o.memoryPressureRaiseFactor,
+  });
+  assert.deepEqual(DEFAULT_UPDATE_RULES.memorySafety, {
+    windowMs: MEMORY_PEAK_WINDOW_MS,
+    marginRatio: o.memoryPeakMarginRatio,
+    marginBytes: o.memoryPeakMarginBytes,
+  });
   // A changed updater option flows through: cooldown 30 min, steps x3 / x0.25.
   const rules = updateRulesFrom(updaterOptions({ podCooldownMs: 30 * 60_000, maxStepUpFactor: 3, maxStepDownFactor: 0.25 }));
   assert.equal(rules.cooldownMs, 30 * 60_000);
@@ -62,10 +86,15 @@ test('the replay rules are the real updater defaults, not a copy', () => {
   assert.equal(stepToward(200, 30, rules), 50);
 });
 
-test('steps and the memory floor are the updater planner\'s arithmetic', () => {
+test("steps and the memory floor are the updater planner's arithmetic", () => {
   const steps = { maxStepUpFactor: DEFAULT_UPDATER_OPTIONS.maxStepUpFactor, maxStepDownFactor: DEFAULT_UPDATER_OPTIONS.maxStepDownFactor };
   // Odd values show the planner's rounding: 333 x 0.5 = 166.5 -> 167, 333 x 2 = 666.
-  for (const [current, target] of [[333, 1], [333, 5000], [333, 400], [0, 7]] as const) {
+  for (const [current, target] of [
+    [333, 1],
+    [333, 5000],
+    [333, 400],
+    [0, 7],
+  ] as const) {
     assert.equal(stepToward(current, target, DEFAULT_UPDATE_RULES), limitStep(current, target, steps));
   }
   assert.equal(stepToward(333, 1, DEFAULT_UPDATE_RULES), 167);

@@ -36,21 +36,58 @@ test('the report: under first, then over by waste; trend against the previous su
     serializeSummary({
       generatedAt: '2026-01-08T00:00:00.000Z',
       rows: [
-        { namespace: 'shop', kind: 'Deployment', name: 'web', container: 'app', pods: 2, cpuRequest: 500, cpuTarget: 200, memoryRequest: 100 * MiB, memoryTarget: 100 * MiB },
-        { namespace: 'shop', kind: 'Deployment', name: 'old', container: 'app', pods: 1, cpuRequest: 100, cpuTarget: 100, memoryRequest: null, memoryTarget: null },
+        {
+          namespace: 'shop',
+          kind: 'Deployment',
+          name: 'web',
+          container: 'app',
+          pods: 2,
+          cpuRequest: 500,
+          cpuTarget: 200,
+          memoryRequest: 100 * MiB,
+          memoryTarget: 100 * MiB,
+        },
+        {
+          namespace: 'shop',
+          kind: 'Deployment',
+          name: 'old',
+          container: 'app',
+          pods: 1,
+          cpuRequest: 100,
+          cpuTarget: 100,
+          memoryRequest: null,
+          memoryTarget: null,
+        },
       ],
     }),
   );
   const report = buildAudit({
-    rows: [row('web', { request: 500, target: 400 }), row('big', { request: 2000, target: 100 }), row('hungry', { request: 100, target: 300 }), row('new', { request: 100, target: 100 })],
+    rows: [
+      row('web', { request: 500, target: 400 }),
+      row('big', { request: 2000, target: 100 }),
+      row('hungry', { request: 100, target: 300 }),
+      row('new', { request: 100, target: 100 }),
+    ],
     now: NOW,
     historyMs: 2 * 86_400_000,
     strategy: 'tailor',
     previous: { summary: previous, source: 'dir:/reports' },
   });
-  assert.deepEqual(report.workloads.map((w) => [w.workload.name, w.verdict]), [['hungry', 'under'], ['big', 'over'], ['web', 'over'], ['new', 'fit']]);
+  assert.deepEqual(
+    report.workloads.map((w) => [w.workload.name, w.verdict]),
+    [
+      ['hungry', 'under'],
+      ['big', 'over'],
+      ['web', 'over'],
+      ['new', 'fit'],
+    ],
+  );
   const web = report.workloads.find((w) => w.workload.name === 'web')!;
-  assert.deepEqual(web.trend, { new: false, cpu: { waste: 200 - 600, shortfall: 0, target: 200, request: 0 }, memory: { waste: 0, shortfall: 0, target: 0, request: 0 } });
+  assert.deepEqual(web.trend, {
+    new: false,
+    cpu: { waste: 200 - 600, shortfall: 0, target: 200, request: 0 },
+    memory: { waste: 0, shortfall: 0, target: 0, request: 0 },
+  });
   assert.equal(report.workloads.find((w) => w.workload.name === 'new')!.trend!.new, true);
   assert.deepEqual(report.gone, [{ namespace: 'shop', workload: { kind: 'Deployment', name: 'old' }, container: 'app' }]);
   assert.deepEqual(report.totals.cpu, { waste: 200 + 3800, shortfall: 400 });
@@ -86,7 +123,9 @@ test('the summary keeps the strategy, and a trend against another strategy says 
   });
   assert.equal(emitted, report);
   assert.deepEqual(report.previous, { generatedAt: first.generatedAt, source: 'dir:/reports', strategy: 'tailor', strategyChanged: true });
-  assert.deepEqual(warnings, ['strategy changed from tailor to tailor-low-churn: trend not comparable (the previous report, dir:/reports, recommended with tailor; this one with tailor-low-churn)']);
+  assert.deepEqual(warnings, [
+    'strategy changed from tailor to tailor-low-churn: trend not comparable (the previous report, dir:/reports, recommended with tailor; this one with tailor-low-churn)',
+  ]);
   // The trend is still there, with the sentence beside it.
   assert.deepEqual(report.totals.trend!.cpu, { waste: (200 - 100) * 2, shortfall: 0 }); // two pods
   const html = renderAuditHtml(report);
@@ -94,7 +133,13 @@ test('the summary keeps the strategy, and a trend against another strategy says 
   assert.match(html, /<strong class="not-comparable">strategy changed from tailor to tailor-low-churn: trend not comparable<\/strong>/);
 
   // The same strategy: nothing said.
-  const same = buildAudit({ rows: [row('web', { request: 500, target: 300 })], now: NOW, historyMs: 86_400_000, strategy: 'tailor', previous: { summary: parseSummary(stored), source: 'dir:/reports' } });
+  const same = buildAudit({
+    rows: [row('web', { request: 500, target: 300 })],
+    now: NOW,
+    historyMs: 86_400_000,
+    strategy: 'tailor',
+    previous: { summary: parseSummary(stored), source: 'dir:/reports' },
+  });
   assert.equal(same.previous!.strategyChanged, false);
   assert.doesNotMatch(renderAuditHtml(same), /not comparable/);
   assert.equal(parseSummary('{"kind":"TailorAuditSummary","schemaVersion":1,"generatedAt":"2026-01-01T00:00:00Z","rows":[]}').strategy, undefined);
@@ -148,12 +193,30 @@ test('the chart: one line per run of samples, scaled to 10% above the highest va
 
 test('report files: stamped names sort by time; pruning keeps the newest audits and never names other files', () => {
   assert.equal(reportBaseName('2026-01-02T03:04:05.000Z'), 'audit-20260102T030405Z');
-  const names = ['latest.html', 'latest.json', 'notes.txt', 'audit-20260103T060000Z.html', 'audit-20260103T060000Z.json', 'audit-20260101T060000Z.html', 'audit-20260102T060000Z.json', 'audit-20260102T060000Z.html', 'audit-20260101T060000Z.json'];
+  const names = [
+    'latest.html',
+    'latest.json',
+    'notes.txt',
+    'audit-20260103T060000Z.html',
+    'audit-20260103T060000Z.json',
+    'audit-20260101T060000Z.html',
+    'audit-20260102T060000Z.json',
+    'audit-20260102T060000Z.html',
+    'audit-20260101T060000Z.json',
+  ];
   assert.deepEqual(reportsToPrune(names, 2), ['audit-20260101T060000Z.html', 'audit-20260101T060000Z.json']);
   assert.deepEqual(reportsToPrune(names, 3), []);
-  assert.deepEqual(reportsToPrune(names, 1), ['audit-20260101T060000Z.html', 'audit-20260101T060000Z.json', 'audit-20260102T060000Z.html', 'audit-20260102T060000Z.json']);
+  assert.deepEqual(reportsToPrune(names, 1), [
+    'audit-20260101T060000Z.html',
+    'audit-20260101T060000Z.json',
+    'audit-20260102T060000Z.html',
+    'audit-20260102T060000Z.json',
+  ]);
 });
 
 test('the chart says its scale when given a formatter', () => {
-  assert.match(usageChart({ usage: [100, 600], request: 500, target: 700, label: 'cpu', topText: (top) => `${Math.round(top)}m` }), /<text class="scale" x="1" y="10">770m<\/text><\/svg>$/);
+  assert.match(
+    usageChart({ usage: [100, 600], request: 500, target: 700, label: 'cpu', topText: (top) => `${Math.round(top)}m` }),
+    /<text class="scale" x="1" y="10">770m<\/text><\/svg>$/,
+  );
 });

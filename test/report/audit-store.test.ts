@@ -10,7 +10,14 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ApiException, type V1ConfigMap } from '@kubernetes/client-node';
-import { ConfigMapStore, DirectoryStore, parseStoreSpec, StoreLocationError, SummaryTooLargeError, type ConfigMapApi } from '../../src/report/audit/summary-store.ts';
+import {
+  ConfigMapStore,
+  DirectoryStore,
+  parseStoreSpec,
+  StoreLocationError,
+  SummaryTooLargeError,
+  type ConfigMapApi,
+} from '../../src/report/audit/summary-store.ts';
 import { completeAudit } from '../../src/report/audit/audit-run.ts';
 import { reportRow } from './report-row-builder.ts';
 
@@ -20,7 +27,8 @@ function fakeApi(initial?: V1ConfigMap) {
   const writes: string[] = [];
   const api: ConfigMapApi = {
     readNamespacedConfigMap: (async () => {
-      if (!stored) throw new ApiException(404, 'not found', JSON.stringify({ kind: 'Status', reason: 'NotFound', code: 404, message: 'configmaps "x" not found' }), {});
+      if (!stored)
+        throw new ApiException(404, 'not found', JSON.stringify({ kind: 'Status', reason: 'NotFound', code: 404, message: 'configmaps "x" not found' }), {});
       return structuredClone(stored);
     }) as ConfigMapApi['readNamespacedConfigMap'],
     createNamespacedConfigMap: (async ({ body }: { body: V1ConfigMap }) => {
@@ -46,10 +54,21 @@ test('a summary too large for the ConfigMap: the report is written, the stored s
   const emitted: string[] = [];
   const rows = Array.from({ length: 40 }, (_, i) => row(`web-${i}`));
   await assert.rejects(
-    completeAudit({ rows, now: Date.UTC(2026, 0, 9), historyMs: 8 * 86_400_000, strategy: 'tailor', store, warn: () => {}, emit: async (r) => void emitted.push(r.generatedAt) }),
+    completeAudit({
+      rows,
+      now: Date.UTC(2026, 0, 9),
+      historyMs: 8 * 86_400_000,
+      strategy: 'tailor',
+      store,
+      warn: () => {},
+      emit: async (r) => void emitted.push(r.generatedAt),
+    }),
     (err: unknown) => {
       assert.ok(err instanceof SummaryTooLargeError);
-      assert.match(err.message, /^the summary is \d+ bytes, more than ConfigMap tailor-system\/tailor-audit can hold \(2000 bytes; a ConfigMap is at most 1 MiB\): it was not stored, the one stored before is kept; keep it on a volume with --store dir:PATH/);
+      assert.match(
+        err.message,
+        /^the summary is \d+ bytes, more than ConfigMap tailor-system\/tailor-audit can hold \(2000 bytes; a ConfigMap is at most 1 MiB\): it was not stored, the one stored before is kept; keep it on a volume with --store dir:PATH/,
+      );
       return true;
     },
   );
@@ -90,5 +109,6 @@ test('the directory store round-trips and reads nothing before the first write',
 test('--store values', () => {
   assert.deepEqual(parseStoreSpec('configmap:tailor-system/tailor-audit'), { kind: 'configmap', namespace: 'tailor-system', name: 'tailor-audit' });
   assert.deepEqual(parseStoreSpec('dir:/reports'), { kind: 'dir', path: '/reports' });
-  for (const bad of ['configmap:tailor-system', 'configmap:Bad_NS/x', 'configmap:ns/a/b', 'dir:', 's3://bucket']) assert.throws(() => parseStoreSpec(bad), StoreLocationError, bad);
+  for (const bad of ['configmap:tailor-system', 'configmap:Bad_NS/x', 'configmap:ns/a/b', 'dir:', 's3://bucket'])
+    assert.throws(() => parseStoreSpec(bad), StoreLocationError, bad);
 });

@@ -31,8 +31,22 @@ const NS = 'audit';
 const GROWS_AT = START + 2 * DAY;
 
 const CONTAINERS: FixtureContainer[] = [
-  { namespace: NS, pod: 'api-abc-1', container: 'app', owner: { kind: 'Deployment', name: 'api', replicaSet: 'api-abc' }, cpuCores: (t) => (t > GROWS_AT ? 0.6 : 0.1), memoryBytes: () => 200 * MiB },
-  { namespace: NS, pod: 'cache-0', container: 'redis', owner: { kind: 'StatefulSet', name: 'cache' }, cpuCores: (t) => 0.05 + 0.01 * (Math.round(t / MINUTE) % 5), memoryBytes: () => 300 * MiB },
+  {
+    namespace: NS,
+    pod: 'api-abc-1',
+    container: 'app',
+    owner: { kind: 'Deployment', name: 'api', replicaSet: 'api-abc' },
+    cpuCores: (t) => (t > GROWS_AT ? 0.6 : 0.1),
+    memoryBytes: () => 200 * MiB,
+  },
+  {
+    namespace: NS,
+    pod: 'cache-0',
+    container: 'redis',
+    owner: { kind: 'StatefulSet', name: 'cache' },
+    cpuCores: (t) => 0.05 + 0.01 * (Math.round(t / MINUTE) % 5),
+    memoryBytes: () => 300 * MiB,
+  },
 ];
 
 interface Run {
@@ -67,12 +81,20 @@ describe('tailor audit on kube-sim and a real Prometheus', () => {
   let core: k8s.CoreV1Api;
 
   const pod = (name: string, owner: k8s.V1OwnerReference, container: string, requests: Record<string, string>) =>
-    core.createNamespacedPod({ namespace: NS, body: { metadata: { name, ownerReferences: [owner] }, spec: { containers: [{ name: container, image: 'app', resources: { requests } }] } } });
+    core.createNamespacedPod({
+      namespace: NS,
+      body: { metadata: { name, ownerReferences: [owner] }, spec: { containers: [{ name: container, image: 'app', resources: { requests } }] } },
+    });
   const cacheOwner = { apiVersion: 'apps/v1', kind: 'StatefulSet', name: 'cache', uid: 'cache-uid', controller: true };
 
   before(async () => {
     prometheus = await startPrometheus({ series: usageFixture(CONTAINERS, { start: START, end: START + 3 * DAY }) });
-    sim = await startKubeSim({ crdManifests: VPA_CRD_MANIFESTS, scenario: { ...defaultScenario(), workloads: [] }, reactToChanges: false, startAt: START + 3 * DAY });
+    sim = await startKubeSim({
+      crdManifests: VPA_CRD_MANIFESTS,
+      scenario: { ...defaultScenario(), workloads: [] },
+      reactToChanges: false,
+      startAt: START + 3 * DAY,
+    });
     dir = await mkdtemp(join(tmpdir(), 'tailor-audit-'));
     kubeconfig = join(dir, 'kubeconfig');
     await sim.server.writeKubeconfig(kubeconfig);
@@ -85,10 +107,16 @@ describe('tailor audit on kube-sim and a real Prometheus', () => {
       namespace: NS,
       body: {
         metadata: { name: 'api-abc', ownerReferences: [{ apiVersion: 'apps/v1', kind: 'Deployment', name: 'api', uid: 'api-uid', controller: true }] },
-        spec: { selector: { matchLabels: { app: 'api' } }, template: { metadata: { labels: { app: 'api' } }, spec: { containers: [{ name: 'app', image: 'app' }] } } },
+        spec: {
+          selector: { matchLabels: { app: 'api' } },
+          template: { metadata: { labels: { app: 'api' } }, spec: { containers: [{ name: 'app', image: 'app' }] } },
+        },
       },
     });
-    await pod('api-abc-1', { apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'api-abc', uid: 'api-abc-uid', controller: true }, 'app', { cpu: '500m', memory: '256Mi' });
+    await pod('api-abc-1', { apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'api-abc', uid: 'api-abc-uid', controller: true }, 'app', {
+      cpu: '500m',
+      memory: '256Mi',
+    });
     await pod('cache-0', cacheOwner, 'redis', { cpu: '1', memory: '2Gi' });
   });
   after(async () => {
@@ -98,7 +126,23 @@ describe('tailor audit on kube-sim and a real Prometheus', () => {
   });
 
   const audit = (at: number, out: string) =>
-    tailor(['--prometheus-url', prometheus!.url, '--namespace', NS, '--kubeconfig', kubeconfig, '--at', String(at), '--history', '2d', '--store', `configmap:${NS}/tailor-audit`, '--output-dir', join(dir, out), '--no-progress']);
+    tailor([
+      '--prometheus-url',
+      prometheus!.url,
+      '--namespace',
+      NS,
+      '--kubeconfig',
+      kubeconfig,
+      '--at',
+      String(at),
+      '--history',
+      '2d',
+      '--store',
+      `configmap:${NS}/tailor-audit`,
+      '--output-dir',
+      join(dir, out),
+      '--no-progress',
+    ]);
   const report = async (out: string) => JSON.parse(await readFile(join(dir, out, 'latest.json'), 'utf8')) as AuditReport;
   const storedSummary = async () => (await core.readNamespacedConfigMap({ namespace: NS, name: 'tailor-audit' })).data?.['summary.json'];
 
@@ -107,12 +151,25 @@ describe('tailor audit on kube-sim and a real Prometheus', () => {
     assert.equal(first.code, 0, first.stderr);
     assert.match(first.stderr, /no previous report in configmap:audit\/tailor-audit \(the first audit\)/);
     // One line says where the files went, and that the folder was made.
-    assert.ok(first.stderr.split('\n').includes(`tailor audit: wrote ${join(dir, 'first', 'audit-20260203T000000Z')}.html and .json, and copied them to latest.html and latest.json (the folder ${join(dir, 'first')} was created)`), first.stderr);
+    assert.ok(
+      first.stderr
+        .split('\n')
+        .includes(
+          `tailor audit: wrote ${join(dir, 'first', 'audit-20260203T000000Z')}.html and .json, and copied them to latest.html and latest.json (the folder ${join(dir, 'first')} was created)`,
+        ),
+      first.stderr,
+    );
     const one = await report('first');
     assert.equal(one.schemaVersion, 1);
     assert.equal(one.kind, 'TailorAuditReport');
     assert.equal(one.previous, null);
-    assert.deepEqual(one.workloads.map((w) => [w.workload.name, w.verdict, w.trend]), [['cache', 'over', null], ['api', 'over', null]]);
+    assert.deepEqual(
+      one.workloads.map((w) => [w.workload.name, w.verdict, w.trend]),
+      [
+        ['cache', 'over', null],
+        ['api', 'over', null],
+      ],
+    );
     const summary1 = parseSummary((await storedSummary())!);
     assert.equal(summary1.generatedAt, one.generatedAt);
     assert.equal(summary1.rows.length, 2);
@@ -125,11 +182,21 @@ describe('tailor audit on kube-sim and a real Prometheus', () => {
     await mkdir(join(dir, 'second'));
     const second = await audit(START + 3 * DAY, 'second');
     assert.equal(second.code, 0, second.stderr);
-    assert.ok(second.stderr.split('\n').includes(`tailor audit: wrote ${join(dir, 'second', 'audit-20260204T000000Z')}.html and .json, and copied them to latest.html and latest.json`), `an existing folder is not said to be created: ${second.stderr}`);
+    assert.ok(
+      second.stderr
+        .split('\n')
+        .includes(`tailor audit: wrote ${join(dir, 'second', 'audit-20260204T000000Z')}.html and .json, and copied them to latest.html and latest.json`),
+      `an existing folder is not said to be created: ${second.stderr}`,
+    );
     const two = await report('second');
     // Both audits at the one default strategy, kept in the stored summary: the trend compares like with like.
     assert.equal(one.strategy, 'tailor-low-churn');
-    assert.deepEqual(two.previous, { generatedAt: one.generatedAt, source: 'configmap:audit/tailor-audit', strategy: 'tailor-low-churn', strategyChanged: false });
+    assert.deepEqual(two.previous, {
+      generatedAt: one.generatedAt,
+      source: 'configmap:audit/tailor-audit',
+      strategy: 'tailor-low-churn',
+      strategyChanged: false,
+    });
     const api1 = byName(one, 'api');
     const api2 = byName(two, 'api');
     assert.equal(api2.verdict, 'under');
@@ -147,7 +214,10 @@ describe('tailor audit on kube-sim and a real Prometheus', () => {
     assert.equal(two.totals.trend!.cpu.shortfall, api2.cpu.shortfall);
     // The usage outline: at most 100 points over the window, the api's growth visible in it.
     assert.equal(api2.usage!.cpu.length, 100);
-    assert.ok(Math.max(...api2.usage!.cpu.slice(0, 45).map((v) => v ?? 0)) <= 110 && Math.min(...api2.usage!.cpu.slice(55).map((v) => v ?? Infinity)) >= 590, 'api usage outline');
+    assert.ok(
+      Math.max(...api2.usage!.cpu.slice(0, 45).map((v) => v ?? 0)) <= 110 && Math.min(...api2.usage!.cpu.slice(55).map((v) => v ?? Infinity)) >= 590,
+      'api usage outline',
+    );
 
     // The HTML: self-contained (one inline script, for the copy buttons), one entry per workload
     // container with the verdict, the changes and two charts.
@@ -156,7 +226,10 @@ describe('tailor audit on kube-sim and a real Prometheus', () => {
     const doc = parseHtml(html);
     assert.equal(doc.querySelectorAll('link, img, iframe, script[src]').length, 0);
     assert.equal(doc.querySelectorAll('script').length, 1);
-    assert.deepEqual([...html.matchAll(/\b(?:src|href)=(?!"#)|https?:\/\/(?!www\.w3\.org\/2000\/svg)/g)].map((m) => m[0]), []);
+    assert.deepEqual(
+      [...html.matchAll(/\b(?:src|href)=(?!"#)|https?:\/\/(?!www\.w3\.org\/2000\/svg)/g)].map((m) => m[0]),
+      [],
+    );
     const row = htmlRow(doc, 'audit/Deployment/api/app');
     assert.equal(text(row.get('verdict')!), 'under');
     assert.equal(text(row.get('CPU request')!), '500m');
@@ -182,7 +255,27 @@ describe('tailor audit on kube-sim and a real Prometheus', () => {
 
     // --previous takes a whole earlier report (here the first) and wins over the store for the trend.
     const firstJson = join(dir, 'first', 'latest.json');
-    const again = await tailor(['--prometheus-url', prometheus!.url, '--namespace', NS, '--kubeconfig', kubeconfig, '--at', String(START + 3 * DAY), '--history', '2d', '--previous', firstJson, '--store', `dir:${join(dir, 'store')}`, '--format', 'json', '--output', join(dir, 'again.json'), '--no-progress']);
+    const again = await tailor([
+      '--prometheus-url',
+      prometheus!.url,
+      '--namespace',
+      NS,
+      '--kubeconfig',
+      kubeconfig,
+      '--at',
+      String(START + 3 * DAY),
+      '--history',
+      '2d',
+      '--previous',
+      firstJson,
+      '--store',
+      `dir:${join(dir, 'store')}`,
+      '--format',
+      'json',
+      '--output',
+      join(dir, 'again.json'),
+      '--no-progress',
+    ]);
     assert.equal(again.code, 0, again.stderr);
     const fromFile = JSON.parse(await readFile(join(dir, 'again.json'), 'utf8')) as AuditReport;
     assert.deepEqual(fromFile.previous, { generatedAt: one.generatedAt, source: firstJson, strategy: 'tailor-low-churn', strategyChanged: false });

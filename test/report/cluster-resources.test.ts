@@ -24,7 +24,11 @@ test('pod resources in cores and bytes; unset values stay unset; finished pods r
   const out = podResources([pod('web-1', 'Running'), pod('job-1', 'Succeeded'), pod('old-1', 'Failed')]);
   assert.deepEqual(out, [
     { key: { namespace: 'shop', pod: 'web-1', container: 'app' }, requests: { cpu: 0.25, memory: 256 * MIB }, limits: { cpu: 1, memory: 512 * MIB } },
-    { key: { namespace: 'shop', pod: 'web-1', container: 'sidecar' }, requests: { cpu: undefined, memory: undefined }, limits: { cpu: undefined, memory: undefined } },
+    {
+      key: { namespace: 'shop', pod: 'web-1', container: 'sidecar' },
+      requests: { cpu: undefined, memory: undefined },
+      limits: { cpu: undefined, memory: undefined },
+    },
   ]);
 });
 
@@ -51,16 +55,28 @@ test('three list calls per namespace, never one per pod; a failed list names its
   const got = await readClusterResources(lister, ['shop', 'batch']);
   assert.equal(got.resources.length, 8); // 2 namespaces x 2 pods x 2 containers
   assert.deepEqual(calls.sort(), ['jobs/batch', 'jobs/shop', 'pods/batch', 'pods/shop', 'rs/batch', 'rs/shop']);
-  await assert.rejects(readClusterResources(lister, ['bad']), (err: unknown) => err instanceof ClusterReadError && /namespace bad: forbidden/.test(err.message) && err.cause instanceof Error);
+  await assert.rejects(
+    readClusterResources(lister, ['bad']),
+    (err: unknown) => err instanceof ClusterReadError && /namespace bad: forbidden/.test(err.message) && err.cause instanceof Error,
+  );
 });
 
 test('recommend --kubeconfig warns once per owner when a memory resizePolicy does not fit the runtime', async () => {
   const jvm = (name: string): k8s.V1Pod => ({
     metadata: { name, namespace: 'shop', ownerReferences: [ref('ReplicaSet', 'api-7c9', true)] },
-    spec: { containers: [{ name: 'app', image: 'eclipse-temurin:21', env: [{ name: 'JAVA_TOOL_OPTIONS', value: '-Xmx1g' }] }, { name: 'proxy', image: 'envoyproxy/envoy:v1.30' }] },
+    spec: {
+      containers: [
+        { name: 'app', image: 'eclipse-temurin:21', env: [{ name: 'JAVA_TOOL_OPTIONS', value: '-Xmx1g' }] },
+        { name: 'proxy', image: 'envoyproxy/envoy:v1.30' },
+      ],
+    },
     status: { phase: 'Running' },
   });
-  const lister: ClusterLister = { pods: async () => [jvm('api-7c9-a'), jvm('api-7c9-b'), pod('web-1', 'Running')], replicaSets: async () => [], jobs: async () => [] };
+  const lister: ClusterLister = {
+    pods: async () => [jvm('api-7c9-a'), jvm('api-7c9-b'), pod('web-1', 'Running')],
+    replicaSets: async () => [],
+    jobs: async () => [],
+  };
   const got = await readClusterResources(lister, ['shop']);
   assert.deepEqual(got.runtimeWarnings, [
     'shop/ReplicaSet/api-7c9: container app runs jvm (-Xmx 1024Mi, from env JAVA_TOOL_OPTIONS), which sizes its memory at start: resizePolicy memory NotRequired changes its limit without giving it more memory to use; set memory to RestartContainer (and allow restarts with tailor.dev/allow-container-restart) so a memory resize restarts it with the new size',

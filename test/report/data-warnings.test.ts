@@ -4,7 +4,14 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { cleanQuality, type ContainerResources, type ContainerSeries, type MetricsSource, type OwnerLink, type StepRange } from '../../src/metrics/metrics-source.ts';
+import {
+  cleanQuality,
+  type ContainerResources,
+  type ContainerSeries,
+  type MetricsSource,
+  type OwnerLink,
+  type StepRange,
+} from '../../src/metrics/metrics-source.ts';
 import { silentLogger } from '../../src/observability/logger.ts';
 import { vpaStrategy } from '../../src/model/vpa-strategy.ts';
 import { runRecommend } from '../../src/report/recommend-run.ts';
@@ -31,8 +38,17 @@ function cadvisorOnly(owners: OwnerLink[] = [], resources: ContainerResources[] 
 }
 
 test('without kube-state-metrics: the missing owner and resource series are named, with what to do', async () => {
-  const { rows, warnings } = await runRecommend({ source: cadvisorOnly(), strategy: vpaStrategy(), now: NOW, feed: { historyMs: 2 * 24 * 3600_000 }, logger: silentLogger() });
-  assert.deepEqual(rows.map((r) => `${r.workload.kind}/${r.workload.name}`), ['Pod/api-7c9-x']);
+  const { rows, warnings } = await runRecommend({
+    source: cadvisorOnly(),
+    strategy: vpaStrategy(),
+    now: NOW,
+    feed: { historyMs: 2 * 24 * 3600_000 },
+    logger: silentLogger(),
+  });
+  assert.deepEqual(
+    rows.map((r) => `${r.workload.kind}/${r.workload.name}`),
+    ['Pod/api-7c9-x'],
+  );
   assert.deepEqual(warnings, [
     '1 pod(s) have no kube_pod_owner series (e.g. prod/api-7c9-x): they are shown as Pod/<name>, not as their workload; install kube-state-metrics (or name its series with --metric) or pass --kubeconfig to read them from the cluster',
     'no kube_pod_container_resource_requests or kube_pod_container_resource_limits series: current requests and limits are unknown (-/-), so there is no difference and no savings; install kube-state-metrics (or name its series with --metric) or pass --kubeconfig to read them from the cluster',
@@ -43,9 +59,22 @@ test('without kube-state-metrics: the missing owner and resource series are name
 test('with the owner and resource series present there is nothing to warn about; renamed series are named as configured', async () => {
   const owners: OwnerLink[] = [{ namespace: 'prod', kind: 'Pod', name: 'api-7c9-x', ownerKind: 'ReplicaSet', ownerName: 'api-7c9' }];
   const resources: ContainerResources[] = [{ key, requests: { cpu: 0.5 }, limits: {} }];
-  const ok = await runRecommend({ source: cadvisorOnly(owners, resources), strategy: vpaStrategy(), now: NOW, feed: { historyMs: 2 * 24 * 3600_000 }, logger: silentLogger() });
+  const ok = await runRecommend({
+    source: cadvisorOnly(owners, resources),
+    strategy: vpaStrategy(),
+    now: NOW,
+    feed: { historyMs: 2 * 24 * 3600_000 },
+    logger: silentLogger(),
+  });
   assert.deepEqual(ok.warnings, []);
-  const renamed = await runRecommend({ source: cadvisorOnly([], resources), strategy: vpaStrategy(), now: NOW, feed: { historyMs: 2 * 24 * 3600_000 }, logger: silentLogger(), metricNames: { podOwner: 'my_pod_owner', requests: 'r', limits: 'l' } });
+  const renamed = await runRecommend({
+    source: cadvisorOnly([], resources),
+    strategy: vpaStrategy(),
+    now: NOW,
+    feed: { historyMs: 2 * 24 * 3600_000 },
+    logger: silentLogger(),
+    metricNames: { podOwner: 'my_pod_owner', requests: 'r', limits: 'l' },
+  });
   assert.equal(renamed.warnings.length, 1);
   assert.match(renamed.warnings[0]!, /no my_pod_owner series/);
 });

@@ -23,7 +23,19 @@ const COLUMNS: FitColumn[] = [
 ];
 const ROWS = [
   ['shop', 'Deployment/api', 'app', '3', '500m/1', '296m [246m, 430m]', '-204m', '1Gi/1Gi', '363Mi [300Mi, 512Mi]', '-661Mi', ''],
-  ['shop', 'StatefulSet/cache', 'redis', '1', '100m/-', '52m [41m, none yet]', '-48m', '2Gi/-', '310Mi [280Mi, none yet]', '-1.7Gi', 'no cpu/memory upper bound yet; low confidence: 5 h of history (24 h wanted)'],
+  [
+    'shop',
+    'StatefulSet/cache',
+    'redis',
+    '1',
+    '100m/-',
+    '52m [41m, none yet]',
+    '-48m',
+    '2Gi/-',
+    '310Mi [280Mi, none yet]',
+    '-1.7Gi',
+    'no cpu/memory upper bound yet; low confidence: 5 h of history (24 h wanted)',
+  ],
 ];
 const heads = (l: ReturnType<typeof layoutTable>) => l.columns.map((c) => c.head);
 
@@ -36,19 +48,29 @@ test('the width of a cli-table3 table: each column its widest cell + 2, and the 
 
 test('200 columns, or no width known (not a terminal): the whole table', () => {
   const full = layoutTable(COLUMNS, ROWS, undefined);
-  assert.deepEqual(heads(full), COLUMNS.map((c) => c.head));
+  assert.deepEqual(
+    heads(full),
+    COLUMNS.map((c) => c.head),
+  );
   assert.equal(full.ownLine, undefined);
   assert.ok(full.width > 200, `the whole table is ${full.width} wide`);
   assert.deepEqual(layoutTable(COLUMNS, ROWS, 0), full, 'a width of 0 (unknown) is no width');
   const noNotes = ROWS.map((r) => [...r.slice(0, -1), '']);
   const wide = layoutTable(COLUMNS, noNotes, 200);
-  assert.deepEqual(heads(wide), COLUMNS.map((c) => c.head), 'fits in 200: nothing changes');
+  assert.deepEqual(
+    heads(wide),
+    COLUMNS.map((c) => c.head),
+    'fits in 200: nothing changes',
+  );
 });
 
 test('200 columns with a long note: the note goes under its row, everything else stays', () => {
   const l = layoutTable(COLUMNS, ROWS, 200);
   assert.equal(l.ownLine, 10);
-  assert.deepEqual(heads(l), COLUMNS.slice(0, -1).map((c) => c.head));
+  assert.deepEqual(
+    heads(l),
+    COLUMNS.slice(0, -1).map((c) => c.head),
+  );
   assert.ok(l.width <= 200);
 });
 
@@ -73,7 +95,11 @@ test('80 columns: last, the cells that have a short form are abbreviated (kinds,
   const drawn = renderFittedTable(COLUMNS, ROWS, l, { ownLinePrefix: 'note: ' });
   for (const line of drawn.split('\n')) assert.ok(line.length <= 80, `${line.length}: ${line}`);
   assert.match(drawn, /│ sts\/cache +│ 100m\/- +│ 52m +│ 2Gi\/- +│ 310Mi +│/);
-  assert.match(drawn.replace(/\s*│\n│\s*/g, ' '), /│ note: no cpu\/memory upper bound yet; low confidence: 5 h of history \(24 h wanted\) +│/, 'the note wrapped inside the table');
+  assert.match(
+    drawn.replace(/\s*│\n│\s*/g, ' '),
+    /│ note: no cpu\/memory upper bound yet; low confidence: 5 h of history \(24 h wanted\) +│/,
+    'the note wrapped inside the table',
+  );
 });
 
 test('too narrow even for the essentials: the narrowest table there is', () => {
@@ -89,7 +115,17 @@ test('words wrap at spaces; a word longer than the line is cut', () => {
 
 test("tailor recommend's table at 100 columns (the issue: 164, 234 with notes, under stty cols 100)", () => {
   const row = (name: string, notes: string[]): ReportRow => ({
-    namespace: 'shop', workload: { kind: 'Deployment', name }, container: 'app', pods: 2, cpuSamples: 100, memorySamples: 100, ooms: 1, status: 'ok', confidence: notes.length ? 'low' : 'normal', historyMs: 5 * 3600_000, notes,
+    namespace: 'shop',
+    workload: { kind: 'Deployment', name },
+    container: 'app',
+    pods: 2,
+    cpuSamples: 100,
+    memorySamples: 100,
+    ooms: 1,
+    status: 'ok',
+    confidence: notes.length ? 'low' : 'normal',
+    historyMs: 5 * 3600_000,
+    notes,
     risk: { cpuShortfallPct: 0.4, memoryDays: 1, memoryDaysOverTarget: 0 },
     cpu: { request: 600, limit: 1000, target: 2190, lowerBound: 2010, upperBoundOpen: true, difference: 1590 },
     memory: { request: 1024 * MiB, limit: 1024 * MiB, target: 363 * MiB, lowerBound: 300 * MiB, upperBound: 512 * MiB, difference: -661 * MiB },
@@ -100,7 +136,11 @@ test("tailor recommend's table at 100 columns (the issue: 164, 234 with notes, u
   for (const width of [200, 100, 80]) {
     const fitted = renderTable(rows, width);
     for (const line of fitted.split('\n')) assert.ok(line.length <= width, `${width}: ${line.length}: ${line}`);
-    assert.match(fitted.replace(/\s*│\n│\s*/g, ' '), /note: 1 OOM kill\(s\); no cpu upper bound yet; low confidence/, `${width}: the note is there, under its row`);
+    assert.match(
+      fitted.replace(/\s*│\n│\s*/g, ' '),
+      /note: 1 OOM kill\(s\); no cpu upper bound yet; low confidence/,
+      `${width}: the note is there, under its row`,
+    );
   }
   assert.match(renderTable(rows, 80), /│ deploy\/web +│/);
 });

@@ -24,7 +24,14 @@ const NOW = Date.UTC(2026, 0, 9);
 /** A row as buildRows makes it: savings = (request - target) x pods, only with normal confidence. */
 function priced(name: string, cpu: [number, number], memory: [number, number], pods: number, confidence: 'normal' | 'low' = 'normal'): ReportRow {
   const base = reportRow(name, { request: cpu[0], target: cpu[1] }, { request: memory[0], target: memory[1] }, pods);
-  const line = ([request, target]: [number, number]) => ({ request, target, lowerBound: target, upperBound: target, difference: target - request, ...(confidence === 'normal' ? { savings: (request - target) * pods } : {}) });
+  const line = ([request, target]: [number, number]) => ({
+    request,
+    target,
+    lowerBound: target,
+    upperBound: target,
+    difference: target - request,
+    ...(confidence === 'normal' ? { savings: (request - target) * pods } : {}),
+  });
   return { ...base, confidence, cpu: line(cpu), memory: line(memory) };
 }
 
@@ -74,14 +81,24 @@ test('recommend with prices: a column per row and the total under the table, nor
   const table = renderReport([WEB, HUNGRY, YOUNG], 'table', undefined, PRICES);
   const lines = table.trimEnd().split('\n');
   const head = lines.find((l) => l.includes('namespace'))!;
-  const cells = (name: string) => lines.find((l) => l.includes(`Deployment/${name}`))!.split('│').map((c) => c.trim());
-  const column = head.split('│').map((c) => c.trim()).indexOf('saving USD/month');
+  const cells = (name: string) =>
+    lines
+      .find((l) => l.includes(`Deployment/${name}`))!
+      .split('│')
+      .map((c) => c.trim());
+  const column = head
+    .split('│')
+    .map((c) => c.trim())
+    .indexOf('saving USD/month');
   assert.ok(column > 0, head);
   assert.equal(cells('web')[column], '21.90');
   assert.equal(cells('hungry')[column], '-13.14');
   assert.equal(cells('young')[column], '-');
   // 21.90 - 13.14 = 8.76: cpu 19.71 - 13.14 = 6.57, memory 2.19.
-  assert.equal(lines.at(-1), 'monthly saving if applied: 8.76 USD (cpu 6.57, memory 2.19) at 0.03 USD per CPU-hour and 0.004 USD per GiB-hour, 730 h a month; negative is a cost');
+  assert.equal(
+    lines.at(-1),
+    'monthly saving if applied: 8.76 USD (cpu 6.57, memory 2.19) at 0.03 USD per CPU-hour and 0.004 USD per GiB-hour, 730 h a month; negative is a cost',
+  );
 });
 
 test('recommend JSON, YAML, CSV and HTML with prices: monthlySaving per row in cents with its currency', () => {
@@ -99,7 +116,10 @@ test('recommend JSON, YAML, CSV and HTML with prices: monthlySaving per row in c
   const heads = html.querySelectorAll('th').map((th) => th.text);
   const at = heads.indexOf('saving EUR/month');
   assert.ok(at > 0);
-  assert.deepEqual(html.querySelectorAll('tbody tr').map((tr) => tr.querySelectorAll('td')[at]!.text), ['21.90', '-13.14']);
+  assert.deepEqual(
+    html.querySelectorAll('tbody tr').map((tr) => tr.querySelectorAll('td')[at]!.text),
+    ['21.90', '-13.14'],
+  );
   assert.match(html.querySelector('#money')!.text, /^monthly saving if applied: 8\.76 EUR/);
 });
 
@@ -108,13 +128,32 @@ function pricedAudit(prices: Prices | undefined) {
   const previous = parseSummary(
     serializeSummary({
       generatedAt: '2026-01-08T00:00:00.000Z',
-      rows: [{ namespace: 'shop', kind: 'Deployment', name: 'web', container: 'app', pods: 3, cpuRequest: 400, cpuTarget: 200, memoryRequest: 512 * MiB, memoryTarget: 256 * MiB }],
+      rows: [
+        {
+          namespace: 'shop',
+          kind: 'Deployment',
+          name: 'web',
+          container: 'app',
+          pods: 3,
+          cpuRequest: 400,
+          cpuTarget: 200,
+          memoryRequest: 512 * MiB,
+          memoryTarget: 256 * MiB,
+        },
+      ],
     }),
   );
-  return buildAudit({ rows: [WEB, HUNGRY, YOUNG], now: NOW, historyMs: 2 * 86_400_000, strategy: 'tailor', previous: { summary: previous, source: 'dir:/reports' }, ...(prices ? { prices } : {}) });
+  return buildAudit({
+    rows: [WEB, HUNGRY, YOUNG],
+    now: NOW,
+    historyMs: 2 * 86_400_000,
+    strategy: 'tailor',
+    previous: { summary: previous, source: 'dir:/reports' },
+    ...(prices ? { prices } : {}),
+  });
 }
 
-test('audit JSON with prices: the prices, each row\'s monthlySaving, the total and its change since the previous report', () => {
+test("audit JSON with prices: the prices, each row's monthlySaving, the total and its change since the previous report", () => {
   const report = pricedAudit(PRICES);
   assert.deepEqual(report.prices, { cpuHour: 0.03, memoryGiBHour: 0.004, currency: 'USD', hoursPerMonth: 730 });
   const row = (name: string) => report.workloads.find((w) => w.workload.name === name)!;
@@ -142,11 +181,14 @@ test('audit JSON without prices: no money fields', () => {
   assert.doesNotMatch(renderAuditHtml(report), /saving USD|monthly saving/);
 });
 
-test('audit HTML with prices: a column with each row\'s saving and its change, and the total with its change', () => {
+test("audit HTML with prices: a column with each row's saving and its change, and the total with its change", () => {
   const doc = parseHtml(renderAuditHtml(pricedAudit(PRICES)));
   const entry = (name: string) => doc.querySelectorAll('tbody.entry').find((e) => e.getAttribute('data-workload') === `shop/Deployment/${name}/app`)!;
   const money = (name: string) => entry(name).querySelector('td.money')!;
-  assert.equal(doc.querySelectorAll('#workloads thead th').some((th) => th.text === 'saving USD/month'), true);
+  assert.equal(
+    doc.querySelectorAll('#workloads thead th').some((th) => th.text === 'saving USD/month'),
+    true,
+  );
   assert.equal(money('web').querySelector('.v')!.text, '21.90');
   assert.equal(money('web').querySelector('.d')!.text, 'Δ +6.57');
   assert.equal(money('web').getAttribute('data-label'), 'saving USD/month');

@@ -110,13 +110,33 @@ describe('recommend from a real Prometheus', () => {
   });
 
   test('tailor recommend prints the JSON contract', () => {
-    const result = spawnSync(process.execPath, ['bin/tailor.mjs', 'recommend', '--prometheus-url', server!.url, '--selector', 'cluster="test"', '--namespace', 'shop', '--at', new Date(END).toISOString(), '--format', 'json'], { encoding: 'utf8' });
+    const result = spawnSync(
+      process.execPath,
+      [
+        'bin/tailor.mjs',
+        'recommend',
+        '--prometheus-url',
+        server!.url,
+        '--selector',
+        'cluster="test"',
+        '--namespace',
+        'shop',
+        '--at',
+        new Date(END).toISOString(),
+        '--format',
+        'json',
+      ],
+      { encoding: 'utf8' },
+    );
     assert.equal(result.status, 0, result.stderr);
     const rows = JSON.parse(result.stdout) as RowJson[];
-    assert.deepEqual(rows.map((r) => [r.namespace, r.workload, r.container]), [
-      ['shop', { kind: 'Deployment', name: 'web' }, 'app'],
-      ['shop', { kind: 'StatefulSet', name: 'db' }, 'postgres'],
-    ]);
+    assert.deepEqual(
+      rows.map((r) => [r.namespace, r.workload, r.container]),
+      [
+        ['shop', { kind: 'Deployment', name: 'web' }, 'app'],
+        ['shop', { kind: 'StatefulSet', name: 'db' }, 'postgres'],
+      ],
+    );
     const web = rows[0]!;
     assert.equal(web.cpu.request, '500m');
     assert.equal(web.cpu.limit, '1');
@@ -128,39 +148,77 @@ describe('recommend from a real Prometheus', () => {
     assert.equal(rows[1]!.cpu.limit, null);
   });
 
-  test('tailor recommend with prices: each row\'s monthly saving in the JSON and the table, and the total under the table', (t) => {
-    const args = ['bin/tailor.mjs', 'recommend', '--prometheus-url', server!.url, '--selector', 'cluster="test"', '--namespace', 'shop', '--at', String(END), '--cpu-hour-price', '0.03', '--memory-gib-hour-price', '0.004', '--currency', 'EUR'];
+  test("tailor recommend with prices: each row's monthly saving in the JSON and the table, and the total under the table", (t) => {
+    const args = [
+      'bin/tailor.mjs',
+      'recommend',
+      '--prometheus-url',
+      server!.url,
+      '--selector',
+      'cluster="test"',
+      '--namespace',
+      'shop',
+      '--at',
+      String(END),
+      '--cpu-hour-price',
+      '0.03',
+      '--memory-gib-hour-price',
+      '0.004',
+      '--currency',
+      'EUR',
+    ];
     const json = spawnSync(process.execPath, [...args, '--format', 'json'], { encoding: 'utf8' });
     assert.equal(json.status, 0, json.stderr);
     const rows = JSON.parse(json.stdout) as RowJson[];
     const web = rows.find((r) => r.workload.name === 'web')!;
     // (request - target) x 2 pods x price x 730 h (here a cost: web needs more than it requests).
-    const cpu = ((500 - web.cpu.millicores.target!) * 2 / 1000) * 0.03 * 730;
+    const cpu = (((500 - web.cpu.millicores.target!) * 2) / 1000) * 0.03 * 730;
     const memory = (((web.memory.bytes.request! - web.memory.bytes.target!) * 2) / 2 ** 30) * 0.004 * 730;
     assert.equal(web.monthlySaving?.currency, 'EUR');
     // The exact figures are rounded up to a whole millicore and byte: within 1m x 2 pods x 0.03 x 730 h / 1000 = 0.04.
-    assert.ok(Math.abs(web.monthlySaving!.cpu! - cpu) <= 0.05 && Math.abs(web.monthlySaving!.memory! - memory) <= 0.01, `${JSON.stringify(web.monthlySaving)}: cpu ${cpu}, memory ${memory}`);
+    assert.ok(
+      Math.abs(web.monthlySaving!.cpu! - cpu) <= 0.05 && Math.abs(web.monthlySaving!.memory! - memory) <= 0.01,
+      `${JSON.stringify(web.monthlySaving)}: cpu ${cpu}, memory ${memory}`,
+    );
     const table = spawnSync(process.execPath, args, { encoding: 'utf8' });
     assert.equal(table.status, 0, table.stderr);
     t.diagnostic(`\n${table.stdout}`);
     assert.match(table.stdout, /saving EUR\/month/);
     const total = rows.reduce((sum, r) => sum + (r.monthlySaving?.total ?? 0), 0);
-    assert.match(table.stdout, new RegExp(`\\nmonthly saving if applied: ${total.toFixed(2).replace('.', '\\.')} EUR \\(cpu -?\\d+\\.\\d\\d, memory -?\\d+\\.\\d\\d\\) at 0\\.03 EUR per CPU-hour and 0\\.004 EUR per GiB-hour, 730 h a month; negative is a cost\\n$`));
+    assert.match(
+      table.stdout,
+      new RegExp(
+        `\\nmonthly saving if applied: ${total.toFixed(2).replace('.', '\\.')} EUR \\(cpu -?\\d+\\.\\d\\d, memory -?\\d+\\.\\d\\d\\) at 0\\.03 EUR per CPU-hour and 0\\.004 EUR per GiB-hour, 730 h a month; negative is a cost\\n$`,
+      ),
+    );
   });
 
   test('tailor recommend in table, csv, yaml and html', () => {
-    for (const [format, pattern] of [['table', /Deployment\/web/], ['csv', /^namespace,kind,workload/], ['yaml', /- namespace: shop/], ['html', /<td>Deployment\/web<\/td>/]] as const) {
-      const result = spawnSync(process.execPath, ['bin/tailor.mjs', 'recommend', '--prometheus-url', server!.url, '--selector', 'cluster="test"', '--at', String(END), '--format', format], { encoding: 'utf8' });
+    for (const [format, pattern] of [
+      ['table', /Deployment\/web/],
+      ['csv', /^namespace,kind,workload/],
+      ['yaml', /- namespace: shop/],
+      ['html', /<td>Deployment\/web<\/td>/],
+    ] as const) {
+      const result = spawnSync(
+        process.execPath,
+        ['bin/tailor.mjs', 'recommend', '--prometheus-url', server!.url, '--selector', 'cluster="test"', '--at', String(END), '--format', format],
+        { encoding: 'utf8' },
+      );
       assert.equal(result.status, 0, result.stderr);
       assert.match(result.stdout, pattern);
     }
   });
 
   test('tailor recommend exits non-zero with a clear message when Prometheus is down or has no data', async () => {
-    const down = spawnSync(process.execPath, ['bin/tailor.mjs', 'recommend', '--prometheus-url', `http://127.0.0.1:${await freePort()}`, '--retries', '0'], { encoding: 'utf8' });
+    const down = spawnSync(process.execPath, ['bin/tailor.mjs', 'recommend', '--prometheus-url', `http://127.0.0.1:${await freePort()}`, '--retries', '0'], {
+      encoding: 'utf8',
+    });
     assert.equal(down.status, 1);
     assert.match(down.stderr, /tailor recommend: Prometheus at http:\/\/127\.0\.0\.1:\d+ is unreachable/);
-    const none = spawnSync(process.execPath, ['bin/tailor.mjs', 'recommend', '--prometheus-url', server!.url, '--namespace', 'nope', '--at', String(END)], { encoding: 'utf8' });
+    const none = spawnSync(process.execPath, ['bin/tailor.mjs', 'recommend', '--prometheus-url', server!.url, '--namespace', 'nope', '--at', String(END)], {
+      encoding: 'utf8',
+    });
     assert.equal(none.status, 1);
     assert.match(none.stderr, /no container CPU usage found for namespaces nope/);
   });
@@ -184,27 +242,53 @@ describe('recommend from a real Prometheus', () => {
       namespace: 'shop',
       body: {
         metadata: { name: 'web-abc', ownerReferences: owner('apps/v1', 'Deployment', 'web') },
-        spec: { selector: { matchLabels: { app: 'web' } }, template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'app', image: 'nginx' }] } } },
+        spec: {
+          selector: { matchLabels: { app: 'web' } },
+          template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'app', image: 'nginx' }] } },
+        },
       },
     });
     // Different from what kube-state-metrics reports in Prometheus (500m / 512Mi, limits 1 / 1Gi).
     const pod = (name: string, ownerRefs: k8s.V1OwnerReference[], resources: k8s.V1ResourceRequirements, container = 'app') =>
-      core.createNamespacedPod({ namespace: 'shop', body: { metadata: { name, ownerReferences: ownerRefs }, spec: { containers: [{ name: container, image: 'nginx', resources }] } } });
+      core.createNamespacedPod({
+        namespace: 'shop',
+        body: { metadata: { name, ownerReferences: ownerRefs }, spec: { containers: [{ name: container, image: 'nginx', resources }] } },
+      });
     const web = { requests: { cpu: '300m', memory: '384Mi' }, limits: { cpu: '600m', memory: '768Mi' } };
     await pod('web-abc-1', owner('apps/v1', 'ReplicaSet', 'web-abc'), web);
     await pod('web-abc-2', owner('apps/v1', 'ReplicaSet', 'web-abc'), web);
     await pod('db-0', owner('apps/v1', 'StatefulSet', 'db'), { requests: { cpu: '2', memory: '3Gi' } }, 'postgres');
 
     const run = promisify(execFile);
-    const args = ['bin/tailor.mjs', 'recommend', '--prometheus-url', server!.url, '--selector', 'cluster="test"', '--namespace', 'shop', '--at', String(END), '--format', 'json'];
+    const args = [
+      'bin/tailor.mjs',
+      'recommend',
+      '--prometheus-url',
+      server!.url,
+      '--selector',
+      'cluster="test"',
+      '--namespace',
+      'shop',
+      '--at',
+      String(END),
+      '--format',
+      'json',
+    ];
     const env = { ...process.env, KUBECONFIG: '' };
-    for (const [how, extraArgs, extraEnv] of [['--kubeconfig', ['--kubeconfig', kubeconfig], {}], ['KUBECONFIG', [], { KUBECONFIG: kubeconfig }]] as const) {
+    for (const [how, extraArgs, extraEnv] of [
+      ['--kubeconfig', ['--kubeconfig', kubeconfig], {}],
+      ['KUBECONFIG', [], { KUBECONFIG: kubeconfig }],
+    ] as const) {
       const { stdout } = await run(process.execPath, [...args, ...extraArgs], { env: { ...env, ...extraEnv } });
       const rows = JSON.parse(stdout) as RowJson[];
-      assert.deepEqual(rows.map((r) => [r.workload, r.container, r.cpu.request, r.cpu.limit, r.memory.request, r.memory.limit]), [
-        [{ kind: 'Deployment', name: 'web' }, 'app', '300m', '600m', '384Mi', '768Mi'],
-        [{ kind: 'StatefulSet', name: 'db' }, 'postgres', '2', null, '3Gi', null],
-      ], how);
+      assert.deepEqual(
+        rows.map((r) => [r.workload, r.container, r.cpu.request, r.cpu.limit, r.memory.request, r.memory.limit]),
+        [
+          [{ kind: 'Deployment', name: 'web' }, 'app', '300m', '600m', '384Mi', '768Mi'],
+          [{ kind: 'StatefulSet', name: 'db' }, 'postgres', '2', null, '3Gi', null],
+        ],
+        how,
+      );
     }
   });
 });

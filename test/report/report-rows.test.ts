@@ -31,8 +31,24 @@ const estimate: ResourceEstimate = {
 };
 
 const DAY = 24 * 3600_000;
-const container = (model: UsageModel, historyMs = 2 * DAY): WorkloadContainer => ({ namespace: 'a', workload: { kind: 'Deployment', name: 'web' }, container: 'app', model, risk: new UsageRisk(), cpuSamples: 10, memorySamples: 10, ooms: 0, memoryPeak: 0, firstCpuAt: 0, lastCpuAt: historyMs });
-const threePods = ['web-1', 'web-2', 'web-3'].map((pod) => ({ key: { namespace: 'a', pod, container: 'app' }, requests: { cpu: 0.5, memory: 512 * MiB }, limits: { cpu: 1 } }));
+const container = (model: UsageModel, historyMs = 2 * DAY): WorkloadContainer => ({
+  namespace: 'a',
+  workload: { kind: 'Deployment', name: 'web' },
+  container: 'app',
+  model,
+  risk: new UsageRisk(),
+  cpuSamples: 10,
+  memorySamples: 10,
+  ooms: 0,
+  memoryPeak: 0,
+  firstCpuAt: 0,
+  lastCpuAt: historyMs,
+});
+const threePods = ['web-1', 'web-2', 'web-3'].map((pod) => ({
+  key: { namespace: 'a', pod, container: 'app' },
+  requests: { cpu: 0.5, memory: 512 * MiB },
+  limits: { cpu: 1 },
+}));
 
 test('3 pods requesting 500m with a 200m target save 900m; memory 512Mi -> 300Mi saves 636Mi', () => {
   const [row] = buildRows([container(fixed(estimate))], currentByWorkload(threePods, owners), 0);
@@ -40,14 +56,36 @@ test('3 pods requesting 500m with a 200m target save 900m; memory 512Mi -> 300Mi
   assert.deepEqual(row!.cpu, { request: 500, limit: 1000, target: 200, lowerBound: 150, upperBound: 400, difference: -300, savings: 900 });
   assert.equal(row!.memory.savings, 3 * 212 * MiB);
   const [json] = rowsToJson([row!]);
-  assert.deepEqual(json!.cpu, { request: '500m', limit: '1', target: '200m', lowerBound: '150m', upperBound: '400m', difference: '-300m', savings: '+900m', millicores: { request: 500, limit: 1000, target: 200, lowerBound: 150, upperBound: 400 } });
-  assert.deepEqual(json!.memory, { request: '512Mi', limit: null, target: '300Mi', lowerBound: '250Mi', upperBound: '600Mi', difference: '-212Mi', savings: '+636Mi', bytes: { request: 512 * MiB, limit: null, target: 300 * MiB, lowerBound: 250 * MiB, upperBound: 600 * MiB } });
+  assert.deepEqual(json!.cpu, {
+    request: '500m',
+    limit: '1',
+    target: '200m',
+    lowerBound: '150m',
+    upperBound: '400m',
+    difference: '-300m',
+    savings: '+900m',
+    millicores: { request: 500, limit: 1000, target: 200, lowerBound: 150, upperBound: 400 },
+  });
+  assert.deepEqual(json!.memory, {
+    request: '512Mi',
+    limit: null,
+    target: '300Mi',
+    lowerBound: '250Mi',
+    upperBound: '600Mi',
+    difference: '-212Mi',
+    savings: '+636Mi',
+    bytes: { request: 512 * MiB, limit: null, target: 300 * MiB, lowerBound: 250 * MiB, upperBound: 600 * MiB },
+  });
   assert.deepEqual(json!.workload, { kind: 'Deployment', name: 'web' });
 });
 
 test('memory off the MiB grid reads in MiB in every format; the JSON keeps the exact bytes beside', () => {
   // Issue 28: "request": "1Gi" beside "target": "1217381008", and "1217381008 .. none yet" in the HTML.
-  const odd = { target: { cpu: 587.3, memory: 1_217_381_008 }, lowerBound: { cpu: 400, memory: 1_000_000_000 }, upperBound: { cpu: 900, memory: 1_500_000_001 } };
+  const odd = {
+    target: { cpu: 587.3, memory: 1_217_381_008 },
+    lowerBound: { cpu: 400, memory: 1_000_000_000 },
+    upperBound: { cpu: 900, memory: 1_500_000_001 },
+  };
   const [row] = buildRows([container(fixed(odd))], currentByWorkload(threePods, owners), 0);
   const [json] = rowsToJson([row!]);
   assert.deepEqual([json!.memory.target, json!.memory.lowerBound, json!.memory.upperBound], ['1161Mi', '954Mi', '1431Mi']);
@@ -109,7 +147,10 @@ test('rows with low confidence are left out of the savings, and the summary says
   assert.equal(young.cpu.difference, -300, 'the difference is still shown');
   assert.equal(old.confidence, 'normal');
   assert.equal(savingsSummary([young]), 'no estimated savings: none of the 1 row(s) has enough history yet (a day, and an upper bound)');
-  assert.match(savingsSummary([old, young]), /^estimated savings if applied: cpu \+900m, memory \+636Mi .*; 1 row\(s\) with low confidence or no estimate left out$/);
+  assert.match(
+    savingsSummary([old, young]),
+    /^estimated savings if applied: cpu \+900m, memory \+636Mi .*; 1 row\(s\) with low confidence or no estimate left out$/,
+  );
 });
 
 test('a figure that is not finite prints as "-", never throws', () => {
@@ -119,8 +160,14 @@ test('a figure that is not finite prints as "-", never throws', () => {
 });
 
 test('signed and human quantities', () => {
-  assert.equal(signed(-250, (v) => `${v}m`), '-250m');
-  assert.equal(signed(0, (v) => `${v}m`), '0');
+  assert.equal(
+    signed(-250, (v) => `${v}m`),
+    '-250m',
+  );
+  assert.equal(
+    signed(0, (v) => `${v}m`),
+    '0',
+  );
   assert.equal(memoryHuman(300 * MiB + 1), '301Mi');
 });
 
@@ -135,7 +182,10 @@ test('each row says how sure it is: history, samples and the risk its targets ta
   const [json] = rowsToJson([row!]);
   assert.deepEqual(json!.risk, { cpuShortfallPct: 20, memoryDays: 2, memoryDaysOverTarget: 1 });
   assert.equal(json!.historyHours, 192);
-  const [header, values] = renderCsv([row!]).trim().split('\n').map((l) => l.split(','));
+  const [header, values] = renderCsv([row!])
+    .trim()
+    .split('\n')
+    .map((l) => l.split(','));
   const at = (name: string) => values![header!.indexOf(name)];
   assert.deepEqual([at('history_hours'), at('cpu_shortfall_pct'), at('memory_days'), at('memory_days_over_target')], ['192', '20', '2', '1']);
   const table = renderReport([row!], 'table');

@@ -35,8 +35,23 @@ function container(namespace: string, deployment: string, start: number, cores: 
   return [
     { metric: 'container_cpu_usage_seconds_total', labels: { ...id, job: 'kubelet' }, samples: times.map((t) => [t, ((t - start) / 1000) * cores]) },
     { metric: 'container_memory_working_set_bytes', labels: { ...id, job: 'kubelet' }, samples: times.map((t) => [t, bytes]) },
-    { metric: 'kube_pod_owner', labels: { namespace, pod, owner_kind: 'ReplicaSet', owner_name: `${deployment}-5d4`, owner_is_controller: 'true', job: 'kube-state-metrics' }, samples: times.map((t) => [t, 1]) },
-    { metric: 'kube_replicaset_owner', labels: { namespace, replicaset: `${deployment}-5d4`, owner_kind: 'Deployment', owner_name: deployment, owner_is_controller: 'true', job: 'kube-state-metrics' }, samples: times.map((t) => [t, 1]) },
+    {
+      metric: 'kube_pod_owner',
+      labels: { namespace, pod, owner_kind: 'ReplicaSet', owner_name: `${deployment}-5d4`, owner_is_controller: 'true', job: 'kube-state-metrics' },
+      samples: times.map((t) => [t, 1]),
+    },
+    {
+      metric: 'kube_replicaset_owner',
+      labels: {
+        namespace,
+        replicaset: `${deployment}-5d4`,
+        owner_kind: 'Deployment',
+        owner_name: deployment,
+        owner_is_controller: 'true',
+        job: 'kube-state-metrics',
+      },
+      samples: times.map((t) => [t, 1]),
+    },
     { metric: 'kube_pod_container_resource_requests', labels: { ...ksm, resource: 'cpu', unit: 'core' }, samples: times.map((t) => [t, 1]) },
     { metric: 'kube_pod_container_resource_requests', labels: { ...ksm, resource: 'memory', unit: 'byte' }, samples: times.map((t) => [t, 1024 * MiB]) },
   ];
@@ -45,7 +60,9 @@ function container(namespace: string, deployment: string, start: number, cores: 
 describe('recommend on 5-minute data (real Prometheus)', () => {
   let server: RunningServer | undefined;
   before(async () => {
-    server = await startPrometheus({ series: [...container('shop', 'web', END - 2 * 24 * 3600_000, 0.4, 300 * MiB), ...container('fresh', 'api', END - 2 * 3600_000, 0.2, 200 * MiB)] });
+    server = await startPrometheus({
+      series: [...container('shop', 'web', END - 2 * 24 * 3600_000, 0.4, 300 * MiB), ...container('fresh', 'api', END - 2 * 3600_000, 0.2, 200 * MiB)],
+    });
   });
   after(async () => {
     await server?.stop();
@@ -101,9 +118,16 @@ describe('recommend on 5-minute data (real Prometheus)', () => {
   });
 
   test('a scrape interval given too short says the data is too sparse, on stderr and in the rows', () => {
-    const result = spawnSync(process.execPath, ['bin/tailor.mjs', 'recommend', '--prometheus-url', server!.url, '--at', String(END), '--no-progress', '--format', 'json', '--scrape-interval', '15s'], { encoding: 'utf8' });
+    const result = spawnSync(
+      process.execPath,
+      ['bin/tailor.mjs', 'recommend', '--prometheus-url', server!.url, '--at', String(END), '--no-progress', '--format', 'json', '--scrape-interval', '15s'],
+      { encoding: 'utf8' },
+    );
     assert.equal(result.status, 0, result.stderr);
-    assert.match(result.stderr, /tailor: warning: 2 container\(s\) have no CPU samples: the CPU data is too sparse for a 1m rate window \(scrape interval 15s\); pass --scrape-interval with the real interval/);
+    assert.match(
+      result.stderr,
+      /tailor: warning: 2 container\(s\) have no CPU samples: the CPU data is too sparse for a 1m rate window \(scrape interval 15s\); pass --scrape-interval with the real interval/,
+    );
     const rows = JSON.parse(result.stdout) as RowJson[];
     for (const r of rows) assert.ok(r.notes.includes('no CPU samples with a 1m rate window'), r.notes.join('; '));
   });

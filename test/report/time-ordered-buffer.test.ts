@@ -43,18 +43,34 @@ function feed(timeOrdered: boolean): string[] {
 
 test('a time-ordered strategy gets one chunk merged across pods: time, then CPU, memory, OOM', () => {
   // The OOM is sized as the largest peak seen (200).
-  assert.deepEqual(feed(true), ['60 cpu web-1 1', '60 cpu web-2 3', '60 mem web-1 100', '60 oom web-2 200', '120 cpu web-1 2', '120 cpu web-2 4', '120 mem web-1 200']);
+  assert.deepEqual(feed(true), [
+    '60 cpu web-1 1',
+    '60 cpu web-2 3',
+    '60 mem web-1 100',
+    '60 oom web-2 200',
+    '120 cpu web-1 2',
+    '120 cpu web-2 4',
+    '120 mem web-1 200',
+  ]);
 });
 
 test('other strategies get the series as delivered', () => {
-  assert.deepEqual(feed(false), ['60 cpu web-1 1', '120 cpu web-1 2', '60 cpu web-2 3', '120 cpu web-2 4', '60 mem web-1 100', '120 mem web-1 200', '60 oom web-2 200']);
+  assert.deepEqual(feed(false), [
+    '60 cpu web-1 1',
+    '120 cpu web-1 2',
+    '60 cpu web-2 3',
+    '120 cpu web-2 4',
+    '60 mem web-1 100',
+    '120 mem web-1 200',
+    '60 oom web-2 200',
+  ]);
 });
 
 test('the merge equals a stable sort by (time, kind) of everything buffered, over random chunks', () => {
   // The reference is the buffer's former rule: one entry per sample, sorted by time then kind,
   // ties in the order they were buffered. Series may be out of order, overlap, repeat times.
   let seed = 7;
-  const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+  const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
   for (let round = 0; round < 200; round++) {
     const buffer = new TimeOrderedBuffer();
     const model = new Recorder();
@@ -81,7 +97,10 @@ test('the merge equals a stable sort by (time, kind) of everything buffered, ove
       for (const i of order) expected.push({ at: times[i]!, kind, line: `${times[i]} ${kind === 0 ? 'cpu' : 'mem'} ${pod} ${values[i]}` });
     }
     buffer.flush();
-    const want = expected.map((e, i) => ({ ...e, i })).sort((a, b) => a.at - b.at || a.kind - b.kind || a.i - b.i).map((e) => e.line);
+    const want = expected
+      .map((e, i) => ({ ...e, i }))
+      .sort((a, b) => a.at - b.at || a.kind - b.kind || a.i - b.i)
+      .map((e) => e.line);
     assert.deepEqual(model.seen, want, `round ${round}`);
   }
 });

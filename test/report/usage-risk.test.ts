@@ -21,7 +21,7 @@ test('the worked number: 100m, 100m, 300m against a 200m target is a 20% shortfa
 
 test('the histogram stays within 2.5% of the exact shortfall on a skewed, spiky series (only the bucket holding the target is approximate)', () => {
   let seed = 7;
-  const random = () => ((seed = (seed * 16807) % 2147483647) / 2147483647);
+  const random = () => (seed = (seed * 16807) % 2147483647) / 2147483647;
   const samples = Array.from({ length: 20_000 }, () => (random() < 0.05 ? 800 + 400 * random() : 50 + 150 * random()));
   const risk = new UsageRisk();
   for (const m of samples) risk.addCpu(m / 1000);

@@ -8,7 +8,7 @@ import { markFetchProbePure, readFormDataOnDemand } from '../../scripts/axios-la
 const axiosRoot = dirname(createRequire(import.meta.url).resolve('axios/package.json'));
 const installed = (file: string) => readFileSync(join(axiosRoot, file), 'utf8');
 
-test('markFetchProbePure marks the installed fetch adapter\'s load-time getFetch() call pure, and nothing else', () => {
+test("markFetchProbePure marks the installed fetch adapter's load-time getFetch() call pure, and nothing else", () => {
   const source = installed('lib/adapters/fetch.js');
   const out = markFetchProbePure(source);
   assert.ok(out.includes('const adapter = /* @__PURE__ */ getFetch();'));

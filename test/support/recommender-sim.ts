@@ -14,7 +14,12 @@ export const VPA_API = { group: 'autoscaling.k8s.io', version: 'v1', plural: 've
 
 /** A VPA in mode Off named `name`, for the Deployment `target` (default: the same name). */
 export function offVpa(name: string, target = name) {
-  return { apiVersion: 'autoscaling.k8s.io/v1', kind: 'VerticalPodAutoscaler', metadata: { name }, spec: { targetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: target }, updatePolicy: { updateMode: 'Off' } } };
+  return {
+    apiVersion: 'autoscaling.k8s.io/v1',
+    kind: 'VerticalPodAutoscaler',
+    metadata: { name },
+    spec: { targetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: target }, updatePolicy: { updateMode: 'Off' } },
+  };
 }
 
 /** A Deployment whose pods have one container `app` with these requests. */
@@ -33,8 +38,13 @@ export interface RecommenderSim {
 
 /** Starts kube-sim (node `n`, 8 cpu / 32Gi) with the Deployments; stopped when the test ends. */
 export async function startRecommenderSim(t: TestContext, deployments: readonly DeploymentSketch[]): Promise<RecommenderSim> {
-  const workloads = deployments.map((d) => `  - {kind: Deployment, name: ${d.name}, replicas: ${d.replicas}, containers: [{name: app, requests: {cpu: ${d.cpu}, memory: ${d.memory}}}]}`);
-  const sim = await startKubeSim({ crdManifests: VPA_CRD_MANIFESTS, scenario: parseScenario(['nodes: [{name: n, cpu: "8", memory: 32Gi}]', 'workloads:', ...workloads, ''].join('\n')) });
+  const workloads = deployments.map(
+    (d) => `  - {kind: Deployment, name: ${d.name}, replicas: ${d.replicas}, containers: [{name: app, requests: {cpu: ${d.cpu}, memory: ${d.memory}}}]}`,
+  );
+  const sim = await startKubeSim({
+    crdManifests: VPA_CRD_MANIFESTS,
+    scenario: parseScenario(['nodes: [{name: n, cpu: "8", memory: 32Gi}]', 'workloads:', ...workloads, ''].join('\n')),
+  });
   t.after(() => sim.close());
   const kc = new k8s.KubeConfig();
   kc.loadFromString(sim.server.kubeconfig());

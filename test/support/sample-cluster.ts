@@ -26,29 +26,61 @@ export const ramp = (base: number) => (t: number) => base + Math.floor(((t % (24
 
 export const CONTAINERS: FixtureContainer[] = [
   {
-    namespace: 'shop', pod: 'web-abc-1', container: 'app', owner: { kind: 'Deployment', name: 'web', replicaSet: 'web-abc' },
-    cpuCores: sawtooth(1), memoryBytes: (t) => (t === SPIKE_AT ? 900 * MiB : ramp(200 * MiB)(t)),
-    requests: { cpu: 0.5, memory: 512 * MiB }, limits: { cpu: 1, memory: 1024 * MiB }, duplicated: true,
+    namespace: 'shop',
+    pod: 'web-abc-1',
+    container: 'app',
+    owner: { kind: 'Deployment', name: 'web', replicaSet: 'web-abc' },
+    cpuCores: sawtooth(1),
+    memoryBytes: (t) => (t === SPIKE_AT ? 900 * MiB : ramp(200 * MiB)(t)),
+    requests: { cpu: 0.5, memory: 512 * MiB },
+    limits: { cpu: 1, memory: 1024 * MiB },
+    duplicated: true,
   },
   {
-    namespace: 'shop', pod: 'web-abc-2', container: 'app', owner: { kind: 'Deployment', name: 'web', replicaSet: 'web-abc' },
-    cpuCores: sawtooth(1.2), memoryBytes: ramp(220 * MiB), requests: { cpu: 0.5, memory: 512 * MiB }, limits: { cpu: 1, memory: 1024 * MiB },
+    namespace: 'shop',
+    pod: 'web-abc-2',
+    container: 'app',
+    owner: { kind: 'Deployment', name: 'web', replicaSet: 'web-abc' },
+    cpuCores: sawtooth(1.2),
+    memoryBytes: ramp(220 * MiB),
+    requests: { cpu: 0.5, memory: 512 * MiB },
+    limits: { cpu: 1, memory: 1024 * MiB },
   },
   {
-    namespace: 'shop', pod: 'db-0', container: 'postgres', owner: { kind: 'StatefulSet', name: 'db' },
-    cpuCores: sawtooth(2), memoryBytes: ramp(1024 * MiB), requests: { cpu: 1, memory: 2048 * MiB },
-    counterResetAt: DB_RESET_AT, oomKillsAt: [DB_OOM_AT],
+    namespace: 'shop',
+    pod: 'db-0',
+    container: 'postgres',
+    owner: { kind: 'StatefulSet', name: 'db' },
+    cpuCores: sawtooth(2),
+    memoryBytes: ramp(1024 * MiB),
+    requests: { cpu: 1, memory: 2048 * MiB },
+    counterResetAt: DB_RESET_AT,
+    oomKillsAt: [DB_OOM_AT],
   },
   {
-    namespace: 'batch', pod: 'report-123-xyz', container: 'worker', owner: { kind: 'CronJob', name: 'report', job: 'report-123' },
-    cpuCores: sawtooth(0.5), memoryBytes: ramp(300 * MiB), requests: { cpu: 0.25, memory: 256 * MiB },
-    oomKillsAt: [REPORT_OOM_AT], oomViaCadvisor: true, cpuNaNAt: REPORT_NAN_AT,
+    namespace: 'batch',
+    pod: 'report-123-xyz',
+    container: 'worker',
+    owner: { kind: 'CronJob', name: 'report', job: 'report-123' },
+    cpuCores: sawtooth(0.5),
+    memoryBytes: ramp(300 * MiB),
+    requests: { cpu: 0.25, memory: 256 * MiB },
+    oomKillsAt: [REPORT_OOM_AT],
+    oomViaCadvisor: true,
+    cpuNaNAt: REPORT_NAN_AT,
   },
 ];
 
 /** Containers that must never be read: the pause container and another cluster's twin. */
 const IGNORED: FixtureContainer[] = [
-  { namespace: 'shop', pod: 'web-abc-1', container: 'POD', owner: { kind: 'Deployment', name: 'web', replicaSet: 'web-abc' }, cpuCores: () => 0.001, memoryBytes: () => MiB },
+  {
+    namespace: 'shop',
+    pod: 'web-abc-1',
+    container: 'POD',
+    owner: { kind: 'Deployment', name: 'web', replicaSet: 'web-abc' },
+    cpuCores: () => 0.001,
+    memoryBytes: () => MiB,
+  },
 ];
 const OTHER_CLUSTER: FixtureContainer[] = [
   { namespace: 'shop', pod: 'decoy-1', container: 'app', owner: { kind: 'none' }, cpuCores: () => 9, memoryBytes: () => 9000 * MiB, requests: { cpu: 9 } },

@@ -130,7 +130,10 @@ export function sourceSuite(backend: string, traits: BackendTraits, start: (seri
         peakBytes: Math.max(...sampled(at - HOUR, at).map((t) => c.memoryBytes(t))),
         sustainedBytes: Math.min(...sampled(at - 2 * MINUTE, at).map((t) => c.memoryBytes(t))),
       })).sort((a, b) => a.id.localeCompare(b.id));
-      assert.deepEqual(usage.map((u) => ({ id: containerId(u.key), peakBytes: u.peakBytes, sustainedBytes: u.sustainedBytes })), expected);
+      assert.deepEqual(
+        usage.map((u) => ({ id: containerId(u.key), peakBytes: u.peakBytes, sustainedBytes: u.sustainedBytes })),
+        expected,
+      );
       assert.equal(expected.find((e) => e.id === 'shop/web-abc-1/app')!.peakBytes, 900 * MiB);
 
       // 90 s after the first sample, nothing precedes the 2 min window: no sustained value.

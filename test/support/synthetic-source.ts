@@ -7,7 +7,16 @@
  * the same history.
  */
 import type { KubeSimApiServer } from 'kube-sim/apiserver';
-import { cleanQuality, type Answer, type ContainerResources, type ContainerSeries, type MetricsSource, type OomEvent, type OwnerLink, type StepRange } from '../../src/metrics/metrics-source.ts';
+import {
+  cleanQuality,
+  type Answer,
+  type ContainerResources,
+  type ContainerSeries,
+  type MetricsSource,
+  type OomEvent,
+  type OwnerLink,
+  type StepRange,
+} from '../../src/metrics/metrics-source.ts';
 
 export class SyntheticSource implements MetricsSource {
   /** Every CPU range asked for, in order. */
@@ -23,7 +32,13 @@ export class SyntheticSource implements MetricsSource {
 
   private containers(namespaces: readonly string[]): Array<{ namespace: string; pod: string; container: string }> {
     return namespaces.flatMap((namespace) =>
-      this.server.store.list('pods', namespace).flatMap((p) => ((p as { spec?: { containers?: Array<{ name: string }> } }).spec?.containers ?? []).map((c) => ({ namespace, pod: p.metadata.name ?? '', container: c.name }))),
+      this.server.store.list('pods', namespace).flatMap((p) =>
+        ((p as { spec?: { containers?: Array<{ name: string }> } }).spec?.containers ?? []).map((c) => ({
+          namespace,
+          pod: p.metadata.name ?? '',
+          container: c.name,
+        })),
+      ),
     );
   }
 

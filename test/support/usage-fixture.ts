@@ -87,8 +87,10 @@ export function usageFixture(containers: readonly FixtureContainer[], options: F
     const ksmTimes = times(start, end, ksmEvery);
     const ksm = { ...extra, namespace: c.namespace, pod: c.pod, container: c.container, job: 'kube-state-metrics' };
     const gauge = (metric: string, labels: Record<string, string>, value: number) => out.push({ metric, labels, samples: ksmTimes.map((t) => [t, value]) });
-    for (const [resource, value] of Object.entries(c.requests ?? {})) gauge('kube_pod_container_resource_requests', { ...ksm, resource, unit: resource === 'cpu' ? 'core' : 'byte' }, value);
-    for (const [resource, value] of Object.entries(c.limits ?? {})) gauge('kube_pod_container_resource_limits', { ...ksm, resource, unit: resource === 'cpu' ? 'core' : 'byte' }, value);
+    for (const [resource, value] of Object.entries(c.requests ?? {}))
+      gauge('kube_pod_container_resource_requests', { ...ksm, resource, unit: resource === 'cpu' ? 'core' : 'byte' }, value);
+    for (const [resource, value] of Object.entries(c.limits ?? {}))
+      gauge('kube_pod_container_resource_limits', { ...ksm, resource, unit: resource === 'cpu' ? 'core' : 'byte' }, value);
     const kills = [...(c.oomKillsAt ?? [])].sort((a, b) => a - b);
     if (kills.length > 0 && c.oomViaCadvisor) {
       const samples = times(start, end, MINUTE).map((t): [number, number] => [t, kills.filter((k) => k <= t).length]);
@@ -96,23 +98,56 @@ export function usageFixture(containers: readonly FixtureContainer[], options: F
     } else if (kills.length > 0) {
       const samples = times(start, end, MINUTE).map((t): [number, number] => [t, kills.filter((k) => k <= t).length]);
       out.push({ metric: 'kube_pod_container_status_restarts_total', labels: ksm, samples });
-      out.push({ metric: 'kube_pod_container_status_last_terminated_reason', labels: { ...ksm, reason: 'OOMKilled' }, samples: samples.filter(([t]) => t >= kills[0]!).map(([t]) => [t, 1]) });
+      out.push({
+        metric: 'kube_pod_container_status_last_terminated_reason',
+        labels: { ...ksm, reason: 'OOMKilled' },
+        samples: samples.filter(([t]) => t >= kills[0]!).map(([t]) => [t, 1]),
+      });
     }
     const podKey = `${c.namespace}/${c.pod}`;
     if (!ownerSeen.has(podKey)) {
       ownerSeen.add(podKey);
       const o = c.owner;
-      const podOwner = (kind: string, name: string) => gauge('kube_pod_owner', { ...extra, namespace: c.namespace, pod: c.pod, owner_kind: kind, owner_name: name, owner_is_controller: 'true', job: 'kube-state-metrics' }, 1);
+      const podOwner = (kind: string, name: string) =>
+        gauge(
+          'kube_pod_owner',
+          { ...extra, namespace: c.namespace, pod: c.pod, owner_kind: kind, owner_name: name, owner_is_controller: 'true', job: 'kube-state-metrics' },
+          1,
+        );
       if (o.kind === 'Deployment') {
         podOwner('ReplicaSet', o.replicaSet);
         const rsKey = `${c.namespace}/rs/${o.replicaSet}`;
         if (!ownerSeen.has(rsKey)) {
           ownerSeen.add(rsKey);
-          gauge('kube_replicaset_owner', { ...extra, namespace: c.namespace, replicaset: o.replicaSet, owner_kind: 'Deployment', owner_name: o.name, owner_is_controller: 'true', job: 'kube-state-metrics' }, 1);
+          gauge(
+            'kube_replicaset_owner',
+            {
+              ...extra,
+              namespace: c.namespace,
+              replicaset: o.replicaSet,
+              owner_kind: 'Deployment',
+              owner_name: o.name,
+              owner_is_controller: 'true',
+              job: 'kube-state-metrics',
+            },
+            1,
+          );
         }
       } else if (o.kind === 'CronJob') {
         podOwner('Job', o.job);
-        gauge('kube_job_owner', { ...extra, namespace: c.namespace, job_name: o.job, owner_kind: 'CronJob', owner_name: o.name, owner_is_controller: 'true', job: 'kube-state-metrics' }, 1);
+        gauge(
+          'kube_job_owner',
+          {
+            ...extra,
+            namespace: c.namespace,
+            job_name: o.job,
+            owner_kind: 'CronJob',
+            owner_name: o.name,
+            owner_is_controller: 'true',
+            job: 'kube-state-metrics',
+          },
+          1,
+        );
       } else if (o.kind === 'none') podOwner('<none>', '<none>');
       else podOwner(o.kind, o.name);
     }

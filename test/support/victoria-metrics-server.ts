@@ -50,7 +50,16 @@ export async function startVictoriaMetrics(series: readonly FixtureSeries[]): Pr
 async function untilSearchable(url: string, series: readonly FixtureSeries[], timeoutMs = 60_000): Promise<void> {
   const withSamples = series.filter((s) => s.samples.some(([, v]) => Number.isFinite(v)));
   // VictoriaMetrics drops labels with an empty value, as Prometheus does.
-  const expected = new Set(withSamples.map((s) => JSON.stringify([s.metric, Object.entries(s.labels).filter(([, v]) => v !== '').sort()]))).size;
+  const expected = new Set(
+    withSamples.map((s) =>
+      JSON.stringify([
+        s.metric,
+        Object.entries(s.labels)
+          .filter(([, v]) => v !== '')
+          .sort(),
+      ]),
+    ),
+  ).size;
   let first = Infinity;
   let last = -Infinity;
   for (const s of withSamples) for (const [t] of s.samples) [first, last] = [Math.min(first, t), Math.max(last, t)];

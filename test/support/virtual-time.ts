@@ -34,7 +34,14 @@ export class VirtualTime {
   readonly sleep: Sleep = (ms, signal) =>
     new Promise<void>((resolve, reject) => {
       if (signal?.aborted) return reject(signal.reason);
-      const timer: Timer = { at: this.current + Math.max(0, ms), seq: this.seq++, resolve: () => { signal?.removeEventListener('abort', onAbort); resolve(); } };
+      const timer: Timer = {
+        at: this.current + Math.max(0, ms),
+        seq: this.seq++,
+        resolve: () => {
+          signal?.removeEventListener('abort', onAbort);
+          resolve();
+        },
+      };
       const onAbort = () => {
         this.remove(timer);
         reject(signal!.reason);

@@ -4,9 +4,14 @@ import { classifyApiError } from '../../src/kube/errors.ts';
 import { backoffUntil, failureOutcome, isDisruptionBudgetRefusal } from '../../src/updater/action-outcome.ts';
 
 /** A client-node ApiException as thrown for an HTTP answer. */
-const answer = (code: number, status: object = {}, headers: Record<string, string> = {}) => Object.assign(new Error(`HTTP ${code}`), { code, body: JSON.stringify({ kind: 'Status', code, ...status }), headers });
+const answer = (code: number, status: object = {}, headers: Record<string, string> = {}) =>
+  Object.assign(new Error(`HTTP ${code}`), { code, body: JSON.stringify({ kind: 'Status', code, ...status }), headers });
 
-const PDB_429 = answer(429, { reason: 'TooManyRequests', message: "Cannot evict pod as it would violate the pod's disruption budget.", details: { causes: [{ reason: 'DisruptionBudget', message: 'The disruption budget web needs 2 healthy pods and has 2 currently' }] } });
+const PDB_429 = answer(429, {
+  reason: 'TooManyRequests',
+  message: "Cannot evict pod as it would violate the pod's disruption budget.",
+  details: { causes: [{ reason: 'DisruptionBudget', message: 'The disruption budget web needs 2 healthy pods and has 2 currently' }] },
+});
 
 test('outcome per answer: 404 gone, 409 conflict, 422 invalid, 429 throttled, 5xx throttled, 403 failed', () => {
   const cases: [unknown, string][] = [

@@ -29,5 +29,11 @@ test('without any status the spec is used, and a running container without resou
 test('restartable init containers (sidecars) are resizable; ordinary init containers are not listed', () => {
   const p = pod({ containers: [container('app', { requests: { cpu: '1' } }), container('proxy', { requests: { cpu: '100m' }, sidecar: true })] });
   p.spec!.initContainers!.push({ name: 'migrate', image: 'x' });
-  assert.deepEqual(actualResources(p).map((c) => [c.name, c.kind]), [['app', 'container'], ['proxy', 'sidecar']]);
+  assert.deepEqual(
+    actualResources(p).map((c) => [c.name, c.kind]),
+    [
+      ['app', 'container'],
+      ['proxy', 'sidecar'],
+    ],
+  );
 });

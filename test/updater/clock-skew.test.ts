@@ -18,7 +18,10 @@ const moreCpu = { app: { target: { cpu: '200m', memory: '512Mi' }, lower: { cpu:
 /** Decides for the pod at NOW + `after` with the loop's memory of future times. */
 function decideAt(sketch: PodSketch, times: FutureTimes, after: number) {
   const now = NOW + after;
-  const d = decidePod({ pod: pod(sketch), vpa: vpa({ recommend: moreCpu }), workload: 'Deployment/shop/web' }, { ...context({ now }), futureTime: times.at(now) });
+  const d = decidePod(
+    { pod: pod(sketch), vpa: vpa({ recommend: moreCpu }), workload: 'Deployment/shop/web' },
+    { ...context({ now }), futureTime: times.at(now) },
+  );
   times.sweep();
   return d;
 }
@@ -39,7 +42,10 @@ test('a last change 213 min in the future: cooldown counted from when first seen
 });
 
 test('without memory of the loop (a one-shot plan) a future change counts as now, never as negative minutes', () => {
-  const d = decidePod({ pod: pod({ containers: [app()], startedAgo: 2 * HOUR, resizedAgo: -213 * MINUTE }), vpa: vpa({ recommend: moreCpu }), workload: 'Deployment/shop/web' }, context());
+  const d = decidePod(
+    { pod: pod({ containers: [app()], startedAgo: 2 * HOUR, resizedAgo: -213 * MINUTE }), vpa: vpa({ recommend: moreCpu }), workload: 'Deployment/shop/web' },
+    context(),
+  );
   assert.equal(d.reason, 'Cooldown');
   assert.doesNotMatch(d.message, /-\d/);
 });

@@ -113,8 +113,20 @@ function build(s: Scenario) {
     // The first container runs with what its spec had; the spec now asks for x factor of it.
     const first = sketches[0]!;
     const scale = (list: Record<string, string> | undefined) =>
-      Object.fromEntries(Object.entries(list ?? {}).map(([r, q]) => [r, r === 'cpu' ? formatCpu(Math.max(1, Math.round(parseCpu(q) * s.pending!.factor))) : formatMemory(Math.max(1, Math.round(parseMemory(q) / MiB * s.pending!.factor)) * MiB)]));
-    sketches[0] = { ...first, actual: { requests: first.requests ?? {}, limits: first.limits ?? {} }, requests: scale(first.requests), limits: scale(first.limits) };
+      Object.fromEntries(
+        Object.entries(list ?? {}).map(([r, q]) => [
+          r,
+          r === 'cpu'
+            ? formatCpu(Math.max(1, Math.round(parseCpu(q) * s.pending!.factor)))
+            : formatMemory(Math.max(1, Math.round((parseMemory(q) / MiB) * s.pending!.factor)) * MiB),
+        ]),
+      );
+    sketches[0] = {
+      ...first,
+      actual: { requests: first.requests ?? {}, limits: first.limits ?? {} },
+      requests: scale(first.requests),
+      limits: scale(first.limits),
+    };
     const state = s.pending.state;
     if (state === 'Deferred' || state === 'Infeasible') conditions.push(resizePending(state, 10 * MINUTE));
     if (state === 'InProgress') conditions.push(resizeInProgress(10 * MINUTE));
@@ -135,7 +147,10 @@ function build(s: Scenario) {
   const podUsage: Record<string, NonNullable<PodUsage[string]>> = {};
   sketches.forEach((c, i) => {
     const u = s.usage[i]!;
-    podUsage[c.name] = { ...(u.peak !== undefined ? { memoryPeakBytes: u.peak } : {}), ...(u.pressure !== undefined ? { memoryWorkingSetMinBytes: u.pressure, memoryWindowMs: 2 * MINUTE } : {}) };
+    podUsage[c.name] = {
+      ...(u.peak !== undefined ? { memoryPeakBytes: u.peak } : {}),
+      ...(u.pressure !== undefined ? { memoryWorkingSetMinBytes: u.pressure, memoryWindowMs: 2 * MINUTE } : {}),
+    };
   });
   return { p, v, podUsage };
 }
@@ -167,14 +182,17 @@ test('planned in-place resizes keep QoS, remove nothing, respect memory safety, 
         }
       }
       const spec = new Map(p.spec!.containers.map((c) => [c.name, c]));
-      const lowerBounds = new Map((v.status?.recommendation?.containerRecommendations ?? []).map((rec) => [rec.containerName, recommendationFromStatus(rec).lowerBound]));
+      const lowerBounds = new Map(
+        (v.status?.recommendation?.containerRecommendations ?? []).map((rec) => [rec.containerName, recommendationFromStatus(rec).lowerBound]),
+      );
       for (const c of d.changes) {
         const oldLimit = c.from.limits.memory;
         const newLimit = c.to.limits.memory;
         if (oldLimit !== undefined && newLimit !== undefined && newLimit < oldLimit) {
           const floor = memoryLimitFloor(podUsage[c.containerName]?.memoryPeakBytes, options);
           assert.ok(newLimit >= floor, `${c.containerName} memory limit ${newLimit} below peak + margin ${floor}`);
-          if (s.minor === 33 || s.minor === 32) assert.equal(resizeRestartPolicy(spec.get(c.containerName), 'memory'), 'RestartContainer', 'memory limit lowered on 1.33 without RestartContainer');
+          if (s.minor === 33 || s.minor === 32)
+            assert.equal(resizeRestartPolicy(spec.get(c.containerName), 'memory'), 'RestartContainer', 'memory limit lowered on 1.33 without RestartContainer');
         }
         for (const r of RESOURCE_NAMES) {
           for (const key of ['requests', 'limits'] as const) {
@@ -185,14 +203,20 @@ test('planned in-place resizes keep QoS, remove nothing, respect memory safety, 
             const lower = lowerBounds.get(c.containerName)?.[r];
             const request = c.from.requests[r];
             const reach = lower === undefined ? 0 : key === 'requests' ? lower : request ? Math.floor((x * lower) / request) : 0;
-            assert.ok(y <= Math.max(Math.floor(x * 2), reach) && y >= Math.ceil(x * 0.5), `${c.containerName} ${r} ${key} ${x} -> ${y} is more than one step (lowerBound ${lower})`);
+            assert.ok(
+              y <= Math.max(Math.floor(x * 2), reach) && y >= Math.ceil(x * 0.5),
+              `${c.containerName} ${r} ${key} ${x} -> ${y} is more than one step (lowerBound ${lower})`,
+            );
           }
         }
         const restarts = c.resources.some((r) => resizeRestartPolicy(spec.get(c.containerName), r) === 'RestartContainer');
         assert.equal(c.restart, restarts, 'restart flag follows resizePolicy');
         if (c.restart) assert.ok(s.allowRestart, 'a restart without permission');
       }
-      assert.equal(d.disruptive, d.changes.some((c) => c.restart));
+      assert.equal(
+        d.disruptive,
+        d.changes.some((c) => c.restart),
+      );
     }),
     { numRuns: 600 },
   );

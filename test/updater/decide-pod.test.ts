@@ -34,6 +34,8 @@ const moreCpu = { app: { target: { cpu: '200m', memory: '512Mi' }, lower: { cpu:
 const lessMemory = { app: { target: { cpu: '100m', memory: '300Mi' }, lower: { cpu: '50m', memory: '200Mi' }, upper: { cpu: '200m', memory: '400Mi' } } };
 const young = 1 * HOUR;
 
+// One row per line, read as a table:
+// prettier-ignore
 const rows: Row[] = [
   // Modes
   { name: 'Off never touches pods', pod: { containers: [app()] }, vpa: { mode: 'Off', recommend: moreCpu }, action: 'Skip', reason: 'UpdateModeOff' },
@@ -155,7 +157,11 @@ for (const row of rows) {
 }
 
 test('the HPA-excluded resources are reported for the VPA', () => {
-  const d = decide(pod({ containers: [app()], startedAgo: young }), vpa({ recommend: { app: { target: { cpu: '300m', memory: '768Mi' }, lower: { cpu: '200m', memory: '600Mi' } } } }), { hpa: ['cpu'] });
+  const d = decide(
+    pod({ containers: [app()], startedAgo: young }),
+    vpa({ recommend: { app: { target: { cpu: '300m', memory: '768Mi' }, lower: { cpu: '200m', memory: '600Mi' } } } }),
+    { hpa: ['cpu'] },
+  );
   assert.deepEqual(d.hpaExcluded, ['cpu']);
 });
 
@@ -167,5 +173,8 @@ test('ordering facts: a scale-up of cpu 100m -> 200m is a 100% difference', () =
 
 test('notes explain what the safety rules held back', () => {
   const d = decide(pod({ containers: [app()], startedAgo: young }), vpa({ recommend: lessMemory }));
-  assert.ok(d.notes.some((n) => /memory limit held at 1Gi .*no recent peak known/.test(n)), d.notes.join('\n'));
+  assert.ok(
+    d.notes.some((n) => /memory limit held at 1Gi .*no recent peak known/.test(n)),
+    d.notes.join('\n'),
+  );
 });

@@ -9,7 +9,11 @@ import { context } from './planner-fixtures.ts';
 
 test('one line per pod: decision, reason, from -> to; then a summary', () => {
   const pods = [
-    pod({ name: 'web-1', containers: [container('app', { requests: { cpu: '100m', memory: '512Mi' }, limits: { memory: '1Gi' }, oomKilledAgo: 60_000 })], startedAgo: HOUR }),
+    pod({
+      name: 'web-1',
+      containers: [container('app', { requests: { cpu: '100m', memory: '512Mi' }, limits: { memory: '1Gi' }, oomKilledAgo: 60_000 })],
+      startedAgo: HOUR,
+    }),
     pod({ name: 'web-2', containers: [container('app', { requests: { cpu: '100m', memory: '512Mi' }, limits: { memory: '1Gi' } })], startedAgo: HOUR }),
     pod({ name: 'web-3', containers: [container('app', { requests: { cpu: '200m', memory: '512Mi' }, limits: { memory: '1Gi' } })], startedAgo: HOUR }),
   ];

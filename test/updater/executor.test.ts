@@ -24,7 +24,11 @@ import { vpa as buildVpa, type RecommendationSketch } from '../builders/vpas.ts'
 import { startCluster, type ClusterFixture } from 'kube-sim/test/e2e/cluster-fixture';
 
 const RES = { requests: { cpu: '500m', memory: '256Mi' }, limits: { cpu: '1', memory: '512Mi' } };
-const MORE_CPU: RecommendationSketch = { target: { cpu: '800m', memory: '256Mi' }, lower: { cpu: '700m', memory: '200Mi' }, upper: { cpu: '1600m', memory: '400Mi' } };
+const MORE_CPU: RecommendationSketch = {
+  target: { cpu: '800m', memory: '256Mi' },
+  lower: { cpu: '700m', memory: '200Mi' },
+  upper: { cpu: '1600m', memory: '400Mi' },
+};
 const CAPS = serverCapabilities({ major: 1, minor: 35 });
 
 function theVpa(mode: UpdateMode, rec = MORE_CPU): VerticalPodAutoscaler {
@@ -78,7 +82,10 @@ test('executor: a resize is sent to pods/resize with field manager tailor-update
   assert.equal(`${d.action} ${d.reason}`, 'ResizeInPlace OutsideBounds');
   const state: ExecutorState = { backoffUntil: 0 };
   const results = await executePlan({ decisions: [d], pods: podsByKey(pod), vpaOf: () => v, now: f.sim.cluster.clock.now(), state }, deps);
-  assert.deepEqual(results.map((r) => r.outcome), ['applied']);
+  assert.deepEqual(
+    results.map((r) => r.outcome),
+    ['applied'],
+  );
   await f.tick(5000);
   const after = await f.core.readNamespacedPod({ namespace: 'default', name: 'web-1' });
   assert.equal(after.status!.containerStatuses![0]!.resources!.requests!.cpu, '800m');
@@ -86,7 +93,10 @@ test('executor: a resize is sent to pods/resize with field manager tailor-update
   assert.notEqual(lastUpdateTime(after), undefined, 'the resize left its time in managedFields');
   assert.deepEqual(await updaterEvents(f, 'Pod', 'web-1'), [['ResizedInPlace', 'Normal']]);
   const vpaEvents = await f.core.listNamespacedEvent({ namespace: 'default', fieldSelector: 'involvedObject.kind=VerticalPodAutoscaler' });
-  assert.deepEqual(vpaEvents.items.map((e) => [e.involvedObject.name, e.reason, e.message?.split(':')[0]]), [['web', 'ResizedInPlace', 'pod web-1']]);
+  assert.deepEqual(
+    vpaEvents.items.map((e) => [e.involvedObject.name, e.reason, e.message?.split(':')[0]]),
+    [['web', 'ResizedInPlace', 'pod web-1']],
+  );
   assert.equal(await counter(registry, 'tailor_updater_resizes_total', { path: 'in-place', outcome: 'applied' }), 1);
   assert.equal(await counter(registry, 'tailor_updater_decisions_total', { action: 'ResizeInPlace', reason: 'OutsideBounds' }), 1);
 });
@@ -94,7 +104,10 @@ test('executor: a resize is sent to pods/resize with field manager tailor-update
 test('executor: a PDB refusal (429) is reported as blocked and never forced; a later loop evicts once the budget allows', async (t) => {
   const { f, kc, registry, deps } = await setup(t);
   const policy = kc.makeApiClient(k8s.PolicyV1Api);
-  await policy.createNamespacedPodDisruptionBudget({ namespace: 'default', body: { metadata: { name: 'web' }, spec: { minAvailable: 1, selector: { matchLabels: { app: 'web' } } } } });
+  await policy.createNamespacedPodDisruptionBudget({
+    namespace: 'default',
+    body: { metadata: { name: 'web' }, spec: { minAvailable: 1, selector: { matchLabels: { app: 'web' } } } },
+  });
   const v = theVpa('Recreate');
   const pod = await runningPod(f, 'web-1');
   await f.tick(1000);
@@ -102,7 +115,10 @@ test('executor: a PDB refusal (429) is reported as blocked and never forced; a l
   assert.equal(`${d.action} ${d.reason}`, 'Evict OutsideBounds');
   const state: ExecutorState = { backoffUntil: 0 };
   const first = await executePlan({ decisions: [d], pods: podsByKey(pod), vpaOf: () => v, now: f.sim.cluster.clock.now(), state }, deps);
-  assert.deepEqual(first.map((r) => r.outcome), ['blocked']);
+  assert.deepEqual(
+    first.map((r) => r.outcome),
+    ['blocked'],
+  );
   assert.match(first[0]!.detail!, /disruption budget/);
   assert.equal(state.backoffUntil, 0, 'a PDB refusal is no reason to stop other writes');
   const still = await f.core.readNamespacedPod({ namespace: 'default', name: 'web-1' });
@@ -110,13 +126,22 @@ test('executor: a PDB refusal (429) is reported as blocked and never forced; a l
   assert.deepEqual(await updaterEvents(f, 'Pod', 'web-1'), [['EvictionBlocked', 'Normal']]);
   assert.deepEqual(await updaterEvents(f, 'VerticalPodAutoscaler', 'web'), [['EvictionBlocked', 'Normal']]);
 
-  await policy.patchNamespacedPodDisruptionBudget({ namespace: 'default', name: 'web', body: { spec: { minAvailable: 0 } } }, k8s.setHeaderOptions('Content-Type', k8s.PatchStrategy.MergePatch));
+  await policy.patchNamespacedPodDisruptionBudget(
+    { namespace: 'default', name: 'web', body: { spec: { minAvailable: 0 } } },
+    k8s.setHeaderOptions('Content-Type', k8s.PatchStrategy.MergePatch),
+  );
   await f.tick(1000);
   const second = await executePlan({ decisions: [decide(f, still, v)], pods: podsByKey(still), vpaOf: () => v, now: f.sim.cluster.clock.now(), state }, deps);
-  assert.deepEqual(second.map((r) => r.outcome), ['applied']);
+  assert.deepEqual(
+    second.map((r) => r.outcome),
+    ['applied'],
+  );
   await f.tick(1000);
   const left = await f.core.listNamespacedPod({ namespace: 'default' });
-  assert.deepEqual(left.items.filter((p) => !p.metadata!.deletionTimestamp).map((p) => p.metadata!.name), []);
+  assert.deepEqual(
+    left.items.filter((p) => !p.metadata!.deletionTimestamp).map((p) => p.metadata!.name),
+    [],
+  );
   assert.equal(await counter(registry, 'tailor_updater_evictions_total', { outcome: 'blocked' }), 1);
   assert.equal(await counter(registry, 'tailor_updater_evictions_total', { outcome: 'applied' }), 1);
 });
@@ -132,11 +157,17 @@ test('executor: throttled (429 Retry-After 30 s) backs off: nothing more is sent
   const decisions = pods.map((p) => decide(f, p, v));
   // one at a time, so the second action starts after the first was throttled
   const results = await executePlan({ decisions, pods: podsByKey(...pods), vpaOf: () => v, now, state }, { ...deps, concurrency: 1 });
-  assert.deepEqual(results.map((r) => r.outcome), ['throttled', 'skippedBackoff']);
+  assert.deepEqual(
+    results.map((r) => r.outcome),
+    ['throttled', 'skippedBackoff'],
+  );
   assert.equal(state.backoffUntil, now + 30_000);
   assert.equal(await counter(registry, 'tailor_updater_backoff_until_seconds', {}), (now + 30_000) / 1000);
   const later = await executePlan({ decisions, pods: podsByKey(...pods), vpaOf: () => v, now: now + 30_000, state }, deps);
-  assert.deepEqual(later.map((r) => r.outcome), ['applied', 'applied']);
+  assert.deepEqual(
+    later.map((r) => r.outcome),
+    ['applied', 'applied'],
+  );
 });
 
 test('executor: a pod deleted meanwhile is dropped quietly; a pod changed meanwhile fails the JSON Patch test (422) and is reported', async (t) => {
@@ -151,8 +182,14 @@ test('executor: a pod deleted meanwhile is dropped quietly; a pod changed meanwh
   const staleView: k8s.V1Pod = JSON.parse(JSON.stringify(stale)) as k8s.V1Pod;
   staleView.spec!.containers[0]!.name = 'renamed';
   dStale.changes[0]!.containerName = 'renamed';
-  const results = await executePlan({ decisions: [dGone, dStale], pods: podsByKey(gone, staleView), vpaOf: () => v, now: f.sim.cluster.clock.now(), state: { backoffUntil: 0 } }, deps);
-  assert.deepEqual(results.map((r) => r.outcome), ['gone', 'invalid']);
+  const results = await executePlan(
+    { decisions: [dGone, dStale], pods: podsByKey(gone, staleView), vpaOf: () => v, now: f.sim.cluster.clock.now(), state: { backoffUntil: 0 } },
+    deps,
+  );
+  assert.deepEqual(
+    results.map((r) => r.outcome),
+    ['gone', 'invalid'],
+  );
   assert.deepEqual(await updaterEvents(f, 'Pod', 'web-1'), [], 'no events for a vanished pod');
   assert.deepEqual(await updaterEvents(f, 'Pod', 'web-2'), [['ResizeRejected', 'Warning']]);
   const unchanged = await f.core.readNamespacedPod({ namespace: 'default', name: 'web-2' });
@@ -164,13 +201,22 @@ test('executor: dry run logs and exports the plan and sends nothing', async (t) 
   const v = theVpa('InPlaceOrRecreate');
   const pod = await runningPod(f, 'web-1');
   const d = decide(f, pod, v);
-  const results = await executePlan({ decisions: [d], pods: podsByKey(pod), vpaOf: () => v, now: f.sim.cluster.clock.now(), state: { backoffUntil: 0 } }, { ...deps, dryRun: true });
-  assert.deepEqual(results.map((r) => r.outcome), ['dryRun']);
+  const results = await executePlan(
+    { decisions: [d], pods: podsByKey(pod), vpaOf: () => v, now: f.sim.cluster.clock.now(), state: { backoffUntil: 0 } },
+    { ...deps, dryRun: true },
+  );
+  assert.deepEqual(
+    results.map((r) => r.outcome),
+    ['dryRun'],
+  );
   assert.equal(await counter(registry, 'tailor_updater_planned_actions', { action: 'ResizeInPlace', reason: 'OutsideBounds' }), 1);
   assert.equal(await counter(registry, 'tailor_updater_planned_actions', { action: 'Wait', reason: 'DisruptionWindow' }), 0);
   // The cpu part goes ahead while the memory restart waits for the window: counted under both.
   const split: PodDecision = { ...d, waiting: { reason: 'DisruptionWindow', message: 'outside the disruption window', changes: [] } };
-  await executePlan({ decisions: [split], pods: podsByKey(pod), vpaOf: () => v, now: f.sim.cluster.clock.now(), state: { backoffUntil: 0 } }, { ...deps, dryRun: true });
+  await executePlan(
+    { decisions: [split], pods: podsByKey(pod), vpaOf: () => v, now: f.sim.cluster.clock.now(), state: { backoffUntil: 0 } },
+    { ...deps, dryRun: true },
+  );
   assert.equal(await counter(registry, 'tailor_updater_planned_actions', { action: 'ResizeInPlace', reason: 'OutsideBounds' }), 1);
   assert.equal(await counter(registry, 'tailor_updater_planned_actions', { action: 'Wait', reason: 'DisruptionWindow' }), 1);
   const after = await f.core.readNamespacedPod({ namespace: 'default', name: 'web-1' });
@@ -193,8 +239,19 @@ test('executor: a wait is an info line when it starts, a debug line while it las
     }),
   });
   const wait = (message: string, reason: PodDecision['reason'] = 'Cooldown'): PodDecision => ({
-    namespace: 'default', podName: 'web-1', workload: 'Deployment/default/web', action: 'Wait', reason, message,
-    changes: [], disruptive: false, urgent: false, scaleUp: false, difference: 0, hpaExcluded: [], notes: [],
+    namespace: 'default',
+    podName: 'web-1',
+    workload: 'Deployment/default/web',
+    action: 'Wait',
+    reason,
+    message,
+    changes: [],
+    disruptive: false,
+    urgent: false,
+    scaleUp: false,
+    difference: 0,
+    hpaExcluded: [],
+    notes: [],
   });
   const state: ExecutorState = { backoffUntil: 0 };
   const api = new Proxy({}, { get: () => () => assert.fail('a wait sends nothing') }) as never;
@@ -205,5 +262,8 @@ test('executor: a wait is an info line when it starts, a debug line while it las
   await run([]);
   await run([wait('changed 10 s ago; cooldown 15 min')]);
   await run([wait('outside the disruption window', 'DisruptionWindow')]);
-  assert.deepEqual(levels.map(([level]) => level), [30, 20, 20, 30, 30]);
+  assert.deepEqual(
+    levels.map(([level]) => level),
+    [30, 20, 20, 30, 30],
+  );
 });

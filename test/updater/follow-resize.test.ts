@@ -7,7 +7,12 @@ import type { ResizePhase, ResizeState } from '../../src/updater/resize-state.ts
 import { HOUR, MINUTE, NOW } from '../builders/time.ts';
 
 const options = updaterOptions();
-const state = (phase: ResizePhase, sinceAgo: number | undefined): ResizeState => ({ phase, since: sinceAgo === undefined ? undefined : NOW - sinceAgo, message: undefined, source: 'conditions' });
+const state = (phase: ResizePhase, sinceAgo: number | undefined): ResizeState => ({
+  phase,
+  since: sinceAgo === undefined ? undefined : NOW - sinceAgo,
+  message: undefined,
+  source: 'conditions',
+});
 const outcome = (f: FollowUp) => (f.kind === 'none' ? 'none' : f.kind === 'replan' ? `replan/${f.waitReason}` : `${f.kind}/${f.reason}`);
 
 const rows: [ResizePhase, number | undefined, string, string][] = [
@@ -38,8 +43,14 @@ test('without a time on the condition, the timer starts at the last update', () 
   assert.equal(outcome(followResize(legacy, 'InPlaceOrRecreate', NOW - 4 * MINUTE, NOW, options)), 'wait/ResizeDeferred');
 });
 
-test('the kubelet\'s message is carried into the decision', () => {
-  const f = followResize({ phase: 'Infeasible', since: NOW, message: "Node didn't have enough capacity: cpu, requested: 2500, capacity: 1930", source: 'conditions' }, 'InPlaceOrRecreate', undefined, NOW, options);
+test("the kubelet's message is carried into the decision", () => {
+  const f = followResize(
+    { phase: 'Infeasible', since: NOW, message: "Node didn't have enough capacity: cpu, requested: 2500, capacity: 1930", source: 'conditions' },
+    'InPlaceOrRecreate',
+    undefined,
+    NOW,
+    options,
+  );
   assert.ok(f.kind === 'fallback');
   assert.match(f.message, /requested: 2500, capacity: 1930; evicting/);
 });

@@ -61,7 +61,10 @@ for (const version of ['1.33', '1.35'] as const) {
     await f.tick(5000);
     pod = await read(f, 'web');
     assert.equal(readResizeState(pod).phase, 'None');
-    assert.deepEqual(JSON.parse(JSON.stringify(pod.status!.containerStatuses![0]!.resources)), { requests: { cpu: '800m', memory: '256Mi' }, limits: { cpu: '1600m', memory: '512Mi' } });
+    assert.deepEqual(JSON.parse(JSON.stringify(pod.status!.containerStatuses![0]!.resources)), {
+      requests: { cpu: '800m', memory: '256Mi' },
+      limits: { cpu: '1600m', memory: '512Mi' },
+    });
     assert.equal(decideNow(f, version, pod, 'InPlaceOrRecreate', rec).reason, 'WithinBounds');
   });
 
@@ -104,7 +107,10 @@ test('kube-sim 1.33: a memory decrease is planned as a request-only change, whic
   await send(f, '1.33', pod, d);
   await f.tick(5000);
   pod = await read(f, 'web');
-  assert.deepEqual(JSON.parse(JSON.stringify(pod.status!.containerStatuses![0]!.resources)), { requests: { cpu: '500m', memory: '128Mi' }, limits: { cpu: '1', memory: '512Mi' } });
+  assert.deepEqual(JSON.parse(JSON.stringify(pod.status!.containerStatuses![0]!.resources)), {
+    requests: { cpu: '500m', memory: '128Mi' },
+    limits: { cpu: '1', memory: '512Mi' },
+  });
 });
 
 test('kube-sim 1.32 (feature gate on): the resize is a JSON Patch of the pod itself, followed through status.resize', async (t) => {
@@ -112,7 +118,10 @@ test('kube-sim 1.32 (feature gate on): the resize is a JSON Patch of the pod its
   t.after(() => f.close());
   const capabilities = serverCapabilities({ major: 1, minor: 32 }, true);
   const decide = (pod: V1Pod, app: RecommendationSketch, mode: UpdateMode = 'InPlaceOrRecreate') =>
-    decidePod({ pod, vpa: vpa({ mode, recommend: { app } }), workload: 'Deployment/default/web' }, { options: updaterOptions(), capabilities, now: f.sim.cluster.clock.now() });
+    decidePod(
+      { pod, vpa: vpa({ mode, recommend: { app } }), workload: 'Deployment/default/web' },
+      { options: updaterOptions(), capabilities, now: f.sim.cluster.clock.now() },
+    );
   let pod = await runningPod(f, 'web');
   const big = { target: { cpu: '1', memory: '256Mi' }, lower: { cpu: '900m', memory: '200Mi' } };
   const d = decide(pod, big);
@@ -154,15 +163,28 @@ test('kube-sim 1.35: a restarting resize restarts exactly the container whose re
   let pod = await read(f, 'jvm');
   const more = { target: { cpu: '200m', memory: '400Mi' }, lower: { cpu: '100m', memory: '350Mi' } };
   const d = decidePod(
-    { pod, vpa: vpa({ mode: 'InPlace', annotations: { 'tailor.dev/allow-container-restart': 'true' }, recommend: { app: more, log: more } }), workload: 'Deployment/default/jvm' },
+    {
+      pod,
+      vpa: vpa({ mode: 'InPlace', annotations: { 'tailor.dev/allow-container-restart': 'true' }, recommend: { app: more, log: more } }),
+      workload: 'Deployment/default/jvm',
+    },
     { options: updaterOptions(), capabilities: serverCapabilities({ major: 1, minor: 35 }), now: f.sim.cluster.clock.now() },
   );
   assert.equal(d.action, 'ResizeWithRestart', d.message);
-  assert.deepEqual(d.changes.map((c) => [c.containerName, c.restart]), [['app', true], ['log', false]]);
+  assert.deepEqual(
+    d.changes.map((c) => [c.containerName, c.restart]),
+    [
+      ['app', true],
+      ['log', false],
+    ],
+  );
   await send(f, '1.35', pod, d);
   await f.tick(5000);
   pod = await read(f, 'jvm');
   const restarts = Object.fromEntries(pod.status!.containerStatuses!.map((s) => [s.name, s.restartCount]));
   assert.deepEqual(restarts, { app: 1, log: 0 });
-  assert.deepEqual(pod.status!.containerStatuses!.map((s) => s.resources?.requests?.memory), ['400Mi', '400Mi']);
+  assert.deepEqual(
+    pod.status!.containerStatuses!.map((s) => s.resources?.requests?.memory),
+    ['400Mi', '400Mi'],
+  );
 });

@@ -41,9 +41,17 @@ test('kube-sim records managedFields with the time of each write that carries a 
   // owns what it changed (memory); the updater keeps its entry for cpu (kube-sim fidelity corpus).
   await f.core.patchNamespacedPodResize({ namespace: 'default', name: 'web', body: memoryTo('300Mi') }, JSON_PATCH);
   pod = await f.core.readNamespacedPod({ namespace: 'default', name: 'web' });
-  assert.equal(lastUpdateTime(pod), Math.floor(firstResizeAt / 1000) * 1000, "a no-op and another manager's write to other fields leave the updater's entry alone");
+  assert.equal(
+    lastUpdateTime(pod),
+    Math.floor(firstResizeAt / 1000) * 1000,
+    "a no-op and another manager's write to other fields leave the updater's entry alone",
+  );
   assert.equal(pod.metadata!.managedFields!.filter((e) => e.manager === 'tailor-updater').length, 1);
-  assert.equal(pod.metadata!.managedFields!.filter((e) => e.subresource === 'resize' && e.manager !== 'tailor-updater').length, 1, 'the write without fieldManager is recorded under its user agent');
+  assert.equal(
+    pod.metadata!.managedFields!.filter((e) => e.subresource === 'resize' && e.manager !== 'tailor-updater').length,
+    1,
+    'the write without fieldManager is recorded under its user agent',
+  );
 
   const secondResizeAt = f.sim.cluster.clock.now();
   await f.core.patchNamespacedPodResize({ namespace: 'default', name: 'web', body: cpuTo('800m'), fieldManager: 'tailor-updater' }, JSON_PATCH);

@@ -10,11 +10,19 @@ import { NOW } from '../builders/time.ts';
 
 /** A planner context at NOW on a 1.34 server, with option overrides. */
 export function context(opts: { minor?: number; gate?: boolean; options?: Partial<UpdaterOptions>; now?: number } = {}): PlannerContext {
-  return { options: updaterOptions(opts.options), capabilities: serverCapabilities({ major: 1, minor: opts.minor ?? 34 }, opts.gate ?? false), now: opts.now ?? NOW };
+  return {
+    options: updaterOptions(opts.options),
+    capabilities: serverCapabilities({ major: 1, minor: opts.minor ?? 34 }, opts.gate ?? false),
+    now: opts.now ?? NOW,
+  };
 }
 
 /** Decides for one pod of the workload `Deployment/shop/web`. */
-export function decide(p: V1Pod, v: VerticalPodAutoscaler, opts: { usage?: PodUsage; hpa?: ResourceName[]; minor?: number; gate?: boolean; options?: Partial<UpdaterOptions> } = {}) {
+export function decide(
+  p: V1Pod,
+  v: VerticalPodAutoscaler,
+  opts: { usage?: PodUsage; hpa?: ResourceName[]; minor?: number; gate?: boolean; options?: Partial<UpdaterOptions> } = {},
+) {
   const input: PodPlanInput = { pod: p, vpa: v, workload: 'Deployment/shop/web' };
   if (opts.usage) input.usage = opts.usage;
   if (opts.hpa) input.hpaResources = opts.hpa;

@@ -18,14 +18,14 @@ test('start time from status.startTime, else creationTimestamp, else unknown', (
   assert.equal(podStartTime(pod({ containers: [app], startedAgo: null })), undefined);
 });
 
-test('last update: the later of the annotation and the updater\'s managedFields entry on resize', () => {
+test("last update: the later of the annotation and the updater's managedFields entry on resize", () => {
   assert.equal(lastUpdateTime(pod({ containers: [app] })), undefined);
   assert.equal(lastUpdateTime(pod({ containers: [app], resizedAgo: 10 * MINUTE })), NOW - 10 * MINUTE);
   const both = pod({ containers: [app], resizedAgo: 10 * MINUTE, annotations: { 'tailor.dev/last-update': ago(3 * MINUTE) } });
   assert.equal(lastUpdateTime(both), NOW - 3 * MINUTE);
   const other = pod({ containers: [app], resizedAgo: 10 * MINUTE });
   other.metadata!.managedFields![0]!.manager = 'kubectl';
-  assert.equal(lastUpdateTime(other), undefined, 'another manager\'s resize is not ours');
+  assert.equal(lastUpdateTime(other), undefined, "another manager's resize is not ours");
   const legacy = pod({ containers: [app], resizedAgo: 10 * MINUTE });
   delete legacy.metadata!.managedFields![0]!.subresource;
   assert.equal(lastUpdateTime(legacy), NOW - 10 * MINUTE, 'before 1.33 the updater patches the pod itself');
@@ -41,7 +41,8 @@ test('OOM kills from lastState.terminated, with finishedAt', () => {
 });
 
 test('quick OOM kills (evictAfterOOMSeconds): ran less than the threshold, less than the threshold ago', () => {
-  const killed = (ago: number, ranFor?: number) => pod({ containers: [container('app', { oomKilledAgo: ago, ...(ranFor !== undefined ? { oomRanFor: ranFor } : {}) })] });
+  const killed = (ago: number, ranFor?: number) =>
+    pod({ containers: [container('app', { oomKilledAgo: ago, ...(ranFor !== undefined ? { oomRanFor: ranFor } : {}) })] });
   assert.deepEqual(oomKills(killed(MINUTE, 5_000)), [{ containerName: 'app', at: NOW - MINUTE, ranMs: 5_000 }]);
   assert.equal(quickOomKills(killed(MINUTE, 5_000), NOW, 600, undefined).length, 1);
   assert.equal(quickOomKills(killed(MINUTE, 5_000), NOW, 1, undefined).length, 0, 'ran 5 s: not under 1 s');

@@ -11,24 +11,43 @@ const v134 = serverCapabilities({ major: 1, minor: 34 });
 const v133 = serverCapabilities({ major: 1, minor: 33 });
 const burstable = () => pod({ containers: [container('app', { requests: { cpu: '100m', memory: '512Mi' }, limits: { memory: '1Gi' } })] });
 const from = { requests: { cpu: 100, memory: 512 * MiB }, limits: { memory: GiB } };
-const change = (to: ContainerChange['to']): ContainerChange => ({ containerName: 'app', kind: 'container', from, to, resources: ['cpu', 'memory'], restart: false });
+const change = (to: ContainerChange['to']): ContainerChange => ({
+  containerName: 'app',
+  kind: 'container',
+  from,
+  to,
+  resources: ['cpu', 'memory'],
+  restart: false,
+});
 
 test('a safe change breaks nothing', () => {
-  assert.deepEqual(resizeViolations(burstable(), [change({ requests: { cpu: 200, memory: 512 * MiB }, limits: { memory: GiB } })], v134, { app: Infinity }), []);
+  assert.deepEqual(
+    resizeViolations(burstable(), [change({ requests: { cpu: 200, memory: 512 * MiB }, limits: { memory: GiB } })], v134, { app: Infinity }),
+    [],
+  );
 });
 
 test('removing a request or limit is refused', () => {
   const v = resizeViolations(burstable(), [change({ requests: { cpu: 200 }, limits: {} })], v134, {});
-  assert.deepEqual(v.filter((s) => /removed/.test(s)), ['app: memory request would be removed', 'app: memory limit would be removed']);
+  assert.deepEqual(
+    v.filter((s) => /removed/.test(s)),
+    ['app: memory request would be removed', 'app: memory limit would be removed'],
+  );
 });
 
 test('a request above its limit is refused', () => {
-  assert.match(resizeViolations(burstable(), [change({ requests: { cpu: 100, memory: 2 * GiB }, limits: { memory: GiB } })], v134, {}).join(), /memory request 2147483648 above limit 1073741824/);
+  assert.match(
+    resizeViolations(burstable(), [change({ requests: { cpu: 100, memory: 2 * GiB }, limits: { memory: GiB } })], v134, {}).join(),
+    /memory request 2147483648 above limit 1073741824/,
+  );
 });
 
 test('a QoS change is refused: Burstable -> Guaranteed', () => {
   const v = resizeViolations(burstable(), [change({ requests: { cpu: 100, memory: GiB }, limits: { cpu: 100, memory: GiB } })], v134, {});
-  assert.ok(v.some((s) => /QOS Class may not change .*Burstable -> Guaranteed/.test(s)), v.join('\n'));
+  assert.ok(
+    v.some((s) => /QOS Class may not change .*Burstable -> Guaranteed/.test(s)),
+    v.join('\n'),
+  );
 });
 
 test('lowering a memory limit: 1.33 needs RestartContainer; and never below the floor', () => {

@@ -11,18 +11,48 @@ const iso = (ms: number) => new Date(ms).toISOString().replace('.000', '');
 
 function vpaWritten(...times: number[]): VerticalPodAutoscaler {
   return {
-    metadata: { name: 'web', namespace: 'shop', managedFields: [{ manager: 'kubectl', operation: 'Update', time: iso(T - 3600_000) }, ...times.map((t) => ({ manager: 'tailor-recommender', operation: 'Update', subresource: 'status', time: iso(t) }))] },
+    metadata: {
+      name: 'web',
+      namespace: 'shop',
+      managedFields: [
+        { manager: 'kubectl', operation: 'Update', time: iso(T - 3600_000) },
+        ...times.map((t) => ({ manager: 'tailor-recommender', operation: 'Update', subresource: 'status', time: iso(t) })),
+      ],
+    },
     spec: { targetRef: { kind: 'Deployment', name: 'web' } },
   } as unknown as VerticalPodAutoscaler;
 }
 
 const decision = (action: PodDecision['action']): PodDecision => ({
-  namespace: 'shop', podName: 'web-1', workload: 'Deployment/shop/web', action, reason: 'OutsideBounds', message: '', disruptive: false, urgent: false, scaleUp: true, difference: 0.6, hpaExcluded: [], notes: [],
-  changes: [{ containerName: 'app', kind: 'container', from: { requests: { cpu: 500, memory: 256 * MiB }, limits: {} }, to: { requests: { cpu: 800, memory: 256 * MiB }, limits: {} }, resources: ['cpu'], restart: false }],
+  namespace: 'shop',
+  podName: 'web-1',
+  workload: 'Deployment/shop/web',
+  action,
+  reason: 'OutsideBounds',
+  message: '',
+  disruptive: false,
+  urgent: false,
+  scaleUp: true,
+  difference: 0.6,
+  hpaExcluded: [],
+  notes: [],
+  changes: [
+    {
+      containerName: 'app',
+      kind: 'container',
+      from: { requests: { cpu: 500, memory: 256 * MiB }, limits: {} },
+      to: { requests: { cpu: 800, memory: 256 * MiB }, limits: {} },
+      resources: ['cpu'],
+      restart: false,
+    },
+  ],
 });
 
 const before = pod({ containers: [container('app', { requests: { cpu: '500m', memory: '256Mi' } })] });
-const pending = pod({ containers: [container('app', { requests: { cpu: '800m', memory: '256Mi' }, actual: { requests: { cpu: '500m', memory: '256Mi' } } })], conditions: [resizeInProgress(0)] });
+const pending = pod({
+  containers: [container('app', { requests: { cpu: '800m', memory: '256Mi' }, actual: { requests: { cpu: '500m', memory: '256Mi' } } })],
+  conditions: [resizeInProgress(0)],
+});
 const done = pod({ containers: [container('app', { requests: { cpu: '800m', memory: '256Mi' } })] });
 for (const p of [before, pending, done]) p.metadata!.uid = 'uid-1';
 

@@ -8,7 +8,12 @@ import { serverCapabilities } from '../../src/updater/server-capabilities.ts';
 import { container, pod } from '../builders/pods.ts';
 import { MiB } from '../builders/time.ts';
 
-const change = (name: string, to: ContainerChange['to'], resources: ContainerChange['resources'], kind: ContainerChange['kind'] = 'container'): ContainerChange => ({
+const change = (
+  name: string,
+  to: ContainerChange['to'],
+  resources: ContainerChange['resources'],
+  kind: ContainerChange['kind'] = 'container',
+): ContainerChange => ({
   containerName: name,
   kind,
   from: { requests: {}, limits: {} },
@@ -18,7 +23,12 @@ const change = (name: string, to: ContainerChange['to'], resources: ContainerCha
 });
 
 const twoContainers = () =>
-  pod({ containers: [container('app', { requests: { cpu: '100m', memory: '512Mi', 'ephemeral-storage': '1Gi' }, limits: { memory: '1Gi' } }), container('log', { requests: { cpu: '50m' } })] });
+  pod({
+    containers: [
+      container('app', { requests: { cpu: '100m', memory: '512Mi', 'ephemeral-storage': '1Gi' }, limits: { memory: '1Gi' } }),
+      container('log', { requests: { cpu: '50m' } }),
+    ],
+  });
 
 test('JSON Patch: test the name at the index, then add each changed value as a quantity', () => {
   const ops = resizeJsonPatch(twoContainers(), [change('log', { requests: { cpu: 75 }, limits: {} }, ['cpu'])]);
@@ -32,14 +42,20 @@ test('applied to the pod, the patch changes exactly the planned values and keeps
   const p = twoContainers();
   const ops = resizeJsonPatch(p, [change('app', { requests: { cpu: 2000, memory: 768 * MiB }, limits: { memory: 1536 * MiB } }, ['cpu', 'memory'])]);
   const patched = jsonpatch.applyPatch(structuredClone(p), ops as jsonpatch.Operation[], true, false).newDocument as V1Pod;
-  assert.deepEqual(patched.spec!.containers[0]!.resources, { requests: { cpu: '2', memory: '768Mi', 'ephemeral-storage': '1Gi' }, limits: { memory: '1536Mi' } });
+  assert.deepEqual(patched.spec!.containers[0]!.resources, {
+    requests: { cpu: '2', memory: '768Mi', 'ephemeral-storage': '1Gi' },
+    limits: { memory: '1536Mi' },
+  });
   assert.deepEqual(patched.spec!.containers[1], p.spec!.containers[1]);
 });
 
 test('a missing limits object is added whole; a resource that did not change is not written', () => {
   const p = pod({ containers: [container('app', { requests: { cpu: '100m', memory: '256Mi' } })] });
   const ops = resizeJsonPatch(p, [change('app', { requests: { cpu: 200, memory: 256 * MiB }, limits: {} }, ['cpu'])]);
-  assert.deepEqual(ops.map((o) => o.path), ['/spec/containers/0/name', '/spec/containers/0/resources/requests/cpu']);
+  assert.deepEqual(
+    ops.map((o) => o.path),
+    ['/spec/containers/0/name', '/spec/containers/0/resources/requests/cpu'],
+  );
   const noLimits = resizeJsonPatch(p, [change('app', { requests: { memory: 256 * MiB }, limits: { memory: 512 * MiB } }, ['memory'])]);
   assert.deepEqual(noLimits[2], { op: 'add', path: '/spec/containers/0/resources/limits', value: { memory: '512Mi' } });
 });

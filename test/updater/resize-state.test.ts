@@ -11,7 +11,7 @@ test('no conditions and no legacy field: None', () => {
 });
 
 test('PodResizePending Infeasible: the phase, its message and the lastTransitionTime', () => {
-  const message = 'Node didn\'t have enough capacity: cpu, requested: 2500, capacity: 1930';
+  const message = "Node didn't have enough capacity: cpu, requested: 2500, capacity: 1930";
   const state = readResizeState(pod({ containers: [app], conditions: [resizePending('Infeasible', 3 * MINUTE, { message })] }));
   assert.deepEqual(state, { phase: 'Infeasible', since: NOW - 3 * MINUTE, message, source: 'conditions' });
 });

@@ -10,12 +10,14 @@ import { decide } from './planner-fixtures.ts';
 
 function app(opts: { image: string; env?: V1EnvVar[]; memoryPolicy?: 'NotRequired' | 'RestartContainer'; cpu?: string; oomKilledAgo?: number }): V1Pod {
   const p = pod({
-    containers: [container('app', {
-      requests: { cpu: opts.cpu ?? '500m', memory: '3Gi' },
-      limits: { memory: '4Gi' },
-      ...(opts.memoryPolicy ? { resizePolicy: { memory: opts.memoryPolicy } } : {}),
-      ...(opts.oomKilledAgo !== undefined ? { oomKilledAgo: opts.oomKilledAgo } : {}),
-    })],
+    containers: [
+      container('app', {
+        requests: { cpu: opts.cpu ?? '500m', memory: '3Gi' },
+        limits: { memory: '4Gi' },
+        ...(opts.memoryPolicy ? { resizePolicy: { memory: opts.memoryPolicy } } : {}),
+        ...(opts.oomKilledAgo !== undefined ? { oomKilledAgo: opts.oomKilledAgo } : {}),
+      }),
+    ],
   });
   const c = p.spec!.containers[0]!;
   c.image = opts.image;
@@ -30,11 +32,18 @@ const usage = { app: { memoryPeakBytes: 1000 * MiB } };
 const RESTART_OK = { 'tailor.dev/allow-container-restart': 'true' };
 
 test('a JVM with -Xmx2g (JAVA_TOOL_OPTIONS): its memory limit never goes below heap + overhead (2Gi + 512Mi)', () => {
-  const p = app({ image: 'registry.example/shop/api:1.4', env: [{ name: 'JAVA_TOOL_OPTIONS', value: '-XX:+UseG1GC -Xmx2g' }], memoryPolicy: 'RestartContainer' });
+  const p = app({
+    image: 'registry.example/shop/api:1.4',
+    env: [{ name: 'JAVA_TOOL_OPTIONS', value: '-XX:+UseG1GC -Xmx2g' }],
+    memoryPolicy: 'RestartContainer',
+  });
   const d = decide(p, lower('InPlaceOrRecreate', RESTART_OK), { usage });
   assert.equal(d.action, 'ResizeWithRestart', d.message);
   assert.equal(d.changes[0]!.to.limits.memory, 2560 * MiB, 'held at 2.5Gi, not the 2Gi the x0.5 step allows');
-  assert.ok(d.notes.some((n) => n.includes('heap + overhead') && n.includes('jvm (-Xmx 2048Mi, from env JAVA_TOOL_OPTIONS)')), d.notes.join('\n'));
+  assert.ok(
+    d.notes.some((n) => n.includes('heap + overhead') && n.includes('jvm (-Xmx 2048Mi, from env JAVA_TOOL_OPTIONS)')),
+    d.notes.join('\n'),
+  );
   // The same container without the JVM flag (unknown runtime): the step allows 2Gi.
   const plain = decide(app({ image: 'registry.example/shop/api:1.4', memoryPolicy: 'RestartContainer' }), lower('InPlaceOrRecreate', RESTART_OK), { usage });
   assert.equal(plain.changes[0]!.to.limits.memory, 2048 * MiB);
@@ -56,7 +65,10 @@ test('a start-sized runtime with a cpu change too: cpu in place, memory left unc
   const d = decide(p, lower('InPlaceOrRecreate', {}, '500m'), { usage });
   assert.equal(d.action, 'ResizeInPlace', d.message);
   assert.deepEqual(d.changes[0]!.resources, ['cpu']);
-  assert.ok(d.notes.some((n) => n.startsWith('app: memory left unchanged')), d.notes.join('\n'));
+  assert.ok(
+    d.notes.some((n) => n.startsWith('app: memory left unchanged')),
+    d.notes.join('\n'),
+  );
 });
 
 test('the override annotation wins over detection; a bad one is noted and detection is used', () => {
@@ -68,14 +80,20 @@ test('the override annotation wins over detection; a bad one is noted and detect
   assert.equal(jvm.reason, 'StartSizedMemory');
   const bad = decide(p, lower('InPlace', { 'tailor.dev/runtime': 'app=cobol' }), { usage });
   assert.equal(bad.reason, 'StartSizedMemory');
-  assert.ok(bad.notes.some((n) => n.includes('tailor.dev/runtime: unknown runtime "cobol"')), bad.notes.join('\n'));
+  assert.ok(
+    bad.notes.some((n) => n.includes('tailor.dev/runtime: unknown runtime "cobol"')),
+    bad.notes.join('\n'),
+  );
 });
 
 test('Go and unknown runtimes resize memory in place as before; an OOM-killed JVM still gets its urgent raise in place', () => {
   const go = decide(app({ image: 'registry.example/api:2', env: [{ name: 'GOMEMLIMIT', value: '900MiB' }] }), lower('InPlace'), { usage });
   assert.equal(go.action, 'ResizeInPlace', go.message);
   const p = app({ image: 'eclipse-temurin:21-jre', oomKilledAgo: 5 * MINUTE });
-  const v = vpa({ mode: 'InPlace', recommend: { app: { target: { cpu: '500m', memory: '3Gi' }, lower: { cpu: '400m', memory: '2Gi' }, upper: { cpu: '600m', memory: '5Gi' } } } });
+  const v = vpa({
+    mode: 'InPlace',
+    recommend: { app: { target: { cpu: '500m', memory: '3Gi' }, lower: { cpu: '400m', memory: '2Gi' }, upper: { cpu: '600m', memory: '5Gi' } } },
+  });
   const oom = decide(p, v, { usage });
   assert.equal(oom.reason, 'OomKilled');
   assert.equal(oom.action, 'ResizeInPlace', oom.message);

@@ -16,7 +16,13 @@ test('relative difference sums over resources of the pod totals', () => {
     ['b', { requests: { cpu: 300 }, limits: {} }],
   ]);
   // totals 400m -> 500m: 0.25, whatever the split.
-  assert.equal(relativeDifference(two, [{ containerName: 'a', target: { cpu: 50 } }, { containerName: 'b', target: { cpu: 450 } }]), 0.25);
+  assert.equal(
+    relativeDifference(two, [
+      { containerName: 'a', target: { cpu: 50 } },
+      { containerName: 'b', target: { cpu: 450 } },
+    ]),
+    0.25,
+  );
 });
 
 test('triggers list the most urgent first and name the containers', () => {
@@ -28,13 +34,19 @@ test('triggers list the most urgent first and name the containers', () => {
     underPressure: [],
     options: updaterOptions(),
   });
-  assert.deepEqual(t.map((x) => x.reason), ['OomKilled', 'OutsideBounds', 'Drift']);
+  assert.deepEqual(
+    t.map((x) => x.reason),
+    ['OomKilled', 'OutsideBounds', 'Drift'],
+  );
   assert.match(t[1]!.message, /app cpu request 100m below lowerBound 200m/);
 });
 
 test('drift exactly at the threshold counts (>= 10%, as upstream); the age rule needs a known start', () => {
   const rec = [{ containerName: 'app', target: { cpu: 110 } }];
   const base = { actual, recommendations: rec, oomKilled: [], underPressure: [], options: updaterOptions() };
-  assert.deepEqual(updateTriggers({ ...base, podAgeMs: 12 * HOUR }).map((x) => x.reason), ['Drift']);
+  assert.deepEqual(
+    updateTriggers({ ...base, podAgeMs: 12 * HOUR }).map((x) => x.reason),
+    ['Drift'],
+  );
   assert.deepEqual(updateTriggers({ ...base, podAgeMs: undefined }), []);
 });

@@ -22,10 +22,22 @@ test('an invalid VPA is named with its fields once, again only when it breaks an
       },
     }),
   });
-  let bad: unknown = { apiVersion: 'autoscaling.k8s.io/v1', kind: 'VerticalPodAutoscaler', metadata: { namespace: 'shop', name: 'web' }, spec: { targetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'web' }, updatePolicy: { updateMode: 'Sometimes' } } };
+  let bad: unknown = {
+    apiVersion: 'autoscaling.k8s.io/v1',
+    kind: 'VerticalPodAutoscaler',
+    metadata: { namespace: 'shop', name: 'web' },
+    spec: { targetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'web' }, updatePolicy: { updateMode: 'Sometimes' } },
+  };
   const sources = { pods: () => [], vpas: () => [bad], limitRanges: () => [], hpas: () => [], workloads: () => [] };
   const api = new Proxy({} as UpdaterApi, { get: () => () => assert.fail('no API call expected') });
-  const loop = new UpdaterLoop({ sources, api, logger, options: updaterOptions({}), capabilities: serverCapabilities({ major: 1, minor: 35 }), budget: { resizes: 10, evictions: 10 } });
+  const loop = new UpdaterLoop({
+    sources,
+    api,
+    logger,
+    options: updaterOptions({}),
+    capabilities: serverCapabilities({ major: 1, minor: 35 }),
+    budget: { resizes: 10, evictions: 10 },
+  });
   for (let m = 0; m < 3; m++) {
     const report = await loop.runOnce(m * MIN);
     assert.deepEqual(report.invalidVpaNames, ['shop/web']);
@@ -35,7 +47,10 @@ test('an invalid VPA is named with its fields once, again only when it breaks an
   assert.equal(warnings[0]!.vpa, 'shop/web');
   assert.match(warnings[0]!.msg, /^VPA shop\/web is invalid; the updater leaves its pods alone: .*spec\.updatePolicy\.updateMode/);
   // Fixed, then broken another way: said again at once.
-  bad = { ...(bad as object), spec: { targetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'web' }, updatePolicy: { updateMode: 'Off', minReplicas: 0 } } };
+  bad = {
+    ...(bad as object),
+    spec: { targetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'web' }, updatePolicy: { updateMode: 'Off', minReplicas: 0 } },
+  };
   await loop.runOnce(4 * MIN);
   assert.equal(lines.filter((l) => l.level === 40).length, 2, lines.map((l) => l.msg).join('\n'));
 });

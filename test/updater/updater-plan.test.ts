@@ -88,13 +88,23 @@ test('a restart resize of a single replica is disruptive and waits for minReplic
 
 test('disruption budget: 4 replicas x tolerance 0.5 = 2 evictions at once', () => {
   const pods = ['a', 'b', 'c', 'd'].map((name, i) => pod({ name, containers: [cpu(`${100 + 10 * i}m`)], startedAgo: young }));
-  assert.deepEqual(run([group(pods, { mode: 'Recreate' })], { options: { canary: false } }), ['a Evict OutsideBounds', 'b Evict OutsideBounds', 'c Wait DisruptionBudget', 'd Wait DisruptionBudget']);
+  assert.deepEqual(run([group(pods, { mode: 'Recreate' })], { options: { canary: false } }), [
+    'a Evict OutsideBounds',
+    'b Evict OutsideBounds',
+    'c Wait DisruptionBudget',
+    'd Wait DisruptionBudget',
+  ]);
 });
 
 test('disruption budget: an unavailable pod uses it up (4 replicas, one not running: 2 - 1 = 1)', () => {
   const pods = ['a', 'b', 'c'].map((name, i) => pod({ name, containers: [cpu(`${100 + 10 * i}m`)], startedAgo: young }));
   pods.push(pod({ name: 'd', containers: [cpu('100m')], phase: 'Pending' }));
-  assert.deepEqual(run([group(pods, { mode: 'Recreate' })], { options: { canary: false } }), ['a Evict OutsideBounds', 'b Wait DisruptionBudget', 'c Wait DisruptionBudget', 'd Skip PodNotRunning']);
+  assert.deepEqual(run([group(pods, { mode: 'Recreate' })], { options: { canary: false } }), [
+    'a Evict OutsideBounds',
+    'b Wait DisruptionBudget',
+    'c Wait DisruptionBudget',
+    'd Skip PodNotRunning',
+  ]);
 });
 
 test('disruption budget: pods that are not Ready are down already and take none (3 crash-looping replicas, all evicted)', () => {
@@ -102,20 +112,36 @@ test('disruption budget: pods that are not Ready are down already and take none 
   // none is Ready and the budget (max(1, 3 x 0.5) - 3 unavailable) is 0; they wait for ever without this.
   const notReady = [{ type: 'Ready', status: 'False' }] as never;
   const pods = ['a', 'b', 'c'].map((name, i) => pod({ name, containers: [cpu(`${100 + 10 * i}m`)], startedAgo: young, conditions: notReady }));
-  assert.deepEqual(run([group(pods, { mode: 'Recreate' })], { options: { canary: false } }), ['a Evict OutsideBounds', 'b Evict OutsideBounds', 'c Evict OutsideBounds']);
+  assert.deepEqual(run([group(pods, { mode: 'Recreate' })], { options: { canary: false } }), [
+    'a Evict OutsideBounds',
+    'b Evict OutsideBounds',
+    'c Evict OutsideBounds',
+  ]);
   // One Ready among them: the Ready one still needs the budget, and there is none (1 - 2 unavailable).
-  const mixed = ['a', 'b', 'c'].map((name, i) => pod({ name, containers: [cpu(`${100 + 10 * i}m`)], startedAgo: young, ...(i < 2 ? { conditions: notReady } : {}) }));
-  assert.deepEqual(run([group(mixed, { mode: 'Recreate' })], { options: { canary: false } }), ['a Evict OutsideBounds', 'b Evict OutsideBounds', 'c Wait DisruptionBudget']);
+  const mixed = ['a', 'b', 'c'].map((name, i) =>
+    pod({ name, containers: [cpu(`${100 + 10 * i}m`)], startedAgo: young, ...(i < 2 ? { conditions: notReady } : {}) }),
+  );
+  assert.deepEqual(run([group(mixed, { mode: 'Recreate' })], { options: { canary: false } }), [
+    'a Evict OutsideBounds',
+    'b Evict OutsideBounds',
+    'c Wait DisruptionBudget',
+  ]);
 });
 
 test('global rate limits: resizes and evictions each stop at their budget, the most important first', () => {
   const inPlace = ['a', 'b', 'c'].map((name, i) => pod({ name, containers: [cpu(`${100 + 10 * i}m`)], startedAgo: young }));
   const evict = ['x', 'y'].map((name, i) => pod({ name, namespace: 'other', containers: [cpu(`${100 + 10 * i}m`)], startedAgo: young }));
-  const decisions = run(
-    [group(inPlace), { ...group(evict, { mode: 'Recreate', minReplicas: 1 }), workload: 'Deployment/other/batch' }],
-    { budget: { resizes: 2, evictions: 1 }, options: { canary: false, evictionTolerance: 1 } },
-  );
-  assert.deepEqual(decisions, ['x Evict OutsideBounds', 'a ResizeInPlace OutsideBounds', 'b ResizeInPlace OutsideBounds', 'y Wait RateLimited', 'c Wait RateLimited']);
+  const decisions = run([group(inPlace), { ...group(evict, { mode: 'Recreate', minReplicas: 1 }), workload: 'Deployment/other/batch' }], {
+    budget: { resizes: 2, evictions: 1 },
+    options: { canary: false, evictionTolerance: 1 },
+  });
+  assert.deepEqual(decisions, [
+    'x Evict OutsideBounds',
+    'a ResizeInPlace OutsideBounds',
+    'b ResizeInPlace OutsideBounds',
+    'y Wait RateLimited',
+    'c Wait RateLimited',
+  ]);
 });
 
 test('a held action says what was planned', () => {
@@ -130,9 +156,22 @@ test('while the admission webhook status is not fresh, evictions wait (Admission
   const evict = ['x', 'y'].map((name, i) => pod({ name, namespace: 'other', containers: [cpu(`${100 + 10 * i}m`)], startedAgo: young }));
   const groups = [group(inPlace), { ...group(evict, { mode: 'Recreate', minReplicas: 1 }), workload: 'Deployment/other/batch' }];
   const options = { canary: false, evictionTolerance: 1 };
-  const held = plan({ ...context({ options }), groups, budget: { resizes: 100, evictions: 100 }, evictionsHeld: 'no admission webhook status (Lease tailor-system/vpa-admission-controller not found)' });
-  assert.deepEqual(held.map((d) => `${d.podName} ${d.action} ${d.reason}`), ['a ResizeInPlace OutsideBounds', 'b ResizeInPlace OutsideBounds', 'x Wait AdmissionUnavailable', 'y Wait AdmissionUnavailable']);
+  const held = plan({
+    ...context({ options }),
+    groups,
+    budget: { resizes: 100, evictions: 100 },
+    evictionsHeld: 'no admission webhook status (Lease tailor-system/vpa-admission-controller not found)',
+  });
+  assert.deepEqual(
+    held.map((d) => `${d.podName} ${d.action} ${d.reason}`),
+    ['a ResizeInPlace OutsideBounds', 'b ResizeInPlace OutsideBounds', 'x Wait AdmissionUnavailable', 'y Wait AdmissionUnavailable'],
+  );
   assert.match(held.find((d) => d.podName === 'x')!.message, /^no admission webhook status .* \(planned: Evict OutsideBounds: /);
   // Without the hold the same plan evicts.
-  assert.deepEqual(run(groups, { options }), ['x Evict OutsideBounds', 'y Evict OutsideBounds', 'a ResizeInPlace OutsideBounds', 'b ResizeInPlace OutsideBounds']);
+  assert.deepEqual(run(groups, { options }), [
+    'x Evict OutsideBounds',
+    'y Evict OutsideBounds',
+    'a ResizeInPlace OutsideBounds',
+    'b ResizeInPlace OutsideBounds',
+  ]);
 });

@@ -19,15 +19,28 @@ const ready = (agoMs: number) => ({ type: 'Ready', status: 'True', lastTransitio
 function hamster(opts: { readyAgo?: number; annotation?: string; sketch?: Partial<ContainerSketch>; resizedAgo?: number } = {}) {
   const c = container('hamster', { requests: { cpu: '200m', memory: '100Mi' }, ...opts.sketch });
   const conditions = opts.readyAgo === undefined ? [{ type: 'Ready', status: 'False' }] : [ready(opts.readyAgo)];
-  return pod({ name: 'hamster-1', startedAgo: MINUTE, conditions: conditions as never, containers: [c], annotations: { 'vpaCpuStartupBoost/hamster': opts.annotation ?? ORIGINAL }, ...(opts.resizedAgo !== undefined ? { resizedAgo: opts.resizedAgo } : {}) });
+  return pod({
+    name: 'hamster-1',
+    startedAgo: MINUTE,
+    conditions: conditions as never,
+    containers: [c],
+    annotations: { 'vpaCpuStartupBoost/hamster': opts.annotation ?? ORIGINAL },
+    ...(opts.resizedAgo !== undefined ? { resizedAgo: opts.resizedAgo } : {}),
+  });
 }
 
 /** The spec's VPA: startupBoost factor 2 for 1 s, target 100m / 100Mi, no bounds. */
 function hamsterVpa(mode: UpdateMode = 'Auto', extra: VpaSketch = {}) {
-  return vpa({ mode, startupBoost: { cpu: { type: 'Factor', factor: 2, durationSeconds: 1 } }, recommend: { hamster: { target: { cpu: '100m', memory: '100Mi' } } }, ...extra });
+  return vpa({
+    mode,
+    startupBoost: { cpu: { type: 'Factor', factor: 2, durationSeconds: 1 } },
+    recommend: { hamster: { target: { cpu: '100m', memory: '100Mi' } } },
+    ...extra,
+  });
 }
 
-const cpuChanges = (d: ReturnType<typeof decide>) => d.changes.map((c) => [c.containerName, c.from.requests.cpu, c.to.requests.cpu, c.to.requests.memory, c.resources, c.restart]);
+const cpuChanges = (d: ReturnType<typeof decide>) =>
+  d.changes.map((c) => [c.containerName, c.from.requests.cpu, c.to.requests.cpu, c.to.requests.memory, c.resources, c.restart]);
 
 test("upstream's e2e 'Unboost pods when they become Ready': Ready 5 s ago, 1 s boost over, the cpu goes to the recommendation in place", () => {
   const d = decide(hamster({ readyAgo: 5 * SECOND }), hamsterVpa());
@@ -38,43 +51,72 @@ test("upstream's e2e 'Unboost pods when they become Ready': Ready 5 s ago, 1 s b
 
 test('while it lasts (Ready 0.5 s ago, or not Ready yet) the pod waits: no other change', () => {
   const d = decide(hamster({ readyAgo: 500 }), hamsterVpa());
-  assert.deepEqual([d.action, d.reason, d.message], ['Wait', 'StartupBoost', "upstream's start-up cpu boost (vpaCpuStartupBoost/hamster) until ready+1s: 1 s left"]);
+  assert.deepEqual(
+    [d.action, d.reason, d.message],
+    ['Wait', 'StartupBoost', "upstream's start-up cpu boost (vpaCpuStartupBoost/hamster) until ready+1s: 1 s left"],
+  );
   const unready = decide(hamster(), hamsterVpa('InPlaceOrRecreate', { recommend: { hamster: { target: { cpu: '100m' }, upper: { cpu: '150m' } } } }));
   assert.deepEqual([unready.action, unready.reason], ['Wait', 'StartupBoost'], 'above its upper bound, yet it waits');
   assert.match(unready.message, /the pod is not Ready yet$/);
 });
 
 test('updateMode Off: back to the values before the boost (the annotation), not to the recommendation', () => {
-  const p = hamster({ readyAgo: MINUTE, annotation: '{"requests":{"cpu":"100m","memory":"100Mi"},"limits":{"cpu":"150m"}}', sketch: { requests: { cpu: '200m', memory: '100Mi' }, limits: { cpu: '300m' } } });
+  const p = hamster({
+    readyAgo: MINUTE,
+    annotation: '{"requests":{"cpu":"100m","memory":"100Mi"},"limits":{"cpu":"150m"}}',
+    sketch: { requests: { cpu: '200m', memory: '100Mi' }, limits: { cpu: '300m' } },
+  });
   const d = decide(p, hamsterVpa('Off', { recommend: { hamster: { target: { cpu: '120m' } } } }));
   assert.deepEqual([d.action, d.reason], ['ResizeInPlace', 'StartupBoostEnded']);
-  assert.deepEqual(d.changes.map((c) => [c.to.requests.cpu, c.to.limits.cpu]), [[100, 150]]);
+  assert.deepEqual(
+    d.changes.map((c) => [c.to.requests.cpu, c.to.limits.cpu]),
+    [[100, 150]],
+  );
   assert.match(d.message, /cpu back to the values before the boost$/);
   assert.equal(decide(hamster({ readyAgo: 500 }), hamsterVpa('Off')).reason, 'StartupBoost');
 });
 
 test('no recommendation (yet, or none for the container, or its mode Off): back to the values before the boost, as upstream', () => {
   const p = hamster({ readyAgo: MINUTE, annotation: '{"requests":{"cpu":"100m"},"limits":{}}' });
-  assert.deepEqual(decide(p, hamsterVpa('Auto', { recommend: {} })).changes.map((c) => c.to.requests.cpu), [100]);
-  assert.deepEqual(decide(p, hamsterVpa('Auto', { policies: [{ containerName: 'hamster', mode: 'Off' }] })).changes.map((c) => c.to.requests.cpu), [100]);
+  assert.deepEqual(
+    decide(p, hamsterVpa('Auto', { recommend: {} })).changes.map((c) => c.to.requests.cpu),
+    [100],
+  );
+  assert.deepEqual(
+    decide(p, hamsterVpa('Auto', { policies: [{ containerName: 'hamster', mode: 'Off' }] })).changes.map((c) => c.to.requests.cpu),
+    [100],
+  );
 });
 
 test('the recommendation as the planner shapes it: minAllowed holds; a Guaranteed limit moves with the request', () => {
-  const p = hamster({ readyAgo: MINUTE, sketch: { requests: { cpu: '200m', memory: '100Mi' }, limits: { cpu: '200m', memory: '100Mi' } }, annotation: '{"requests":{"cpu":"100m","memory":"100Mi"},"limits":{"cpu":"100m","memory":"100Mi"}}' });
+  const p = hamster({
+    readyAgo: MINUTE,
+    sketch: { requests: { cpu: '200m', memory: '100Mi' }, limits: { cpu: '200m', memory: '100Mi' } },
+    annotation: '{"requests":{"cpu":"100m","memory":"100Mi"},"limits":{"cpu":"100m","memory":"100Mi"}}',
+  });
   const d = decide(p, hamsterVpa('Auto', { policies: [{ containerName: 'hamster', minAllowed: { cpu: '150m' } }] }));
-  assert.deepEqual(d.changes.map((c) => [c.to.requests.cpu, c.to.limits.cpu, c.to.limits.memory]), [[150, 150, 100 * 1024 * 1024]]);
+  assert.deepEqual(
+    d.changes.map((c) => [c.to.requests.cpu, c.to.limits.cpu, c.to.limits.memory]),
+    [[150, 150, 100 * 1024 * 1024]],
+  );
 });
 
 test('an annotation that cannot be read: Skip StartupBoostStuck with the reason, never a crash', () => {
   const d = decide(hamster({ readyAgo: MINUTE, annotation: '{"requests":{"cpu":"lots"}}' }), hamsterVpa());
   assert.deepEqual([d.action, d.reason], ['Skip', 'StartupBoostStuck']);
   assert.match(d.message, /^vpaCpuStartupBoost\/hamster: requests\.cpu: quantity "lots" is malformed.*; the boost cannot be given back$/);
-  assert.equal(decide(hamster({ readyAgo: MINUTE, annotation: 'not json' }), hamsterVpa()).message, 'vpaCpuStartupBoost/hamster is not JSON; the boost cannot be given back');
+  assert.equal(
+    decide(hamster({ readyAgo: MINUTE, annotation: 'not json' }), hamsterVpa()).message,
+    'vpaCpuStartupBoost/hamster is not JSON; the boost cannot be given back',
+  );
 });
 
 test('given back already (the updater resized the pod after the end; Tailor cannot remove the annotation): the usual rules', () => {
   // Ready 5 s ago, ended 4 s ago, resized 2 s ago: the usual rules find it within its bounds
-  const back = decide(hamster({ readyAgo: 5 * SECOND, resizedAgo: 2 * SECOND, sketch: { requests: { cpu: '100m', memory: '100Mi' } } }), hamsterVpa('Auto', { recommend: { hamster: { target: { cpu: '150m', memory: '100Mi' } } } }));
+  const back = decide(
+    hamster({ readyAgo: 5 * SECOND, resizedAgo: 2 * SECOND, sketch: { requests: { cpu: '100m', memory: '100Mi' } } }),
+    hamsterVpa('Auto', { recommend: { hamster: { target: { cpu: '150m', memory: '100Mi' } } } }),
+  );
   assert.deepEqual([back.action, back.reason], ['Skip', 'WithinBounds']);
   // a resize before the end (the annotation came later) does not count
   assert.equal(decide(hamster({ readyAgo: 5 * SECOND, resizedAgo: 10 * SECOND }), hamsterVpa()).reason, 'StartupBoostEnded');
@@ -96,7 +138,10 @@ test('a VPA that asks for no boost: a pod not Ready yet is not held (as upstream
   const plain = vpa({ mode: 'InPlaceOrRecreate', recommend: { hamster: { target: { cpu: '100m' }, upper: { cpu: '150m' } } } });
   const unready = decide(hamster(), plain);
   assert.notEqual(unready.reason, 'StartupBoost');
-  assert.deepEqual([decide(hamster({ readyAgo: 0 }), plain).reason, decide(hamster({ readyAgo: 0 }), plain).message], ['StartupBoostEnded', "upstream's start-up cpu boost over (vpaCpuStartupBoost/hamster, ready): cpu to the recommendation"]);
+  assert.deepEqual(
+    [decide(hamster({ readyAgo: 0 }), plain).reason, decide(hamster({ readyAgo: 0 }), plain).message],
+    ['StartupBoostEnded', "upstream's start-up cpu boost over (vpaCpuStartupBoost/hamster, ready): cpu to the recommendation"],
+  );
 });
 
 test("Tailor's own record wins over upstream's annotation on the same pod; a container missing from the pod is ignored", () => {

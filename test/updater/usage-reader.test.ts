@@ -9,7 +9,14 @@ const MiB = 1024 * 1024;
 const key = (pod: string, container: string) => ({ namespace: 'shop', pod, container });
 
 test('the answer becomes usage per pod and container; a sustained value covers the pressure window', () => {
-  const usage = podUsageFrom([{ key: key('web-1', 'app'), peakBytes: 800 * MiB, sustainedBytes: 950 * MiB }, { key: key('web-1', 'side'), peakBytes: 20 * MiB }, { key: key('web-2', 'app') }], 120_000);
+  const usage = podUsageFrom(
+    [
+      { key: key('web-1', 'app'), peakBytes: 800 * MiB, sustainedBytes: 950 * MiB },
+      { key: key('web-1', 'side'), peakBytes: 20 * MiB },
+      { key: key('web-2', 'app') },
+    ],
+    120_000,
+  );
   assert.deepEqual(Object.fromEntries(usage), {
     'shop/web-1': { app: { memoryPeakBytes: 800 * MiB, memoryWorkingSetMinBytes: 950 * MiB, memoryWindowMs: 120_000 }, side: { memoryPeakBytes: 20 * MiB } },
     'shop/web-2': { app: {} },
@@ -29,7 +36,11 @@ test('one read per loop for all namespaces; a failure or no source gives no usag
   assert.equal(read.usage.get('shop/web-1')?.app?.memoryPeakBytes, MiB);
 
   const error = new PrometheusUnreachableError('connect ECONNREFUSED', 'q');
-  const down: MemoryUsageSource = { memoryUsage: async () => { throw error; } };
+  const down: MemoryUsageSource = {
+    memoryUsage: async () => {
+      throw error;
+    },
+  };
   assert.deepEqual(await readUsage(down, ['shop'], 0, updaterOptions()), { available: false, usage: new Map(), error });
   assert.deepEqual(await readUsage(undefined, ['shop'], 0, updaterOptions()), { available: false, usage: new Map() });
   assert.deepEqual(await readUsage(down, [], 0, updaterOptions()), { available: true, usage: new Map() }, 'nothing to ask');

@@ -19,18 +19,26 @@ const hpa = (target: string, metrics: NonNullable<V2HorizontalPodAutoscaler['spe
 });
 
 test('HPA conflicts: Resource or ContainerResource utilisation targets only', () => {
-  assert.deepEqual(hpaUtilizationResources(hpa('web', [{ type: 'Resource', resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: 70 } } }])), ['cpu']);
-  assert.deepEqual(hpaUtilizationResources(hpa('web', [{ type: 'Resource', resource: { name: 'memory', target: { type: 'AverageValue', averageValue: '1Gi' } } }])), []);
   assert.deepEqual(
-    hpaUtilizationResources(hpa('web', [
-      { type: 'ContainerResource', containerResource: { container: 'app', name: 'memory', target: { type: 'Utilization', averageUtilization: 80 } } },
-      { type: 'Pods', pods: { metric: { name: 'rps' }, target: { type: 'AverageValue', averageValue: '10' } } },
-    ])),
+    hpaUtilizationResources(hpa('web', [{ type: 'Resource', resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: 70 } } }])),
+    ['cpu'],
+  );
+  assert.deepEqual(
+    hpaUtilizationResources(hpa('web', [{ type: 'Resource', resource: { name: 'memory', target: { type: 'AverageValue', averageValue: '1Gi' } } }])),
+    [],
+  );
+  assert.deepEqual(
+    hpaUtilizationResources(
+      hpa('web', [
+        { type: 'ContainerResource', containerResource: { container: 'app', name: 'memory', target: { type: 'Utilization', averageUtilization: 80 } } },
+        { type: 'Pods', pods: { metric: { name: 'rps' }, target: { type: 'AverageValue', averageValue: '10' } } },
+      ]),
+    ),
     ['memory'],
   );
 });
 
-test('pods go to the VPA that targets their Deployment, with its namespace\'s LimitRanges, HPA resources and replicas', () => {
+test("pods go to the VPA that targets their Deployment, with its namespace's LimitRanges, HPA resources and replicas", () => {
   const web = vpa();
   const lr: V1LimitRange = { metadata: { name: 'lr', namespace: 'shop' }, spec: { limits: [{ type: 'Container', max: { cpu: '2' } }] } };
   const elsewhere: V1LimitRange = { metadata: { name: 'lr', namespace: 'other' }, spec: { limits: [] } };
@@ -44,11 +52,17 @@ test('pods go to the VPA that targets their Deployment, with its namespace\'s Li
   assert.equal(groups.length, 1);
   const [g] = groups;
   assert.equal(g!.workload, 'Deployment/shop/web');
-  assert.deepEqual(g!.pods.map((p) => p.metadata!.name), ['web-1']);
+  assert.deepEqual(
+    g!.pods.map((p) => p.metadata!.name),
+    ['web-1'],
+  );
   assert.deepEqual(g!.limitRanges, [lr]);
   assert.deepEqual(g!.hpaResources, ['cpu']);
   assert.equal(g!.replicas, 3);
-  assert.deepEqual(unmatched.map((p) => p.metadata!.name), ['api-1', 'web-x']);
+  assert.deepEqual(
+    unmatched.map((p) => p.metadata!.name),
+    ['api-1', 'web-x'],
+  );
 });
 
 test('the first workload object of a target gives the replicas; HPAs and LimitRanges keep their order; kinds and namespaces tell targets apart', () => {
@@ -57,8 +71,14 @@ test('the first workload object of a target gives the replicas; HPAs and LimitRa
   api.metadata.name = 'api';
   api.spec.targetRef = { apiVersion: 'apps/v1', kind: 'StatefulSet', name: 'api' };
   const lr = (name: string, namespace: string | undefined): V1LimitRange => ({ metadata: { name, ...(namespace ? { namespace } : {}) }, spec: { limits: [] } });
-  const memoryHpa = { ...hpa('web', [{ type: 'Resource', resource: { name: 'memory', target: { type: 'Utilization', averageUtilization: 70 } } }]), metadata: { name: 'b-memory', namespace: 'shop' } };
-  const cpuHpa = { ...hpa('web', [{ type: 'Resource', resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: 70 } } }]), metadata: { name: 'a-cpu', namespace: 'shop' } };
+  const memoryHpa = {
+    ...hpa('web', [{ type: 'Resource', resource: { name: 'memory', target: { type: 'Utilization', averageUtilization: 70 } } }]),
+    metadata: { name: 'b-memory', namespace: 'shop' },
+  };
+  const cpuHpa = {
+    ...hpa('web', [{ type: 'Resource', resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: 70 } } }]),
+    metadata: { name: 'a-cpu', namespace: 'shop' },
+  };
   const { groups } = groupWorkloads({
     vpas: [web, api],
     pods: [],
@@ -75,7 +95,10 @@ test('the first workload object of a target gives the replicas; HPAs and LimitRa
   });
   const [g, a] = groups;
   assert.equal(g!.replicas, 3);
-  assert.deepEqual(g!.limitRanges?.map((l) => l.metadata?.name), ['second', 'first']);
+  assert.deepEqual(
+    g!.limitRanges?.map((l) => l.metadata?.name),
+    ['second', 'first'],
+  );
   assert.deepEqual(g!.hpaResources, ['memory', 'cpu']);
   assert.deepEqual(g!.hpaNames, ['a-cpu', 'b-memory']);
   assert.equal(a!.workload, 'StatefulSet/shop/api');
@@ -101,7 +124,10 @@ test('grouping reads each workload object, HPA and LimitRange a bounded number o
     hpas: Array.from({ length: n }, (_, i) => counted(hpa(`w${i}`, []))),
     limitRanges: Array.from({ length: n }, (_, i) => counted({ metadata: { name: `lr${i}`, namespace: `ns${i}` }, spec: { limits: [] } })),
   });
-  assert.deepEqual(groups.map((g) => g.replicas), Array.from({ length: n }, (_, i) => i));
+  assert.deepEqual(
+    groups.map((g) => g.replicas),
+    Array.from({ length: n }, (_, i) => i),
+  );
   assert.ok(reads <= 20 * n, `${reads} property reads for ${n} VPAs and ${n} objects of each kind`);
 });
 
@@ -114,9 +140,15 @@ test('two VPAs on one workload: one group, with the oldest VPA (then the first n
   };
   const owner = at('web', '2026-01-01T09:00:00Z');
   const younger = at('a-web-copy', '2026-01-01T09:00:02Z');
-  for (const vpas of [[younger, owner], [owner, younger]]) {
+  for (const vpas of [
+    [younger, owner],
+    [owner, younger],
+  ]) {
     const { groups } = groupWorkloads({ vpas, pods: [deploymentPod('web-1', 'web')] });
-    assert.deepEqual(groups.map((g) => `${g.workload} ${g.vpa.metadata.name} ${g.pods.length}`), ['Deployment/shop/web web 1']);
+    assert.deepEqual(
+      groups.map((g) => `${g.workload} ${g.vpa.metadata.name} ${g.pods.length}`),
+      ['Deployment/shop/web web 1'],
+    );
   }
   const tie = at('b', '2026-01-01T09:00:00Z');
   assert.equal(groupWorkloads({ vpas: [tie, at('a', '2026-01-01T09:00:00Z')], pods: [] }).groups[0]!.vpa.metadata.name, 'a');
@@ -126,7 +158,7 @@ test('two VPAs on one workload: one group, with the oldest VPA (then the first n
   assert.equal(groupWorkloads({ vpas: [owner, off], pods: [] }).groups[0]!.vpa.metadata.name, 'z-off');
 });
 
-test('a CronJob\'s pods go to the VPA on the CronJob, through their Job\'s owner; a Job without one stays a Job', () => {
+test("a CronJob's pods go to the VPA on the CronJob, through their Job's owner; a Job without one stays a Job", () => {
   const jobPod = (name: string, job: string) => {
     const p = pod({ name, namespace: 'shop', containers: [container('app')] });
     p.metadata!.ownerReferences = [{ apiVersion: 'batch/v1', kind: 'Job', name: job, uid: 'u', controller: true }];
@@ -154,5 +186,8 @@ test('a CronJob\'s pods go to the VPA on the CronJob, through their Job\'s owner
     ],
   );
   // A Job not (yet) in the cache: the pod cannot be told apart and is left alone.
-  assert.deepEqual(unmatched.map((p) => p.metadata!.name), ['orphan-1']);
+  assert.deepEqual(
+    unmatched.map((p) => p.metadata!.name),
+    ['orphan-1'],
+  );
 });

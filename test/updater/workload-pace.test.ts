@@ -20,11 +20,17 @@ const recommend = { app: { target: { cpu: '400m', memory: '256Mi' }, lower: { cp
 
 function decisions(pods: V1Pod[], sketch: VpaSketch = {}, opts: { options?: Partial<UpdaterOptions>; now?: number } = {}): PodDecision[] {
   const group: WorkloadGroup = { workload: 'Deployment/shop/web', vpa: vpa({ recommend, ...sketch }), pods };
-  return plan({ ...context({ options: opts.options ?? {}, ...(opts.now !== undefined ? { now: opts.now } : {}) }), groups: [group], budget: { resizes: 100, evictions: 100 } });
+  return plan({
+    ...context({ options: opts.options ?? {}, ...(opts.now !== undefined ? { now: opts.now } : {}) }),
+    groups: [group],
+    budget: { resizes: 100, evictions: 100 },
+  });
 }
 const lines = (ds: PodDecision[]) => ds.map((d) => `${d.podName} ${d.action} ${d.reason}`);
 const cpuTo = (d: PodDecision) => d.changes[0]?.to.requests.cpu;
-const solo = (request: string, extra: Partial<Parameters<typeof pod>[0]> = {}) => [pod({ name: 'solo', startedAgo: HOUR, ...extra, containers: [cpu(request)] })];
+const solo = (request: string, extra: Partial<Parameters<typeof pod>[0]> = {}) => [
+  pod({ name: 'solo', startedAgo: HOUR, ...extra, containers: [cpu(request)] }),
+];
 
 test('max-increase: 100m towards 400m (lowerBound 300m) goes to 300m by default (a raise reaches the lowerBound), to 150m with 50% (a hard cap)', () => {
   assert.equal(cpuTo(decisions(solo('100m'))[0]!), 300);
@@ -85,11 +91,17 @@ test('a bad annotation: every pod is skipped with the annotation named, nothing 
 const evictable = () => ['web-1', 'web-2', 'web-3', 'web-4'].map((name) => pod({ name, containers: [cpu('100m')], startedAgo: HOUR }));
 
 test('disruption window closed: evictions wait and say when it opens; open: they go', () => {
-  const closed = { mode: 'Recreate' as const, annotations: { 'tailor.dev/disruption-windows': '* 2-4 * * 1-5', 'tailor.dev/disruption-window-timezone': 'Europe/Berlin' } };
+  const closed = {
+    mode: 'Recreate' as const,
+    annotations: { 'tailor.dev/disruption-windows': '* 2-4 * * 1-5', 'tailor.dev/disruption-window-timezone': 'Europe/Berlin' },
+  };
   const ds = decisions(evictable(), closed, { options: { canary: false } });
   assert.deepEqual(new Set(ds.map((d) => `${d.action} ${d.reason}`)), new Set(['Wait DisruptionWindow']));
   // Tuesday 02:00 Berlin = 00:00 UTC
-  assert.match(ds[0]!.message, /outside the disruption window \* 2-4 \* \* 1-5 \(Europe\/Berlin\); it opens next at 2026-06-02T00:00:00\.000Z \(planned: Evict OutsideBounds/);
+  assert.match(
+    ds[0]!.message,
+    /outside the disruption window \* 2-4 \* \* 1-5 \(Europe\/Berlin\); it opens next at 2026-06-02T00:00:00\.000Z \(planned: Evict OutsideBounds/,
+  );
   // at 03:30 Berlin the next day (01:30 UTC) the window is open: the budget (2 of 4) is evicted
   const open = decisions(evictable(), closed, { options: { canary: false }, now: Date.parse('2026-06-02T01:30:00Z') });
   assert.equal(open.filter((d) => d.action === 'Evict').length, 2);
@@ -102,26 +114,62 @@ test('disruption window closed: in-place resizes that restart nothing go on', ()
 });
 
 test('disruption window closed: a resize that restarts a container waits', () => {
-  const restarting = [pod({ name: 'solo', containers: [container('app', { requests: { cpu: '100m', memory: '256Mi' }, resizePolicy: { cpu: 'RestartContainer' } })], startedAgo: HOUR })];
+  const restarting = [
+    pod({
+      name: 'solo',
+      containers: [container('app', { requests: { cpu: '100m', memory: '256Mi' }, resizePolicy: { cpu: 'RestartContainer' } })],
+      startedAgo: HOUR,
+    }),
+  ];
   const annotations = { 'tailor.dev/disruption-windows': '* 2-4 * * 1-5', 'tailor.dev/allow-container-restart': 'true' };
   assert.deepEqual(lines(decisions(restarting, { annotations, minReplicas: 1 })), ['solo Wait DisruptionWindow']);
-  assert.deepEqual(lines(decisions(restarting, { annotations, minReplicas: 1 }, { now: Date.parse('2026-06-02T02:10:00Z') })), ['solo ResizeWithRestart OutsideBounds']);
+  assert.deepEqual(lines(decisions(restarting, { annotations, minReplicas: 1 }, { now: Date.parse('2026-06-02T02:10:00Z') })), [
+    'solo ResizeWithRestart OutsideBounds',
+  ]);
 });
 
 test('disruption window closed: in one resize, the cpu that restarts nothing goes on in place (its limit with its request), the memory restart waits', () => {
   // Guaranteed: cpu NotRequired, memory RestartContainer; both outside the bounds
-  const mixed = [pod({ name: 'solo', containers: [container('app', { requests: { cpu: '100m', memory: '128Mi' }, limits: { cpu: '100m', memory: '128Mi' }, resizePolicy: { memory: 'RestartContainer' } })], startedAgo: HOUR })];
+  const mixed = [
+    pod({
+      name: 'solo',
+      containers: [
+        container('app', {
+          requests: { cpu: '100m', memory: '128Mi' },
+          limits: { cpu: '100m', memory: '128Mi' },
+          resizePolicy: { memory: 'RestartContainer' },
+        }),
+      ],
+      startedAgo: HOUR,
+    }),
+  ];
   const both = { app: { target: { cpu: '200m', memory: '256Mi' }, lower: { cpu: '150m', memory: '200Mi' }, upper: { cpu: '400m', memory: '512Mi' } } };
   const annotations = { 'tailor.dev/disruption-windows': '* 2-4 * * 1-5', 'tailor.dev/allow-container-restart': 'true' };
   const [d] = decisions(mixed, { annotations, minReplicas: 1, recommend: both });
   assert.deepEqual(lines([d!]), ['solo ResizeInPlace OutsideBounds']);
   assert.equal(d!.disruptive, false);
-  assert.deepEqual(d!.changes.map((c) => ({ resources: c.resources, restart: c.restart, cpu: [c.to.requests.cpu, c.to.limits.cpu], memory: [c.to.requests.memory, c.to.limits.memory] })),
-    [{ resources: ['cpu'], restart: false, cpu: [200, 200], memory: [128 * 2 ** 20, 128 * 2 ** 20] }]);
+  assert.deepEqual(
+    d!.changes.map((c) => ({
+      resources: c.resources,
+      restart: c.restart,
+      cpu: [c.to.requests.cpu, c.to.limits.cpu],
+      memory: [c.to.requests.memory, c.to.limits.memory],
+    })),
+    [{ resources: ['cpu'], restart: false, cpu: [200, 200], memory: [128 * 2 ** 20, 128 * 2 ** 20] }],
+  );
   assert.equal(d!.waiting?.reason, 'DisruptionWindow');
-  assert.deepEqual(d!.waiting?.changes.map((c) => ({ resources: c.resources, restart: c.restart, memory: c.to.limits.memory, cpu: c.to.limits.cpu })), [{ resources: ['memory'], restart: true, memory: 256 * 2 ** 20, cpu: 200 }]);
-  assert.match(d!.message, /; in place now, restarting nothing: app cpu; waits: app memory \(restart\): outside the disruption window \* 2-4 \* \* 1-5 \(UTC\); it opens next at 2026-06-02T02:00:00\.000Z$/);
-  assert.match(formatDecision(d!), /\| app: cpu request 100m -> 200m, cpu limit 100m -> 200m \| waits \(DisruptionWindow\): app: memory request 128Mi -> 256Mi, memory limit 128Mi -> 256Mi \(restart\)$/);
+  assert.deepEqual(
+    d!.waiting?.changes.map((c) => ({ resources: c.resources, restart: c.restart, memory: c.to.limits.memory, cpu: c.to.limits.cpu })),
+    [{ resources: ['memory'], restart: true, memory: 256 * 2 ** 20, cpu: 200 }],
+  );
+  assert.match(
+    d!.message,
+    /; in place now, restarting nothing: app cpu; waits: app memory \(restart\): outside the disruption window \* 2-4 \* \* 1-5 \(UTC\); it opens next at 2026-06-02T02:00:00\.000Z$/,
+  );
+  assert.match(
+    formatDecision(d!),
+    /\| app: cpu request 100m -> 200m, cpu limit 100m -> 200m \| waits \(DisruptionWindow\): app: memory request 128Mi -> 256Mi, memory limit 128Mi -> 256Mi \(restart\)$/,
+  );
   // the window open: one resize with both, restarting app
   const [open] = decisions(mixed, { annotations, minReplicas: 1, recommend: both }, { now: Date.parse('2026-06-02T02:10:00Z') });
   assert.deepEqual(lines([open!]), ['solo ResizeWithRestart OutsideBounds']);

@@ -108,7 +108,10 @@ function nameError(name: Tlv): string | undefined {
       const [oid, value] = childrenOf(atav);
       if (!oid || oid.tag !== OID) return 'x509: invalid RDNSequence: invalid attribute type';
       if (!value) return 'x509: invalid RDNSequence: invalid attribute value';
-      const reason = value.tagClass === UNIVERSAL && !value.constructed ? stringError(value.tag, value.content) : `unsupported string type: ${value.tag | value.tagClass | (value.constructed ? 0x20 : 0)}`;
+      const reason =
+        value.tagClass === UNIVERSAL && !value.constructed
+          ? stringError(value.tag, value.content)
+          : `unsupported string type: ${value.tag | value.tagClass | (value.constructed ? 0x20 : 0)}`;
       if (reason) return `x509: invalid RDNSequence: invalid attribute value: ${reason}`;
     }
   }

@@ -31,7 +31,11 @@ interface Exact {
 
 function parseExact(input: string): Exact {
   const match = PATTERN.exec(input);
-  if (!match) throw new QuantityError(`quantity ${JSON.stringify(input)} is malformed: expected a number with an optional suffix (m, k, M, G, Ki, Mi, Gi, e3, ...)`, input);
+  if (!match)
+    throw new QuantityError(
+      `quantity ${JSON.stringify(input)} is malformed: expected a number with an optional suffix (m, k, M, G, Ki, Mi, Gi, e3, ...)`,
+      input,
+    );
   const [, sign, number, binary, decimal, exponent] = match as unknown as [string, string, string, string?, string?, string?];
   const [whole, fraction = ''] = number.split('.');
   const digits = `${whole ?? ''}${fraction}` || '0';
@@ -132,7 +136,12 @@ export function formatMemory(bytes: number): string {
   if (!Number.isFinite(bytes) || bytes < 0) throw new QuantityError(`cannot format memory ${bytes}`, bytes);
   const b = Math.ceil(bytes);
   if (b === 0) return '0';
-  for (const [suffix, shift] of [['Ti', 40], ['Gi', 30], ['Mi', 20], ['Ki', 10]] as const) {
+  for (const [suffix, shift] of [
+    ['Ti', 40],
+    ['Gi', 30],
+    ['Mi', 20],
+    ['Ki', 10],
+  ] as const) {
     const unit = 2 ** shift;
     if (b % unit === 0) return `${b / unit}${suffix}`;
   }

@@ -21,10 +21,12 @@ function tbsFields(pem: string): { serial: Node; issuer: Node; subject: Node } {
 
 /** Each attribute of a Name as [ASN.1 tag, bytes]. */
 function attributes(name: Node): Array<[number, string]> {
-  return children(name).flatMap((set) => children(set).map((atav): [number, string] => {
-    const value = children(atav)[1]!;
-    return [value.type, value.value as string];
-  }));
+  return children(name).flatMap((set) =>
+    children(set).map((atav): [number, string] => {
+      const value = children(atav)[1]!;
+      return [value.type, value.value as string];
+    }),
+  );
 }
 
 function assertStringsGoReads(pem: string, what: string): void {

@@ -64,11 +64,14 @@ export function parseKubeSimArgs(argv: string[]): { options: KubeSimCliOptions; 
   }
   const errors: string[] = [];
   const port = Number(values.port);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) errors.push(`--port ${JSON.stringify(values.port)} is not a port number (0-65535; 0 = any free port)`);
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    errors.push(`--port ${JSON.stringify(values.port)} is not a port number (0-65535; 0 = any free port)`);
   const version = values['server-version'];
-  if (version !== undefined && !SERVER_VERSIONS.includes(version as ServerVersion)) errors.push(`--server-version ${JSON.stringify(version)} is not one of ${SERVER_VERSIONS.join(', ')}`);
+  if (version !== undefined && !SERVER_VERSIONS.includes(version as ServerVersion))
+    errors.push(`--server-version ${JSON.stringify(version)} is not one of ${SERVER_VERSIONS.join(', ')}`);
   const speed = values.speed === undefined ? undefined : Number(values.speed);
-  if (speed !== undefined && !(Number.isFinite(speed) && speed > 0)) errors.push(`--speed ${JSON.stringify(values.speed)} must be a positive number (1 = real time, 60 = a simulated minute per second)`);
+  if (speed !== undefined && !(Number.isFinite(speed) && speed > 0))
+    errors.push(`--speed ${JSON.stringify(values.speed)} must be a positive number (1 = real time, 60 = a simulated minute per second)`);
   const logLevel = values['log-level'] as LevelWithSilent;
   if (!LEVELS.includes(logLevel)) errors.push(`--log-level ${JSON.stringify(logLevel)} is not one of ${LEVELS.join(', ')}`);
   if (errors.length > 0) return { errors };
@@ -118,7 +121,15 @@ export async function runKubeSimCli(argv: string[], stopped: Promise<void> = unt
   const speed = options.speed ?? scenario?.speed ?? 1;
   let sim;
   try {
-    sim = await startKubeSim({ port: options.port, speed, logger, crdManifests: options.crds, ...(options.version ? { version: options.version } : {}), ...(scenario ? { scenario } : {}), ...(baseDir ? { baseDir } : {}) });
+    sim = await startKubeSim({
+      port: options.port,
+      speed,
+      logger,
+      crdManifests: options.crds,
+      ...(options.version ? { version: options.version } : {}),
+      ...(scenario ? { scenario } : {}),
+      ...(baseDir ? { baseDir } : {}),
+    });
   } catch (err) {
     process.stderr.write(`kube-sim: cannot start: ${(err as Error).message}\n`);
     return 1;

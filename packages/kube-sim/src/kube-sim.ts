@@ -74,11 +74,28 @@ export async function startKubeSim(options: KubeSimOptions = {}): Promise<KubeSi
   const logger = options.logger ?? silentLogger();
   const clock = new SimClock(options.startAt ?? Date.now());
   const traces = await loadTraces(scenario, options.baseDir ?? process.cwd());
-  const server = new KubeSimApiServer({ port: options.port ?? 0, serverVersion: version, now: () => clock.now(), logger: logger.child({ component: 'apiserver' }), tls: options.tls ?? true, crdManifests: options.crdManifests ?? [] });
+  const server = new KubeSimApiServer({
+    port: options.port ?? 0,
+    serverVersion: version,
+    now: () => clock.now(),
+    logger: logger.child({ component: 'apiserver' }),
+    tls: options.tls ?? true,
+    crdManifests: options.crdManifests ?? [],
+  });
   const url = await server.start();
   const baseDir = options.baseDir ?? process.cwd();
   const loadTrace = (path: string) => parseUsageTrace(readFileSync(resolve(baseDir, path), 'utf8'));
-  const cluster = new SimCluster({ server, clock, version, seed: scenario.seed, actuationDelayMs: scenario.actuationDelayMs, traces, loadTrace, logger, reactToChanges: options.reactToChanges ?? true });
+  const cluster = new SimCluster({
+    server,
+    clock,
+    version,
+    seed: scenario.seed,
+    actuationDelayMs: scenario.actuationDelayMs,
+    traces,
+    loadTrace,
+    logger,
+    reactToChanges: options.reactToChanges ?? true,
+  });
   try {
     cluster.install();
     scenario.nodes.forEach((n, i) => server.store.create('nodes', nodeObject(n, i, version) as unknown as KubeObject));

@@ -89,7 +89,10 @@ function resizeErrors(before: Pod, after: Pod, version: ServerVersion): FieldErr
     const now = after.spec.initContainers![i]!;
     if (isSidecar(old)) {
       if (!sameExceptCpuMemory(now, old)) errors.push(forbidden('spec', 'only cpu and memory resources for sidecar containers are mutable'));
-    } else if (JSON.stringify(now.resources ?? {}) !== JSON.stringify(old.resources ?? {}) || JSON.stringify(now.resizePolicy) !== JSON.stringify(old.resizePolicy)) {
+    } else if (
+      JSON.stringify(now.resources ?? {}) !== JSON.stringify(old.resources ?? {}) ||
+      JSON.stringify(now.resizePolicy) !== JSON.stringify(old.resizePolicy)
+    ) {
       errors.push(forbidden('spec', 'resources for non-sidecar init containers are immutable'));
     }
   });
@@ -148,7 +151,10 @@ function specErrors(pod: Pod): FieldError[] {
       if (typeof c.image !== 'string' || c.image === '') errors.push({ type: 'FieldValueRequired', field: `${path}.image`, detail: '' });
       const limits = c.resources?.limits ?? {};
       const requests = c.resources?.requests ?? {};
-      for (const [kind, list] of [['limits', limits], ['requests', requests]] as const) {
+      for (const [kind, list] of [
+        ['limits', limits],
+        ['requests', requests],
+      ] as const) {
         for (const [resource, value] of Object.entries(list)) {
           if (parseQuantity(value, 3) < 0) errors.push(invalid(`${path}.resources.${kind}[${resource}]`, value, 'must be greater than or equal to 0'));
         }
@@ -164,7 +170,12 @@ function specErrors(pod: Pod): FieldError[] {
           errors.push({ type: 'FieldValueNotSupported', field: `${path}.resizePolicy`, value: p.resourceName, detail: 'supported values: "cpu", "memory"' });
         }
         if (!RESTART_POLICIES.includes(p.restartPolicy)) {
-          errors.push({ type: 'FieldValueNotSupported', field: `${path}.resizePolicy`, value: p.restartPolicy, detail: 'supported values: "NotRequired", "RestartContainer"' });
+          errors.push({
+            type: 'FieldValueNotSupported',
+            field: `${path}.resizePolicy`,
+            value: p.restartPolicy,
+            detail: 'supported values: "NotRequired", "RestartContainer"',
+          });
         }
       });
     });
@@ -255,5 +266,9 @@ function badQuantity(pod: Pod): string | undefined {
 }
 
 function cannotBeHandled(): StatusObject {
-  return failureStatus(400, 'BadRequest', `Pod in version "v1" cannot be handled as a Pod: quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'`);
+  return failureStatus(
+    400,
+    'BadRequest',
+    `Pod in version "v1" cannot be handled as a Pod: quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'`,
+  );
 }

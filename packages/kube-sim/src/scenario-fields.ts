@@ -64,4 +64,3 @@ export function list(v: unknown, path: string): unknown[] {
   if (!Array.isArray(v)) fail(path, 'must be a list');
   return v;
 }
-

@@ -25,7 +25,10 @@ export function nodeObject(spec: NodeSpec, index: number, version = '1.35'): Nod
       capacity: resources,
       allocatable: resources,
       conditions: [{ type: 'Ready', status: 'True', reason: 'KubeletReady', message: 'kubelet is posting ready status' }],
-      addresses: [{ type: 'InternalIP', address: `10.0.0.${index + 10}` }, { type: 'Hostname', address: spec.name }],
+      addresses: [
+        { type: 'InternalIP', address: `10.0.0.${index + 10}` },
+        { type: 'Hostname', address: spec.name },
+      ],
       nodeInfo: { kubeletVersion: `v${version}.0`, operatingSystem: 'linux', architecture: 'amd64', containerRuntimeVersion: 'sim://1.0' },
     },
   };
@@ -54,7 +57,12 @@ export function workloadObject(w: WorkloadSpec): Record<string, unknown> {
   const selector = { matchLabels: w.labels };
   switch (w.kind) {
     case 'Pod':
-      return { apiVersion: 'v1', kind: 'Pod', metadata: { ...metadata, ...(template.metadata?.annotations ? { annotations: template.metadata.annotations } : {}) }, spec: template.spec };
+      return {
+        apiVersion: 'v1',
+        kind: 'Pod',
+        metadata: { ...metadata, ...(template.metadata?.annotations ? { annotations: template.metadata.annotations } : {}) },
+        spec: template.spec,
+      };
     case 'Job':
       return { apiVersion: 'batch/v1', kind: 'Job', metadata, spec: { completions: w.replicas, parallelism: w.replicas, template } };
     case 'DaemonSet':

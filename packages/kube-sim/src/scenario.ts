@@ -85,7 +85,13 @@ function parseNodes(v: unknown): NodeSpec[] {
     if (!NAME.test(name)) fail(`${path}.name`, `${JSON.stringify(name)} is not a valid node name (lower-case letters, digits and '-')`);
     const count = num(n.count, `${path}.count`, 1, 1);
     if (n.resizeSupport !== undefined && typeof n.resizeSupport !== 'boolean') fail(`${path}.resizeSupport`, 'must be true or false');
-    const base = { cpu: quantity(n.cpu ?? '4', `${path}.cpu`), memory: quantity(n.memory ?? '16Gi', `${path}.memory`), pods: num(n.pods, `${path}.pods`, 110, 1), labels: stringMap(n.labels, `${path}.labels`), resizeSupport: n.resizeSupport !== false };
+    const base = {
+      cpu: quantity(n.cpu ?? '4', `${path}.cpu`),
+      memory: quantity(n.memory ?? '16Gi', `${path}.memory`),
+      pods: num(n.pods, `${path}.pods`, 110, 1),
+      labels: stringMap(n.labels, `${path}.labels`),
+      resizeSupport: n.resizeSupport !== false,
+    };
     for (let k = 0; k < count; k++) nodes.push({ ...base, name: count === 1 ? name : `${name}-${k + 1}` });
   });
   const seen = new Set<string>();
@@ -109,7 +115,8 @@ function parseContainer(raw: unknown, path: string): ContainerSpec {
     const rp = obj(c.resizePolicy, `${path}.resizePolicy`);
     onlyKeys(rp, ['cpu', 'memory'], `${path}.resizePolicy`);
     for (const [k, v] of Object.entries(rp)) {
-      if (v !== 'NotRequired' && v !== 'RestartContainer') fail(`${path}.resizePolicy.${k}`, `must be NotRequired or RestartContainer, got ${JSON.stringify(v)}`);
+      if (v !== 'NotRequired' && v !== 'RestartContainer')
+        fail(`${path}.resizePolicy.${k}`, `must be NotRequired or RestartContainer, got ${JSON.stringify(v)}`);
     }
     out.resizePolicy = rp as ContainerSpec['resizePolicy'];
   }
@@ -157,7 +164,11 @@ function parseFaults(v: unknown): FaultSpec[] {
   return list(v, 'faults').map((raw, i) => {
     const path = `faults[${i}]`;
     const f = obj(raw, path);
-    onlyKeys(f, ['verbs', 'resources', 'subresources', 'namespaces', 'users', 'rate', 'latency', 'error', 'retryAfterSeconds', 'dropWatchAfter', 'times'], path);
+    onlyKeys(
+      f,
+      ['verbs', 'resources', 'subresources', 'namespaces', 'users', 'rate', 'latency', 'error', 'retryAfterSeconds', 'dropWatchAfter', 'times'],
+      path,
+    );
     const strings = (key: string) => {
       const l = list(f[key], `${path}.${key}`);
       l.forEach((s, j) => str(s, `${path}.${key}[${j}]`));
@@ -165,7 +176,8 @@ function parseFaults(v: unknown): FaultSpec[] {
     };
     const rate = num(f.rate, `${path}.rate`, 1);
     if (rate > 1) fail(`${path}.rate`, 'must be between 0 and 1');
-    if (f.error !== undefined && ![500, 429, 409, 410].includes(f.error as number)) fail(`${path}.error`, `must be one of 500, 429, 409, 410, got ${JSON.stringify(f.error)}`);
+    if (f.error !== undefined && ![500, 429, 409, 410].includes(f.error as number))
+      fail(`${path}.error`, `must be one of 500, 429, 409, 410, got ${JSON.stringify(f.error)}`);
     const duration = (key: string) => {
       if (f[key] === undefined) return undefined;
       try {

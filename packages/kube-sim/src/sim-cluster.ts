@@ -65,7 +65,16 @@ export class SimCluster {
       store: server.store as unknown as ClusterHost['store'],
       create: (obj: StoredObject) => server.create(obj as never) as Promise<StoredObject>,
       bind: async (namespace, name, node) => {
-        await server.execute({ verb: 'create', group: '', version: 'v1', resource: 'pods', namespace, name, subresource: 'binding', body: { apiVersion: 'v1', kind: 'Binding', metadata: { name, namespace }, target: { apiVersion: 'v1', kind: 'Node', name: node } } });
+        await server.execute({
+          verb: 'create',
+          group: '',
+          version: 'v1',
+          resource: 'pods',
+          namespace,
+          name,
+          subresource: 'binding',
+          body: { apiVersion: 'v1', kind: 'Binding', metadata: { name, namespace }, target: { apiVersion: 'v1', kind: 'Node', name: node } },
+        });
       },
     };
     this.events = new EventRecorder(this.host.store, () => this.clock.now(), options.logger.child({ component: 'events' }));
@@ -87,17 +96,21 @@ export class SimCluster {
   install(): void {
     const server = this.options.server;
     this.stoppers.push(installResize(server, this.options.version));
-    this.stoppers.push(server.addRoute('/metrics/cadvisor', (_req, res) => {
-      const pods = server.store.list('pods') as unknown as Pod[];
-      res.writeHead(200, { 'content-type': TEXT_CONTENT_TYPE });
-      res.end(renderText(cadvisorFamilies(pods, (uid, c) => this.kubelet.meter(uid, c))));
-    }));
-    this.stoppers.push(server.addRoute('/metrics/kube-state', (_req, res) => {
-      const pods = server.store.list('pods') as unknown as Pod[];
-      const replicaSets = server.store.list('replicasets.apps') as unknown as Workload[];
-      res.writeHead(200, { 'content-type': TEXT_CONTENT_TYPE });
-      res.end(renderText(kubeStateFamilies(pods, replicaSets)));
-    }));
+    this.stoppers.push(
+      server.addRoute('/metrics/cadvisor', (_req, res) => {
+        const pods = server.store.list('pods') as unknown as Pod[];
+        res.writeHead(200, { 'content-type': TEXT_CONTENT_TYPE });
+        res.end(renderText(cadvisorFamilies(pods, (uid, c) => this.kubelet.meter(uid, c))));
+      }),
+    );
+    this.stoppers.push(
+      server.addRoute('/metrics/kube-state', (_req, res) => {
+        const pods = server.store.list('pods') as unknown as Pod[];
+        const replicaSets = server.store.list('replicasets.apps') as unknown as Workload[];
+        res.writeHead(200, { 'content-type': TEXT_CONTENT_TYPE });
+        res.end(renderText(kubeStateFamilies(pods, replicaSets)));
+      }),
+    );
     if (this.options.reactToChanges ?? true) {
       for (const resource of WATCHED) {
         this.stoppers.push(server.store.subscribe(resource, () => this.schedulePass()));

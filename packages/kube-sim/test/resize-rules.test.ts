@@ -107,7 +107,8 @@ const cases: Case[] = [
     after: (p) => withResources(p, 0, { requests: { cpu: '250m' }, limits: { cpu: '500m' } }),
     code: 422,
     reason: 'Invalid',
-    messagePrefix: 'Pod "web-0" is invalid: [spec.containers[0].resources.requests: Forbidden: resource requests cannot be removed, spec.containers[0].resources.limits: Forbidden: resource limits cannot be removed',
+    messagePrefix:
+      'Pod "web-0" is invalid: [spec.containers[0].resources.requests: Forbidden: resource requests cannot be removed, spec.containers[0].resources.limits: Forbidden: resource limits cannot be removed',
   },
   {
     name: 'a limit may not be removed',
@@ -163,9 +164,10 @@ const cases: Case[] = [
   {
     name: 'non-sidecar init container resources are immutable',
     versions: ['1.33', '1.35'],
-    before: () => runningPod([container('app', { cpu: '250m', memory: '256Mi' }, { cpu: '500m', memory: '512Mi' })], 'Burstable', {
-      initContainers: [container('init', { cpu: '100m', memory: '64Mi' })],
-    }),
+    before: () =>
+      runningPod([container('app', { cpu: '250m', memory: '256Mi' }, { cpu: '500m', memory: '512Mi' })], 'Burstable', {
+        initContainers: [container('init', { cpu: '100m', memory: '64Mi' })],
+      }),
     after: (p) => {
       const a = structuredClone(p);
       a.spec.initContainers![0]!.resources = { requests: { cpu: '200m', memory: '64Mi' } };
@@ -178,9 +180,10 @@ const cases: Case[] = [
   {
     name: 'a sidecar (restartable init container) may be resized',
     versions: ['1.33', '1.35'],
-    before: () => runningPod([container('app', { cpu: '250m', memory: '256Mi' }, { cpu: '500m', memory: '512Mi' })], 'Burstable', {
-      initContainers: [container('proxy', { cpu: '100m', memory: '64Mi' }, undefined, { restartPolicy: 'Always' })],
-    }),
+    before: () =>
+      runningPod([container('app', { cpu: '250m', memory: '256Mi' }, { cpu: '500m', memory: '512Mi' })], 'Burstable', {
+        initContainers: [container('proxy', { cpu: '100m', memory: '64Mi' }, undefined, { restartPolicy: 'Always' })],
+      }),
     after: (p) => {
       const a = structuredClone(p);
       a.spec.initContainers![0]!.resources = { requests: { cpu: '200m', memory: '96Mi' } };
@@ -207,8 +210,15 @@ const cases: Case[] = [
     after: (p) => withResources(p, 0, { requests: { cpu: '250m', memory: '256Mi' }, limits: { cpu: '500m', memory: '384Mi' } }),
     code: 422,
     reason: 'Invalid',
-    messagePrefix: 'Pod "web-0" is invalid: spec.containers[0].resources.limits[memory]: Forbidden: memory limits cannot be decreased unless resizePolicy is RestartContainer',
-    causes: [{ reason: 'FieldValueForbidden', field: 'spec.containers[0].resources.limits[memory]', message: 'Forbidden: memory limits cannot be decreased unless resizePolicy is RestartContainer' }],
+    messagePrefix:
+      'Pod "web-0" is invalid: spec.containers[0].resources.limits[memory]: Forbidden: memory limits cannot be decreased unless resizePolicy is RestartContainer',
+    causes: [
+      {
+        reason: 'FieldValueForbidden',
+        field: 'spec.containers[0].resources.limits[memory]',
+        message: 'Forbidden: memory limits cannot be decreased unless resizePolicy is RestartContainer',
+      },
+    ],
   },
   {
     name: 'memory limit decrease with NotRequired is allowed on 1.35',
@@ -224,18 +234,20 @@ const cases: Case[] = [
       p.spec.containers[0]!.resizePolicy = [{ resourceName: 'memory', restartPolicy: 'RestartContainer' }];
       return p;
     },
-    after: (p) => withResources(p, 0, { requests: { cpu: '250m', memory: '256Mi' }, limits: { cpu: '500m', memory: '384Mi' } }, [
-      { resourceName: 'memory', restartPolicy: 'RestartContainer' },
-    ]),
+    after: (p) =>
+      withResources(p, 0, { requests: { cpu: '250m', memory: '256Mi' }, limits: { cpu: '500m', memory: '384Mi' } }, [
+        { resourceName: 'memory', restartPolicy: 'RestartContainer' },
+      ]),
   },
   {
     // The real server (fidelity corpus: resize-policy-changed/added/dropped).
     name: 'resizePolicy cannot change through pods/resize',
     versions: ['1.33', '1.35'],
     before: burstable,
-    after: (p) => withResources(p, 0, { requests: { cpu: '250m', memory: '256Mi' }, limits: { cpu: '500m', memory: '512Mi' } }, [
-      { resourceName: 'memory', restartPolicy: 'RestartContainer' },
-    ]),
+    after: (p) =>
+      withResources(p, 0, { requests: { cpu: '250m', memory: '256Mi' }, limits: { cpu: '500m', memory: '512Mi' } }, [
+        { resourceName: 'memory', restartPolicy: 'RestartContainer' },
+      ]),
     code: 422,
     reason: 'Invalid',
     messagePrefix: 'Pod "web-0" is invalid: spec: Forbidden: only cpu and memory resources are mutable',
@@ -256,10 +268,14 @@ const cases: Case[] = [
   {
     name: 'renaming or reordering containers is invalid',
     versions: ['1.33', '1.35'],
-    before: () => runningPod([
-      container('a', { cpu: '100m', memory: '64Mi' }, { cpu: '200m', memory: '128Mi' }),
-      container('b', { cpu: '100m', memory: '64Mi' }, { cpu: '200m', memory: '128Mi' }),
-    ], 'Burstable'),
+    before: () =>
+      runningPod(
+        [
+          container('a', { cpu: '100m', memory: '64Mi' }, { cpu: '200m', memory: '128Mi' }),
+          container('b', { cpu: '100m', memory: '64Mi' }, { cpu: '200m', memory: '128Mi' }),
+        ],
+        'Burstable',
+      ),
     after: (p) => {
       const a = structuredClone(p);
       a.spec.containers.reverse();
@@ -267,7 +283,8 @@ const cases: Case[] = [
     },
     code: 422,
     reason: 'Invalid',
-    messagePrefix: 'Pod "web-0" is invalid: [spec.containers[0].name: Forbidden: containers may not be renamed or reordered on resize, spec.containers[1].name: Forbidden',
+    messagePrefix:
+      'Pod "web-0" is invalid: [spec.containers[0].name: Forbidden: containers may not be renamed or reordered on resize, spec.containers[1].name: Forbidden',
   },
   {
     name: 'an unparseable quantity is a BadRequest',
@@ -337,5 +354,8 @@ test('1.32 pod updates: QoS is immutable, other resource changes pass', () => {
   const before = guaranteed();
   const errs = legacyResourceUpdateErrors(before, withResources(before, 0, { requests: { cpu: '500m', memory: '1Gi' }, limits: { cpu: '1', memory: '1Gi' } }));
   assert.deepEqual(errs, [{ type: 'FieldValueInvalid', field: 'metadata', value: 'Guaranteed', detail: 'Pod QoS is immutable' }]);
-  assert.deepEqual(legacyResourceUpdateErrors(before, withResources(before, 0, { requests: { cpu: '2', memory: '512Mi' }, limits: { cpu: '2', memory: '512Mi' } })), []);
+  assert.deepEqual(
+    legacyResourceUpdateErrors(before, withResources(before, 0, { requests: { cpu: '2', memory: '512Mi' }, limits: { cpu: '2', memory: '512Mi' } })),
+    [],
+  );
 });

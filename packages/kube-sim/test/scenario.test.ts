@@ -41,21 +41,38 @@ test('a scenario parses into nodes, workloads and faults', () => {
   assert.equal(s.serverVersion, '1.33');
   assert.equal(s.speed, 60);
   assert.equal(s.actuationDelayMs, 5000);
-  assert.deepEqual(s.nodes.map((n) => [n.name, n.resizeSupport]), [['big', true], ['worker-1', false], ['worker-2', false]]);
+  assert.deepEqual(
+    s.nodes.map((n) => [n.name, n.resizeSupport]),
+    [
+      ['big', true],
+      ['worker-1', false],
+      ['worker-2', false],
+    ],
+  );
   assert.deepEqual(s.faults, [{ verbs: ['patch'], resources: ['pods'], subresources: ['resize'], rate: 0.5, latencyMs: 200, error: 429 }]);
-  const d = workloadObject(s.workloads[0]!) as { kind: string; metadata: { namespace: string }; spec: { replicas: number; template: { metadata: { annotations: Record<string, string> }; spec: { containers: Array<{ resizePolicy: unknown }> } } } };
+  const d = workloadObject(s.workloads[0]!) as {
+    kind: string;
+    metadata: { namespace: string };
+    spec: { replicas: number; template: { metadata: { annotations: Record<string, string> }; spec: { containers: Array<{ resizePolicy: unknown }> } } };
+  };
   assert.equal(d.kind, 'Deployment');
   assert.equal(d.spec.replicas, 3);
   assert.equal(d.metadata.namespace, 'shop');
-  assert.deepEqual(JSON.parse(d.spec.template.metadata.annotations['tailor.dev/sim-usage']!), { app: { cpu: 'diurnal(100m, 400m)', memory: 'leak(200Mi, 5Mi/h)' } });
+  assert.deepEqual(JSON.parse(d.spec.template.metadata.annotations['tailor.dev/sim-usage']!), {
+    app: { cpu: 'diurnal(100m, 400m)', memory: 'leak(200Mi, 5Mi/h)' },
+  });
   assert.deepEqual(d.spec.template.spec.containers[0]!.resizePolicy, [{ resourceName: 'memory', restartPolicy: 'RestartContainer' }]);
 });
 
+// prettier-ignore: one row per line, read as a table
 const bad: Array<[string, RegExp]> = [
   ['nodes: [{name: Big}]', /^nodes\[0\]\.name: "Big" is not a valid node name/],
   ['nodes: [{name: a, cpu: lots}]', /^nodes\[0\]\.cpu: "lots" is not a quantity/],
   ['workloads: [{name: w, containers: [{name: c, usage: {cpu: "diurnal(1)"}}]}]', /^workloads\[0\]\.containers\[0\]\.usage\.cpu: diurnal needs 2 values/],
-  ['workloads: [{kind: CronJob, name: w, containers: [{name: c}]}]', /^workloads\[0\]\.kind: must be one of Deployment, StatefulSet, DaemonSet, ReplicaSet, Job, Pod/],
+  [
+    'workloads: [{kind: CronJob, name: w, containers: [{name: c}]}]',
+    /^workloads\[0\]\.kind: must be one of Deployment, StatefulSet, DaemonSet, ReplicaSet, Job, Pod/,
+  ],
   ['workloads: [{name: w, containers: []}]', /^workloads\[0\]\.containers: needs at least one container/],
   ['workloads: [{name: w, replicas: -1, containers: [{name: c}]}]', /^workloads\[0\]\.replicas: must be a number >= 0/],
   ['faults: [{error: 404}]', /^faults\[0\]\.error: must be one of 500, 429, 409, 410/],
@@ -67,12 +84,17 @@ const bad: Array<[string, RegExp]> = [
 ];
 for (const [text, message] of bad) {
   test(`a bad scenario is rejected with its path: ${text}`, () => {
-    assert.throws(() => parseScenario(text), (err: unknown) => err instanceof ScenarioError && message.test(err.message));
+    assert.throws(
+      () => parseScenario(text),
+      (err: unknown) => err instanceof ScenarioError && message.test(err.message),
+    );
   });
 }
 
 test("a workload's annotations go on its pods (the pod template), beside the usage annotation", () => {
-  const s = parseScenario('workloads: [{name: boot, annotations: {tailor.dev/sim-startup-cpu-seconds: "15"}, containers: [{name: app, usage: {cpu: "steady(100m)"}}]}]');
+  const s = parseScenario(
+    'workloads: [{name: boot, annotations: {tailor.dev/sim-startup-cpu-seconds: "15"}, containers: [{name: app, usage: {cpu: "steady(100m)"}}]}]',
+  );
   const d = workloadObject(s.workloads[0]!) as { spec: { template: { metadata: { annotations: Record<string, string> } } } };
   assert.deepEqual(Object.keys(d.spec.template.metadata.annotations).sort(), ['tailor.dev/sim-startup-cpu-seconds', 'tailor.dev/sim-usage']);
   assert.equal(d.spec.template.metadata.annotations['tailor.dev/sim-startup-cpu-seconds'], '15');

@@ -28,7 +28,13 @@ async function writeReportFiles(dir: string, report: AuditReport, keep: number |
   const html = renderAuditHtml(report);
   const data = json(report);
   const base = reportBaseName(report.generatedAt);
-  for (const [name, text] of [[`${base}.html`, html], [`${base}.json`, data], ['latest.html', html], ['latest.json', data]] as const) await writeResult(text, join(dir, name));
+  for (const [name, text] of [
+    [`${base}.html`, html],
+    [`${base}.json`, data],
+    ['latest.html', html],
+    ['latest.json', data],
+  ] as const)
+    await writeResult(text, join(dir, name));
   if (keep !== undefined) {
     for (const name of reportsToPrune(await readdir(dir), keep)) {
       try {
@@ -55,7 +61,9 @@ async function readPreviousFile(file: string, warn: (line: string) => void): Pro
   try {
     return { text: await readFile(file, 'utf8'), source: file };
   } catch (err) {
-    warn(`the previous report ${file} cannot be read: ${(err as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : err instanceof Error ? err.message : String(err)}; this report has no trend`);
+    warn(
+      `the previous report ${file} cannot be read: ${(err as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : err instanceof Error ? err.message : String(err)}; this report has no trend`,
+    );
     return undefined;
   }
 }

@@ -38,15 +38,26 @@ function pointsOption(text: string): number {
 
 /** Declares `tailor audit`; `notes` takes the line saying where the files went (default: standard error). */
 export function registerAudit(program: Command, notes?: AuditNotes): void {
-  const cmd = program.command('audit').description('Periodic report of over- and under-provisioned workloads: HTML with charts and JSON, with the trend since the last report');
+  const cmd = program
+    .command('audit')
+    .description('Periodic report of over- and under-provisioned workloads: HTML with charts and JSON, with the trend since the last report');
   addPrometheusAndNamespaceOptions(cmd)
     .addOption(formatOption(AUDIT_FORMATS, 'html'))
     .addOption(outputOption())
-    .option('--output-dir <dir>', 'write both audit-<time>.html and audit-<time>.json here, and copy them to latest.html and latest.json (instead of --format/--output)')
-    .addOption(new Option('--keep-reports <n>', 'with --output-dir: keep the newest n audits\' files, remove older audit-<time>.* files (default: keep all)').argParser(keepOption))
+    .option(
+      '--output-dir <dir>',
+      'write both audit-<time>.html and audit-<time>.json here, and copy them to latest.html and latest.json (instead of --format/--output)',
+    )
+    .addOption(
+      new Option('--keep-reports <n>', "with --output-dir: keep the newest n audits' files, remove older audit-<time>.* files (default: keep all)").argParser(
+        keepOption,
+      ),
+    )
     .option('--previous <file>', 'the previous report (its JSON, or a stored summary) for the trend; default: the one in --store')
-    .addOption(new Option('--store <location>', 'keep the summary for the next audit\'s trend: configmap:NAMESPACE/NAME or dir:PATH').argParser(storeOption))
-    .addOption(new Option('--chart-points <n>', 'points per usage chart (the window cut into this many buckets)').argParser(pointsOption).default(OUTLINE_POINTS));
+    .addOption(new Option('--store <location>', "keep the summary for the next audit's trend: configmap:NAMESPACE/NAME or dir:PATH").argParser(storeOption))
+    .addOption(
+      new Option('--chart-points <n>', 'points per usage chart (the window cut into this many buckets)').argParser(pointsOption).default(OUTLINE_POINTS),
+    );
   addPriceOptions(addRecommendSourceOptions(cmd))
     .addOption(noProgressOption())
     .addOption(logLevelOption('warn'))

@@ -11,7 +11,22 @@ import { registerAudit } from './audit.ts';
 
 /** The arguments of the audit the demo runs. */
 export function demoAuditArgs(input: DemoAuditInput): string[] {
-  return ['audit', '--prometheus-url', input.prometheusUrl, '--kubeconfig', input.kubeconfig, '--namespace', 'default', '--history', `${input.historyDays}d`, '--output-dir', input.dir, '--no-progress', '--log-level', 'error'];
+  return [
+    'audit',
+    '--prometheus-url',
+    input.prometheusUrl,
+    '--kubeconfig',
+    input.kubeconfig,
+    '--namespace',
+    'default',
+    '--history',
+    `${input.historyDays}d`,
+    '--output-dir',
+    input.dir,
+    '--no-progress',
+    '--log-level',
+    'error',
+  ];
 }
 
 /**

@@ -26,7 +26,7 @@ export function registerDemo(program: Command): void {
     .option('--port <port>', 'port of /metrics on 127.0.0.1 (0 = any free port)', '0')
     .option('--no-prometheus', 'do not start Prometheus: the recommender reads the simulator directly')
     .option('--server-version <version>', 'Kubernetes version kube-sim follows (1.32, 1.33, 1.34, 1.35; default 1.35)')
-    .option('--log-file <file>', 'write the components\' JSON logs here (default: a temp file removed at exit)')
+    .option('--log-file <file>', "write the components' JSON logs here (default: a temp file removed at exit)")
     .option('--audit-dir <dir>', 'at the end, write an audit report (tailor audit: HTML and JSON) here (default: a new folder under the temp directory; kept)')
     .option('--no-audit', 'no audit report at the end')
     .addOption(logLevelOption('info', 'level of those logs'))

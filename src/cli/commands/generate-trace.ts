@@ -70,6 +70,8 @@ export function registerGenerateTrace(program: Command): void {
       } catch (err) {
         throw writeFailure(options.out, err);
       }
-      process.stderr.write(`wrote ${trace.containers.length} containers x ${trace.containers[0]?.length ?? 0} samples to ${toStdout ? 'standard output' : options.out}\n`);
+      process.stderr.write(
+        `wrote ${trace.containers.length} containers x ${trace.containers[0]?.length ?? 0} samples to ${toStdout ? 'standard output' : options.out}\n`,
+      );
     });
 }

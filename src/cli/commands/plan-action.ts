@@ -55,12 +55,25 @@ function usageLine(read: ObjectsPlan['usage']): string {
  * Runs the dry run; `now` is the clock (ms). Throws {@link UsageError} for a bad flag value (exit
  * code 2), before any file is read.
  */
-export async function planFiles(flags: PlanFlags, now: number, out: NodeJS.WritableStream, err: NodeJS.WritableStream, usage: PlanUsage = { options: {} }): Promise<void> {
+export async function planFiles(
+  flags: PlanFlags,
+  now: number,
+  out: NodeJS.WritableStream,
+  err: NodeJS.WritableStream,
+  usage: PlanUsage = { options: {} },
+): Promise<void> {
   // The flags first: a bad value is a usage error whatever the files hold.
   const { version, at, budget } = planSettings(flags, now);
   const objects = await readPlanObjects(flags.filename);
   const options = updaterOptions({ ...usage.options, allowContainerRestart: flags.allowRestart });
-  const result = await planObjects({ objects, ...(usage.source ? { usage: usage.source } : {}), options, capabilities: serverCapabilities(version, flags.featureGate), now: at, budget });
+  const result = await planObjects({
+    objects,
+    ...(usage.source ? { usage: usage.source } : {}),
+    options,
+    capabilities: serverCapabilities(version, flags.featureGate),
+    now: at,
+    budget,
+  });
   const { decisions, groups, unmatched } = result;
   for (const invalid of result.invalidVpas) err.write(skippedLine(invalid));
   if (usage.source) err.write(usageLine(result.usage));
@@ -72,6 +85,8 @@ export async function planFiles(flags: PlanFlags, now: number, out: NodeJS.Writa
   const format = flags.format ?? 'text';
   const warnings = memoryWarnings(groups);
   const report: PlanReport = { decisions, notes, memoryWarnings: warnings };
-  const warningLines = formatMemoryWarnings(warnings, options.memoryPressureWindowMs).map((l) => `${l}\n`).join('');
+  const warningLines = formatMemoryWarnings(warnings, options.memoryPressureWindowMs)
+    .map((l) => `${l}\n`)
+    .join('');
   await writeResult(format === 'text' ? `${formatPlan(decisions)}\n${warningLines}` : serialize(report, format), flags.output, out);
 }

@@ -53,7 +53,10 @@ function planServerVersion(text: string): ServerVersion {
   const m = /^v?(\d+)\.(\d+)(?:\.\d+)?$/.exec(text.trim());
   const version = m ? parseServerVersion({ major: m[1]!, minor: m[2]! }) : undefined;
   if (!version) throw new UsageError(`--server-version must look like 1.34, got ${text}`);
-  if (!isKnownServerVersion(version)) throw new UsageError(`--server-version ${text} is not supported: Tailor knows the resize rules of Kubernetes 1.0 to ${PLAN_SERVER_VERSION} (in place from 1.27 with --feature-gate, 1.33 without)`);
+  if (!isKnownServerVersion(version))
+    throw new UsageError(
+      `--server-version ${text} is not supported: Tailor knows the resize rules of Kubernetes 1.0 to ${PLAN_SERVER_VERSION} (in place from 1.27 with --feature-gate, 1.33 without)`,
+    );
   return version;
 }
 
@@ -90,7 +93,10 @@ export async function planUsage(cli: CommandLineValues, env: Environment): Promi
   const options = memorySafetyOptions(config);
   if (config.prometheusUrl === undefined) return { options };
   // The Prometheus client (and the HTTP library under it) is loaded only when it is used.
-  const [{ PrometheusQueryClient }, { PrometheusMetricsSource }] = await Promise.all([import('../../metrics/query-client.ts'), import('../../metrics/prometheus-source.ts')]);
+  const [{ PrometheusQueryClient }, { PrometheusMetricsSource }] = await Promise.all([
+    import('../../metrics/query-client.ts'),
+    import('../../metrics/prometheus-source.ts'),
+  ]);
   const client = new PrometheusQueryClient(prometheusConnection(config), silentLogger());
   return { source: new PrometheusMetricsSource(client, prometheusQueryConfig(config), silentLogger()), options };
 }

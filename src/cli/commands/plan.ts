@@ -22,10 +22,15 @@ export function registerPlan(program: Command): void {
   const command = program
     .command('plan')
     .description('Dry-run the updater on Pods, VPAs, workloads, LimitRanges and HPAs read from YAML/JSON files')
-    .requiredOption('-f, --filename <files...>', 'YAML or JSON files (several documents or kind: List each), e.g. from kubectl get -o yaml; - reads standard input')
+    .requiredOption(
+      '-f, --filename <files...>',
+      'YAML or JSON files (several documents or kind: List each), e.g. from kubectl get -o yaml; - reads standard input',
+    )
     .addOption(formatOption(PLAN_FORMATS, 'text'))
     .addOption(outputOption())
-    .addOption(new Option('--server-version <major.minor>', 'Kubernetes version whose resize rules apply (as tailor sim and tailor demo)').default(PLAN_SERVER_VERSION))
+    .addOption(
+      new Option('--server-version <major.minor>', 'Kubernetes version whose resize rules apply (as tailor sim and tailor demo)').default(PLAN_SERVER_VERSION),
+    )
     .option('--feature-gate', 'InPlacePodVerticalScaling is on (1.27-1.32)', false)
     .option('--now <rfc3339>', 'plan as of this time (default: the current time)')
     .addOption(new Option('--resizes <n>', 'resizes this loop may make').default('1000'))

@@ -68,7 +68,12 @@ async function render(report: ReplayReport, options: ReplayCliOptions): Promise<
 /** Runs `tailor replay`: the result to `out` (or --output), the progress bar to `err`. */
 export async function runReplay(options: ReplayCliOptions, out: NodeJS.WritableStream, err: NodeJS.WritableStream): Promise<void> {
   // Loaded when the command runs, not at every start of the CLI.
-  const [{ readTraceFile }, { describeResampling }, { summarize }, { progressBar }] = await Promise.all([import('../../replay/trace-reader.ts'), import('../../replay/resample.ts'), import('../../replay/quality-tally.ts'), import('../progress-bar.ts')]);
+  const [{ readTraceFile }, { describeResampling }, { summarize }, { progressBar }] = await Promise.all([
+    import('../../replay/trace-reader.ts'),
+    import('../../replay/resample.ts'),
+    import('../../replay/quality-tally.ts'),
+    import('../progress-bar.ts'),
+  ]);
   const names = options.strategy ?? replayStrategyNames();
   const strategies = names.map(strategyByName);
   const trace = await readTraceFile(options.trace);
@@ -103,7 +108,11 @@ export function registerReplay(program: Command): void {
     .command('replay')
     .description('Replay a usage trace under recommendation strategies and report their quality')
     .requiredOption('--trace <file>', 'trace CSV (or .csv.gz): timestamp,container,cpu_cores,memory_bytes')
-    .option('--strategy <name>', `strategy to replay, repeatable (default: all of ${replayStrategyNames().join(', ')}; the other commands default to ${DEFAULT_STRATEGY})`, collect)
+    .option(
+      '--strategy <name>',
+      `strategy to replay, repeatable (default: all of ${replayStrategyNames().join(', ')}; the other commands default to ${DEFAULT_STRATEGY})`,
+      collect,
+    )
     .addOption(formatOption(REPLAY_FORMATS, 'table'))
     .addOption(outputOption())
     .option('--per-container', 'add the figures of each container')

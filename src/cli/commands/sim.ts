@@ -26,13 +26,15 @@ interface SimOptions {
 
 function parsePort(text: string): number {
   const port = Number(text);
-  if (text.trim() === '' || !Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port ${JSON.stringify(text)} is not a port number (0-65535; 0 = any free port)`);
+  if (text.trim() === '' || !Number.isInteger(port) || port < 0 || port > 65535)
+    throw new UsageError(`--port ${JSON.stringify(text)} is not a port number (0-65535; 0 = any free port)`);
   return port;
 }
 
 function parseSpeed(text: string): number {
   const speed = Number(text);
-  if (text.trim() === '' || !Number.isFinite(speed) || speed <= 0) throw new UsageError(`--speed ${JSON.stringify(text)} must be a positive number (1 = real time, 60 = a simulated minute per second)`);
+  if (text.trim() === '' || !Number.isFinite(speed) || speed <= 0)
+    throw new UsageError(`--speed ${JSON.stringify(text)} must be a positive number (1 = real time, 60 = a simulated minute per second)`);
   return speed;
 }
 
@@ -42,7 +44,11 @@ async function runSim(options: SimOptions): Promise<void> {
   const port = parsePort(options.port);
   const givenSpeed = options.speed === undefined ? undefined : parseSpeed(options.speed);
   // The simulator is loaded by this command only, not at every start of the CLI.
-  const [{ readScenarioFile, startKubeSim }, { startBanner }, { VPA_CRD_MANIFESTS }] = await Promise.all([import('kube-sim'), import('kube-sim/start-banner'), import('../../api/vpa-crd-manifests.ts')]);
+  const [{ readScenarioFile, startKubeSim }, { startBanner }, { VPA_CRD_MANIFESTS }] = await Promise.all([
+    import('kube-sim'),
+    import('kube-sim/start-banner'),
+    import('../../api/vpa-crd-manifests.ts'),
+  ]);
   const logger = createLogger({ level: options.logLevel });
   let scenario: Scenario | undefined;
   let baseDir: string | undefined;
@@ -55,7 +61,15 @@ async function runSim(options: SimOptions): Promise<void> {
   }
   const version: ServerVersion | undefined = options.serverVersion ? parseServerVersion(options.serverVersion) : undefined;
   const speed = givenSpeed ?? scenario?.speed ?? 1;
-  const sim = await startKubeSim({ crdManifests: VPA_CRD_MANIFESTS, port, ...(version ? { version } : {}), ...(scenario ? { scenario } : {}), ...(baseDir ? { baseDir } : {}), speed, logger });
+  const sim = await startKubeSim({
+    crdManifests: VPA_CRD_MANIFESTS,
+    port,
+    ...(version ? { version } : {}),
+    ...(scenario ? { scenario } : {}),
+    ...(baseDir ? { baseDir } : {}),
+    speed,
+    logger,
+  });
   // A kubeconfig of our own choosing in the temp directory is ours to remove at exit; one the user
   // asked for with --kubeconfig-out stays.
   const ownKubeconfig = options.kubeconfigOut === undefined;
@@ -85,8 +99,12 @@ export function registerSimCommand(program: Command): void {
     .option('--port <port>', 'port on 127.0.0.1 (0 = any free port)', '0')
     .option('--kubeconfig-out <file>', 'where to write the kubeconfig (default: a file in the temp directory)')
     .option('--scenario <file>', 'scenario YAML: nodes, workloads with usage patterns, faults (default: 3 nodes, no workloads)')
-    .addOption(new Option('--server-version <version>', 'Kubernetes version whose resize behaviour to follow (default 1.35, or the scenario\'s)').choices([...SERVER_VERSIONS]))
-    .option('--speed <factor>', 'simulated time per real time (default 1, or the scenario\'s)')
+    .addOption(
+      new Option('--server-version <version>', "Kubernetes version whose resize behaviour to follow (default 1.35, or the scenario's)").choices([
+        ...SERVER_VERSIONS,
+      ]),
+    )
+    .option('--speed <factor>', "simulated time per real time (default 1, or the scenario's)")
     .addOption(logLevelOption('warn'))
     .action(async (options: SimOptions) => {
       await runSim(options);

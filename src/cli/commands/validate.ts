@@ -112,7 +112,8 @@ export async function checkFiles(args: readonly string[], err: NodeJS.WritableSt
       report.files.push({ file: label, error: `cannot parse: ${result.error}`, objects: [], skipped: [] });
       continue;
     }
-    if (result.skipped.length > 0) err.write(`${label}: skipped ${result.skipped.length} document(s) that are not VerticalPodAutoscalers: ${result.skipped.join(', ')}\n`);
+    if (result.skipped.length > 0)
+      err.write(`${label}: skipped ${result.skipped.length} document(s) that are not VerticalPodAutoscalers: ${result.skipped.join(', ')}\n`);
     if (result.objects.length === 0) err.write(`${label}: no VerticalPodAutoscaler objects found\n`);
     const warnings = runtimeFitInText(text);
     for (const w of warnings) err.write(`${label}: warning: ${w}\n`);
@@ -133,7 +134,9 @@ export async function checkFiles(args: readonly string[], err: NodeJS.WritableSt
 
 /** One line per problem: `file: kind/name: field: message`. */
 export function formatProblems(report: ValidateReport): string {
-  const lines = report.files.flatMap((f) => f.objects.flatMap((o) => o.errors.map((e) => `${f.file}: ${o.ref}: ${e.path === '' ? '(object)' : e.path}: ${e.message}\n`)));
+  const lines = report.files.flatMap((f) =>
+    f.objects.flatMap((o) => o.errors.map((e) => `${f.file}: ${o.ref}: ${e.path === '' ? '(object)' : e.path}: ${e.message}\n`)),
+  );
   return lines.join('');
 }
 
@@ -143,7 +146,13 @@ export function exitCodeOf(report: ValidateReport): number {
 }
 
 /** Validates the files, writing the result to `out` and notes to `err`; returns the exit code. */
-export async function validateFiles(args: readonly string[], out: NodeJS.WritableStream, err: NodeJS.WritableStream, format: ValidateFormat = 'text', output?: string): Promise<number> {
+export async function validateFiles(
+  args: readonly string[],
+  out: NodeJS.WritableStream,
+  err: NodeJS.WritableStream,
+  format: ValidateFormat = 'text',
+  output?: string,
+): Promise<number> {
   const report = await checkFiles(args, err);
   await writeResult(format === 'text' ? formatProblems(report) : serialize(report, format), output, out);
   return exitCodeOf(report);
@@ -154,7 +163,10 @@ export function registerValidate(program: Command): void {
   program
     .command('validate')
     .description('Check VerticalPodAutoscaler objects in YAML/JSON files and name every invalid field')
-    .requiredOption('-f, --filename <files...>', 'files or directories to check (YAML or JSON, several documents each; a directory: its .yaml, .yml and .json files, subfolders included; - reads standard input)')
+    .requiredOption(
+      '-f, --filename <files...>',
+      'files or directories to check (YAML or JSON, several documents each; a directory: its .yaml, .yml and .json files, subfolders included; - reads standard input)',
+    )
     .addOption(formatOption(VALIDATE_FORMATS, 'text'))
     .addOption(outputOption())
     .action(async (options: { filename: string[]; format: ValidateFormat; output?: string }) => {

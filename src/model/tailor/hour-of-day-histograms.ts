@@ -87,7 +87,8 @@ export class HourOfDayHistograms {
     let divisor = 1;
     // Hours further ahead count divided by more: once the largest quantile so divided cannot beat
     // the best, none of them can (the answer is the same as with all 24 terms).
-    for (let k = 0; k < 24 && divisor < Infinity && this.largest / divisor > best; k++, divisor *= this.o.maxStep) best = Math.max(best, slots.cachedPercentile((hour + k) % 24) / divisor);
+    for (let k = 0; k < 24 && divisor < Infinity && this.largest / divisor > best; k++, divisor *= this.o.maxStep)
+      best = Math.max(best, slots.cachedPercentile((hour + k) % 24) / divisor);
     return best;
   }
 

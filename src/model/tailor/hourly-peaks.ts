@@ -128,7 +128,8 @@ export class HourlyPeaks {
     const newest = Math.floor(now / HOUR);
     if (!this.dirty && newest === this.checkedHour) return this.cachedMax;
     let best = 0;
-    for (let h = Math.min(newest, this.newest); h > newest - this.codes.length && h > this.newest - this.codes.length; h--) best = Math.max(best, this.codes[this.slot(h)]!);
+    for (let h = Math.min(newest, this.newest); h > newest - this.codes.length && h > this.newest - this.codes.length; h--)
+      best = Math.max(best, this.codes[this.slot(h)]!);
     this.cachedMax = best * 2 ** this.unit;
     this.checkedHour = newest;
     this.dirty = false;

@@ -34,6 +34,7 @@ export const LOW_CHURN_STRATEGY_NAME = 'tailor-low-churn';
 export function tailorLowChurnStrategy(updater: Readonly<ChangeRuleOptions> = DEFAULT_UPDATER_OPTIONS): Strategy {
   return {
     ...tailorStrategy(LOW_CHURN_OPTIONS, LOW_CHURN_STRATEGY_NAME, {}, updater),
-    description: 'Tailor with changes priced 10x higher and CPU at p91: at most 2x vpa\'s changes, still less slack, shortfall and OOM kills than vpa (decision 0276)',
+    description:
+      "Tailor with changes priced 10x higher and CPU at p91: at most 2x vpa's changes, still less slack, shortfall and OOM kills than vpa (decision 0276)",
   };
 }

@@ -183,7 +183,10 @@ export class MemoryTarget {
     const history = Number.isNaN(this.firstSampleAt) ? 0 : hour * HOUR - this.firstSampleAt;
     // The lowest limit the rule leaves in force: the updater acts only below lowerFactor x target.
     const headroom = (1 + o.memoryMargin) * o.memoryLowerFactor;
-    this.startRuleCheck(SEASONAL_RULE, history >= o.memorySeasonalAfterMs ? this.peaks.predictionFor(hour, this.aheadHours, this.recentHours) * headroom : Infinity);
+    this.startRuleCheck(
+      SEASONAL_RULE,
+      history >= o.memorySeasonalAfterMs ? this.peaks.predictionFor(hour, this.aheadHours, this.recentHours) * headroom : Infinity,
+    );
     this.startRuleCheck(FOLLOW_RULE, history >= o.memoryFollowMs ? this.peaks.recentMax(hour - 1, this.followHours) * headroom : Infinity);
   }
 

@@ -29,7 +29,15 @@ export class ModelStateError extends Error {
 }
 
 type TypedArray = Float64Array | Float32Array | Int32Array | Uint32Array | Int16Array | Uint16Array | Uint8Array;
-const TYPED: Record<string, new (buffer: ArrayBuffer) => TypedArray> = { Float64Array, Float32Array, Int32Array, Uint32Array, Int16Array, Uint16Array, Uint8Array };
+const TYPED: Record<string, new (buffer: ArrayBuffer) => TypedArray> = {
+  Float64Array,
+  Float32Array,
+  Int32Array,
+  Uint32Array,
+  Int16Array,
+  Uint16Array,
+  Uint8Array,
+};
 
 /** One field of the walk: where it lives and its kind. */
 interface Field {

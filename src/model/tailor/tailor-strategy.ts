@@ -98,11 +98,17 @@ export class TailorModel implements UsageModel {
     const o = this.o;
     // The need of now sets the lower bound; a change goes to the held target (see cpuHoldMs).
     const cpuNeed = Math.max(o.minCpuMillicores, this.cpu.target(now) * 1000);
-    const cpuHold = o.holdPriceCoreHours > 0 ? pricedHold(CPU_HOLDS_MS, (h) => this.cpu.holdTarget(now, h) * 1000, cpuNeed, o.holdPriceCoreHours * 1000) : this.cpu.holdTarget(now) * 1000;
+    const cpuHold =
+      o.holdPriceCoreHours > 0
+        ? pricedHold(CPU_HOLDS_MS, (h) => this.cpu.holdTarget(now, h) * 1000, cpuNeed, o.holdPriceCoreHours * 1000)
+        : this.cpu.holdTarget(now) * 1000;
     const cpu = Math.max(cpuNeed, o.minCpuMillicores, cpuHold);
     const memoryNeed = Math.max(o.minMemoryBytes, this.memory.peak(now) * (1 + o.memoryMargin));
     const margin = 1 + o.memoryMargin;
-    const memoryHold = o.memoryHoldPriceGiBHours > 0 ? pricedHold(MEMORY_HOLDS_MS, (h) => this.memory.holdPeak(now, h) * margin, memoryNeed, o.memoryHoldPriceGiBHours * GIB) : this.memory.holdPeak(now) * margin;
+    const memoryHold =
+      o.memoryHoldPriceGiBHours > 0
+        ? pricedHold(MEMORY_HOLDS_MS, (h) => this.memory.holdPeak(now, h) * margin, memoryNeed, o.memoryHoldPriceGiBHours * GIB)
+        : this.memory.holdPeak(now) * margin;
     const memory = Math.max(memoryNeed, memoryHold);
     const r = this.result;
     r.lowerBound.cpu = cpuNeed * o.cpuLowerFactor;

@@ -11,7 +11,16 @@
  */
 import type { ResourceEstimate } from '../types.ts';
 import { SlidingMax } from '../sliding-max.ts';
-import { coolingDown, isDrift, limitStep, memoryLimitFloor, oldEnoughToDrift, relativeChange, safeMemoryLimit, type ChangeRuleOptions } from '../../policy/change-rules.ts';
+import {
+  coolingDown,
+  isDrift,
+  limitStep,
+  memoryLimitFloor,
+  oldEnoughToDrift,
+  relativeChange,
+  safeMemoryLimit,
+  type ChangeRuleOptions,
+} from '../../policy/change-rules.ts';
 
 export class UpdaterMirror {
   /** The updater's options (settings, not state: the model-state walk skips `o`). */
@@ -75,7 +84,10 @@ export class UpdaterMirror {
     if (Number.isNaN(this.cpu)) return 'all';
     if (this.pressurePending && this.hasMemory) return 'urgent';
     if (coolingDown(now - this.lastChangeAt, this.o)) return undefined;
-    const outside = this.cpu < e.lowerBound.cpu || this.cpu > e.upperBound.cpu || (this.hasMemory && (this.memory < e.lowerBound.memory || this.memory > e.upperBound.memory));
+    const outside =
+      this.cpu < e.lowerBound.cpu ||
+      this.cpu > e.upperBound.cpu ||
+      (this.hasMemory && (this.memory < e.lowerBound.memory || this.memory > e.upperBound.memory));
     if (!outside && !this.drifted(now, e)) return undefined;
     return this.nextCpu(e) !== this.cpu || (this.hasMemory && this.nextMemory(e, 'all') !== this.memory) ? 'all' : undefined;
   }

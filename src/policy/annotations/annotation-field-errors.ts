@@ -11,5 +11,8 @@ export function annotationFieldErrors(object: unknown): FieldError[] {
   const metadata = isPlainObject(object) && isPlainObject(object.metadata) ? object.metadata : undefined;
   if (!metadata || !isPlainObject(metadata.annotations)) return [];
   const annotations = Object.fromEntries(Object.entries(metadata.annotations).map(([k, v]) => [k, String(v)]));
-  return readWorkloadAnnotations(annotations).problems.map((p) => ({ path: `metadata.annotations[${p.annotation}]`, message: `${JSON.stringify(p.value)}: ${p.message}` }));
+  return readWorkloadAnnotations(annotations).problems.map((p) => ({
+    path: `metadata.annotations[${p.annotation}]`,
+    message: `${JSON.stringify(p.value)}: ${p.message}`,
+  }));
 }

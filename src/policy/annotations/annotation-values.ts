@@ -13,7 +13,8 @@ export function parsePercentage(text: string, min: number, max: number, { minExc
   const share = Number(m[1]) / 100;
   const low = minExclusive ? share <= min : share < min;
   const high = maxExclusive ? share >= max : share > max;
-  if (low || high) throw new AnnotationValueError(`must be ${minExclusive ? 'above' : 'at least'} ${min * 100}% and ${maxExclusive ? 'below' : 'at most'} ${max * 100}%`);
+  if (low || high)
+    throw new AnnotationValueError(`must be ${minExclusive ? 'above' : 'at least'} ${min * 100}% and ${maxExclusive ? 'below' : 'at most'} ${max * 100}%`);
   return share;
 }
 

@@ -18,7 +18,8 @@ export const MAX_INCREASE_ANNOTATION: AnnotationKey<number> = {
   format: 'a percentage above 0%',
   default: 'the global step limit (100%: at most double; a raise below the lowerBound reaches it at once)',
   example: '50%',
-  description: 'How much one change may raise a request or limit; a hard cap, kept even below the lowerBound (by default a raise reaches the lowerBound in one change).',
+  description:
+    'How much one change may raise a request or limit; a hard cap, kept even below the lowerBound (by default a raise reaches the lowerBound in one change).',
   parse: (t) => parsePercentage(t, 0, 100, { minExclusive: true }),
 };
 

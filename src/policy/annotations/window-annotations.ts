@@ -16,7 +16,10 @@ export const DISRUPTION_WINDOWS_ANNOTATION: AnnotationKey<string[]> = {
   example: '* 2-4 * * 1-5; * * * * 0,6',
   description: 'When evictions and resizes that restart a container may happen; in-place resizes without a restart go on at any time.',
   parse: (text) => {
-    const expressions = text.split(';').map((e) => e.trim()).filter((e) => e !== '');
+    const expressions = text
+      .split(';')
+      .map((e) => e.trim())
+      .filter((e) => e !== '');
     if (expressions.length === 0) throw new AnnotationValueError('no cron expression (write e.g. "* 2-4 * * 1-5")');
     const problems = expressions.map(windowExpressionProblem).filter((p): p is string => p !== undefined);
     if (problems.length > 0) throw new AnnotationValueError(problems.join('; '));
@@ -47,7 +50,11 @@ export function readWindows(annotations: Annotations, problems: AnnotationProble
   const timezone = readAnnotation(annotations, DISRUPTION_WINDOW_TIMEZONE_ANNOTATION, problems);
   const zoneRaw = annotations?.[DISRUPTION_WINDOW_TIMEZONE_ANNOTATION.key];
   if (zoneRaw !== undefined && annotations?.[DISRUPTION_WINDOWS_ANNOTATION.key] === undefined) {
-    problems.push({ annotation: DISRUPTION_WINDOW_TIMEZONE_ANNOTATION.key, value: zoneRaw, message: `has no effect without ${DISRUPTION_WINDOWS_ANNOTATION.key}` });
+    problems.push({
+      annotation: DISRUPTION_WINDOW_TIMEZONE_ANNOTATION.key,
+      value: zoneRaw,
+      message: `has no effect without ${DISRUPTION_WINDOWS_ANNOTATION.key}`,
+    });
   }
   if (problems.length > before || expressions === undefined) return undefined;
   return { expressions, timezone: timezone ?? 'UTC' };

@@ -18,7 +18,13 @@ import type { RuntimeOverrides } from '../runtime-annotation.ts';
 export const TAILOR_PREFIX = 'tailor.dev/';
 
 /** Every key a VPA may carry, in the order the docs list them. */
-export const WORKLOAD_ANNOTATION_KEYS: readonly AnnotationKey<unknown>[] = [...PACE_ANNOTATIONS, ...WINDOW_ANNOTATIONS, ALLOW_RESTART_ANNOTATION_KEY, ...BOOST_ANNOTATIONS, RUNTIME_ANNOTATION_KEY];
+export const WORKLOAD_ANNOTATION_KEYS: readonly AnnotationKey<unknown>[] = [
+  ...PACE_ANNOTATIONS,
+  ...WINDOW_ANNOTATIONS,
+  ALLOW_RESTART_ANNOTATION_KEY,
+  ...BOOST_ANNOTATIONS,
+  RUNTIME_ANNOTATION_KEY,
+];
 
 /** What a VPA's annotations set for its workload. */
 export interface WorkloadSettings {
@@ -41,7 +47,8 @@ export function readWorkloadAnnotations(annotations: Annotations): WorkloadAnnot
   const problems: AnnotationProblem[] = [];
   const known = new Set(WORKLOAD_ANNOTATION_KEYS.map((k) => k.key));
   for (const [key, value] of Object.entries(annotations ?? {})) {
-    if (key.startsWith(TAILOR_PREFIX) && !known.has(key)) problems.push({ annotation: key, value: String(value), message: `unknown annotation (known: ${[...known].join(', ')})` });
+    if (key.startsWith(TAILOR_PREFIX) && !known.has(key))
+      problems.push({ annotation: key, value: String(value), message: `unknown annotation (known: ${[...known].join(', ')})` });
   }
   const settings: WorkloadSettings = { pace: readPace(annotations, problems) };
   const windows = readWindows(annotations, problems);

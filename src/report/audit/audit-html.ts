@@ -133,7 +133,9 @@ function totalsTable(report: AuditReport): string {
   const changed = strategyChangeNote(report);
   const since = `since ${esc(timeText(report.previous?.generatedAt ?? ''))}${changed ? `<br><span class="not-comparable">${esc(changed)}</span>` : ''}`;
   const head = `<tr><th></th><th>now</th>${t.trend ? `<th>${since}</th>` : ''}</tr>`;
-  const money = t.monthlySaving ? `<tr class="money"><th>monthly saving, ${esc(t.monthlySaving.currency)}</th><td>${esc(moneyText(t.monthlySaving.total))}</td>${t.trend ? `<td class="trend">${esc(signedMoney(t.trend.monthlySaving?.total ?? null))}</td>` : ''}</tr>` : '';
+  const money = t.monthlySaving
+    ? `<tr class="money"><th>monthly saving, ${esc(t.monthlySaving.currency)}</th><td>${esc(moneyText(t.monthlySaving.total))}</td>${t.trend ? `<td class="trend">${esc(signedMoney(t.trend.monthlySaving?.total ?? null))}</td>` : ''}</tr>`
+    : '';
   return `<div class="scroll"><table id="totals">${head}${row('cpu', 'waste')}${row('cpu', 'shortfall')}${row('memory', 'waste')}${row('memory', 'shortfall')}${money}</table></div>`;
 }
 
@@ -142,20 +144,30 @@ const signedMoney = (v: number | null) => (v === null ? '-' : v > 0 ? `+${moneyT
 
 /** The money cell of a row (with prices): the monthly saving, and under it its change since the previous report. */
 function moneyCell(w: WorkloadAudit, label: string, withTrend: boolean): string {
-  const d = withTrend ? `<span class="d" data-label="Δ ${esc(label)}" title="change since the previous report">Δ ${esc(signedMoney(w.trend?.monthlySaving?.total ?? null))}</span>` : '';
+  const d = withTrend
+    ? `<span class="d" data-label="Δ ${esc(label)}" title="change since the previous report">Δ ${esc(signedMoney(w.trend?.monthlySaving?.total ?? null))}</span>`
+    : '';
   return `<td class="num money" data-label="${esc(label)}"><span class="v">${esc(moneyText(w.monthlySaving?.total ?? null))}</span>${d}</td>`;
 }
 
 /** One figure's cell: the value, and under it its change since the previous report (when there is one). */
 function cell(r: Resource, label: string, value: number | null, delta: number | null | undefined): string {
-  const d = delta === undefined ? '' : `<span class="d" data-label="${RESOURCE_NAME[r]} Δ ${label}" title="change since the previous report">Δ ${esc(change(r, delta))}</span>`;
+  const d =
+    delta === undefined
+      ? ''
+      : `<span class="d" data-label="${RESOURCE_NAME[r]} Δ ${label}" title="change since the previous report">Δ ${esc(change(r, delta))}</span>`;
   return `<td class="num" data-label="${RESOURCE_NAME[r]} ${label}"><span class="v">${esc(quantity(r, value))}</span>${d}</td>`;
 }
 
 /** With a trend (a previous report) and not new since: the changes under the figures. */
 function cells(r: Resource, a: ResourceAudit, trend: ResourceTrend | null, withTrend: boolean): string {
   const t = (k: keyof ResourceTrend) => (withTrend ? (trend?.[k] ?? null) : undefined);
-  return cell(r, 'request', a.request, undefined) + cell(r, 'recommended', a.target, t('target')) + cell(r, 'waste', a.waste, t('waste')) + cell(r, 'shortfall', a.shortfall, t('shortfall'));
+  return (
+    cell(r, 'request', a.request, undefined) +
+    cell(r, 'recommended', a.target, t('target')) +
+    cell(r, 'waste', a.waste, t('waste')) +
+    cell(r, 'shortfall', a.shortfall, t('shortfall'))
+  );
 }
 
 /** The verdict's cell: coloured for normal confidence; neutral, and saying so, for low confidence. */
@@ -178,7 +190,9 @@ function charts(w: WorkloadAudit, name: string): string {
   const usage = w.usage;
   const from = usage ? firstSample(usage) : 0;
   const startMs = usage ? Date.parse(usage.start) : 0;
-  const xLabels = usage ? { start: esc(shortTime(startMs + from * usage.bucketSeconds * 1000)), end: esc(shortTime(startMs + usage.cpu.length * usage.bucketSeconds * 1000)) } : undefined;
+  const xLabels = usage
+    ? { start: esc(shortTime(startMs + from * usage.bucketSeconds * 1000)), end: esc(shortTime(startMs + usage.cpu.length * usage.bucketSeconds * 1000)) }
+    : undefined;
   const chart = (r: Resource) =>
     `<figure class="chart" data-label="${RESOURCE_NAME[r]} usage">` +
     usageChart({
@@ -219,7 +233,11 @@ function trustLine(w: WorkloadAudit): string {
 
 function workloadEntry(w: WorkloadAudit, withTrend: boolean, columns: number, yaml: string, moneyLabel: string | undefined): string {
   const name = `${w.namespace}/${w.workload.kind}/${w.workload.name} ${w.container}`;
-  const notes = [...(w.trend?.new ? ['new since the previous report'] : []), ...(w.confidence === 'low' && !w.notes.some((n) => n.startsWith('low confidence')) ? ['low confidence'] : []), ...w.notes];
+  const notes = [
+    ...(w.trend?.new ? ['new since the previous report'] : []),
+    ...(w.confidence === 'low' && !w.notes.some((n) => n.startsWith('low confidence')) ? ['low confidence'] : []),
+    ...w.notes,
+  ];
   return (
     `<tbody class="entry" data-workload="${esc(`${workloadKey(w)}/${w.container}`)}" data-verdict="${w.verdict}" data-confidence="${w.confidence}">` +
     `<tr class="numbers"><td class="name"><span class="workload">${esc(`${w.workload.kind}/${w.workload.name}`)}</span> <span class="where">${esc(w.namespace)} · container ${esc(w.container)}</span></td>` +
@@ -244,7 +262,10 @@ export function renderAuditHtml(report: AuditReport): string {
   const since = report.previous
     ? `Δ: the change since the report of ${esc(timeText(report.previous.generatedAt))} (${esc(report.previous.source)}).${changed ? ` <strong class="not-comparable">${esc(changed)}</strong> (a Δ mixes the change of strategy with the change of the workloads).` : ''}`
     : 'No previous report: no trend this time.';
-  const gone = report.gone.length === 0 ? '' : `<h2>Gone since the previous report</h2><ul id="gone">${report.gone.map((g) => `<li>${esc(`${g.namespace}/${g.workload.kind}/${g.workload.name} ${g.container}`)}</li>`).join('')}</ul>`;
+  const gone =
+    report.gone.length === 0
+      ? ''
+      : `<h2>Gone since the previous report</h2><ul id="gone">${report.gone.map((g) => `<li>${esc(`${g.namespace}/${g.workload.kind}/${g.workload.name} ${g.container}`)}</li>`).join('')}</ul>`;
 
   // One YAML block per workload, under its first row; its other containers' rows point to it.
   const groups = new Map<string, WorkloadContainers & { containers: WorkloadAudit[] }>();
@@ -262,7 +283,8 @@ export function renderAuditHtml(report: AuditReport): string {
     if (!shown.has(key)) {
       shown.add(key);
       yaml = yamlBlock(groups.get(key)!, id);
-    } else yaml = `<p class="muted">YAML for all of ${esc(`${w.workload.kind}/${w.workload.name}`)}'s containers: <a href="#${id}">with its first container</a>.</p>`;
+    } else
+      yaml = `<p class="muted">YAML for all of ${esc(`${w.workload.kind}/${w.workload.name}`)}'s containers: <a href="#${id}">with its first container</a>.</p>`;
     return workloadEntry(w, withTrend, columns, yaml, moneyLabel);
   });
 

@@ -165,7 +165,12 @@ function moneyChange(now: MonthlyMoney, then: MonthlyMoney): MonthlyMoney {
 
 function resourceTrend(now: ResourceAudit, request: number | null, target: number | null, pods: number): ResourceTrend {
   const then = assess(request, target, pods);
-  return { waste: minus(now.waste, then.waste), shortfall: minus(now.shortfall, then.shortfall), target: minus(now.target, target), request: minus(now.request, request) };
+  return {
+    waste: minus(now.waste, then.waste),
+    shortfall: minus(now.shortfall, then.shortfall),
+    target: minus(now.target, target),
+    request: minus(now.request, request),
+  };
 }
 
 function trendOf(w: WorkloadAudit, prev: SummaryRow | undefined, prices: Prices | undefined): WorkloadTrend {
@@ -173,7 +178,11 @@ function trendOf(w: WorkloadAudit, prev: SummaryRow | undefined, prices: Prices 
     const unknown = { waste: null, shortfall: null, target: null, request: null };
     return { new: true, cpu: unknown, memory: unknown, ...(prices ? { monthlySaving: { cpu: null, memory: null, total: null } } : {}) };
   }
-  const trend: WorkloadTrend = { new: false, cpu: resourceTrend(w.cpu, prev.cpuRequest, prev.cpuTarget, prev.pods), memory: resourceTrend(w.memory, prev.memoryRequest, prev.memoryTarget, prev.pods) };
+  const trend: WorkloadTrend = {
+    new: false,
+    cpu: resourceTrend(w.cpu, prev.cpuRequest, prev.cpuTarget, prev.pods),
+    memory: resourceTrend(w.memory, prev.memoryRequest, prev.memoryTarget, prev.pods),
+  };
   if (prices) {
     const then = savingOf(assess(prev.cpuRequest, prev.cpuTarget, prev.pods), assess(prev.memoryRequest, prev.memoryTarget, prev.pods), prices);
     trend.monthlySaving = moneyChange(savingOf(w.cpu, w.memory, prices), then);
@@ -185,7 +194,12 @@ const summaryId = (r: SummaryRow) => rowId(r.namespace, { kind: r.kind, name: r.
 
 function usageOf(o: Outline | undefined): WorkloadAudit['usage'] {
   if (!o) return null;
-  return { start: new Date(o.start).toISOString(), bucketSeconds: Math.round(o.bucketMs) / 1000, cpu: o.cpu.map((v) => (v === null ? null : Math.round(v))), memory: o.memory.map((v) => (v === null ? null : Math.round(v))) };
+  return {
+    start: new Date(o.start).toISOString(),
+    bucketSeconds: Math.round(o.bucketMs) / 1000,
+    cpu: o.cpu.map((v) => (v === null ? null : Math.round(v))),
+    memory: o.memory.map((v) => (v === null ? null : Math.round(v))),
+  };
 }
 
 /** The oldest and newest sample of the rows' outlines. */
@@ -280,7 +294,9 @@ export function buildAudit(input: AuditInput): AuditReport {
   workloads.sort(
     (a, b) =>
       VERDICT_ORDER[a.verdict] - VERDICT_ORDER[b.verdict] ||
-      (a.verdict === 'under' ? weight(b.cpu.shortfall, b.memory.shortfall) - weight(a.cpu.shortfall, a.memory.shortfall) : weight(b.cpu.waste, b.memory.waste) - weight(a.cpu.waste, a.memory.waste)) ||
+      (a.verdict === 'under'
+        ? weight(b.cpu.shortfall, b.memory.shortfall) - weight(a.cpu.shortfall, a.memory.shortfall)
+        : weight(b.cpu.waste, b.memory.waste) - weight(a.cpu.waste, a.memory.waste)) ||
       rowId(a.namespace, a.workload, a.container).localeCompare(rowId(b.namespace, b.workload, b.container)),
   );
   const current = new Set(input.rows.map((r) => rowId(r.namespace, r.workload, r.container)));
@@ -309,7 +325,9 @@ export function buildAudit(input: AuditInput): AuditReport {
     ...(input.prices ? { prices: { ...input.prices, hoursPerMonth: HOURS_PER_MONTH } } : {}),
     totals,
     workloads,
-    gone: [...prevRows.entries()].filter(([id]) => !current.has(id)).map(([, r]) => ({ namespace: r.namespace, workload: { kind: r.kind, name: r.name }, container: r.container })),
+    gone: [...prevRows.entries()]
+      .filter(([id]) => !current.has(id))
+      .map(([, r]) => ({ namespace: r.namespace, workload: { kind: r.kind, name: r.name }, container: r.container })),
   };
 }
 

@@ -32,7 +32,8 @@ export interface AuditRunInput {
 /** `what: why: why that`, the messages of an error and its causes. */
 function causeChain(err: unknown): string {
   const parts: string[] = [];
-  for (let e: unknown = err; e !== undefined && parts.length < 5; e = e instanceof Error ? e.cause : undefined) parts.push(e instanceof Error ? e.message : String(e));
+  for (let e: unknown = err; e !== undefined && parts.length < 5; e = e instanceof Error ? e.cause : undefined)
+    parts.push(e instanceof Error ? e.message : String(e));
   return parts.join(': ');
 }
 
@@ -63,7 +64,8 @@ export async function completeAudit(input: AuditRunInput): Promise<AuditReport> 
     ...(input.prices ? { prices: input.prices } : {}),
   });
   const changed = strategyChangeNote(report);
-  if (changed) input.warn(`${changed} (the previous report, ${report.previous!.source}, recommended with ${report.previous!.strategy}; this one with ${report.strategy})`);
+  if (changed)
+    input.warn(`${changed} (the previous report, ${report.previous!.source}, recommended with ${report.previous!.strategy}; this one with ${report.strategy})`);
   await input.emit(report);
   await input.store?.write(serializeSummary(summaryOf(report)));
   return report;

@@ -37,7 +37,14 @@ type Tuple = [string, string, string, string, number, number | null, number | nu
 /** The summary as compact JSON (one array per row). */
 export function serializeSummary(summary: AuditSummary): string {
   const rows: Tuple[] = summary.rows.map((r) => [r.namespace, r.kind, r.name, r.container, r.pods, r.cpuRequest, r.cpuTarget, r.memoryRequest, r.memoryTarget]);
-  return JSON.stringify({ schemaVersion: SUMMARY_SCHEMA_VERSION, kind: SUMMARY_KIND, generatedAt: summary.generatedAt, ...(summary.strategy === undefined ? {} : { strategy: summary.strategy }), columns: COLUMNS, rows });
+  return JSON.stringify({
+    schemaVersion: SUMMARY_SCHEMA_VERSION,
+    kind: SUMMARY_KIND,
+    generatedAt: summary.generatedAt,
+    ...(summary.strategy === undefined ? {} : { strategy: summary.strategy }),
+    columns: COLUMNS,
+    rows,
+  });
 }
 
 const COLUMNS = ['namespace', 'kind', 'name', 'container', 'pods', 'cpuRequest', 'cpuTarget', 'memoryRequest', 'memoryTarget'];
@@ -54,13 +61,15 @@ export function summaryFromJson(value: unknown): AuditSummary {
   const o = value as { schemaVersion?: unknown; kind?: unknown; generatedAt?: unknown; strategy?: unknown; rows?: unknown };
   if (typeof o !== 'object' || o === null) throw new SummaryFormatError('not a JSON object');
   if (o.kind !== SUMMARY_KIND) throw new SummaryFormatError(`kind is ${JSON.stringify(o.kind)}, expected ${SUMMARY_KIND}`);
-  if (o.schemaVersion !== SUMMARY_SCHEMA_VERSION) throw new SummaryFormatError(`schemaVersion ${JSON.stringify(o.schemaVersion)} is not supported (this Tailor reads ${SUMMARY_SCHEMA_VERSION})`);
+  if (o.schemaVersion !== SUMMARY_SCHEMA_VERSION)
+    throw new SummaryFormatError(`schemaVersion ${JSON.stringify(o.schemaVersion)} is not supported (this Tailor reads ${SUMMARY_SCHEMA_VERSION})`);
   if (typeof o.generatedAt !== 'string' || !Number.isFinite(Date.parse(o.generatedAt))) throw new SummaryFormatError('generatedAt is not an ISO time');
   if (o.strategy !== undefined && typeof o.strategy !== 'string') throw new SummaryFormatError('strategy is not a string');
   if (!Array.isArray(o.rows)) throw new SummaryFormatError('rows is not a list');
   const rows = o.rows.map((r: unknown, i): SummaryRow => {
     const t = r as unknown[];
-    const ok = Array.isArray(t) && t.length === 9 && t.slice(0, 4).every((s) => typeof s === 'string') && typeof t[4] === 'number' && t.slice(5).every(isNumberOrNull);
+    const ok =
+      Array.isArray(t) && t.length === 9 && t.slice(0, 4).every((s) => typeof s === 'string') && typeof t[4] === 'number' && t.slice(5).every(isNumberOrNull);
     if (!ok) throw new SummaryFormatError(`rows[${i}] is not [namespace, kind, name, container, pods, cpuRequest, cpuTarget, memoryRequest, memoryTarget]`);
     const [namespace, kind, name, container, pods, cpuRequest, cpuTarget, memoryRequest, memoryTarget] = t as Tuple;
     return { namespace, kind, name, container, pods, cpuRequest, cpuTarget, memoryRequest, memoryTarget };

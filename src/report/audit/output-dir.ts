@@ -37,7 +37,9 @@ async function whyNotCreated(dir: string): Promise<string> {
     const s = await stat(parent);
     return s.isDirectory() ? `no folder can be created in ${parent}` : `${parent} is not a folder`;
   } catch (err) {
-    return codeOf(err) === 'ENOENT' ? `the folder ${parent} does not exist (only the last folder of the path is created)` : (REASONS[codeOf(err) ?? ''] ?? (err as Error).message);
+    return codeOf(err) === 'ENOENT'
+      ? `the folder ${parent} does not exist (only the last folder of the path is created)`
+      : (REASONS[codeOf(err) ?? ''] ?? (err as Error).message);
   }
 }
 

@@ -11,9 +11,20 @@ export type PreviousOutcome = { summary: AuditSummary; source: string } | { warn
 
 /** A whole report's workloads as summary rows (then checked like a stored summary). */
 function reportAsSummary(o: { schemaVersion?: unknown; generatedAt?: unknown; strategy?: unknown; workloads?: unknown }): unknown {
-  if (o.schemaVersion !== AUDIT_SCHEMA_VERSION) throw new SummaryFormatError(`schemaVersion ${JSON.stringify(o.schemaVersion)} is not supported (this Tailor reads ${AUDIT_SCHEMA_VERSION})`);
+  if (o.schemaVersion !== AUDIT_SCHEMA_VERSION)
+    throw new SummaryFormatError(`schemaVersion ${JSON.stringify(o.schemaVersion)} is not supported (this Tailor reads ${AUDIT_SCHEMA_VERSION})`);
   if (!Array.isArray(o.workloads)) throw new SummaryFormatError('workloads is not a list');
-  const rows = (o.workloads as Partial<WorkloadAudit>[]).map((w) => [w?.namespace, w?.workload?.kind, w?.workload?.name, w?.container, w?.pods, w?.cpu?.request, w?.cpu?.target, w?.memory?.request, w?.memory?.target]);
+  const rows = (o.workloads as Partial<WorkloadAudit>[]).map((w) => [
+    w?.namespace,
+    w?.workload?.kind,
+    w?.workload?.name,
+    w?.container,
+    w?.pods,
+    w?.cpu?.request,
+    w?.cpu?.target,
+    w?.memory?.request,
+    w?.memory?.target,
+  ]);
   return { schemaVersion: SUMMARY_SCHEMA_VERSION, kind: SUMMARY_KIND, generatedAt: o.generatedAt, strategy: o.strategy, rows };
 }
 

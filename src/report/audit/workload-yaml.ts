@@ -72,7 +72,8 @@ export interface WorkloadContainers {
 
 /** How to apply the YAML besides pasting it into the manifest. */
 export function applyHint(w: Pick<WorkloadContainers, 'namespace' | 'workload'>): string {
-  if (w.workload.kind === 'Pod') return `A bare Pod: put these into its manifest (a running Pod's resources change only through kubectl's --subresource resize).`;
+  if (w.workload.kind === 'Pod')
+    return `A bare Pod: put these into its manifest (a running Pod's resources change only through kubectl's --subresource resize).`;
   return `Paste into the manifest, or save as a file and run kubectl -n ${w.namespace} patch ${w.workload.kind.toLowerCase()} ${w.workload.name} --patch-file FILE`;
 }
 

@@ -29,7 +29,10 @@ test('tailor generate-trace writes a seeded trace that tailor replay reads', () 
     const replay = tailor('replay', '--trace', a, '--strategy', 'tailor', '--format', 'json');
     assert.equal(replay.status, 0, replay.stderr);
     const report = JSON.parse(replay.stdout) as { strategies: Array<{ name: string; containers: number }> };
-    assert.deepEqual(report.strategies.map((s) => [s.name, s.containers]), [['tailor', 2]]);
+    assert.deepEqual(
+      report.strategies.map((s) => [s.name, s.containers]),
+      [['tailor', 2]],
+    );
     const bad = tailor('generate-trace', '--out', join(dir, 'c.csv'), '--interval', '5');
     assert.equal(bad.status, 2, 'a bad option value is a usage error');
     assert.match(bad.stderr, /expected whole seconds from 10 to 300/);
@@ -39,7 +42,19 @@ test('tailor generate-trace writes a seeded trace that tailor replay reads', () 
 });
 
 test('tailor generate-trace into a missing folder says so and exits 1', async () => {
-  const r = await tailorInProcess(['generate-trace', '--out', '/nonexistent-dir-of-tailor/x.csv', '--per-archetype', '1', '--days', '1', '--interval', '300', '--archetype', 'steady']);
+  const r = await tailorInProcess([
+    'generate-trace',
+    '--out',
+    '/nonexistent-dir-of-tailor/x.csv',
+    '--per-archetype',
+    '1',
+    '--days',
+    '1',
+    '--interval',
+    '300',
+    '--archetype',
+    'steady',
+  ]);
   assert.equal(r.code, 1);
   assert.match(r.stderr, /^tailor generate-trace: \/nonexistent-dir-of-tailor\/x\.csv: cannot write: the folder \/nonexistent-dir-of-tailor does not exist/);
 });

@@ -13,7 +13,10 @@ const shape = (c: ReturnType<typeof buildProgram>) => ({ name: c.name(), descrip
 test('the image lists every command in the same order; run and audit are the same commands as outside it', () => {
   const everything = buildProgram().commands;
   const image = programOf(IMAGE_COMMANDS).commands;
-  assert.deepEqual(image.map((c) => c.name()), everything.map((c) => c.name()));
+  assert.deepEqual(
+    image.map((c) => c.name()),
+    everything.map((c) => c.name()),
+  );
   for (const name of ['run', 'audit']) assert.deepEqual(shape(image.find((c) => c.name() === name)!), shape(everything.find((c) => c.name() === name)!));
   const left = image.filter((c) => !['run', 'audit'].includes(c.name()));
   assert.equal(left.length, everything.length - 2);

@@ -11,8 +11,12 @@ const dir = mkdtempSync(join(tmpdir(), 'tailor-plan-input-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
 
 test('documents and List items are flattened, in order; empty documents are nothing', () => {
-  const text = 'kind: Pod\nmetadata: {name: a}\n---\n---\nkind: PodList\nitems: [{kind: Pod, metadata: {name: b}}, {kind: List, items: [{kind: Pod, metadata: {name: c}}]}]\n';
-  assert.deepEqual(objectsIn(text, 'x.yaml').map((o) => (o.metadata as { name: string }).name), ['a', 'b', 'c']);
+  const text =
+    'kind: Pod\nmetadata: {name: a}\n---\n---\nkind: PodList\nitems: [{kind: Pod, metadata: {name: b}}, {kind: List, items: [{kind: Pod, metadata: {name: c}}]}]\n';
+  assert.deepEqual(
+    objectsIn(text, 'x.yaml').map((o) => (o.metadata as { name: string }).name),
+    ['a', 'b', 'c'],
+  );
   assert.throws(() => objectsIn('hello world\n', 'notes.txt'), /^Error: notes\.txt: not YAML or JSON objects: document 1 is a string, not an object$/);
 });
 
@@ -41,7 +45,10 @@ test('several files are read in order; the first that cannot be read is named in
   const b = join(dir, 'b.json');
   writeFileSync(a, 'kind: Pod\nmetadata: {name: a}\n');
   writeFileSync(b, JSON.stringify({ kind: 'List', items: [{ kind: 'Pod', metadata: { name: 'b' } }] }));
-  assert.deepEqual((await readPlanObjects([a, b])).pods.map((p) => p.metadata?.name), ['a', 'b']);
+  assert.deepEqual(
+    (await readPlanObjects([a, b])).pods.map((p) => p.metadata?.name),
+    ['a', 'b'],
+  );
   await assert.rejects(readPlanObjects([a, join(dir, 'none.yaml')]), { name: 'FileError', message: `${join(dir, 'none.yaml')}: cannot read: no such file` });
   await assert.rejects(readPlanObjects([dir]), { message: `${dir}: cannot read: is a directory` });
 });

@@ -5,9 +5,16 @@ import { PLAN_SERVER_VERSION, planSettings, planUsage, type PlanFlags } from '..
 import { UsageError } from '../../../src/cli/exit-codes.ts';
 import { InvalidConfigurationError } from '../../../src/config/resolve-config.ts';
 
-const FLAGS: PlanFlags = { filename: ['x.yaml'], serverVersion: PLAN_SERVER_VERSION, featureGate: false, resizes: '1000', evictions: '1000', allowRestart: false };
+const FLAGS: PlanFlags = {
+  filename: ['x.yaml'],
+  serverVersion: PLAN_SERVER_VERSION,
+  featureGate: false,
+  resizes: '1000',
+  evictions: '1000',
+  allowRestart: false,
+};
 
-test('the flags give the server version, the clock and the loop\'s budget', () => {
+test("the flags give the server version, the clock and the loop's budget", () => {
   assert.equal(PLAN_SERVER_VERSION, '1.35');
   assert.deepEqual(planSettings(FLAGS, 7), { version: { major: 1, minor: 35 }, at: 7, budget: { resizes: 1000, evictions: 1000 } });
   assert.deepEqual(planSettings({ ...FLAGS, serverVersion: 'v1.30.2', now: '2026-06-01T12:00:00Z', resizes: '0', evictions: '3' }, 7), {
@@ -18,7 +25,11 @@ test('the flags give the server version, the clock and the loop\'s budget', () =
 });
 
 test('each bad value is a usage error, the server version first', () => {
-  const refused = (flags: Partial<PlanFlags>, message: RegExp) => assert.throws(() => planSettings({ ...FLAGS, ...flags }, 0), (e: unknown) => e instanceof UsageError && message.test(e.message));
+  const refused = (flags: Partial<PlanFlags>, message: RegExp) =>
+    assert.throws(
+      () => planSettings({ ...FLAGS, ...flags }, 0),
+      (e: unknown) => e instanceof UsageError && message.test(e.message),
+    );
   refused({ serverVersion: 'latest', now: 'yesterday' }, /^--server-version must look like 1\.34, got latest$/);
   refused({ serverVersion: '1.36' }, /^--server-version 1\.36 is not supported: Tailor knows the resize rules of Kubernetes 1\.0 to 1\.35 /);
   refused({ now: 'yesterday', resizes: '-1' }, /^--now: /);

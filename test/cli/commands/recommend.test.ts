@@ -42,7 +42,10 @@ test('a --prometheus-url that is not a URL is refused at start-up, not retried',
   const result = spawnSync(process.execPath, ['bin/tailor.mjs', 'recommend', '--prometheus-url', 'not-a-url', '--log-level', 'info'], { encoding: 'utf8' });
   assert.equal(result.status, 2);
   // One line (no retries, no stack), a usage error.
-  assert.equal(result.stderr, 'tailor recommend: --prometheus-url: invalid Prometheus URL "not-a-url": expected e.g. http://prometheus:9090; see tailor recommend --help\n');
+  assert.equal(
+    result.stderr,
+    'tailor recommend: --prometheus-url: invalid Prometheus URL "not-a-url": expected e.g. http://prometheus:9090; see tailor recommend --help\n',
+  );
 });
 
 test('an unreachable Prometheus is one useful sentence at the default log level: no retry warnings, no serialised error, no stack', async () => {

@@ -47,7 +47,10 @@ test('tailor replay --format json follows the contract, with worked numbers', ()
     const r = tailor('replay', '--trace', path, '--strategy', 'oracle', '--strategy', 'krr', '--format', 'json', '--per-container');
     assert.equal(r.status, 0, r.stderr);
     const report = JSON.parse(r.stdout) as { strategies: Entry[] };
-    assert.deepEqual(report.strategies.map((s) => s.name), ['oracle', 'krr']);
+    assert.deepEqual(
+      report.strategies.map((s) => s.name),
+      ['oracle', 'krr'],
+    );
     const [oracle, krr] = report.strategies;
     for (const s of report.strategies) {
       for (const key of ['name', 'containers', 'days', 'cpu', 'memory', 'changesPerDay', 'restartsPerDay']) assert.ok(key in s, key);

@@ -9,7 +9,10 @@ import { DEFAULT_UPDATER_OPTIONS, updaterOptions } from '../../../src/policy/upd
 test('a research knob is not a product option: the two sets of names do not meet', () => {
   const product = Object.keys(TAILOR_DEFAULTS);
   const knobs = Object.keys(NO_EXPERIMENTS);
-  assert.deepEqual(product.filter((k) => knobs.includes(k)), []);
+  assert.deepEqual(
+    product.filter((k) => knobs.includes(k)),
+    [],
+  );
   assert.ok(knobs.every(isExperiment));
   assert.ok(!product.some(isExperiment));
   // The presets are product options only.
@@ -25,7 +28,7 @@ test('tailorSettings: a research knob comes from the experiments only; one that 
   assert.deepEqual(tailorSettings(), { ...TAILOR_DEFAULTS, ...NO_EXPERIMENTS, updater: changeRuleOptions(DEFAULT_UPDATER_OPTIONS) });
 });
 
-test('tailorSettings: the updater\'s rules come from the updater\'s options only, the held CPU band from its drift threshold', () => {
+test("tailorSettings: the updater's rules come from the updater's options only, the held CPU band from its drift threshold", () => {
   const operators = tailorSettings({}, {}, updaterOptions({ driftThreshold: 0.2, podCooldownMs: 300_000, allowContainerRestart: true }));
   assert.equal(operators.updater.podCooldownMs, 300_000);
   assert.deepEqual(operators.stickyBand, [0.8, 1, Infinity, 1]);

@@ -57,7 +57,7 @@ test('memoryTrendHours: a leak the follow rule does not cover yet is raised for 
   assert.equal(quiet.holdPeak(now), quiet.peak(now));
 });
 
-test('an OOM kill holds limit x oomBumpFactor; a VPA\'s own bump holds max(limit x its ratio, limit + its minimum)', () => {
+test("an OOM kill holds limit x oomBumpFactor; a VPA's own bump holds max(limit x its ratio, limit + its minimum)", () => {
   const afterOom = (bump?: { oomBumpUpRatio?: number; oomMinBumpUpBytes?: number }) => {
     const m = new MemoryTarget(tailorSettings());
     for (let t = 0; t < HOUR; t += MIN) m.add(500 * MIB, t);

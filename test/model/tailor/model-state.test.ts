@@ -31,7 +31,16 @@ function bits(e: ResourceEstimate): number[] {
   return [e.target.cpu, e.target.memory, e.lowerBound.cpu, e.lowerBound.memory, e.upperBound.cpu, e.upperBound.memory];
 }
 
-for (const [name, strategy] of [['defaults', tailorStrategy()], ['hourly checks, OOMs into the history, a day plan, priced model changes, tested growth', tailorStrategy({ memoryCheckPastGuard: false, cpuChangeCostHours: 2, memoryTrendHours: 8 }, 'tailor', { oomIntoHistory: true, cpuModelChangePriceCoreHours: 0.1 })]] as Array<[string, Strategy]>) {
+for (const [name, strategy] of [
+  ['defaults', tailorStrategy()],
+  [
+    'hourly checks, OOMs into the history, a day plan, priced model changes, tested growth',
+    tailorStrategy({ memoryCheckPastGuard: false, cpuChangeCostHours: 2, memoryTrendHours: 8 }, 'tailor', {
+      oomIntoHistory: true,
+      cpuModelChangePriceCoreHours: 0.1,
+    }),
+  ],
+] as Array<[string, Strategy]>) {
   test(`a model restored from its saved state answers exactly as the one that never stopped (${name})`, () => {
     for (const stopAt of [30, 1440 + 333, 3 * 1440 + 59, 6 * 1440]) {
       const running = strategy.newModel();
@@ -61,12 +70,18 @@ test('a corrupt, truncated, foreign or differently configured state is refused w
   const state = strategy.saveModel!(model);
   const flipped = state.slice();
   flipped[100] = flipped[100]! ^ 1;
-  assert.throws(() => strategy.restoreModel!(flipped), (err) => err instanceof ModelStateError && /checksum/.test(err.message));
+  assert.throws(
+    () => strategy.restoreModel!(flipped),
+    (err) => err instanceof ModelStateError && /checksum/.test(err.message),
+  );
   assert.throws(() => strategy.restoreModel!(state.subarray(0, 10)), ModelStateError);
   assert.throws(() => strategy.restoreModel!(new TextEncoder().encode('{"not":"a state at all, but long enough"}')), ModelStateError);
   // Another format version: the checksum is right, the version is not.
   const other = tailorStrategy({ cpuQuantile: 0.95 });
-  assert.throws(() => other.restoreModel!(state), (err) => err instanceof ModelStateError && /settings/.test(err.message));
+  assert.throws(
+    () => other.restoreModel!(state),
+    (err) => err instanceof ModelStateError && /settings/.test(err.message),
+  );
   const wrongFormat = state.slice();
   wrongFormat[4] = 99;
   assert.throws(() => strategy.restoreModel!(wrongFormat), ModelStateError);

@@ -26,7 +26,10 @@ function validPercentile(h: DecayingHistogram, answer: number, p: number, tolera
 test('each pooled histogram gives the percentiles of its own DecayingHistogram as a percentile within 0.001 of the asked one (nearly always the same bucket), through window growth and long gaps', () => {
   const halfLife = 60_000;
   // Half-lives 60 s .. 300 s: each histogram decays at its own pace.
-  const pool = new PooledDecayingHistograms([1, 2, 3, 4, 5].map((n) => n * halfLife), CPU_BUCKETS);
+  const pool = new PooledDecayingHistograms(
+    [1, 2, 3, 4, 5].map((n) => n * halfLife),
+    CPU_BUCKETS,
+  );
   const own = Array.from({ length: 5 }, (_, k) => new DecayingHistogram(CPU_BUCKETS, (k + 1) * halfLife));
   const rng = new Random(3);
   let at = 1_700_000_000_000;
@@ -54,7 +57,7 @@ test('each pooled histogram gives the percentiles of its own DecayingHistogram a
   assert.ok(pool.storageBytes < 5 * CPU_BUCKETS.numBuckets * 2, `${pool.storageBytes} bytes`);
 });
 
-test('a histogram fed many samples at once (a workload of 300 pods) keeps each sample\'s weight: a level that later takes over is seen', () => {
+test("a histogram fed many samples at once (a workload of 300 pods) keeps each sample's weight: a level that later takes over is seen", () => {
   const pool = new PooledDecayingHistograms([12 * 3_600_000], CPU_BUCKETS);
   const own = new DecayingHistogram(CPU_BUCKETS, 12 * 3_600_000);
   let at = 1_700_000_000_000;

@@ -16,10 +16,20 @@ test('a small leak covers a long horizon, a large one a short one, for the same 
   // 8 GiB growing 160 MiB/h: 2 h would cost 0.31 GiB-h: the first horizon, 1 h.
   assert.equal(pricedHold(HOLDS, leak(8 * GIB, 160 * MIB), 8 * GIB, 0.25 * GIB), 8 * GIB + 160 * MIB);
   // Nothing grows: the longest horizon is free.
-  assert.equal(pricedHold(HOLDS, () => GIB, GIB, 0.25 * GIB), GIB);
+  assert.equal(
+    pricedHold(HOLDS, () => GIB, GIB, 0.25 * GIB),
+    GIB,
+  );
 });
 
 test('the first horizon is taken whatever it costs; a horizon that does not pay stops the search', () => {
-  const values = new Map([[HOUR, 500], [2 * HOUR, 5000], [4 * HOUR, 600]]);
-  assert.equal(pricedHold([HOUR, 2 * HOUR, 4 * HOUR], (h) => values.get(h)!, 100, 1), 500);
+  const values = new Map([
+    [HOUR, 500],
+    [2 * HOUR, 5000],
+    [4 * HOUR, 600],
+  ]);
+  assert.equal(
+    pricedHold([HOUR, 2 * HOUR, 4 * HOUR], (h) => values.get(h)!, 100, 1),
+    500,
+  );
 });

@@ -12,7 +12,7 @@ test('criticalS: the smallest S that random orderings reach at most `level` of t
   assert.ok(criticalS(3, 0.05) > 3);
 });
 
-test('a leak with one noisy hour passes, at Sen\'s slope (the median of the pair slopes)', () => {
+test("a leak with one noisy hour passes, at Sen's slope (the median of the pair slopes)", () => {
   // 500, 520, 515, 540, 560, 575: 14 pairs up, 1 down, S = 13; median pair slope 15.
   assert.equal(risingSlope(series([500, 520, 515, 540, 560, 575]), 5, 6, 11), 15);
 });

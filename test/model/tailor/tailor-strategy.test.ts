@@ -145,7 +145,11 @@ test('an OOM kill under the follow rule suspends it', () => {
 test('a leaking container is raised once per hold (2 h), not every hour: a third fewer changes at least, no OOM kill', () => {
   // 4 days of a leak from 200 to 1,000 MiB, 1-minute samples, CPU steady.
   const n = 4 * 1440;
-  const s = series('leak', Array<number>(n).fill(0.1), Array.from({ length: n }, (_, i) => (200 + (800 * i) / n) * MIB));
+  const s = series(
+    'leak',
+    Array<number>(n).fill(0.1),
+    Array.from({ length: n }, (_, i) => (200 + (800 * i) / n) * MIB),
+  );
   const held = replayContainer(s, tailorStrategy(FIXED_HOLDS), DEFAULT_REPLAY_OPTIONS);
   const hourly = replayContainer(s, tailorStrategy({ ...FIXED_HOLDS, memoryHoldMs: 0 }), DEFAULT_REPLAY_OPTIONS);
   assert.equal(held.ooms, 0);
@@ -168,12 +172,16 @@ test('stickyTargets: a CPU level that alternates 500m / 430m every 3 h is not ch
   assert.ok(held.cpuRequestSum < chased.cpuRequestSum * 1.05);
 });
 
-test('by default a cut waits until it pays 0.1 core-hour: a small container\'s wobble is not chased, a large one\'s drop is followed', () => {
+test("by default a cut waits until it pays 0.1 core-hour: a small container's wobble is not chased, a large one's drop is followed", () => {
   // Four days; the level alternates every 3 h between a high and a 30% lower one.
   const n = 4 * 24 * 60;
   const run = (high: number, overrides = {}) => {
     const cpu = Array.from({ length: n }, (_, i) => (Math.floor(i / 180) % 2 === 0 ? high : high * 0.7) + (i % 7) * 0.002);
-    return replayContainer(series('level', cpu, new Array<number>(n).fill(300 * MIB)), tailorStrategy({ ...FIXED_HOLDS, ...overrides }), DEFAULT_REPLAY_OPTIONS);
+    return replayContainer(
+      series('level', cpu, new Array<number>(n).fill(300 * MIB)),
+      tailorStrategy({ ...FIXED_HOLDS, ...overrides }),
+      DEFAULT_REPLAY_OPTIONS,
+    );
   };
   // 100m -> 70m: 30m of excess for 3 h is 0.09 core-hour, never paid: one level, no cut.
   const small = run(0.1);
@@ -215,9 +223,17 @@ test('coalesceChanges: a CPU cut that has not paid yet rides along the next memo
   // day, 0.5 core after. With a cut price of 10 core-hours the cut alone would wait 20 h.
   const n = 3 * 1440;
   const cpu = Array.from({ length: n }, (_, i) => (i < 1440 ? 1 : 0.5));
-  const s = series('leak', cpu, Array.from({ length: n }, (_, i) => (200 + (800 * i) / n) * MIB));
+  const s = series(
+    'leak',
+    cpu,
+    Array.from({ length: n }, (_, i) => (200 + (800 * i) / n) * MIB),
+  );
   const alone = replayContainer(s, tailorStrategy({ stickyCutCostCoreHours: 10, cutsRideAlong: false }), DEFAULT_REPLAY_OPTIONS);
-  const riding = replayContainer(s, tailorStrategy({ stickyCutCostCoreHours: 10, cutsRideAlong: false }, 'tailor', { coalesceChanges: true }), DEFAULT_REPLAY_OPTIONS);
+  const riding = replayContainer(
+    s,
+    tailorStrategy({ stickyCutCostCoreHours: 10, cutsRideAlong: false }, 'tailor', { coalesceChanges: true }),
+    DEFAULT_REPLAY_OPTIONS,
+  );
   assert.equal(riding.ooms, 0);
   // The cut came within hours, with a memory raise: less CPU requested, no more changes.
   assert.ok(riding.cpuRequestSum < alone.cpuRequestSum * 0.9, `cpu requested ${riding.cpuRequestSum} vs ${alone.cpuRequestSum}`);
@@ -240,7 +256,12 @@ test('memoryHoldPriceGiBHours: a small leak is raised less often, a large one ho
   // 8 days of a leak from 200 to 1,000 MiB (small: 4 MiB/h, an 8 h cover costs 0.27 GiB-h) and
   // the same x64 (large: 270 MiB/h, a 2 h cover would cost 0.53 GiB-h: 1 h), CPU steady.
   const n = 8 * 1440;
-  const leak = (scale: number) => series('leak', Array<number>(n).fill(0.1), Array.from({ length: n }, (_, i) => scale * (200 + (800 * i) / n) * MIB));
+  const leak = (scale: number) =>
+    series(
+      'leak',
+      Array<number>(n).fill(0.1),
+      Array.from({ length: n }, (_, i) => scale * (200 + (800 * i) / n) * MIB),
+    );
   const run = (scale: number, overrides = {}) => replayContainer(leak(scale), tailorStrategy({ ...FIXED_HOLDS, ...overrides }), DEFAULT_REPLAY_OPTIONS);
   const priced = { memoryHoldPriceGiBHours: 0.3 };
   const small = run(1, priced);
@@ -253,7 +274,7 @@ test('memoryHoldPriceGiBHours: a small leak is raised less often, a large one ho
   assert.ok(large.memoryLimitSum < largePlain.memoryLimitSum, `large leak: ${large.memoryLimitSum} vs ${largePlain.memoryLimitSum}`);
 });
 
-test('holdPriceCoreHours: a small container\'s daily rise is followed in fewer, larger raises', () => {
+test("holdPriceCoreHours: a small container's daily rise is followed in fewer, larger raises", () => {
   // Four days of a smooth daily cycle between 50m and 150m (a small diurnal container).
   const n = 4 * 1440;
   const cpu = Array.from({ length: n }, (_, i) => 0.1 + 0.05 * Math.sin((2 * Math.PI * i) / 1440) + (i % 7) * 0.001);
@@ -303,13 +324,20 @@ test('cutsRideAlong: a CPU cut that has not paid yet goes with the next memory r
   // day, 0.5 core after. With a cut price of 10 core-hours the cut alone would wait 20 h.
   const n = 3 * 1440;
   const cpu = Array.from({ length: n }, (_, i) => (i < 1440 ? 1 : 0.5));
-  const s = series('leak', cpu, Array.from({ length: n }, (_, i) => (200 + (800 * i) / n) * MIB));
+  const s = series(
+    'leak',
+    cpu,
+    Array.from({ length: n }, (_, i) => (200 + (800 * i) / n) * MIB),
+  );
   const alone = replayContainer(s, tailorStrategy({ stickyCutCostCoreHours: 10, cutsRideAlong: false }), DEFAULT_REPLAY_OPTIONS);
   const riding = replayContainer(s, tailorStrategy({ stickyCutCostCoreHours: 10, cutsRideAlong: true }), DEFAULT_REPLAY_OPTIONS);
   assert.equal(riding.ooms, 0);
   assert.ok(riding.cpuRequestSum < alone.cpuRequestSum * 0.9, `cpu requested ${riding.cpuRequestSum} vs ${alone.cpuRequestSum}`);
   assert.ok(riding.changes <= alone.changes, `changes ${riding.changes} vs ${alone.changes}`);
-  assert.ok((riding.changeCauses.get('drift cpu- mem+') ?? 0) + (riding.changeCauses.get('outside-bounds cpu- mem+') ?? 0) >= 1, JSON.stringify([...riding.changeCauses]));
+  assert.ok(
+    (riding.changeCauses.get('drift cpu- mem+') ?? 0) + (riding.changeCauses.get('outside-bounds cpu- mem+') ?? 0) >= 1,
+    JSON.stringify([...riding.changeCauses]),
+  );
 });
 
 test('cutsRideAlong: a pending memory cut goes with a CPU raise', () => {
@@ -344,5 +372,5 @@ test('the mirror of the updater (coalesceChanges) waits out the cooldown the upd
     return at;
   };
   assert.deepEqual(changes(), [0, 80, 95, 110, 125, 140, 155], 'the default 15 min apart');
-  assert.deepEqual(changes(updaterOptions({ podCooldownMs: 2 * HOUR })), [0, 120, 240], 'an operator\'s 2 h apart');
+  assert.deepEqual(changes(updaterOptions({ podCooldownMs: 2 * HOUR })), [0, 120, 240], "an operator's 2 h apart");
 });

@@ -63,7 +63,7 @@ test('drift counts only on a pod older than 12 h; memory pressure raises memory 
   assert.equal(m.cpu, 500);
 });
 
-test('a memory decrease stops at the last hour\'s peak + max(15%, 64 MiB), as the updater\'s safety floor', () => {
+test("a memory decrease stops at the last hour's peak + max(15%, 64 MiB), as the updater's safety floor", () => {
   const m = new UpdaterMirror(updaterOptions());
   m.addMemorySample(900 * MIB, 0);
   applied(m, 0, est(500, 2000 * MIB));

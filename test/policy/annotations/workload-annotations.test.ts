@@ -58,18 +58,37 @@ test('bad windows: a 6-field expression, a bad field, an empty list, an unknown 
   assert.deepEqual(problems({ 'tailor.dev/disruption-windows': '* 2 * * *', 'tailor.dev/disruption-window-timezone': 'Mars/Olympus' }), [
     'tailor.dev/disruption-window-timezone: "Mars/Olympus": not a known time zone (write e.g. Europe/Berlin, America/New_York or UTC)',
   ]);
-  assert.deepEqual(problems({ 'tailor.dev/disruption-window-timezone': 'UTC' }), ['tailor.dev/disruption-window-timezone: "UTC": has no effect without tailor.dev/disruption-windows']);
+  assert.deepEqual(problems({ 'tailor.dev/disruption-window-timezone': 'UTC' }), [
+    'tailor.dev/disruption-window-timezone: "UTC": has no effect without tailor.dev/disruption-windows',
+  ]);
   assert.equal(readWorkloadAnnotations({ 'tailor.dev/disruption-windows': '* 25 * * *' }).settings.windows, undefined);
 });
 
 test('start-up boost: a factor or a CPU quantity, until ready (+ seconds) or a fixed time', () => {
-  assert.deepEqual(readWorkloadAnnotations({ 'tailor.dev/startup-cpu-boost': '2x' }).settings.startupBoost, { amount: { kind: 'factor', factor: 2 }, until: { kind: 'ready', afterMs: 0 } });
-  assert.deepEqual(readWorkloadAnnotations({ 'tailor.dev/startup-cpu-boost': '1500m', 'tailor.dev/startup-cpu-boost-duration': '90s' }).settings.startupBoost, { amount: { kind: 'fixed', millicores: 1500 }, until: { kind: 'fixed', afterStartMs: 90_000 } });
-  assert.deepEqual(readWorkloadAnnotations({ 'tailor.dev/startup-cpu-boost': '2', 'tailor.dev/startup-cpu-boost-duration': 'ready+30s' }).settings.startupBoost, { amount: { kind: 'fixed', millicores: 2000 }, until: { kind: 'ready', afterMs: 30_000 } });
-  assert.deepEqual(problems({ 'tailor.dev/startup-cpu-boost': '1x' }), ['tailor.dev/startup-cpu-boost: "1x": a factor must be above 1 and at most 100 (write e.g. 2x)']);
-  assert.deepEqual(problems({ 'tailor.dev/startup-cpu-boost': 'lots' }), ['tailor.dev/startup-cpu-boost: "lots": neither a factor (2x) nor a CPU quantity (1500m, 2)']);
-  assert.deepEqual(problems({ 'tailor.dev/startup-cpu-boost': '2x', 'tailor.dev/startup-cpu-boost-duration': 'until ready' }), ['tailor.dev/startup-cpu-boost-duration: "until ready": write ready, ready+30s or 90s']);
-  assert.deepEqual(problems({ 'tailor.dev/startup-cpu-boost-duration': 'ready' }), ['tailor.dev/startup-cpu-boost-duration: "ready": has no effect without tailor.dev/startup-cpu-boost']);
+  assert.deepEqual(readWorkloadAnnotations({ 'tailor.dev/startup-cpu-boost': '2x' }).settings.startupBoost, {
+    amount: { kind: 'factor', factor: 2 },
+    until: { kind: 'ready', afterMs: 0 },
+  });
+  assert.deepEqual(readWorkloadAnnotations({ 'tailor.dev/startup-cpu-boost': '1500m', 'tailor.dev/startup-cpu-boost-duration': '90s' }).settings.startupBoost, {
+    amount: { kind: 'fixed', millicores: 1500 },
+    until: { kind: 'fixed', afterStartMs: 90_000 },
+  });
+  assert.deepEqual(
+    readWorkloadAnnotations({ 'tailor.dev/startup-cpu-boost': '2', 'tailor.dev/startup-cpu-boost-duration': 'ready+30s' }).settings.startupBoost,
+    { amount: { kind: 'fixed', millicores: 2000 }, until: { kind: 'ready', afterMs: 30_000 } },
+  );
+  assert.deepEqual(problems({ 'tailor.dev/startup-cpu-boost': '1x' }), [
+    'tailor.dev/startup-cpu-boost: "1x": a factor must be above 1 and at most 100 (write e.g. 2x)',
+  ]);
+  assert.deepEqual(problems({ 'tailor.dev/startup-cpu-boost': 'lots' }), [
+    'tailor.dev/startup-cpu-boost: "lots": neither a factor (2x) nor a CPU quantity (1500m, 2)',
+  ]);
+  assert.deepEqual(problems({ 'tailor.dev/startup-cpu-boost': '2x', 'tailor.dev/startup-cpu-boost-duration': 'until ready' }), [
+    'tailor.dev/startup-cpu-boost-duration: "until ready": write ready, ready+30s or 90s',
+  ]);
+  assert.deepEqual(problems({ 'tailor.dev/startup-cpu-boost-duration': 'ready' }), [
+    'tailor.dev/startup-cpu-boost-duration: "ready": has no effect without tailor.dev/startup-cpu-boost',
+  ]);
 });
 
 test('an unknown tailor.dev/ key is reported (usually a typo); other prefixes are not ours', () => {
@@ -79,7 +98,10 @@ test('an unknown tailor.dev/ key is reported (usually a typo); other prefixes ar
 
 test('each example in the registry is a good value', () => {
   for (const k of WORKLOAD_ANNOTATION_KEYS) {
-    const needs: Record<string, Record<string, string>> = { 'tailor.dev/disruption-window-timezone': { 'tailor.dev/disruption-windows': '* * * * *' }, 'tailor.dev/startup-cpu-boost-duration': { 'tailor.dev/startup-cpu-boost': '2x' } };
+    const needs: Record<string, Record<string, string>> = {
+      'tailor.dev/disruption-window-timezone': { 'tailor.dev/disruption-windows': '* * * * *' },
+      'tailor.dev/startup-cpu-boost-duration': { 'tailor.dev/startup-cpu-boost': '2x' },
+    };
     const extra = needs[k.key] ?? {};
     assert.deepEqual(problems({ ...extra, [k.key]: k.example }), [], k.key);
   }

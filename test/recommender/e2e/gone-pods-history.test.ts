@@ -29,7 +29,15 @@ test('the Prometheus history of pods gone before the bootstrap counts for the VP
   const now = Math.floor(Date.now() / MINUTE) * MINUTE;
   const start = now - 3 * 60 * MINUTE;
   const end = now - 60 * MINUTE;
-  const old = (pod: string, owner: FixtureContainer['owner'], cores: number): FixtureContainer => ({ namespace: 'default', pod, container: 'app', owner, cpuCores: () => cores, memoryBytes: () => 300 * MiB, requests: { cpu: 0.25, memory: 128 * MiB } });
+  const old = (pod: string, owner: FixtureContainer['owner'], cores: number): FixtureContainer => ({
+    namespace: 'default',
+    pod,
+    container: 'app',
+    owner,
+    cpuCores: () => cores,
+    memoryBytes: () => 300 * MiB,
+    requests: { cpu: 0.25, memory: 128 * MiB },
+  });
   const series = usageFixture(
     [
       old('web-5d4-aaaaa', { kind: 'Deployment', name: 'web', replicaSet: 'web-5d4' }, 1),
@@ -52,7 +60,10 @@ test('the Prometheus history of pods gone before the bootstrap counts for the VP
   await loop.activate();
   await loop.runCycle({ now, cycle: 1, signal: new AbortController().signal });
 
-  assert.match(await metrics.registry.getSingleMetricAsString('tailor_recommender_history_pods_attributed_total'), /tailor_recommender_history_pods_attributed_total 2\b/);
+  assert.match(
+    await metrics.registry.getSingleMetricAsString('tailor_recommender_history_pods_attributed_total'),
+    /tailor_recommender_history_pods_attributed_total 2\b/,
+  );
   t.diagnostic(`samples read: ${loop.lastSync?.cpuSamples} CPU (the decoy's among them, not routed)`);
   const web = (await custom.getNamespacedCustomObject({ ...VPA, namespace: 'default', name: 'web' })) as VerticalPodAutoscaler;
   const provided = web.status?.conditions?.find((c) => c.type === 'RecommendationProvided');

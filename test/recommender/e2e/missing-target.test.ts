@@ -35,7 +35,12 @@ workloads:
   await custom.createNamespacedCustomObject({
     ...VPA,
     namespace: 'default',
-    body: { apiVersion: 'autoscaling.k8s.io/v1', kind: 'VerticalPodAutoscaler', metadata: { name: 'ghost' }, spec: { targetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'nothing-here' }, updatePolicy: { updateMode: 'Off' } } },
+    body: {
+      apiVersion: 'autoscaling.k8s.io/v1',
+      kind: 'VerticalPodAutoscaler',
+      metadata: { name: 'ghost' },
+      spec: { targetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'nothing-here' }, updatePolicy: { updateMode: 'Off' } },
+    },
   });
   const targetReads: string[] = [];
   sim.server.requests.onRecord((r) => {
@@ -54,7 +59,10 @@ workloads:
       },
     }),
   });
-  const { config } = resolveRunConfig({ components: 'recommender', prometheusUrl: 'http://127.0.0.1:9', history: '10m', historyStep: '1s', logLevel: 'silent' }, {});
+  const { config } = resolveRunConfig(
+    { components: 'recommender', prometheusUrl: 'http://127.0.0.1:9', history: '10m', historyStep: '1s', logLevel: 'silent' },
+    {},
+  );
   const metrics = new ControllerMetrics(createRegistry({ defaultMetrics: false }));
   const loop = createRecommenderComponent({ config, logger, kubeConfig: kc, metrics, clock: Date.now }, { source: new SyntheticSource(sim.server) });
   t.after(() => loop.deactivate());
@@ -73,7 +81,12 @@ workloads:
   assert.equal(ghost.status?.conditions?.find((c) => c.type === 'ConfigUnsupported')?.reason, 'TargetNotFound');
 
   // The user points the VPA at the Deployment that exists: read in the next cycle, not after the back-off.
-  await custom.patchNamespacedCustomObject({ ...VPA, namespace: 'default', name: 'ghost', body: [{ op: 'replace', path: '/spec/targetRef/name', value: 'web' }] });
+  await custom.patchNamespacedCustomObject({
+    ...VPA,
+    namespace: 'default',
+    name: 'ghost',
+    body: [{ op: 'replace', path: '/spec/targetRef/name', value: 'web' }],
+  });
   const readsBefore = targetReads.length;
   for (let i = 0; i < 50 && !targetReads.slice(readsBefore).includes('web:200'); i++) {
     await loop.runCycle({ now: T0 + 310_000, cycle: ++cycle, signal });

@@ -31,7 +31,12 @@ const VPA = { group: 'autoscaling.k8s.io', version: 'v1', plural: 'verticalpodau
 const CHECKPOINTS = { group: 'autoscaling.k8s.io', version: 'v1', plural: 'verticalpodautoscalercheckpoints' };
 
 function vpa(name: string, target: string): object {
-  return { apiVersion: 'autoscaling.k8s.io/v1', kind: 'VerticalPodAutoscaler', metadata: { name }, spec: { targetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: target }, updatePolicy: { updateMode: 'Off' } } };
+  return {
+    apiVersion: 'autoscaling.k8s.io/v1',
+    kind: 'VerticalPodAutoscaler',
+    metadata: { name },
+    spec: { targetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: target }, updatePolicy: { updateMode: 'Off' } },
+  };
 }
 
 test('recommendations, OOM reaction, conflicts, checkpoints and a restart on kube-sim with a real Prometheus', { timeout: 180_000 }, async (t) => {
@@ -61,13 +66,23 @@ workloads:
   const dir = await mkdtemp(join(tmpdir(), 'tailor-recloop-'));
   t.after(() => rm(dir, { recursive: true, force: true }));
   const target = `127.0.0.1:${sim.server.port}`;
-  await writeFile(join(dir, 'prometheus.yml'), [
-    'global: {scrape_interval: 1s}',
-    'scrape_configs:',
-    ...['cadvisor', 'kube-state'].map((path) => `  - {job_name: ${path}, scheme: https, tls_config: {insecure_skip_verify: true}, metrics_path: /metrics/${path}, static_configs: [{targets: ['${target}']}]}`),
-  ].join('\n'));
+  await writeFile(
+    join(dir, 'prometheus.yml'),
+    [
+      'global: {scrape_interval: 1s}',
+      'scrape_configs:',
+      ...['cadvisor', 'kube-state'].map(
+        (path) =>
+          `  - {job_name: ${path}, scheme: https, tls_config: {insecure_skip_verify: true}, metrics_path: /metrics/${path}, static_configs: [{targets: ['${target}']}]}`,
+      ),
+    ].join('\n'),
+  );
   const port = await freePort();
-  const prometheus = spawn('prometheus', [`--config.file=${join(dir, 'prometheus.yml')}`, `--storage.tsdb.path=${join(dir, 'data')}`, `--web.listen-address=127.0.0.1:${port}`, '--log.level=warn'], { stdio: ['ignore', 'ignore', 'pipe'] });
+  const prometheus = spawn(
+    'prometheus',
+    [`--config.file=${join(dir, 'prometheus.yml')}`, `--storage.tsdb.path=${join(dir, 'data')}`, `--web.listen-address=127.0.0.1:${port}`, '--log.level=warn'],
+    { stdio: ['ignore', 'ignore', 'pipe'] },
+  );
   track(prometheus);
   let promErr = '';
   prometheus.stderr.on('data', (d: Buffer) => (promErr = (promErr + d.toString()).slice(-5000)));
@@ -83,7 +98,9 @@ workloads:
   await custom.createNamespacedCustomObject({ ...VPA, namespace: 'default', body: vpa('ghost', 'nothing-here') });
   // A later creationTimestamp than `web` (second resolution, on the sim's clock, which a loaded
   // event loop holds back): wait for the sim's next second rather than for a fixed real time.
-  const webCreated = Date.parse(((await custom.getNamespacedCustomObject({ ...VPA, namespace: 'default', name: 'web' })) as VerticalPodAutoscaler).metadata.creationTimestamp!);
+  const webCreated = Date.parse(
+    ((await custom.getNamespacedCustomObject({ ...VPA, namespace: 'default', name: 'web' })) as VerticalPodAutoscaler).metadata.creationTimestamp!,
+  );
   await pollUntil('the sim clock passes the next second', () => sim.cluster.clock.now() >= Math.floor(webCreated / 1000) * 1000 + 1000, 30_000);
   await custom.createNamespacedCustomObject({ ...VPA, namespace: 'default', body: vpa('web-again', 'web') });
   const readVpa = async (name: string) => (await custom.getNamespacedCustomObject({ ...VPA, namespace: 'default', name })) as VerticalPodAutoscaler;
@@ -91,7 +108,18 @@ workloads:
   const targetOf = (v: VerticalPodAutoscaler) => v.status?.recommendation?.containerRecommendations?.find((c) => c.containerName === 'app')?.target;
 
   // Upstream's algorithm (not the default tailor-low-churn): the targets below are its p90 + 15%.
-  const { config } = resolveRunConfig({ components: 'recommender', prometheusUrl: `http://127.0.0.1:${port}`, recommenderStrategy: 'vpa', history: '10m', historyStep: '2s', checkpointGcInterval: '1s', logLevel: 'silent' }, {});
+  const { config } = resolveRunConfig(
+    {
+      components: 'recommender',
+      prometheusUrl: `http://127.0.0.1:${port}`,
+      recommenderStrategy: 'vpa',
+      history: '10m',
+      historyStep: '2s',
+      checkpointGcInterval: '1s',
+      logLevel: 'silent',
+    },
+    {},
+  );
   let metrics = new ControllerMetrics(createRegistry({ defaultMetrics: false }));
   const start = (): RecommenderComponent => {
     metrics = new ControllerMetrics(createRegistry({ defaultMetrics: false }));
@@ -127,9 +155,14 @@ workloads:
   // ingested late, under load: a CI run's recommender saw the bucket below the re-read 0.178 cores),
   // so the bucket either side is accepted; a lost 15% margin or another percentile is still caught.
   const candidates = [...new Set(sorted.slice(rank, rank + 2).flatMap((cores) => [-1, 0, 1].map((shift) => expectedTarget(cores, shift))))];
-  t.diagnostic(`web target after two cycles: ${JSON.stringify(targetOf(web))}; ${samples.length} rate samples, p90 ${sorted[rank]} cores, expected ${candidates.join(' or ')}m`);
+  t.diagnostic(
+    `web target after two cycles: ${JSON.stringify(targetOf(web))}; ${samples.length} rate samples, p90 ${sorted[rank]} cores, expected ${candidates.join(' or ')}m`,
+  );
   assert.ok(samples.length >= 2, `${samples.length} rate samples of web (at least one per pod)`);
-  assert.ok(candidates.some((e) => Math.abs(cpu - e) <= 1), `web cpu target ${cpu}m, expected ${candidates.join(' or ')}m for the samples ${sorted.join(', ')}`);
+  assert.ok(
+    candidates.some((e) => Math.abs(cpu - e) <= 1),
+    `web cpu target ${cpu}m, expected ${candidates.join(' or ')}m for the samples ${sorted.join(', ')}`,
+  );
   assert.equal(condition(web, 'LowConfidence')?.status, 'True', 'seconds of history are low confidence');
   const exported = await metrics.registry.getSingleMetricAsString('tailor_vpa_recommendation');
   const line = exported.split('\n').find((l) => ['vpa="web"', 'container="app"', 'resource="cpu"', 'bound="target"'].every((label) => l.includes(label)));
@@ -144,7 +177,10 @@ workloads:
 
   // The hog's memory steps over its 256Mi limit 40 s after the start: OOM kills.
   const hogBefore = parseMemory(targetOf(await readVpa('hog'))!.memory!);
-  const oomSeen = async () => (await core.listNamespacedPod({ namespace: 'default', labelSelector: 'app=hog' })).items.some((p) => p.status?.containerStatuses?.some((s) => s.lastState?.terminated?.reason === 'OOMKilled'));
+  const oomSeen = async () =>
+    (await core.listNamespacedPod({ namespace: 'default', labelSelector: 'app=hog' })).items.some((p) =>
+      p.status?.containerStatuses?.some((s) => s.lastState?.terminated?.reason === 'OOMKilled'),
+    );
   const deadline = Date.now() + 60_000;
   while (!(await oomSeen()) && Date.now() < deadline) {
     await delay(1000);
@@ -157,7 +193,11 @@ workloads:
   assert.ok(hogAfter > hogBefore && hogAfter >= 228 * 1024 * 1024, `hog memory target ${hogBefore} -> ${hogAfter}`);
 
   // Checkpoints, one per VPA x container, in the upstream format.
-  const names = ((await custom.listNamespacedCustomObject({ ...CHECKPOINTS, namespace: 'default' })) as { items: Array<{ metadata: { name: string }; status: { version: string } }> }).items;
+  const names = (
+    (await custom.listNamespacedCustomObject({ ...CHECKPOINTS, namespace: 'default' })) as {
+      items: Array<{ metadata: { name: string }; status: { version: string } }>;
+    }
+  ).items;
   assert.deepEqual(names.map((c) => c.metadata.name).sort(), ['hog-app', 'web-app']);
   assert.ok(names.every((c) => c.status.version === 'v3'));
 
@@ -170,7 +210,10 @@ workloads:
   await runCycle();
   assert.deepEqual(targetOf(await readVpa('web')), webBefore, 'the same recommendation after the restart');
   const fullHistory = (config.history / config.historyStep) * 3; // 3 containers, every step of --history
-  assert.ok(loop.lastSync!.cpuSamples > 0 && loop.lastSync!.cpuSamples < 40, `after the restart ${loop.lastSync!.cpuSamples} CPU samples were read (the full window would be up to ${fullHistory})`);
+  assert.ok(
+    loop.lastSync!.cpuSamples > 0 && loop.lastSync!.cpuSamples < 40,
+    `after the restart ${loop.lastSync!.cpuSamples} CPU samples were read (the full window would be up to ${fullHistory})`,
+  );
 
   t.diagnostic(`CPU samples read in the first cycle after the restart: ${loop.lastSync!.cpuSamples}`);
 
@@ -178,7 +221,10 @@ workloads:
   await custom.deleteNamespacedCustomObject({ ...VPA, namespace: 'default', name: 'hog' });
   // The sweep runs at most every 1 s and needs the watch to have seen the deletion, which a loaded
   // machine delays: cycle until the orphan is gone (the checkpoint of `web` must stay).
-  const checkpointNames = async () => ((await custom.listNamespacedCustomObject({ ...CHECKPOINTS, namespace: 'default' })) as { items: Array<{ metadata: { name: string } }> }).items.map((c) => c.metadata.name);
+  const checkpointNames = async () =>
+    ((await custom.listNamespacedCustomObject({ ...CHECKPOINTS, namespace: 'default' })) as { items: Array<{ metadata: { name: string } }> }).items.map(
+      (c) => c.metadata.name,
+    );
   const sweepDeadline = Date.now() + 30_000;
   let left = await checkpointNames();
   while (left.includes('hog-app') && Date.now() < sweepDeadline) {
@@ -202,12 +248,14 @@ async function historyAvailable(url: string, workloads: readonly string[], sampl
   const deadline = Date.now() + timeoutMs;
   let last = '';
   while (Date.now() < deadline) {
-    const counts = await Promise.all(workloads.map(async (w) => {
-      const query = `min(count_over_time(container_cpu_usage_seconds_total{pod=~"${w}-.*",container="app"}[5m]))`;
-      const res = await fetch(`${url}/api/v1/query?query=${encodeURIComponent(query)}`);
-      const body = (await res.json()) as { data?: { result?: { value?: [number, string] }[] } };
-      return Number(body.data?.result?.[0]?.value?.[1] ?? 0);
-    }));
+    const counts = await Promise.all(
+      workloads.map(async (w) => {
+        const query = `min(count_over_time(container_cpu_usage_seconds_total{pod=~"${w}-.*",container="app"}[5m]))`;
+        const res = await fetch(`${url}/api/v1/query?query=${encodeURIComponent(query)}`);
+        const body = (await res.json()) as { data?: { result?: { value?: [number, string] }[] } };
+        return Number(body.data?.result?.[0]?.value?.[1] ?? 0);
+      }),
+    );
     last = counts.join(', ');
     if (counts.every((c) => c >= samples)) return;
     await delay(500);
@@ -227,7 +275,11 @@ async function cpuRates(url: string, workload: string, endMs: number, historyMs:
   // "no samples").
   const query = `max by (namespace, pod, container) (rate(${selector}[${duration(Math.max(stepMs, rateWindowMs))}]))`;
   const params = new URLSearchParams({ query, start: String((endMs - historyMs + stepMs) / 1000), end: String(endMs / 1000), step: String(stepMs / 1000) });
-  const body = (await (await fetch(`${url}/api/v1/query_range?${params}`)).json()) as { status?: string; error?: string; data?: { result?: { values: [number, string][] }[] } };
+  const body = (await (await fetch(`${url}/api/v1/query_range?${params}`)).json()) as {
+    status?: string;
+    error?: string;
+    data?: { result?: { values: [number, string][] }[] };
+  };
   assert.equal(body.status, 'success', `${query}: ${body.error}`);
   return (body.data?.result ?? []).flatMap((series) => series.values.map(([, v]) => Number(v)));
 }

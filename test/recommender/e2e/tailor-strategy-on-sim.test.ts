@@ -49,10 +49,13 @@ async function recommendationGauges(metrics: ControllerMetrics): Promise<Gauges>
 
 const within = (actual: number, expected: number, tolerance: number) => Math.abs(actual - expected) <= tolerance * expected;
 
-test('tailor strategy in the cluster: the VPA status is tailor\'s, and a restart gives the same one without losing history', { timeout: 120_000 }, async (t) => {
+test("tailor strategy in the cluster: the VPA status is tailor's, and a restart gives the same one without losing history", { timeout: 120_000 }, async (t) => {
   const { sim, kc, custom } = await startRecommenderSim(t, [{ name: 'web', replicas: 2, cpu: '250m', memory: '128Mi' }]);
   await custom.createNamespacedCustomObject({ ...VPA, namespace: 'default', body: offVpa('web') });
-  const pods = sim.server.store.list('pods', 'default').map((p) => p.metadata.name ?? '').sort();
+  const pods = sim.server.store
+    .list('pods', 'default')
+    .map((p) => p.metadata.name ?? '')
+    .sort();
   assert.equal(pods.length, 2);
 
   const t0 = Math.floor(Date.UTC(2026, 10, 2, 9) / MIN) * MIN;
@@ -65,7 +68,18 @@ test('tailor strategy in the cluster: the VPA status is tailor\'s, and a restart
       : { cpuCores: 0.3 + 0.1 * Math.sin((2 * Math.PI * minute) / 90), memoryBytes: (250 + 20 * Math.sin((2 * Math.PI * minute) / 240)) * MiB };
   };
   const source = new SyntheticSource(sim.server, undefined, usageAt);
-  const { config } = resolveRunConfig({ components: 'recommender', prometheusUrl: 'http://127.0.0.1:9', recommenderStrategy: 'tailor', history: '24h', historyStep: '1m', checkpointInterval: '1h', logLevel: 'silent' }, {});
+  const { config } = resolveRunConfig(
+    {
+      components: 'recommender',
+      prometheusUrl: 'http://127.0.0.1:9',
+      recommenderStrategy: 'tailor',
+      history: '24h',
+      historyStep: '1m',
+      checkpointInterval: '1h',
+      logLevel: 'silent',
+    },
+    {},
+  );
   let now = t0;
   const loops: RecommenderComponent[] = [];
   t.after(() => Promise.all(loops.map((l) => l.deactivate())));
@@ -76,7 +90,9 @@ test('tailor strategy in the cluster: the VPA status is tailor\'s, and a restart
     return { loop, metrics };
   };
   const signal = new AbortController().signal;
-  const samplesInCheckpoint = async () => ((await custom.getNamespacedCustomObject({ ...CHECKPOINTS, namespace: 'default', name: 'web-app' })) as { status: { totalSamplesCount: number } }).status.totalSamplesCount;
+  const samplesInCheckpoint = async () =>
+    ((await custom.getNamespacedCustomObject({ ...CHECKPOINTS, namespace: 'default', name: 'web-app' })) as { status: { totalSamplesCount: number } }).status
+      .totalSamplesCount;
 
   const statusWrites: string[] = [];
   sim.server.requests.onRecord((r) => {
@@ -111,11 +127,16 @@ test('tailor strategy in the cluster: the VPA status is tailor\'s, and a restart
   };
   const tailor = direct(tailorStrategy());
   const upstream = direct(vpaStrategy());
-  t.diagnostic(`direct tailor target ${tailor.cpu.toFixed(3)} cores ${(tailor.memory / MiB).toFixed(1)} MiB; direct vpa ${upstream.cpu.toFixed(3)} cores ${(upstream.memory / MiB).toFixed(1)} MiB; controller ${before.get('target/cpu')} cores ${(before.get('target/memory')! / MiB).toFixed(1)} MiB`);
+  t.diagnostic(
+    `direct tailor target ${tailor.cpu.toFixed(3)} cores ${(tailor.memory / MiB).toFixed(1)} MiB; direct vpa ${upstream.cpu.toFixed(3)} cores ${(upstream.memory / MiB).toFixed(1)} MiB; controller ${before.get('target/cpu')} cores ${(before.get('target/memory')! / MiB).toFixed(1)} MiB`,
+  );
   assert.ok(within(before.get('target/cpu')!, tailor.cpu, 0.05), `CPU target ${before.get('target/cpu')} is tailor's ${tailor.cpu}`);
   assert.ok(within(before.get('target/memory')!, tailor.memory, 0.05), `memory target ${before.get('target/memory')} is tailor's ${tailor.memory}`);
   assert.ok(before.get('target/cpu')! < upstream.cpu * 0.93, `and not upstream's ${upstream.cpu}`);
-  assert.ok(within(before.get('upperBound/memory')!, tailor.memory * TAILOR_DEFAULTS.memoryUpperFactor, 0.05), `tailor's memory bounds [1, 1.3] x target after 6 h: ${before.get('upperBound/memory')}`);
+  assert.ok(
+    within(before.get('upperBound/memory')!, tailor.memory * TAILOR_DEFAULTS.memoryUpperFactor, 0.05),
+    `tailor's memory bounds [1, 1.3] x target after 6 h: ${before.get('upperBound/memory')}`,
+  );
 
   // Restart: a new leader at the same time restores the checkpoint and the model's state.
   const second = start();
@@ -125,7 +146,10 @@ test('tailor strategy in the cluster: the VPA status is tailor\'s, and a restart
   await second.loop.runCycle({ now, cycle: 1, signal });
   assert.equal(statusWrites.length, writesBefore, 'the new leader computes the same status, so it writes none');
   const firstRead = source.cpuRanges[rangesBefore]!;
-  assert.ok(firstRead.start >= now - 5 * MIN, `the new leader reads only the history since the saved state, not --history (from ${new Date(firstRead.start).toISOString()})`);
+  assert.ok(
+    firstRead.start >= now - 5 * MIN,
+    `the new leader reads only the history since the saved state, not --history (from ${new Date(firstRead.start).toISOString()})`,
+  );
   const after = await recommendationGauges(second.metrics);
   t.diagnostic(`after the restart: target ${after.get('target/cpu')} cores ${(after.get('target/memory')! / MiB).toFixed(1)} MiB`);
   for (const key of ['target/cpu', 'target/memory', 'lowerBound/cpu', 'upperBound/cpu', 'lowerBound/memory', 'upperBound/memory']) {
@@ -146,6 +170,12 @@ test('tailor strategy in the cluster: the VPA status is tailor\'s, and a restart
   assert.ok(resumedFrom >= now - 10 * MIN, `vpa resumes at the checkpoint, not at --history (from ${new Date(resumedFrom).toISOString()})`);
   const back = await recommendationGauges(metrics);
   t.diagnostic(`back on vpa: target ${back.get('target/cpu')} cores ${(back.get('target/memory')! / MiB).toFixed(1)} MiB`);
-  assert.ok(within(back.get('target/cpu')!, upstream.cpu, 0.05), `vpa's CPU target from the checkpoint ${back.get('target/cpu')} equals upstream's on the whole history ${upstream.cpu}`);
-  assert.ok(within(back.get('target/memory')!, upstream.memory, 0.05), `vpa's memory target from the checkpoint ${back.get('target/memory')} equals upstream's on the whole history ${upstream.memory}`);
+  assert.ok(
+    within(back.get('target/cpu')!, upstream.cpu, 0.05),
+    `vpa's CPU target from the checkpoint ${back.get('target/cpu')} equals upstream's on the whole history ${upstream.cpu}`,
+  );
+  assert.ok(
+    within(back.get('target/memory')!, upstream.memory, 0.05),
+    `vpa's memory target from the checkpoint ${back.get('target/memory')} equals upstream's on the whole history ${upstream.memory}`,
+  );
 });

@@ -36,7 +36,10 @@ test('faults on status and checkpoint writes and on watches: retried by class, b
   const log: RequestRecord[] = [];
   sim.server.requests.onRecord((r) => log.push(r));
 
-  const { config } = resolveRunConfig({ components: 'recommender', prometheusUrl: 'http://127.0.0.1:9', history: '20s', historyStep: '1s', checkpointInterval: '1s', logLevel: 'silent' }, {});
+  const { config } = resolveRunConfig(
+    { components: 'recommender', prometheusUrl: 'http://127.0.0.1:9', history: '20s', historyStep: '1s', checkpointInterval: '1s', logLevel: 'silent' },
+    {},
+  );
   const source = new SyntheticSource(sim.server);
   let metrics = new ControllerMetrics(createRegistry({ defaultMetrics: false }));
   const start = () => {
@@ -52,7 +55,9 @@ test('faults on status and checkpoint writes and on watches: retried by class, b
     await delay(1050); // checkpoints are due again (1 s interval)
     await loop.runCycle({ now: Date.now(), cycle: ++cycle, signal });
   };
-  const targetOf = async (name: string) => ((await custom.getNamespacedCustomObject({ ...VPA, namespace: 'default', name })) as VerticalPodAutoscaler).status?.recommendation?.containerRecommendations?.[0]?.target;
+  const targetOf = async (name: string) =>
+    ((await custom.getNamespacedCustomObject({ ...VPA, namespace: 'default', name })) as VerticalPodAutoscaler).status?.recommendation
+      ?.containerRecommendations?.[0]?.target;
   const checkpoint = async () => (await custom.getNamespacedCustomObject({ ...CHECKPOINTS, namespace: 'default', name: 'web-app' })) as Checkpoint;
   const metric = async (name: string, labels: string) => {
     const line = (await metrics.registry.getSingleMetricAsString(name)).split('\n').find((l) => l.startsWith(`${name}{${labels}}`));
@@ -93,15 +98,26 @@ test('faults on status and checkpoint writes and on watches: retried by class, b
   const throttledFrom = Date.now();
   await runCycle();
   const throttled = log.filter((r) => r.resource === 'verticalpodautoscalercheckpoints' && r.verb === 'APPLY' && r.startedAt! >= throttledFrom);
-  assert.deepEqual(throttled.map((r) => r.code), [429, 429, 429, 429]);
+  assert.deepEqual(
+    throttled.map((r) => r.code),
+    [429, 429, 429, 429],
+  );
   for (let i = 1; i < throttled.length; i++) assert.ok(throttled[i]!.startedAt! - throttled[i - 1]!.endedAt! >= 990, `retry ${i} waited Retry-After`);
   assert.equal(await metric('tailor_recommender_writes_total', 'object="checkpoint",outcome="throttled"'), 1);
-  assert.ok((await metrics.registry.getSingleMetricAsString('tailor_recommender_backoff_until_seconds')).split('\n').some((l) => /^tailor_recommender_backoff_until_seconds \d/.test(l) && Number(l.split(' ')[1]) * 1000 > throttledFrom), 'the pause is exported');
+  assert.ok(
+    (await metrics.registry.getSingleMetricAsString('tailor_recommender_backoff_until_seconds'))
+      .split('\n')
+      .some((l) => /^tailor_recommender_backoff_until_seconds \d/.test(l) && Number(l.split(' ')[1]) * 1000 > throttledFrom),
+    'the pause is exported',
+  );
   now = await checkpoint();
   assert.deepEqual(now, last, 'the checkpoint already had is still there, unchanged');
   await runCycle();
   now = await checkpoint();
-  assert.ok(now.status.totalSamplesCount >= last.status.totalSamplesCount && Date.parse(now.status.lastUpdateTime) > Date.parse(last.status.lastUpdateTime), 'written in the next cycle');
+  assert.ok(
+    now.status.totalSamplesCount >= last.status.totalSamplesCount && Date.parse(now.status.lastUpdateTime) > Date.parse(last.status.lastUpdateTime),
+    'written in the next cycle',
+  );
   last = now;
 
   // The status write keeps failing: the API keeps the recommendation it had; the change is written once the API recovers.
@@ -122,7 +138,11 @@ test('faults on status and checkpoint writes and on watches: retried by class, b
   sim.server.addFault({ verbs: ['watch'], resources: ['verticalpodautoscalers'], dropWatchAfterMs: 100, times: 3 });
   sim.server.store.compact();
   sim.server.endWatches(); // the open watches end; their resumes meet the dropped history
-  await custom.createNamespacedCustomObject({ ...VPA, namespace: 'default', body: { ...vpa('zz-late'), spec: { ...vpa('zz-late').spec, targetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'web' } } } });
+  await custom.createNamespacedCustomObject({
+    ...VPA,
+    namespace: 'default',
+    body: { ...vpa('zz-late'), spec: { ...vpa('zz-late').spec, targetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'web' } } },
+  });
   const readLate = async () => (await custom.getNamespacedCustomObject({ ...VPA, namespace: 'default', name: 'zz-late' })) as VerticalPodAutoscaler;
   const recoveredFrom = Date.now();
   // The watch cache restarts with backoff (500 ms base, doubling per failure) and re-lists after the 410.
@@ -132,7 +152,11 @@ test('faults on status and checkpoint writes and on watches: retried by class, b
   const relists = log.filter((r) => r.resource === 'verticalpodautoscalers' && r.verb === 'LIST' && r.startedAt! >= watchFaultsFrom);
   assert.ok(relists.length >= 1, 'the VPA cache re-listed after its resume was answered 410 Gone');
   const late = await readLate();
-  assert.equal(late.status?.conditions?.find((c) => c.type === 'ConfigUnsupported')?.reason, 'MultipleVPAs', 'the VPA created while watches were dropped was seen');
+  assert.equal(
+    late.status?.conditions?.find((c) => c.type === 'ConfigUnsupported')?.reason,
+    'MultipleVPAs',
+    'the VPA created while watches were dropped was seen',
+  );
   assert.ok(await targetOf('web'), 'web keeps its recommendation');
 
   // A restart restores what the checkpoints hold: the same recommendation.

@@ -44,7 +44,27 @@ function audit(rows: ReportRow[], spans: Record<string, number>, previous = fals
     strategy: 'tailor',
     // The previous report had web as it is now.
     ...(previous
-      ? { previous: { source: 'dir:/reports', summary: { generatedAt: new Date(NOW - DAY).toISOString(), rows: [{ namespace: 'shop', kind: 'Deployment', name: 'web', container: 'app', pods: 2, cpuRequest: 500, cpuTarget: 212, memoryRequest: 100 * MiB, memoryTarget: 100 * MiB }] } } }
+      ? {
+          previous: {
+            source: 'dir:/reports',
+            summary: {
+              generatedAt: new Date(NOW - DAY).toISOString(),
+              rows: [
+                {
+                  namespace: 'shop',
+                  kind: 'Deployment',
+                  name: 'web',
+                  container: 'app',
+                  pods: 2,
+                  cpuRequest: 500,
+                  cpuTarget: 212,
+                  memoryRequest: 100 * MiB,
+                  memoryTarget: 100 * MiB,
+                },
+              ],
+            },
+          },
+        }
       : {}),
   });
 }
@@ -64,7 +84,10 @@ test('the header says the history the data covered: 27 minutes of an 8-day windo
   assert.deepEqual(report.data, { start: new Date(NOW - 27 * MINUTE).toISOString(), end: new Date(NOW).toISOString() });
   assert.deepEqual(report.window, { start: new Date(NOW - HISTORY).toISOString(), end: new Date(NOW).toISOString() });
   const doc = parseHtml(renderAuditHtml(report));
-  assert.equal(text(doc.querySelector('#history')), 'history: 27 min of data, 2026-01-09 05:33 UTC to 2026-01-09 06:00 UTC (8 days asked for; Prometheus holds no older samples)');
+  assert.equal(
+    text(doc.querySelector('#history')),
+    'history: 27 min of data, 2026-01-09 05:33 UTC to 2026-01-09 06:00 UTC (8 days asked for; Prometheus holds no older samples)',
+  );
   assert.doesNotMatch(text(doc.querySelector('#summary')), /8 days of/);
 });
 
@@ -72,7 +95,10 @@ test('a window full of data: the header gives its span without "asked for"', () 
   const report = audit([reportRow('web', { request: 500, target: 200 })], {});
   assert.equal(historyText(report), 'history: 8 days of data, 2026-01-01 06:00 UTC to 2026-01-09 06:00 UTC');
   assert.equal(historyText({ window: report.window, data: null }), 'history: no usage samples read (8 days asked for)');
-  assert.deepEqual([spanText(40_000), spanText(27 * MINUTE), spanText(5.5 * 60 * MINUTE), spanText(30 * 60 * MINUTE), spanText(8 * DAY)], ['40 s', '27 min', '5.5 h', '30 h', '8 days']);
+  assert.deepEqual(
+    [spanText(40_000), spanText(27 * MINUTE), spanText(5.5 * 60 * MINUTE), spanText(30 * 60 * MINUTE), spanText(8 * DAY)],
+    ['40 s', '27 min', '5.5 h', '30 h', '8 days'],
+  );
 });
 
 test('27 minutes of data draw a visible usage line across the chart, from the first sample', () => {
@@ -88,9 +114,20 @@ test('27 minutes of data draw a visible usage line across the chart, from the fi
 });
 
 test('rows of low confidence show their verdict neutral, saying so; others keep their colour', () => {
-  const report = audit([young('search', { request: 200, target: 450 }), { ...young('idle', { request: 900, target: 100 }) }, reportRow('hungry', { request: 100, target: 300 }), reportRow('fat', { request: 900, target: 100 })], { search: 27 * MINUTE, idle: 27 * MINUTE });
+  const report = audit(
+    [
+      young('search', { request: 200, target: 450 }),
+      { ...young('idle', { request: 900, target: 100 }) },
+      reportRow('hungry', { request: 100, target: 300 }),
+      reportRow('fat', { request: 900, target: 100 }),
+    ],
+    { search: 27 * MINUTE, idle: 27 * MINUTE },
+  );
   const doc = parseHtml(renderAuditHtml(report));
-  for (const [name, verdict] of [['search', 'under'], ['idle', 'over']] as const) {
+  for (const [name, verdict] of [
+    ['search', 'under'],
+    ['idle', 'over'],
+  ] as const) {
     const cell = entry(doc, name).querySelector('td.verdict')!;
     assert.deepEqual(cell.classList.value, ['verdict', 'low'], `${name}: ${cell.getAttribute('class')}`);
     assert.equal(text(cell), `${verdict}low confidence`);
@@ -99,7 +136,17 @@ test('rows of low confidence show their verdict neutral, saying so; others keep 
   assert.deepEqual(entry(doc, 'fat').querySelector('td.verdict')!.classList.value, ['verdict', 'over']);
   assert.match(text(doc.querySelector('#counts')), /2 of low confidence/);
   // Counts of 0 are grey.
-  assert.deepEqual(doc.querySelectorAll('#counts .chip').map((c) => [text(c), c.getAttribute('class')]).slice(0, 3), [['2 under-provisioned', 'chip under'], ['2 over-provisioned', 'chip over'], ['0 fit', 'chip none']]);
+  assert.deepEqual(
+    doc
+      .querySelectorAll('#counts .chip')
+      .map((c) => [text(c), c.getAttribute('class')])
+      .slice(0, 3),
+    [
+      ['2 under-provisioned', 'chip under'],
+      ['2 over-provisioned', 'chip over'],
+      ['0 fit', 'chip none'],
+    ],
+  );
 });
 
 test('each workload has its recommended resources as YAML that parses to the recommendation, with a copy button', () => {
@@ -127,11 +174,16 @@ test('each workload has its recommended resources as YAML that parses to the rec
   assert.equal(scripts.length, 1);
   assert.equal(scripts[0]!.getAttribute('src'), undefined);
   assert.match(scripts[0]!.text, /navigator\.clipboard/);
-  assert.deepEqual([...renderAuditHtml(report).matchAll(/\bsrc=|https?:\/\/(?!www\.w3\.org\/2000\/svg)/g)].map((m) => m[0]), []);
+  assert.deepEqual(
+    [...renderAuditHtml(report).matchAll(/\bsrc=|https?:\/\/(?!www\.w3\.org\/2000\/svg)/g)].map((m) => m[0]),
+    [],
+  );
 });
 
 test('the layout: nothing fixed wider than 1280 px, eleven columns with the trend under the figures, labelled cells for the stacked phone layout', () => {
-  const html = renderAuditHtml(audit([reportRow('web', { request: 500, target: 212 }), young('search', { request: 200, target: 450 })], { search: 27 * MINUTE }, true));
+  const html = renderAuditHtml(
+    audit([reportRow('web', { request: 500, target: 212 }), young('search', { request: 200, target: 450 })], { search: 27 * MINUTE }, true),
+  );
   const doc = parseHtml(html);
   const css = doc.querySelector('style')!.text;
   // Widths that force a size (width, min-width, flex-basis) stay within a laptop; only max-width may be larger.
@@ -170,11 +222,19 @@ test('texts from the cluster are escaped, in the table and in the YAML', () => {
 });
 
 test('each workload says how far to trust it: its history, samples and the risk the recommendation takes on that history', () => {
-  const risky: ReportRow = { ...reportRow('risky', { request: 100, target: 300 }), historyMs: 8 * DAY, cpuSamples: 11_520, risk: { cpuShortfallPct: 2.34, memoryDays: 8, memoryDaysOverTarget: 1 } };
+  const risky: ReportRow = {
+    ...reportRow('risky', { request: 100, target: 300 }),
+    historyMs: 8 * DAY,
+    cpuSamples: 11_520,
+    risk: { cpuShortfallPct: 2.34, memoryDays: 8, memoryDaysOverTarget: 1 },
+  };
   const report = audit([risky, young('search', { request: 200, target: 450 })], { search: 27 * MINUTE });
   const w = report.workloads.find((x) => x.workload.name === 'risky')!;
   assert.deepEqual([w.historyHours, w.samples.cpu, w.risk], [192, 11_520, { cpuShortfallPct: 2.3, memoryDays: 8, memoryDaysOverTarget: 1 }]);
   const doc = parseHtml(renderAuditHtml(report));
-  assert.equal(text(entry(doc, 'risky').querySelector('.trust')), '8 day(s) of history, 11520 CPU samples: at the recommendation, 2.3% of the CPU used goes uncovered and memory peaked above it on 1 of 8 day(s).');
+  assert.equal(
+    text(entry(doc, 'risky').querySelector('.trust')),
+    '8 day(s) of history, 11520 CPU samples: at the recommendation, 2.3% of the CPU used goes uncovered and memory peaked above it on 1 of 8 day(s).',
+  );
   assert.match(text(entry(doc, 'search').querySelector('.trust')), /^0\.5 h of history, 100 CPU samples/);
 });

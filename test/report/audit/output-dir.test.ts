@@ -33,7 +33,10 @@ test('its parents are not created: a missing parent is named, and nothing is lef
   const root = scratch(t);
   await assert.rejects(prepareOutputDir(join(root, 'typo', 'reports'), '--output-dir'), (err: Error) => {
     assert.ok(err instanceof OutputDirError);
-    assert.equal(err.message, `--output-dir ${join(root, 'typo', 'reports')}: cannot create the folder: the folder ${join(root, 'typo')} does not exist (only the last folder of the path is created)`);
+    assert.equal(
+      err.message,
+      `--output-dir ${join(root, 'typo', 'reports')}: cannot create the folder: the folder ${join(root, 'typo')} does not exist (only the last folder of the path is created)`,
+    );
     return true;
   });
   assert.equal(existsSync(join(root, 'typo')), false);
@@ -42,12 +45,18 @@ test('its parents are not created: a missing parent is named, and nothing is lef
 test('a file in the way, or a file as parent, is said in words', async (t) => {
   const root = scratch(t);
   writeFileSync(join(root, 'file'), 'x');
-  await assert.rejects(prepareOutputDir(join(root, 'file'), '--audit-dir'), { message: `--audit-dir ${join(root, 'file')}: cannot use the folder: it is a file, not a folder` });
-  await assert.rejects(prepareOutputDir(join(root, 'file', 'sub'), '--audit-dir'), { message: `--audit-dir ${join(root, 'file', 'sub')}: cannot create the folder: a part of the path is not a folder` });
+  await assert.rejects(prepareOutputDir(join(root, 'file'), '--audit-dir'), {
+    message: `--audit-dir ${join(root, 'file')}: cannot use the folder: it is a file, not a folder`,
+  });
+  await assert.rejects(prepareOutputDir(join(root, 'file', 'sub'), '--audit-dir'), {
+    message: `--audit-dir ${join(root, 'file', 'sub')}: cannot create the folder: a part of the path is not a folder`,
+  });
 });
 
 test('/proc/nope fails at once (a recursive mkdir never returns there)', async () => {
-  await assert.rejects(within(5_000, prepareOutputDir('/proc/nope', '--output-dir')), { message: '--output-dir /proc/nope: cannot create the folder: no folder can be created in /proc' });
+  await assert.rejects(within(5_000, prepareOutputDir('/proc/nope', '--output-dir')), {
+    message: '--output-dir /proc/nope: cannot create the folder: no folder can be created in /proc',
+  });
 });
 
 test('a created folder is removed again when nothing was written in it; a used or older one is kept', async (t) => {

@@ -32,7 +32,16 @@ test('the one point of a long window (the rest empty) is a dot too; runs of two 
 });
 
 test('the scale and time labels sit outside the plot: no request, recommendation or usage line crosses them', () => {
-  const svg = svgOf(usageChart({ usage: [100, 600, 650], request: 700, target: 640, label: 'cpu', topText: () => 'CPU, scale to 770m', xLabels: { start: '01-01 06:00', end: '01-09 06:00' } }));
+  const svg = svgOf(
+    usageChart({
+      usage: [100, 600, 650],
+      request: 700,
+      target: 640,
+      label: 'cpu',
+      topText: () => 'CPU, scale to 770m',
+      xLabels: { start: '01-01 06:00', end: '01-09 06:00' },
+    }),
+  );
   const frame = svg.querySelector('rect.frame')!;
   const plotTop = num(frame, 'y');
   const plotBottom = plotTop + num(frame, 'height');
@@ -42,7 +51,8 @@ test('the scale and time labels sit outside the plot: no request, recommendation
   // A 9px text's glyphs reach from its baseline up to about 9px above it.
   assert.ok(num(scale!, 'y') <= plotTop, `scale text at y=${scale!.getAttribute('y')}, plot from ${plotTop}`);
   for (const t of times) assert.ok(num(t, 'y') - 9 >= plotBottom, `time text at y=${t.getAttribute('y')}, plot to ${plotBottom}`);
-  for (const line of svg.querySelectorAll('line')) assert.ok(num(line, 'y1') > plotTop && num(line, 'y1') < plotBottom, `${line.getAttribute('class')} at ${line.getAttribute('y1')}`);
+  for (const line of svg.querySelectorAll('line'))
+    assert.ok(num(line, 'y1') > plotTop && num(line, 'y1') < plotBottom, `${line.getAttribute('class')} at ${line.getAttribute('y1')}`);
   // The highest value, the request, stays below the scale's text.
   assert.ok(num(svg.querySelector('line.request')!, 'y1') - 1 > num(scale!, 'y'));
 });

@@ -35,7 +35,10 @@ test('27 minutes of data in an 8-day window fill at least 15 buckets, none finer
   assert.equal(o.start + 100 * o.bucketMs, END);
   // No gap between the first and last filled bucket: the line is one run.
   const first = o.cpu.findIndex((v) => v !== null);
-  assert.equal(o.cpu.slice(first).every((v) => v !== null), true);
+  assert.equal(
+    o.cpu.slice(first).every((v) => v !== null),
+    true,
+  );
   assert.equal(o.firstSampleAt, END - 27 * MINUTE);
   assert.equal(o.lastSampleAt, END);
 });

@@ -48,15 +48,26 @@ test('whole cores and GiB read as such; request equal to its limit stays equal; 
     }),
   ) as { spec: { jobTemplate: { spec: { template: { spec: { containers: unknown[] } } } } } };
   // The sidecar has nothing recommended: it is left out of the patch (strategic merge keeps it).
-  assert.deepEqual(doc.spec.jobTemplate.spec.template.spec.containers, [{ name: 'report', resources: { requests: { cpu: '2', memory: '2Gi' }, limits: { cpu: '2', memory: '4Gi' } } }]);
+  assert.deepEqual(doc.spec.jobTemplate.spec.template.spec.containers, [
+    { name: 'report', resources: { requests: { cpu: '2', memory: '2Gi' }, limits: { cpu: '2', memory: '4Gi' } } },
+  ]);
 });
 
 test('where each kind keeps its pod spec, and how to apply the YAML', () => {
   assert.deepEqual(podSpecPath('Pod'), ['spec']);
   assert.deepEqual(podSpecPath('StatefulSet'), ['spec', 'template', 'spec']);
   assert.deepEqual(podSpecPath('CronJob'), ['spec', 'jobTemplate', 'spec', 'template', 'spec']);
-  assert.equal(applyHint({ namespace: 'shop', workload: { kind: 'StatefulSet', name: 'db' } }), 'Paste into the manifest, or save as a file and run kubectl -n shop patch statefulset db --patch-file FILE');
+  assert.equal(
+    applyHint({ namespace: 'shop', workload: { kind: 'StatefulSet', name: 'db' } }),
+    'Paste into the manifest, or save as a file and run kubectl -n shop patch statefulset db --patch-file FILE',
+  );
   assert.match(applyHint({ namespace: 'shop', workload: { kind: 'Pod', name: 'x' } }), /bare Pod/);
-  const pod = parse(workloadYaml({ namespace: 'default', workload: { kind: 'Pod', name: 'debug' }, containers: [{ container: 'shell', cpu: resource(null, 15), memory: resource(null, 20 * MiB) }] }));
+  const pod = parse(
+    workloadYaml({
+      namespace: 'default',
+      workload: { kind: 'Pod', name: 'debug' },
+      containers: [{ container: 'shell', cpu: resource(null, 15), memory: resource(null, 20 * MiB) }],
+    }),
+  );
   assert.deepEqual(pod, { spec: { containers: [{ name: 'shell', resources: { requests: { cpu: '15m', memory: '20Mi' } } }] } });
 });

@@ -16,8 +16,19 @@ test('updater e2e: a change time 213 min in the future holds the pod for one coo
   await f.tick(2000);
   const [pod] = await podsOf(f, 'web');
   const ahead = new Date(f.sim.cluster.clock.now() + 213 * 60_000).toISOString();
-  await f.core.patchNamespacedPod({ name: pod!.metadata!.name!, namespace: 'default', body: [{ op: 'add', path: '/metadata/annotations', value: { 'tailor.dev/last-update': ahead } }] });
-  await createVpa(f, 'web', 'InPlaceOrRecreate', [{ containerName: 'app', target: { cpu: '800m', memory: '256Mi' }, lowerBound: { cpu: '700m', memory: '200Mi' }, upperBound: { cpu: '1600m', memory: '400Mi' } }]);
+  await f.core.patchNamespacedPod({
+    name: pod!.metadata!.name!,
+    namespace: 'default',
+    body: [{ op: 'add', path: '/metadata/annotations', value: { 'tailor.dev/last-update': ahead } }],
+  });
+  await createVpa(f, 'web', 'InPlaceOrRecreate', [
+    {
+      containerName: 'app',
+      target: { cpu: '800m', memory: '256Mi' },
+      lowerBound: { cpu: '700m', memory: '200Mi' },
+      upperBound: { cpu: '1600m', memory: '400Mi' },
+    },
+  ]);
 
   const first = await f.loop();
   assert.deepEqual(summary(first), ['web Wait Cooldown']);

@@ -19,11 +19,19 @@ const MERGE = k8s.setHeaderOptions('Content-Type', k8s.PatchStrategy.MergePatch)
 
 for (const version of ['1.32', '1.33', '1.35'] as const) {
   test(`updater e2e ${version} with the admission webhook: an Infeasible resize falls back to eviction and the webhook gives the new pod the recommendation, on a node where it fits`, async (t) => {
-    const f = await startUpdaterFixture(version, [{ cpu: '2', memory: '8Gi' }, { cpu: '8', memory: '16Gi' }]);
+    const f = await startUpdaterFixture(version, [
+      { cpu: '2', memory: '8Gi' },
+      { cpu: '8', memory: '16Gi' },
+    ]);
     t.after(() => f.close());
     await f.core.createNamespace({ body: { metadata: { name: 'tailor' } } });
     const registry = new Registry();
-    const webhook = new AdmissionWebhook(f.kc, silentLogger(), registry, loopbackWebhookOptions({ mode: 'self-signed', caSecretName: 'tailor-webhook-ca' }, () => f.sim.cluster.clock.now()));
+    const webhook = new AdmissionWebhook(
+      f.kc,
+      silentLogger(),
+      registry,
+      loopbackWebhookOptions({ mode: 'self-signed', caSecretName: 'tailor-webhook-ca' }, () => f.sim.cluster.clock.now()),
+    );
     t.after(() => webhook.stop());
     await webhook.start();
     await until(() => webhook.ready() === undefined, 5000, 'webhook ready');
@@ -31,19 +39,35 @@ for (const version of ['1.32', '1.33', '1.35'] as const) {
     // The pod starts on the small node (the big one is cordoned until then).
     await f.core.patchNode({ name: 'node-2', body: { spec: { unschedulable: true } } }, MERGE);
     const guaranteed = { requests: { cpu: '1500m', memory: '256Mi' }, limits: { cpu: '1500m', memory: '256Mi' } };
-    await f.apps.createNamespacedDeployment({ namespace: 'default', body: deployment('web', 1, [{ name: 'app', image: 'nginx:1.27', resources: guaranteed }]) });
+    await f.apps.createNamespacedDeployment({
+      namespace: 'default',
+      body: deployment('web', 1, [{ name: 'app', image: 'nginx:1.27', resources: guaranteed }]),
+    });
     await f.tick(2000);
     const [before] = await podsOf(f, 'web');
     assert.equal(before!.spec!.nodeName, 'node-1');
     await f.core.patchNode({ name: 'node-2', body: { spec: { unschedulable: false } } }, MERGE);
 
-    await createVpa(f, 'web', 'InPlaceOrRecreate', [{ containerName: 'app', target: { cpu: '3', memory: '256Mi' }, lowerBound: { cpu: '2500m', memory: '256Mi' } }], { minReplicas: 1 });
-    await until(() => webhook.view.namespaceView('default').vpas.some((v) => v.valid?.status?.recommendation !== undefined), 5000, "the recommendation in the webhook's cache");
+    await createVpa(
+      f,
+      'web',
+      'InPlaceOrRecreate',
+      [{ containerName: 'app', target: { cpu: '3', memory: '256Mi' }, lowerBound: { cpu: '2500m', memory: '256Mi' } }],
+      { minReplicas: 1 },
+    );
+    await until(
+      () => webhook.view.namespaceView('default').vpas.some((v) => v.valid?.status?.recommendation !== undefined),
+      5000,
+      "the recommendation in the webhook's cache",
+    );
     assert.deepEqual(summary(await f.loop()), ['web ResizeInPlace OutsideBounds']);
     await f.tick(0);
     const fallback = await f.loop();
     assert.deepEqual(summary(fallback), ['web Evict FallbackInfeasible']);
-    assert.deepEqual(fallback.results.map((r) => r.outcome), ['applied']);
+    assert.deepEqual(
+      fallback.results.map((r) => r.outcome),
+      ['applied'],
+    );
     await f.tick(2000);
     await f.tick(2000);
 

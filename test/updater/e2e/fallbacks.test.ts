@@ -18,32 +18,51 @@ for (const version of ['1.32', '1.33', '1.35'] as const) {
   test(`updater e2e ${version}: an Infeasible resize falls back to eviction at once and the recreated pod runs`, async (t) => {
     const f = await startUpdaterFixture(version, [{ cpu: '2', memory: '8Gi' }]);
     t.after(() => f.close());
-    await f.apps.createNamespacedDeployment({ namespace: 'default', body: deployment('web', 1, [{ name: 'app', image: 'nginx:1.27', resources: guaranteed('1500m') }]) });
+    await f.apps.createNamespacedDeployment({
+      namespace: 'default',
+      body: deployment('web', 1, [{ name: 'app', image: 'nginx:1.27', resources: guaranteed('1500m') }]),
+    });
     await f.tick(2000);
-    await createVpa(f, 'web', 'InPlaceOrRecreate', [{ containerName: 'app', target: { cpu: '3', ...MEM }, lowerBound: { cpu: '2500m', ...MEM } }], { minReplicas: 1 });
+    await createVpa(f, 'web', 'InPlaceOrRecreate', [{ containerName: 'app', target: { cpu: '3', ...MEM }, lowerBound: { cpu: '2500m', ...MEM } }], {
+      minReplicas: 1,
+    });
     const [before] = await podsOf(f, 'web');
     assert.deepEqual(summary(await f.loop()), ['web ResizeInPlace OutsideBounds']);
     await f.tick(0);
     const fallback = await f.loop();
     assert.deepEqual(summary(fallback), ['web Evict FallbackInfeasible']);
-    assert.deepEqual(fallback.results.map((r) => r.outcome), ['applied']);
+    assert.deepEqual(
+      fallback.results.map((r) => r.outcome),
+      ['applied'],
+    );
     await f.tick(2000);
     await f.tick(2000);
     const after = await podsOf(f, 'web');
     assert.equal(after.length, 1);
     assert.notEqual(after[0]!.metadata!.uid, before!.metadata!.uid, 'a new pod');
     assert.equal(after[0]!.status!.phase, 'Running');
-    assert.deepEqual(f.calls.filter((c) => !c.startsWith('event')).map((c) => c.split(' ')[0]), ['resize', 'evict']);
+    assert.deepEqual(
+      f.calls.filter((c) => !c.startsWith('event')).map((c) => c.split(' ')[0]),
+      ['resize', 'evict'],
+    );
     assert.ok(f.calls.includes('event VerticalPodAutoscaler/Evicted'));
   });
 
   test(`updater e2e ${version}: a Deferred resize waits, then falls back after 5 minutes`, async (t) => {
     const f = await startUpdaterFixture(version, [{ cpu: '4', memory: '8Gi' }]);
     t.after(() => f.close());
-    await f.apps.createNamespacedDeployment({ namespace: 'default', body: deployment('other', 1, [{ name: 'app', image: 'nginx:1.27', resources: guaranteed('2500m') }]) });
-    await f.apps.createNamespacedDeployment({ namespace: 'default', body: deployment('web', 1, [{ name: 'app', image: 'nginx:1.27', resources: guaranteed('1') }]) });
+    await f.apps.createNamespacedDeployment({
+      namespace: 'default',
+      body: deployment('other', 1, [{ name: 'app', image: 'nginx:1.27', resources: guaranteed('2500m') }]),
+    });
+    await f.apps.createNamespacedDeployment({
+      namespace: 'default',
+      body: deployment('web', 1, [{ name: 'app', image: 'nginx:1.27', resources: guaranteed('1') }]),
+    });
     await f.tick(2000);
-    await createVpa(f, 'web', 'InPlaceOrRecreate', [{ containerName: 'app', target: { cpu: '2', ...MEM }, lowerBound: { cpu: '1800m', ...MEM } }], { minReplicas: 1 });
+    await createVpa(f, 'web', 'InPlaceOrRecreate', [{ containerName: 'app', target: { cpu: '2', ...MEM }, lowerBound: { cpu: '1800m', ...MEM } }], {
+      minReplicas: 1,
+    });
     assert.deepEqual(summary(await f.loop()), ['web ResizeInPlace OutsideBounds']);
     await f.tick(60_000);
     assert.deepEqual(summary(await f.loop()), ['web Wait ResizeDeferred']);
@@ -53,31 +72,52 @@ for (const version of ['1.32', '1.33', '1.35'] as const) {
     await f.tick(2 * 60_000);
     const fallback = await f.loop();
     assert.deepEqual(summary(fallback), ['web Evict FallbackDeferredTimeout']);
-    assert.deepEqual(fallback.results.map((r) => r.outcome), ['applied']);
-    assert.deepEqual(f.calls.filter((c) => !c.startsWith('event')).map((c) => c.split(' ')[0]), ['resize', 'evict']);
+    assert.deepEqual(
+      fallback.results.map((r) => r.outcome),
+      ['applied'],
+    );
+    assert.deepEqual(
+      f.calls.filter((c) => !c.startsWith('event')).map((c) => c.split(' ')[0]),
+      ['resize', 'evict'],
+    );
   });
 
   test(`updater e2e ${version}: a PodDisruptionBudget blocks an eviction; retried in later loops, never forced`, async (t) => {
     const f = await startUpdaterFixture(version, [{ cpu: '4', memory: '8Gi' }]);
     t.after(() => f.close());
     const policy = f.kc.makeApiClient(k8s.PolicyV1Api);
-    await f.apps.createNamespacedDeployment({ namespace: 'default', body: deployment('web', 2, [{ name: 'app', image: 'nginx:1.27', resources: guaranteed('500m') }]) });
-    await policy.createNamespacedPodDisruptionBudget({ namespace: 'default', body: { metadata: { name: 'web' }, spec: { minAvailable: 2, selector: { matchLabels: { app: 'web' } } } } });
+    await f.apps.createNamespacedDeployment({
+      namespace: 'default',
+      body: deployment('web', 2, [{ name: 'app', image: 'nginx:1.27', resources: guaranteed('500m') }]),
+    });
+    await policy.createNamespacedPodDisruptionBudget({
+      namespace: 'default',
+      body: { metadata: { name: 'web' }, spec: { minAvailable: 2, selector: { matchLabels: { app: 'web' } } } },
+    });
     await f.tick(2000);
     await createVpa(f, 'web', 'Recreate', [{ containerName: 'app', target: { cpu: '1', ...MEM }, lowerBound: { cpu: '800m', ...MEM } }]);
     const uids = (await podsOf(f, 'web')).map((p) => p.metadata!.uid).sort();
     for (let i = 0; i < 2; i++) {
       const report = await f.loop();
       assert.deepEqual(summary(report).sort(), ['web Evict OutsideBounds', 'web Wait Canary']);
-      assert.deepEqual(report.results.map((r) => r.outcome), ['blocked']);
+      assert.deepEqual(
+        report.results.map((r) => r.outcome),
+        ['blocked'],
+      );
       await f.tick(30_000);
     }
     assert.deepEqual((await podsOf(f, 'web')).map((p) => p.metadata!.uid).sort(), uids, 'nothing evicted, nothing forced');
     assert.equal(f.calls.filter((c) => c.startsWith('evict')).length, 2, 'one attempt per loop');
 
-    await policy.patchNamespacedPodDisruptionBudget({ namespace: 'default', name: 'web', body: { spec: { minAvailable: 1 } } }, k8s.setHeaderOptions('Content-Type', k8s.PatchStrategy.MergePatch));
+    await policy.patchNamespacedPodDisruptionBudget(
+      { namespace: 'default', name: 'web', body: { spec: { minAvailable: 1 } } },
+      k8s.setHeaderOptions('Content-Type', k8s.PatchStrategy.MergePatch),
+    );
     await f.tick(1000);
     const report = await f.loop();
-    assert.deepEqual(report.results.map((r) => r.outcome), ['applied']);
+    assert.deepEqual(
+      report.results.map((r) => r.outcome),
+      ['applied'],
+    );
   });
 }

@@ -16,7 +16,10 @@ test('updater e2e 1.35 with faults: throttled and failing writes are backed off 
   const f = await startUpdaterFixture('1.35', [{ cpu: '8', memory: '16Gi' }]);
   t.after(() => f.close());
   await f.apps.createNamespacedDeployment({ namespace: 'default', body: deployment('web', 1, [{ name: 'app', image: 'nginx:1.27', resources: res('500m') }]) });
-  await f.apps.createNamespacedDeployment({ namespace: 'default', body: deployment('batch', 2, [{ name: 'app', image: 'nginx:1.27', resources: res('500m') }]) });
+  await f.apps.createNamespacedDeployment({
+    namespace: 'default',
+    body: deployment('batch', 2, [{ name: 'app', image: 'nginx:1.27', resources: res('500m') }]),
+  });
   await f.tick(2000);
   await createVpa(f, 'web', 'InPlaceOrRecreate', [{ containerName: 'app', target: { cpu: '800m', ...MEM }, lowerBound: { cpu: '700m', ...MEM } }]);
   await createVpa(f, 'batch', 'Recreate', [{ containerName: 'app', target: { cpu: '800m', ...MEM }, lowerBound: { cpu: '700m', ...MEM } }]);
@@ -33,7 +36,11 @@ test('updater e2e 1.35 with faults: throttled and failing writes are backed off 
     outcomes.push(...report.results.map((r) => `${r.decision.podName.split('-')[0]} ${r.outcome}`));
     await f.tick(15_000);
   }
-  assert.deepEqual(outcomes.filter((o) => o.startsWith('web ') && o.endsWith('applied')), ['web applied'], outcomes.join(', '));
+  assert.deepEqual(
+    outcomes.filter((o) => o.startsWith('web ') && o.endsWith('applied')),
+    ['web applied'],
+    outcomes.join(', '),
+  );
   assert.ok(outcomes.includes('web throttled'), outcomes.join(', '));
   const batch = outcomes.filter((o) => o.startsWith('batch '));
   assert.equal(batch[0], 'batch throttled', 'the first eviction got the 500');
@@ -42,5 +49,8 @@ test('updater e2e 1.35 with faults: throttled and failing writes are backed off 
   assert.equal(web!.status!.containerStatuses![0]!.resources!.requests!.cpu, '800m');
   assert.equal(web!.status!.containerStatuses![0]!.restartCount, 0);
   assert.equal((await podsOf(f, 'batch')).filter((p) => batchBefore.includes(p.metadata!.uid!)).length < 2, true, 'batch pods were replaced through evictions');
-  assert.deepEqual(summary(await f.loop()).filter((s) => s.startsWith('web')), ['web Skip WithinBounds']);
+  assert.deepEqual(
+    summary(await f.loop()).filter((s) => s.startsWith('web')),
+    ['web Skip WithinBounds'],
+  );
 });

@@ -17,7 +17,14 @@ for (const version of ['1.32', '1.33', '1.35'] as const) {
     t.after(() => f.close());
     await f.apps.createNamespacedDeployment({ namespace: 'default', body: deployment('web', 1, [{ name: 'app', image: 'nginx:1.27', resources: RES }]) });
     await f.tick(2000);
-    await createVpa(f, 'web', 'InPlaceOrRecreate', [{ containerName: 'app', target: { cpu: '800m', memory: '256Mi' }, lowerBound: { cpu: '700m', memory: '200Mi' }, upperBound: { cpu: '1600m', memory: '400Mi' } }]);
+    await createVpa(f, 'web', 'InPlaceOrRecreate', [
+      {
+        containerName: 'app',
+        target: { cpu: '800m', memory: '256Mi' },
+        lowerBound: { cpu: '700m', memory: '200Mi' },
+        upperBound: { cpu: '1600m', memory: '400Mi' },
+      },
+    ]);
     const [before] = await podsOf(f, 'web');
 
     const first = await f.loop();
@@ -46,7 +53,20 @@ for (const version of ['1.32', '1.33', '1.35'] as const) {
     // a new recommendation within 15 minutes of the resize waits: the restarted updater read the
     // time of its last change from the pod's managedFields (kube-sim records them like the API server)
     await f.custom.patchNamespacedCustomObjectStatus(
-      { group: 'autoscaling.k8s.io', version: 'v1', namespace: 'default', plural: 'verticalpodautoscalers', name: 'web', body: { status: { recommendation: { containerRecommendations: [{ containerName: 'app', target: { cpu: '1200m', memory: '256Mi' }, lowerBound: { cpu: '1100m', memory: '200Mi' } }] } } } },
+      {
+        group: 'autoscaling.k8s.io',
+        version: 'v1',
+        namespace: 'default',
+        plural: 'verticalpodautoscalers',
+        name: 'web',
+        body: {
+          status: {
+            recommendation: {
+              containerRecommendations: [{ containerName: 'app', target: { cpu: '1200m', memory: '256Mi' }, lowerBound: { cpu: '1100m', memory: '200Mi' } }],
+            },
+          },
+        },
+      },
       k8s.setHeaderOptions('Content-Type', k8s.PatchStrategy.MergePatch),
     );
     await f.tick(60_000);
@@ -72,14 +92,27 @@ for (const version of ['1.32', '1.33', '1.35'] as const) {
       'jvm',
       'InPlaceOrRecreate',
       [
-        { containerName: 'app', target: { cpu: '200m', memory: '400Mi' }, lowerBound: { cpu: '100m', memory: '350Mi' }, upperBound: { cpu: '400m', memory: '800Mi' } },
-        { containerName: 'log', target: { cpu: '200m', memory: '256Mi' }, lowerBound: { cpu: '100m', memory: '200Mi' }, upperBound: { cpu: '400m', memory: '400Mi' } },
+        {
+          containerName: 'app',
+          target: { cpu: '200m', memory: '400Mi' },
+          lowerBound: { cpu: '100m', memory: '350Mi' },
+          upperBound: { cpu: '400m', memory: '800Mi' },
+        },
+        {
+          containerName: 'log',
+          target: { cpu: '200m', memory: '256Mi' },
+          lowerBound: { cpu: '100m', memory: '200Mi' },
+          upperBound: { cpu: '400m', memory: '400Mi' },
+        },
       ],
       { minReplicas: 1, annotations: { 'tailor.dev/allow-container-restart': 'true' } },
     );
     const report = await f.loop();
     assert.deepEqual(summary(report), ['jvm ResizeWithRestart OutsideBounds']);
-    assert.deepEqual(report.results.map((r) => r.outcome), ['applied']);
+    assert.deepEqual(
+      report.results.map((r) => r.outcome),
+      ['applied'],
+    );
     await f.tick(5000);
     await f.tick(5000);
     const [pod] = await podsOf(f, 'jvm');

@@ -55,7 +55,10 @@ test('updater e2e 1.35: 75% of the limit warns, 85% escalates, two pods of one w
   // a at 800 MiB (78%): warning on the pod and the VPA; one pod only: no workload flag.
   usage.sustained.set(a, 800 * MiB);
   const one = await f.loop();
-  assert.deepEqual(one.memoryWarnings.containers.map((w) => `${w.pod} ${w.level}`), [`${a} warning`]);
+  assert.deepEqual(
+    one.memoryWarnings.containers.map((w) => `${w.pod} ${w.level}`),
+    [`${a} warning`],
+  );
   assert.deepEqual(await warningEvents(f), ['Pod/web-x Warning MemoryHigh', 'VerticalPodAutoscaler/web Warning MemoryHigh']);
   const events = await f.core.listNamespacedEvent({ namespace: 'default' });
   const podEvent = events.items.find((e) => e.reason === 'MemoryHigh' && e.involvedObject.kind === 'Pod')!;
@@ -70,7 +73,10 @@ test('updater e2e 1.35: 75% of the limit warns, 85% escalates, two pods of one w
   // b at 900 MiB (88%): critical; now two pods of web at once: the workload is flagged on the VPA.
   usage.sustained.set(b, 900 * MiB);
   const two = await f.loop();
-  assert.deepEqual(two.memoryWarnings.workloads.map((w) => w.pods), [[a, b].sort()]);
+  assert.deepEqual(
+    two.memoryWarnings.workloads.map((w) => w.pods),
+    [[a, b].sort()],
+  );
   assert.deepEqual(await warningEvents(f), [
     'Pod/web-x Warning MemoryCritical',
     'Pod/web-x Warning MemoryHigh',

@@ -26,7 +26,14 @@ test('updater e2e 1.35: PostgreSQL with memory NotRequired: InPlace leaves memor
   const resources = { requests: { cpu: '500m', memory: '2Gi' }, limits: { memory: '2Gi' } };
   await f.apps.createNamespacedDeployment({ namespace: 'default', body: deployment('db', 1, [{ name: 'postgres', image: 'postgres:16', resources }]) });
   await f.tick(2000);
-  const lower = [{ containerName: 'postgres', target: { cpu: '500m', memory: '1Gi' }, lowerBound: { cpu: '400m', memory: '900Mi' }, upperBound: { cpu: '600m', memory: '1200Mi' } }];
+  const lower = [
+    {
+      containerName: 'postgres',
+      target: { cpu: '500m', memory: '1Gi' },
+      lowerBound: { cpu: '400m', memory: '900Mi' },
+      upperBound: { cpu: '600m', memory: '1200Mi' },
+    },
+  ];
   await createVpa(f, 'db', 'InPlace', lower);
 
   const first = await f.loop();
@@ -37,12 +44,25 @@ test('updater e2e 1.35: PostgreSQL with memory NotRequired: InPlace leaves memor
   assert.equal(f.calls.filter((c) => c.startsWith('resize')).length, 0);
 
   await f.custom.patchNamespacedCustomObject(
-    { group: 'autoscaling.k8s.io', version: 'v1', namespace: 'default', plural: 'verticalpodautoscalers', name: 'db', body: { spec: { updatePolicy: { updateMode: 'InPlaceOrRecreate', minReplicas: 1 } } } },
+    {
+      group: 'autoscaling.k8s.io',
+      version: 'v1',
+      namespace: 'default',
+      plural: 'verticalpodautoscalers',
+      name: 'db',
+      body: { spec: { updatePolicy: { updateMode: 'InPlaceOrRecreate', minReplicas: 1 } } },
+    },
     k8s.setHeaderOptions('Content-Type', k8s.PatchStrategy.MergePatch),
   );
   await f.tick(1000);
   const recreate = await f.loop();
   assert.deepEqual(summary(recreate), ['db Evict OutsideBounds']);
-  assert.match(recreate.decisions[0]!.message, /postgres sizes its memory at start \(resizePolicy memory NotRequired\): recreated so it starts with the new memory/);
-  assert.deepEqual(recreate.results.map((r) => r.outcome), ['applied']);
+  assert.match(
+    recreate.decisions[0]!.message,
+    /postgres sizes its memory at start \(resizePolicy memory NotRequired\): recreated so it starts with the new memory/,
+  );
+  assert.deepEqual(
+    recreate.results.map((r) => r.outcome),
+    ['applied'],
+  );
 });

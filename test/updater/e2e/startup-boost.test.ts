@@ -19,27 +19,51 @@ test('startup boost e2e 1.35: the webhook boosts new pods, the updater gives the
   const f = await startUpdaterFixture('1.35', [{ cpu: '8', memory: '16Gi' }]);
   t.after(() => f.close());
   await f.core.createNamespace({ body: { metadata: { name: 'tailor' } } });
-  const webhook = new AdmissionWebhook(f.kc, silentLogger(), new Registry(), loopbackWebhookOptions({ mode: 'self-signed', caSecretName: 'tailor-webhook-ca' }, () => f.sim.cluster.clock.now()));
+  const webhook = new AdmissionWebhook(
+    f.kc,
+    silentLogger(),
+    new Registry(),
+    loopbackWebhookOptions({ mode: 'self-signed', caSecretName: 'tailor-webhook-ca' }, () => f.sim.cluster.clock.now()),
+  );
   t.after(() => webhook.stop());
   await webhook.start();
   await until(() => webhook.ready() === undefined, 5000, 'webhook ready');
 
   const steady = { cpu: '500m', memory: '256Mi' };
   const annotations = { 'tailor.dev/startup-cpu-boost': '2x', 'tailor.dev/startup-cpu-boost-duration': 'ready+30s' };
-  const rec = (name: string) => [{ containerName: name, target: steady, lowerBound: { cpu: '400m', memory: '200Mi' }, upperBound: { cpu: '600m', memory: '300Mi' } }];
+  const rec = (name: string) => [
+    { containerName: name, target: steady, lowerBound: { cpu: '400m', memory: '200Mi' }, upperBound: { cpu: '600m', memory: '300Mi' } },
+  ];
   await createVpa(f, 'boot', 'InPlaceOrRecreate', rec('app'), { annotations, minReplicas: 1 });
   await createVpa(f, 'rigid', 'InPlaceOrRecreate', rec('app'), { annotations, minReplicas: 1 });
-  await until(() => webhook.view.namespaceView('default').vpas.filter((v) => v.valid?.status?.recommendation !== undefined).length === 2, 5000, "the VPAs in the webhook's cache");
+  await until(
+    () => webhook.view.namespaceView('default').vpas.filter((v) => v.valid?.status?.recommendation !== undefined).length === 2,
+    5000,
+    "the VPAs in the webhook's cache",
+  );
 
-  await f.apps.createNamespacedDeployment({ namespace: 'default', body: deployment('boot', 1, [{ name: 'app', image: 'nginx:1.27', resources: { requests: steady, limits: steady } }]) });
-  const rigid = [{ name: 'app', image: 'nginx:1.27', resources: { requests: steady, limits: steady }, resizePolicy: [{ resourceName: 'cpu', restartPolicy: 'RestartContainer' }] }];
+  await f.apps.createNamespacedDeployment({
+    namespace: 'default',
+    body: deployment('boot', 1, [{ name: 'app', image: 'nginx:1.27', resources: { requests: steady, limits: steady } }]),
+  });
+  const rigid = [
+    {
+      name: 'app',
+      image: 'nginx:1.27',
+      resources: { requests: steady, limits: steady },
+      resizePolicy: [{ resourceName: 'cpu', restartPolicy: 'RestartContainer' }],
+    },
+  ];
   await f.apps.createNamespacedDeployment({ namespace: 'default', body: deployment('rigid', 1, rigid) });
   await f.tick(2000);
 
   const [boosted] = await podsOf(f, 'boot');
   assert.deepEqual(plain(boosted!.spec!.containers[0]!.resources), { requests: { cpu: '1', memory: '256Mi' }, limits: { cpu: '1', memory: '256Mi' } });
   assert.equal(boosted!.status!.qosClass, 'Guaranteed');
-  assert.equal(boosted!.metadata!.annotations!['tailor.dev/startup-cpu-boost-record'], '{"until":"ready+30s","containers":{"app":{"request":500,"limit":500}}}');
+  assert.equal(
+    boosted!.metadata!.annotations!['tailor.dev/startup-cpu-boost-record'],
+    '{"until":"ready+30s","containers":{"app":{"request":500,"limit":500}}}',
+  );
   const [unboosted] = await podsOf(f, 'rigid');
   assert.equal(unboosted!.spec!.containers[0]!.resources!.requests!.cpu, '500m', 'cpu RestartContainer: not boosted');
 
@@ -71,7 +95,12 @@ test('startup boost e2e 1.35: what it buys: time to Ready of a CPU-heavy start-u
   const f = await startUpdaterFixture('1.35', [{ cpu: '8', memory: '16Gi' }]);
   t.after(() => f.close());
   await f.core.createNamespace({ body: { metadata: { name: 'tailor' } } });
-  const webhook = new AdmissionWebhook(f.kc, silentLogger(), new Registry(), loopbackWebhookOptions({ mode: 'self-signed', caSecretName: 'tailor-webhook-ca' }, () => f.sim.cluster.clock.now()));
+  const webhook = new AdmissionWebhook(
+    f.kc,
+    silentLogger(),
+    new Registry(),
+    loopbackWebhookOptions({ mode: 'self-signed', caSecretName: 'tailor-webhook-ca' }, () => f.sim.cluster.clock.now()),
+  );
   t.after(() => webhook.stop());
   await webhook.start();
   await until(() => webhook.ready() === undefined, 5000, 'webhook ready');
@@ -79,7 +108,11 @@ test('startup boost e2e 1.35: what it buys: time to Ready of a CPU-heavy start-u
   const rec = [{ containerName: 'app', target: steady, lowerBound: { cpu: '400m', memory: '400Mi' }, upperBound: { cpu: '600m', memory: '600Mi' } }];
   await createVpa(f, 'cold', 'InPlaceOrRecreate', rec, { minReplicas: 1 });
   await createVpa(f, 'warm', 'InPlaceOrRecreate', rec, { minReplicas: 1, annotations: { 'tailor.dev/startup-cpu-boost': '3x' } });
-  await until(() => webhook.view.namespaceView('default').vpas.filter((v) => v.valid?.status?.recommendation !== undefined).length === 2, 5000, "the VPAs in the webhook's cache");
+  await until(
+    () => webhook.view.namespaceView('default').vpas.filter((v) => v.valid?.status?.recommendation !== undefined).length === 2,
+    5000,
+    "the VPAs in the webhook's cache",
+  );
 
   const guaranteed = { requests: steady, limits: steady };
   await f.apps.createNamespacedDeployment({ namespace: 'default', body: slowStarter('cold', 30, guaranteed) });
@@ -92,7 +125,8 @@ test('startup boost e2e 1.35: what it buys: time to Ready of a CPU-heavy start-u
     for (const app of ['cold', 'warm']) {
       const [p] = await podsOf(f, app);
       const ready = p?.status?.conditions?.find((c) => c.type === 'Ready');
-      if (ready?.status === 'True' && !readyAt.has(app)) readyAt.set(app, new Date(ready.lastTransitionTime as unknown as string).getTime() - new Date(p!.status!.startTime as unknown as string).getTime());
+      if (ready?.status === 'True' && !readyAt.has(app))
+        readyAt.set(app, new Date(ready.lastTransitionTime as unknown as string).getTime() - new Date(p!.status!.startTime as unknown as string).getTime());
     }
     if (readyAt.has('warm') && s % 10 === 0) await f.loop(); // the updater runs now and then
   }
@@ -105,7 +139,10 @@ test('startup boost e2e 1.35: what it buys: time to Ready of a CPU-heavy start-u
 
   // Ready: the boost (until ready) is given back in place
   const back = await f.loop();
-  assert.ok(summary(back).includes('warm ResizeInPlace StartupBoostEnded') || (await podsOf(f, 'warm'))[0]!.spec!.containers[0]!.resources!.requests!.cpu === '500m', summary(back).join(', '));
+  assert.ok(
+    summary(back).includes('warm ResizeInPlace StartupBoostEnded') || (await podsOf(f, 'warm'))[0]!.spec!.containers[0]!.resources!.requests!.cpu === '500m',
+    summary(back).join(', '),
+  );
   await f.tick(6000);
   const [warmPod] = await podsOf(f, 'warm');
   assert.equal(warmPod!.spec!.containers[0]!.resources!.requests!.cpu, '500m');

@@ -20,11 +20,31 @@ test('updater e2e: two VPAs on one Deployment, the updater acts on the oldest (a
   await f.apps.createNamespacedDeployment({ namespace: 'default', body: deployment('web', 1, [{ name: 'app', image: 'nginx:1.27', resources: RES }]) });
   await f.tick(2000);
   // The owner: created first, its recommendation renewed by the recommender.
-  await createVpa(f, 'web', 'InPlaceOrRecreate', [{ containerName: 'app', target: { cpu: '800m', memory: '256Mi' }, lowerBound: { cpu: '700m', memory: '200Mi' }, upperBound: { cpu: '1600m', memory: '400Mi' } }]);
+  await createVpa(f, 'web', 'InPlaceOrRecreate', [
+    {
+      containerName: 'app',
+      target: { cpu: '800m', memory: '256Mi' },
+      lowerBound: { cpu: '700m', memory: '200Mi' },
+      upperBound: { cpu: '1600m', memory: '400Mi' },
+    },
+  ]);
   await f.tick(2000);
   // A second VPA on the same Deployment, two seconds younger, its name first in order; the
   // recommender marks it MultipleVPAs and leaves its recommendation as it was.
-  await createVpa(f, 'a-web-copy', 'InPlaceOrRecreate', [{ containerName: 'app', target: { cpu: '300m', memory: '256Mi' }, lowerBound: { cpu: '250m', memory: '200Mi' }, upperBound: { cpu: '400m', memory: '400Mi' } }], { target: 'web' });
+  await createVpa(
+    f,
+    'a-web-copy',
+    'InPlaceOrRecreate',
+    [
+      {
+        containerName: 'app',
+        target: { cpu: '300m', memory: '256Mi' },
+        lowerBound: { cpu: '250m', memory: '200Mi' },
+        upperBound: { cpu: '400m', memory: '400Mi' },
+      },
+    ],
+    { target: 'web' },
+  );
   // A restarted updater lists the VPAs afresh: in name order, the younger VPA first.
   await f.restartUpdater();
   const [before] = await podsOf(f, 'web');
@@ -38,9 +58,21 @@ test('updater e2e: two VPAs on one Deployment, the updater acts on the oldest (a
   assert.equal(after!.spec!.containers[0]!.resources!.requests!.cpu, '800m', "the owner's target, not the copy's 300m");
 
   // The webhook picks the same VPA for a new pod of the Deployment, from the same objects.
-  const vpas = (await f.custom.listNamespacedCustomObject({ group: 'autoscaling.k8s.io', version: 'v1', namespace: 'default', plural: 'verticalpodautoscalers' })) as { items: Record<string, unknown>[] };
+  const vpas = (await f.custom.listNamespacedCustomObject({
+    group: 'autoscaling.k8s.io',
+    version: 'v1',
+    namespace: 'default',
+    plural: 'verticalpodautoscalers',
+  })) as { items: Record<string, unknown>[] };
   const rs = after!.metadata!.ownerReferences!.find((o) => o.controller)!;
-  const fresh: V1Pod = { metadata: { namespace: 'default', labels: after!.metadata!.labels!, ownerReferences: [rs] }, spec: { containers: [{ name: 'app', image: 'nginx:1.27', resources: RES }] } };
-  const admitted = admitPod(fresh, 'default', { vpas: vpas.items.map(cached), limitRanges: [], controllerOf: (kind, _ns, name) => (kind === 'ReplicaSet' && name === rs.name ? { apiVersion: 'apps/v1', kind: 'Deployment', name: 'web' } : undefined) });
+  const fresh: V1Pod = {
+    metadata: { namespace: 'default', labels: after!.metadata!.labels!, ownerReferences: [rs] },
+    spec: { containers: [{ name: 'app', image: 'nginx:1.27', resources: RES }] },
+  };
+  const admitted = admitPod(fresh, 'default', {
+    vpas: vpas.items.map(cached),
+    limitRanges: [],
+    controllerOf: (kind, _ns, name) => (kind === 'ReplicaSet' && name === rs.name ? { apiVersion: 'apps/v1', kind: 'Deployment', name: 'web' } : undefined),
+  });
   assert.equal(admitted.vpaName, 'web');
 });

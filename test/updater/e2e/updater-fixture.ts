@@ -38,7 +38,10 @@ function counted(api: UpdaterApi, calls: string[]): UpdaterApi {
     resize: (r, m) => (calls.push(`resize ${r.namespace}/${r.name}`), api.resize(r, m)),
     evict: (ns, name, uid) => (calls.push(`evict ${ns}/${name}`), api.evict(ns, name, uid)),
     recordEvent: (e) => (calls.push(`event ${e.involvedObject.kind}/${e.reason}`), api.recordEvent(e)),
-    patchVpaConditions: (ns, name, rv, conditions, manager) => (calls.push(`vpa-status ${ns}/${name}`), api.patchVpaConditions!(ns, name, rv, conditions, manager)),
+    patchVpaConditions: (ns, name, rv, conditions, manager) => (
+      calls.push(`vpa-status ${ns}/${name}`),
+      api.patchVpaConditions!(ns, name, rv, conditions, manager)
+    ),
   };
 }
 
@@ -49,7 +52,12 @@ export interface FixtureExtras {
   admissionStatus?: AdmissionStatusSource;
 }
 
-export async function startUpdaterFixture(version: ServerVersion, nodes: Partial<NodeSpec>[], options: Partial<UpdaterOptions> = {}, extras: FixtureExtras = {}): Promise<UpdaterFixture> {
+export async function startUpdaterFixture(
+  version: ServerVersion,
+  nodes: Partial<NodeSpec>[],
+  options: Partial<UpdaterOptions> = {},
+  extras: FixtureExtras = {},
+): Promise<UpdaterFixture> {
   const f = await startCluster(version, nodes);
   const kc = new k8s.KubeConfig();
   kc.loadFromString(f.sim.server.kubeconfig());
@@ -64,7 +72,18 @@ export async function startUpdaterFixture(version: ServerVersion, nodes: Partial
     caches = new UpdaterCaches({ kubeConfig: kc, logger: silentLogger(), namespaces: undefined, selected: () => true });
     await caches.start();
     const clock = () => f.sim.cluster.clock.now();
-    const current = new UpdaterLoop({ sources: caches.sources, api, logger: silentLogger(), metrics, options: updaterOptions(options), capabilities, budget: { resizes: 100, evictions: 100 }, clock, ...(extras.usage ? { usage: extras.usage } : {}), ...(extras.admissionStatus ? { admissionStatus: extras.admissionStatus } : {}) });
+    const current = new UpdaterLoop({
+      sources: caches.sources,
+      api,
+      logger: silentLogger(),
+      metrics,
+      options: updaterOptions(options),
+      capabilities,
+      budget: { resizes: 100, evictions: 100 },
+      clock,
+      ...(extras.usage ? { usage: extras.usage } : {}),
+      ...(extras.admissionStatus ? { admissionStatus: extras.admissionStatus } : {}),
+    });
     loop = current;
     caches.onPod((pod) => current.podSeen(pod));
   };
@@ -73,10 +92,16 @@ export async function startUpdaterFixture(version: ServerVersion, nodes: Partial
   const custom = kc.makeApiClient(k8s.CustomObjectsApi);
   /** Waits until the caches have the latest pods and VPAs (same names and resourceVersions as a fresh list). */
   const caughtUp = async () => {
-    const key = (items: readonly { metadata?: { name?: string; resourceVersion?: string } }[]) => items.map((o) => `${o.metadata!.name}@${o.metadata!.resourceVersion}`).sort().join();
+    const key = (items: readonly { metadata?: { name?: string; resourceVersion?: string } }[]) =>
+      items
+        .map((o) => `${o.metadata!.name}@${o.metadata!.resourceVersion}`)
+        .sort()
+        .join();
     for (let i = 0; i < 300; i++) {
       const pods = await core.listPodForAllNamespaces();
-      const vpas = (await custom.listClusterCustomObject({ group: 'autoscaling.k8s.io', version: 'v1', plural: 'verticalpodautoscalers' })) as { items: { metadata?: { name?: string; resourceVersion?: string } }[] };
+      const vpas = (await custom.listClusterCustomObject({ group: 'autoscaling.k8s.io', version: 'v1', plural: 'verticalpodautoscalers' })) as {
+        items: { metadata?: { name?: string; resourceVersion?: string } }[];
+      };
       if (key(pods.items) === key(caches!.sources.pods()) && key(vpas.items) === key(caches!.sources.vpas() as typeof vpas.items)) return;
       await new Promise((r) => setTimeout(r, 10));
     }
@@ -120,7 +145,14 @@ export async function createVpa(
   name: string,
   mode: string,
   recommendations: { containerName: string; target: Record<string, string>; lowerBound?: Record<string, string>; upperBound?: Record<string, string> }[],
-  extra: { minReplicas?: number; annotations?: Record<string, string>; maxAllowed?: Record<string, string>; conditions?: object[]; target?: string; startupBoost?: object } = {},
+  extra: {
+    minReplicas?: number;
+    annotations?: Record<string, string>;
+    maxAllowed?: Record<string, string>;
+    conditions?: object[];
+    target?: string;
+    startupBoost?: object;
+  } = {},
 ): Promise<void> {
   const ref = { group: 'autoscaling.k8s.io', version: 'v1', namespace: 'default', plural: 'verticalpodautoscalers' };
   await f.custom.createNamespacedCustomObject({
@@ -138,7 +170,12 @@ export async function createVpa(
     },
   });
   await f.custom.patchNamespacedCustomObjectStatus(
-    { ...ref, name, body: { status: { recommendation: { containerRecommendations: recommendations }, ...(extra.conditions ? { conditions: extra.conditions } : {}) } }, fieldManager: 'tailor-recommender' },
+    {
+      ...ref,
+      name,
+      body: { status: { recommendation: { containerRecommendations: recommendations }, ...(extra.conditions ? { conditions: extra.conditions } : {}) } },
+      fieldManager: 'tailor-recommender',
+    },
     k8s.setHeaderOptions('Content-Type', k8s.PatchStrategy.MergePatch),
   );
 }

@@ -17,16 +17,25 @@ test("upstream's e2e 'Unboost pods when they become Ready' on kube-sim 1.35: the
   const f = await startUpdaterFixture('1.35', [{ cpu: '8', memory: '16Gi' }]);
   t.after(() => f.close());
   const resources = { requests: { cpu: '200m', memory: '100Mi' } };
-  await f.apps.createNamespacedDeployment({ namespace: 'default', body: deployment('hamster', 3, [{ name: 'hamster', image: 'registry.k8s.io/ubuntu-slim:0.14', resources }]) });
+  await f.apps.createNamespacedDeployment({
+    namespace: 'default',
+    body: deployment('hamster', 3, [{ name: 'hamster', image: 'registry.k8s.io/ubuntu-slim:0.14', resources }]),
+  });
   await f.tick(2000);
   const initial = await podsOf(f, 'hamster');
   assert.equal(initial.length, 3);
 
-  await createVpa(f, 'hamster', 'Auto', [{ containerName: 'hamster', target: { cpu: '100m', memory: '100Mi' } }], { startupBoost: { cpu: { type: 'Factor', factor: 2, durationSeconds: 1 } } });
+  await createVpa(f, 'hamster', 'Auto', [{ containerName: 'hamster', target: { cpu: '100m', memory: '100Mi' } }], {
+    startupBoost: { cpu: { type: 'Factor', factor: 2, durationSeconds: 1 } },
+  });
   for (const p of initial) {
     const original = JSON.stringify({ requests: p.spec!.containers[0]!.resources!.requests, limits: {} });
     const init = p.metadata!.annotations ? [] : [{ op: 'add', path: '/metadata/annotations', value: {} }];
-    await f.core.patchNamespacedPod({ namespace: 'default', name: p.metadata!.name!, body: [...init, { op: 'add', path: `/metadata/annotations/${KEY.replace('/', '~1')}`, value: original }] });
+    await f.core.patchNamespacedPod({
+      namespace: 'default',
+      name: p.metadata!.name!,
+      body: [...init, { op: 'add', path: `/metadata/annotations/${KEY.replace('/', '~1')}`, value: original }],
+    });
   }
   assert.equal((await podsOf(f, 'hamster'))[0]!.metadata!.annotations![KEY], '{"requests":{"cpu":"200m","memory":"100Mi"},"limits":{}}');
 
@@ -36,7 +45,11 @@ test("upstream's e2e 'Unboost pods when they become Ready' on kube-sim 1.35: the
   assert.match(during.decisions[0]!.message, /^upstream's start-up cpu boost \(vpaCpuStartupBoost\/hamster\) until ready\+1s: 1 s left$/);
   await f.tick(2000);
   const over = await f.loop();
-  assert.deepEqual(summary(over), ['hamster ResizeInPlace StartupBoostEnded', 'hamster ResizeInPlace StartupBoostEnded', 'hamster ResizeInPlace StartupBoostEnded']);
+  assert.deepEqual(summary(over), [
+    'hamster ResizeInPlace StartupBoostEnded',
+    'hamster ResizeInPlace StartupBoostEnded',
+    'hamster ResizeInPlace StartupBoostEnded',
+  ]);
   assert.match(over.decisions[0]!.message, /^upstream's start-up cpu boost over \(vpaCpuStartupBoost\/hamster, ready\+1s\): cpu to the recommendation$/);
   await f.tick(6000);
   const after = await podsOf(f, 'hamster');

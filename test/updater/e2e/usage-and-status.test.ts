@@ -21,7 +21,10 @@ const MiB = 1024 * 1024;
 class FakeUsage implements MemoryUsageSource {
   down = false;
   calls = 0;
-  constructor(private readonly byPrefix: Record<string, { peakBytes?: number; sustainedBytes?: number }>, private readonly pods: () => Promise<k8s.V1Pod[]>) {}
+  constructor(
+    private readonly byPrefix: Record<string, { peakBytes?: number; sustainedBytes?: number }>,
+    private readonly pods: () => Promise<k8s.V1Pod[]>,
+  ) {}
   async memoryUsage(): Promise<ContainerMemoryUsage[]> {
     this.calls++;
     if (this.down) throw new PrometheusUnreachableError('connect ECONNREFUSED 127.0.0.1:9090', 'memory usage');
@@ -59,9 +62,21 @@ test('updater e2e 1.35: memory limits follow Prometheus peaks, the pressure guar
   const big = { requests: { cpu: '500m', memory: '512Mi' }, limits: { cpu: '1', memory: '1Gi' } };
   await f.apps.createNamespacedDeployment({ namespace: 'default', body: deployment('blind', 1, [{ name: 'app', image: 'nginx:1.27', resources: big }]) });
   await f.apps.createNamespacedDeployment({ namespace: 'default', body: deployment('shrink', 1, [{ name: 'app', image: 'nginx:1.27', resources: big }]) });
-  await f.apps.createNamespacedDeployment({ namespace: 'default', body: deployment('tight', 1, [{ name: 'app', image: 'nginx:1.27', resources: { requests: { cpu: '100m', memory: '200Mi' }, limits: { memory: '256Mi' } } }]) });
+  await f.apps.createNamespacedDeployment({
+    namespace: 'default',
+    body: deployment('tight', 1, [
+      { name: 'app', image: 'nginx:1.27', resources: { requests: { cpu: '100m', memory: '200Mi' }, limits: { memory: '256Mi' } } },
+    ]),
+  });
   await f.tick(2000);
-  const lower = [{ containerName: 'app', target: { cpu: '500m', memory: '128Mi' }, lowerBound: { cpu: '400m', memory: '100Mi' }, upperBound: { cpu: '600m', memory: '200Mi' } }];
+  const lower = [
+    {
+      containerName: 'app',
+      target: { cpu: '500m', memory: '128Mi' },
+      lowerBound: { cpu: '400m', memory: '100Mi' },
+      upperBound: { cpu: '600m', memory: '200Mi' },
+    },
+  ];
 
   // Prometheus down: the request goes down, the limit stays (no known peak), and it is said so.
   usage.down = true;
@@ -79,7 +94,20 @@ test('updater e2e 1.35: memory limits follow Prometheus peaks, the pressure guar
   // Prometheus back: the limit goes down to peak + 15% (700 MiB -> 805 MiB), not to the 512 MiB the policy proposes.
   usage.down = false;
   await createVpa(f, 'shrink', 'InPlaceOrRecreate', lower);
-  await createVpa(f, 'tight', 'InPlaceOrRecreate', [{ containerName: 'app', target: { cpu: '100m', memory: '200Mi' }, lowerBound: { cpu: '50m', memory: '150Mi' }, upperBound: { cpu: '200m', memory: '300Mi' } }], { maxAllowed: { memory: '1Gi' } });
+  await createVpa(
+    f,
+    'tight',
+    'InPlaceOrRecreate',
+    [
+      {
+        containerName: 'app',
+        target: { cpu: '100m', memory: '200Mi' },
+        lowerBound: { cpu: '50m', memory: '150Mi' },
+        upperBound: { cpu: '200m', memory: '300Mi' },
+      },
+    ],
+    { maxAllowed: { memory: '1Gi' } },
+  );
   const back = await f.loop();
   assert.equal(back.usageAvailable, true);
   const byName = Object.fromEntries(back.decisions.map((d) => [d.podName.split('-')[0], `${d.action} ${d.reason}`]));
@@ -103,16 +131,26 @@ test('updater e2e 1.35: memory limits follow Prometheus peaks, the pressure guar
 
 async function histogram(f: UpdaterFixture, labels: Record<string, string>): Promise<{ count: number; sum: number }> {
   const metric = await f.registry.getSingleMetric('tailor_updater_recommendation_to_applied_seconds')!.get();
-  const match = (suffix: string) => (metric.values as { metricName?: string; labels: Record<string, unknown>; value: number }[]).find((v) => v.metricName === `tailor_updater_recommendation_to_applied_seconds_${suffix}` && Object.entries(labels).every(([k, val]) => v.labels[k] === val))?.value ?? 0;
+  const match = (suffix: string) =>
+    (metric.values as { metricName?: string; labels: Record<string, unknown>; value: number }[]).find(
+      (v) => v.metricName === `tailor_updater_recommendation_to_applied_seconds_${suffix}` && Object.entries(labels).every(([k, val]) => v.labels[k] === val),
+    )?.value ?? 0;
   return { count: match('count'), sum: match('sum') };
 }
 
 test('updater e2e 1.35: the time from recommendation to applied is measured from the VPA status write to the completed resize', async (t) => {
   const f = await startUpdaterFixture('1.35', [{ cpu: '4', memory: '8Gi' }]);
   t.after(() => f.close());
-  await f.apps.createNamespacedDeployment({ namespace: 'default', body: deployment('web', 1, [{ name: 'app', image: 'nginx:1.27', resources: { requests: { cpu: '500m', memory: '256Mi' }, limits: { cpu: '1', memory: '512Mi' } } }]) });
+  await f.apps.createNamespacedDeployment({
+    namespace: 'default',
+    body: deployment('web', 1, [
+      { name: 'app', image: 'nginx:1.27', resources: { requests: { cpu: '500m', memory: '256Mi' }, limits: { cpu: '1', memory: '512Mi' } } },
+    ]),
+  });
   await f.tick(2000);
-  await createVpa(f, 'web', 'InPlaceOrRecreate', [{ containerName: 'app', target: { cpu: '800m', memory: '256Mi' }, lowerBound: { cpu: '700m', memory: '200Mi' } }]);
+  await createVpa(f, 'web', 'InPlaceOrRecreate', [
+    { containerName: 'app', target: { cpu: '800m', memory: '256Mi' }, lowerBound: { cpu: '700m', memory: '200Mi' } },
+  ]);
   const written = f.sim.cluster.clock.now();
   await f.tick(10_000); // the updater's next loop comes 10 s after the recommendation
   assert.deepEqual(summary(await f.loop()), ['web ResizeInPlace OutsideBounds']);
@@ -136,45 +174,89 @@ test('updater e2e 1.35: the time from recommendation to applied is measured from
   assert.equal((await histogram(f, { path: 'in-place', since: 'recommendation' })).count, 1);
 });
 
-test('updater e2e 1.35: an HPA on cpu is reported on the VPA as the HpaConflict condition, beside the recommender\'s, with one event', async (t) => {
+test("updater e2e 1.35: an HPA on cpu is reported on the VPA as the HpaConflict condition, beside the recommender's, with one event", async (t) => {
   const f = await startUpdaterFixture('1.35', [{ cpu: '4', memory: '8Gi' }]);
   t.after(() => f.close());
   const autoscaling = f.kc.makeApiClient(k8s.AutoscalingV2Api);
-  await f.apps.createNamespacedDeployment({ namespace: 'default', body: deployment('web', 1, [{ name: 'app', image: 'nginx:1.27', resources: { requests: { cpu: '500m', memory: '256Mi' }, limits: { cpu: '1', memory: '512Mi' } } }]) });
+  await f.apps.createNamespacedDeployment({
+    namespace: 'default',
+    body: deployment('web', 1, [
+      { name: 'app', image: 'nginx:1.27', resources: { requests: { cpu: '500m', memory: '256Mi' }, limits: { cpu: '1', memory: '512Mi' } } },
+    ]),
+  });
   await autoscaling.createNamespacedHorizontalPodAutoscaler({
     namespace: 'default',
     body: {
       metadata: { name: 'web-hpa' },
-      spec: { scaleTargetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'web' }, minReplicas: 1, maxReplicas: 5, metrics: [{ type: 'Resource', resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: 70 } } }] },
+      spec: {
+        scaleTargetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'web' },
+        minReplicas: 1,
+        maxReplicas: 5,
+        metrics: [{ type: 'Resource', resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: 70 } } }],
+      },
     },
   });
   await f.tick(2000);
-  const provided = { type: 'RecommendationProvided', status: 'True', reason: 'RecommendationProvided', message: 'recommendation for 1 container(s)', lastTransitionTime: '2026-01-01T00:00:01Z' };
-  await createVpa(f, 'web', 'InPlaceOrRecreate', [{ containerName: 'app', target: { cpu: '800m', memory: '400Mi' }, lowerBound: { cpu: '700m', memory: '300Mi' } }], { conditions: [provided] });
-  const readVpa = async () => (await f.custom.getNamespacedCustomObject({ group: 'autoscaling.k8s.io', version: 'v1', namespace: 'default', plural: 'verticalpodautoscalers', name: 'web' })) as VerticalPodAutoscaler;
+  const provided = {
+    type: 'RecommendationProvided',
+    status: 'True',
+    reason: 'RecommendationProvided',
+    message: 'recommendation for 1 container(s)',
+    lastTransitionTime: '2026-01-01T00:00:01Z',
+  };
+  await createVpa(
+    f,
+    'web',
+    'InPlaceOrRecreate',
+    [{ containerName: 'app', target: { cpu: '800m', memory: '400Mi' }, lowerBound: { cpu: '700m', memory: '300Mi' } }],
+    { conditions: [provided] },
+  );
+  const readVpa = async () =>
+    (await f.custom.getNamespacedCustomObject({
+      group: 'autoscaling.k8s.io',
+      version: 'v1',
+      namespace: 'default',
+      plural: 'verticalpodautoscalers',
+      name: 'web',
+    })) as VerticalPodAutoscaler;
 
   const first = await f.loop();
-  assert.deepEqual(first.decisions.map((d) => [d.action, d.reason, d.hpaExcluded]), [['ResizeInPlace', 'OutsideBounds', ['cpu']]]);
+  assert.deepEqual(
+    first.decisions.map((d) => [d.action, d.reason, d.hpaExcluded]),
+    [['ResizeInPlace', 'OutsideBounds', ['cpu']]],
+  );
   assert.equal(first.hpaConditionsWritten, 1);
   let vpa = await readVpa();
-  assert.deepEqual(vpa.status!.conditions!.map((c) => c.type), ['RecommendationProvided', 'HpaConflict'], 'the recommender\'s condition is kept');
+  assert.deepEqual(
+    vpa.status!.conditions!.map((c) => c.type),
+    ['RecommendationProvided', 'HpaConflict'],
+    "the recommender's condition is kept",
+  );
   const conflict = vpa.status!.conditions!.find((c) => c.type === 'HpaConflict')!;
   assert.equal(conflict.status, 'True');
   assert.equal(conflict.reason, 'ResourcesLeftToHpa');
   assert.equal(conflict.message, 'HorizontalPodAutoscaler web-hpa scales Deployment/default/web on cpu utilisation; the updater leaves cpu to it');
-  const managers = (vpa.metadata as { managedFields?: { manager: string; subresource?: string }[] }).managedFields!.filter((m) => m.subresource === 'status').map((m) => m.manager).sort();
+  const managers = (vpa.metadata as { managedFields?: { manager: string; subresource?: string }[] })
+    .managedFields!.filter((m) => m.subresource === 'status')
+    .map((m) => m.manager)
+    .sort();
   assert.deepEqual(managers, ['tailor-recommender', 'tailor-updater']);
 
   await f.tick(1000);
   assert.equal((await f.loop()).hpaConditionsWritten, 0, 'a steady conflict costs no write');
   assert.equal(f.calls.filter((c) => c === 'event VerticalPodAutoscaler/HpaConflict').length, 1, 'one event');
-  const excluded = async (resource: string) => (await f.registry.getSingleMetric('tailor_updater_hpa_excluded_resources')!.get()).values.find((v) => v.labels['resource'] === resource)?.value;
+  const excluded = async (resource: string) =>
+    (await f.registry.getSingleMetric('tailor_updater_hpa_excluded_resources')!.get()).values.find((v) => v.labels['resource'] === resource)?.value;
   assert.deepEqual([await excluded('cpu'), await excluded('memory')], [1, 0], 'the metric counts the VPA leaving cpu to its HPA');
 
   await autoscaling.deleteNamespacedHorizontalPodAutoscaler({ namespace: 'default', name: 'web-hpa' });
   await f.tick(1000);
   assert.equal((await f.loop()).hpaConditionsWritten, 1);
   vpa = await readVpa();
-  assert.deepEqual(vpa.status!.conditions!.map((c) => c.type), ['RecommendationProvided'], 'removed when the HPA is gone');
+  assert.deepEqual(
+    vpa.status!.conditions!.map((c) => c.type),
+    ['RecommendationProvided'],
+    'removed when the HPA is gone',
+  );
   assert.equal(await excluded('cpu'), 0);
 });

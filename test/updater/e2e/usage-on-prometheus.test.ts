@@ -48,7 +48,11 @@ workloads:
   t.after(() => sim.close());
   const target = `127.0.0.1:${sim.server.port}`;
   const prometheus = await startLocalPrometheus({
-    config: ['global: {scrape_interval: 1s}', 'scrape_configs:', `  - {job_name: cadvisor, scheme: https, tls_config: {insecure_skip_verify: true}, metrics_path: /metrics/cadvisor, static_configs: [{targets: ['${target}']}]}`].join('\n'),
+    config: [
+      'global: {scrape_interval: 1s}',
+      'scrape_configs:',
+      `  - {job_name: cadvisor, scheme: https, tls_config: {insecure_skip_verify: true}, metrics_path: /metrics/cadvisor, static_configs: [{targets: ['${target}']}]}`,
+    ].join('\n'),
   });
   t.after(() => prometheus.stop());
 
@@ -59,24 +63,44 @@ workloads:
   const custom = kc.makeApiClient(k8s.CustomObjectsApi);
   const { config } = resolveRunConfig({ components: 'updater', prometheusUrl: prometheus.url, prometheusRetries: '0', logLevel: 'silent' }, {});
   const metrics = new ControllerMetrics(createRegistry({ defaultMetrics: false }));
-  const updater = createUpdaterComponent({ config, logger: silentLogger(), kubeConfig: kc, metrics, clock: Date.now }, { options: { memoryPressureWindowMs: 5000 } });
+  const updater = createUpdaterComponent(
+    { config, logger: silentLogger(), kubeConfig: kc, metrics, clock: Date.now },
+    { options: { memoryPressureWindowMs: 5000 } },
+  );
   await updater.activate!(new AbortController().signal);
   t.after(() => updater.deactivate!());
   let cycle = 0;
   const runCycle = () => updater.runCycle({ now: Date.now(), cycle: ++cycle, signal: new AbortController().signal });
-  const podOf = async (app: string) => (await core.listNamespacedPod({ namespace: 'default', labelSelector: `app=${app}` })).items.find((p) => !p.metadata!.deletionTimestamp)!;
+  const podOf = async (app: string) =>
+    (await core.listNamespacedPod({ namespace: 'default', labelSelector: `app=${app}` })).items.find((p) => !p.metadata!.deletionTimestamp)!;
   const createVpa = async (name: string, rec: object, maxAllowed?: object) => {
     await custom.createNamespacedCustomObject({
       ...VPA,
-      body: { apiVersion: 'autoscaling.k8s.io/v1', kind: 'VerticalPodAutoscaler', metadata: { name }, spec: { targetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name }, updatePolicy: { updateMode: 'InPlaceOrRecreate' }, ...(maxAllowed ? { resourcePolicy: { containerPolicies: [{ containerName: '*', maxAllowed }] } } : {}) } },
+      body: {
+        apiVersion: 'autoscaling.k8s.io/v1',
+        kind: 'VerticalPodAutoscaler',
+        metadata: { name },
+        spec: {
+          targetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name },
+          updatePolicy: { updateMode: 'InPlaceOrRecreate' },
+          ...(maxAllowed ? { resourcePolicy: { containerPolicies: [{ containerName: '*', maxAllowed }] } } : {}),
+        },
+      },
     });
-    await custom.patchNamespacedCustomObjectStatus({ ...VPA, name, body: { status: { recommendation: { containerRecommendations: [{ containerName: 'app', ...rec }] } } } }, k8s.setHeaderOptions('Content-Type', k8s.PatchStrategy.MergePatch));
+    await custom.patchNamespacedCustomObjectStatus(
+      { ...VPA, name, body: { status: { recommendation: { containerRecommendations: [{ containerName: 'app', ...rec }] } } } },
+      k8s.setHeaderOptions('Content-Type', k8s.PatchStrategy.MergePatch),
+    );
   };
 
   // The steady container's history is in Prometheus before its VPA asks for less memory.
   const steadyWss = 'container_memory_working_set_bytes{namespace="default",pod=~"steady-.*",container="app"}';
   for (let i = 0; i < 120 && ((await promValue(prometheus.url, `count_over_time(${steadyWss}[1m])`)) ?? 0) < 3; i++) await delay(500);
-  await createVpa('steady', { target: { cpu: '200m', memory: '128Mi' }, lowerBound: { cpu: '100m', memory: '100Mi' }, upperBound: { cpu: '400m', memory: '200Mi' } });
+  await createVpa('steady', {
+    target: { cpu: '200m', memory: '128Mi' },
+    lowerBound: { cpu: '100m', memory: '100Mi' },
+    upperBound: { cpu: '400m', memory: '200Mi' },
+  });
 
   // grow: 220 MiB + 1 MiB/s against a 256 MiB limit: above 90% (230.4 MiB) after 10.4 s, OOM-killed after 36 s if nothing is done.
   await apps.createNamespacedDeployment({
@@ -93,7 +117,11 @@ workloads:
       },
     },
   });
-  await createVpa('grow', { target: { cpu: '100m', memory: '200Mi' }, lowerBound: { cpu: '50m', memory: '150Mi' }, upperBound: { cpu: '200m', memory: '300Mi' } }, { memory: '1Gi' });
+  await createVpa(
+    'grow',
+    { target: { cpu: '100m', memory: '200Mi' }, lowerBound: { cpu: '50m', memory: '150Mi' }, upperBound: { cpu: '200m', memory: '300Mi' } },
+    { memory: '1Gi' },
+  );
 
   const started = Date.now();
   let grown: k8s.V1Pod | undefined;
@@ -114,7 +142,10 @@ workloads:
   assert.equal(oomKilled, false, 'never OOM-killed');
   assert.ok(grown, 'the memory limit was raised');
   // request 200Mi x 1.5 = 300Mi, the limit scaled with it: 256Mi x 1.5 = 384Mi; the container kept running
-  assert.deepEqual(JSON.parse(JSON.stringify(grown.status!.containerStatuses![0]!.resources)), { requests: { cpu: '100m', memory: '300Mi' }, limits: { memory: '384Mi' } });
+  assert.deepEqual(JSON.parse(JSON.stringify(grown.status!.containerStatuses![0]!.resources)), {
+    requests: { cpu: '100m', memory: '300Mi' },
+    limits: { memory: '384Mi' },
+  });
   assert.equal(grown.status!.containerStatuses![0]!.restartCount, 0);
   const events = (await core.listNamespacedEvent({ namespace: 'default' })).items;
   const raised = events.find((e) => e.involvedObject.kind === 'Pod' && e.involvedObject.name === grown!.metadata!.name && e.reason === 'ResizedInPlace');
@@ -130,7 +161,14 @@ workloads:
   assert.ok(limit >= peak * 1.15 && limit < 1024 * MiB, `limit ${limit} vs peak ${peak}`);
   const exported = await metrics.registry.metrics();
   assert.match(exported, /tailor_updater_usage_available 1/);
-  t.diagnostic(exported.split("\n").filter((l) => l.startsWith("tailor_updater_recommendation_to_applied_seconds_count") || l.startsWith("tailor_updater_recommendation_to_applied_seconds_sum")).join("; "));
+  t.diagnostic(
+    exported
+      .split('\n')
+      .filter(
+        (l) => l.startsWith('tailor_updater_recommendation_to_applied_seconds_count') || l.startsWith('tailor_updater_recommendation_to_applied_seconds_sum'),
+      )
+      .join('; '),
+  );
   // the status here is written without a field manager (no managedFields): measured from the first sight
   assert.match(exported, /tailor_updater_recommendation_to_applied_seconds_count\{path="in-place",since="first-seen"\} 2/);
 

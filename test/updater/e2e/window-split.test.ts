@@ -14,15 +14,32 @@ import { createVpa, deployment, podsOf, startUpdaterFixture, summary } from './u
 
 const VPA_REF = { group: 'autoscaling.k8s.io', version: 'v1', namespace: 'default', plural: 'verticalpodautoscalers' };
 const STEADY = { cpu: '100m', memory: '128Mi' };
-const APP = [{
-  name: 'app',
-  image: 'nginx:1.27',
-  resources: { requests: STEADY, limits: STEADY },
-  resizePolicy: [{ resourceName: 'cpu', restartPolicy: 'NotRequired' }, { resourceName: 'memory', restartPolicy: 'RestartContainer' }],
-}];
-const UP = [{ containerName: 'app', target: { cpu: '200m', memory: '256Mi' }, lowerBound: { cpu: '150m', memory: '200Mi' }, upperBound: { cpu: '400m', memory: '512Mi' } }];
+const APP = [
+  {
+    name: 'app',
+    image: 'nginx:1.27',
+    resources: { requests: STEADY, limits: STEADY },
+    resizePolicy: [
+      { resourceName: 'cpu', restartPolicy: 'NotRequired' },
+      { resourceName: 'memory', restartPolicy: 'RestartContainer' },
+    ],
+  },
+];
+const UP = [
+  {
+    containerName: 'app',
+    target: { cpu: '200m', memory: '256Mi' },
+    lowerBound: { cpu: '150m', memory: '200Mi' },
+    upperBound: { cpu: '400m', memory: '512Mi' },
+  },
+];
 // 03:00-03:59 in Berlin = 02:00-02:59 UTC in January: closed at the start
-const ANNOTATIONS = { 'tailor.dev/disruption-windows': '* 3 * * *', 'tailor.dev/disruption-window-timezone': 'Europe/Berlin', 'tailor.dev/allow-container-restart': 'true', 'tailor.dev/cooldown': '1m' };
+const ANNOTATIONS = {
+  'tailor.dev/disruption-windows': '* 3 * * *',
+  'tailor.dev/disruption-window-timezone': 'Europe/Berlin',
+  'tailor.dev/allow-container-restart': 'true',
+  'tailor.dev/cooldown': '1m',
+};
 const WAITING = '1 pod(s) wait for an eviction or restart: outside the disruption window * 3 * * * (Europe/Berlin); it opens next at 2026-01-01T02:00:00.000Z';
 
 test('window split e2e: the window closed, cpu goes in place (Guaranteed kept, no restart), the memory restart waits with the condition; then it follows', async (t) => {
@@ -32,11 +49,17 @@ test('window split e2e: the window closed, cpu goes in place (Guaranteed kept, n
   await f.tick(2000);
   await createVpa(f, 'mixed', 'InPlaceOrRecreate', UP, { minReplicas: 1, annotations: ANNOTATIONS });
   const [before] = await podsOf(f, 'mixed');
-  const condition = async () => ((await f.custom.getNamespacedCustomObject({ ...VPA_REF, name: 'mixed' })) as VerticalPodAutoscaler).status?.conditions?.find((c) => c.type === 'WaitingForDisruptionWindow');
+  const condition = async () =>
+    ((await f.custom.getNamespacedCustomObject({ ...VPA_REF, name: 'mixed' })) as VerticalPodAutoscaler).status?.conditions?.find(
+      (c) => c.type === 'WaitingForDisruptionWindow',
+    );
 
   const first = await f.loop();
   assert.deepEqual(summary(first), ['mixed ResizeInPlace OutsideBounds']);
-  assert.deepEqual(first.results.map((r) => r.outcome), ['applied']);
+  assert.deepEqual(
+    first.results.map((r) => r.outcome),
+    ['applied'],
+  );
   assert.match(first.decisions[0]!.message, /waits: app memory \(restart\): outside the disruption window/);
   assert.equal((await condition())?.message, WAITING);
 
@@ -45,7 +68,11 @@ test('window split e2e: the window closed, cpu goes in place (Guaranteed kept, n
   const status = resized!.status!.containerStatuses![0]!;
   assert.equal(resized!.metadata!.uid, before!.metadata!.uid, 'the same pod');
   const { requests, limits } = status.resources!;
-  assert.deepEqual([requests!.cpu, limits!.cpu, requests!.memory, limits!.memory], ['200m', '200m', '128Mi', '128Mi'], 'cpu applied, request and limit; memory untouched');
+  assert.deepEqual(
+    [requests!.cpu, limits!.cpu, requests!.memory, limits!.memory],
+    ['200m', '200m', '128Mi', '128Mi'],
+    'cpu applied, request and limit; memory untouched',
+  );
   assert.equal(status.restartCount, 0, 'nothing restarted');
   assert.equal(resized!.status!.qosClass, 'Guaranteed');
 
@@ -54,7 +81,10 @@ test('window split e2e: the window closed, cpu goes in place (Guaranteed kept, n
   const later = await f.loop();
   assert.deepEqual(summary(later), ['mixed Wait DisruptionWindow']);
   assert.match(later.decisions[0]!.message, /\(planned: ResizeWithRestart OutsideBounds: .*restarts app\)$/);
-  assert.deepEqual(later.decisions[0]!.changes.map((c) => c.resources), [['memory']]);
+  assert.deepEqual(
+    later.decisions[0]!.changes.map((c) => c.resources),
+    [['memory']],
+  );
   assert.equal((await condition())?.message, WAITING);
   assert.equal(f.calls.filter((c) => c.startsWith('resize')).length, 1, 'one resize so far');
 

@@ -20,7 +20,13 @@ interface ResourceAttributes {
 /** Answers a (Self)SubjectAccessReview create. */
 export function answerAccessReview(request: ApiRequest, authorizer: Authorizer, self: boolean): ApiResponse {
   if (!isPlainObject(request.body)) throw badRequest('the body of the request is not a JSON object');
-  const spec = (request.body['spec'] ?? {}) as { resourceAttributes?: ResourceAttributes; nonResourceAttributes?: { path?: string; verb?: string }; user?: string; groups?: string[]; uid?: string };
+  const spec = (request.body['spec'] ?? {}) as {
+    resourceAttributes?: ResourceAttributes;
+    nonResourceAttributes?: { path?: string; verb?: string };
+    user?: string;
+    groups?: string[];
+    uid?: string;
+  };
   const user: UserInfo = self ? request.user : { username: spec.user ?? '', groups: spec.groups ?? [] };
   const r = spec.resourceAttributes;
   const n = spec.nonResourceAttributes;
@@ -39,6 +45,12 @@ export function answerAccessReview(request: ApiRequest, authorizer: Authorizer, 
   if (!decision.allowed) status['reason'] = '';
   return {
     status: 201,
-    body: { kind: self ? 'SelfSubjectAccessReview' : 'SubjectAccessReview', apiVersion: 'authorization.k8s.io/v1', metadata: { creationTimestamp: null }, spec, status },
+    body: {
+      kind: self ? 'SelfSubjectAccessReview' : 'SubjectAccessReview',
+      apiVersion: 'authorization.k8s.io/v1',
+      metadata: { creationTimestamp: null },
+      spec,
+      status,
+    },
   };
 }

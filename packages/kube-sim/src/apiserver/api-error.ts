@@ -139,10 +139,16 @@ export function forbidden(target: ErrorTarget, reason: string): ApiError {
 
 /** 405 for a verb the resource does not support. */
 export function methodNotSupported(target: ErrorTarget, action: string): ApiError {
-  return new ApiError(405, 'MethodNotAllowed', `the server does not allow this method on the requested resource`, {
-    group: target.group,
-    kind: target.resource,
-  }, { cause: action });
+  return new ApiError(
+    405,
+    'MethodNotAllowed',
+    `the server does not allow this method on the requested resource`,
+    {
+      group: target.group,
+      kind: target.resource,
+    },
+    { cause: action },
+  );
 }
 
 /** 410 Expired: a watch or list asked for a resourceVersion older than the retained history. */

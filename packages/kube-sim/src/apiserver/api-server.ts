@@ -114,7 +114,14 @@ export class KubeSimApiServer {
   readonly serverVersion: SimServerVersion;
   readonly logger: Logger;
   /** Switches that may be flipped at run time. */
-  readonly settings: { authentication: boolean; authorization: boolean; bookmarkIntervalMs: number; gracefulPodDeletion: boolean; podCreateDefaults: boolean; userAgentManagers: boolean };
+  readonly settings: {
+    authentication: boolean;
+    authorization: boolean;
+    bookmarkIntervalMs: number;
+    gracefulPodDeletion: boolean;
+    podCreateDefaults: boolean;
+    userAgentManagers: boolean;
+  };
   private readonly validators: ObjectValidator[] = [];
   private readonly defaulters: Defaulter[] = [];
   private readonly routes = new Map<string, RouteHandler>();
@@ -157,7 +164,8 @@ export class KubeSimApiServer {
     this.authorizer = new RbacAuthorizer(this.store);
     const tls = options.tls ?? true;
     if (tls === true) this.tls = processCa();
-    else if (tls !== false) this.tls = { ca: tls, serving: tls.issueServerCertificate('kube-apiserver', ['kubernetes', 'kubernetes.default', 'kubernetes.default.svc']) };
+    else if (tls !== false)
+      this.tls = { ca: tls, serving: tls.issueServerCertificate('kube-apiserver', ['kubernetes', 'kubernetes.default', 'kubernetes.default.svc']) };
     this.defaulters.push(builtinDefaulter, limitRangeDefaulter, customResourceDefaulter);
     this.validators.push(builtinValidator({ resizeThroughPodUpdate: this.serverVersion === '1.32' }), crdValidator, eventValidator, customResourceValidator);
     this.pipeline = new RequestPipeline({
@@ -177,11 +185,23 @@ export class KubeSimApiServer {
       ]),
     });
     this.disruption = new DisruptionController(this.store, this.now);
-    this.subresources.register('pods', 'eviction', evictionSubresource({ store: this.store, admission: this.admission, disruption: this.disruption, gracefulPodDeletion: () => this.settings.gracefulPodDeletion }));
+    this.subresources.register(
+      'pods',
+      'eviction',
+      evictionSubresource({
+        store: this.store,
+        admission: this.admission,
+        disruption: this.disruption,
+        gracefulPodDeletion: () => this.settings.gracefulPodDeletion,
+      }),
+    );
     this.subresources.register('pods', 'binding', bindingSubresource);
     this.admission.add(limitRangerPlugin(this.store), -100);
     this.admission.add(serviceAccountPlugin(this.store), -90);
-    this.admission.add(podCreateAdmissionPlugin(this.store, () => this.settings.podCreateDefaults), -80);
+    this.admission.add(
+      podCreateAdmissionPlugin(this.store, () => this.settings.podCreateDefaults),
+      -80,
+    );
     const webhooks = webhookAdmissionPlugins(this.store, () => this.serviceResolver);
     this.admission.add(webhooks.mutating, 1000);
     this.admission.add(webhooks.validating, 1000);

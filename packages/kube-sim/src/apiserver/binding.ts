@@ -19,15 +19,25 @@ export const bindingSubresource: SubresourceHandler = {
     const name = request.name ?? '';
     const node = (current.spec as { nodeName?: string } | undefined)?.nodeName;
     if (node) {
-      throw new ApiError(409, 'Conflict', `Operation cannot be fulfilled on pods/binding "${name}": pod ${name} is already assigned to node "${node}"`, { name, group: '', kind: 'pods/binding' });
+      throw new ApiError(409, 'Conflict', `Operation cannot be fulfilled on pods/binding "${name}": pod ${name} is already assigned to node "${node}"`, {
+        name,
+        group: '',
+        kind: 'pods/binding',
+      });
     }
-    store.mutate('pods', request.namespace ?? '', name, (draft) => {
-      (draft.spec as Record<string, unknown>)['nodeName'] = target.name;
-      const status = (draft.status ?? {}) as { conditions?: Record<string, unknown>[] };
-      const conditions = (status.conditions ?? []).filter((c) => c['type'] !== 'PodScheduled');
-      conditions.push({ type: 'PodScheduled', status: 'True', lastProbeTime: null, lastTransitionTime: toRfc3339(now) });
-      draft.status = { ...status, conditions };
-    }, { keepGeneration: true });
+    store.mutate(
+      'pods',
+      request.namespace ?? '',
+      name,
+      (draft) => {
+        (draft.spec as Record<string, unknown>)['nodeName'] = target.name;
+        const status = (draft.status ?? {}) as { conditions?: Record<string, unknown>[] };
+        const conditions = (status.conditions ?? []).filter((c) => c['type'] !== 'PodScheduled');
+        conditions.push({ type: 'PodScheduled', status: 'True', lastProbeTime: null, lastTransitionTime: toRfc3339(now) });
+        draft.status = { ...status, conditions };
+      },
+      { keepGeneration: true },
+    );
     return { status: 201, body: { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', code: 201 } };
   },
 };

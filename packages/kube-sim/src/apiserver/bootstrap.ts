@@ -29,7 +29,12 @@ const CLUSTER_ROLES: KubeObject[] = [
     apiVersion: `${RBAC}/v1`,
     kind: 'ClusterRole',
     metadata: { name: 'system:discovery', labels: { 'kubernetes.io/bootstrapping': 'rbac-defaults' } },
-    rules: [{ nonResourceURLs: ['/api', '/api/*', '/apis', '/apis/*', '/healthz', '/livez', '/readyz', '/openapi', '/openapi/*', '/version', '/version/'], verbs: ['get'] }],
+    rules: [
+      {
+        nonResourceURLs: ['/api', '/api/*', '/apis', '/apis/*', '/healthz', '/livez', '/readyz', '/openapi', '/openapi/*', '/version', '/version/'],
+        verbs: ['get'],
+      },
+    ],
   },
   {
     apiVersion: `${RBAC}/v1`,
@@ -69,7 +74,11 @@ export async function bootstrapCluster(pipeline: RequestPipeline): Promise<void>
   for (const role of CLUSTER_ROLES) {
     await pipeline.execute({ verb: 'create', group: RBAC, version: 'v1', resource: 'clusterroles', query: {}, user: SYSTEM_USER, body: role });
   }
-  for (const b of [binding('cluster-admin', 'cluster-admin', 'system:masters'), binding('system:discovery', 'system:discovery', 'system:authenticated'), binding('system:basic-user', 'system:basic-user', 'system:authenticated')]) {
+  for (const b of [
+    binding('cluster-admin', 'cluster-admin', 'system:masters'),
+    binding('system:discovery', 'system:discovery', 'system:authenticated'),
+    binding('system:basic-user', 'system:basic-user', 'system:authenticated'),
+  ]) {
     await pipeline.execute({ verb: 'create', group: RBAC, version: 'v1', resource: 'clusterrolebindings', query: {}, user: SYSTEM_USER, body: b });
   }
 }
@@ -80,7 +89,13 @@ export async function readCrdManifests(paths: readonly string[]): Promise<KubeOb
   try {
     for (const path of paths) {
       if (!(await stat(path)).isDirectory()) files.push(path);
-      else files.push(...(await readdir(path)).filter((n) => n.endsWith('.yaml') || n.endsWith('.yml')).sort().map((n) => join(path, n)));
+      else
+        files.push(
+          ...(await readdir(path))
+            .filter((n) => n.endsWith('.yaml') || n.endsWith('.yml'))
+            .sort()
+            .map((n) => join(path, n)),
+        );
     }
   } catch (err) {
     throw new Error(`cannot read the CRD manifests: ${(err as Error).message}`, { cause: err });
@@ -99,6 +114,14 @@ export async function readCrdManifests(paths: readonly string[]): Promise<KubeOb
 /** Installs CRDs through the pipeline. */
 export async function installCrds(pipeline: RequestPipeline, crds: KubeObject[]): Promise<void> {
   for (const crd of crds) {
-    await pipeline.execute({ verb: 'create', group: 'apiextensions.k8s.io', version: 'v1', resource: 'customresourcedefinitions', query: {}, user: SYSTEM_USER, body: crd });
+    await pipeline.execute({
+      verb: 'create',
+      group: 'apiextensions.k8s.io',
+      version: 'v1',
+      resource: 'customresourcedefinitions',
+      query: {},
+      user: SYSTEM_USER,
+      body: crd,
+    });
   }
 }

@@ -67,7 +67,14 @@ export function startCrdController(store: ObjectStore, registry: ResourceRegistr
     const spec = crd.spec as CrdSpec;
     const time = toRfc3339(now());
     const status = {
-      acceptedNames: { plural: spec.names.plural, singular: type.singular, kind: spec.names.kind, listKind: type.listKind, ...(spec.names.shortNames ? { shortNames: spec.names.shortNames } : {}), ...(spec.names.categories ? { categories: spec.names.categories } : {}) },
+      acceptedNames: {
+        plural: spec.names.plural,
+        singular: type.singular,
+        kind: spec.names.kind,
+        listKind: type.listKind,
+        ...(spec.names.shortNames ? { shortNames: spec.names.shortNames } : {}),
+        ...(spec.names.categories ? { categories: spec.names.categories } : {}),
+      },
       conditions: [
         { type: 'NamesAccepted', status: 'True', reason: 'NoConflicts', message: 'no conflicts found', lastTransitionTime: time },
         { type: 'Established', status: 'True', reason: 'InitialNamesAccepted', message: 'the initial names have been accepted', lastTransitionTime: time },
@@ -75,7 +82,8 @@ export function startCrdController(store: ObjectStore, registry: ResourceRegistr
       storedVersions: [type.versions[0] ?? ''],
     };
     const old = crd.status as { acceptedNames?: unknown; storedVersions?: string[] } | undefined;
-    if (old && JSON.stringify(old.acceptedNames) === JSON.stringify(status.acceptedNames) && old.storedVersions?.includes(status.storedVersions[0] as string)) return;
+    if (old && JSON.stringify(old.acceptedNames) === JSON.stringify(status.acceptedNames) && old.storedVersions?.includes(status.storedVersions[0] as string))
+      return;
     if (old?.storedVersions) status.storedVersions = [...new Set([...old.storedVersions, ...status.storedVersions])];
     store.mutate(CRD_KEY, '', crd.metadata.name ?? '', (draft) => {
       draft.status = status;
@@ -124,7 +132,8 @@ export const customResourceValidator: ObjectValidator = ({ type, object, operati
 const BLOCKING = new Set(['FieldValueNotSupported', 'FieldValueRequired', 'FieldValueTooLong', 'FieldValueTooMany', 'FieldValueTypeInvalid']);
 
 /** The cause the real server adds when schema errors kept it from running the CEL rules. */
-const CEL_NOT_CHECKED = 'Invalid value: null: some validation rules were not checked because the object was invalid; correct the existing errors to complete validation';
+const CEL_NOT_CHECKED =
+  'Invalid value: null: some validation rules were not checked because the object was invalid; correct the existing errors to complete validation';
 
 /** Prunes unknown fields and fills schema defaults in custom resources. */
 export const customResourceDefaulter: Defaulter = (object, type) => {

@@ -26,18 +26,30 @@ export const crdValidator: ObjectValidator = ({ type, object }) => {
   if (!spec.names?.plural) required('spec.names.plural');
   if (!spec.names?.kind) required('spec.names.kind');
   if (spec.scope !== 'Namespaced' && spec.scope !== 'Cluster') {
-    causes.push({ reason: 'FieldValueNotSupported', message: `Unsupported value: "${spec.scope ?? ''}": supported values: "Cluster", "Namespaced"`, field: 'spec.scope' });
+    causes.push({
+      reason: 'FieldValueNotSupported',
+      message: `Unsupported value: "${spec.scope ?? ''}": supported values: "Cluster", "Namespaced"`,
+      field: 'spec.scope',
+    });
   }
   const expectedName = `${spec.names?.plural ?? ''}.${spec.group ?? ''}`;
   if (object.metadata.name !== expectedName) {
-    causes.push({ reason: 'FieldValueInvalid', message: `Invalid value: "${object.metadata.name ?? ''}": must be spec.names.plural+"."+spec.group`, field: 'metadata.name' });
+    causes.push({
+      reason: 'FieldValueInvalid',
+      message: `Invalid value: "${object.metadata.name ?? ''}": must be spec.names.plural+"."+spec.group`,
+      field: 'metadata.name',
+    });
   }
   const versions = Array.isArray(spec.versions) ? spec.versions : [];
   if (versions.length === 0) required('spec.versions');
   else {
     const storage = versions.filter((v) => v.storage).length;
     if (storage !== 1) {
-      causes.push({ reason: 'FieldValueInvalid', message: `Invalid value: ${JSON.stringify(versions.map((v) => v.name))}: must have exactly one version marked as storage version`, field: 'spec.versions' });
+      causes.push({
+        reason: 'FieldValueInvalid',
+        message: `Invalid value: ${JSON.stringify(versions.map((v) => v.name))}: must have exactly one version marked as storage version`,
+        field: 'spec.versions',
+      });
     }
     versions.forEach((v, i) => {
       if (!v.name) required(`spec.versions[${i}].name`);

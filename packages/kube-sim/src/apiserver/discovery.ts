@@ -91,7 +91,13 @@ export function resourceListDocument(
     resources.push(entry);
     for (const sub of subresourceNames(type, subresources)) {
       const d = describeSubresource(type, sub) ?? KNOWN[sub] ?? { kind: type.kind, verbs: ['get', 'patch', 'update'] };
-      const subEntry: Record<string, unknown> = { name: `${type.plural}/${sub}`, singularName: '', namespaced: type.namespaced, kind: d.kind || type.kind, verbs: d.verbs };
+      const subEntry: Record<string, unknown> = {
+        name: `${type.plural}/${sub}`,
+        singularName: '',
+        namespaced: type.namespaced,
+        kind: d.kind || type.kind,
+        verbs: d.verbs,
+      };
       if (d.group !== undefined) subEntry['group'] = d.group;
       if (d.version !== undefined) subEntry['version'] = d.version;
       resources.push(subEntry);

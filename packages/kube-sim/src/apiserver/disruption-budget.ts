@@ -47,7 +47,7 @@ export function pdbSelectsPod(pdb: KubeObject, pod: KubeObject): boolean {
 /** True when the pod is Ready and not terminating. */
 export function isPodHealthy(pod: KubeObject): boolean {
   if (pod.metadata.deletionTimestamp) return false;
-  const conditions = ((pod.status as { conditions?: { type: string; status: string }[] } | undefined)?.conditions ?? []);
+  const conditions = (pod.status as { conditions?: { type: string; status: string }[] } | undefined)?.conditions ?? [];
   return conditions.some((c) => c.type === 'Ready' && c.status === 'True');
 }
 
@@ -73,7 +73,13 @@ export function computeDisruptionStatus(pdb: KubeObject, pods: readonly KubeObje
     for (const pod of selected) {
       const c = lookup.replicasOfController(pod);
       if (!c) {
-        return { currentHealthy, desiredHealthy: 0, expectedPods: 0, disruptionsAllowed: 0, error: `found no controllers for pod "${pod.metadata.name ?? ''}"` };
+        return {
+          currentHealthy,
+          desiredHealthy: 0,
+          expectedPods: 0,
+          disruptionsAllowed: 0,
+          error: `found no controllers for pod "${pod.metadata.name ?? ''}"`,
+        };
       }
       controllers.set(c.uid, c.replicas);
     }

@@ -102,7 +102,9 @@ export class DisruptionController {
     const computed = computeDisruptionStatus(pdb, this.store.list('pods', namespace), this.lookup);
     const old = (pdb.status ?? {}) as Record<string, unknown>;
     const allowed = computed.disruptionsAllowed > 0;
-    const oldCondition = ((old['conditions'] as { type: string; status: string; lastTransitionTime?: string }[] | undefined) ?? []).find((c) => c.type === 'DisruptionAllowed');
+    const oldCondition = ((old['conditions'] as { type: string; status: string; lastTransitionTime?: string }[] | undefined) ?? []).find(
+      (c) => c.type === 'DisruptionAllowed',
+    );
     const conditionStatus = allowed ? 'True' : 'False';
     const condition = {
       type: 'DisruptionAllowed',
@@ -110,7 +112,8 @@ export class DisruptionController {
       reason: computed.error ? 'SyncFailed' : allowed ? 'SufficientPods' : 'InsufficientPods',
       message: computed.error ?? '',
       observedGeneration: pdb.metadata.generation ?? 1,
-      lastTransitionTime: oldCondition && oldCondition.status === conditionStatus && oldCondition.lastTransitionTime ? oldCondition.lastTransitionTime : toRfc3339(this.now()),
+      lastTransitionTime:
+        oldCondition && oldCondition.status === conditionStatus && oldCondition.lastTransitionTime ? oldCondition.lastTransitionTime : toRfc3339(this.now()),
     };
     const status: Record<string, unknown> = {
       observedGeneration: pdb.metadata.generation ?? 1,

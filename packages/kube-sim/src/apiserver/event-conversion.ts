@@ -34,7 +34,11 @@ export const eventsV1Conversion: StorageConversion = {
   },
   fromStorage(obj) {
     const view: KubeObject = { apiVersion: 'events.k8s.io/v1', kind: 'Event', metadata: obj.metadata, eventTime: obj['eventTime'] ?? null };
-    move(obj, view, RENAMED.map(([a, b]) => [b, a]));
+    move(
+      obj,
+      view,
+      RENAMED.map(([a, b]) => [b, a]),
+    );
     return view;
   },
 };

@@ -18,7 +18,11 @@ export const eventValidator: ObjectValidator = ({ type, object, operation }) => 
   const involved = (e[involvedField] ?? {}) as Any;
   const involvedNs = typeof involved['namespace'] === 'string' ? involved['namespace'] : '';
   if (involvedNs !== '' && involvedNs !== ns) {
-    causes.push({ reason: 'FieldValueInvalid', message: `Invalid value: "${involvedNs}": does not match event.namespace`, field: `${involvedField}.namespace` });
+    causes.push({
+      reason: 'FieldValueInvalid',
+      message: `Invalid value: "${involvedNs}": does not match event.namespace`,
+      field: `${involvedField}.namespace`,
+    });
   }
   if (type.group === 'events.k8s.io') {
     const required = (field: string): void => {
@@ -35,9 +39,11 @@ export const eventValidator: ObjectValidator = ({ type, object, operation }) => 
     }
     for (const field of ['action', 'reason', 'reportingInstance']) {
       const value = e[field];
-      if (typeof value === 'string' && value.length > 128) causes.push({ reason: 'FieldValueInvalid', message: `Invalid value: "": can have at most 128 characters`, field });
+      if (typeof value === 'string' && value.length > 128)
+        causes.push({ reason: 'FieldValueInvalid', message: `Invalid value: "": can have at most 128 characters`, field });
     }
-    if (typeof e['note'] === 'string' && Buffer.byteLength(e['note']) > 1024) causes.push({ reason: 'FieldValueInvalid', message: 'Invalid value: "": can have at most 1024 characters', field: 'note' });
+    if (typeof e['note'] === 'string' && Buffer.byteLength(e['note']) > 1024)
+      causes.push({ reason: 'FieldValueInvalid', message: 'Invalid value: "": can have at most 1024 characters', field: 'note' });
   }
   return causes;
 };

@@ -27,7 +27,12 @@ function success(): Record<string, unknown> {
 }
 
 /** The pods/eviction handler. */
-export function evictionSubresource(deps: { store: ObjectStore; admission: AdmissionChain; disruption: DisruptionController; gracefulPodDeletion: () => boolean }): SubresourceHandler {
+export function evictionSubresource(deps: {
+  store: ObjectStore;
+  admission: AdmissionChain;
+  disruption: DisruptionController;
+  gracefulPodDeletion: () => boolean;
+}): SubresourceHandler {
   return {
     discovery: { kind: 'Eviction', group: 'policy', version: 'v1', verbs: ['create'] },
     async create({ request, type, current, body, now }) {
@@ -38,14 +43,53 @@ export function evictionSubresource(deps: { store: ObjectStore; admission: Admis
       if (isPlainObject(eviction.metadata) && eviction.metadata.name && eviction.metadata.name !== name) {
         throw badRequest('name in URL does not match name in Eviction object');
       }
-      await deps.admission.mutate({ operation: 'CREATE', type, group: '', version: request.version, resource: 'pods', subresource: 'eviction', namespace: ns, name, object: eviction, oldObject: undefined, user: request.user, dryRun: request.query['dryRun'] === 'All', options: undefined, warnings: request.warnings ?? [] });
-      await deps.admission.validate({ operation: 'CREATE', type, group: '', version: request.version, resource: 'pods', subresource: 'eviction', namespace: ns, name, object: eviction, oldObject: undefined, user: request.user, dryRun: request.query['dryRun'] === 'All', options: undefined, warnings: request.warnings ?? [] });
+      await deps.admission.mutate({
+        operation: 'CREATE',
+        type,
+        group: '',
+        version: request.version,
+        resource: 'pods',
+        subresource: 'eviction',
+        namespace: ns,
+        name,
+        object: eviction,
+        oldObject: undefined,
+        user: request.user,
+        dryRun: request.query['dryRun'] === 'All',
+        options: undefined,
+        warnings: request.warnings ?? [],
+      });
+      await deps.admission.validate({
+        operation: 'CREATE',
+        type,
+        group: '',
+        version: request.version,
+        resource: 'pods',
+        subresource: 'eviction',
+        namespace: ns,
+        name,
+        object: eviction,
+        oldObject: undefined,
+        user: request.user,
+        dryRun: request.query['dryRun'] === 'All',
+        options: undefined,
+        warnings: request.warnings ?? [],
+      });
       const deleteOptions = isPlainObject(eviction['deleteOptions']) ? (eviction['deleteOptions'] as Record<string, unknown>) : {};
-      const preconditions = isPlainObject(deleteOptions['preconditions']) ? (deleteOptions['preconditions'] as { uid?: string; resourceVersion?: string }) : undefined;
+      const preconditions = isPlainObject(deleteOptions['preconditions'])
+        ? (deleteOptions['preconditions'] as { uid?: string; resourceVersion?: string })
+        : undefined;
       const remove = (): void => {
         if (request.query['dryRun'] === 'All') return;
         const grace = typeof deleteOptions['gracePeriodSeconds'] === 'number' ? deleteOptions['gracePeriodSeconds'] : undefined;
-        deletePod(deps.store, ns, name, { ...(preconditions ? { preconditions } : {}), ...(grace !== undefined ? { gracePeriodSeconds: grace } : {}) }, now, deps.gracefulPodDeletion());
+        deletePod(
+          deps.store,
+          ns,
+          name,
+          { ...(preconditions ? { preconditions } : {}), ...(grace !== undefined ? { gracePeriodSeconds: grace } : {}) },
+          now,
+          deps.gracefulPodDeletion(),
+        );
       };
       const phase = (current.status as { phase?: string } | undefined)?.phase;
       if (phase === 'Succeeded' || phase === 'Failed' || phase === 'Pending' || current.metadata.deletionTimestamp) {
@@ -71,7 +115,10 @@ export function evictionSubresource(deps: { store: ObjectStore; admission: Admis
       }
       if ((status.disruptionsAllowed ?? 0) <= 0) {
         throw tooManyRequests("Cannot evict pod as it would violate the pod's disruption budget.", 0, [
-          { reason: 'DisruptionBudget', message: `The disruption budget ${pdbName} needs ${status.desiredHealthy ?? 0} healthy pods and has ${status.currentHealthy ?? 0} currently` },
+          {
+            reason: 'DisruptionBudget',
+            message: `The disruption budget ${pdbName} needs ${status.desiredHealthy ?? 0} healthy pods and has ${status.currentHealthy ?? 0} currently`,
+          },
         ]);
       }
       if (request.query['dryRun'] !== 'All') {

@@ -18,11 +18,25 @@ type Segment = { f: string } | { k: Record<string, unknown> };
 export type FieldSet = Map<string, { path: Segment[]; value: unknown }>;
 
 /** Metadata the server owns (never a manager's). */
-const SERVER_METADATA = new Set(['name', 'namespace', 'uid', 'resourceVersion', 'generation', 'creationTimestamp', 'deletionTimestamp', 'deletionGracePeriodSeconds', 'managedFields', 'selfLink', 'generateName']);
+const SERVER_METADATA = new Set([
+  'name',
+  'namespace',
+  'uid',
+  'resourceVersion',
+  'generation',
+  'creationTimestamp',
+  'deletionTimestamp',
+  'deletionGracePeriodSeconds',
+  'managedFields',
+  'selfLink',
+  'generateName',
+]);
 
 function printSegment(s: Segment): string {
   if ('f' in s) return `.${s.f}`;
-  return `[${Object.entries(s.k).map(([k, v]) => `${k}=${JSON.stringify(v)}`).join(',')}]`;
+  return `[${Object.entries(s.k)
+    .map(([k, v]) => `${k}=${JSON.stringify(v)}`)
+    .join(',')}]`;
 }
 
 /** `.spec.containers[name="app"].resources.limits.cpu`, as the real server prints a path. */
@@ -115,7 +129,9 @@ export function applyConflict(conflicts: { owner: ManagerId; path: string }[]): 
     if (!byOwner.has(key)) byOwner.set(key, { owner: c.owner, paths: [] });
     byOwner.get(key)!.paths.push(c.path);
   }
-  const lines = [...byOwner.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).flatMap(([, { owner, paths }]) => [`conflicts with ${printManager(owner)}:`, ...paths.map((p) => `- ${p}`)]);
+  const lines = [...byOwner.entries()]
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    .flatMap(([, { owner, paths }]) => [`conflicts with ${printManager(owner)}:`, ...paths.map((p) => `- ${p}`)]);
   return new ApplyConflictError(`Apply failed with ${conflicts.length} conflicts: ${lines.join('\n')}`, causes);
 }
 

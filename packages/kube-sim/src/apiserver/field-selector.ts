@@ -14,8 +14,32 @@ export interface FieldRequirement {
   value: string;
 }
 
-const POD_FIELDS = ['spec.nodeName', 'spec.restartPolicy', 'spec.schedulerName', 'spec.serviceAccountName', 'status.phase', 'status.podIP', 'status.nominatedNodeName'];
-const EVENT_FIELDS = ['involvedObject.kind', 'involvedObject.namespace', 'involvedObject.name', 'involvedObject.uid', 'involvedObject.apiVersion', 'involvedObject.resourceVersion', 'involvedObject.fieldPath', 'reason', 'reportingComponent', 'source', 'type', 'regarding.kind', 'regarding.name', 'regarding.namespace', 'regarding.uid'];
+const POD_FIELDS = [
+  'spec.nodeName',
+  'spec.restartPolicy',
+  'spec.schedulerName',
+  'spec.serviceAccountName',
+  'status.phase',
+  'status.podIP',
+  'status.nominatedNodeName',
+];
+const EVENT_FIELDS = [
+  'involvedObject.kind',
+  'involvedObject.namespace',
+  'involvedObject.name',
+  'involvedObject.uid',
+  'involvedObject.apiVersion',
+  'involvedObject.resourceVersion',
+  'involvedObject.fieldPath',
+  'reason',
+  'reportingComponent',
+  'source',
+  'type',
+  'regarding.kind',
+  'regarding.name',
+  'regarding.namespace',
+  'regarding.uid',
+];
 
 /** Fields a kind supports in field selectors. */
 export function supportedFields(kind: string): string[] {
@@ -33,13 +57,17 @@ export function supportedFields(kind: string): string[] {
 export function parseFieldSelector(text: string | undefined | null, kind: string): FieldRequirement[] {
   if (!text) return [];
   const allowed = supportedFields(kind);
-  return text.split(',').map((part) => part.trim()).filter((p) => p.length > 0).map((part) => {
-    const m = /^([A-Za-z0-9._-]+)\s*(==|=|!=)\s*(.*)$/.exec(part);
-    if (!m) throw badRequest(`invalid selector: '${text}'; can't understand '${part}'`);
-    const field = m[1] as string;
-    if (!allowed.includes(field)) throw badRequest(`field label not supported: ${field}`);
-    return { field, equal: m[2] !== '!=', value: m[3] as string };
-  });
+  return text
+    .split(',')
+    .map((part) => part.trim())
+    .filter((p) => p.length > 0)
+    .map((part) => {
+      const m = /^([A-Za-z0-9._-]+)\s*(==|=|!=)\s*(.*)$/.exec(part);
+      if (!m) throw badRequest(`invalid selector: '${text}'; can't understand '${part}'`);
+      const field = m[1] as string;
+      if (!allowed.includes(field)) throw badRequest(`field label not supported: ${field}`);
+      return { field, equal: m[2] !== '!=', value: m[3] as string };
+    });
 }
 
 function readPath(obj: KubeObject, path: string): string {

@@ -11,14 +11,7 @@ import type { Logger } from '../logger.ts';
 import { checkWatchOptions } from './watch-options.ts';
 import { ApiError, forbidden, pathNotFound, unauthorized } from './api-error.ts';
 import type { TokenAuthenticator } from './authentication.ts';
-import {
-  coreVersionsDocument,
-  groupDocumentFor,
-  groupListDocument,
-  resourceListDocument,
-  versionDocument,
-  type ServerVersionInfo,
-} from './discovery.ts';
+import { coreVersionsDocument, groupDocumentFor, groupListDocument, resourceListDocument, versionDocument, type ServerVersionInfo } from './discovery.ts';
 import type { FaultInjector } from './fault-injection.ts';
 import { metricVerb, type RequestMetrics } from './request-metrics.ts';
 import { parseFieldSelector } from './field-selector.ts';
@@ -146,9 +139,23 @@ export function createHttpShell(deps: HttpShellDependencies): { server: Server; 
     if (info.path === '/version') body = versionDocument(deps.version);
     else if (info.path === '/api') body = coreVersionsDocument(deps.serverAddress());
     else if (info.path === '/apis') body = groupListDocument(deps.registry);
-    else if (parts[0] === 'api' && parts.length === 2) body = resourceListDocument(deps.registry, deps.subresources, '', parts[1] as string, (t, s) => deps.subresources.get(t.group === '' ? t.plural : `${t.plural}.${t.group}`, s)?.discovery);
+    else if (parts[0] === 'api' && parts.length === 2)
+      body = resourceListDocument(
+        deps.registry,
+        deps.subresources,
+        '',
+        parts[1] as string,
+        (t, s) => deps.subresources.get(t.group === '' ? t.plural : `${t.plural}.${t.group}`, s)?.discovery,
+      );
     else if (parts[0] === 'apis' && parts.length === 2) body = groupDocumentFor(deps.registry, parts[1] as string);
-    else if (parts[0] === 'apis' && parts.length === 3) body = resourceListDocument(deps.registry, deps.subresources, parts[1] as string, parts[2] as string, (t, s) => deps.subresources.get(t.group === '' ? t.plural : `${t.plural}.${t.group}`, s)?.discovery);
+    else if (parts[0] === 'apis' && parts.length === 3)
+      body = resourceListDocument(
+        deps.registry,
+        deps.subresources,
+        parts[1] as string,
+        parts[2] as string,
+        (t, s) => deps.subresources.get(t.group === '' ? t.plural : `${t.plural}.${t.group}`, s)?.discovery,
+      );
     else if (info.path === '/metrics') {
       void deps.metrics.registry.metrics().then((text) => {
         res.writeHead(200, { 'Content-Type': deps.metrics.registry.contentType });
@@ -156,8 +163,10 @@ export function createHttpShell(deps: HttpShellDependencies): { server: Server; 
       });
       return;
     } else if (info.path === '/openapi/v3') body = openApiRoot(deps.registry);
-    else if (parts[0] === 'openapi' && parts[1] === 'v3' && parts[2] === 'api' && parts.length === 4) body = openApiGroupVersion(deps.registry, '', parts[3] as string);
-    else if (parts[0] === 'openapi' && parts[1] === 'v3' && parts[2] === 'apis' && parts.length === 5) body = openApiGroupVersion(deps.registry, parts[3] as string, parts[4] as string);
+    else if (parts[0] === 'openapi' && parts[1] === 'v3' && parts[2] === 'api' && parts.length === 4)
+      body = openApiGroupVersion(deps.registry, '', parts[3] as string);
+    else if (parts[0] === 'openapi' && parts[1] === 'v3' && parts[2] === 'apis' && parts.length === 5)
+      body = openApiGroupVersion(deps.registry, parts[3] as string, parts[4] as string);
     else if (info.path === '/healthz' || info.path === '/livez' || info.path === '/readyz') {
       res.writeHead(200, { 'Content-Type': 'text/plain' });
       res.end('ok');
@@ -213,7 +222,10 @@ export function createHttpShell(deps: HttpShellDependencies): { server: Server; 
       }
     }
     const response = await deps.pipeline.execute(request);
-    const body = (request.verb === 'get' || request.verb === 'list') && !request.subresource && wantsTable(req.headers.accept) ? toTable(type, response.body, request.verb === 'list', deps.now()) : response.body;
+    const body =
+      (request.verb === 'get' || request.verb === 'list') && !request.subresource && wantsTable(req.headers.accept)
+        ? toTable(type, response.body, request.verb === 'list', deps.now())
+        : response.body;
     for (const warning of warnings) res.appendHeader('Warning', warningHeader(warning));
     sendJson(res, response.status, body, response.headers);
   }

@@ -1,6 +1,19 @@
 /** Public surface of kube-sim's API server (see docs/kube-sim.md). */
 export { KubeSimApiServer, type ApiServerOptions, type SimServerVersion } from './api-server.ts';
-export { ApiError, alreadyExists, badRequest, conflict, expired, forbidden, internalError, invalid, notFound, tooManyRequests, type StatusCause, type StatusObject } from './api-error.ts';
+export {
+  ApiError,
+  alreadyExists,
+  badRequest,
+  conflict,
+  expired,
+  forbidden,
+  internalError,
+  invalid,
+  notFound,
+  tooManyRequests,
+  type StatusCause,
+  type StatusObject,
+} from './api-error.ts';
 export type { AdmissionAttributes, AdmissionOperation, AdmissionPlugin } from './admission.ts';
 export type { SubresourceContext, SubresourceHandler } from './subresource.ts';
 export type { ObjectValidator, ValidationContext, Defaulter } from './object-hooks.ts';

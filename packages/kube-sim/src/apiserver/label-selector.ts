@@ -48,7 +48,10 @@ export function parseLabelSelector(text: string | undefined | null): LabelMatche
   return splitTopLevel(text).map((part): LabelRequirement => {
     const set = SET_RE.exec(part);
     if (set) {
-      const values = (set[3] as string).split(',').map((v) => v.trim()).filter((v) => v.length > 0);
+      const values = (set[3] as string)
+        .split(',')
+        .map((v) => v.trim())
+        .filter((v) => v.length > 0);
       return { key: set[1] as string, operator: set[2] === 'in' ? 'In' : 'NotIn', values };
     }
     const eq = EQ_RE.exec(part);

@@ -83,7 +83,7 @@ function totalsOf(list: Resources | undefined): Totals {
 }
 
 function items(store: ObjectStore, namespace: string): LimitItem[] {
-  return store.list('limitranges', namespace).flatMap((lr) => ((lr.spec as { limits?: LimitItem[] } | undefined)?.limits ?? []));
+  return store.list('limitranges', namespace).flatMap((lr) => (lr.spec as { limits?: LimitItem[] } | undefined)?.limits ?? []);
 }
 
 /** Applies LimitRange defaults to the containers of a pod (in place). */
@@ -120,7 +120,8 @@ function checkOne(kind: 'Container' | 'Pod', item: LimitItem, requests: Totals, 
     const enforced = amount(r, max);
     if (limit === undefined) errors.push(`maximum ${r} usage per ${kind} is ${bound(r, max)}.  No limit is specified`);
     else if (limit.value > enforced) errors.push(`maximum ${r} usage per ${kind} is ${bound(r, max)}, but limit is ${text(r, limit)}`);
-    else if (request !== undefined && request.value > enforced) errors.push(`maximum ${r} usage per ${kind} is ${bound(r, max)}, but request is ${text(r, request)}`);
+    else if (request !== undefined && request.value > enforced)
+      errors.push(`maximum ${r} usage per ${kind} is ${bound(r, max)}, but request is ${text(r, request)}`);
   }
   for (const [r, ratio] of Object.entries(item.maxLimitRequestRatio ?? {})) {
     const [request, limit] = [requests[r], limits[r]];
@@ -189,7 +190,8 @@ export function limitRangeViolations(pod: KubeObject, limits: readonly LimitItem
 
 /** The LimitRanger plugin (pod CREATE). */
 export function limitRangerPlugin(store: ObjectStore): AdmissionPlugin {
-  const applies = (a: { group: string; resource: string; subresource: string; operation: string }): boolean => a.group === '' && a.resource === 'pods' && a.subresource === '' && a.operation === 'CREATE';
+  const applies = (a: { group: string; resource: string; subresource: string; operation: string }): boolean =>
+    a.group === '' && a.resource === 'pods' && a.subresource === '' && a.operation === 'CREATE';
   return {
     name: 'LimitRanger',
     mutate(a) {

@@ -62,13 +62,17 @@ export function recordManagedFields(next: KubeObject, current: KubeObject | unde
   const before = current ? leafFields(current, true) : new Map();
   const after = leafFields(next, true);
   const removed = [...before.keys()].filter((p) => !after.has(p));
-  const isSelf = (e: ManagedFieldsEntry) => e.manager === write.fieldManager && e.operation === write.operation && e.apiVersion === write.apiVersion && (e.subresource ?? '') === write.subresource;
+  const isSelf = (e: ManagedFieldsEntry) =>
+    e.manager === write.fieldManager && e.operation === write.operation && e.apiVersion === write.apiVersion && (e.subresource ?? '') === write.subresource;
   const stored = (next.metadata.managedFields ?? []) as ManagedFieldsEntry[];
   const others = stored.filter((e) => !isSelf(e)).map((entry) => ({ entry, fields: decodeFieldsV1(entry.fieldsV1) }));
   let mine = decodeFieldsV1(stored.find(isSelf)?.fieldsV1);
   if (apply) {
     const applied = leafFields(write.applied);
-    const changing = [...applied].filter(([p, { value }]) => !before.has(p) || !isDeepStrictEqual(before.get(p)!.value, value)).map(([p]) => p).sort();
+    const changing = [...applied]
+      .filter(([p, { value }]) => !before.has(p) || !isDeepStrictEqual(before.get(p)!.value, value))
+      .map(([p]) => p)
+      .sort();
     const conflicts = others.flatMap(({ entry, fields }) => changing.filter((p) => fields.has(p)).map((path) => ({ owner: entry as ManagerId, path })));
     if (conflicts.length > 0 && !write.force) throw applyConflict(conflicts);
     for (const { fields } of others) for (const p of changing) fields.delete(p);

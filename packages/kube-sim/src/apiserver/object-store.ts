@@ -228,7 +228,13 @@ export class ObjectStore {
    * Read-modify-write without conflicts, for in-process writers (kubelet, controllers).
    * `change` gets a mutable copy and may modify it in place or return a replacement.
    */
-  mutate(resource: string, namespace: string, name: string, change: (draft: KubeObject) => KubeObject | void, options: Pick<UpdateOptions, 'keepGeneration'> = {}): KubeObject {
+  mutate(
+    resource: string,
+    namespace: string,
+    name: string,
+    change: (draft: KubeObject) => KubeObject | void,
+    options: Pick<UpdateOptions, 'keepGeneration'> = {},
+  ): KubeObject {
     const old = this.get(resource, namespace, name);
     if (!old) throw notFound({ ...describe(resource), name });
     const draft = cloneObject(old);
@@ -249,7 +255,10 @@ export class ObjectStore {
       throw conflict({ ...describe(resource), name }, `Precondition failed: UID in precondition: ${pre.uid}, UID in object meta: ${old.metadata.uid ?? ''}`);
     }
     if (pre?.resourceVersion && pre.resourceVersion !== old.metadata.resourceVersion) {
-      throw conflict({ ...describe(resource), name }, `Precondition failed: ResourceVersion in precondition: ${pre.resourceVersion}, ResourceVersion in object meta: ${old.metadata.resourceVersion ?? ''}`);
+      throw conflict(
+        { ...describe(resource), name },
+        `Precondition failed: ResourceVersion in precondition: ${pre.resourceVersion}, ResourceVersion in object meta: ${old.metadata.resourceVersion ?? ''}`,
+      );
     }
     if ((old.metadata.finalizers ?? []).length > 0) {
       if (old.metadata.deletionTimestamp) return { object: old, finalizing: true };

@@ -34,7 +34,8 @@ function validateName(o: KubeObject, label: boolean, pathSegment: boolean): Stat
   const name = o.metadata.name ?? '';
   if (pathSegment) {
     // RBAC objects only need a valid path segment (`system:discovery` is fine).
-    if (name === '.' || name === '..') return [{ reason: 'FieldValueInvalid', message: `Invalid value: "${name}": may not be '${name}'`, field: 'metadata.name' }];
+    if (name === '.' || name === '..')
+      return [{ reason: 'FieldValueInvalid', message: `Invalid value: "${name}": may not be '${name}'`, field: 'metadata.name' }];
     const bad = ['/', '%'].find((c) => name.includes(c));
     return bad ? [{ reason: 'FieldValueInvalid', message: `Invalid value: "${name}": may not contain '${bad}'`, field: 'metadata.name' }] : [];
   }
@@ -47,10 +48,18 @@ function validateLabels(labels: Record<string, string> | undefined, path: string
   for (const [key, value] of Object.entries(labels ?? {})) {
     const [prefix, name] = key.includes('/') ? [key.slice(0, key.indexOf('/')), key.slice(key.indexOf('/') + 1)] : ['', key];
     if (!QUALIFIED_NAME.test(name) || name.length > 63 || (prefix !== '' && !DNS_SUBDOMAIN.test(prefix))) {
-      causes.push({ reason: 'FieldValueInvalid', message: `Invalid value: "${key}": name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character`, field: path });
+      causes.push({
+        reason: 'FieldValueInvalid',
+        message: `Invalid value: "${key}": name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character`,
+        field: path,
+      });
     }
     if (typeof value !== 'string' || !LABEL_VALUE.test(value) || value.length > 63) {
-      causes.push({ reason: 'FieldValueInvalid', message: `Invalid value: "${String(value)}": a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character`, field: `${path}` });
+      causes.push({
+        reason: 'FieldValueInvalid',
+        message: `Invalid value: "${String(value)}": a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character`,
+        field: `${path}`,
+      });
     }
   }
   return causes;
@@ -61,12 +70,19 @@ function validateResources(resources: Any | undefined, path: string): StatusCaus
   const requests = (resources?.['requests'] ?? {}) as Any;
   const limits = (resources?.['limits'] ?? {}) as Any;
   // Limits first, then requests, as ValidateContainerResourceRequirements.
-  for (const [kind, map] of [['limits', limits], ['requests', requests]] as const) {
+  for (const [kind, map] of [
+    ['limits', limits],
+    ['requests', requests],
+  ] as const) {
     for (const [name, value] of Object.entries(map)) {
       if (!isQuantity(value) && typeof value !== 'number') {
         causes.push({ reason: 'FieldValueInvalid', message: `Invalid value: "${String(value)}": must be a valid quantity`, field: `${path}.${kind}[${name}]` });
       } else if (parseQuantity(String(value), 3) < 0) {
-        causes.push({ reason: 'FieldValueInvalid', message: `Invalid value: "${String(value)}": must be greater than or equal to 0`, field: `${path}.${kind}[${name}]` });
+        causes.push({
+          reason: 'FieldValueInvalid',
+          message: `Invalid value: "${String(value)}": must be greater than or equal to 0`,
+          field: `${path}.${kind}[${name}]`,
+        });
       }
     }
   }
@@ -75,7 +91,11 @@ function validateResources(resources: Any | undefined, path: string): StatusCaus
     try {
       const parse = r === 'cpu' ? parseCpu : parseMemory;
       if (parse(requests[r]) > parse(limits[r])) {
-        causes.push({ reason: 'FieldValueInvalid', message: `Invalid value: "${String(requests[r])}": must be less than or equal to ${r} limit of ${String(limits[r])}`, field: `${path}.requests` });
+        causes.push({
+          reason: 'FieldValueInvalid',
+          message: `Invalid value: "${String(requests[r])}": must be less than or equal to ${r} limit of ${String(limits[r])}`,
+          field: `${path}.requests`,
+        });
       }
     } catch {
       // reported above as a malformed quantity
@@ -149,7 +169,13 @@ function validatePodUpdate(ctx: ValidationContext, allowResources: boolean): Sta
   const newSpec = (ctx.object.spec ?? {}) as Any;
   for (const list of ['containers', 'initContainers']) {
     if (((oldSpec[list] ?? []) as unknown[]).length !== ((newSpec[list] ?? []) as unknown[]).length) {
-      return [{ reason: 'FieldValueForbidden', message: `Forbidden: pod updates may not add or remove ${list === 'containers' ? 'containers' : 'init containers'}`, field: `spec.${list}` }];
+      return [
+        {
+          reason: 'FieldValueForbidden',
+          message: `Forbidden: pod updates may not add or remove ${list === 'containers' ? 'containers' : 'init containers'}`,
+          field: `spec.${list}`,
+        },
+      ];
     }
   }
   const oldTolerations = (oldSpec['tolerations'] ?? []) as unknown[];
@@ -169,7 +195,8 @@ function validatePodStatus(o: KubeObject): StatusCause[] {
   const status = (o.status ?? {}) as Any;
   const causes: StatusCause[] = [];
   const check = (value: unknown, field: string) => {
-    if (typeof value === 'number' && value < 0) causes.push({ reason: 'FieldValueInvalid', message: `Invalid value: ${value}: must be a non-negative integer`, field });
+    if (typeof value === 'number' && value < 0)
+      causes.push({ reason: 'FieldValueInvalid', message: `Invalid value: ${value}: must be a non-negative integer`, field });
   };
   check(status['observedGeneration'], 'status.observedGeneration');
   ((status['conditions'] ?? []) as Any[]).forEach((c, i) => check(c?.['observedGeneration'], `status.conditions[${i}].observedGeneration`));
@@ -182,9 +209,16 @@ function validateSelectorMatchesTemplate(o: KubeObject): StatusCause[] {
   if (!isPlainObject(selector)) return [{ reason: 'FieldValueRequired', message: 'Required value', field: 'spec.selector' }];
   const labels = ((spec['template'] as Any | undefined)?.['metadata'] as Any | undefined)?.['labels'] as Record<string, string> | undefined;
   const matcher = compileLabelSelector(selector);
-  if (matcher.length === 0) return [{ reason: 'FieldValueInvalid', message: 'Invalid value: {}: empty selector is invalid for deployment', field: 'spec.selector' }];
+  if (matcher.length === 0)
+    return [{ reason: 'FieldValueInvalid', message: 'Invalid value: {}: empty selector is invalid for deployment', field: 'spec.selector' }];
   if (!matchesLabels(matcher, labels)) {
-    return [{ reason: 'FieldValueInvalid', message: `Invalid value: ${JSON.stringify(labels ?? {})}: \`selector\` does not match template \`labels\``, field: 'spec.template.metadata.labels' }];
+    return [
+      {
+        reason: 'FieldValueInvalid',
+        message: `Invalid value: ${JSON.stringify(labels ?? {})}: \`selector\` does not match template \`labels\``,
+        field: 'spec.template.metadata.labels',
+      },
+    ];
   }
   return [];
 }
@@ -195,7 +229,8 @@ export function builtinValidator(options: { resizeThroughPodUpdate: boolean }): 
     const { type, object: o } = ctx;
     if (type.crdName !== undefined) return [];
     const causes: StatusCause[] = [];
-    if (ctx.operation === 'CREATE') causes.push(...validateName(o, type.group === '' && (type.kind === 'Namespace' || type.kind === 'Service'), type.group === 'rbac.authorization.k8s.io'));
+    if (ctx.operation === 'CREATE')
+      causes.push(...validateName(o, type.group === '' && (type.kind === 'Namespace' || type.kind === 'Service'), type.group === 'rbac.authorization.k8s.io'));
     causes.push(...validateLabels(o.metadata.labels, 'metadata.labels'));
     const g = type.group;
     if (g === '' && type.kind === 'Pod') {
@@ -212,13 +247,25 @@ export function builtinValidator(options: { resizeThroughPodUpdate: boolean }): 
       if (typeof replicas === 'number' && replicas < 0) {
         causes.push({ reason: 'FieldValueInvalid', message: `Invalid value: ${replicas}: must be greater than or equal to 0`, field: 'spec.replicas' });
       }
-      if (ctx.operation === 'UPDATE' && ctx.oldObject && !isDeepStrictEqual((ctx.oldObject.spec as Any | undefined)?.['selector'], (o.spec as Any | undefined)?.['selector'])) {
-        causes.push({ reason: 'FieldValueInvalid', message: `Invalid value: ${JSON.stringify((o.spec as Any | undefined)?.['selector'])}: field is immutable`, field: 'spec.selector' });
+      if (
+        ctx.operation === 'UPDATE' &&
+        ctx.oldObject &&
+        !isDeepStrictEqual((ctx.oldObject.spec as Any | undefined)?.['selector'], (o.spec as Any | undefined)?.['selector'])
+      ) {
+        causes.push({
+          reason: 'FieldValueInvalid',
+          message: `Invalid value: ${JSON.stringify((o.spec as Any | undefined)?.['selector'])}: field is immutable`,
+          field: 'spec.selector',
+        });
       }
     } else if (g === 'policy' && type.kind === 'PodDisruptionBudget') {
       const spec = (o.spec ?? {}) as Any;
       if (spec['minAvailable'] !== undefined && spec['maxUnavailable'] !== undefined) {
-        causes.push({ reason: 'FieldValueInvalid', message: `Invalid value: ${JSON.stringify(spec)}: minAvailable and maxUnavailable cannot be both set`, field: 'spec' });
+        causes.push({
+          reason: 'FieldValueInvalid',
+          message: `Invalid value: ${JSON.stringify(spec)}: minAvailable and maxUnavailable cannot be both set`,
+          field: 'spec',
+        });
       }
     }
     return causes;

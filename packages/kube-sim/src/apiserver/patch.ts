@@ -74,16 +74,24 @@ function applyJsonPatch(current: KubeObject, patch: unknown): KubeObject {
     const result = fastJsonPatch.applyPatch(structuredClone(current), patch as fastJsonPatch.Operation[], true, false);
     return result.newDocument;
   } catch (err) {
-    const message = err instanceof Error ? err.message.split('\n')[0] ?? err.message : String(err);
-    throw new ApiError(422, 'Invalid', `the server rejected our request due to an error in our request`, {
-      causes: [{ reason: 'FieldValueInvalid', message, field: 'patch' }],
-    }, { cause: err });
+    const message = err instanceof Error ? (err.message.split('\n')[0] ?? err.message) : String(err);
+    throw new ApiError(
+      422,
+      'Invalid',
+      `the server rejected our request due to an error in our request`,
+      {
+        causes: [{ reason: 'FieldValueInvalid', message, field: 'patch' }],
+      },
+      { cause: err },
+    );
   }
 }
 
 /** 422 for an apply patch without `fieldManager`, worded like the real server. */
 export function requireFieldManager(query: Record<string, string>): void {
   if (!query['fieldManager']) {
-    throw invalid('PatchOptions', 'meta.k8s.io', '', [{ reason: 'FieldValueRequired', message: 'Required value: is required for apply patch', field: 'fieldManager' }]);
+    throw invalid('PatchOptions', 'meta.k8s.io', '', [
+      { reason: 'FieldValueRequired', message: 'Required value: is required for apply patch', field: 'fieldManager' },
+    ]);
   }
 }

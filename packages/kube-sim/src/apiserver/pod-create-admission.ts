@@ -50,7 +50,12 @@ function mountToken(spec: Any, store: ObjectStore, namespace: string): void {
 
 function addTolerations(spec: Any): void {
   const tolerations = (spec['tolerations'] ?? []) as Any[];
-  const tolerates = (key: string) => tolerations.some((t) => (t['operator'] === 'Exists' && t['key'] === undefined) || (t['key'] === key && (t['effect'] === undefined || t['effect'] === '' || t['effect'] === 'NoExecute')));
+  const tolerates = (key: string) =>
+    tolerations.some(
+      (t) =>
+        (t['operator'] === 'Exists' && t['key'] === undefined) ||
+        (t['key'] === key && (t['effect'] === undefined || t['effect'] === '' || t['effect'] === 'NoExecute')),
+    );
   const added = ['node.kubernetes.io/not-ready', 'node.kubernetes.io/unreachable']
     .filter((key) => !tolerates(key))
     .map((key) => ({ key, operator: 'Exists', effect: 'NoExecute', tolerationSeconds: 300 }));

@@ -11,7 +11,14 @@ import type { DeleteOptions, DeleteResult, ObjectStore } from './object-store.ts
 import { toRfc3339 } from './object-store.ts';
 
 /** Deletes (or marks) a pod; returns what the API answers with. */
-export function deletePod(store: ObjectStore, namespace: string, name: string, options: DeleteOptions & { gracePeriodSeconds?: number }, now: number, graceful: boolean): DeleteResult {
+export function deletePod(
+  store: ObjectStore,
+  namespace: string,
+  name: string,
+  options: DeleteOptions & { gracePeriodSeconds?: number },
+  now: number,
+  graceful: boolean,
+): DeleteResult {
   const pod = store.get('pods', namespace, name);
   const spec = (pod?.spec ?? {}) as { nodeName?: string; terminationGracePeriodSeconds?: number };
   const phase = (pod?.status as { phase?: string } | undefined)?.phase;

@@ -112,7 +112,7 @@ export class RbacAuthorizer implements Authorizer {
         b.roleRef.kind === 'ClusterRole'
           ? this.store.get('clusterroles.rbac.authorization.k8s.io', '', b.roleRef.name)
           : this.store.get('roles.rbac.authorization.k8s.io', namespace, b.roleRef.name);
-      const rules = ((role as { rules?: PolicyRule[] } | undefined)?.rules ?? []);
+      const rules = (role as { rules?: PolicyRule[] } | undefined)?.rules ?? [];
       return rules.some((rule) => ruleAllows(rule, a));
     };
     for (const binding of this.store.list('clusterrolebindings.rbac.authorization.k8s.io')) {

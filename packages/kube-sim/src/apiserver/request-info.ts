@@ -22,7 +22,10 @@ export interface RequestInfo {
 /** Parses a method and URL path (without query) plus the query. */
 export function parseRequestInfo(method: string, path: string, query: URLSearchParams): RequestInfo {
   const nonResource: RequestInfo = { isResourceRequest: false, path, verb: method.toLowerCase(), group: '', version: '', resource: '' };
-  const parts = path.split('/').filter((p) => p.length > 0).map((p) => decodeURIComponent(p));
+  const parts = path
+    .split('/')
+    .filter((p) => p.length > 0)
+    .map((p) => decodeURIComponent(p));
   let rest: string[];
   let group = '';
   let version: string;

@@ -63,7 +63,12 @@ export class RequestMetrics {
 
   constructor() {
     const labelNames = ['verb', 'group', 'version', 'resource', 'subresource', 'scope', 'code'];
-    this.total = new Counter({ name: 'apiserver_request_total', help: 'Counter of apiserver requests broken out for each verb, group, version, resource, scope and HTTP response code.', labelNames, registers: [this.registry] });
+    this.total = new Counter({
+      name: 'apiserver_request_total',
+      help: 'Counter of apiserver requests broken out for each verb, group, version, resource, scope and HTTP response code.',
+      labelNames,
+      registers: [this.registry],
+    });
     this.duration = new Histogram({
       name: 'apiserver_request_duration_seconds',
       help: 'Response latency distribution in seconds for each verb, group, version, resource, subresource and scope.',
@@ -75,8 +80,17 @@ export class RequestMetrics {
 
   /** Counts one finished request (a watch counts when it starts). */
   record(r: RequestRecord): void {
-    this.total.inc({ verb: r.verb, group: r.group, version: r.version, resource: r.resource, subresource: r.subresource, scope: r.scope, code: String(r.code) });
-    if (r.verb !== 'WATCH') this.duration.observe({ verb: r.verb, group: r.group, version: r.version, resource: r.resource, subresource: r.subresource, scope: r.scope }, r.seconds);
+    this.total.inc({
+      verb: r.verb,
+      group: r.group,
+      version: r.version,
+      resource: r.resource,
+      subresource: r.subresource,
+      scope: r.scope,
+      code: String(r.code),
+    });
+    if (r.verb !== 'WATCH')
+      this.duration.observe({ verb: r.verb, group: r.group, version: r.version, resource: r.resource, subresource: r.subresource, scope: r.scope }, r.seconds);
     const key = [r.verb, r.resource, r.subresource, r.code, r.username].join('\u0000');
     const row = this.counts.get(key);
     if (row) row.count += 1;
@@ -94,9 +108,7 @@ export class RequestMetrics {
 
   /** The counts so far, optionally only those matching a filter. */
   snapshot(filter: Partial<Omit<RequestCount, 'count'>> = {}): RequestCount[] {
-    return [...this.counts.values()]
-      .filter((row) => Object.entries(filter).every(([k, v]) => row[k as keyof RequestCount] === v))
-      .map((row) => ({ ...row }));
+    return [...this.counts.values()].filter((row) => Object.entries(filter).every(([k, v]) => row[k as keyof RequestCount] === v)).map((row) => ({ ...row }));
   }
 
   /** Total number of requests matching a filter. */

@@ -176,7 +176,13 @@ export class RequestPipeline {
     if (!this.deps.store.get('namespaces', '', namespace)) throw notFound({ resource: 'namespaces', group: '', name: namespace });
   }
 
-  private attributes(type: ResourceType, request: ApiRequest, operation: AdmissionOperation, object: KubeObject | undefined, oldObject: KubeObject | undefined): AdmissionAttributes {
+  private attributes(
+    type: ResourceType,
+    request: ApiRequest,
+    operation: AdmissionOperation,
+    object: KubeObject | undefined,
+    oldObject: KubeObject | undefined,
+  ): AdmissionAttributes {
     return {
       operation,
       type,
@@ -184,7 +190,7 @@ export class RequestPipeline {
       version: request.version,
       resource: type.plural,
       subresource: request.subresource ?? '',
-      namespace: type.namespaced ? request.namespace ?? '' : '',
+      namespace: type.namespaced ? (request.namespace ?? '') : '',
       name: object?.metadata.name ?? oldObject?.metadata.name ?? request.name ?? '',
       object,
       oldObject,
@@ -206,7 +212,13 @@ export class RequestPipeline {
    * an object changed by mutating admission is defaulted again, and the create-time status
    * (e.g. a pod's qosClass) is computed after mutation.
    */
-  private async admit(type: ResourceType, request: ApiRequest, operation: 'CREATE' | 'UPDATE', object: KubeObject, oldObject: KubeObject | undefined): Promise<KubeObject> {
+  private async admit(
+    type: ResourceType,
+    request: ApiRequest,
+    operation: 'CREATE' | 'UPDATE',
+    object: KubeObject,
+    oldObject: KubeObject | undefined,
+  ): Promise<KubeObject> {
     const attrs = this.attributes(type, request, operation, object, oldObject);
     await this.deps.admission.mutate(attrs);
     const admitted = attrs.object as KubeObject;
@@ -241,7 +253,9 @@ export class RequestPipeline {
     if (obj.metadata.resourceVersion) throw new ApiError(500, 'InternalError', 'resourceVersion should not be set on objects to be created');
     if (!obj.metadata.name && obj.metadata.generateName) obj.metadata.name = `${obj.metadata.generateName}${randomNameSuffix()}`;
     if (!obj.metadata.name) {
-      throw invalid(type.kind, type.group, '', [{ reason: 'FieldValueRequired', message: 'Required value: name or generateName is required', field: 'metadata.name' }]);
+      throw invalid(type.kind, type.group, '', [
+        { reason: 'FieldValueRequired', message: 'Required value: name or generateName is required', field: 'metadata.name' },
+      ]);
     }
     this.requireNamespaceExists(type, obj.metadata.namespace ?? '');
     delete obj.metadata.uid;
@@ -269,7 +283,8 @@ export class RequestPipeline {
         return { status: 200, body: present(type, request.version, stored) };
       } catch (err) {
         // An unconditional update raced with another write during admission: apply it again.
-        if (err instanceof ApiError && err.code === 409 && err.reason === 'Conflict' && !(err instanceof ApplyConflictError) && unconditional && attempt < 5) continue;
+        if (err instanceof ApiError && err.code === 409 && err.reason === 'Conflict' && !(err instanceof ApplyConflictError) && unconditional && attempt < 5)
+          continue;
         throw err;
       }
     }
@@ -310,7 +325,8 @@ export class RequestPipeline {
         const created = applyPatch(patchType, { metadata: {} }, request.body, type.strategicMerge);
         const obj = this.decodeBody(type, { ...request, body: created }, request.body);
         this.checkNamespace(type, request, obj);
-        if (obj.metadata.name !== request.name) throw badRequest(`the name of the object (${obj.metadata.name ?? ''}) does not match the name on the URL (${request.name ?? ''})`);
+        if (obj.metadata.name !== request.name)
+          throw badRequest(`the name of the object (${obj.metadata.name ?? ''}) does not match the name on the URL (${request.name ?? ''})`);
         return { status: 201, body: present(type, request.version, await this.createObject(type, request, obj)) };
       }
       const patched = applyPatch(patchType, present(type, request.version, current), request.body, type.strategicMerge);
@@ -325,7 +341,8 @@ export class RequestPipeline {
         return { status: 200, body: present(type, request.version, stored) };
       } catch (err) {
         // A concurrent write between read and store: retry unless the patch pinned a version.
-        if (err instanceof ApiError && err.code === 409 && err.reason === 'Conflict' && !(err instanceof ApplyConflictError) && !pinned && attempt < 5) continue;
+        if (err instanceof ApiError && err.code === 409 && err.reason === 'Conflict' && !(err instanceof ApplyConflictError) && !pinned && attempt < 5)
+          continue;
         throw err;
       }
     }
@@ -347,10 +364,18 @@ export class RequestPipeline {
     if (propagation) deleteOptions.propagationPolicy = propagation;
     if (preconditions) deleteOptions.preconditions = preconditions;
     if (type.kind === 'Namespace' && type.group === '') this.deps.store.deleteNamespaceContents(request.name ?? '');
-    const grace = options['gracePeriodSeconds'] ?? (request.query['gracePeriodSeconds'] !== undefined ? Number(request.query['gracePeriodSeconds']) : undefined);
+    const grace =
+      options['gracePeriodSeconds'] ?? (request.query['gracePeriodSeconds'] !== undefined ? Number(request.query['gracePeriodSeconds']) : undefined);
     const result =
       type.group === '' && type.kind === 'Pod'
-        ? deletePod(this.deps.store, request.namespace ?? '', request.name ?? '', { ...deleteOptions, ...(typeof grace === 'number' ? { gracePeriodSeconds: grace } : {}) }, this.deps.now(), this.deps.gracefulPodDeletion?.() ?? false)
+        ? deletePod(
+            this.deps.store,
+            request.namespace ?? '',
+            request.name ?? '',
+            { ...deleteOptions, ...(typeof grace === 'number' ? { gracePeriodSeconds: grace } : {}) },
+            this.deps.now(),
+            this.deps.gracefulPodDeletion?.() ?? false,
+          )
         : this.deps.store.delete(storeKeyOf(type), request.namespace ?? '', request.name ?? '', deleteOptions);
     return { status: result.finalizing ? 202 : 200, body: present(type, request.version, result.object) };
   }
@@ -403,7 +428,8 @@ export class RequestPipeline {
           if (requested.metadata.name !== undefined && requested.metadata.name !== request.name) {
             throw badRequest(`the name of the object (${requested.metadata.name}) does not match the name on the URL (${request.name})`);
           }
-          const pinned = request.verb === 'update' ? Boolean(requested.metadata.resourceVersion) : requested.metadata.resourceVersion !== base.metadata.resourceVersion;
+          const pinned =
+            request.verb === 'update' ? Boolean(requested.metadata.resourceVersion) : requested.metadata.resourceVersion !== base.metadata.resourceVersion;
           try {
             if (requested.metadata.resourceVersion && requested.metadata.resourceVersion !== latest.metadata.resourceVersion) {
               throw conflict(this.target(type, request.name));
@@ -416,7 +442,8 @@ export class RequestPipeline {
             const stored = this.deps.store.update(storeKeyOf(type), toStorage(type, admitted));
             return { status: 200, body: view(stored) };
           } catch (err) {
-            if (err instanceof ApiError && err.code === 409 && err.reason === 'Conflict' && !(err instanceof ApplyConflictError) && !pinned && attempt < 5) continue;
+            if (err instanceof ApiError && err.code === 409 && err.reason === 'Conflict' && !(err instanceof ApplyConflictError) && !pinned && attempt < 5)
+              continue;
             throw err;
           }
         }

@@ -89,24 +89,44 @@ function walk(schema: JsonSchemaProps, value: unknown, path: string, causes: Sta
     return;
   }
   if (!typeMatches(schema, value)) {
-    const expected = schema['x-kubernetes-int-or-string'] ? 'integer,string' : schema.type ?? '';
-    causes.push({ reason: 'FieldValueTypeInvalid', message: `Invalid value: "${typeName(value)}": ${path} in body must be of type ${expected}: "${typeName(value)}"`, field: path });
+    const expected = schema['x-kubernetes-int-or-string'] ? 'integer,string' : (schema.type ?? '');
+    causes.push({
+      reason: 'FieldValueTypeInvalid',
+      message: `Invalid value: "${typeName(value)}": ${path} in body must be of type ${expected}: "${typeName(value)}"`,
+      field: path,
+    });
     return;
   }
   if (schema.enum && !schema.enum.some((e) => JSON.stringify(e) === JSON.stringify(value))) {
-    causes.push({ reason: 'FieldValueNotSupported', message: `Unsupported value: ${fmt(value)}: supported values: ${schema.enum.map(fmt).join(', ')}`, field: path });
+    causes.push({
+      reason: 'FieldValueNotSupported',
+      message: `Unsupported value: ${fmt(value)}: supported values: ${schema.enum.map(fmt).join(', ')}`,
+      field: path,
+    });
   }
   if (typeof value === 'number') {
     if (schema.minimum !== undefined && (schema.exclusiveMinimum ? value <= schema.minimum : value < schema.minimum)) {
-      causes.push({ reason: 'FieldValueInvalid', message: `Invalid value: ${value}: ${path} in body should be greater than ${schema.exclusiveMinimum ? '' : 'or equal to '}${schema.minimum}`, field: path });
+      causes.push({
+        reason: 'FieldValueInvalid',
+        message: `Invalid value: ${value}: ${path} in body should be greater than ${schema.exclusiveMinimum ? '' : 'or equal to '}${schema.minimum}`,
+        field: path,
+      });
     }
     if (schema.maximum !== undefined && (schema.exclusiveMaximum ? value >= schema.maximum : value > schema.maximum)) {
-      causes.push({ reason: 'FieldValueInvalid', message: `Invalid value: ${value}: ${path} in body should be less than ${schema.exclusiveMaximum ? '' : 'or equal to '}${schema.maximum}`, field: path });
+      causes.push({
+        reason: 'FieldValueInvalid',
+        message: `Invalid value: ${value}: ${path} in body should be less than ${schema.exclusiveMaximum ? '' : 'or equal to '}${schema.maximum}`,
+        field: path,
+      });
     }
   }
   if (typeof value === 'string') {
     if (schema.minLength !== undefined && value.length < schema.minLength) {
-      causes.push({ reason: 'FieldValueInvalid', message: `Invalid value: "${value}": ${path} in body should be at least ${schema.minLength} chars long`, field: path });
+      causes.push({
+        reason: 'FieldValueInvalid',
+        message: `Invalid value: "${value}": ${path} in body should be at least ${schema.minLength} chars long`,
+        field: path,
+      });
     }
     if (schema.maxLength !== undefined && value.length > schema.maxLength) {
       causes.push({ reason: 'FieldValueTooLong', message: `Too long: may not be longer than ${schema.maxLength}`, field: path });
@@ -117,7 +137,11 @@ function walk(schema: JsonSchemaProps, value: unknown, path: string, causes: Sta
   }
   if (Array.isArray(value)) {
     if (schema.minItems !== undefined && value.length < schema.minItems) {
-      causes.push({ reason: 'FieldValueInvalid', message: `Invalid value: ${value.length}: ${path} in body should have at least ${schema.minItems} items`, field: path });
+      causes.push({
+        reason: 'FieldValueInvalid',
+        message: `Invalid value: ${value.length}: ${path} in body should have at least ${schema.minItems} items`,
+        field: path,
+      });
     }
     if (schema.maxItems !== undefined && value.length > schema.maxItems) {
       causes.push({ reason: 'FieldValueTooMany', message: `Too many: ${value.length}: must have at most ${schema.maxItems} items`, field: path });
@@ -127,7 +151,11 @@ function walk(schema: JsonSchemaProps, value: unknown, path: string, causes: Sta
   if (isPlainObject(value)) {
     const keys = Object.keys(value);
     if (schema.minProperties !== undefined && keys.length < schema.minProperties) {
-      causes.push({ reason: 'FieldValueInvalid', message: `Invalid value: ${keys.length}: ${path} in body should have at least ${schema.minProperties} properties`, field: path });
+      causes.push({
+        reason: 'FieldValueInvalid',
+        message: `Invalid value: ${keys.length}: ${path} in body should have at least ${schema.minProperties} properties`,
+        field: path,
+      });
     }
     if (schema.maxProperties !== undefined && keys.length > schema.maxProperties) {
       causes.push({ reason: 'FieldValueTooMany', message: `Too many: ${keys.length}: must have at most ${schema.maxProperties} items`, field: path });
@@ -146,7 +174,11 @@ function walk(schema: JsonSchemaProps, value: unknown, path: string, causes: Sta
     if (!alternatives) continue;
     const passing = alternatives.filter((alt) => validateAgainstSchema(alt, value, path).length === 0).length;
     if (passing === 0 || (alternatives === schema.oneOf && passing > 1)) {
-      causes.push({ reason: 'FieldValueInvalid', message: `Invalid value: ${JSON.stringify(value)}: ${path} in body must validate ${alternatives === schema.oneOf ? 'one and only one' : 'at least one'} schema`, field: path });
+      causes.push({
+        reason: 'FieldValueInvalid',
+        message: `Invalid value: ${JSON.stringify(value)}: ${path} in body must validate ${alternatives === schema.oneOf ? 'one and only one' : 'at least one'} schema`,
+        field: path,
+      });
     }
   }
 }
@@ -159,7 +191,8 @@ function walk(schema: JsonSchemaProps, value: unknown, path: string, causes: Sta
 export function pruneAndDefault(schema: JsonSchemaProps, value: unknown, isRoot = true, pruned: string[] = [], path = ''): void {
   const at = (key: string): string => (path ? `${path}.${key}` : key);
   if (!isPlainObject(value)) {
-    if (Array.isArray(value) && schema.items) value.forEach((item, i) => pruneAndDefault(schema.items as JsonSchemaProps, item, false, pruned, `${path}[${i}]`));
+    if (Array.isArray(value) && schema.items)
+      value.forEach((item, i) => pruneAndDefault(schema.items as JsonSchemaProps, item, false, pruned, `${path}[${i}]`));
     return;
   }
   for (const [key, prop] of Object.entries(schema.properties ?? {})) {

@@ -16,7 +16,10 @@ export function serviceAccountPlugin(store: ObjectStore): AdmissionPlugin {
       if (a.group !== '' || a.resource !== 'pods' || a.subresource !== '' || a.operation !== 'CREATE' || !a.object) return;
       const name = (a.object.spec as { serviceAccountName?: string } | undefined)?.serviceAccountName ?? 'default';
       if (store.get('serviceaccounts', a.namespace, name)) return;
-      throw forbidden({ resource: 'pods', group: '', name: a.name }, `error looking up service account ${a.namespace}/${name}: serviceaccount "${name}" not found`);
+      throw forbidden(
+        { resource: 'pods', group: '', name: a.name },
+        `error looking up service account ${a.namespace}/${name}: serviceaccount "${name}" not found`,
+      );
     },
   };
 }

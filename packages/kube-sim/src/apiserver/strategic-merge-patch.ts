@@ -151,5 +151,8 @@ function reorder(field: string, list: unknown[], order: unknown[]): unknown[] {
     const i = orderIds.indexOf(id(e));
     return i < 0 ? Number.MAX_SAFE_INTEGER : i;
   };
-  return list.map((e, i) => ({ e, i })).sort((a, b) => rank(a.e) - rank(b.e) || a.i - b.i).map((x) => x.e);
+  return list
+    .map((e, i) => ({ e, i }))
+    .sort((a, b) => rank(a.e) - rank(b.e) || a.i - b.i)
+    .map((x) => x.e);
 }

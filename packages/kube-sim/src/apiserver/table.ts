@@ -40,8 +40,16 @@ function podColumns(): Column[] {
   const statuses = (o: KubeObject): Any[] => ((o.status as Any | undefined)?.['containerStatuses'] as Any[] | undefined) ?? [];
   return [
     nameColumn,
-    { name: 'Ready', type: 'string', cell: (o) => `${statuses(o).filter((s) => s['ready']).length}/${((o.spec as Any | undefined)?.['containers'] as unknown[] | undefined)?.length ?? 0}` },
-    { name: 'Status', type: 'string', cell: (o) => (o.metadata.deletionTimestamp ? 'Terminating' : String((o.status as Any | undefined)?.['phase'] ?? 'Pending')) },
+    {
+      name: 'Ready',
+      type: 'string',
+      cell: (o) => `${statuses(o).filter((s) => s['ready']).length}/${((o.spec as Any | undefined)?.['containers'] as unknown[] | undefined)?.length ?? 0}`,
+    },
+    {
+      name: 'Status',
+      type: 'string',
+      cell: (o) => (o.metadata.deletionTimestamp ? 'Terminating' : String((o.status as Any | undefined)?.['phase'] ?? 'Pending')),
+    },
     { name: 'Restarts', type: 'integer', cell: (o) => statuses(o).reduce((n, s) => n + Number(s['restartCount'] ?? 0), 0) },
     ageColumn,
     { name: 'IP', type: 'string', priority: 1, cell: (o) => String((o.status as Any | undefined)?.['podIP'] ?? '<none>') },
@@ -54,7 +62,14 @@ function columnsFor(type: ResourceType): Column[] {
   if (type.group === '' && type.kind === 'Node') {
     return [
       nameColumn,
-      { name: 'Status', type: 'string', cell: (o) => (((o.status as Any | undefined)?.['conditions'] as Any[] | undefined) ?? []).some((c) => c['type'] === 'Ready' && c['status'] === 'True') ? 'Ready' : 'NotReady' },
+      {
+        name: 'Status',
+        type: 'string',
+        cell: (o) =>
+          (((o.status as Any | undefined)?.['conditions'] as Any[] | undefined) ?? []).some((c) => c['type'] === 'Ready' && c['status'] === 'True')
+            ? 'Ready'
+            : 'NotReady',
+      },
       ageColumn,
     ];
   }
@@ -65,7 +80,11 @@ function columnsFor(type: ResourceType): Column[] {
       { name: 'Type', type: 'string', cell: (o) => String(spec(o)['type'] ?? 'ClusterIP') },
       { name: 'Cluster-IP', type: 'string', cell: (o) => String(spec(o)['clusterIP'] ?? '<none>') },
       { name: 'External-IP', type: 'string', cell: () => '<none>' },
-      { name: 'Port(s)', type: 'string', cell: (o) => ((spec(o)['ports'] as Any[] | undefined) ?? []).map((p) => `${String(p['port'])}/${String(p['protocol'] ?? 'TCP')}`).join(',') || '<none>' },
+      {
+        name: 'Port(s)',
+        type: 'string',
+        cell: (o) => ((spec(o)['ports'] as Any[] | undefined) ?? []).map((p) => `${String(p['port'])}/${String(p['protocol'] ?? 'TCP')}`).join(',') || '<none>',
+      },
       ageColumn,
     ];
   }
@@ -75,7 +94,11 @@ function columnsFor(type: ResourceType): Column[] {
   if (type.group === 'apps' && (type.kind === 'Deployment' || type.kind === 'StatefulSet')) {
     return [
       nameColumn,
-      { name: 'Ready', type: 'string', cell: (o) => `${Number((o.status as Any | undefined)?.['readyReplicas'] ?? 0)}/${Number((o.spec as Any | undefined)?.['replicas'] ?? 0)}` },
+      {
+        name: 'Ready',
+        type: 'string',
+        cell: (o) => `${Number((o.status as Any | undefined)?.['readyReplicas'] ?? 0)}/${Number((o.spec as Any | undefined)?.['replicas'] ?? 0)}`,
+      },
       ageColumn,
     ];
   }
@@ -99,8 +122,18 @@ function columnsFor(type: ResourceType): Column[] {
         },
       },
       ageColumn,
-      { name: 'MinReplicas', type: 'integer', priority: 1, cell: (o) => ((((o.spec as Any | undefined)?.['updatePolicy'] as Any | undefined)?.['minReplicas'] as number | undefined) ?? null) },
-      { name: 'OOMSeconds', type: 'integer', priority: 1, cell: (o) => ((((o.spec as Any | undefined)?.['updatePolicy'] as Any | undefined)?.['evictAfterOOMSeconds'] as number | undefined) ?? null) },
+      {
+        name: 'MinReplicas',
+        type: 'integer',
+        priority: 1,
+        cell: (o) => (((o.spec as Any | undefined)?.['updatePolicy'] as Any | undefined)?.['minReplicas'] as number | undefined) ?? null,
+      },
+      {
+        name: 'OOMSeconds',
+        type: 'integer',
+        priority: 1,
+        cell: (o) => (((o.spec as Any | undefined)?.['updatePolicy'] as Any | undefined)?.['evictAfterOOMSeconds'] as number | undefined) ?? null,
+      },
     ];
   }
   return [nameColumn, ageColumn];
@@ -110,7 +143,9 @@ function columnsFor(type: ResourceType): Column[] {
 export function toTable(type: ResourceType, body: unknown, isList: boolean, now: number): Record<string, unknown> {
   const columns = columnsFor(type);
   const items = isList ? ((body as { items: KubeObject[] }).items ?? []) : [body as KubeObject];
-  const metadata = { resourceVersion: isList ? (body as { metadata: { resourceVersion: string } }).metadata.resourceVersion : (body as KubeObject).metadata.resourceVersion };
+  const metadata = {
+    resourceVersion: isList ? (body as { metadata: { resourceVersion: string } }).metadata.resourceVersion : (body as KubeObject).metadata.resourceVersion,
+  };
   return {
     kind: 'Table',
     apiVersion: 'meta.k8s.io/v1',

@@ -11,10 +11,18 @@ export function checkWatchOptions(query: Record<string, string>): void {
   const causes = [];
   const match = query['resourceVersionMatch'];
   if (query['sendInitialEvents'] !== undefined && match !== 'NotOlderThan') {
-    causes.push({ reason: 'FieldValueForbidden', message: 'Forbidden: sendInitialEvents requires setting resourceVersionMatch to NotOlderThan', field: 'resourceVersionMatch' });
+    causes.push({
+      reason: 'FieldValueForbidden',
+      message: 'Forbidden: sendInitialEvents requires setting resourceVersionMatch to NotOlderThan',
+      field: 'resourceVersionMatch',
+    });
   }
   if (query['sendInitialEvents'] === undefined && match !== undefined && match !== '') {
-    causes.push({ reason: 'FieldValueForbidden', message: 'Forbidden: resourceVersionMatch is forbidden for watch unless sendInitialEvents is provided', field: 'resourceVersionMatch' });
+    causes.push({
+      reason: 'FieldValueForbidden',
+      message: 'Forbidden: resourceVersionMatch is forbidden for watch unless sendInitialEvents is provided',
+      field: 'resourceVersionMatch',
+    });
   }
   if (causes.length > 0) throw invalid('ListOptions', 'meta.k8s.io', '', causes);
   const rv = query['resourceVersion'];

@@ -53,10 +53,14 @@ export function buildAdmissionReview(a: AdmissionAttributes): Record<string, unk
     namespace: a.namespace,
     operation: a.operation,
     userInfo: { username: a.user.username, ...(a.user.uid ? { uid: a.user.uid } : {}), groups: a.user.groups },
-    object: a.operation === 'DELETE' ? null : a.object ?? null,
-    oldObject: a.operation === 'CREATE' || a.operation === 'CONNECT' ? null : a.oldObject ?? null,
+    object: a.operation === 'DELETE' ? null : (a.object ?? null),
+    oldObject: a.operation === 'CREATE' || a.operation === 'CONNECT' ? null : (a.oldObject ?? null),
     dryRun: a.dryRun,
-    options: { apiVersion: 'meta.k8s.io/v1', kind: a.operation === 'CREATE' ? 'CreateOptions' : a.operation === 'UPDATE' ? 'UpdateOptions' : 'DeleteOptions', ...(a.options ?? {}) },
+    options: {
+      apiVersion: 'meta.k8s.io/v1',
+      kind: a.operation === 'CREATE' ? 'CreateOptions' : a.operation === 'UPDATE' ? 'UpdateOptions' : 'DeleteOptions',
+      ...(a.options ?? {}),
+    },
   };
   if (a.subresource) {
     request['subResource'] = a.subresource;
@@ -75,8 +79,7 @@ function denial(webhook: string, response: AdmissionResponse): ApiError {
 
 /** Builds the mutating and validating webhook plugins over a store. */
 export function webhookAdmissionPlugins(store: ObjectStore, resolveService: () => ServiceResolver): { mutating: AdmissionPlugin; validating: AdmissionPlugin } {
-  const webhooksOf = (key: string): Webhook[] =>
-    store.list(key).flatMap((config) => ((config as { webhooks?: Webhook[] }).webhooks ?? []));
+  const webhooksOf = (key: string): Webhook[] => store.list(key).flatMap((config) => (config as { webhooks?: Webhook[] }).webhooks ?? []);
 
   const applicable = (key: string, a: AdmissionAttributes): Webhook[] => {
     if (a.group === 'admissionregistration.k8s.io') return [];

@@ -74,7 +74,9 @@ export function callWebhook(config: WebhookClientConfig, review: unknown, timeou
     roots = pool.certificates;
   }
   target.searchParams.set('timeout', `${timeoutSeconds}s`);
-  const shown = config.service ? `https://${config.service.name}.${config.service.namespace}.svc:${config.service.port ?? 443}${config.service.path ?? '/'}?timeout=${timeoutSeconds}s` : target.toString();
+  const shown = config.service
+    ? `https://${config.service.name}.${config.service.namespace}.svc:${config.service.port ?? 443}${config.service.path ?? '/'}?timeout=${timeoutSeconds}s`
+    : target.toString();
   const payload = JSON.stringify(review);
   return new Promise((resolve, reject) => {
     const options: Parameters<typeof httpsRequest>[1] = {

@@ -79,11 +79,13 @@ export class ControllerLoop {
     // ReplicaSets are listed again: the Deployments above may have created or scaled some.
     for (const rs of store.list('replicasets.apps') as unknown as Workload[]) {
       await maybeYield();
-      if (this.stillCurrent('replicasets.apps', rs)) await this.apply('replicasets.apps', { ...rs, kind: 'ReplicaSet' }, reconcileReplicaSet({ ...rs, kind: 'ReplicaSet' }, owned(rs)));
+      if (this.stillCurrent('replicasets.apps', rs))
+        await this.apply('replicasets.apps', { ...rs, kind: 'ReplicaSet' }, reconcileReplicaSet({ ...rs, kind: 'ReplicaSet' }, owned(rs)));
     }
     for (const sts of store.list('statefulsets.apps') as unknown as Workload[]) {
       await maybeYield();
-      if (this.stillCurrent('statefulsets.apps', sts)) await this.apply('statefulsets.apps', { ...sts, kind: 'StatefulSet' }, reconcileStatefulSet(sts, owned(sts)));
+      if (this.stillCurrent('statefulsets.apps', sts))
+        await this.apply('statefulsets.apps', { ...sts, kind: 'StatefulSet' }, reconcileStatefulSet(sts, owned(sts)));
     }
     const nodes = store.list('nodes') as unknown as NodeObject[];
     for (const ds of store.list('daemonsets.apps') as unknown as Workload[]) {
@@ -107,7 +109,13 @@ export class ControllerLoop {
     for (const name of result.delete) {
       try {
         this.host.store.delete('pods', owner.metadata.namespace ?? '', name);
-        this.events.record({ type: 'Normal', reason: 'SuccessfulDelete', message: `Deleted pod: ${name}`, involvedObject: this.ref(owner), component: COMPONENT[owner.kind ?? ''] ?? 'controller' });
+        this.events.record({
+          type: 'Normal',
+          reason: 'SuccessfulDelete',
+          message: `Deleted pod: ${name}`,
+          involvedObject: this.ref(owner),
+          component: COMPONENT[owner.kind ?? ''] ?? 'controller',
+        });
       } catch (err) {
         this.logger.warn({ err, pod: name }, 'controller could not delete pod');
       }
@@ -119,10 +127,22 @@ export class ControllerLoop {
     const component = COMPONENT[owner.kind ?? ''] ?? 'controller';
     try {
       const created = await this.host.create(obj);
-      this.events.record({ type: 'Normal', reason: 'SuccessfulCreate', message: `Created ${obj.kind === 'Pod' ? 'pod' : String(obj.kind)}: ${created.metadata.name ?? ''}`, involvedObject: this.ref(owner), component });
+      this.events.record({
+        type: 'Normal',
+        reason: 'SuccessfulCreate',
+        message: `Created ${obj.kind === 'Pod' ? 'pod' : String(obj.kind)}: ${created.metadata.name ?? ''}`,
+        involvedObject: this.ref(owner),
+        component,
+      });
     } catch (err) {
       this.logger.warn({ err, owner: owner.metadata.name }, 'controller could not create object');
-      this.events.record({ type: 'Warning', reason: 'FailedCreate', message: `Error creating: ${(err as Error).message}`, involvedObject: this.ref(owner), component });
+      this.events.record({
+        type: 'Warning',
+        reason: 'FailedCreate',
+        message: `Error creating: ${(err as Error).message}`,
+        involvedObject: this.ref(owner),
+        component,
+      });
     }
   }
 
@@ -140,6 +160,12 @@ export class ControllerLoop {
   }
 
   private ref(owner: Workload) {
-    return { kind: owner.kind ?? '', apiVersion: owner.apiVersion, name: owner.metadata.name ?? '', namespace: owner.metadata.namespace, uid: owner.metadata.uid };
+    return {
+      kind: owner.kind ?? '',
+      apiVersion: owner.apiVersion,
+      name: owner.metadata.name ?? '',
+      namespace: owner.metadata.namespace,
+      uid: owner.metadata.uid,
+    };
   }
 }

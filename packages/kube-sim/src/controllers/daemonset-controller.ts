@@ -16,6 +16,14 @@ export function reconcileDaemonSet(ds: Workload, owned: readonly Pod[], nodes: r
   return {
     create,
     delete: remove,
-    status: { observedGeneration: ds.metadata.generation ?? 1, desiredNumberScheduled: eligible.length, currentNumberScheduled: active.length, numberReady: ready, numberAvailable: ready, updatedNumberScheduled: active.length, numberMisscheduled: 0 },
+    status: {
+      observedGeneration: ds.metadata.generation ?? 1,
+      desiredNumberScheduled: eligible.length,
+      currentNumberScheduled: active.length,
+      numberReady: ready,
+      numberAvailable: ready,
+      updatedNumberScheduled: active.length,
+      numberMisscheduled: 0,
+    },
   };
 }

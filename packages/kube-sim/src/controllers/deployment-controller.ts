@@ -35,7 +35,16 @@ export function planDeployment(deployment: Workload, owned: readonly Workload[])
         namespace: deployment.metadata.namespace,
         labels: { ...(deployment.spec.template.metadata?.labels ?? {}), [TEMPLATE_HASH_LABEL]: hash },
         annotations: { 'deployment.kubernetes.io/desired-replicas': String(want), 'deployment.kubernetes.io/revision': String(owned.length + 1) },
-        ownerReferences: [{ apiVersion: 'apps/v1', kind: 'Deployment', name: deployment.metadata.name ?? '', uid: deployment.metadata.uid ?? '', controller: true, blockOwnerDeletion: true }],
+        ownerReferences: [
+          {
+            apiVersion: 'apps/v1',
+            kind: 'Deployment',
+            name: deployment.metadata.name ?? '',
+            uid: deployment.metadata.uid ?? '',
+            controller: true,
+            blockOwnerDeletion: true,
+          },
+        ],
       },
       spec: {
         replicas: want,
@@ -64,7 +73,14 @@ export function planDeployment(deployment: Workload, owned: readonly Workload[])
       readyReplicas: ready,
       availableReplicas: available,
       unavailableReplicas: Math.max(0, want - available),
-      conditions: [{ type: 'Available', status: available >= want ? 'True' : 'False', reason: available >= want ? 'MinimumReplicasAvailable' : 'MinimumReplicasUnavailable', message: available >= want ? 'Deployment has minimum availability.' : 'Deployment does not have minimum availability.' }],
+      conditions: [
+        {
+          type: 'Available',
+          status: available >= want ? 'True' : 'False',
+          reason: available >= want ? 'MinimumReplicasAvailable' : 'MinimumReplicasUnavailable',
+          message: available >= want ? 'Deployment has minimum availability.' : 'Deployment does not have minimum availability.',
+        },
+      ],
     },
   };
 }

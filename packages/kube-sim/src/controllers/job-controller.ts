@@ -20,7 +20,15 @@ export function reconcileJob(job: Workload, owned: readonly Pod[], nowIso: strin
   if (!done && !gaveUp) {
     const want = Math.min(parallelism, completions - succeeded);
     for (let i = active; i < want; i++) {
-      create.push(podFromTemplate({ ...job, kind: 'Job', apiVersion: 'batch/v1' }, { generateName: `${job.metadata.name}-`, extraLabels: { 'batch.kubernetes.io/job-name': job.metadata.name ?? '', 'job-name': job.metadata.name ?? '' } }));
+      create.push(
+        podFromTemplate(
+          { ...job, kind: 'Job', apiVersion: 'batch/v1' },
+          {
+            generateName: `${job.metadata.name}-`,
+            extraLabels: { 'batch.kubernetes.io/job-name': job.metadata.name ?? '', 'job-name': job.metadata.name ?? '' },
+          },
+        ),
+      );
     }
   }
   const conditions = done
@@ -28,5 +36,9 @@ export function reconcileJob(job: Workload, owned: readonly Pod[], nowIso: strin
     : gaveUp
       ? [{ type: 'Failed', status: 'True', reason: 'BackoffLimitExceeded', message: 'Job has reached the specified backoff limit', lastTransitionTime: nowIso }]
       : [];
-  return { create, delete: [], status: { active, succeeded, failed, ...(conditions.length ? { conditions } : {}), ...(done ? { completionTime: nowIso } : {}) } };
+  return {
+    create,
+    delete: [],
+    status: { active, succeeded, failed, ...(conditions.length ? { conditions } : {}), ...(done ? { completionTime: nowIso } : {}) },
+  };
 }

@@ -23,7 +23,16 @@ export function podFromTemplate(owner: Workload, naming: PodNaming): Pod {
       namespace: owner.metadata.namespace,
       labels: { ...(template.metadata?.labels ?? {}), ...(naming.extraLabels ?? {}) },
       ...(template.metadata?.annotations ? { annotations: template.metadata.annotations } : {}),
-      ownerReferences: [{ apiVersion, kind: owner.kind ?? 'ReplicaSet', name: owner.metadata.name ?? '', uid: owner.metadata.uid ?? '', controller: true, blockOwnerDeletion: true }],
+      ownerReferences: [
+        {
+          apiVersion,
+          kind: owner.kind ?? 'ReplicaSet',
+          name: owner.metadata.name ?? '',
+          uid: owner.metadata.uid ?? '',
+          controller: true,
+          blockOwnerDeletion: true,
+        },
+      ],
     },
     spec: { ...template.spec, ...(naming.nodeName ? { nodeName: naming.nodeName } : {}) },
   };

@@ -15,7 +15,9 @@ export function reconcileReplicaSet(rs: Workload, owned: readonly Pod[]): Reconc
     create.push(podFromTemplate({ ...rs, kind: 'ReplicaSet', apiVersion: 'apps/v1' }, { generateName: `${rs.metadata.name}-` }));
   }
   if (active.length > want) {
-    const order = [...active].sort((a, b) => Number(isReady(a)) - Number(isReady(b)) || (b.metadata.creationTimestamp ?? '').localeCompare(a.metadata.creationTimestamp ?? ''));
+    const order = [...active].sort(
+      (a, b) => Number(isReady(a)) - Number(isReady(b)) || (b.metadata.creationTimestamp ?? '').localeCompare(a.metadata.creationTimestamp ?? ''),
+    );
     for (const p of order.slice(0, active.length - want)) remove.push(p.metadata.name ?? '');
   }
   const ready = active.filter(isReady).length;

@@ -15,10 +15,13 @@ export function reconcileStatefulSet(sts: Workload, owned: readonly Pod[]): Reco
   for (let i = 0; i < want; i++) {
     const name = `${base}-${i}`;
     if (byName.has(name)) continue; // a terminating pod must be gone before its name is reused
-    const pod = podFromTemplate({ ...sts, kind: 'StatefulSet', apiVersion: 'apps/v1' }, {
-      name,
-      extraLabels: { 'statefulset.kubernetes.io/pod-name': name, 'apps.kubernetes.io/pod-index': String(i) },
-    });
+    const pod = podFromTemplate(
+      { ...sts, kind: 'StatefulSet', apiVersion: 'apps/v1' },
+      {
+        name,
+        extraLabels: { 'statefulset.kubernetes.io/pod-name': name, 'apps.kubernetes.io/pod-index': String(i) },
+      },
+    );
     pod.spec.hostname = name;
     if (sts.spec.serviceName) pod.spec.subdomain = sts.spec.serviceName;
     create.push(pod);
@@ -35,6 +38,13 @@ export function reconcileStatefulSet(sts: Workload, owned: readonly Pod[]): Reco
   return {
     create,
     delete: remove,
-    status: { observedGeneration: sts.metadata.generation ?? 1, replicas: active.length, readyReplicas: ready, currentReplicas: active.length, updatedReplicas: active.length, availableReplicas: ready },
+    status: {
+      observedGeneration: sts.metadata.generation ?? 1,
+      replicas: active.length,
+      readyReplicas: ready,
+      currentReplicas: active.length,
+      updatedReplicas: active.length,
+      availableReplicas: ready,
+    },
   };
 }

@@ -18,7 +18,9 @@ export function templateHash(template: unknown): string {
 function computeHash(template: unknown): string {
   let h = 0xcbf29ce484222325n;
   const text = JSON.stringify(template, (_k, v: unknown) =>
-    v && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.entries(v as Record<string, unknown>).sort(([a], [b]) => a.localeCompare(b))) : v,
+    v && typeof v === 'object' && !Array.isArray(v)
+      ? Object.fromEntries(Object.entries(v as Record<string, unknown>).sort(([a], [b]) => a.localeCompare(b)))
+      : v,
   );
   for (let i = 0; i < text.length; i++) {
     h ^= BigInt(text.charCodeAt(i));

@@ -23,7 +23,14 @@ export class EventRecorder {
 
   record(event: SimEvent): void {
     const ns = event.involvedObject.namespace ?? 'default';
-    const key = [ns, event.involvedObject.uid ?? event.involvedObject.name, event.involvedObject.fieldPath ?? '', event.reason, event.message, event.component].join('\u0000');
+    const key = [
+      ns,
+      event.involvedObject.uid ?? event.involvedObject.name,
+      event.involvedObject.fieldPath ?? '',
+      event.reason,
+      event.message,
+      event.component,
+    ].join('\u0000');
     const at = rfc3339(this.now());
     try {
       const existing = this.series.get(key);

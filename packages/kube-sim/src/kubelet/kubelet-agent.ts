@@ -60,10 +60,13 @@ function asPod(o: StoredObject): Pod {
 export function allocatedRequests(pod: Pod): Resources {
   const statuses = [...(pod.status?.containerStatuses ?? []), ...(pod.status?.initContainerStatuses ?? [])];
   if (statuses.length === 0) return podRequests(pod);
-  return statuses.reduce((sum, s) => {
-    const r = readResources(s.allocatedResources);
-    return { cpu: sum.cpu + r.cpu, memory: sum.memory + r.memory };
-  }, { cpu: 0, memory: 0 });
+  return statuses.reduce(
+    (sum, s) => {
+      const r = readResources(s.allocatedResources);
+      return { cpu: sum.cpu + r.cpu, memory: sum.memory + r.memory };
+    },
+    { cpu: 0, memory: 0 },
+  );
 }
 
 export class KubeletAgent {
@@ -136,7 +139,14 @@ export class KubeletAgent {
       const rejection = admitAtStart(podRequests(pod), readResources(node.status?.allocatable), othersAllocated());
       if (rejection) {
         status = { ...(pod.status ?? {}), phase: 'Failed', reason: rejection.reason, message: rejection.message };
-        events.push({ type: 'Warning', reason: rejection.reason, message: rejection.message, involvedObject: podRef(pod), component: 'kubelet', host: runtime.nodeName });
+        events.push({
+          type: 'Warning',
+          reason: rejection.reason,
+          message: rejection.message,
+          involvedObject: podRef(pod),
+          component: 'kubelet',
+          host: runtime.nodeName,
+        });
         this.options.store.mutate('pods', pod.metadata.namespace ?? '', pod.metadata.name ?? '', (draft) => {
           draft.status = status;
         });
@@ -160,7 +170,14 @@ export class KubeletAgent {
         state.usage = containerUsages(pod.spec.containers, pod.metadata.annotations?.[USAGE_ANNOTATION]);
       } catch (err) {
         state.usage = containerUsages(pod.spec.containers, undefined);
-        events.push({ type: 'Warning', reason: 'InvalidUsagePattern', message: `${(err as Error).message}; using the default usage`, involvedObject: podRef(pod), component: 'kube-sim', host: runtime.nodeName });
+        events.push({
+          type: 'Warning',
+          reason: 'InvalidUsagePattern',
+          message: `${(err as Error).message}; using the default usage`,
+          involvedObject: podRef(pod),
+          component: 'kube-sim',
+          host: runtime.nodeName,
+        });
       }
       this.resolveTraces(pod, state.usage, events, runtime.nodeName);
       this.pods.set(uid, state);
@@ -214,16 +231,34 @@ export class KubeletAgent {
           if (!this.options.loadTrace) throw new Error('traces can only be loaded from files here when the sim runs with a working directory');
           this.traces.set(pattern.path, this.options.loadTrace(pattern.path));
         } catch (err) {
-          const fallback = containerUsages(pod.spec.containers.filter((c) => c.name === container), undefined)[container]!;
+          const fallback = containerUsages(
+            pod.spec.containers.filter((c) => c.name === container),
+            undefined,
+          )[container]!;
           patterns[resource] = fallback[resource];
-          events.push({ type: 'Warning', reason: 'InvalidUsagePattern', message: `${container}.${resource}: cannot load trace ${JSON.stringify(pattern.path)}: ${(err as Error).message}; using the default usage`, involvedObject: podRef(pod), component: 'kube-sim', host });
+          events.push({
+            type: 'Warning',
+            reason: 'InvalidUsagePattern',
+            message: `${container}.${resource}: cannot load trace ${JSON.stringify(pattern.path)}: ${(err as Error).message}; using the default usage`,
+            involvedObject: podRef(pod),
+            component: 'kube-sim',
+            host,
+          });
         }
       }
     }
   }
 
   /** Advances each running container's usage; a container over its memory limit is OOM-killed and restarted. */
-  private runContainers(pod: Pod, status: PodStatus, state: PodState, now: number, dtMs: number, events: SimEvent[], startupRateMillicores?: number): PodStatus {
+  private runContainers(
+    pod: Pod,
+    status: PodStatus,
+    state: PodState,
+    now: number,
+    dtMs: number,
+    events: SimEvent[],
+    startupRateMillicores?: number,
+  ): PodStatus {
     if (dtMs <= 0) return status;
     const statuses: ContainerStatus[] = [];
     for (const s of status.containerStatuses ?? []) {
@@ -237,20 +272,40 @@ export class KubeletAgent {
       const key = `${pod.metadata.namespace}/${pod.metadata.name}/${s.name}`;
       const patternCpu = usageAt(usage.cpu, { ...moment, key: `${key}/cpu`, resource: 'cpu' });
       // while starting, the start-up work takes all the CPU it may (startup-work.ts)
-      const startupCpu = startupRateMillicores === undefined ? 0 : startupRate({ ...pod, spec: { ...pod.spec, containers: pod.spec.containers.filter((c) => c.name === s.name) } }, status);
+      const startupCpu =
+        startupRateMillicores === undefined
+          ? 0
+          : startupRate({ ...pod, spec: { ...pod.spec, containers: pod.spec.containers.filter((c) => c.name === s.name) } }, status);
       const cpuDemand = Math.max(patternCpu, startupCpu);
       const memoryDemand = usageAt(usage.memory, { ...moment, key: `${key}/memory`, resource: 'memory' });
       const applied = s.resources ?? pod.spec.containers.find((c) => c.name === s.name)?.resources;
       const limits = readLimits(applied?.limits);
-      const { meter, oomKilled } = advanceMeter(state.meters.get(s.name) ?? newMeter(), { dtMs, cpuDemand, memoryDemand, cpuLimit: limits.cpu, memoryLimit: limits.memory });
+      const { meter, oomKilled } = advanceMeter(state.meters.get(s.name) ?? newMeter(), {
+        dtMs,
+        cpuDemand,
+        memoryDemand,
+        cpuLimit: limits.cpu,
+        memoryLimit: limits.memory,
+      });
       state.meters.set(s.name, meter);
       if (oomKilled) {
         statuses.push(restartContainer(s, OOM_KILLED, now));
         state.containerStart.set(s.name, now);
         // After an OOM kill the kubelet starts the container again: the same events as at start.
         const image = pod.spec.containers.find((c) => c.name === s.name)?.image ?? '';
-        for (const [reason, message] of [['Pulled', `Container image "${image}" already present on machine`], ['Created', `Created container: ${s.name}`], ['Started', `Started container ${s.name}`]]) {
-          events.push({ type: 'Normal', reason: reason!, message: message!, involvedObject: podRef(pod, s.name), component: 'kubelet', host: pod.spec.nodeName });
+        for (const [reason, message] of [
+          ['Pulled', `Container image "${image}" already present on machine`],
+          ['Created', `Created container: ${s.name}`],
+          ['Started', `Started container ${s.name}`],
+        ]) {
+          events.push({
+            type: 'Normal',
+            reason: reason!,
+            message: message!,
+            involvedObject: podRef(pod, s.name),
+            component: 'kubelet',
+            host: pod.spec.nodeName,
+          });
         }
       } else {
         statuses.push(s);

@@ -64,13 +64,38 @@ export function startPod(pod: Pod, node: NodeRuntime, now: number, version: Serv
   if (sidecars.length > 0) status.initContainerStatuses = sidecars.map((c) => runningStatus(pod, c, node, now));
   if (usesResizeConditions(version)) status.observedGeneration = pod.metadata.generation ?? 1;
   for (const type of ['PodReadyToStartContainers', 'Initialized', 'Ready', 'ContainersReady', 'PodScheduled']) {
-    status = setCondition(status, { type, status: 'True', ...(usesResizeConditions(version) ? { observedGeneration: pod.metadata.generation ?? 1 } : {}) }, now);
+    status = setCondition(
+      status,
+      { type, status: 'True', ...(usesResizeConditions(version) ? { observedGeneration: pod.metadata.generation ?? 1 } : {}) },
+      now,
+    );
   }
   const events: SimEvent[] = [];
   for (const c of pod.spec.containers) {
-    events.push({ type: 'Normal', reason: 'Pulled', message: `Container image "${c.image ?? ''}" already present on machine`, involvedObject: podRef(pod, c.name), component: 'kubelet', host: node.nodeName });
-    events.push({ type: 'Normal', reason: 'Created', message: `Created container: ${c.name}`, involvedObject: podRef(pod, c.name), component: 'kubelet', host: node.nodeName });
-    events.push({ type: 'Normal', reason: 'Started', message: `Started container ${c.name}`, involvedObject: podRef(pod, c.name), component: 'kubelet', host: node.nodeName });
+    events.push({
+      type: 'Normal',
+      reason: 'Pulled',
+      message: `Container image "${c.image ?? ''}" already present on machine`,
+      involvedObject: podRef(pod, c.name),
+      component: 'kubelet',
+      host: node.nodeName,
+    });
+    events.push({
+      type: 'Normal',
+      reason: 'Created',
+      message: `Created container: ${c.name}`,
+      involvedObject: podRef(pod, c.name),
+      component: 'kubelet',
+      host: node.nodeName,
+    });
+    events.push({
+      type: 'Normal',
+      reason: 'Started',
+      message: `Started container ${c.name}`,
+      involvedObject: podRef(pod, c.name),
+      component: 'kubelet',
+      host: node.nodeName,
+    });
   }
   return { status, events };
 }

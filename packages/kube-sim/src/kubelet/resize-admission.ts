@@ -13,9 +13,10 @@ export type ResizeFit = { fits: true } | { fits: false; reason: 'Infeasible' | '
 
 export function admitResize(podRequests: Resources, allocatable: Resources, othersAllocated: Resources): ResizeFit {
   if (podRequests.cpu > allocatable.cpu || podRequests.memory > allocatable.memory) {
-    const detail = podRequests.memory > allocatable.memory
-      ? `memory, requested: ${podRequests.memory}, capacity: ${allocatable.memory}`
-      : `cpu, requested: ${podRequests.cpu}, capacity: ${allocatable.cpu}`;
+    const detail =
+      podRequests.memory > allocatable.memory
+        ? `memory, requested: ${podRequests.memory}, capacity: ${allocatable.memory}`
+        : `cpu, requested: ${podRequests.cpu}, capacity: ${allocatable.cpu}`;
     return { fits: false, reason: 'Infeasible', message: `Node didn't have enough capacity: ${detail}` };
   }
   for (const resource of ['cpu', 'memory'] as const) {

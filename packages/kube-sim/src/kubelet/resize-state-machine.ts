@@ -116,7 +116,11 @@ export function stepResize(pod: Pod, checkpoint: ResizeCheckpoint, ctx: ResizeCo
   };
   const setInProgress = (error?: string) => {
     if (conditions) {
-      status = setCondition(status, { type: POD_RESIZE_IN_PROGRESS, status: 'True', ...(error ? { reason: 'Error', message: error } : {}), observedGeneration: generation }, ctx.now);
+      status = setCondition(
+        status,
+        { type: POD_RESIZE_IN_PROGRESS, status: 'True', ...(error ? { reason: 'Error', message: error } : {}), observedGeneration: generation },
+        ctx.now,
+      );
       if (!error) status.conditions = status.conditions!.map((c) => (c.type === POD_RESIZE_IN_PROGRESS ? withoutReason(c) : c));
     } else status.resize = 'InProgress';
   };
@@ -142,10 +146,25 @@ export function stepResize(pod: Pod, checkpoint: ResizeCheckpoint, ctx: ResizeCo
       // Containers whose changed resource asks for a restart are restarted with the new values now.
       for (const c of resizable(pod)) {
         if (!needsRestart(c, previous[c.name], desired[c.name])) continue;
-        events.push({ type: 'Normal', reason: 'Killing', message: `Container ${c.name} resize requires restart`, involvedObject: podRef(pod, c.name), component: 'kubelet', host: ctx.nodeName });
+        events.push({
+          type: 'Normal',
+          reason: 'Killing',
+          message: `Container ${c.name} resize requires restart`,
+          involvedObject: podRef(pod, c.name),
+          component: 'kubelet',
+          host: ctx.nodeName,
+        });
         status = mapStatuses(status, (s) => (s.name === c.name ? restartContainer(s, RESTARTED_FOR_RESIZE, ctx.now, desired[c.name]) : s));
       }
-      if (recordsResizeEvents(ctx.version)) events.push({ type: 'Normal', reason: 'ResizeStarted', message: `Pod resize started: ${resizeSummary(pod, desired)}`, involvedObject: podRef(pod), component: 'kubelet', host: ctx.nodeName });
+      if (recordsResizeEvents(ctx.version))
+        events.push({
+          type: 'Normal',
+          reason: 'ResizeStarted',
+          message: `Pod resize started: ${resizeSummary(pod, desired)}`,
+          involvedObject: podRef(pod),
+          component: 'kubelet',
+          host: ctx.nodeName,
+        });
     }
   } else {
     status = removeCondition(status, POD_RESIZE_PENDING);
@@ -156,7 +175,14 @@ export function stepResize(pod: Pod, checkpoint: ResizeCheckpoint, ctx: ResizeCo
     finishInProgress();
     delete next.actuationStartedAt;
     if ((started || wasInProgress) && recordsResizeEvents(ctx.version)) {
-      events.push({ type: 'Normal', reason: 'ResizeCompleted', message: `Pod resize completed: ${resizeSummary(pod, next.allocation)}`, involvedObject: podRef(pod), component: 'kubelet', host: ctx.nodeName });
+      events.push({
+        type: 'Normal',
+        reason: 'ResizeCompleted',
+        message: `Pod resize completed: ${resizeSummary(pod, next.allocation)}`,
+        involvedObject: podRef(pod),
+        component: 'kubelet',
+        host: ctx.nodeName,
+      });
     }
     return { status, checkpoint: next, events };
   };

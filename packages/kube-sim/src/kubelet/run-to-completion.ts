@@ -22,7 +22,9 @@ export function finishIfDone(pod: Pod, status: PodStatus, startedAt: number, now
   return {
     ...status,
     phase: 'Succeeded',
-    conditions: (status.conditions ?? []).map((c) => (c.type === 'Ready' || c.type === 'ContainersReady' ? { ...c, status: 'False', reason: 'PodCompleted', lastTransitionTime: rfc3339(now) } : c)),
+    conditions: (status.conditions ?? []).map((c) =>
+      c.type === 'Ready' || c.type === 'ContainersReady' ? { ...c, status: 'False', reason: 'PodCompleted', lastTransitionTime: rfc3339(now) } : c,
+    ),
     containerStatuses: (status.containerStatuses ?? []).map((s) => ({
       ...s,
       ready: false,

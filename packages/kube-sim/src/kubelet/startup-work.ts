@@ -25,7 +25,11 @@ export function notReadyYet(status: PodStatus, now: number): PodStatus {
   let out: PodStatus = { ...status, containerStatuses: (status.containerStatuses ?? []).map((s) => ({ ...s, ready: false })) };
   for (const type of ['Ready', 'ContainersReady']) {
     const c = findCondition(out, type);
-    out = setCondition(out, { ...(c ?? { type }), type, status: 'False', reason: 'ContainersNotReady', message: 'containers with unready status: start-up work' }, now);
+    out = setCondition(
+      out,
+      { ...(c ?? { type }), type, status: 'False', reason: 'ContainersNotReady', message: 'containers with unready status: start-up work' },
+      now,
+    );
   }
   return out;
 }
@@ -45,7 +49,7 @@ export function advanceStartup(remaining: number, rateMillicores: number, now: n
   const perMs = rateMillicores / 1000 / 1000;
   const left = remaining - perMs * dtMs;
   if (left > 0 || perMs <= 0) return { remaining: Math.max(0, left) };
-  return { remaining: 0, doneAt: now - (-left / perMs) };
+  return { remaining: 0, doneAt: now - -left / perMs };
 }
 
 /** The status once the work is done at `at`: containers and the pod Ready. */

@@ -38,7 +38,9 @@ export function renderText(families: readonly MetricFamily[]): string {
     lines.push(`# HELP ${f.name} ${f.help.replace(/\\/g, '\\\\').replace(/\n/g, '\\n')}`);
     lines.push(`# TYPE ${f.name} ${f.type}`);
     for (const s of f.samples) {
-      const labels = Object.entries(s.labels).map(([k, v]) => `${k}="${escapeLabel(v)}"`).join(',');
+      const labels = Object.entries(s.labels)
+        .map(([k, v]) => `${k}="${escapeLabel(v)}"`)
+        .join(',');
       lines.push(`${f.name}${labels ? `{${labels}}` : ''} ${formatValue(s.value)}`);
     }
   }

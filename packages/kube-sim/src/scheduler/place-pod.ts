@@ -78,11 +78,23 @@ export function placePod(pod: Pod, nodes: readonly NodeObject[], boundPods: read
   let best: { name: string; score: number } | undefined;
   for (const node of nodes) {
     const name = node.metadata.name ?? '';
-    if (node.spec?.unschedulable) { note("node(s) were unschedulable"); continue; }
-    if (!ready(node)) { note("node(s) had untolerated taint {node.kubernetes.io/not-ready: }"); continue; }
-    if (!selectorMatches(pod, node)) { note("node(s) didn't match Pod's node affinity/selector"); continue; }
+    if (node.spec?.unschedulable) {
+      note('node(s) were unschedulable');
+      continue;
+    }
+    if (!ready(node)) {
+      note('node(s) had untolerated taint {node.kubernetes.io/not-ready: }');
+      continue;
+    }
+    if (!selectorMatches(pod, node)) {
+      note("node(s) didn't match Pod's node affinity/selector");
+      continue;
+    }
     const maxPods = Number(node.status?.allocatable?.pods ?? 110);
-    if ((podCount.get(name) ?? 0) >= maxPods) { note('Too many pods'); continue; }
+    if ((podCount.get(name) ?? 0) >= maxPods) {
+      note('Too many pods');
+      continue;
+    }
     const allocatable = readResources(node.status?.allocatable);
     const u = used.get(name) ?? { cpu: 0, memory: 0 };
     const cpuShort = u.cpu + want.cpu > allocatable.cpu;

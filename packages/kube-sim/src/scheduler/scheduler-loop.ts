@@ -33,14 +33,24 @@ export async function runScheduler(host: ClusterHost, events: EventRecorder, now
         const node = placement.node;
         await host.bind(ns, name, node);
         addToUsage(usage, pod, node);
-        events.record({ type: 'Normal', reason: 'Scheduled', message: `Successfully assigned ${ns}/${name} to ${node}`, involvedObject: podRef(pod), component: 'default-scheduler' });
+        events.record({
+          type: 'Normal',
+          reason: 'Scheduled',
+          message: `Successfully assigned ${ns}/${name} to ${node}`,
+          involvedObject: podRef(pod),
+          component: 'default-scheduler',
+        });
         continue;
       }
       const previous = pod.status?.conditions?.find((c) => c.type === 'PodScheduled');
       if (previous?.status === 'False' && previous.message === placement.message) continue;
       store.mutate('pods', ns, name, (draft) => {
         const d = draft as unknown as Pod;
-        d.status = setCondition({ phase: 'Pending', ...(d.status ?? {}) }, { type: 'PodScheduled', status: 'False', reason: 'Unschedulable', message: placement.message }, now);
+        d.status = setCondition(
+          { phase: 'Pending', ...(d.status ?? {}) },
+          { type: 'PodScheduled', status: 'False', reason: 'Unschedulable', message: placement.message },
+          now,
+        );
       });
       events.record({ type: 'Warning', reason: 'FailedScheduling', message: placement.message, involvedObject: podRef(pod), component: 'default-scheduler' });
     } catch (err) {

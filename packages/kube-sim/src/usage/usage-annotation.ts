@@ -26,12 +26,16 @@ export function parseUsageAnnotation(json: string): Record<string, Partial<Conta
   const out: Record<string, Partial<ContainerUsage>> = {};
   for (const [container, spec] of Object.entries(data as Record<string, unknown>)) {
     if (!spec || typeof spec !== 'object' || Array.isArray(spec)) {
-      throw new UsagePatternError(`annotation ${USAGE_ANNOTATION}: container ${JSON.stringify(container)} must map to {"cpu": "<pattern>", "memory": "<pattern>"}`);
+      throw new UsagePatternError(
+        `annotation ${USAGE_ANNOTATION}: container ${JSON.stringify(container)} must map to {"cpu": "<pattern>", "memory": "<pattern>"}`,
+      );
     }
     const entry: Partial<ContainerUsage> = {};
     for (const [resource, pattern] of Object.entries(spec as Record<string, unknown>)) {
       if (resource !== 'cpu' && resource !== 'memory') {
-        throw new UsagePatternError(`annotation ${USAGE_ANNOTATION}: container ${JSON.stringify(container)} has unknown resource ${JSON.stringify(resource)} (expected cpu or memory)`);
+        throw new UsagePatternError(
+          `annotation ${USAGE_ANNOTATION}: container ${JSON.stringify(container)} has unknown resource ${JSON.stringify(resource)} (expected cpu or memory)`,
+        );
       }
       if (typeof pattern !== 'string') throw new UsagePatternError(`annotation ${USAGE_ANNOTATION}: ${container}.${resource} must be a string pattern`);
       try {
@@ -60,7 +64,9 @@ export function containerUsages(containers: Container[], annotation: string | un
   const names = containers.map((c) => c.name);
   for (const name of Object.keys(parsed)) {
     if (!names.includes(name)) {
-      throw new UsagePatternError(`annotation ${USAGE_ANNOTATION} names container ${JSON.stringify(name)}, which the pod does not have (containers: ${names.join(', ')})`);
+      throw new UsagePatternError(
+        `annotation ${USAGE_ANNOTATION} names container ${JSON.stringify(name)}, which the pod does not have (containers: ${names.join(', ')})`,
+      );
     }
   }
   return Object.fromEntries(containers.map((c) => [c.name, { ...defaultUsage(c), ...(parsed[c.name] ?? {}) }]));

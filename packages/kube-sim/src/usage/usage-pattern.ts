@@ -67,14 +67,17 @@ export function parseDuration(text: string): number {
 
 function parseValue(text: string, resource: UsageResource): number {
   const t = text.trim();
-  if (!isQuantity(t)) throw new UsagePatternError(`${JSON.stringify(text)} is not a ${resource} quantity (expected e.g. ${resource === 'cpu' ? '250m or 1.5' : '256Mi or 1Gi'})`);
+  if (!isQuantity(t))
+    throw new UsagePatternError(`${JSON.stringify(text)} is not a ${resource} quantity (expected e.g. ${resource === 'cpu' ? '250m or 1.5' : '256Mi or 1Gi'})`);
   return resource === 'cpu' ? parseCpu(t) : parseMemory(t);
 }
 
 function parseRate(text: string, resource: UsageResource): number {
   const [amount, unit, ...rest] = text.split('/');
   if (amount === undefined || unit === undefined || rest.length > 0 || !UNIT_MS[unit.trim()] || unit.trim() === 'ms') {
-    throw new UsagePatternError(`${JSON.stringify(text)} is not a rate (expected a quantity per s, m, h or d, e.g. ${resource === 'cpu' ? '50m/h' : '10Mi/h'})`);
+    throw new UsagePatternError(
+      `${JSON.stringify(text)} is not a rate (expected a quantity per s, m, h or d, e.g. ${resource === 'cpu' ? '50m/h' : '10Mi/h'})`,
+    );
   }
   return parseValue(amount, resource) / UNIT_MS[unit.trim()]!;
 }
@@ -91,10 +94,15 @@ export function parseUsagePattern(input: string, resource: UsageResource): Usage
   if (isQuantity(text)) return { kind: 'steady', value: parseValue(text, resource), noise: 0 };
   const call = /^([a-z]+)\s*\((.*)\)$/s.exec(text);
   if (!call) {
-    throw new UsagePatternError(`${JSON.stringify(input)} is not a usage pattern: expected a quantity or one of ${[...Object.keys(SPECS), 'trace'].map((k) => `${k}(...)`).join(', ')}`);
+    throw new UsagePatternError(
+      `${JSON.stringify(input)} is not a usage pattern: expected a quantity or one of ${[...Object.keys(SPECS), 'trace'].map((k) => `${k}(...)`).join(', ')}`,
+    );
   }
   const name = call[1]!;
-  const args = call[2]!.split(',').map((a) => a.trim()).filter((a) => a.length > 0);
+  const args = call[2]!
+    .split(',')
+    .map((a) => a.trim())
+    .filter((a) => a.length > 0);
   if (name === 'trace') {
     if (args.length !== 1) throw new UsagePatternError(`trace takes one file path: trace(file.csv), got ${JSON.stringify(input)}`);
     return { kind: 'trace', path: args[0]! };
@@ -107,7 +115,9 @@ export function parseUsagePattern(input: string, resource: UsageResource): Usage
     throw new UsagePatternError(`${JSON.stringify(input)}: positional values must come before key=value options; usage: ${spec.usage}`);
   }
   if (positional.length !== spec.positional.length) {
-    throw new UsagePatternError(`${name} needs ${spec.positional.length} value${spec.positional.length === 1 ? '' : 's'} (${spec.positional.join(', ')}), got ${positional.length} in ${JSON.stringify(input)}; usage: ${spec.usage}`);
+    throw new UsagePatternError(
+      `${name} needs ${spec.positional.length} value${spec.positional.length === 1 ? '' : 's'} (${spec.positional.join(', ')}), got ${positional.length} in ${JSON.stringify(input)}; usage: ${spec.usage}`,
+    );
   }
   for (const key of Object.keys(keyword)) {
     if (key !== 'noise' && !(key in spec.optional)) {
@@ -122,14 +132,27 @@ export function parseUsagePattern(input: string, resource: UsageResource): Usage
       case 'steady':
         return { kind: 'steady', value: v(0), noise };
       case 'diurnal': {
-        const pattern = { kind: 'diurnal' as const, low: v(0), high: v(1), periodMs: opt('period', 86_400_000, parseDuration), peakMs: opt('peak', 14 * 3_600_000, parseDuration), noise };
+        const pattern = {
+          kind: 'diurnal' as const,
+          low: v(0),
+          high: v(1),
+          periodMs: opt('period', 86_400_000, parseDuration),
+          peakMs: opt('peak', 14 * 3_600_000, parseDuration),
+          noise,
+        };
         if (pattern.high < pattern.low) throw new UsagePatternError(`diurnal: high (${positional[1]}) is below low (${positional[0]})`);
         return pattern;
       }
       case 'spiky':
         return { kind: 'spiky', base: v(0), peak: v(1), probability: opt('p', 0.05, parseProbability), slotMs: opt('len', 60_000, parseDuration), noise };
       case 'leak':
-        return { kind: 'leak', start: v(0), perMs: parseRate(positional[1]!, resource), ...(keyword.max ? { max: parseValue(keyword.max, resource) } : {}), noise };
+        return {
+          kind: 'leak',
+          start: v(0),
+          perMs: parseRate(positional[1]!, resource),
+          ...(keyword.max ? { max: parseValue(keyword.max, resource) } : {}),
+          noise,
+        };
       case 'sawtooth':
         return { kind: 'sawtooth', low: v(0), high: v(1), periodMs: parseDuration(positional[2]!), noise };
       case 'startup':

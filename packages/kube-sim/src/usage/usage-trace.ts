@@ -34,7 +34,10 @@ function parseTimestamp(text: string, line: number): number {
 /** Parses a trace CSV; errors name the line. */
 export function parseUsageTrace(text: string): UsageTrace {
   const lines = text.split(/\r?\n/).filter((l) => l.trim().length > 0 && !l.startsWith('#'));
-  const header = lines.shift()?.split(',').map((h) => h.trim());
+  const header = lines
+    .shift()
+    ?.split(',')
+    .map((h) => h.trim());
   if (!header || HEADER.some((h, i) => header[i] !== h)) {
     throw new UsagePatternError(`trace must start with the header ${HEADER.join(',')}, got ${JSON.stringify(header?.join(',') ?? '')}`);
   }
@@ -46,7 +49,8 @@ export function parseUsageTrace(text: string): UsageTrace {
     const cpu = Number(cells[2]);
     const memory = Number(cells[3]);
     if (!Number.isFinite(cpu) || cpu < 0) throw new UsagePatternError(`trace line ${line}: cpu_cores ${JSON.stringify(cells[2])} is not a non-negative number`);
-    if (!Number.isFinite(memory) || memory < 0) throw new UsagePatternError(`trace line ${line}: memory_bytes ${JSON.stringify(cells[3])} is not a non-negative number`);
+    if (!Number.isFinite(memory) || memory < 0)
+      throw new UsagePatternError(`trace line ${line}: memory_bytes ${JSON.stringify(cells[3])} is not a non-negative number`);
     raw.push({ at: parseTimestamp(cells[0]!, line), container: cells[1]!, cpu, memory });
   });
   if (raw.length === 0) throw new UsagePatternError('trace has no rows');

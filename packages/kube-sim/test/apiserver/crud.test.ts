@@ -58,7 +58,10 @@ test('update with a stale resourceVersion is 409 Conflict; a fresh one bumps the
   await assert.rejects(sim.core.replaceNamespacedConfigMap({ namespace: 'default', name: 'cfg', body: { ...cm, data: { a: '3' } } }), (err) => {
     assert.equal(statusCode(err), 409);
     assert.equal(statusBody(err).reason, 'Conflict');
-    assert.equal(statusBody(err).message, 'Operation cannot be fulfilled on configmaps "cfg": the object has been modified; please apply your changes to the latest version and try again');
+    assert.equal(
+      statusBody(err).message,
+      'Operation cannot be fulfilled on configmaps "cfg": the object has been modified; please apply your changes to the latest version and try again',
+    );
     return true;
   });
 });
@@ -95,7 +98,8 @@ test('list filters by label and field selectors', async () => {
 });
 
 test('list pages with limit and continue', async () => {
-  for (let i = 0; i < 5; i += 1) await sim.core.createNamespacedConfigMap({ namespace: 'default', body: { metadata: { name: `page-${i}`, labels: { paged: 'yes' } } } });
+  for (let i = 0; i < 5; i += 1)
+    await sim.core.createNamespacedConfigMap({ namespace: 'default', body: { metadata: { name: `page-${i}`, labels: { paged: 'yes' } } } });
   const seen: string[] = [];
   let token: string | undefined;
   let pages = 0;
@@ -144,7 +148,10 @@ test('deleting a namespace deletes what is in it', async () => {
 });
 
 test('services get type, TCP ports with targetPort and a stable cluster IP', async () => {
-  const svc = await sim.core.createNamespacedService({ namespace: 'default', body: { metadata: { name: 'web' }, spec: { selector: { app: 'web' }, ports: [{ port: 80 }] } } });
+  const svc = await sim.core.createNamespacedService({
+    namespace: 'default',
+    body: { metadata: { name: 'web' }, spec: { selector: { app: 'web' }, ports: [{ port: 80 }] } },
+  });
   assert.equal(svc.spec?.type, 'ClusterIP');
   assert.match(svc.spec?.clusterIP ?? '', /^10\.96\.\d{1,3}\.\d{1,3}$/);
   assert.equal(svc.spec?.ports?.[0]?.protocol, 'TCP');
@@ -160,9 +167,18 @@ test('namespaced kinds are only listed across namespaces: a create without a nam
 });
 
 test('YAML bodies are accepted; bodies over 3 MiB are 413', async () => {
-  const yaml = await rawRequest(sim.server, 'POST', '/api/v1/namespaces/default/configmaps', 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: from-yaml\ndata:\n  a: "1"\n', { contentType: 'application/yaml' });
+  const yaml = await rawRequest(
+    sim.server,
+    'POST',
+    '/api/v1/namespaces/default/configmaps',
+    'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: from-yaml\ndata:\n  a: "1"\n',
+    { contentType: 'application/yaml' },
+  );
   assert.equal(yaml.status, 201, yaml.text);
-  const big = await rawRequest(sim.server, 'POST', '/api/v1/namespaces/default/configmaps', { metadata: { name: 'big' }, data: { a: 'x'.repeat(3 * 1024 * 1024) } });
+  const big = await rawRequest(sim.server, 'POST', '/api/v1/namespaces/default/configmaps', {
+    metadata: { name: 'big' },
+    data: { a: 'x'.repeat(3 * 1024 * 1024) },
+  });
   assert.equal(big.status, 413);
   assert.equal((big.json() as { reason: string }).reason, 'RequestEntityTooLarge');
 });

@@ -36,7 +36,15 @@ test('/api/v1 lists pods with status, eviction, binding and the registered resiz
   assert.deepEqual(byName.get('pods')?.shortNames, ['po']);
   assert.deepEqual(byName.get('pods/resize')?.verbs, ['get', 'patch', 'update']);
   assert.equal(byName.get('pods/resize')?.kind, 'Pod');
-  assert.deepEqual(byName.get('pods/eviction'), { name: 'pods/eviction', singularName: '', namespaced: true, kind: 'Eviction', verbs: ['create'], group: 'policy', version: 'v1' });
+  assert.deepEqual(byName.get('pods/eviction'), {
+    name: 'pods/eviction',
+    singularName: '',
+    namespaced: true,
+    kind: 'Eviction',
+    verbs: ['create'],
+    group: 'policy',
+    version: 'v1',
+  });
   assert.equal(byName.get('namespaces')?.namespaced, false);
   assert.equal(byName.get('serviceaccounts/token')?.kind, 'TokenRequest');
 });
@@ -52,7 +60,17 @@ test('replicationcontrollers are served (list, discovery) as on a real server (u
 test('/apis lists the groups with preferred versions; group versions list their resources', async () => {
   const groups = (await rawRequest(sim.server, 'GET', '/apis')).json() as { groups: { name: string; preferredVersion: { groupVersion: string } }[] };
   const names = groups.groups.map((g) => g.name);
-  for (const g of ['apps', 'autoscaling.k8s.io', 'policy', 'coordination.k8s.io', 'admissionregistration.k8s.io', 'apiextensions.k8s.io', 'rbac.authorization.k8s.io', 'events.k8s.io']) assert.ok(names.includes(g), g);
+  for (const g of [
+    'apps',
+    'autoscaling.k8s.io',
+    'policy',
+    'coordination.k8s.io',
+    'admissionregistration.k8s.io',
+    'apiextensions.k8s.io',
+    'rbac.authorization.k8s.io',
+    'events.k8s.io',
+  ])
+    assert.ok(names.includes(g), g);
   assert.equal(groups.groups.find((g) => g.name === 'autoscaling.k8s.io')?.preferredVersion.groupVersion, 'autoscaling.k8s.io/v1');
   const apps = (await rawRequest(sim.server, 'GET', '/apis/apps/v1')).json() as { resources: ResourceEntry[] };
   const scale = apps.resources.find((r) => r.name === 'deployments/scale');
@@ -64,9 +82,16 @@ test('/apis lists the groups with preferred versions; group versions list their 
 test('kubectl-style Table output for get, list and watch', async () => {
   await sim.core.createNamespacedPod({ namespace: 'default', body: podManifest('table') });
   const accept = 'application/json;as=Table;v=v1;g=meta.k8s.io,application/json';
-  const list = (await rawRequest(sim.server, 'GET', '/api/v1/namespaces/default/pods', undefined, { accept })).json() as { kind: string; columnDefinitions: { name: string }[]; rows: { cells: unknown[] }[] };
+  const list = (await rawRequest(sim.server, 'GET', '/api/v1/namespaces/default/pods', undefined, { accept })).json() as {
+    kind: string;
+    columnDefinitions: { name: string }[];
+    rows: { cells: unknown[] }[];
+  };
   assert.equal(list.kind, 'Table');
-  assert.deepEqual(list.columnDefinitions.map((c) => c.name), ['Name', 'Ready', 'Status', 'Restarts', 'Age', 'IP', 'Node']);
+  assert.deepEqual(
+    list.columnDefinitions.map((c) => c.name),
+    ['Name', 'Ready', 'Status', 'Restarts', 'Age', 'IP', 'Node'],
+  );
   assert.deepEqual(list.rows[0]?.cells.slice(0, 4), ['table', '0/1', 'Pending', 0]);
   const watch = await rawRequest(sim.server, 'GET', '/api/v1/namespaces/default/pods?watch=true&timeoutSeconds=1', undefined, { accept });
   const first = JSON.parse(watch.text.split('\n')[0] ?? '{}') as { type: string; object: { kind: string; rows: { cells: unknown[] }[] } };

@@ -44,7 +44,10 @@ for (const c of cases) {
     }
     assert.equal(res.status, 422, res.text);
     const causes = (res.json() as { details: { causes: { field: string }[] } }).details.causes;
-    assert.ok(causes.some((x) => x.field === c.field), JSON.stringify(causes));
+    assert.ok(
+      causes.some((x) => x.field === c.field),
+      JSON.stringify(causes),
+    );
   });
 }
 
@@ -58,9 +61,18 @@ test('core/v1 events through client-node, with an involvedObject namespace check
     source: { component: 'tailor-updater' },
   };
   await sim.core.createNamespacedEvent({ namespace: 'default', body: event });
-  await assert.rejects(sim.core.createNamespacedEvent({ namespace: 'default', body: { ...event, metadata: { name: 'bad' }, involvedObject: { ...event.involvedObject, namespace: 'elsewhere' } } }), (err) => (err as { code?: number }).code === 422);
+  await assert.rejects(
+    sim.core.createNamespacedEvent({
+      namespace: 'default',
+      body: { ...event, metadata: { name: 'bad' }, involvedObject: { ...event.involvedObject, namespace: 'elsewhere' } },
+    }),
+    (err) => (err as { code?: number }).code === 422,
+  );
   const found = await sim.core.listNamespacedEvent({ namespace: 'default', fieldSelector: 'involvedObject.name=web-0,reason=Resized,source=tailor-updater' });
-  assert.deepEqual(found.items.map((e) => e.metadata?.name), ['web-0.1']);
+  assert.deepEqual(
+    found.items.map((e) => e.metadata?.name),
+    ['web-0.1'],
+  );
 });
 
 test('malformed CRDs are 422 with the real causes', async () => {
@@ -72,7 +84,10 @@ test('malformed CRDs are 422 with the real causes', async () => {
   });
   assert.equal(res.status, 422);
   const causes = (res.json() as { details: { causes: { field: string; message: string }[] } }).details.causes;
-  assert.deepEqual(causes.map((c) => c.field), ['metadata.name', 'spec.versions']);
+  assert.deepEqual(
+    causes.map((c) => c.field),
+    ['metadata.name', 'spec.versions'],
+  );
   assert.equal(causes[0]?.message, 'Invalid value: "gadgets": must be spec.names.plural+"."+spec.group');
 });
 
@@ -86,7 +101,10 @@ test('events.k8s.io/v1 and core/v1 Events are one collection seen through two sc
   assert.equal(core.action, 'Resize');
   const eventsApi = sim.kc.makeApiClient(k8s.EventsV1Api);
   const viaNew = await eventsApi.listNamespacedEvent({ namespace: 'default', fieldSelector: 'regarding.name=web-0,reason=Resized' });
-  assert.deepEqual(viaNew.items.map((e) => [e.metadata?.name, e.note, e.deprecatedSource?.component]), [['web-0.1', 'resized in place', 'tailor-updater']]);
+  assert.deepEqual(
+    viaNew.items.map((e) => [e.metadata?.name, e.note, e.deprecatedSource?.component]),
+    [['web-0.1', 'resized in place', 'tailor-updater']],
+  );
   const viaCore = await sim.core.listNamespacedEvent({ namespace: 'default', fieldSelector: 'involvedObject.name=web-0,reason=ResizedInPlace' });
   assert.ok(viaCore.items.some((e) => e.metadata?.name === 'shared.1'));
 });

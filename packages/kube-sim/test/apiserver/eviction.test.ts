@@ -18,7 +18,8 @@ after(async () => {
 async function makePods(ns: string, app: string, n: number, ready: number, owner?: { kind: string; name: string; uid: string }): Promise<void> {
   for (let i = 0; i < n; i += 1) {
     const body = podManifest(`${app}-${i}`, { labels: { app } });
-    if (owner && body.metadata) body.metadata.ownerReferences = [{ apiVersion: 'apps/v1', kind: owner.kind, name: owner.name, uid: owner.uid, controller: true }];
+    if (owner && body.metadata)
+      body.metadata.ownerReferences = [{ apiVersion: 'apps/v1', kind: owner.kind, name: owner.name, uid: owner.uid, controller: true }];
     await sim.core.createNamespacedPod({ namespace: ns, body });
     sim.server.store.mutate('pods', ns, `${app}-${i}`, (draft) => {
       draft.status = { ...(draft.status as object), phase: 'Running', conditions: [{ type: 'Ready', status: i < ready ? 'True' : 'False' }] };
@@ -46,16 +47,51 @@ interface Case {
   allowedBefore?: number;
 }
 
+// prettier-ignore: one row per line, read as a table
 const cases: Case[] = [
   { name: 'no PDB: evicted', pods: 2, ready: 2, evictIndex: 0, expected: 201 },
   { name: 'minAvailable 2 of 3 ready: one disruption allowed', pods: 3, ready: 3, pdb: { minAvailable: 2 }, evictIndex: 0, expected: 201, allowedBefore: 1 },
   { name: 'minAvailable 3 of 3 ready: 429', pods: 3, ready: 3, pdb: { minAvailable: 3 }, evictIndex: 0, expected: 429, allowedBefore: 0 },
-  { name: 'minAvailable 50% of 3 (ceil 2) with 2 ready: 429', pods: 3, ready: 2, pdb: { minAvailable: '50%' }, controllerReplicas: 3, evictIndex: 0, expected: 429, allowedBefore: 0 },
-  { name: 'maxUnavailable 25% of 3 (ceil 1): one allowed', pods: 3, ready: 3, pdb: { maxUnavailable: '25%' }, controllerReplicas: 3, evictIndex: 1, expected: 201, allowedBefore: 1 },
+  {
+    name: 'minAvailable 50% of 3 (ceil 2) with 2 ready: 429',
+    pods: 3,
+    ready: 2,
+    pdb: { minAvailable: '50%' },
+    controllerReplicas: 3,
+    evictIndex: 0,
+    expected: 429,
+    allowedBefore: 0,
+  },
+  {
+    name: 'maxUnavailable 25% of 3 (ceil 1): one allowed',
+    pods: 3,
+    ready: 3,
+    pdb: { maxUnavailable: '25%' },
+    controllerReplicas: 3,
+    evictIndex: 1,
+    expected: 201,
+    allowedBefore: 1,
+  },
   { name: 'maxUnavailable 0: 429', pods: 2, ready: 2, pdb: { maxUnavailable: 0 }, controllerReplicas: 2, evictIndex: 0, expected: 429, allowedBefore: 0 },
-  { name: 'unhealthy pod with the budget met: evicted (IfHealthyBudget)', pods: 3, ready: 2, pdb: { minAvailable: 2 }, evictIndex: 2, expected: 201, allowedBefore: 0 },
+  {
+    name: 'unhealthy pod with the budget met: evicted (IfHealthyBudget)',
+    pods: 3,
+    ready: 2,
+    pdb: { minAvailable: 2 },
+    evictIndex: 2,
+    expected: 201,
+    allowedBefore: 0,
+  },
   { name: 'unhealthy pod below budget: 429', pods: 3, ready: 1, pdb: { minAvailable: 2 }, evictIndex: 2, expected: 429, allowedBefore: 0 },
-  { name: 'unhealthy pod below budget with AlwaysAllow: evicted', pods: 3, ready: 1, pdb: { minAvailable: 2, unhealthyPodEvictionPolicy: 'AlwaysAllow' }, evictIndex: 2, expected: 201, allowedBefore: 0 },
+  {
+    name: 'unhealthy pod below budget with AlwaysAllow: evicted',
+    pods: 3,
+    ready: 1,
+    pdb: { minAvailable: 2, unhealthyPodEvictionPolicy: 'AlwaysAllow' },
+    evictIndex: 2,
+    expected: 201,
+    allowedBefore: 0,
+  },
 ];
 
 cases.forEach((c, index) => {
@@ -66,13 +102,23 @@ cases.forEach((c, index) => {
     if (c.controllerReplicas !== undefined) {
       const rs = await sim.apps.createNamespacedReplicaSet({
         namespace: ns,
-        body: { metadata: { name: 'app' }, spec: { replicas: c.controllerReplicas, selector: { matchLabels: { app: 'app' } }, template: { metadata: { labels: { app: 'app' } }, spec: { containers: [{ name: 'app', image: 'nginx:1.27' }] } } } },
+        body: {
+          metadata: { name: 'app' },
+          spec: {
+            replicas: c.controllerReplicas,
+            selector: { matchLabels: { app: 'app' } },
+            template: { metadata: { labels: { app: 'app' } }, spec: { containers: [{ name: 'app', image: 'nginx:1.27' }] } },
+          },
+        },
       });
       owner = { kind: 'ReplicaSet', name: 'app', uid: rs.metadata?.uid ?? '' };
     }
     await makePods(ns, 'app', c.pods, c.ready, owner);
     if (c.pdb) {
-      await policy.createNamespacedPodDisruptionBudget({ namespace: ns, body: { metadata: { name: 'app' }, spec: { selector: { matchLabels: { app: 'app' } }, ...c.pdb } } });
+      await policy.createNamespacedPodDisruptionBudget({
+        namespace: ns,
+        body: { metadata: { name: 'app' }, spec: { selector: { matchLabels: { app: 'app' } }, ...c.pdb } },
+      });
       const stored = sim.server.disruption.recompute(ns, 'app');
       assert.equal((stored?.status as { disruptionsAllowed: number }).disruptionsAllowed, c.allowedBefore);
     }
@@ -85,12 +131,23 @@ cases.forEach((c, index) => {
 test('a budget-violating eviction is 429 with the real message, cause and no Retry-After', async () => {
   await sim.core.createNamespace({ body: { metadata: { name: 'evict-msg' } } });
   await makePods('evict-msg', 'web', 2, 2);
-  await policy.createNamespacedPodDisruptionBudget({ namespace: 'evict-msg', body: { metadata: { name: 'web' }, spec: { selector: { matchLabels: { app: 'web' } }, minAvailable: 2 } } });
-  const raw = await rawRequest(sim.server, 'POST', '/api/v1/namespaces/evict-msg/pods/web-0/eviction', { apiVersion: 'policy/v1', kind: 'Eviction', metadata: { name: 'web-0' } });
+  await policy.createNamespacedPodDisruptionBudget({
+    namespace: 'evict-msg',
+    body: { metadata: { name: 'web' }, spec: { selector: { matchLabels: { app: 'web' } }, minAvailable: 2 } },
+  });
+  const raw = await rawRequest(sim.server, 'POST', '/api/v1/namespaces/evict-msg/pods/web-0/eviction', {
+    apiVersion: 'policy/v1',
+    kind: 'Eviction',
+    metadata: { name: 'web-0' },
+  });
   assert.equal(raw.status, 429);
   assert.equal(raw.headers['retry-after'], undefined);
   await assert.rejects(
-    sim.core.createNamespacedPodEviction({ namespace: 'evict-msg', name: 'web-0', body: { apiVersion: 'policy/v1', kind: 'Eviction', metadata: { name: 'web-0', namespace: 'evict-msg' } } }),
+    sim.core.createNamespacedPodEviction({
+      namespace: 'evict-msg',
+      name: 'web-0',
+      body: { apiVersion: 'policy/v1', kind: 'Eviction', metadata: { name: 'web-0', namespace: 'evict-msg' } },
+    }),
     (err) => {
       assert.equal(statusCode(err), 429);
       const body = statusBody(err);
@@ -106,7 +163,10 @@ test('a budget-violating eviction is 429 with the real message, cause and no Ret
 test('PDB status follows pod readiness (disruption controller)', async () => {
   await sim.core.createNamespace({ body: { metadata: { name: 'pdb-status' } } });
   await makePods('pdb-status', 'db', 3, 3);
-  await policy.createNamespacedPodDisruptionBudget({ namespace: 'pdb-status', body: { metadata: { name: 'db' }, spec: { selector: { matchLabels: { app: 'db' } }, minAvailable: 1 } } });
+  await policy.createNamespacedPodDisruptionBudget({
+    namespace: 'pdb-status',
+    body: { metadata: { name: 'db' }, spec: { selector: { matchLabels: { app: 'db' } }, minAvailable: 1 } },
+  });
   const wait = async (expected: number): Promise<void> => {
     const deadline = Date.now() + 10_000; // not 50 rounds of 10 ms: a loaded machine needs longer
     while (Date.now() < deadline) {

@@ -20,13 +20,62 @@ afterEach(() => {
   tick = 0;
 });
 
-const cases: { name: string; rule: FaultRule; method: string; path: string; body?: unknown; contentType?: string; status: number; reason: string; retryAfter?: string }[] = [
-  { name: '500 on list pods', rule: { verbs: ['list'], resources: ['pods'], error: 500 }, method: 'GET', path: '/api/v1/namespaces/default/pods', status: 500, reason: 'InternalError' },
-  { name: '429 with Retry-After on pods/resize', rule: { verbs: ['patch'], resources: ['pods'], subresources: ['resize'], error: 429, retryAfterSeconds: 2 }, method: 'PATCH', path: '/api/v1/namespaces/default/pods/f/resize', body: [], contentType: 'application/json-patch+json', status: 429, reason: 'TooManyRequests', retryAfter: '2' },
-  { name: '409 on get of one pod', rule: { verbs: ['get'], resources: ['pods'], error: 409 }, method: 'GET', path: '/api/v1/namespaces/default/pods/f', status: 409, reason: 'Conflict' },
+// prettier-ignore: one row per line, read as a table
+const cases: {
+  name: string;
+  rule: FaultRule;
+  method: string;
+  path: string;
+  body?: unknown;
+  contentType?: string;
+  status: number;
+  reason: string;
+  retryAfter?: string;
+}[] = [
+  {
+    name: '500 on list pods',
+    rule: { verbs: ['list'], resources: ['pods'], error: 500 },
+    method: 'GET',
+    path: '/api/v1/namespaces/default/pods',
+    status: 500,
+    reason: 'InternalError',
+  },
+  {
+    name: '429 with Retry-After on pods/resize',
+    rule: { verbs: ['patch'], resources: ['pods'], subresources: ['resize'], error: 429, retryAfterSeconds: 2 },
+    method: 'PATCH',
+    path: '/api/v1/namespaces/default/pods/f/resize',
+    body: [],
+    contentType: 'application/json-patch+json',
+    status: 429,
+    reason: 'TooManyRequests',
+    retryAfter: '2',
+  },
+  {
+    name: '409 on get of one pod',
+    rule: { verbs: ['get'], resources: ['pods'], error: 409 },
+    method: 'GET',
+    path: '/api/v1/namespaces/default/pods/f',
+    status: 409,
+    reason: 'Conflict',
+  },
   { name: '410 on list', rule: { verbs: ['list'], error: 410 }, method: 'GET', path: '/api/v1/namespaces/default/configmaps', status: 410, reason: 'Expired' },
-  { name: 'a rule for another subresource does not fire', rule: { resources: ['pods'], subresources: ['status'], error: 500 }, method: 'GET', path: '/api/v1/namespaces/default/pods/f', status: 200, reason: '' },
-  { name: 'a rule for another namespace does not fire', rule: { namespaces: ['other'], error: 500 }, method: 'GET', path: '/api/v1/namespaces/default/pods/f', status: 200, reason: '' },
+  {
+    name: 'a rule for another subresource does not fire',
+    rule: { resources: ['pods'], subresources: ['status'], error: 500 },
+    method: 'GET',
+    path: '/api/v1/namespaces/default/pods/f',
+    status: 200,
+    reason: '',
+  },
+  {
+    name: 'a rule for another namespace does not fire',
+    rule: { namespaces: ['other'], error: 500 },
+    method: 'GET',
+    path: '/api/v1/namespaces/default/pods/f',
+    status: 200,
+    reason: '',
+  },
 ];
 
 for (const c of cases) {
@@ -72,7 +121,12 @@ test('a dropped watch ends the stream', async () => {
   const watch = new k8s.Watch(sim.kc);
   const started = Date.now();
   const ended = await new Promise<number>((resolve) => {
-    void watch.watch('/api/v1/namespaces/default/pods', {}, () => {}, () => resolve(Date.now() - started));
+    void watch.watch(
+      '/api/v1/namespaces/default/pods',
+      {},
+      () => {},
+      () => resolve(Date.now() - started),
+    );
   });
   // Not before the 100 ms; the upper bound only has to tell "dropped" from "never ends", so it
   // leaves a loaded machine 10 s.

@@ -27,7 +27,10 @@ test('deleting a bound pod marks it with deletionTimestamp = now + grace; status
   assert.equal(marked.metadata?.deletionTimestamp?.toISOString(), '2026-03-01T10:00:30.000Z');
   assert.equal(marked.metadata?.deletionGracePeriodSeconds, 30);
   assert.equal(marked.metadata?.generation, 2, 'the first mark for deletion bumps the generation (1 -> 2)');
-  await sim.core.patchNamespacedPodStatus({ namespace: 'default', name: 'g1', body: { status: { phase: 'Running' } } }, k8s.setHeaderOptions('Content-Type', k8s.PatchStrategy.MergePatch));
+  await sim.core.patchNamespacedPodStatus(
+    { namespace: 'default', name: 'g1', body: { status: { phase: 'Running' } } },
+    k8s.setHeaderOptions('Content-Type', k8s.PatchStrategy.MergePatch),
+  );
   const still = sim.server.store.get('pods', 'default', 'g1');
   assert.ok(still, 'a status write does not complete a graceful deletion');
   sim.server.store.delete('pods', 'default', 'g1');
@@ -35,8 +38,18 @@ test('deleting a bound pod marks it with deletionTimestamp = now + grace; status
 });
 
 const cases: { name: string; setup: () => Promise<void>; options: k8s.CoreV1ApiDeleteNamespacedPodRequest; removed: boolean }[] = [
-  { name: 'gracePeriodSeconds 0 removes at once', setup: () => boundPod('g2'), options: { namespace: 'default', name: 'g2', gracePeriodSeconds: 0 }, removed: true },
-  { name: 'an unbound pod is removed at once', setup: async () => void (await sim.core.createNamespacedPod({ namespace: 'default', body: podManifest('g3') })), options: { namespace: 'default', name: 'g3' }, removed: true },
+  {
+    name: 'gracePeriodSeconds 0 removes at once',
+    setup: () => boundPod('g2'),
+    options: { namespace: 'default', name: 'g2', gracePeriodSeconds: 0 },
+    removed: true,
+  },
+  {
+    name: 'an unbound pod is removed at once',
+    setup: async () => void (await sim.core.createNamespacedPod({ namespace: 'default', body: podManifest('g3') })),
+    options: { namespace: 'default', name: 'g3' },
+    removed: true,
+  },
   { name: 'terminationGracePeriodSeconds 5 is used', setup: () => boundPod('g4', 5), options: { namespace: 'default', name: 'g4' }, removed: false },
 ];
 for (const c of cases) {

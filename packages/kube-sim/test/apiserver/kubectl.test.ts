@@ -161,7 +161,10 @@ test('kubectl create <kind> sends protobuf (no JSON fallback on 415) and kube-si
   assert.match(deployment.stderr, /\/apis\/apps\/v1\/namespaces\/default\/deployments\?fieldManager=kubectl-create/);
   assert.match(deployment.stderr, /Content-Type: application\/vnd\.kubernetes\.protobuf\n/);
   assert.match(deployment.stderr, /201 Created/);
-  const d = sim.server.store.get('deployments.apps', 'default', 'typed') as unknown as { metadata: { labels: Record<string, string> }; spec: { replicas: number; selector: unknown; template: { metadata: Record<string, unknown>; spec: { containers: Array<Record<string, unknown>> } } } };
+  const d = sim.server.store.get('deployments.apps', 'default', 'typed') as unknown as {
+    metadata: { labels: Record<string, string> };
+    spec: { replicas: number; selector: unknown; template: { metadata: Record<string, unknown>; spec: { containers: Array<Record<string, unknown>> } } };
+  };
   assert.equal(d.spec.replicas, 0, 'a pointer field set to 0 is kept');
   assert.deepEqual(d.metadata.labels, { app: 'typed' });
   assert.deepEqual(d.spec.selector, { matchLabels: { app: 'typed' } });
@@ -186,20 +189,30 @@ test('kubectl create <kind> sends protobuf (no JSON fallback on 415) and kube-si
     assert.equal(res.code, 0, `${args.join(' ')}: ${res.stderr}`);
     assert.equal(res.stdout.trim(), expected);
   }
-  const get = (resource: string, name: string, namespace = 'default') => sim.server.store.get(resource, namespace, name) as unknown as Record<string, Record<string, unknown>>;
+  const get = (resource: string, name: string, namespace = 'default') =>
+    sim.server.store.get(resource, namespace, name) as unknown as Record<string, Record<string, unknown>>;
   assert.deepEqual(get('configmaps', 'typed-cm')['data'], { a: 'b' });
   assert.equal(get('secrets', 'typed-secret')['data']!['password'], Buffer.from('s3cret').toString('base64'), 'bytes map values become base64');
   assert.equal(get('secrets', 'typed-secret')['type'], 'Opaque' as unknown, 'defaulted by the server');
   const ports = get('services', 'typed-svc')['spec']!['ports'] as Array<Record<string, unknown>>;
   assert.deepEqual([ports[0]!['port'], ports[0]!['targetPort'], ports[0]!['protocol']], [80, 'http', 'TCP'], 'IntOrString as a string');
-  assert.deepEqual(get('roles.rbac.authorization.k8s.io', 'typed-role')['rules'], [
-    { verbs: ['get', 'list'], apiGroups: [''], resources: ['pods'] },
-    { verbs: ['get', 'list'], apiGroups: ['apps'], resources: ['deployments'] },
-  ] as unknown, 'empty strings inside lists are kept (the core group)');
-  assert.deepEqual(get('rolebindings.rbac.authorization.k8s.io', 'typed-rb')['subjects'], [{ kind: 'ServiceAccount', name: 'typed-sa', namespace: 'default' }] as unknown);
+  assert.deepEqual(
+    get('roles.rbac.authorization.k8s.io', 'typed-role')['rules'],
+    [
+      { verbs: ['get', 'list'], apiGroups: [''], resources: ['pods'] },
+      { verbs: ['get', 'list'], apiGroups: ['apps'], resources: ['deployments'] },
+    ] as unknown,
+    'empty strings inside lists are kept (the core group)',
+  );
+  assert.deepEqual(get('rolebindings.rbac.authorization.k8s.io', 'typed-rb')['subjects'], [
+    { kind: 'ServiceAccount', name: 'typed-sa', namespace: 'default' },
+  ] as unknown);
   assert.equal(get('poddisruptionbudgets.policy', 'typed-pdb')['spec']!['maxUnavailable'], '50%');
   assert.deepEqual(get('resourcequotas', 'typed-quota')['spec']!['hard'], { pods: '10', 'requests.cpu': '2500m' }, 'Quantities as strings');
-  const cron = get('cronjobs.batch', 'typed-cron')['spec'] as unknown as { schedule: string; jobTemplate: { spec: { template: { spec: { containers: Array<{ command: string[] }> } } } } };
+  const cron = get('cronjobs.batch', 'typed-cron')['spec'] as unknown as {
+    schedule: string;
+    jobTemplate: { spec: { template: { spec: { containers: Array<{ command: string[] }> } } } };
+  };
   assert.equal(cron.schedule, '*/5 * * * *');
   assert.deepEqual(cron.jobTemplate.spec.template.spec.containers[0]!.command, ['echo', 'hi']);
   assert.ok(sim.server.store.get('namespaces', '', 'typed-ns'));

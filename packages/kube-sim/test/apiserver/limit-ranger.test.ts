@@ -13,7 +13,13 @@ before(async () => {
       metadata: { name: 'limits' },
       spec: {
         limits: [
-          { type: 'Container', max: { cpu: '2', memory: '1Gi' }, min: { cpu: '50m' }, defaultRequest: { cpu: '100m', memory: '128Mi' }, maxLimitRequestRatio: { cpu: '4' } },
+          {
+            type: 'Container',
+            max: { cpu: '2', memory: '1Gi' },
+            min: { cpu: '50m' },
+            defaultRequest: { cpu: '100m', memory: '128Mi' },
+            maxLimitRequestRatio: { cpu: '4' },
+          },
           { type: 'Pod', max: { memory: '1536Mi' } },
         ],
       },
@@ -30,7 +36,10 @@ function pod(containers: k8s.V1Container[]): k8s.V1Pod {
 }
 
 test('LimitRange defaults: default limits come from max, requests from defaultRequest; QoS follows', async () => {
-  const created = await sim.core.createNamespacedPod({ namespace: 'limited', body: pod([{ name: 'c', image: 'c:1', resources: { requests: { cpu: '500m' } } }]) });
+  const created = await sim.core.createNamespacedPod({
+    namespace: 'limited',
+    body: pod([{ name: 'c', image: 'c:1', resources: { requests: { cpu: '500m' } } }]),
+  });
   const resources = created.spec?.containers[0]?.resources;
   assert.deepEqual(resources?.limits, { cpu: '2', memory: '1Gi' });
   assert.deepEqual(resources?.requests, { cpu: '500m', memory: '128Mi' });
@@ -80,7 +89,11 @@ const podBounds: { name: string; limits: k8s.V1LimitRangeItem[]; containers: k8s
   {
     name: 'summed limits above a Pod max (2 x 400m)',
     limits: [{ type: 'Pod', max: { cpu: '400m', memory: '1Gi' } }],
-    containers: ['a', 'b'].map((name) => ({ name, image: 'c:1', resources: { requests: { cpu: '400m', memory: '100Mi' }, limits: { cpu: '400m', memory: '100Mi' } } })),
+    containers: ['a', 'b'].map((name) => ({
+      name,
+      image: 'c:1',
+      resources: { requests: { cpu: '400m', memory: '100Mi' }, limits: { cpu: '400m', memory: '100Mi' } },
+    })),
     message: 'maximum cpu usage per Pod is 400m, but limit is 800m',
   },
   {
@@ -95,7 +108,11 @@ const podBounds: { name: string; limits: k8s.V1LimitRangeItem[]; containers: k8s
   {
     name: 'summed requests below a Pod min (2 x 100Mi)',
     limits: [{ type: 'Pod', min: { cpu: '100m', memory: '500Mi' } }],
-    containers: ['a', 'b'].map((name) => ({ name, image: 'c:1', resources: { requests: { cpu: '100m', memory: '100Mi' }, limits: { cpu: '150m', memory: '200Mi' } } })),
+    containers: ['a', 'b'].map((name) => ({
+      name,
+      image: 'c:1',
+      resources: { requests: { cpu: '100m', memory: '100Mi' }, limits: { cpu: '150m', memory: '200Mi' } },
+    })),
     message: 'minimum memory usage per Pod is 500Mi, but request is 200Mi',
   },
   {

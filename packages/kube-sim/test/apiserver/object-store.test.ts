@@ -7,7 +7,12 @@ import type { KubeObject } from '../../src/apiserver/types.ts';
 
 const NOW = Date.parse('2026-03-01T10:00:00Z');
 const store = (): ObjectStore => new ObjectStore({ now: () => NOW });
-const cm = (name: string, data: Record<string, string> = {}, extra: Partial<KubeObject['metadata']> = {}): KubeObject => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace: 'ns', ...extra }, data });
+const cm = (name: string, data: Record<string, string> = {}, extra: Partial<KubeObject['metadata']> = {}): KubeObject => ({
+  apiVersion: 'v1',
+  kind: 'ConfigMap',
+  metadata: { name, namespace: 'ns', ...extra },
+  data,
+});
 
 test('create assigns uid, creationTimestamp, generation 1 and the next global resourceVersion', () => {
   const s = store();
@@ -78,7 +83,10 @@ test('deleting an owner deletes its dependents, unless Orphan', () => {
 test('delete preconditions on uid and resourceVersion are 409', () => {
   const s = store();
   s.create('configmaps', cm('a'));
-  assert.throws(() => s.delete('configmaps', 'ns', 'a', { preconditions: { uid: 'other' } }), { code: 409, message: /Precondition failed: UID in precondition: other/ });
+  assert.throws(() => s.delete('configmaps', 'ns', 'a', { preconditions: { uid: 'other' } }), {
+    code: 409,
+    message: /Precondition failed: UID in precondition: other/,
+  });
   assert.throws(() => s.delete('configmaps', 'ns', 'a', { preconditions: { resourceVersion: '99' } }), { code: 409 });
 });
 
@@ -90,7 +98,10 @@ test('listeners see changes in resourceVersion order even when a listener writes
   });
   s.subscribe('configmaps', (e) => seen.push([e.object.metadata.name ?? '', e.resourceVersion]));
   s.create('configmaps', cm('a'));
-  assert.deepEqual(seen, [['a', 1], ['b', 2]]);
+  assert.deepEqual(seen, [
+    ['a', 1],
+    ['b', 2],
+  ]);
 });
 
 test('event history: a window of 3 over events 4, 7, 9, 12 compacts 4', () => {
@@ -100,8 +111,14 @@ test('event history: a window of 3 over events 4, 7, 9, 12 compacts 4', () => {
   assert.equal(h.compactedRevision, 4);
   assert.equal(h.isExpired(3), true);
   assert.equal(h.isExpired(4), false);
-  assert.deepEqual(h.since(4).map((e) => e.resourceVersion), [7, 9, 12]);
-  assert.deepEqual(h.since(9).map((e) => e.resourceVersion), [12]);
+  assert.deepEqual(
+    h.since(4).map((e) => e.resourceVersion),
+    [7, 9, 12],
+  );
+  assert.deepEqual(
+    h.since(9).map((e) => e.resourceVersion),
+    [12],
+  );
   assert.deepEqual(h.since(12), []);
   h.compact(20);
   assert.equal(h.isExpired(12), true);

@@ -35,12 +35,27 @@ test('2,000 pods and 1,000 VPAs: creates, selector lists, status patches and wat
     });
   }
   for (let i = 0; i < 1000; i += 1) {
-    await server.create({ apiVersion: 'autoscaling.k8s.io/v1', kind: 'VerticalPodAutoscaler', metadata: { name: `v-${i}`, namespace: 'default' }, spec: { targetRef: { kind: 'Deployment', name: `a${i}` } } });
+    await server.create({
+      apiVersion: 'autoscaling.k8s.io/v1',
+      kind: 'VerticalPodAutoscaler',
+      metadata: { name: `v-${i}`, namespace: 'default' },
+      spec: { targetRef: { kind: 'Deployment', name: `a${i}` } },
+    });
   }
   const createMs = cpuMs() - started;
   started = cpuMs();
   for (let i = 0; i < 1000; i += 1) {
-    await server.execute({ verb: 'patch', group: '', version: 'v1', resource: 'pods', subresource: 'status', namespace: 'default', name: `p-${i}`, contentType: 'application/merge-patch+json', body: { status: { phase: 'Running' } } });
+    await server.execute({
+      verb: 'patch',
+      group: '',
+      version: 'v1',
+      resource: 'pods',
+      subresource: 'status',
+      namespace: 'default',
+      name: `p-${i}`,
+      contentType: 'application/merge-patch+json',
+      body: { status: { phase: 'Running' } },
+    });
   }
   const patchMs = cpuMs() - started;
   started = cpuMs();

@@ -32,25 +32,54 @@ test('kubectl protobuf bodies decode to the JSON kubectl would have sent', () =>
 
 /** An envelope around `raw`, written field by field (runtime.Unknown: typeMeta 1, raw 2; TypeMeta: apiVersion 1, kind 2). */
 function envelope(apiVersion: string, kind: string, raw: Uint8Array): Buffer {
-  const typeMeta = protobuf.Writer.create().uint32((1 << 3) | 2).string(apiVersion).uint32((2 << 3) | 2).string(kind).finish();
-  const unknown = protobuf.Writer.create().uint32((1 << 3) | 2).bytes(typeMeta).uint32((2 << 3) | 2).bytes(raw).finish();
+  const typeMeta = protobuf.Writer.create()
+    .uint32((1 << 3) | 2)
+    .string(apiVersion)
+    .uint32((2 << 3) | 2)
+    .string(kind)
+    .finish();
+  const unknown = protobuf.Writer.create()
+    .uint32((1 << 3) | 2)
+    .bytes(typeMeta)
+    .uint32((2 << 3) | 2)
+    .bytes(raw)
+    .finish();
   return Buffer.concat([Buffer.from('k8s\0', 'latin1'), unknown]);
 }
 
 function rejects(buf: Buffer, pattern: RegExp): void {
   assert.throws(
     () => decodeProtobufBody(buf),
-    (err: unknown) => err instanceof ApiError && err.code === 415 && err.reason === 'UnsupportedMediaType' && pattern.test(err.message) && /kubectl create -f FILE/.test(err.message),
+    (err: unknown) =>
+      err instanceof ApiError &&
+      err.code === 415 &&
+      err.reason === 'UnsupportedMediaType' &&
+      pattern.test(err.message) &&
+      /kubectl create -f FILE/.test(err.message),
   );
 }
 
 test('a kind without a message, an undeclared field or a missing magic is 415 that says what to use instead', () => {
   // metadata (field 1) = ObjectMeta{name (field 1) = "x"}
-  const meta = protobuf.Writer.create().uint32((1 << 3) | 2).bytes(protobuf.Writer.create().uint32((1 << 3) | 2).string('x').finish()).finish();
+  const meta = protobuf.Writer.create()
+    .uint32((1 << 3) | 2)
+    .bytes(
+      protobuf.Writer.create()
+        .uint32((1 << 3) | 2)
+        .string('x')
+        .finish(),
+    )
+    .finish();
   assert.deepEqual(decodeProtobufBody(envelope('v1', 'Namespace', meta)), { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'x' } });
   rejects(envelope('v1', 'LimitRange', meta), /no protobuf decoding for v1 LimitRange/);
   rejects(envelope('apps/v1beta1', 'Deployment', meta), /no protobuf decoding for apps\/v1beta1 Deployment/);
-  const extra = Buffer.concat([meta, protobuf.Writer.create().uint32((99 << 3) | 0).uint32(7).finish()]);
+  const extra = Buffer.concat([
+    meta,
+    protobuf.Writer.create()
+      .uint32((99 << 3) | 0)
+      .uint32(7)
+      .finish(),
+  ]);
   rejects(envelope('v1', 'Namespace', extra), /the protobuf Namespace has fields kube-sim does not decode/);
   rejects(Buffer.from('{"kind":"Namespace"}'), /lacks the "k8s\\0" prefix/);
 });

@@ -27,12 +27,23 @@ before(async () => {
     },
   });
   await rbac.createClusterRoleBinding({
-    body: { metadata: { name: 'tailor-updater' }, roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'tailor-updater' }, subjects: [{ kind: 'ServiceAccount', name: 'updater', namespace: 'tailor' }] },
+    body: {
+      metadata: { name: 'tailor-updater' },
+      roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'tailor-updater' },
+      subjects: [{ kind: 'ServiceAccount', name: 'updater', namespace: 'tailor' }],
+    },
   });
-  await rbac.createNamespacedRole({ namespace: 'team-a', body: { metadata: { name: 'cm-reader' }, rules: [{ apiGroups: [''], resources: ['configmaps'], verbs: ['get'], resourceNames: ['allowed'] }] } });
+  await rbac.createNamespacedRole({
+    namespace: 'team-a',
+    body: { metadata: { name: 'cm-reader' }, rules: [{ apiGroups: [''], resources: ['configmaps'], verbs: ['get'], resourceNames: ['allowed'] }] },
+  });
   await rbac.createNamespacedRoleBinding({
     namespace: 'team-a',
-    body: { metadata: { name: 'cm-reader' }, roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: 'cm-reader' }, subjects: [{ kind: 'ServiceAccount', name: 'updater', namespace: 'tailor' }] },
+    body: {
+      metadata: { name: 'cm-reader' },
+      roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: 'cm-reader' },
+      subjects: [{ kind: 'ServiceAccount', name: 'updater', namespace: 'tailor' }],
+    },
   });
   for (const name of ['allowed', 'secret']) await sim.core.createNamespacedConfigMap({ namespace: 'team-a', body: { metadata: { name } } });
   await sim.core.createNamespacedPod({ namespace: 'default', body: podManifest('p1') });
@@ -56,8 +67,16 @@ const cases: { name: string; run: () => Promise<unknown>; status: number; messag
     status: 403,
     message: `pods "p1" is forbidden: User "${USER}" cannot patch resource "pods" in API group "" in the namespace "default"`,
   },
-  { name: 'patch on pods/resize is granted', run: () => updater.core.patchNamespacedPodResize({ namespace: 'default', name: 'p1', body: [{ op: 'test', path: '/metadata/name', value: 'p1' }] }, json), status: 200 },
-  { name: 'create on pods/eviction is granted', run: () => updater.core.createNamespacedPodEviction({ namespace: 'default', name: 'p2', body: { metadata: { name: 'p2' } } }), status: 201 },
+  {
+    name: 'patch on pods/resize is granted',
+    run: () => updater.core.patchNamespacedPodResize({ namespace: 'default', name: 'p1', body: [{ op: 'test', path: '/metadata/name', value: 'p1' }] }, json),
+    status: 200,
+  },
+  {
+    name: 'create on pods/eviction is granted',
+    run: () => updater.core.createNamespacedPodEviction({ namespace: 'default', name: 'p2', body: { metadata: { name: 'p2' } } }),
+    status: 201,
+  },
   {
     name: 'delete on pods is denied',
     run: () => updater.core.deleteNamespacedPod({ namespace: 'default', name: 'p1' }),
@@ -70,13 +89,38 @@ const cases: { name: string; run: () => Promise<unknown>; status: number; messag
     status: 403,
     message: `nodes is forbidden: User "${USER}" cannot list resource "nodes" in API group "" at the cluster scope`,
   },
-  { name: 'a RoleBinding grants a named configmap in its namespace', run: () => updater.core.readNamespacedConfigMap({ namespace: 'team-a', name: 'allowed' }), status: 200 },
+  {
+    name: 'a RoleBinding grants a named configmap in its namespace',
+    run: () => updater.core.readNamespacedConfigMap({ namespace: 'team-a', name: 'allowed' }),
+    status: 200,
+  },
   { name: 'resourceNames exclude other objects', run: () => updater.core.readNamespacedConfigMap({ namespace: 'team-a', name: 'secret' }), status: 403 },
-  { name: 'a RoleBinding grants nothing in another namespace', run: () => updater.core.readNamespacedConfigMap({ namespace: 'default', name: 'allowed' }), status: 403 },
-  { name: 'VPA list is granted', run: () => updater.custom.listNamespacedCustomObject({ group: 'autoscaling.k8s.io', version: 'v1', namespace: 'default', plural: 'verticalpodautoscalers' }), status: 200 },
+  {
+    name: 'a RoleBinding grants nothing in another namespace',
+    run: () => updater.core.readNamespacedConfigMap({ namespace: 'default', name: 'allowed' }),
+    status: 403,
+  },
+  {
+    name: 'VPA list is granted',
+    run: () =>
+      updater.custom.listNamespacedCustomObject({ group: 'autoscaling.k8s.io', version: 'v1', namespace: 'default', plural: 'verticalpodautoscalers' }),
+    status: 200,
+  },
   {
     name: 'VPA create is denied with the group in the message',
-    run: () => updater.custom.createNamespacedCustomObject({ group: 'autoscaling.k8s.io', version: 'v1', namespace: 'default', plural: 'verticalpodautoscalers', body: { apiVersion: 'autoscaling.k8s.io/v1', kind: 'VerticalPodAutoscaler', metadata: { name: 'v' }, spec: { targetRef: { kind: 'Deployment', name: 'x' } } } }),
+    run: () =>
+      updater.custom.createNamespacedCustomObject({
+        group: 'autoscaling.k8s.io',
+        version: 'v1',
+        namespace: 'default',
+        plural: 'verticalpodautoscalers',
+        body: {
+          apiVersion: 'autoscaling.k8s.io/v1',
+          kind: 'VerticalPodAutoscaler',
+          metadata: { name: 'v' },
+          spec: { targetRef: { kind: 'Deployment', name: 'x' } },
+        },
+      }),
     status: 403,
     message: `verticalpodautoscalers.autoscaling.k8s.io is forbidden: User "${USER}" cannot create resource "verticalpodautoscalers" in API group "autoscaling.k8s.io" in the namespace "default"`,
   },
@@ -108,7 +152,8 @@ test('requests without a token are 401 Unauthorized; discovery is open to any au
 
 test('SelfSubjectAccessReview answers from the same RBAC rules', async () => {
   const ask = async (verb: string, resource: string, subresource = ''): Promise<boolean | undefined> =>
-    (await updater.auth.createSelfSubjectAccessReview({ body: { spec: { resourceAttributes: { namespace: 'default', verb, resource, subresource } } } })).status?.allowed;
+    (await updater.auth.createSelfSubjectAccessReview({ body: { spec: { resourceAttributes: { namespace: 'default', verb, resource, subresource } } } })).status
+      ?.allowed;
   assert.equal(await ask('patch', 'pods', 'resize'), true);
   assert.equal(await ask('patch', 'pods'), false);
   assert.equal(await ask('create', 'pods', 'eviction'), true);

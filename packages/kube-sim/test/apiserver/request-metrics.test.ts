@@ -16,10 +16,16 @@ test('HTTP requests are counted per verb, resource, subresource, code and user; 
   await sim.core.createNamespacedPod({ namespace: 'default', body: podManifest('m') });
   await sim.core.listNamespacedPod({ namespace: 'default' });
   await sim.core.listNamespacedPod({ namespace: 'default' });
-  await sim.core.patchNamespacedPodStatus({ namespace: 'default', name: 'm', body: { status: { phase: 'Running' } } }, k8s.setHeaderOptions('Content-Type', k8s.PatchStrategy.MergePatch));
+  await sim.core.patchNamespacedPodStatus(
+    { namespace: 'default', name: 'm', body: { status: { phase: 'Running' } } },
+    k8s.setHeaderOptions('Content-Type', k8s.PatchStrategy.MergePatch),
+  );
   await assert.rejects(sim.core.readNamespacedPod({ namespace: 'default', name: 'missing' }));
   await sim.server.execute({ verb: 'list', group: '', version: 'v1', resource: 'pods', namespace: 'default' });
-  const rows = sim.server.requests.snapshot({ resource: 'pods' }).map((r) => `${r.verb} ${r.subresource || '-'} ${r.code} ${r.count}`).sort();
+  const rows = sim.server.requests
+    .snapshot({ resource: 'pods' })
+    .map((r) => `${r.verb} ${r.subresource || '-'} ${r.code} ${r.count}`)
+    .sort();
   assert.deepEqual(rows, ['GET - 404 1', 'LIST - 200 2', 'PATCH status 200 1', 'POST - 201 1']);
   assert.equal(sim.server.requests.count({ username: 'kube-sim-admin' }), 5);
 });
@@ -39,7 +45,13 @@ test('the request log reports each request with its object, user agent, field ma
   await sim.core.readNamespacedPod({ namespace: 'default', name: 'logged' });
   stop();
   await sim.core.readNamespacedPod({ namespace: 'default', name: 'logged' });
-  assert.deepEqual(log.map((r) => `${r.verb} ${r.name ?? '-'} ${r.fieldManager ?? '-'} ${r.code}`), ['POST - tester 201', 'GET logged - 200']);
+  assert.deepEqual(
+    log.map((r) => `${r.verb} ${r.name ?? '-'} ${r.fieldManager ?? '-'} ${r.code}`),
+    ['POST - tester 201', 'GET logged - 200'],
+  );
   assert.ok(log.every((r) => r.startedAt! >= before && r.endedAt! >= r.startedAt! && r.endedAt! <= Date.now()));
-  assert.ok(log.every((r) => typeof r.userAgent === 'string' && r.userAgent.length > 0), JSON.stringify(log.map((r) => r.userAgent)));
+  assert.ok(
+    log.every((r) => typeof r.userAgent === 'string' && r.userAgent.length > 0),
+    JSON.stringify(log.map((r) => r.userAgent)),
+  );
 });

@@ -30,7 +30,13 @@ test('a malformed label selector is 400 BadRequest', () => {
 });
 
 test('structured selectors compile and format like the Scale status selector', () => {
-  const selector = { matchLabels: { app: 'web' }, matchExpressions: [{ key: 'tier', operator: 'In', values: ['front', 'back'] }, { key: 'legacy', operator: 'DoesNotExist' }] };
+  const selector = {
+    matchLabels: { app: 'web' },
+    matchExpressions: [
+      { key: 'tier', operator: 'In', values: ['front', 'back'] },
+      { key: 'legacy', operator: 'DoesNotExist' },
+    ],
+  };
   assert.equal(matchesLabels(compileLabelSelector(selector), labels), true);
   assert.equal(formatLabelSelector(selector), 'app=web,tier in (front,back),!legacy');
   assert.throws(() => compileLabelSelector({ matchExpressions: [{ key: 'a', operator: 'Like' }] }), { code: 400 });

@@ -48,7 +48,12 @@ export function statusCode(err: unknown): number | undefined {
 }
 
 /** The parsed Status body of a client-node ApiException. */
-export function statusBody(err: unknown): { reason?: string; message?: string; code?: number; details?: { causes?: { field?: string; reason?: string; message?: string }[]; retryAfterSeconds?: number } } {
+export function statusBody(err: unknown): {
+  reason?: string;
+  message?: string;
+  code?: number;
+  details?: { causes?: { field?: string; reason?: string; message?: string }[]; retryAfterSeconds?: number };
+} {
   const body = (err as { body?: unknown }).body;
   if (typeof body === 'string') {
     try {

@@ -6,14 +6,28 @@ import { applyMergePatch } from '../../src/apiserver/merge-patch.ts';
 const pod = {
   spec: {
     containers: [
-      { name: 'app', image: 'app:1', env: [{ name: 'A', value: '1' }, { name: 'B', value: '2' }], ports: [{ containerPort: 80 }] },
+      {
+        name: 'app',
+        image: 'app:1',
+        env: [
+          { name: 'A', value: '1' },
+          { name: 'B', value: '2' },
+        ],
+        ports: [{ containerPort: 80 }],
+      },
       { name: 'sidecar', image: 'side:1' },
     ],
   },
   metadata: { finalizers: ['a'], labels: { x: '1' } },
-  status: { conditions: [{ type: 'Ready', status: 'False' }, { type: 'PodScheduled', status: 'True' }] },
+  status: {
+    conditions: [
+      { type: 'Ready', status: 'False' },
+      { type: 'PodScheduled', status: 'True' },
+    ],
+  },
 };
 
+// prettier-ignore: one row per line, read as a table
 const cases: [string, unknown, unknown][] = [
   [
     'containers merge by name',
@@ -31,11 +45,7 @@ const cases: [string, unknown, unknown][] = [
     { spec: { containers: [{ name: 'sidecar', image: 's:2' }] } },
     { containers: [pod.spec.containers[0], { ...pod.spec.containers[1], image: 's:2' }] },
   ],
-  [
-    '$patch: delete removes the keyed element',
-    { spec: { containers: [{ name: 'sidecar', $patch: 'delete' }] } },
-    { containers: [pod.spec.containers[0]] },
-  ],
+  ['$patch: delete removes the keyed element', { spec: { containers: [{ name: 'sidecar', $patch: 'delete' }] } }, { containers: [pod.spec.containers[0]] }],
   [
     '$patch: replace on a list replaces it',
     { spec: { containers: [{ name: 'only', image: 'o:1' }, { $patch: 'replace' }] } },
@@ -43,8 +53,34 @@ const cases: [string, unknown, unknown][] = [
   ],
   [
     'env merges by name inside a merged container; null deletes a field',
-    { spec: { containers: [{ name: 'app', image: null, env: [{ name: 'B', value: '3' }, { name: 'C', value: '4' }] }] } },
-    { containers: [{ name: 'app', env: [{ name: 'A', value: '1' }, { name: 'B', value: '3' }, { name: 'C', value: '4' }], ports: [{ containerPort: 80 }] }, pod.spec.containers[1]] },
+    {
+      spec: {
+        containers: [
+          {
+            name: 'app',
+            image: null,
+            env: [
+              { name: 'B', value: '3' },
+              { name: 'C', value: '4' },
+            ],
+          },
+        ],
+      },
+    },
+    {
+      containers: [
+        {
+          name: 'app',
+          env: [
+            { name: 'A', value: '1' },
+            { name: 'B', value: '3' },
+            { name: 'C', value: '4' },
+          ],
+          ports: [{ containerPort: 80 }],
+        },
+        pod.spec.containers[1],
+      ],
+    },
   ],
   [
     'ports merge by containerPort',
@@ -76,13 +112,19 @@ test('strategic merge patch: finalizers merge as a set and $deleteFromPrimitiveL
 
 test('strategic merge patch: conditions merge by type', () => {
   const result = applyStrategicMergePatch(pod, { status: { conditions: [{ type: 'Ready', status: 'True' }] } }) as typeof pod;
-  assert.deepEqual(result.status.conditions, [{ type: 'Ready', status: 'True' }, { type: 'PodScheduled', status: 'True' }]);
+  assert.deepEqual(result.status.conditions, [
+    { type: 'Ready', status: 'True' },
+    { type: 'PodScheduled', status: 'True' },
+  ]);
 });
 
 test('strategic merge patch: $patch replace on a map and $retainKeys', () => {
   const replaced = applyStrategicMergePatch(pod, { metadata: { labels: { $patch: 'replace', y: '2' } } }) as typeof pod;
   assert.deepEqual(replaced.metadata.labels, { y: '2' });
-  const retained = applyStrategicMergePatch({ strategy: { type: 'RollingUpdate', rollingUpdate: { maxSurge: 1 } } }, { strategy: { $retainKeys: ['type'], type: 'Recreate' } });
+  const retained = applyStrategicMergePatch(
+    { strategy: { type: 'RollingUpdate', rollingUpdate: { maxSurge: 1 } } },
+    { strategy: { $retainKeys: ['type'], type: 'Recreate' } },
+  );
   assert.deepEqual(retained, { strategy: { type: 'Recreate' } });
 });
 

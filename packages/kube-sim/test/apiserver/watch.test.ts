@@ -20,7 +20,13 @@ interface Seen {
 }
 
 /** Watches a path and collects events until `until` holds (or gives up after `giveUpMs`). */
-async function collect(path: string, query: Record<string, string>, until: (events: Seen[]) => boolean, during?: () => Promise<void>, giveUpMs = 3000): Promise<{ events: Seen[]; ended: boolean }> {
+async function collect(
+  path: string,
+  query: Record<string, string>,
+  until: (events: Seen[]) => boolean,
+  during?: () => Promise<void>,
+  giveUpMs = 3000,
+): Promise<{ events: Seen[]; ended: boolean }> {
   const events: Seen[] = [];
   let ended = false;
   let resolveDone: () => void = () => {};
@@ -59,14 +65,29 @@ const cm = (name: string, labels: Record<string, string> = {}, data: Record<stri
 test('watch without resourceVersion starts with ADDED for current objects, then follows changes', async () => {
   await sim.core.createNamespace({ body: { metadata: { name: 'w1' } } });
   await sim.core.createNamespacedConfigMap({ namespace: 'w1', body: cm('a') });
-  const { events } = await collect('/api/v1/namespaces/w1/configmaps', {}, (e) => e.some((x) => x.type === 'DELETED'), async () => {
-    await sim.core.createNamespacedConfigMap({ namespace: 'w1', body: cm('b') });
-    await sim.core.patchNamespacedConfigMap({ namespace: 'w1', name: 'a', body: { data: { x: '1' } } }, k8s.setHeaderOptions('Content-Type', k8s.PatchStrategy.MergePatch));
-    await sim.core.deleteNamespacedConfigMap({ namespace: 'w1', name: 'b' });
-  });
-  assert.deepEqual(events.map((e) => `${e.type} ${e.name}`), ['ADDED a', 'ADDED b', 'MODIFIED a', 'DELETED b']);
+  const { events } = await collect(
+    '/api/v1/namespaces/w1/configmaps',
+    {},
+    (e) => e.some((x) => x.type === 'DELETED'),
+    async () => {
+      await sim.core.createNamespacedConfigMap({ namespace: 'w1', body: cm('b') });
+      await sim.core.patchNamespacedConfigMap(
+        { namespace: 'w1', name: 'a', body: { data: { x: '1' } } },
+        k8s.setHeaderOptions('Content-Type', k8s.PatchStrategy.MergePatch),
+      );
+      await sim.core.deleteNamespacedConfigMap({ namespace: 'w1', name: 'b' });
+    },
+  );
+  assert.deepEqual(
+    events.map((e) => `${e.type} ${e.name}`),
+    ['ADDED a', 'ADDED b', 'MODIFIED a', 'DELETED b'],
+  );
   const rvs = events.map((e) => Number(e.rv));
-  assert.deepEqual([...rvs].sort((x, y) => x - y), rvs, 'resourceVersions increase');
+  assert.deepEqual(
+    [...rvs].sort((x, y) => x - y),
+    rvs,
+    'resourceVersions increase',
+  );
 });
 
 test('watch from a resourceVersion replays only later changes', async () => {
@@ -75,7 +96,10 @@ test('watch from a resourceVersion replays only later changes', async () => {
   await sim.core.createNamespacedConfigMap({ namespace: 'w2', body: cm('two') });
   await sim.core.createNamespacedConfigMap({ namespace: 'w2', body: cm('three') });
   const { events } = await collect('/api/v1/namespaces/w2/configmaps', { resourceVersion: first.metadata?.resourceVersion ?? '' }, (e) => e.length >= 2);
-  assert.deepEqual(events.map((e) => `${e.type} ${e.name}`), ['ADDED two', 'ADDED three']);
+  assert.deepEqual(
+    events.map((e) => `${e.type} ${e.name}`),
+    ['ADDED two', 'ADDED three'],
+  );
 });
 
 test('watch from a compacted resourceVersion gets an ERROR event with 410 Expired', async () => {
@@ -91,7 +115,11 @@ test('watch from a compacted resourceVersion gets an ERROR event with 410 Expire
 });
 
 test('allowWatchBookmarks sends BOOKMARK events carrying the current resourceVersion', async () => {
-  const { events } = await collect('/api/v1/namespaces/default/configmaps', { allowWatchBookmarks: 'true', resourceVersion: sim.server.store.resourceVersion }, (e) => e.some((x) => x.type === 'BOOKMARK'));
+  const { events } = await collect(
+    '/api/v1/namespaces/default/configmaps',
+    { allowWatchBookmarks: 'true', resourceVersion: sim.server.store.resourceVersion },
+    (e) => e.some((x) => x.type === 'BOOKMARK'),
+  );
   const bookmark = events.find((e) => e.type === 'BOOKMARK');
   assert.ok(bookmark);
   assert.equal(bookmark.rv, sim.server.store.resourceVersion);
@@ -100,7 +128,11 @@ test('allowWatchBookmarks sends BOOKMARK events carrying the current resourceVer
 test('sendInitialEvents ends the initial ADDED events with an initial-events-end BOOKMARK', async () => {
   await sim.core.createNamespace({ body: { metadata: { name: 'w5' } } });
   await sim.core.createNamespacedConfigMap({ namespace: 'w5', body: cm('x') });
-  const { events } = await collect('/api/v1/namespaces/w5/configmaps', { sendInitialEvents: 'true', allowWatchBookmarks: 'true', resourceVersionMatch: 'NotOlderThan' }, (e) => e.some((x) => x.type === 'BOOKMARK'));
+  const { events } = await collect(
+    '/api/v1/namespaces/w5/configmaps',
+    { sendInitialEvents: 'true', allowWatchBookmarks: 'true', resourceVersionMatch: 'NotOlderThan' },
+    (e) => e.some((x) => x.type === 'BOOKMARK'),
+  );
   assert.deepEqual(events.map((e) => e.type).slice(0, 2), ['ADDED', 'BOOKMARK']);
   assert.equal(events[1]?.annotations?.['k8s.io/initial-events-end'], 'true');
 });
@@ -109,30 +141,52 @@ test('objects moving into or out of a label selector are ADDED / DELETED', async
   await sim.core.createNamespace({ body: { metadata: { name: 'w6' } } });
   await sim.core.createNamespacedConfigMap({ namespace: 'w6', body: cm('m', { tier: 'a' }) });
   const merge = k8s.setHeaderOptions('Content-Type', k8s.PatchStrategy.MergePatch);
-  const { events } = await collect('/api/v1/namespaces/w6/configmaps', { labelSelector: 'tier=a' }, (e) => e.length >= 4, async () => {
-    await sim.core.patchNamespacedConfigMap({ namespace: 'w6', name: 'm', body: { metadata: { labels: { tier: 'b' } } } }, merge);
-    await sim.core.patchNamespacedConfigMap({ namespace: 'w6', name: 'm', body: { data: { ignored: 'yes' } } }, merge);
-    await sim.core.patchNamespacedConfigMap({ namespace: 'w6', name: 'm', body: { metadata: { labels: { tier: 'a' } } } }, merge);
-    await sim.core.patchNamespacedConfigMap({ namespace: 'w6', name: 'm', body: { data: { seen: 'yes' } } }, merge);
-  });
-  assert.deepEqual(events.map((e) => e.type), ['ADDED', 'DELETED', 'ADDED', 'MODIFIED']);
+  const { events } = await collect(
+    '/api/v1/namespaces/w6/configmaps',
+    { labelSelector: 'tier=a' },
+    (e) => e.length >= 4,
+    async () => {
+      await sim.core.patchNamespacedConfigMap({ namespace: 'w6', name: 'm', body: { metadata: { labels: { tier: 'b' } } } }, merge);
+      await sim.core.patchNamespacedConfigMap({ namespace: 'w6', name: 'm', body: { data: { ignored: 'yes' } } }, merge);
+      await sim.core.patchNamespacedConfigMap({ namespace: 'w6', name: 'm', body: { metadata: { labels: { tier: 'a' } } } }, merge);
+      await sim.core.patchNamespacedConfigMap({ namespace: 'w6', name: 'm', body: { data: { seen: 'yes' } } }, merge);
+    },
+  );
+  assert.deepEqual(
+    events.map((e) => e.type),
+    ['ADDED', 'DELETED', 'ADDED', 'MODIFIED'],
+  );
 });
 
 test('field selector spec.nodeName narrows a pod watch', async () => {
   await sim.core.createNamespace({ body: { metadata: { name: 'w7' } } });
   const pod = (name: string, nodeName: string): k8s.V1Pod => ({ metadata: { name }, spec: { nodeName, containers: [{ name: 'c', image: 'busybox:1' }] } });
-  const { events } = await collect('/api/v1/pods', { fieldSelector: 'spec.nodeName=node-b' }, (e) => e.length >= 1, async () => {
-    await sim.core.createNamespacedPod({ namespace: 'w7', body: pod('on-a', 'node-a') });
-    await sim.core.createNamespacedPod({ namespace: 'w7', body: pod('on-b', 'node-b') });
-  });
-  assert.deepEqual(events.map((e) => e.name), ['on-b']);
+  const { events } = await collect(
+    '/api/v1/pods',
+    { fieldSelector: 'spec.nodeName=node-b' },
+    (e) => e.length >= 1,
+    async () => {
+      await sim.core.createNamespacedPod({ namespace: 'w7', body: pod('on-a', 'node-a') });
+      await sim.core.createNamespacedPod({ namespace: 'w7', body: pod('on-b', 'node-b') });
+    },
+  );
+  assert.deepEqual(
+    events.map((e) => e.name),
+    ['on-b'],
+  );
 });
 
 test('timeoutSeconds ends the watch', async () => {
   // Ended by the server after 1 s: not before, and well before the 10 s this test gives up
   // after (the slack is for a loaded machine; a watch that ignores timeoutSeconds never ends).
   const started = Date.now();
-  const { ended } = await collect('/api/v1/namespaces/default/configmaps', { timeoutSeconds: '1', resourceVersion: sim.server.store.resourceVersion }, () => false, undefined, 10_000);
+  const { ended } = await collect(
+    '/api/v1/namespaces/default/configmaps',
+    { timeoutSeconds: '1', resourceVersion: sim.server.store.resourceVersion },
+    () => false,
+    undefined,
+    10_000,
+  );
   const took = Date.now() - started;
   assert.equal(ended, true);
   assert.ok(took >= 990 && took < 6000, `ended after ${took} ms`);
@@ -162,13 +216,21 @@ test('a list at an exact, compacted resourceVersion is 410 Expired', async () =>
   const before = sim.server.store.resourceVersion;
   await sim.core.createNamespacedConfigMap({ namespace: 'default', body: cm('exact') });
   sim.server.store.compact();
-  await assert.rejects(sim.core.listNamespacedConfigMap({ namespace: 'default', resourceVersion: before, resourceVersionMatch: 'Exact' }), (err) => (err as { code?: number }).code === 410);
+  await assert.rejects(
+    sim.core.listNamespacedConfigMap({ namespace: 'default', resourceVersion: before, resourceVersionMatch: 'Exact' }),
+    (err) => (err as { code?: number }).code === 410,
+  );
 });
 
 test('endWatches ends every open watch stream; the client sees the end', async () => {
   let ended = false;
   const watch = new k8s.Watch(sim.kc);
-  const controller = await watch.watch('/api/v1/namespaces/default/configmaps', {}, () => undefined, () => void (ended = true));
+  const controller = await watch.watch(
+    '/api/v1/namespaces/default/configmaps',
+    {},
+    () => undefined,
+    () => void (ended = true),
+  );
   try {
     await new Promise((r) => setTimeout(r, 50));
     assert.equal(ended, false);

@@ -23,7 +23,13 @@ async function labellingServer(pair: { cert: string; key: string }): Promise<{ u
       const review = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { request: { uid: string } };
       const patch = Buffer.from(JSON.stringify([{ op: 'add', path: '/metadata/labels/mutated', value: 'yes' }])).toString('base64');
       res.writeHead(200, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ apiVersion: 'admission.k8s.io/v1', kind: 'AdmissionReview', response: { uid: review.request.uid, allowed: true, patchType: 'JSONPatch', patch } }));
+      res.end(
+        JSON.stringify({
+          apiVersion: 'admission.k8s.io/v1',
+          kind: 'AdmissionReview',
+          response: { uid: review.request.uid, allowed: true, patchType: 'JSONPatch', patch },
+        }),
+      );
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
@@ -31,10 +37,11 @@ async function labellingServer(pair: { cert: string; key: string }): Promise<{ u
   return {
     url: `https://127.0.0.1:${port}/label`,
     calls: () => calls,
-    close: () => new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }
 
@@ -57,14 +64,16 @@ async function createPodThrough(url: string, caBundle: string, failurePolicy: 'F
   await admission.createMutatingWebhookConfiguration({
     body: {
       metadata: { name },
-      webhooks: [{
-        name: 'pods.admission.tailor.dev',
-        clientConfig: { url, caBundle },
-        rules: [{ operations: ['CREATE'], apiGroups: [''], apiVersions: ['v1'], resources: ['pods'] }],
-        sideEffects: 'None',
-        admissionReviewVersions: ['v1'],
-        failurePolicy,
-      }],
+      webhooks: [
+        {
+          name: 'pods.admission.tailor.dev',
+          clientConfig: { url, caBundle },
+          rules: [{ operations: ['CREATE'], apiGroups: [''], apiVersions: ['v1'], resources: ['pods'] }],
+          sideEffects: 'None',
+          admissionReviewVersions: ['v1'],
+          failurePolicy,
+        },
+      ],
     },
   });
   try {
@@ -74,12 +83,15 @@ async function createPodThrough(url: string, caBundle: string, failurePolicy: 'F
   }
 }
 
-test("a caBundle whose CA Go cannot parse is refused like the real API server: Fail rejects with its text, Ignore skips the webhook", async (t) => {
+test('a caBundle whose CA Go cannot parse is refused like the real API server: Fail rejects with its text, Ignore skips the webhook', async (t) => {
   const hook = await labellingServer(craftServingCertificate(oldCa, { tag: forge.asn1.Type.UTF8, value: '127.0.0.1' }, NOW));
   t.after(() => hook.close());
   await assert.rejects(createPodThrough(hook.url, bundle(oldCa.cert), 'Fail'), (err) => {
     assert.equal(statusCode(err), 500);
-    assert.equal(statusBody(err).message, `Internal error occurred: failed calling webhook "pods.admission.tailor.dev": could not get REST client: unable to load root certificates: failed to parse certificate: ${GO_REFUSAL}`);
+    assert.equal(
+      statusBody(err).message,
+      `Internal error occurred: failed calling webhook "pods.admission.tailor.dev": could not get REST client: unable to load root certificates: failed to parse certificate: ${GO_REFUSAL}`,
+    );
     return true;
   });
   const skipped = await createPodThrough(hook.url, bundle(oldCa.cert), 'Ignore');
@@ -102,7 +114,10 @@ test("a serving certificate Go cannot parse fails the TLS handshake with Go's er
   t.after(() => hook.close());
   await assert.rejects(createPodThrough(hook.url, bundle(newCa.cert), 'Fail'), (err) => {
     assert.equal(statusCode(err), 500);
-    assert.equal(statusBody(err).message, `Internal error occurred: failed calling webhook "pods.admission.tailor.dev": failed to call webhook: Post "${hook.url}?timeout=10s": tls: failed to parse certificate from server: ${GO_REFUSAL}`);
+    assert.equal(
+      statusBody(err).message,
+      `Internal error occurred: failed calling webhook "pods.admission.tailor.dev": failed to call webhook: Post "${hook.url}?timeout=10s": tls: failed to parse certificate from server: ${GO_REFUSAL}`,
+    );
     return true;
   });
 });
@@ -111,7 +126,10 @@ test("caBundles without a usable certificate get client-go's errors", async () =
   const url = 'https://127.0.0.1:9/never-called';
   const expectMessage = async (caBundle: string, error: string): Promise<void> => {
     await assert.rejects(createPodThrough(url, caBundle, 'Fail'), (err) => {
-      assert.equal(statusBody(err).message, `Internal error occurred: failed calling webhook "pods.admission.tailor.dev": could not get REST client: unable to load root certificates: ${error}`);
+      assert.equal(
+        statusBody(err).message,
+        `Internal error occurred: failed calling webhook "pods.admission.tailor.dev": could not get REST client: unable to load root certificates: ${error}`,
+      );
       return true;
     });
   };

@@ -82,8 +82,7 @@ export async function startWebhookServer(): Promise<TestWebhookServer> {
           send();
         }, SLOW_ANSWER_MS);
         slow.add(timer);
-      }
-      else send();
+      } else send();
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));

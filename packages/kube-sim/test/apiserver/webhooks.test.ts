@@ -21,8 +21,10 @@ after(async () => {
   await hooks?.close();
 });
 beforeEach(async () => {
-  for (const c of (await admission.listMutatingWebhookConfiguration()).items) await admission.deleteMutatingWebhookConfiguration({ name: c.metadata?.name ?? '' });
-  for (const c of (await admission.listValidatingWebhookConfiguration()).items) await admission.deleteValidatingWebhookConfiguration({ name: c.metadata?.name ?? '' });
+  for (const c of (await admission.listMutatingWebhookConfiguration()).items)
+    await admission.deleteMutatingWebhookConfiguration({ name: c.metadata?.name ?? '' });
+  for (const c of (await admission.listValidatingWebhookConfiguration()).items)
+    await admission.deleteValidatingWebhookConfiguration({ name: c.metadata?.name ?? '' });
   hooks.received.length = 0;
 });
 
@@ -72,13 +74,22 @@ test('a validating webhook denial is the real message with the webhook code', as
   assert.equal(hooks.received.length, 1, 'objectSelector skipped the non-matching pod');
 });
 
+// prettier-ignore: one row per line, read as a table
 const ruleCases: { name: string; rule: k8s.V1RuleWithOperations; calls: number }[] = [
   { name: 'CREATE on pods matches', rule: { operations: ['CREATE'], apiGroups: [''], apiVersions: ['v1'], resources: ['pods'] }, calls: 1 },
   { name: 'UPDATE only does not match a create', rule: { operations: ['UPDATE'], apiGroups: [''], apiVersions: ['v1'], resources: ['pods'] }, calls: 0 },
   { name: 'another group does not match', rule: { operations: ['*'], apiGroups: ['apps'], apiVersions: ['*'], resources: ['*'] }, calls: 0 },
-  { name: 'a subresource rule does not match the main resource', rule: { operations: ['*'], apiGroups: [''], apiVersions: ['v1'], resources: ['pods/status'] }, calls: 0 },
+  {
+    name: 'a subresource rule does not match the main resource',
+    rule: { operations: ['*'], apiGroups: [''], apiVersions: ['v1'], resources: ['pods/status'] },
+    calls: 0,
+  },
   { name: 'wildcards match', rule: { operations: ['*'], apiGroups: ['*'], apiVersions: ['*'], resources: ['*/*'] }, calls: 1 },
-  { name: 'Cluster scope does not match pods', rule: { operations: ['*'], apiGroups: [''], apiVersions: ['v1'], resources: ['pods'], scope: 'Cluster' }, calls: 0 },
+  {
+    name: 'Cluster scope does not match pods',
+    rule: { operations: ['*'], apiGroups: [''], apiVersions: ['v1'], resources: ['pods'], scope: 'Cluster' },
+    calls: 0,
+  },
 ];
 for (const c of ruleCases) {
   test(`webhook rules: ${c.name}`, async () => {
@@ -99,22 +110,58 @@ test('namespaceSelector uses the labels of the request namespace', async () => {
 });
 
 test('subresource rules: pods/status updates and pods/eviction creates reach the webhook', async () => {
-  await validating(hook('/allow', { rules: [{ operations: ['UPDATE', 'CREATE'], apiGroups: [''], apiVersions: ['v1'], resources: ['pods/status', 'pods/eviction'] }] }));
+  await validating(
+    hook('/allow', { rules: [{ operations: ['UPDATE', 'CREATE'], apiGroups: [''], apiVersions: ['v1'], resources: ['pods/status', 'pods/eviction'] }] }),
+  );
   const pod = await createPod();
   const name = pod.metadata?.name ?? '';
-  await sim.core.patchNamespacedPodStatus({ namespace: 'default', name, body: { status: { phase: 'Running' } } }, k8s.setHeaderOptions('Content-Type', k8s.PatchStrategy.MergePatch));
+  await sim.core.patchNamespacedPodStatus(
+    { namespace: 'default', name, body: { status: { phase: 'Running' } } },
+    k8s.setHeaderOptions('Content-Type', k8s.PatchStrategy.MergePatch),
+  );
   await sim.core.createNamespacedPodEviction({ namespace: 'default', name, body: { metadata: { name } } });
-  assert.deepEqual(hooks.received.map((r) => `${r.request.operation} ${r.request.subResource ?? ''} ${r.request.kind.kind}`), ['UPDATE status Pod', 'CREATE eviction Eviction']);
+  assert.deepEqual(
+    hooks.received.map((r) => `${r.request.operation} ${r.request.subResource ?? ''} ${r.request.kind.kind}`),
+    ['UPDATE status Pod', 'CREATE eviction Eviction'],
+  );
 });
 
 const failureCases: { name: string; webhook: () => Hook; status: number; message?: RegExp }[] = [
-  { name: 'unreachable with failurePolicy Ignore is admitted', webhook: () => hook('/allow', { clientConfig: { url: 'https://127.0.0.1:1/x', caBundle: hooks.caBundle }, failurePolicy: 'Ignore' }), status: 201 },
-  { name: 'unreachable with failurePolicy Fail is 500', webhook: () => hook('/allow', { clientConfig: { url: 'https://127.0.0.1:1/x', caBundle: hooks.caBundle }, failurePolicy: 'Fail' }), status: 500, message: /^Internal error occurred: failed calling webhook "allow.hooks.test": failed to call webhook: Post "https:\/\/127.0.0.1:1\/x\?timeout=10s"/ },
-  { name: 'a timeout with failurePolicy Fail is 500 after timeoutSeconds', webhook: () => hook('/slow', { timeoutSeconds: 1, failurePolicy: 'Fail' }), status: 500, message: /context deadline exceeded/ },
+  {
+    name: 'unreachable with failurePolicy Ignore is admitted',
+    webhook: () => hook('/allow', { clientConfig: { url: 'https://127.0.0.1:1/x', caBundle: hooks.caBundle }, failurePolicy: 'Ignore' }),
+    status: 201,
+  },
+  {
+    name: 'unreachable with failurePolicy Fail is 500',
+    webhook: () => hook('/allow', { clientConfig: { url: 'https://127.0.0.1:1/x', caBundle: hooks.caBundle }, failurePolicy: 'Fail' }),
+    status: 500,
+    message: /^Internal error occurred: failed calling webhook "allow.hooks.test": failed to call webhook: Post "https:\/\/127.0.0.1:1\/x\?timeout=10s"/,
+  },
+  {
+    name: 'a timeout with failurePolicy Fail is 500 after timeoutSeconds',
+    webhook: () => hook('/slow', { timeoutSeconds: 1, failurePolicy: 'Fail' }),
+    status: 500,
+    message: /context deadline exceeded/,
+  },
   { name: 'a timeout with failurePolicy Ignore is admitted', webhook: () => hook('/slow', { timeoutSeconds: 1, failurePolicy: 'Ignore' }), status: 201 },
-  { name: 'a caBundle from another CA fails TLS verification', webhook: () => hook('/allow', { clientConfig: { url: hooks.url('/allow'), caBundle: createCertificateAuthority('other').caBundle } }), status: 500, message: /failed calling webhook/ },
-  { name: 'a service reference is resolved and verified as hooks.test.svc', webhook: () => hook('/allow', { clientConfig: { service: { namespace: 'test', name: 'hooks', path: '/allow' }, caBundle: hooks.caBundle } }), status: 201 },
-  { name: 'an unresolvable service fails', webhook: () => hook('/allow', { clientConfig: { service: { namespace: 'test', name: 'nobody', path: '/allow' }, caBundle: hooks.caBundle } }), status: 500, message: /cannot be resolved/ },
+  {
+    name: 'a caBundle from another CA fails TLS verification',
+    webhook: () => hook('/allow', { clientConfig: { url: hooks.url('/allow'), caBundle: createCertificateAuthority('other').caBundle } }),
+    status: 500,
+    message: /failed calling webhook/,
+  },
+  {
+    name: 'a service reference is resolved and verified as hooks.test.svc',
+    webhook: () => hook('/allow', { clientConfig: { service: { namespace: 'test', name: 'hooks', path: '/allow' }, caBundle: hooks.caBundle } }),
+    status: 201,
+  },
+  {
+    name: 'an unresolvable service fails',
+    webhook: () => hook('/allow', { clientConfig: { service: { namespace: 'test', name: 'nobody', path: '/allow' }, caBundle: hooks.caBundle } }),
+    status: 500,
+    message: /cannot be resolved/,
+  },
 ];
 for (const c of failureCases) {
   test(`webhook failures: ${c.name}`, async () => {
@@ -157,5 +204,8 @@ test('reinvocationPolicy IfNeeded runs a webhook again after a later webhook cha
   await admission.createMutatingWebhookConfiguration({ body: { metadata: { name: 'b-label' }, webhooks: [hook('/label')] } });
   const pod = await createPod();
   assert.equal(pod.metadata?.labels?.['team'], 'a');
-  assert.deepEqual(hooks.received.map((r) => r.path), ['/team', '/label', '/team']);
+  assert.deepEqual(
+    hooks.received.map((r) => r.path),
+    ['/team', '/label', '/team'],
+  );
 });

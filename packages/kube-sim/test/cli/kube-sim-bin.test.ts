@@ -36,7 +36,10 @@ test('the kube-sim bin exits 2 with every usage problem and the usage text', () 
 test('the kube-sim bin serves a cluster client-node can use, stops on SIGTERM and removes its temp kubeconfig', async (t) => {
   const dir = mkdtempSync(join(tmpdir(), 'kube-sim-bin-'));
   t.after(() => rmSync(dir, { recursive: true, force: true }));
-  const child = spawn(process.execPath, [BIN, '--port', '0', '--server-version', '1.34'], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, TMPDIR: dir } });
+  const child = spawn(process.execPath, [BIN, '--port', '0', '--server-version', '1.34'], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, TMPDIR: dir },
+  });
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
   t.after(() => {
     if (child.exitCode === null) child.kill('SIGKILL');

@@ -9,10 +9,22 @@ import { templateHash } from '../../src/controllers/template-hash.ts';
 import type { Workload } from '../../src/controllers/workload-types.ts';
 import type { Pod } from '../../src/objects.ts';
 
-const template = { metadata: { labels: { app: 'web' }, annotations: { 'tailor.dev/sim-usage': '{}' } }, spec: { containers: [{ name: 'app', image: 'nginx' }] } };
-const workload = (kind: string, replicas: number): Workload => ({ kind, metadata: { name: 'web', namespace: 'prod', uid: `${kind}-uid`, generation: 3 }, spec: { replicas, selector: { matchLabels: { app: 'web' } }, template } });
+const template = {
+  metadata: { labels: { app: 'web' }, annotations: { 'tailor.dev/sim-usage': '{}' } },
+  spec: { containers: [{ name: 'app', image: 'nginx' }] },
+};
+const workload = (kind: string, replicas: number): Workload => ({
+  kind,
+  metadata: { name: 'web', namespace: 'prod', uid: `${kind}-uid`, generation: 3 },
+  spec: { replicas, selector: { matchLabels: { app: 'web' } }, template },
+});
 const pod = (name: string, extra: Partial<Pod['status']> = {}, deleting = false): Pod => ({
-  metadata: { name, namespace: 'prod', ...(deleting ? { deletionTimestamp: '2026-01-01T00:00:00Z' } : {}), creationTimestamp: `2026-01-01T00:00:0${name.length % 10}Z` },
+  metadata: {
+    name,
+    namespace: 'prod',
+    ...(deleting ? { deletionTimestamp: '2026-01-01T00:00:00Z' } : {}),
+    creationTimestamp: `2026-01-01T00:00:0${name.length % 10}Z`,
+  },
   spec: { containers: [] },
   status: { phase: 'Running', conditions: [{ type: 'Ready', status: 'True' }], ...extra },
 });
@@ -25,7 +37,9 @@ test('replicaset: creates the missing pods from the template with a controlling 
   assert.equal(p.metadata.namespace, 'prod');
   assert.deepEqual(p.metadata.labels, { app: 'web' });
   assert.deepEqual(p.metadata.annotations, { 'tailor.dev/sim-usage': '{}' });
-  assert.deepEqual(p.metadata.ownerReferences, [{ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'web', uid: 'ReplicaSet-uid', controller: true, blockOwnerDeletion: true }]);
+  assert.deepEqual(p.metadata.ownerReferences, [
+    { apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'web', uid: 'ReplicaSet-uid', controller: true, blockOwnerDeletion: true },
+  ]);
   assert.deepEqual(r.status, { replicas: 1, fullyLabeledReplicas: 1, readyReplicas: 1, availableReplicas: 1, observedGeneration: 3 });
 });
 
@@ -60,7 +74,10 @@ test('deployment: creates a ReplicaSet named by the template hash, then scales i
 
 test('statefulset: ordinal names, the missing ordinal comes back with the same name, extra ordinals go', () => {
   const r = reconcileStatefulSet(workload('StatefulSet', 3), [pod('web-0'), pod('web-2'), pod('web-3')]);
-  assert.deepEqual(r.create.map((p) => p.metadata.name), ['web-1']);
+  assert.deepEqual(
+    r.create.map((p) => p.metadata.name),
+    ['web-1'],
+  );
   assert.equal(r.create[0]!.metadata.labels?.['apps.kubernetes.io/pod-index'], '1');
   assert.equal(r.create[0]!.metadata.labels?.['statefulset.kubernetes.io/pod-name'], 'web-1');
   assert.deepEqual(r.delete, ['web-3']);
@@ -72,7 +89,10 @@ test('daemonset: one pod per schedulable node, bound directly', () => {
   const nodes = [{ metadata: { name: 'a' } }, { metadata: { name: 'b' } }, { metadata: { name: 'c' }, spec: { unschedulable: true } }];
   const existing = { ...pod('web-x'), spec: { nodeName: 'a', containers: [] } };
   const r = reconcileDaemonSet(workload('DaemonSet', 0), [existing], nodes);
-  assert.deepEqual(r.create.map((p) => p.spec.nodeName), ['b']);
+  assert.deepEqual(
+    r.create.map((p) => p.spec.nodeName),
+    ['b'],
+  );
   assert.equal(r.status.desiredNumberScheduled, 2);
 });
 
@@ -80,7 +100,11 @@ test('job: runs parallelism pods until completions succeeded, then Complete', ()
   const job: Workload = { ...workload('Job', 0), spec: { template, completions: 3, parallelism: 2 } };
   assert.equal(reconcileJob(job, [], 'T').create.length, 2);
   assert.equal(reconcileJob(job, [pod('a', { phase: 'Succeeded' }), pod('b', { phase: 'Succeeded' })], 'T').create.length, 1);
-  const done = reconcileJob(job, ['a', 'b', 'c'].map((n) => pod(n, { phase: 'Succeeded' })), 'T');
+  const done = reconcileJob(
+    job,
+    ['a', 'b', 'c'].map((n) => pod(n, { phase: 'Succeeded' })),
+    'T',
+  );
   assert.equal(done.create.length, 0);
   assert.deepEqual(done.status.conditions, [{ type: 'Complete', status: 'True', lastTransitionTime: 'T' }]);
 });

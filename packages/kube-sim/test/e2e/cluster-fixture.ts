@@ -53,7 +53,11 @@ export async function startCluster(version: ServerVersion, nodes?: Partial<NodeS
 }
 
 /** A pod manifest with one container `app`. */
-export function appPod(name: string, resources: k8s.V1ResourceRequirements, extra: { resizePolicy?: k8s.V1ContainerResizePolicy[]; annotations?: Record<string, string> } = {}): k8s.V1Pod {
+export function appPod(
+  name: string,
+  resources: k8s.V1ResourceRequirements,
+  extra: { resizePolicy?: k8s.V1ContainerResizePolicy[]; annotations?: Record<string, string> } = {},
+): k8s.V1Pod {
   return {
     apiVersion: 'v1',
     kind: 'Pod',
@@ -63,7 +67,10 @@ export function appPod(name: string, resources: k8s.V1ResourceRequirements, extr
 }
 
 /** The HTTP code and parsed Status of a client-node ApiException. */
-export function apiFailure(err: unknown): { code?: number; status: { reason?: string; message?: string; code?: number; details?: { causes?: Array<{ reason?: string; field?: string; message?: string }> } } } {
+export function apiFailure(err: unknown): {
+  code?: number;
+  status: { reason?: string; message?: string; code?: number; details?: { causes?: Array<{ reason?: string; field?: string; message?: string }> } };
+} {
   const e = err as { code?: number; body?: unknown };
   let status = {};
   if (typeof e.body === 'string') {

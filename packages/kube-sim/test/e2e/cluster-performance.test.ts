@@ -22,7 +22,14 @@ test('1,000 pods are scheduled and started quickly, and a tick over them stays c
     apiVersion: 'apps/v1',
     kind: 'Deployment',
     metadata: { name: 'big', namespace: 'default' },
-    spec: { replicas: 1000, selector: { matchLabels: { app: 'big' } }, template: { metadata: { labels: { app: 'big' } }, spec: { containers: [{ name: 'app', image: 'nginx', resources: { requests: { cpu: '100m', memory: '64Mi' } } }] } } },
+    spec: {
+      replicas: 1000,
+      selector: { matchLabels: { app: 'big' } },
+      template: {
+        metadata: { labels: { app: 'big' } },
+        spec: { containers: [{ name: 'app', image: 'nginx', resources: { requests: { cpu: '100m', memory: '64Mi' } } }] },
+      },
+    },
   } as never);
   for (let i = 0; i < 3; i++) await sim.cluster.tick(1000);
   await sim.cluster.settle();

@@ -5,7 +5,9 @@ import { startCluster, apiFailure, type ClusterFixture } from './cluster-fixture
 
 const template = (app: string): k8s.V1PodTemplateSpec => ({
   metadata: { labels: { app } },
-  spec: { containers: [{ name: 'app', image: 'nginx:1.27', resources: { requests: { cpu: '100m', memory: '64Mi' }, limits: { cpu: '200m', memory: '128Mi' } } }] },
+  spec: {
+    containers: [{ name: 'app', image: 'nginx:1.27', resources: { requests: { cpu: '100m', memory: '64Mi' }, limits: { cpu: '200m', memory: '128Mi' } } }],
+  },
 });
 
 async function podsOf(f: ClusterFixture, app: string): Promise<k8s.V1Pod[]> {
@@ -32,7 +34,10 @@ test('deployment: a ReplicaSet and its pods appear; an evicted pod comes back fr
   const f = await startCluster('1.35');
   t.after(() => f.close());
   const admitted = watchAdmission(f);
-  await f.apps.createNamespacedDeployment({ namespace: 'default', body: { metadata: { name: 'web' }, spec: { replicas: 2, selector: { matchLabels: { app: 'web' } }, template: template('web') } } });
+  await f.apps.createNamespacedDeployment({
+    namespace: 'default',
+    body: { metadata: { name: 'web' }, spec: { replicas: 2, selector: { matchLabels: { app: 'web' } }, template: template('web') } },
+  });
   await f.tick(1000);
   const rs = (await f.apps.listNamespacedReplicaSet({ namespace: 'default' })).items;
   assert.equal(rs.length, 1);
@@ -46,7 +51,11 @@ test('deployment: a ReplicaSet and its pods appear; an evicted pod comes back fr
     assert.equal(p.metadata?.labels?.['pod-template-hash'], rs[0]!.metadata?.labels?.['pod-template-hash']);
   }
   const victim = pods[0]!.metadata!.name!;
-  await f.core.createNamespacedPodEviction({ namespace: 'default', name: victim, body: { apiVersion: 'policy/v1', kind: 'Eviction', metadata: { name: victim, namespace: 'default' } } });
+  await f.core.createNamespacedPodEviction({
+    namespace: 'default',
+    name: victim,
+    body: { apiVersion: 'policy/v1', kind: 'Eviction', metadata: { name: victim, namespace: 'default' } },
+  });
   await f.tick(1000);
   pods = await podsOf(f, 'web');
   assert.equal(pods.length, 2);
@@ -60,14 +69,25 @@ test('deployment: a ReplicaSet and its pods appear; an evicted pod comes back fr
 test('deployment scale subresource changes the number of pods', async (t) => {
   const f = await startCluster('1.35');
   t.after(() => f.close());
-  await f.apps.createNamespacedDeployment({ namespace: 'default', body: { metadata: { name: 'api' }, spec: { replicas: 1, selector: { matchLabels: { app: 'api' } }, template: template('api') } } });
+  await f.apps.createNamespacedDeployment({
+    namespace: 'default',
+    body: { metadata: { name: 'api' }, spec: { replicas: 1, selector: { matchLabels: { app: 'api' } }, template: template('api') } },
+  });
   await f.tick(1000);
-  await f.apps.replaceNamespacedDeploymentScale({ namespace: 'default', name: 'api', body: { metadata: { name: 'api', namespace: 'default' }, spec: { replicas: 3 } } });
+  await f.apps.replaceNamespacedDeploymentScale({
+    namespace: 'default',
+    name: 'api',
+    body: { metadata: { name: 'api', namespace: 'default' }, spec: { replicas: 3 } },
+  });
   await f.tick(1000);
   assert.equal((await podsOf(f, 'api')).length, 3);
   const scale = await f.apps.readNamespacedDeploymentScale({ namespace: 'default', name: 'api' });
   assert.equal(scale.spec?.replicas, 3);
-  await f.apps.replaceNamespacedDeploymentScale({ namespace: 'default', name: 'api', body: { metadata: { name: 'api', namespace: 'default' }, spec: { replicas: 1 } } });
+  await f.apps.replaceNamespacedDeploymentScale({
+    namespace: 'default',
+    name: 'api',
+    body: { metadata: { name: 'api', namespace: 'default' }, spec: { replicas: 1 } },
+  });
   await f.tick(1000);
   assert.equal((await podsOf(f, 'api')).length, 1);
 });
@@ -75,12 +95,19 @@ test('deployment scale subresource changes the number of pods', async (t) => {
 test('statefulset: ordinal pods; a deleted pod comes back with the same name', async (t) => {
   const f = await startCluster('1.35');
   t.after(() => f.close());
-  await f.apps.createNamespacedStatefulSet({ namespace: 'default', body: { metadata: { name: 'db' }, spec: { replicas: 3, serviceName: 'db', selector: { matchLabels: { app: 'db' } }, template: template('db') } } });
+  await f.apps.createNamespacedStatefulSet({
+    namespace: 'default',
+    body: { metadata: { name: 'db' }, spec: { replicas: 3, serviceName: 'db', selector: { matchLabels: { app: 'db' } }, template: template('db') } },
+  });
   await f.tick(1000);
   let names = (await podsOf(f, 'db')).map((p) => p.metadata?.name).sort();
   assert.deepEqual(names, ['db-0', 'db-1', 'db-2']);
   const oldUid = (await f.core.readNamespacedPod({ namespace: 'default', name: 'db-1' })).metadata?.uid;
-  await f.core.createNamespacedPodEviction({ namespace: 'default', name: 'db-1', body: { apiVersion: 'policy/v1', kind: 'Eviction', metadata: { name: 'db-1', namespace: 'default' } } });
+  await f.core.createNamespacedPodEviction({
+    namespace: 'default',
+    name: 'db-1',
+    body: { apiVersion: 'policy/v1', kind: 'Eviction', metadata: { name: 'db-1', namespace: 'default' } },
+  });
   await f.tick(1000);
   names = (await podsOf(f, 'db')).map((p) => p.metadata?.name).sort();
   assert.deepEqual(names, ['db-0', 'db-1', 'db-2']);
@@ -92,17 +119,27 @@ test('statefulset: ordinal pods; a deleted pod comes back with the same name', a
 test('eviction blocked by a PodDisruptionBudget answers 429 and the pod stays', async (t) => {
   const f = await startCluster('1.35');
   t.after(() => f.close());
-  await f.apps.createNamespacedReplicaSet({ namespace: 'default', body: { metadata: { name: 'solo' }, spec: { replicas: 1, selector: { matchLabels: { app: 'solo' } }, template: template('solo') } } });
+  await f.apps.createNamespacedReplicaSet({
+    namespace: 'default',
+    body: { metadata: { name: 'solo' }, spec: { replicas: 1, selector: { matchLabels: { app: 'solo' } }, template: template('solo') } },
+  });
   await f.tick(1000);
   const { PolicyV1Api } = await import('@kubernetes/client-node');
   const kc = (await import('@kubernetes/client-node')).KubeConfig;
   const config = new kc();
   config.loadFromString(f.sim.server.kubeconfig());
-  await config.makeApiClient(PolicyV1Api).createNamespacedPodDisruptionBudget({ namespace: 'default', body: { metadata: { name: 'solo' }, spec: { minAvailable: 1, selector: { matchLabels: { app: 'solo' } } } } });
+  await config.makeApiClient(PolicyV1Api).createNamespacedPodDisruptionBudget({
+    namespace: 'default',
+    body: { metadata: { name: 'solo' }, spec: { minAvailable: 1, selector: { matchLabels: { app: 'solo' } } } },
+  });
   await f.tick(1000);
   const pod = (await podsOf(f, 'solo'))[0]!.metadata!.name!;
   await assert.rejects(
-    f.core.createNamespacedPodEviction({ namespace: 'default', name: pod, body: { apiVersion: 'policy/v1', kind: 'Eviction', metadata: { name: pod, namespace: 'default' } } }),
+    f.core.createNamespacedPodEviction({
+      namespace: 'default',
+      name: pod,
+      body: { apiVersion: 'policy/v1', kind: 'Eviction', metadata: { name: pod, namespace: 'default' } },
+    }),
     (err: unknown) => apiFailure(err).code === 429,
   );
   assert.equal((await podsOf(f, 'solo'))[0]!.metadata!.name, pod);
@@ -111,7 +148,10 @@ test('eviction blocked by a PodDisruptionBudget answers 429 and the pod stays', 
 test('daemonset: one pod per node; job: pods run to completion and the Job completes', async (t) => {
   const f = await startCluster('1.35', [{}, {}]);
   t.after(() => f.close());
-  await f.apps.createNamespacedDaemonSet({ namespace: 'default', body: { metadata: { name: 'agent' }, spec: { selector: { matchLabels: { app: 'agent' } }, template: template('agent') } } });
+  await f.apps.createNamespacedDaemonSet({
+    namespace: 'default',
+    body: { metadata: { name: 'agent' }, spec: { selector: { matchLabels: { app: 'agent' } }, template: template('agent') } },
+  });
   const { BatchV1Api, KubeConfig } = await import('@kubernetes/client-node');
   const kc = new KubeConfig();
   kc.loadFromString(f.sim.server.kubeconfig());
@@ -119,7 +159,10 @@ test('daemonset: one pod per node; job: pods run to completion and the Job compl
   const jobTemplate = template('batch');
   jobTemplate.spec!.restartPolicy = 'Never';
   jobTemplate.metadata!.annotations = { 'tailor.dev/sim-run-for': '20s' };
-  await batch.createNamespacedJob({ namespace: 'default', body: { metadata: { name: 'batch' }, spec: { completions: 2, parallelism: 1, template: jobTemplate } } });
+  await batch.createNamespacedJob({
+    namespace: 'default',
+    body: { metadata: { name: 'batch' }, spec: { completions: 2, parallelism: 1, template: jobTemplate } },
+  });
   await f.tick(1000);
   const agents = await podsOf(f, 'agent');
   assert.deepEqual(agents.map((p) => p.spec?.nodeName).sort(), ['node-1', 'node-2']);

@@ -48,13 +48,19 @@ for (const version of ['1.33', '1.35'] as const) {
     t.after(() => f.close());
     await runningPod(f, 'web');
     await runningPod(f, 'other', {}, { requests: { cpu: '1', memory: '256Mi' }, limits: { cpu: '1', memory: '512Mi' } });
-    await f.core.patchNamespacedPodResize({ namespace: 'default', name: 'web', body: resizeOps({ requests: { cpu: '3', memory: '256Mi' }, limits: { cpu: '3', memory: '512Mi' } }) }, JSON_PATCH);
+    await f.core.patchNamespacedPodResize(
+      { namespace: 'default', name: 'web', body: resizeOps({ requests: { cpu: '3', memory: '256Mi' }, limits: { cpu: '3', memory: '512Mi' } }) },
+      JSON_PATCH,
+    );
     await f.tick(0);
     let pod = await f.core.readNamespacedPod({ namespace: 'default', name: 'web' });
     assert.equal(cond(pod, 'PodResizePending')?.reason, 'Infeasible');
     assert.equal(cond(pod, 'PodResizePending')?.message, "Node didn't have enough capacity: cpu, requested: 3000, capacity: 2000");
 
-    const second = await f.core.patchNamespacedPodResize({ namespace: 'default', name: 'web', body: resizeOps({ requests: { cpu: '1500m', memory: '256Mi' }, limits: { cpu: '1500m', memory: '512Mi' } }) }, JSON_PATCH);
+    const second = await f.core.patchNamespacedPodResize(
+      { namespace: 'default', name: 'web', body: resizeOps({ requests: { cpu: '1500m', memory: '256Mi' }, limits: { cpu: '1500m', memory: '512Mi' } }) },
+      JSON_PATCH,
+    );
     await f.tick(0);
     pod = await f.core.readNamespacedPod({ namespace: 'default', name: 'web' });
     assert.equal(cond(pod, 'PodResizePending')?.reason, 'Deferred');
@@ -73,7 +79,14 @@ for (const version of ['1.33', '1.35'] as const) {
     const f = await startCluster(version);
     t.after(() => f.close());
     await runningPod(f, 'cache', { resizePolicy: [{ resourceName: 'memory', restartPolicy: 'RestartContainer' }] });
-    await f.core.patchNamespacedPodResize({ namespace: 'default', name: 'cache', body: { spec: { containers: [{ name: 'app', resources: { requests: { memory: '200Mi' }, limits: { memory: '400Mi' } } }] } } }, STRATEGIC_MERGE);
+    await f.core.patchNamespacedPodResize(
+      {
+        namespace: 'default',
+        name: 'cache',
+        body: { spec: { containers: [{ name: 'app', resources: { requests: { memory: '200Mi' }, limits: { memory: '400Mi' } } }] } },
+      },
+      STRATEGIC_MERGE,
+    );
     await f.tick(0);
     const pod = await f.core.readNamespacedPod({ namespace: 'default', name: 'cache' });
     const cs = pod.status?.containerStatuses?.[0];
@@ -90,7 +103,10 @@ for (const version of ['1.33', '1.35'] as const) {
     t.after(() => f.close());
     await runningPod(f, 'old');
     await assert.rejects(
-      f.core.patchNamespacedPodResize({ namespace: 'default', name: 'old', body: resizeOps({ requests: { cpu: '600m', memory: '256Mi' }, limits: { cpu: '1', memory: '512Mi' } }) }, JSON_PATCH),
+      f.core.patchNamespacedPodResize(
+        { namespace: 'default', name: 'old', body: resizeOps({ requests: { cpu: '600m', memory: '256Mi' }, limits: { cpu: '1', memory: '512Mi' } }) },
+        JSON_PATCH,
+      ),
       (err: unknown) => {
         const { code, status } = apiFailure(err);
         assert.equal(code, 422);
@@ -107,12 +123,21 @@ test('e2e 1.33: a memory limit decrease with NotRequired is rejected with 422 an
   t.after(() => f.close());
   await runningPod(f, 'web');
   await assert.rejects(
-    f.core.patchNamespacedPodResize({ namespace: 'default', name: 'web', body: resizeOps({ requests: { cpu: '500m', memory: '256Mi' }, limits: { cpu: '1', memory: '300Mi' } }) }, JSON_PATCH),
+    f.core.patchNamespacedPodResize(
+      { namespace: 'default', name: 'web', body: resizeOps({ requests: { cpu: '500m', memory: '256Mi' }, limits: { cpu: '1', memory: '300Mi' } }) },
+      JSON_PATCH,
+    ),
     (err: unknown) => {
       const { code, status } = apiFailure(err);
       assert.equal(code, 422);
       assert.equal(status.reason, 'Invalid');
-      assert.deepEqual(status.details?.causes, [{ reason: 'FieldValueForbidden', message: 'Forbidden: memory limits cannot be decreased unless resizePolicy is RestartContainer', field: 'spec.containers[0].resources.limits[memory]' }]);
+      assert.deepEqual(status.details?.causes, [
+        {
+          reason: 'FieldValueForbidden',
+          message: 'Forbidden: memory limits cannot be decreased unless resizePolicy is RestartContainer',
+          field: 'spec.containers[0].resources.limits[memory]',
+        },
+      ]);
       return true;
     },
   );
@@ -123,7 +148,10 @@ test('e2e 1.35: a memory limit decrease below usage stays InProgress with reason
   t.after(() => f.close());
   await runningPod(f, 'web', { annotations: { 'tailor.dev/sim-usage': '{"app": {"memory": "steady(400Mi)"}}' } });
   await f.tick(10_000);
-  await f.core.patchNamespacedPodResize({ namespace: 'default', name: 'web', body: resizeOps({ requests: { cpu: '500m', memory: '256Mi' }, limits: { cpu: '1', memory: '300Mi' } }) }, JSON_PATCH);
+  await f.core.patchNamespacedPodResize(
+    { namespace: 'default', name: 'web', body: resizeOps({ requests: { cpu: '500m', memory: '256Mi' }, limits: { cpu: '1', memory: '300Mi' } }) },
+    JSON_PATCH,
+  );
   await f.tick(0);
   const pod = await f.core.readNamespacedPod({ namespace: 'default', name: 'web' });
   const progress = cond(pod, 'PodResizeInProgress');
@@ -141,20 +169,29 @@ test('e2e 1.32: no resize subresource; resources patched on the pod, legacy stat
     f.core.patchNamespacedPodResize({ namespace: 'default', name: 'web', body: resizeOps(RES) }, JSON_PATCH),
     (err: unknown) => apiFailure(err).code === 404,
   );
-  const proposed = await f.core.patchNamespacedPod({ namespace: 'default', name: 'web', body: { spec: { containers: [{ name: 'app', resources: { requests: { cpu: '700m' } } }] } } }, STRATEGIC_MERGE);
+  const proposed = await f.core.patchNamespacedPod(
+    { namespace: 'default', name: 'web', body: { spec: { containers: [{ name: 'app', resources: { requests: { cpu: '700m' } } }] } } },
+    STRATEGIC_MERGE,
+  );
   assert.equal((proposed.status as { resize?: string }).resize, 'Proposed', 'the API server marks the resize Proposed');
   // Before KEP-5067 (1.33) a pod has no generation, and spec changes do not give it one.
   assert.equal(proposed.metadata?.generation, undefined);
   await f.tick(0);
   let pod = await f.core.readNamespacedPod({ namespace: 'default', name: 'web' });
   assert.equal((pod.status as { resize?: string }).resize, 'InProgress');
-  assert.equal(pod.status?.conditions?.some((c) => c.type.startsWith('PodResize')), false);
+  assert.equal(
+    pod.status?.conditions?.some((c) => c.type.startsWith('PodResize')),
+    false,
+  );
   await f.tick(5000);
   pod = await f.core.readNamespacedPod({ namespace: 'default', name: 'web' });
   assert.equal((pod.status as { resize?: string }).resize, undefined);
   assert.equal(pod.status?.containerStatuses?.[0]?.resources?.requests?.cpu, '700m');
   await assert.rejects(
-    f.core.patchNamespacedPod({ namespace: 'default', name: 'web', body: { spec: { containers: [{ name: 'app', resources: { requests: { cpu: '1', memory: '512Mi' } } }] } } }, STRATEGIC_MERGE),
+    f.core.patchNamespacedPod(
+      { namespace: 'default', name: 'web', body: { spec: { containers: [{ name: 'app', resources: { requests: { cpu: '1', memory: '512Mi' } } }] } } },
+      STRATEGIC_MERGE,
+    ),
     (err: unknown) => {
       const { code, status } = apiFailure(err);
       assert.equal(code, 422);

@@ -44,13 +44,23 @@ workloads:
   const dir = mkdtempSync(join(tmpdir(), 'kube-sim-prom-'));
   t.after(() => rmSync(dir, { recursive: true, force: true }));
   const target = `127.0.0.1:${sim.server.port}`;
-  writeFileSync(join(dir, 'prometheus.yml'), [
-    'global: {scrape_interval: 1s}',
-    'scrape_configs:',
-    ...['cadvisor', 'kube-state'].map((path) => `  - {job_name: ${path}, scheme: https, tls_config: {insecure_skip_verify: true}, metrics_path: /metrics/${path}, static_configs: [{targets: ['${target}']}]}`),
-  ].join('\n'));
+  writeFileSync(
+    join(dir, 'prometheus.yml'),
+    [
+      'global: {scrape_interval: 1s}',
+      'scrape_configs:',
+      ...['cadvisor', 'kube-state'].map(
+        (path) =>
+          `  - {job_name: ${path}, scheme: https, tls_config: {insecure_skip_verify: true}, metrics_path: /metrics/${path}, static_configs: [{targets: ['${target}']}]}`,
+      ),
+    ].join('\n'),
+  );
   const port = await freePort();
-  const prometheus = spawn('prometheus', [`--config.file=${join(dir, 'prometheus.yml')}`, `--storage.tsdb.path=${join(dir, 'data')}`, `--web.listen-address=127.0.0.1:${port}`], { stdio: 'ignore' });
+  const prometheus = spawn(
+    'prometheus',
+    [`--config.file=${join(dir, 'prometheus.yml')}`, `--storage.tsdb.path=${join(dir, 'data')}`, `--web.listen-address=127.0.0.1:${port}`],
+    { stdio: 'ignore' },
+  );
   const exited = new Promise((resolve) => prometheus.on('exit', resolve));
   t.after(async () => {
     prometheus.kill('SIGTERM');
@@ -66,7 +76,9 @@ workloads:
   for (let i = 0; i < 120 && rate === undefined; i++) {
     await new Promise((r) => setTimeout(r, 500));
     try {
-      const res = await fetch(`http://127.0.0.1:${port}/api/v1/query?query=${encodeURIComponent('container_cpu_usage_seconds_total{namespace="default",container="app"}[30s]')}`);
+      const res = await fetch(
+        `http://127.0.0.1:${port}/api/v1/query?query=${encodeURIComponent('container_cpu_usage_seconds_total{namespace="default",container="app"}[30s]')}`,
+      );
       const body = (await res.json()) as { data: { result: Array<{ values: Array<[number, string]> }> } };
       const values = body.data.result[0]?.values ?? [];
       const [t1, v1] = values[0] ?? [0, '0'];

@@ -25,7 +25,14 @@ test('a 200-Deployment cluster settles, and its API answers while it reconciles'
       apiVersion: 'apps/v1',
       kind: 'Deployment',
       metadata: { name: `app-${i}`, namespace: 'default' },
-      spec: { replicas: 2, selector: { matchLabels: { app: `app-${i}` } }, template: { metadata: { labels: { app: `app-${i}` } }, spec: { containers: [{ name: 'app', image: 'nginx', resources: { requests: { cpu: '100m', memory: '64Mi' } } }] } } },
+      spec: {
+        replicas: 2,
+        selector: { matchLabels: { app: `app-${i}` } },
+        template: {
+          metadata: { labels: { app: `app-${i}` } },
+          spec: { containers: [{ name: 'app', image: 'nginx', resources: { requests: { cpu: '100m', memory: '64Mi' } } }] },
+        },
+      },
     } as never);
   }
   assert.equal(sim.cluster.reconciling, true, 'the creates queued a reaction pass');
@@ -43,6 +50,8 @@ test('a 200-Deployment cluster settles, and its API answers while it reconciles'
   const pods = sim.server.store.list('pods');
   assert.equal(pods.length, 400);
   assert.equal(pods.filter((p) => (p.status as { phase?: string } | undefined)?.phase === 'Running').length, 400);
-  const apiPods = (await (await fetch(new URL('/api/v1/pods', sim.url), { headers: { authorization: `Bearer ${sim.server.adminToken}` } })).json()) as { items: unknown[] };
+  const apiPods = (await (await fetch(new URL('/api/v1/pods', sim.url), { headers: { authorization: `Bearer ${sim.server.adminToken}` } })).json()) as {
+    items: unknown[];
+  };
   assert.equal(apiPods.items.length, 400);
 });

@@ -38,7 +38,10 @@ objects:
   const kc = new k8s.KubeConfig();
   kc.loadFromString(sim.server.kubeconfig());
   const core = kc.makeApiClient(k8s.CoreV1Api);
-  assert.deepEqual((await core.listNode()).items.map((n) => n.metadata?.name), ['n-1', 'n-2']);
+  assert.deepEqual(
+    (await core.listNode()).items.map((n) => n.metadata?.name),
+    ['n-1', 'n-2'],
+  );
   const pdb = await kc.makeApiClient(k8s.PolicyV1Api).readNamespacedPodDisruptionBudget({ namespace: 'shop', name: 'web' });
   assert.equal(pdb.spec?.minAvailable, 1);
   const pods = (await core.listNamespacedPod({ namespace: 'shop' })).items;
@@ -57,7 +60,13 @@ objects:
   assert.deepEqual(metrics(), { cpu: 500, memory: 100_000_000 }, '150 s wraps to 30 s');
 
   // A pod naming a trace that was not in the scenario loads it on demand; a missing one is a warning.
-  await core.createNamespacedPod({ namespace: 'shop', body: { metadata: { name: 'adhoc', annotations: { 'tailor.dev/sim-usage': '{"app": {"cpu": "trace(web.csv)", "memory": "trace(nope.csv)"}}' } }, spec: { containers: [{ name: 'app', image: 'nginx' }] } } });
+  await core.createNamespacedPod({
+    namespace: 'shop',
+    body: {
+      metadata: { name: 'adhoc', annotations: { 'tailor.dev/sim-usage': '{"app": {"cpu": "trace(web.csv)", "memory": "trace(nope.csv)"}}' } },
+      spec: { containers: [{ name: 'app', image: 'nginx' }] },
+    },
+  });
   await sim.cluster.tick(1000);
   await sim.cluster.settle();
   const events = await core.listNamespacedEvent({ namespace: 'shop', fieldSelector: 'involvedObject.name=adhoc' });

@@ -13,7 +13,11 @@ test('a leaking container is OOM-killed at its limit: restart, OOMKilled, counte
   // 200Mi + 100Mi/min crosses the 512Mi limit after a bit more than 3 minutes.
   await f.core.createNamespacedPod({
     namespace: 'default',
-    body: appPod('leaky', { requests: { cpu: '100m', memory: '256Mi' }, limits: { cpu: '200m', memory: '512Mi' } }, { annotations: { 'tailor.dev/sim-usage': '{"app": {"cpu": "steady(150m)", "memory": "leak(200Mi, 100Mi/m)"}}' } }),
+    body: appPod(
+      'leaky',
+      { requests: { cpu: '100m', memory: '256Mi' }, limits: { cpu: '200m', memory: '512Mi' } },
+      { annotations: { 'tailor.dev/sim-usage': '{"app": {"cpu": "steady(150m)", "memory": "leak(200Mi, 100Mi/m)"}}' } },
+    ),
   });
   await f.tick(1000);
   for (let i = 0; i < 3; i++) await f.tick(60_000);
@@ -47,7 +51,11 @@ test('cpu above the limit is throttled: usage capped, throttled periods counted,
   t.after(() => f.close());
   await f.core.createNamespacedPod({
     namespace: 'default',
-    body: appPod('busy', { requests: { cpu: '250m', memory: '128Mi' }, limits: { cpu: '500m', memory: '256Mi' } }, { annotations: { 'tailor.dev/sim-usage': '{"app": {"cpu": "steady(900m)", "memory": "steady(100Mi)"}}' } }),
+    body: appPod(
+      'busy',
+      { requests: { cpu: '250m', memory: '128Mi' }, limits: { cpu: '500m', memory: '256Mi' } },
+      { annotations: { 'tailor.dev/sim-usage': '{"app": {"cpu": "steady(900m)", "memory": "steady(100Mi)"}}' } },
+    ),
   });
   await f.tick(1000);
   await f.tick(60_000);
@@ -61,7 +69,10 @@ test('cpu above the limit is throttled: usage capped, throttled periods counted,
   assert.equal(sample(second, 'container_cpu_cfs_throttled_periods_total', 'busy'), 1210);
   assert.equal(sample(second, 'container_memory_working_set_bytes', 'busy'), 100 * 2 ** 20);
   const ksm = await f.scrape('/metrics/kube-state');
-  assert.match(ksm, /kube_pod_container_resource_limits\{namespace="default",pod="busy",uid="[^"]+",container="app",node="sim-node-[123]",resource="cpu",unit="core"\} 0\.5/);
+  assert.match(
+    ksm,
+    /kube_pod_container_resource_limits\{namespace="default",pod="busy",uid="[^"]+",container="app",node="sim-node-[123]",resource="cpu",unit="core"\} 0\.5/,
+  );
 });
 
 test('scheduler: a pod that fits nowhere stays Pending with PodScheduled=False, and is bound once room frees', async (t) => {
@@ -77,7 +88,10 @@ test('scheduler: a pod that fits nowhere stays Pending with PodScheduled=False, 
   const scheduled = late.status?.conditions?.find((c) => c.type === 'PodScheduled');
   assert.equal(scheduled?.status, 'False');
   assert.equal(scheduled?.reason, 'Unschedulable');
-  assert.equal(scheduled?.message, '0/1 nodes are available: 1 Insufficient cpu. preemption: 0/1 nodes are available: 1 No preemption victims found for incoming pod.');
+  assert.equal(
+    scheduled?.message,
+    '0/1 nodes are available: 1 Insufficient cpu. preemption: 0/1 nodes are available: 1 No preemption victims found for incoming pod.',
+  );
   const events = await f.core.listNamespacedEvent({ namespace: 'default', fieldSelector: 'involvedObject.name=late' });
   assert.equal(events.items.find((e) => e.reason === 'FailedScheduling')?.type, 'Warning');
   await f.core.deleteNamespacedPod({ namespace: 'default', name: 'big' });
@@ -90,7 +104,10 @@ test('scheduler: a pod that fits nowhere stays Pending with PodScheduled=False, 
 test('an invalid usage annotation is reported as a Warning event and the defaults are used', async (t) => {
   const f = await startCluster('1.35');
   t.after(() => f.close());
-  await f.core.createNamespacedPod({ namespace: 'default', body: appPod('typo', { requests: { cpu: '100m', memory: '64Mi' } }, { annotations: { 'tailor.dev/sim-usage': '{"app": {"cpu": "diurnal(1)"}}' } }) });
+  await f.core.createNamespacedPod({
+    namespace: 'default',
+    body: appPod('typo', { requests: { cpu: '100m', memory: '64Mi' } }, { annotations: { 'tailor.dev/sim-usage': '{"app": {"cpu": "diurnal(1)"}}' } }),
+  });
   await f.tick(1000);
   const events = await f.core.listNamespacedEvent({ namespace: 'default', fieldSelector: 'involvedObject.name=typo' });
   const warning = events.items.find((e) => e.reason === 'InvalidUsagePattern');

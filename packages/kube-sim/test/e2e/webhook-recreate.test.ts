@@ -14,25 +14,38 @@ test('pods a controller makes, first and after an eviction, go through the mutat
   await kc.makeApiClient(k8s.AdmissionregistrationV1Api).createMutatingWebhookConfiguration({
     body: {
       metadata: { name: 'label-pods' },
-      webhooks: [{
-        name: 'label.hooks.test',
-        clientConfig: { url: hooks.url('/label'), caBundle: hooks.caBundle },
-        rules: [{ operations: ['CREATE'], apiGroups: [''], apiVersions: ['v1'], resources: ['pods'] }],
-        sideEffects: 'None',
-        admissionReviewVersions: ['v1'],
-      }],
+      webhooks: [
+        {
+          name: 'label.hooks.test',
+          clientConfig: { url: hooks.url('/label'), caBundle: hooks.caBundle },
+          rules: [{ operations: ['CREATE'], apiGroups: [''], apiVersions: ['v1'], resources: ['pods'] }],
+          sideEffects: 'None',
+          admissionReviewVersions: ['v1'],
+        },
+      ],
     },
   });
   await f.apps.createNamespacedDeployment({
     namespace: 'default',
-    body: { metadata: { name: 'web' }, spec: { replicas: 2, selector: { matchLabels: { app: 'web' } }, template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'app', image: 'nginx' }] } } } },
+    body: {
+      metadata: { name: 'web' },
+      spec: {
+        replicas: 2,
+        selector: { matchLabels: { app: 'web' } },
+        template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'app', image: 'nginx' }] } },
+      },
+    },
   });
   await f.tick(1000);
   let pods = (await f.core.listNamespacedPod({ namespace: 'default', labelSelector: 'app=web' })).items;
   assert.equal(pods.length, 2);
   assert.ok(pods.every((p) => p.metadata?.labels?.mutated === 'yes'));
   const victim = pods[0]!.metadata!.name!;
-  await f.core.createNamespacedPodEviction({ namespace: 'default', name: victim, body: { apiVersion: 'policy/v1', kind: 'Eviction', metadata: { name: victim, namespace: 'default' } } });
+  await f.core.createNamespacedPodEviction({
+    namespace: 'default',
+    name: victim,
+    body: { apiVersion: 'policy/v1', kind: 'Eviction', metadata: { name: victim, namespace: 'default' } },
+  });
   await f.tick(1000);
   pods = (await f.core.listNamespacedPod({ namespace: 'default', labelSelector: 'app=web' })).items;
   assert.equal(pods.length, 2);

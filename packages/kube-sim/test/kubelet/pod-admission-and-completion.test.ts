@@ -23,7 +23,11 @@ test('run to completion: default 30s, annotation durations, Always never finishe
   assert.equal(runForMs(jobPod()), 30_000);
   assert.equal(runForMs(jobPod('5m')), 300_000);
   assert.equal(runForMs(jobPod('bogus')), 30_000);
-  const status = { phase: 'Running', containerStatuses: [{ name: 'c', ready: true, restartCount: 0, state: { running: { startedAt: 'T' } } }], conditions: [{ type: 'Ready', status: 'True' as const }] };
+  const status = {
+    phase: 'Running',
+    containerStatuses: [{ name: 'c', ready: true, restartCount: 0, state: { running: { startedAt: 'T' } } }],
+    conditions: [{ type: 'Ready', status: 'True' as const }],
+  };
   assert.equal(finishIfDone(jobPod('1m'), status, 0, 59_000), status);
   const done = finishIfDone(jobPod('1m'), status, 0, 60_000);
   assert.equal(done.phase, 'Succeeded');

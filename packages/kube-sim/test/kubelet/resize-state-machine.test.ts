@@ -13,7 +13,14 @@ function runningPod(version: ServerVersion, resizePolicy?: Container['resizePoli
     metadata: { name: 'web-0', namespace: 'default', uid: 'u1', generation: 1 },
     spec: {
       nodeName: 'node-a',
-      containers: [{ name: 'app', image: 'nginx', resources: { requests: { cpu: '500m', memory: '256Mi' }, limits: { cpu: '1', memory: '512Mi' } }, ...(resizePolicy ? { resizePolicy } : {}) }],
+      containers: [
+        {
+          name: 'app',
+          image: 'nginx',
+          resources: { requests: { cpu: '500m', memory: '256Mi' }, limits: { cpu: '1', memory: '512Mi' } },
+          ...(resizePolicy ? { resizePolicy } : {}),
+        },
+      ],
     },
     status: { phase: 'Pending', qosClass: 'Burstable' },
   };
@@ -58,7 +65,10 @@ for (const version of ['1.33', '1.35'] as const) {
     assert.equal(first.status.observedGeneration, 2);
     assert.equal(first.wakeAt, T0 + 6000);
     if (version === '1.35') {
-      assert.deepEqual(first.events.map((e) => e.reason), ['ResizeStarted']);
+      assert.deepEqual(
+        first.events.map((e) => e.reason),
+        ['ResizeStarted'],
+      );
       assert.match(first.events[0]!.message, /^Pod resize started: \{"containers":\[\{"name":"app","resources":\{"requests":\{"cpu":"800m","memory":"300Mi"\}/);
     } else {
       assert.deepEqual(first.events, [], '1.33 kubelets record no resize events');
@@ -71,7 +81,10 @@ for (const version of ['1.33', '1.35'] as const) {
     const done = stepResize({ ...asked, status: midway.status }, midway.checkpoint, ctx(version, T0 + 6000));
     assert.deepEqual(done.status.containerStatuses![0]!.resources, want);
     assert.equal(condition({ status: done.status }, 'PodResizeInProgress'), undefined);
-    assert.deepEqual(done.events.map((e) => e.reason), version === '1.35' ? ['ResizeCompleted'] : []);
+    assert.deepEqual(
+      done.events.map((e) => e.reason),
+      version === '1.35' ? ['ResizeCompleted'] : [],
+    );
     assert.equal(done.status.containerStatuses![0]!.restartCount, 0);
   });
 
@@ -110,7 +123,10 @@ for (const version of ['1.33', '1.35'] as const) {
     const killing = step.events.find((e) => e.reason === 'Killing');
     assert.equal(killing?.message, 'Container app resize requires restart');
     assert.equal(killing?.involvedObject.fieldPath, 'spec.containers{app}');
-    assert.deepEqual(step.events.map((e) => e.reason), version === '1.35' ? ['Killing', 'ResizeStarted', 'ResizeCompleted'] : ['Killing']);
+    assert.deepEqual(
+      step.events.map((e) => e.reason),
+      version === '1.35' ? ['Killing', 'ResizeStarted', 'ResizeCompleted'] : ['Killing'],
+    );
     assert.equal(condition({ status: step.status }, 'PodResizeInProgress'), undefined);
   });
 }
@@ -134,14 +150,21 @@ test('kubelet 1.32: legacy status.resize goes InProgress then is cleared; Infeas
   const asked = resized(pod, { requests: { cpu: '800m', memory: '256Mi' }, limits: { cpu: '1', memory: '512Mi' } });
   const first = stepResize(asked, checkpoint, ctx('1.32', T0));
   assert.equal(first.status.resize, 'InProgress');
-  assert.equal(first.status.conditions?.some((c) => c.type.startsWith('PodResize')), false);
+  assert.equal(
+    first.status.conditions?.some((c) => c.type.startsWith('PodResize')),
+    false,
+  );
   const done = stepResize({ ...asked, status: first.status }, first.checkpoint, ctx('1.32', T0 + 5000));
   assert.equal(done.status.resize, undefined);
   assert.equal(done.status.containerStatuses![0]!.resources?.requests?.cpu, '800m');
 
   const infeasible = stepResize(resized(pod, { requests: { cpu: '3', memory: '256Mi' }, limits: { cpu: '3', memory: '512Mi' } }), checkpoint, ctx('1.32', T0));
   assert.equal(infeasible.status.resize, 'Infeasible');
-  const deferred = stepResize(resized(pod, { requests: { cpu: '1', memory: '256Mi' }, limits: { cpu: '1', memory: '512Mi' } }), checkpoint, ctx('1.32', T0, 1000));
+  const deferred = stepResize(
+    resized(pod, { requests: { cpu: '1', memory: '256Mi' }, limits: { cpu: '1', memory: '512Mi' } }),
+    checkpoint,
+    ctx('1.32', T0, 1000),
+  );
   assert.equal(deferred.status.resize, 'Deferred');
 });
 

@@ -16,7 +16,9 @@ test('the work runs at the applied cpu limit, else the request; a resize while s
   const p = pod({}, { requests: { cpu: '500m' }, limits: { cpu: '1' } });
   assert.equal(startupRate(p, {}), 1000);
   assert.equal(startupRate(pod({}, { requests: { cpu: '500m' } }), {}), 500);
-  const resized: PodStatus = { containerStatuses: [{ name: 'app', ready: false, restartCount: 0, image: 'x', imageID: 'x', resources: { requests: { cpu: '2' }, limits: { cpu: '2' } } }] } as unknown as PodStatus;
+  const resized: PodStatus = {
+    containerStatuses: [{ name: 'app', ready: false, restartCount: 0, image: 'x', imageID: 'x', resources: { requests: { cpu: '2' }, limits: { cpu: '2' } } }],
+  } as unknown as PodStatus;
   assert.equal(startupRate(p, resized), 2000);
 });
 
@@ -32,11 +34,23 @@ test('30 CPU-seconds at 500m take 60 s; the finish time is exact within a pass',
 });
 
 test('not ready while working, Ready at the finish time', () => {
-  const start: PodStatus = { conditions: [{ type: 'Ready', status: 'True' }, { type: 'ContainersReady', status: 'True' }], containerStatuses: [{ name: 'app', ready: true }] } as unknown as PodStatus;
+  const start: PodStatus = {
+    conditions: [
+      { type: 'Ready', status: 'True' },
+      { type: 'ContainersReady', status: 'True' },
+    ],
+    containerStatuses: [{ name: 'app', ready: true }],
+  } as unknown as PodStatus;
   const working = notReadyYet(start, 0);
-  assert.deepEqual(working.conditions!.map((c) => `${c.type}=${c.status}`), ['Ready=False', 'ContainersReady=False']);
+  assert.deepEqual(
+    working.conditions!.map((c) => `${c.type}=${c.status}`),
+    ['Ready=False', 'ContainersReady=False'],
+  );
   assert.equal(working.containerStatuses![0]!.ready, false);
   const ready = readyNow(working, 20_500);
-  assert.deepEqual(ready.conditions!.map((c) => `${c.type}=${c.status}@${c.lastTransitionTime}`), ['Ready=True@1970-01-01T00:00:20Z', 'ContainersReady=True@1970-01-01T00:00:20Z']);
+  assert.deepEqual(
+    ready.conditions!.map((c) => `${c.type}=${c.status}@${c.lastTransitionTime}`),
+    ['Ready=True@1970-01-01T00:00:20Z', 'ContainersReady=True@1970-01-01T00:00:20Z'],
+  );
   assert.equal(ready.containerStatuses![0]!.ready, true);
 });

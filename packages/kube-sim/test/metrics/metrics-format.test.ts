@@ -8,13 +8,33 @@ import { advanceMeter, newMeter } from '../../src/usage/container-meter.ts';
 import type { Pod } from '../../src/objects.ts';
 
 const pod: Pod = {
-  metadata: { name: 'web-abc', namespace: 'prod', uid: 'uid-1', labels: { app: 'web', 'app.kubernetes.io/name': 'web' }, ownerReferences: [{ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'web-5d4f', uid: 'rs1', controller: true }] },
-  spec: { nodeName: 'node-a', containers: [{ name: 'app', image: 'nginx:1.27', resources: { requests: { cpu: '250m', memory: '256Mi' }, limits: { cpu: '500m', memory: '512Mi' } } }] },
+  metadata: {
+    name: 'web-abc',
+    namespace: 'prod',
+    uid: 'uid-1',
+    labels: { app: 'web', 'app.kubernetes.io/name': 'web' },
+    ownerReferences: [{ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'web-5d4f', uid: 'rs1', controller: true }],
+  },
+  spec: {
+    nodeName: 'node-a',
+    containers: [{ name: 'app', image: 'nginx:1.27', resources: { requests: { cpu: '250m', memory: '256Mi' }, limits: { cpu: '500m', memory: '512Mi' } } }],
+  },
   status: {
     phase: 'Running',
     hostIP: '10.0.0.1',
     podIP: '10.244.0.5',
-    containerStatuses: [{ name: 'app', image: 'nginx:1.27', containerID: 'sim://uid-1-app-1', ready: true, restartCount: 1, state: { running: {} }, lastState: { terminated: { exitCode: 137, reason: 'OOMKilled', finishedAt: '2026-01-01T00:10:00Z' } }, resources: { requests: { cpu: '250m', memory: '256Mi' }, limits: { cpu: '500m', memory: '512Mi' } } }],
+    containerStatuses: [
+      {
+        name: 'app',
+        image: 'nginx:1.27',
+        containerID: 'sim://uid-1-app-1',
+        ready: true,
+        restartCount: 1,
+        state: { running: {} },
+        lastState: { terminated: { exitCode: 137, reason: 'OOMKilled', finishedAt: '2026-01-01T00:10:00Z' } },
+        resources: { requests: { cpu: '250m', memory: '256Mi' }, limits: { cpu: '500m', memory: '512Mi' } },
+      },
+    ],
   },
 };
 
@@ -31,7 +51,14 @@ test('cadvisor text: usage counter, working set, throttling with cAdvisor labels
 });
 
 test('kube-state text: requests and limits in cores and bytes, owners, last terminated reason, restarts', () => {
-  const rs = { metadata: { name: 'web-5d4f', namespace: 'prod', ownerReferences: [{ apiVersion: 'apps/v1', kind: 'Deployment', name: 'web', uid: 'd1', controller: true }] }, spec: { template: { spec: { containers: [] } } } };
+  const rs = {
+    metadata: {
+      name: 'web-5d4f',
+      namespace: 'prod',
+      ownerReferences: [{ apiVersion: 'apps/v1', kind: 'Deployment', name: 'web', uid: 'd1', controller: true }],
+    },
+    spec: { template: { spec: { containers: [] } } },
+  };
   const text = renderText(kubeStateFamilies([pod], [rs]));
   const base = 'namespace="prod",pod="web-abc",uid="uid-1"';
   assert.ok(text.includes(`kube_pod_container_resource_requests{${base},container="app",node="node-a",resource="cpu",unit="core"} 0.25\n`), text);
@@ -40,7 +67,9 @@ test('kube-state text: requests and limits in cores and bytes, owners, last term
   assert.ok(text.includes(`kube_pod_container_status_restarts_total{${base},container="app"} 1\n`));
   assert.ok(text.includes(`kube_pod_container_status_last_terminated_timestamp{${base},container="app"} ${Date.UTC(2026, 0, 1, 0, 10) / 1000}\n`));
   assert.ok(text.includes(`kube_pod_owner{${base},owner_kind="ReplicaSet",owner_name="web-5d4f",owner_is_controller="true"} 1\n`));
-  assert.ok(text.includes('kube_replicaset_owner{namespace="prod",replicaset="web-5d4f",owner_kind="Deployment",owner_name="web",owner_is_controller="true"} 1\n'));
+  assert.ok(
+    text.includes('kube_replicaset_owner{namespace="prod",replicaset="web-5d4f",owner_kind="Deployment",owner_name="web",owner_is_controller="true"} 1\n'),
+  );
   assert.ok(text.includes(`kube_pod_labels{${base},label_app="web",label_app_kubernetes_io_name="web"} 1\n`));
 });
 

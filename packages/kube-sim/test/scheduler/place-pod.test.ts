@@ -42,7 +42,8 @@ const cases: Array<{ name: string; nodes: NodeObject[]; bound: Pod[]; pod: Pod; 
     nodes: [node('a', '1', '4Gi'), node('b', '1', '4Gi'), node('c', '4', '1Gi'), node('d', '8', '8Gi', { spec: { unschedulable: true } })],
     bound: [],
     pod: pod('p', '2', '2Gi'),
-    expect: '0/4 nodes are available: 2 Insufficient cpu, 1 Insufficient memory, 1 node(s) were unschedulable. preemption: 0/4 nodes are available: 4 No preemption victims found for incoming pod.',
+    expect:
+      '0/4 nodes are available: 2 Insufficient cpu, 1 Insufficient memory, 1 node(s) were unschedulable. preemption: 0/4 nodes are available: 4 No preemption victims found for incoming pod.',
   },
   {
     name: 'a node full of pods takes no more',

@@ -8,7 +8,14 @@ import { containerUsages, parseUsageAnnotation } from '../../src/usage/usage-ann
 const DAY0 = Date.UTC(2026, 0, 1);
 const H = 3_600_000;
 const moment = (now: number, extra: Partial<UsageMoment> = {}): UsageMoment => ({
-  now, simStart: DAY0, containerStart: DAY0, seed: 7, key: 'default/web-0/app/cpu', container: 'app', resource: 'cpu', ...extra,
+  now,
+  simStart: DAY0,
+  containerStart: DAY0,
+  seed: 7,
+  key: 'default/web-0/app/cpu',
+  container: 'app',
+  resource: 'cpu',
+  ...extra,
 });
 
 const values: Array<[string, 'cpu' | 'memory', number, Partial<UsageMoment>, number]> = [
@@ -52,7 +59,10 @@ const errors: Array<[string, 'cpu' | 'memory', RegExp]> = [
 ];
 for (const [text, resource, message] of errors) {
   test(`usage pattern ${text} is rejected with a clear message`, () => {
-    assert.throws(() => parseUsagePattern(text, resource), (err: unknown) => err instanceof UsagePatternError && message.test(err.message));
+    assert.throws(
+      () => parseUsagePattern(text, resource),
+      (err: unknown) => err instanceof UsagePatternError && message.test(err.message),
+    );
   });
 }
 
@@ -75,7 +85,9 @@ test('spiky spikes in about p of the slots', () => {
 });
 
 test('a trace replays rows relative to its start and loops', () => {
-  const trace = parseUsageTrace('timestamp,container,cpu_cores,memory_bytes\n2026-01-01T00:00:00Z,app,0.5,1000\n2026-01-01T00:01:00Z,app,0.25,2000\n2026-01-01T00:02:00Z,app,1,3000\n');
+  const trace = parseUsageTrace(
+    'timestamp,container,cpu_cores,memory_bytes\n2026-01-01T00:00:00Z,app,0.5,1000\n2026-01-01T00:01:00Z,app,0.25,2000\n2026-01-01T00:02:00Z,app,1,3000\n',
+  );
   assert.equal(trace.spanMs, 180_000);
   assert.equal(traceRowAt(trace, 'app', 90_000)?.cpuMillicores, 250);
   assert.equal(traceRowAt(trace, 'app', 200_000)?.memoryBytes, 1000);

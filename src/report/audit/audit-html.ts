@@ -221,14 +221,20 @@ function yamlBlock(group: WorkloadContainers, id: string): string {
 /**
  * How much to trust the row: its history and the risk its recommendation takes on it
  * (usage-risk.ts), e.g. "8 days of history, 11520 CPU samples: at the recommendation, 0.4% of the
- * CPU used goes uncovered and memory peaked above it on 0 of 8 days."
+ * CPU used goes uncovered and memory peaked above it on 0 of 9 calendar days (UTC)" (8 days from
+ * 06:00 touch 9 calendar days).
  */
 function trustLine(w: WorkloadAudit): string {
-  const history = w.historyHours >= 24 ? `${Math.round(w.historyHours / 24)} day(s)` : `${w.historyHours} h`;
+  const plural = (n: number, unit: string) => `${n} ${unit}${n === 1 ? '' : 's'}`;
+  const h = w.historyHours;
+  const history = h >= 24 ? plural(Math.round(h / 24), 'day') : h >= 1 ? plural(Math.round(h), 'hour') : plural(Math.round(h * 60), 'minute');
   const cpu = w.risk.cpuShortfallPct === null ? undefined : `${w.risk.cpuShortfallPct.toFixed(1)}% of the CPU used goes uncovered`;
-  const memory = w.risk.memoryDaysOverTarget === null ? undefined : `memory peaked above it on ${w.risk.memoryDaysOverTarget} of ${w.risk.memoryDays} day(s)`;
+  const memory =
+    w.risk.memoryDaysOverTarget === null
+      ? undefined
+      : `memory peaked above it on ${w.risk.memoryDaysOverTarget} of ${plural(w.risk.memoryDays, 'calendar day')} (UTC)`;
   const risk = [cpu, memory].filter((p) => p !== undefined);
-  return `${history} of history, ${w.samples.cpu} CPU samples${risk.length > 0 ? `: at the recommendation, ${risk.join(' and ')}` : ''}.`;
+  return `${history} of history, ${plural(w.samples.cpu, 'CPU sample')}${risk.length > 0 ? `: at the recommendation, ${risk.join(' and ')}` : ''}.`;
 }
 
 function workloadEntry(w: WorkloadAudit, withTrend: boolean, columns: number, yaml: string, moneyLabel: string | undefined): string {

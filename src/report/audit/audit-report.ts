@@ -66,7 +66,7 @@ export interface WorkloadAudit {
   /** `low`: under a day of history or no upper bound yet; left out of the totals. */
   confidence: 'normal' | 'low';
   notes: string[];
-  /** From the first to the last CPU sample, hours (one decimal). */
+  /** From the first to the last CPU sample, hours (two decimals). */
   historyHours: number;
   samples: { cpu: number; memory: number; ooms: number };
   /** The risk the recommendation takes on the row's own history (usage-risk.ts). */
@@ -279,7 +279,7 @@ export function buildAudit(input: AuditInput): AuditReport {
       verdict: combined(cpu.verdict, memory.verdict),
       confidence: row.confidence,
       notes: row.notes,
-      historyHours: Math.round((row.historyMs / 3600_000) * 10) / 10,
+      historyHours: Math.round((row.historyMs / 3600_000) * 100) / 100,
       samples: { cpu: row.cpuSamples, memory: row.memorySamples, ooms: row.ooms },
       risk: roundedRisk(row.risk),
       cpu,

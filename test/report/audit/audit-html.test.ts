@@ -234,7 +234,7 @@ test('each workload says how far to trust it: its history, samples and the risk 
   const doc = parseHtml(renderAuditHtml(report));
   assert.equal(
     text(entry(doc, 'risky').querySelector('.trust')),
-    '8 day(s) of history, 11520 CPU samples: at the recommendation, 2.3% of the CPU used goes uncovered and memory peaked above it on 1 of 8 day(s).',
+    '8 days of history, 11520 CPU samples: at the recommendation, 2.3% of the CPU used goes uncovered and memory peaked above it on 1 of 8 calendar days (UTC).',
   );
-  assert.match(text(entry(doc, 'search').querySelector('.trust')), /^0\.5 h of history, 100 CPU samples/);
+  assert.match(text(entry(doc, 'search').querySelector('.trust')), /^27 minutes of history, 100 CPU samples/);
 });

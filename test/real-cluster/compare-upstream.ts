@@ -25,6 +25,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import * as k8s from '@kubernetes/client-node';
 import { BUSYBOX_IMAGE, laneKubeConfig, waitFor } from './lane-cluster.ts';
 import { startLaneMetricsServer, type LaneMetricsServer } from './lane-metrics-server.ts';
+import { freePort } from '../support/free-port.ts';
 
 const STATE = process.env.TAILOR_CLUSTER_STATE ?? '/var/lib/tailor-real-cluster';
 const CACHE = process.env.TAILOR_CLUSTER_CACHE ?? '/var/cache/tailor-real-cluster';
@@ -311,7 +312,23 @@ function upstreamAdmissionCerts(): { cert: string; key: string; ca: string } {
   return { cert: join(dir, 'server.crt'), key: join(dir, 'server.key'), ca: join(dir, 'ca.crt') };
 }
 
-function autoscalers(prometheusUrl: string): Autoscaler[] {
+/** The loopback ports of the components (metrics, webhooks), picked free at start instead of fixed, so a busy machine never collides. */
+async function componentPorts() {
+  const names = [
+    'tailorRecommender',
+    'tailorUpdater',
+    'tailorAdmissionMetrics',
+    'tailorWebhook',
+    'vpaRecommender',
+    'vpaUpdater',
+    'vpaAdmissionMetrics',
+    'vpaWebhook',
+  ] as const;
+  const ports = await Promise.all(names.map(() => freePort()));
+  return Object.fromEntries(names.map((n, i) => [n, String(ports[i])])) as Record<(typeof names)[number], string>;
+}
+
+function autoscalers(prometheusUrl: string, port: Awaited<ReturnType<typeof componentPorts>>): Autoscaler[] {
   // Upstream's algorithm on both sides (`--recommender-strategy vpa`), so the comparison is of how
   // the recommendations are applied; Tailor's default, tailor-low-churn (decision 0276), would
   // also recommend other numbers.
@@ -341,8 +358,8 @@ function autoscalers(prometheusUrl: string): Autoscaler[] {
           .map((f) => readFileSync(f, 'utf8'))
           .join('\n---\n'),
       components: [
-        { name: 'recommender', command: process.execPath, args: [...tailorCommon, '--components', 'recommender', '--metrics-port', '38942'] },
-        { name: 'updater', command: process.execPath, args: [...tailorCommon, '--components', 'updater', '--metrics-port', '38943'] },
+        { name: 'recommender', command: process.execPath, args: [...tailorCommon, '--components', 'recommender', '--metrics-port', port.tailorRecommender] },
+        { name: 'updater', command: process.execPath, args: [...tailorCommon, '--components', 'updater', '--metrics-port', port.tailorUpdater] },
         {
           name: 'admission',
           command: process.execPath,
@@ -351,13 +368,13 @@ function autoscalers(prometheusUrl: string): Autoscaler[] {
             '--components',
             'admission',
             '--metrics-port',
-            '38944',
+            port.tailorAdmissionMetrics,
             '--admission-address',
             '127.0.0.1',
             '--admission-port',
-            '38443',
+            port.tailorWebhook,
             '--admission-webhook-url',
-            'https://127.0.0.1:38443',
+            `https://127.0.0.1:${port.tailorWebhook}`,
           ],
         },
       ],
@@ -366,18 +383,18 @@ function autoscalers(prometheusUrl: string): Autoscaler[] {
       name: 'upstream VPA v1.8.1',
       crds: () => readFileSync(upstreamCrd, 'utf8'),
       components: [
-        { name: 'recommender', command: join(VPA_BIN, 'vpa-recommender'), args: [...upstreamCommon, '--address=127.0.0.1:38952'] },
-        { name: 'updater', command: join(VPA_BIN, 'vpa-updater'), args: [...upstreamCommon, '--address=127.0.0.1:38953', '--min-replicas=1'] },
+        { name: 'recommender', command: join(VPA_BIN, 'vpa-recommender'), args: [...upstreamCommon, `--address=127.0.0.1:${port.vpaRecommender}`] },
+        { name: 'updater', command: join(VPA_BIN, 'vpa-updater'), args: [...upstreamCommon, `--address=127.0.0.1:${port.vpaUpdater}`, '--min-replicas=1'] },
         {
           name: 'admission',
           command: join(VPA_BIN, 'vpa-admission-controller'),
           args: [
             ...upstreamCommon,
-            '--address=127.0.0.1:38954',
-            '--port=38444',
+            `--address=127.0.0.1:${port.vpaAdmissionMetrics}`,
+            `--port=${port.vpaWebhook}`,
             '--register-by-url',
             '--webhook-address=https://127.0.0.1',
-            '--webhook-port=38444',
+            `--webhook-port=${port.vpaWebhook}`,
             `--tls-cert-file=${certs.cert}`,
             `--tls-private-key=${certs.key}`,
             `--client-ca-file=${certs.ca}`,
@@ -461,7 +478,7 @@ try {
   const prometheusUrl = await startPrometheus();
   metricsServer = await startLaneMetricsServer(kc, { binary: METRICS_SERVER, state: STATE, workDir: WORK });
   const only = process.env.COMPARE_ONLY?.toLowerCase();
-  for (const a of autoscalers(prometheusUrl)) {
+  for (const a of autoscalers(prometheusUrl, await componentPorts())) {
     if (only && !a.name.toLowerCase().includes(only)) continue;
     const r = await runOne(a);
     results.push(r);

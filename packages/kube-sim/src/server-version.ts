@@ -5,10 +5,13 @@
 
 /** `1.32`: alpha resize (resources patched on the pod, legacy `status.resize`); `1.33`: beta
  * `pods/resize` with conditions, memory-limit decreases forbidden without RestartContainer;
- * `1.34`/`1.35`: memory-limit decreases allowed (the kubelet checks usage); 1.35 is GA. */
-export type ServerVersion = '1.32' | '1.33' | '1.34' | '1.35';
+ * `1.34`/`1.35`: memory-limit decreases allowed (the kubelet checks usage); 1.35 is GA;
+ * `1.36`/`1.37`: as 1.35, and a resize whose pod requests exceed the node's allocatable is refused
+ * by the API server (admission plugin PodResizeValidator, 403 with cause `NodeCapacity`) instead of
+ * being marked Infeasible by the kubelet. */
+export type ServerVersion = '1.32' | '1.33' | '1.34' | '1.35' | '1.36' | '1.37';
 
-export const SERVER_VERSIONS: readonly ServerVersion[] = ['1.32', '1.33', '1.34', '1.35'];
+export const SERVER_VERSIONS: readonly ServerVersion[] = ['1.32', '1.33', '1.34', '1.35', '1.36', '1.37'];
 
 /** The version kube-sim follows unless told otherwise (also `tailor demo`'s and `tailor plan`'s default). */
 export const DEFAULT_SERVER_VERSION: ServerVersion = '1.35';
@@ -51,6 +54,12 @@ export function kubeletChecksMemoryDecrease(version: ServerVersion): boolean {
 /** Whether the kubelet records ResizeStarted / ResizeCompleted events (1.34+; older kubelets record none). */
 export function recordsResizeEvents(version: ServerVersion): boolean {
   return minorOf(version) >= 34;
+}
+
+/** Whether the API server refuses a resize beyond the node's allocatable at admission (1.36+,
+ * kubernetes/kubernetes#136043); before, the kubelet marks it `PodResizePending` reason Infeasible. */
+export function refusesResizeBeyondAllocatable(version: ServerVersion): boolean {
+  return minorOf(version) >= 36;
 }
 
 /** The gitVersion a `/version` answer would carry for this server version. */

@@ -7,7 +7,7 @@
 /** One field-level cause of an `Invalid` error (`details.causes[]`). */
 export interface StatusCause {
   reason: string;
-  message: string;
+  message?: string;
   field?: string;
 }
 

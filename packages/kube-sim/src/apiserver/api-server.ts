@@ -42,7 +42,7 @@ import { SubresourceRegistry } from './subresource.ts';
 import type { KubeObject } from './types.ts';
 
 /** Kubernetes versions whose resize behaviour the sim can follow. */
-export type SimServerVersion = '1.32' | '1.33' | '1.34' | '1.35';
+export type SimServerVersion = '1.32' | '1.33' | '1.34' | '1.35' | '1.36' | '1.37';
 
 /** Options of {@link KubeSimApiServer}. */
 export interface ApiServerOptions {

@@ -6,7 +6,8 @@
  *    skip. A start-up CPU boost from the webhook (startup-boost-return.ts), else one from
  *    upstream's admission controller (annotation `vpaCpuStartupBoost/<container>`,
  *    upstream-boost-return.ts): wait while it lasts, then give it back in place
- *    (`StartupBoostEnded`, urgent: no canary or cooldown). Mode `Initial`: skip.
+ *    (`StartupBoostEnded`, urgent: no canary or cooldown; startup-boost-decision.ts). Mode
+ *    `Initial`: skip.
  * 2. the recommendation (from the VPA status unless given); resources an HPA scales on are left
  *    alone (`respectHpa`); nothing left: skip.
  * 3. a resize in flight (in-place modes): follow it (follow-resize.ts): wait, fall back, or replan.
@@ -30,16 +31,15 @@
  *    runtime starts with the new size) and `InPlace` skips with `StartSizedMemory`. A memory limit
  *    never goes below a JVM's heap + overhead.
  */
-import type { V1LimitRange, V1Pod } from '@kubernetes/client-node';
+import type { V1Pod } from '@kubernetes/client-node';
 import { QuantityError } from 'kube-basics/quantity';
 import type { UpdateMode, VerticalPodAutoscaler } from '../api/vpa.ts';
-import { recommendationFromStatus, type NumericContainerRecommendation } from '../api/vpa-quantities.ts';
+import type { NumericContainerRecommendation } from '../api/vpa-quantities.ts';
 import { readResourceValues, type ContainerResourceValues } from '../policy/container-values.ts';
 import { planPodResources, type ContainerTarget } from '../policy/pod-resources.ts';
-import { RESOURCE_NAMES, type ResourceName } from '../model/types.ts';
-import { actualByName, actualResources, notRunning, type ActualContainerResources } from './actual-resources.ts';
+import { RESOURCE_NAMES } from '../model/types.ts';
+import { actualByName, actualResources, notRunning } from './actual-resources.ts';
 import { containerRestartAllowed } from './annotations.ts';
-import type { PodUsage } from './container-usage.ts';
 import { skipDecision, type DecisionAction, type DecisionReason, type PodDecision } from './decision.ts';
 import { evictionChanges, ordering, sameAsPending } from './change-facts.ts';
 import { evictionRequirementsMet } from './eviction-requirements.ts';
@@ -48,23 +48,19 @@ import { withoutResources } from './hpa.ts';
 import { inPlaceChanges } from './in-place-changes.ts';
 import { underMemoryPressure } from './memory-pressure.ts';
 import { quickOomKills, recentOomKills } from './oom.ts';
-import type { UpdaterOptions } from '../policy/update-thresholds.ts';
 import { coolingDown, oldEnoughToDrift } from '../policy/change-rules.ts';
 import { MAX_INCREASE_ANNOTATION } from '../policy/annotations/pace-annotations.ts';
+import { recommendationsOf, type PlannerContext, type PodPlanInput } from './pod-plan-input.ts';
 import { lastUpdateTime, podStartTime, UPDATER_FIELD_MANAGER } from './pod-timing.ts';
 import { policyTargets } from './policy-targets.ts';
 import { inPlaceBlocker, resizeViolations } from './resize-guard.ts';
 import { readResizeState } from './resize-state.ts';
-import type { ServerCapabilities } from './server-capabilities.ts';
-import type { FutureTimeBound } from './future-times.ts';
 import { updateTriggers, type Trigger } from './triggers.ts';
 import { detectRuntime, type ContainerRuntime } from '../policy/container-runtime.ts';
 import { runtimeOverridesOf } from '../policy/runtime-annotation.ts';
 import { overrideFor } from '../policy/runtime-fit.ts';
-import { boostStep, type BoostStep } from './startup-boost-return.ts';
-import { upstreamBoostStep } from './upstream-boost-return.ts';
-import { readUpstreamBoosts } from '../policy/upstream-startup-boost.ts';
 import { sendableSplit } from './restart-split.ts';
+import { startupBoost } from './startup-boost-decision.ts';
 
 /** Each container's runtime, with the VPA's `tailor.dev/runtime` override (an invalid one is ignored and noted). */
 function podRuntimes(pod: V1Pod, vpa: VerticalPodAutoscaler): { runtimes: Map<string, ContainerRuntime>; note?: string } {
@@ -76,130 +72,12 @@ function podRuntimes(pod: V1Pod, vpa: VerticalPodAutoscaler): { runtimes: Map<st
   return parsed.ok ? { runtimes } : { runtimes, note: `${parsed.message}; detected runtimes used instead` };
 }
 
-/** One pod and what is known about it. */
-export interface PodPlanInput {
-  pod: V1Pod;
-  vpa: VerticalPodAutoscaler;
-  /** The workload key the pod belongs to (budgets are per workload), e.g. `Deployment/shop/web`. */
-  workload: string;
-  /** The recommendation; default: the VPA's `status.recommendation`. */
-  recommendation?: readonly NumericContainerRecommendation[];
-  limitRanges?: readonly V1LimitRange[];
-  /** Recent usage by container (Prometheus). */
-  usage?: PodUsage;
-  /** Resources an HPA scales the workload on (cpu and/or memory utilisation). */
-  hpaResources?: readonly ResourceName[];
-}
-
-/** What every decision of a loop shares. */
-export interface PlannerContext {
-  options: UpdaterOptions;
-  capabilities: ServerCapabilities;
-  /** ms since the epoch. */
-  now: number;
-  fieldManager?: string;
-  /**
-   * For a time on the pod that lies after `now` (another clock runs ahead): when this replica first
-   * saw it (future-times.ts). Default: `now`, so a skewed time never counts as in the future.
-   */
-  futureTime?: FutureTimeBound;
-}
-
 /** A span for a message: whole seconds below 100 s (a 20 s cooldown reads "20 s", not "0 min"), whole minutes above. */
 function spanText(ms: number): string {
   return ms < 100_000 ? `${Math.round(ms / 1000)} s` : `${Math.round(ms / 60_000)} min`;
 }
 
 const IN_PLACE_MODES: readonly UpdateMode[] = ['InPlace', 'InPlaceOrRecreate'];
-
-/** The recommendation the pod is planned from: the input's, else the VPA status's. Throws QuantityError. */
-function recommendationsOf(input: PodPlanInput): NumericContainerRecommendation[] {
-  return input.recommendation ? [...input.recommendation] : (input.vpa.status?.recommendation?.containerRecommendations ?? []).map(recommendationFromStatus);
-}
-
-/** The step for upstream's boost annotation `vpaCpuStartupBoost/<container>` (upstream-boost-return.ts). */
-function upstreamStep(
-  input: PodPlanInput,
-  ctx: PlannerContext,
-  mode: UpdateMode,
-  containers: readonly ActualContainerResources[],
-  actual: ReadonlyMap<string, ContainerResourceValues>,
-): BoostStep {
-  const boosts = readUpstreamBoosts(input.pod.metadata?.annotations);
-  if (boosts === undefined) return { kind: 'none' };
-  if ('error' in boosts) return { kind: 'unreadable', message: boosts.error };
-  let recommendations: NumericContainerRecommendation[] = [];
-  if (mode !== 'Off') {
-    try {
-      recommendations = recommendationsOf(input);
-    } catch (err) {
-      if (!(err instanceof QuantityError)) throw err;
-      return { kind: 'unreadable', message: `the VPA's recommendation cannot be read: ${err.message}` };
-    }
-    // cpu left to an HPA: the VPA sets none, so the cpu goes back to its value before the boost
-    if (ctx.options.respectHpa && input.hpaResources?.includes('cpu')) recommendations = recommendations.map((rec) => withoutResources(rec, ['cpu']));
-  }
-  const lastUpdate = lastUpdateTime(input.pod, ctx.fieldManager ?? UPDATER_FIELD_MANAGER);
-  return upstreamBoostStep({
-    pod: input.pod,
-    vpa: input.vpa,
-    boosts,
-    recommendations,
-    limitRanges: input.limitRanges,
-    containers,
-    actual,
-    lastUpdate,
-    now: ctx.now,
-  });
-}
-
-/**
- * The decision a start-up boost makes for the pod, if any: Tailor's record (startup-boost-return.ts),
- * else upstream's annotation (upstream-boost-return.ts).
- */
-function startupBoost(
-  input: PodPlanInput,
-  ctx: PlannerContext,
-  mode: UpdateMode,
-): { action: DecisionAction; reason: DecisionReason; message: string; extra?: Partial<PodDecision> } | undefined {
-  const { pod, vpa } = input;
-  const { now, capabilities } = ctx;
-  if (readResizeState(pod).phase !== 'None') return undefined; // a resize in flight: followed as usual
-  const containers = actualResources(pod);
-  const actual = new Map<string, ContainerResourceValues>();
-  try {
-    for (const c of containers) actual.set(c.name, readResourceValues(c.actual));
-  } catch (err) {
-    if (!(err instanceof QuantityError)) throw err;
-    return undefined;
-  }
-  let step = boostStep(pod, actual, podStartTime(pod), now);
-  if (step.kind === 'none') step = upstreamStep(input, ctx, mode, containers, actual);
-  if (step.kind === 'none') return undefined;
-  if (step.kind === 'unreadable') return { action: 'Skip', reason: 'StartupBoostStuck', message: `${step.message}; the boost cannot be given back` };
-  if (step.kind === 'active') return { action: 'Wait', reason: 'StartupBoost', message: step.message };
-  const blocker = inPlaceBlocker(pod, containers, capabilities);
-  if (blocker) return { action: 'Skip', reason: 'StartupBoostStuck', message: `${step.message}, but ${blocker}` };
-  // Only upstream's boost can restart: Tailor's webhook boosts no container with cpu RestartContainer.
-  const restarting = step.changes.filter((c) => c.restart).map((c) => c.containerName);
-  if (restarting.length > 0 && !containerRestartAllowed(vpa, ctx.options.allowContainerRestart)) {
-    return {
-      action: 'Skip',
-      reason: 'StartupBoostStuck',
-      message: `${step.message}, but that restarts ${restarting.join(', ')} (cpu resizePolicy RestartContainer) and container restarts are not allowed (annotation tailor.dev/allow-container-restart or option allowContainerRestart)`,
-    };
-  }
-  const violations = resizeViolations(pod, step.changes, capabilities, {});
-  if (violations.length > 0) return { action: 'Skip', reason: 'StartupBoostStuck', message: `${step.message}, not sent: ${violations.join('; ')}` };
-  const restart = restarting.length > 0;
-  const extra = { changes: step.changes, urgent: true, disruptive: restart, ...ordering(step.changes) };
-  return {
-    action: restart ? 'ResizeWithRestart' : 'ResizeInPlace',
-    reason: 'StartupBoostEnded',
-    message: restart ? `${step.message}; restarts ${restarting.join(', ')}` : step.message,
-    extra,
-  };
-}
 
 /** The decision for one pod. Never throws for bad input: unreadable objects give a Skip. */
 export function decidePod(input: PodPlanInput, ctx: PlannerContext): PodDecision {

@@ -1,7 +1,8 @@
 /** Shared helpers for the planner tests: a context at NOW and a one-call `decide`. */
 import type { VerticalPodAutoscaler } from '../../src/api/vpa.ts';
 import type { PodUsage } from '../../src/updater/container-usage.ts';
-import { decidePod, type PlannerContext, type PodPlanInput } from '../../src/updater/decide-pod.ts';
+import { decidePod } from '../../src/updater/decide-pod.ts';
+import type { PlannerContext, PodPlanInput } from '../../src/updater/pod-plan-input.ts';
 import { updaterOptions, type UpdaterOptions } from '../../src/policy/update-thresholds.ts';
 import { serverCapabilities } from '../../src/updater/server-capabilities.ts';
 import type { ResourceName } from '../../src/model/types.ts';

@@ -55,6 +55,7 @@ import { lastUpdateTime, podStartTime, UPDATER_FIELD_MANAGER } from './pod-timin
 import { policyTargets } from './policy-targets.ts';
 import { inPlaceBlocker, resizeViolations } from './resize-guard.ts';
 import { readResizeState } from './resize-state.ts';
+import { refusalState, sameAsRefused } from './resize-refusal.ts';
 import { updateTriggers, type Trigger } from './triggers.ts';
 import { detectRuntime, type ContainerRuntime } from '../policy/container-runtime.ts';
 import { runtimeOverridesOf } from '../policy/runtime-annotation.ts';
@@ -139,7 +140,11 @@ export function decidePod(input: PodPlanInput, ctx: PlannerContext): PodDecision
   const reportedUpdate = lastUpdateTime(pod, fieldManager);
   const lastUpdate = bounded('last update', reportedUpdate);
   const inPlaceMode = IN_PLACE_MODES.includes(mode);
-  const read = readResizeState(pod);
+  // A resize the API server refused for the node's capacity (1.36+) leaves no trace on the pod: the
+  // updater's memory of it stands for the kubelet's Infeasible of earlier versions.
+  const refusal = ctx.resizeRefusal?.(pod);
+  const observed = readResizeState(pod);
+  const read = observed.phase === 'None' && refusal ? refusalState(refusal) : observed;
   const state = { ...read, since: bounded('resize since', read.since) };
   const follow = inPlaceMode ? followResize(state, mode, lastUpdate, now, options) : ({ kind: 'none' } as const);
   if (follow.kind === 'wait') return decide('Wait', follow.reason, follow.message);
@@ -250,6 +255,8 @@ export function decidePod(input: PodPlanInput, ctx: PlannerContext): PodDecision
   }
   if (replanning && sameAsPending(pod, safe.changes))
     return decide('Wait', follow.waitReason, `${follow.message}; the pending resize is still the one to make`);
+  if (replanning && read.source === 'refusal' && refusal && sameAsRefused(refusal, safe.changes))
+    return decide('Wait', follow.waitReason, `${follow.message}; the same resize would be refused again`);
   const stopped = notRunning(
     containers,
     safe.changes.map((c) => c.containerName),

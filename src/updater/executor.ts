@@ -8,7 +8,8 @@
  *
  * Actions run up to `concurrency` at once, started in plan order (urgent first). After a throttled
  * answer (429 outside a PDB refusal, 5xx, no answer) no further action is started until
- * `backoffUntil`; the state carrying it is the only thing kept between loops.
+ * `backoffUntil`. A resize the API server refuses for the node's capacity (1.36+) is remembered in
+ * `refusals` (resize-refusal.ts) for the next loop's plan. These two are all that is kept between loops.
  * Dry-run: decisions are logged and counted, the plan exported as the `planned` gauge, nothing sent.
  */
 import type { V1Pod } from '@kubernetes/client-node';
@@ -25,6 +26,7 @@ import type { UpdaterApi } from './updater-api.ts';
 import { actionEvents } from './updater-events.ts';
 import type { UpdaterMetrics } from './updater-metrics.ts';
 import { UPDATER_FIELD_MANAGER } from './pod-timing.ts';
+import type { ResizeRefusals } from './resize-refusal.ts';
 
 /** What the executor needs. */
 export interface ExecutorDeps {
@@ -46,6 +48,8 @@ export interface ExecutorState {
   backoffUntil: number;
   /** The waits of the last loop (`pod reason`): a wait that lasts is a debug line after its first. */
   saidWaits?: Set<string>;
+  /** Resizes the API server refused for the node's capacity, read by the next plan. */
+  refusals?: ResizeRefusals;
 }
 
 /** The result of one action. */
@@ -127,6 +131,7 @@ async function executeOne(d: PodDecision, input: ExecuteInput, deps: ExecutorDep
     if (evict) await deps.api.evict(d.namespace, d.podName, pod.metadata?.uid);
     else await deps.api.resize(resizeRequest(pod, d.changes, deps.capabilities), deps.fieldManager ?? UPDATER_FIELD_MANAGER);
     outcome = 'applied';
+    if (!evict) input.state.refusals?.forget(pod);
     log.info({ outcome }, evict ? 'evicted' : 'resize sent');
   } catch (err) {
     if (err instanceof ResizePatchError) {
@@ -142,7 +147,13 @@ async function executeOne(d: PodDecision, input: ExecuteInput, deps: ExecutorDep
       } else if (outcome === 'blocked') log.info({ detail }, 'a PodDisruptionBudget refused the eviction; retried next loop, never forced');
       else if (outcome === 'gone') log.debug('the pod is gone; dropped');
       else if (outcome === 'conflict') log.info({ detail }, 'conflict; re-planned next loop');
-      else log.error({ err }, outcome === 'invalid' ? 'the server rejected the request as invalid' : 'the request failed');
+      else if (outcome === 'infeasible') {
+        if (pod) input.state.refusals?.note(pod, d.changes, classified.message, input.now);
+        log.warn(
+          { detail },
+          'the API server refused the resize: it can never fit this node; the next loop treats it as Infeasible (eviction in InPlaceOrRecreate, not resent in InPlace)',
+        );
+      } else log.error({ err }, outcome === 'invalid' ? 'the server rejected the request as invalid' : 'the request failed');
     }
   }
   if (evict) deps.metrics?.evictions.inc({ outcome });

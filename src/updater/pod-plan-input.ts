@@ -9,6 +9,7 @@ import type { ResourceName } from '../model/types.ts';
 import type { UpdaterOptions } from '../policy/update-thresholds.ts';
 import type { PodUsage } from './container-usage.ts';
 import type { FutureTimeBound } from './future-times.ts';
+import type { ResizeRefusal } from './resize-refusal.ts';
 import type { ServerCapabilities } from './server-capabilities.ts';
 
 /** One pod and what is known about it. */
@@ -38,6 +39,8 @@ export interface PlannerContext {
    * saw it (future-times.ts). Default: `now`, so a skewed time never counts as in the future.
    */
   futureTime?: FutureTimeBound;
+  /** A resize of the pod the API server refused for its node's capacity (1.36+; resize-refusal.ts), if one still stands. */
+  resizeRefusal?: (pod: V1Pod) => ResizeRefusal | undefined;
 }
 
 /** The recommendation the pod is planned from: the input's, else the VPA status's. Throws QuantityError. */

@@ -28,7 +28,7 @@ export interface ResizeState {
   /** The kubelet's message, e.g. "Node didn't have enough capacity: cpu, requested: 2500, capacity: 1930". */
   message: string | undefined;
   /** Where the state was read from. */
-  source: 'conditions' | 'legacy' | 'none';
+  source: 'conditions' | 'legacy' | 'none' | 'refusal';
 }
 
 export const POD_RESIZE_PENDING = 'PodResizePending';

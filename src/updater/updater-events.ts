@@ -6,6 +6,7 @@
  *   a fallback eviction names its cause, e.g. `Evicted` with message "FallbackInfeasible: ...";
  * - `EvictionBlocked` (Normal): a PodDisruptionBudget refused; retried in a later loop;
  * - `ResizeRejected`, `EvictionRejected` (Warning): the server refused the request as invalid;
+ * - `ResizeInfeasible` (Warning): the server refused the resize for the node's capacity (1.36+);
  * - `UpdateFailed` (Warning): any other failure except a vanished pod.
  * Early memory warnings (memory-warning-report.ts) use `MemoryHigh`, `MemoryCritical` (Warning, on
  * the pod and its VPA) and `WorkloadMemoryPressure` (Warning, on the VPA).
@@ -28,6 +29,8 @@ export function eventReason(decision: PodDecision, outcome: ActionOutcome): { re
       return { reason: 'EvictionBlocked', type: 'Normal' };
     case 'invalid':
       return { reason: evict ? 'EvictionRejected' : 'ResizeRejected', type: 'Warning' };
+    case 'infeasible':
+      return { reason: 'ResizeInfeasible', type: 'Warning' };
     case 'failed':
       return { reason: 'UpdateFailed', type: 'Warning' };
     default:

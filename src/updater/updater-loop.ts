@@ -33,6 +33,7 @@ import { reportMemoryWarnings } from './memory-warning-report.ts';
 import { RuntimeFitReporter } from './runtime-fit-report.ts';
 import type { AdmissionStatusSource } from './admission-status.ts';
 import { admissionStatusVerdict, type AdmissionStatusVerdict } from '../kube/admission-status-lease.ts';
+import { ResizeRefusals } from './resize-refusal.ts';
 
 /** Where the loop reads the objects from (cached; each call returns the current view). */
 export interface UpdaterSources {
@@ -89,7 +90,7 @@ export interface LoopReport {
 
 /** Runs loops; holds the executor's back-off between them. */
 export class UpdaterLoop {
-  private readonly state: ExecutorState = { backoffUntil: 0 };
+  private readonly state: ExecutorState & { refusals: ResizeRefusals } = { backoffUntil: 0, refusals: new ResizeRefusals() };
   private readonly latency: ResizeLatencyTracker;
   private usageWasAvailable: boolean | undefined;
   private readonly futureTimes: FutureTimes;
@@ -136,6 +137,7 @@ export class UpdaterLoop {
       now,
       budget: deps.budget,
       futureTime: this.futureTimes.at(now),
+      resizeRefusal: (pod) => this.state.refusals.of(pod),
       ...held,
     });
     const invalidVpaNames = this.noteInvalidVpas(invalidVpas, now);
@@ -148,6 +150,7 @@ export class UpdaterLoop {
         if (sample) completed.push(sample);
       }
     this.futureTimes.sweep();
+    this.state.refusals.prune(groups.flatMap((g) => g.pods));
     this.latency.noteDecisions(decisions, now);
     const pods = new Map<string, V1Pod>();
     const vpaByWorkload = new Map<string, VerticalPodAutoscaler>();

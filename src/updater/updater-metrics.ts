@@ -37,7 +37,16 @@ import { WORKLOAD_CONDITION_TYPES } from './workload-conditions.ts';
 export const APPLIED_LATENCY_BUCKETS = [1, 5, 15, 30, 60, 120, 300, 600, 1800, 3600, 4 * 3600, 12 * 3600, 24 * 3600, 7 * 24 * 3600];
 
 /** Outcomes an executed resize or eviction can have (dry runs and backoff skips are not executed). */
-const EXECUTED_OUTCOMES = ['applied', 'gone', 'conflict', 'invalid', 'blocked', 'throttled', 'failed'] as const satisfies readonly ActionOutcome[];
+const EXECUTED_OUTCOMES = [
+  'applied',
+  'gone',
+  'conflict',
+  'invalid',
+  'infeasible',
+  'blocked',
+  'throttled',
+  'failed',
+] as const satisfies readonly ActionOutcome[];
 const FALLBACK_CAUSES = [
   'FallbackInfeasible',
   'FallbackDeferredTimeout',
@@ -138,7 +147,7 @@ export class UpdaterMetrics {
     });
     for (const condition of WORKLOAD_CONDITION_TYPES) this.workloadConditions.set({ condition }, 0);
     for (const outcome of EXECUTED_OUTCOMES) {
-      this.evictions.inc({ outcome }, 0);
+      if (outcome !== 'infeasible') this.evictions.inc({ outcome }, 0);
       if (outcome !== 'blocked') for (const path of ['in-place', 'restart']) this.resizes.inc({ path, outcome }, 0);
     }
     for (const cause of FALLBACK_CAUSES) this.fallbacks.inc({ cause }, 0);

@@ -38,3 +38,18 @@ test('backoff: at least 5 s, longer when Retry-After says so', () => {
   assert.equal(backoffUntil(classifyApiError(answer(429, {}, { 'retry-after': '2' })), 1_000), 6_000);
   assert.equal(backoffUntil(classifyApiError(answer(429, {}, { 'retry-after': '30' })), 1_000), 31_000);
 });
+
+test('a 403 with the cause NodeCapacity (1.36+ PodResizeValidator) on a resize is infeasible; RBAC 403s and evictions stay failed', () => {
+  const capacity = answer(403, {
+    reason: 'Forbidden',
+    message: `pods "web-0" is forbidden: node didn't have enough allocatable resources: cpu, requested: 3000, allocatable: 2000`,
+    details: { name: 'web-0', kind: 'pods', causes: [{ reason: 'NodeCapacity' }] },
+  });
+  assert.equal(failureOutcome(classifyApiError(capacity), false), 'infeasible');
+  assert.equal(failureOutcome(classifyApiError(capacity), true), 'failed', 'not an eviction outcome');
+  const rbac = answer(403, {
+    reason: 'Forbidden',
+    message: 'pods "web-0" is forbidden: User "system:serviceaccount:tailor:updater" cannot patch resource "pods/resize"',
+  });
+  assert.equal(failureOutcome(classifyApiError(rbac), false), 'failed');
+});

@@ -251,11 +251,27 @@ imageGCHighThresholdPercent: 100
 imageGCLowThresholdPercent: 99
 evictionHard: { memory.available: 100Mi, nodefs.available: 2%, imagefs.available: 2% }
 EOF
-  # --containerd: the kubelet's cAdvisor asks containerd (default /run/containerd/containerd.sock) for
-  # each container's labels; without the node's own socket /metrics/cadvisor has every container's
-  # series with container="", pod="" and namespace="" (only the pod cgroups are labelled).
-  start "kubelet-$n" "$(lane_binary kubelet)" --config "$dir/kubelet-config.yaml" \
-    --containerd "$(node_containerd_sock "$n")" \
+  # The kubelet's cAdvisor asks containerd (default /run/containerd/containerd.sock) for each
+  # container's labels; without the node's own socket /metrics/cadvisor has every container's series
+  # with container="", pod="" and namespace="" (only the pod cgroups are labelled). Up to 1.36 the
+  # kubelet's --containerd flag names the socket. 1.37's kubelet no longer takes that flag (it passes
+  # on only cAdvisor's housekeeping interval), so the kubelet runs in a mount namespace of its own
+  # where a tmpfs over /run/containerd holds a link to the node's socket; the kubelet's root dir is
+  # made a shared mount first, so the volumes it mounts there are seen by containerd outside.
+  cadvisor_socket=(--containerd "$(node_containerd_sock "$n")")
+  in_own_mounts=()
+  if (( KUBERNETES_VERSION_MINOR >= 37 )); then
+    cadvisor_socket=()
+    mkdir -p "$dir/kubelet" /run/containerd
+    mountpoint -q "$dir/kubelet" || mount --bind "$dir/kubelet" "$dir/kubelet"
+    mount --make-rshared "$dir/kubelet"
+    # shellcheck disable=SC2016 # expanded by the inner shell
+    in_own_mounts=(unshare --mount --propagation unchanged -- sh -c \
+      'mount -t tmpfs -o size=1m,mode=0755 tailor-cadvisor /run/containerd && ln -s "$0" /run/containerd/containerd.sock && exec "$@"' \
+      "$(node_containerd_sock "$n")")
+  fi
+  start "kubelet-$n" "${in_own_mounts[@]}" "$(lane_binary kubelet)" --config "$dir/kubelet-config.yaml" \
+    "${cadvisor_socket[@]}" \
     --kubeconfig "$pki/kubelet-$n.kubeconfig" --root-dir "$dir/kubelet" \
     --hostname-override "$(node_name "$n")" --node-ip "$(node_ip "$n")" --v=1
 done

@@ -1,10 +1,19 @@
 # shellcheck shell=bash disable=SC2034
 # Pinned versions and cache layout of the real-cluster lane (sourced by the lane's scripts).
 # Changing a version changes the cache key, so the next run builds the new binaries once.
-KUBERNETES_VERSION=v1.35.4
-KUBERNETES_VERSION_MAJOR=1
-KUBERNETES_VERSION_MINOR=35
-ETCD_VERSION=v3.6.16
+# Kubernetes: TAILOR_KUBERNETES_VERSION picks one of the versions pinned under build/<version>/ (a
+# go.mod and go.sum each, written by pin-kubernetes.sh); the default is the first. etcd follows the
+# minor version the way Kubernetes' own build/dependencies.yaml does (1.35 and 1.36: etcd 3.6; 1.37:
+# 3.7), at the newest patch the Go module proxy serves here.
+LANE_KUBERNETES_VERSIONS=(v1.35.4 v1.36.3 v1.37.2)
+KUBERNETES_VERSION="${TAILOR_KUBERNETES_VERSION:-${LANE_KUBERNETES_VERSIONS[0]}}"
+if [[ ! "$KUBERNETES_VERSION" =~ ^v([0-9]+)\.([0-9]+)\.([0-9]+)$ ]]; then
+  echo "TAILOR_KUBERNETES_VERSION=$KUBERNETES_VERSION is not a version like v1.36.3 (pinned: ${LANE_KUBERNETES_VERSIONS[*]})" >&2
+  exit 2
+fi
+KUBERNETES_VERSION_MAJOR="${BASH_REMATCH[1]}"
+KUBERNETES_VERSION_MINOR="${BASH_REMATCH[2]}"
+if (( KUBERNETES_VERSION_MINOR >= 37 )); then ETCD_VERSION=v3.7.3; else ETCD_VERSION=v3.6.16; fi
 # kube-state-metrics (not part of cluster:up; `build.sh kube-state-metrics`, run by ksm.sh). v2.13.0:
 # the newest release the Go module proxy and checksum database serve here.
 KSM_VERSION=v2.13.0

@@ -1,7 +1,10 @@
 /**
  * What the API server can do for in-place resizes, from its version (reference:
  * kubernetes-resize.md):
- * - 1.35+: `pods/resize` GA; lowering a memory limit is allowed (the kubelet refuses, with
+ * - 1.36, 1.37: as 1.35, except that a resize beyond the node's allocatable is refused by the API
+ *   server at admission (403, cause `NodeCapacity`) instead of marked Infeasible by the kubelet;
+ *   the executor handles that answer as Infeasible (resize-refusal.ts);
+ * - 1.35: `pods/resize` GA; lowering a memory limit is allowed (the kubelet refuses, with
  *   `PodResizeInProgress` reason `Error`, if usage is above the new limit);
  * - 1.34: as 1.35 (beta, on by default);
  * - 1.33: `pods/resize` beta, on by default; conditions instead of `status.resize`; a memory limit
@@ -48,7 +51,7 @@ export function serverCapabilities(version: ServerVersion, inPlaceFeatureGate = 
  * The newest version whose resize rules are known (kubernetes-resize.md); a newer one may change
  * them, so a dry run for it (`tailor plan --server-version`) is refused rather than guessed.
  */
-export const NEWEST_KNOWN_VERSION: ServerVersion = { major: 1, minor: 35 };
+export const NEWEST_KNOWN_VERSION: ServerVersion = { major: 1, minor: 37 };
 
 /** Whether the rules of `version` are known: 1.x up to {@link NEWEST_KNOWN_VERSION}. */
 export function isKnownServerVersion(version: ServerVersion): boolean {

@@ -206,21 +206,21 @@ test('an input that is not YAML or JSON (random bytes, prose) is an error naming
   assert.equal(text.stderr, `tailor plan: ${prose}: not YAML or JSON objects: document 1 is a string, not an object\n`);
 });
 
-test('--server-version takes 1.x up to 1.35 (v1.34.2 as kubectl version writes it); 2.0 and 1.36 are refused with the range', async () => {
+test('--server-version takes 1.x up to 1.37 (v1.34.2 as kubectl version writes it); 2.0 and 1.38 are refused with the range', async () => {
   const path = join(dir, 'versions.yaml');
   writeFileSync(path, OBJECTS);
-  for (const version of ['1.35', 'v1.34.2', '1.26'])
+  for (const version of ['1.37', 'v1.36.3', '1.35', 'v1.34.2', '1.26'])
     assert.equal(
       (await tailorInProcess(['plan', '-f', path, '--now', AT, '--server-version', version, '--output', join(dir, 'versions.out')], { allStderr: true })).code,
       0,
       version,
     );
-  for (const version of ['2.0', '1.36']) {
+  for (const version of ['2.0', '1.38']) {
     const r = await tailorInProcess(['plan', '-f', path, '--server-version', version]);
     assert.equal(r.code, 2, version);
     assert.match(
       r.stderr,
-      new RegExp(`--server-version ${version.replace('.', '\\.')} is not supported: Tailor knows the resize rules of Kubernetes 1\\.0 to 1\\.35`),
+      new RegExp(`--server-version ${version.replace('.', '\\.')} is not supported: Tailor knows the resize rules of Kubernetes 1\\.0 to 1\\.37`),
     );
   }
 });

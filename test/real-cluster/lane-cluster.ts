@@ -45,6 +45,15 @@ export function laneKubeConfig(): k8s.KubeConfig {
  * Polls `probe` until it returns a value other than undefined, or fails after `timeoutMs` with
  * `what` and the last value seen (`describe` renders it).
  */
+/**
+ * The cluster's Kubernetes minor version (`/version`), for tests whose expectation differs by version
+ * (1.36+ refuses a resize beyond the node's allocatable at admission; 1.35 marks it Infeasible).
+ */
+export async function serverMinor(kc: k8s.KubeConfig = laneKubeConfig()): Promise<number> {
+  const info = await kc.makeApiClient(k8s.VersionApi).getCode();
+  return Number.parseInt(info.minor, 10);
+}
+
 export async function waitFor<T>(what: string, timeoutMs: number, probe: () => Promise<T | undefined>, describe: () => string = () => ''): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {

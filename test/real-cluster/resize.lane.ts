@@ -1,13 +1,14 @@
 /**
  * The lane's first proof: on the real cluster (kube-apiserver + kubelet + containerd + runc), a CPU
  * resize through `pods/resize` changes the running container's cgroup in place, and a resize the
- * node cannot hold is refused as Infeasible and leaves the cgroup alone.
+ * node cannot hold is refused (Infeasible from the kubelet up to 1.35, 403 at admission since 1.36)
+ * and leaves the cgroup alone.
  * Runs with `npm run test:real-cluster` (as root), not with `npm test`.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import * as k8s from '@kubernetes/client-node';
-import { guaranteedApp, containerId, cpuQuota, dropNamespace, freshNamespace, laneKubeConfig, waitFor } from './lane-cluster.ts';
+import { guaranteedApp, containerId, cpuQuota, dropNamespace, freshNamespace, laneKubeConfig, serverMinor, waitFor } from './lane-cluster.ts';
 
 const STRATEGIC = k8s.setHeaderOptions('Content-Type', k8s.PatchStrategy.StrategicMergePatch);
 
@@ -27,6 +28,7 @@ function cpuPatch(cpu: string): object {
 }
 
 const core = laneKubeConfig().makeApiClient(k8s.CoreV1Api);
+const minor = await serverMinor();
 // Every node of the lane (one containerd and kubelet each) is checked, the pod pinned to it.
 const nodes = (await core.listNode()).items.map((n) => n.metadata!.name!).sort();
 
@@ -92,20 +94,41 @@ for (const node of nodes)
       );
     });
 
-    test('cpu → 1000 cores: PodResizePending/Infeasible, the cgroup stays as it was', async () => {
-      const id = containerId(await read(), 'app')!;
+    test('cpu → 1000 cores: refused at admission on 1.36+ (403, cause NodeCapacity), PodResizePending/Infeasible before; the cgroup stays as it was', async () => {
+      const pod = await read();
+      const id = containerId(pod, 'app')!;
       const before = cpuQuota(id);
-
-      await core.patchNamespacedPodResize({ namespace, name: 'web', body: cpuPatch('1000') }, STRATEGIC);
-
-      const pending = await waitFor(
-        'PodResizePending',
-        60_000,
-        async () => (await read()).status?.conditions?.find((c) => c.type === 'PodResizePending'),
-        seen,
+      const answer = await core.patchNamespacedPodResize({ namespace, name: 'web', body: cpuPatch('1000') }, STRATEGIC).then(
+        () => undefined,
+        (err: { code?: number; body?: string }) => err,
       );
-      assert.equal(pending.reason, 'Infeasible');
-      assert.match(pending.message ?? '', /^Node didn't have enough capacity: cpu, requested: 1000000, capacity: \d+$/);
+      if (minor >= 36) {
+        // kubernetes/kubernetes#136043: the PodResizeValidator admission plugin.
+        assert.equal(answer?.code, 403, 'refused at admission');
+        const status = JSON.parse(answer.body ?? '{}') as { reason?: string; message?: string; details?: { causes?: { reason?: string }[] } };
+        assert.equal(status.reason, 'Forbidden');
+        assert.match(
+          status.message ?? '',
+          /^pods "web" is forbidden: node didn't have enough allocatable resources: cpu, requested: 1000000, allocatable: \d+$/,
+        );
+        assert.deepEqual(status.details?.causes, [{ reason: 'NodeCapacity' }]);
+        const after = await read();
+        assert.equal(after.metadata?.generation, pod.metadata?.generation, 'a refused resize leaves the generation');
+        assert.equal(
+          after.status?.conditions?.find((c) => c.type === 'PodResizePending'),
+          undefined,
+        );
+      } else {
+        assert.equal(answer, undefined, 'accepted by the API server up to 1.35');
+        const pending = await waitFor(
+          'PodResizePending',
+          60_000,
+          async () => (await read()).status?.conditions?.find((c) => c.type === 'PodResizePending'),
+          seen,
+        );
+        assert.equal(pending.reason, 'Infeasible');
+        assert.match(pending.message ?? '', /^Node didn't have enough capacity: cpu, requested: 1000000, capacity: \d+$/);
+      }
       assert.equal(cpuQuota(id), before);
       assert.equal((await read()).status?.containerStatuses?.[0]?.restartCount, 0);
     });

@@ -42,6 +42,7 @@ import {
   laneKubeconfigPath,
   memoryLimitBytes,
   podMemoryLimitBytes,
+  serverMinor,
   waitFor,
 } from './lane-cluster.ts';
 import { promQuery, SCRAPE_JOBS, startLanePrometheus, targetHealth } from './lane-prometheus.ts';
@@ -98,6 +99,8 @@ interface Timing {
   applied?: number;
   what: string;
 }
+
+const minor = await serverMinor(laneKubeConfig());
 
 describe('the demo scenarios on the real cluster, Tailor on the host', () => {
   const kc = laneKubeConfig();
@@ -320,7 +323,7 @@ describe('the demo scenarios on the real cluster, Tailor on the host', () => {
       });
     });
 
-    test('batch: Infeasible in place → evicted → the new pod gets the recommendation from the webhook the apiserver called', async () => {
+    test('batch: Infeasible in place (refused at admission on 1.36+) → evicted → the new pod gets the recommendation from the webhook the apiserver called', async () => {
       const pod = await running('batch');
       const name = pod.metadata!.name!;
       const { rec, at } = await recommendation('batch');
@@ -343,8 +346,19 @@ describe('the demo scenarios on the real cluster, Tailor on the host', () => {
         tail,
       );
       const appliedAt = Date.now();
-      assert.ok(infeasible, 'the in-place resize was reported Infeasible by the kubelet before the eviction');
-      assert.match(infeasible, /Node didn't have enough capacity: cpu/);
+      if (minor >= 36) {
+        // 1.36+: the API server refuses the resize (403 NodeCapacity); the pod never says Infeasible,
+        // Tailor's Warning event on it does, and the next loop evicts (docs/updater.md).
+        const events = await core.listNamespacedEvent({ namespace, fieldSelector: `involvedObject.name=${name}` });
+        const refused = events.items.find((e) => e.reason === 'ResizeInfeasible');
+        assert.ok(refused, `Tailor's ResizeInfeasible event on the pod (events: ${events.items.map((e) => e.reason).join(', ')})`);
+        assert.match(refused.message ?? '', /node didn't have enough allocatable resources: cpu/);
+        assert.equal(infeasible, undefined, 'the kubelet never saw the refused resize');
+        infeasible = `RefusedAtAdmission: ${refused.message}`;
+      } else {
+        assert.ok(infeasible, 'the in-place resize was reported Infeasible by the kubelet before the eviction');
+        assert.match(infeasible, /Node didn't have enough capacity: cpu/);
+      }
       assert.ok(disruption?.startsWith('EvictionByEvictionAPI'), `evicted through the Eviction API (DisruptionTarget: ${disruption})`);
       const requests = replacement.spec!.containers[0]!.resources!.requests!;
       assert.equal(parseCpu(requests.cpu), parseCpu(rec.target.cpu), `the new pod has the recommended cpu (got ${requests.cpu})`);

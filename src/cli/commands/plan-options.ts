@@ -18,8 +18,11 @@ import { UsageError } from '../exit-codes.ts';
 export const PLAN_FORMATS = ['text', 'json', 'yaml'] as const;
 export type PlanFormat = (typeof PLAN_FORMATS)[number];
 
-/** The newest version whose resize rules are known, `1.35`: `--server-version`'s default (the version tailor sim and tailor demo follow). */
-export const PLAN_SERVER_VERSION = `${NEWEST_KNOWN_VERSION.major}.${NEWEST_KNOWN_VERSION.minor}`;
+/** `--server-version`'s default, `1.35`: the version tailor sim and tailor demo follow unless told otherwise. */
+export const PLAN_SERVER_VERSION = '1.35';
+
+/** The newest version `--server-version` takes: the newest whose resize rules are known (1.37). */
+const NEWEST_PLAN_VERSION = `${NEWEST_KNOWN_VERSION.major}.${NEWEST_KNOWN_VERSION.minor}`;
 
 /** The flags of `tailor plan` as commander parses them (values unchecked). */
 export interface PlanFlags {
@@ -55,7 +58,7 @@ function planServerVersion(text: string): ServerVersion {
   if (!version) throw new UsageError(`--server-version must look like 1.34, got ${text}`);
   if (!isKnownServerVersion(version))
     throw new UsageError(
-      `--server-version ${text} is not supported: Tailor knows the resize rules of Kubernetes 1.0 to ${PLAN_SERVER_VERSION} (in place from 1.27 with --feature-gate, 1.33 without)`,
+      `--server-version ${text} is not supported: Tailor knows the resize rules of Kubernetes 1.0 to ${NEWEST_PLAN_VERSION} (in place from 1.27 with --feature-gate, 1.33 without)`,
     );
   return version;
 }

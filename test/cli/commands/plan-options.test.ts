@@ -31,7 +31,7 @@ test('each bad value is a usage error, the server version first', () => {
       (e: unknown) => e instanceof UsageError && message.test(e.message),
     );
   refused({ serverVersion: 'latest', now: 'yesterday' }, /^--server-version must look like 1\.34, got latest$/);
-  refused({ serverVersion: '1.36' }, /^--server-version 1\.36 is not supported: Tailor knows the resize rules of Kubernetes 1\.0 to 1\.35 /);
+  refused({ serverVersion: '1.38' }, /^--server-version 1\.38 is not supported: Tailor knows the resize rules of Kubernetes 1\.0 to 1\.37 /);
   refused({ now: 'yesterday', resizes: '-1' }, /^--now: /);
   refused({ resizes: '1.5' }, /^--resizes must be a whole number >= 0, got 1\.5$/);
   refused({ evictions: 'all' }, /^--evictions must be a whole number >= 0, got all$/);

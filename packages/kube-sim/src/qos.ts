@@ -1,6 +1,11 @@
 /**
  * The pod QoS class as the API server computes it (Guaranteed, Burstable, BestEffort), from the
- * cpu and memory requests and limits of all containers (init containers included).
+ * cpu and memory requests and limits of all containers (init containers included). Up to 1.36 the
+ * requests and limits above zero are summed over the containers ({@link computeQosClass}); 1.37
+ * judges each container and resource on its own ({@link computeQosClassByContainer}). They differ
+ * only for odd specs, e.g. a negative quantity in a resize: cpu -300m/-300m is ignored up to 1.36
+ * (the pod reads as Burstable, so a Guaranteed pod's resize also says "QOS Class may not change")
+ * and is "equal and non-zero", so Guaranteed, on 1.37.
  */
 import { parseQuantity } from 'kube-basics/quantity';
 import type { Container, Pod } from './objects.ts';
@@ -54,4 +59,31 @@ export function recordedQosClass(pod: Pod): QosClass {
   const recorded = pod.status?.qosClass;
   if (recorded === 'Guaranteed' || recorded === 'Burstable' || recorded === 'BestEffort') return recorded;
   return computeQosClass(pod);
+}
+
+/**
+ * The 1.37 reading: per container and resource, request == limit (a missing request taken as the
+ * limit, as defaulting does) is Guaranteed when non-zero and BestEffort when zero, anything else
+ * Burstable; a container without requests or limits is BestEffort. The pod is Burstable when any
+ * container is or when its containers disagree, else their common class.
+ */
+export function computeQosClassByContainer(pod: Pod): QosClass {
+  let podQos: QosClass | undefined;
+  for (const c of [...(pod.spec.initContainers ?? []), ...pod.spec.containers]) {
+    const requests = c.resources?.requests ?? {};
+    const limits = c.resources?.limits ?? {};
+    let containerQos: QosClass | undefined;
+    if (Object.keys(requests).length === 0 && Object.keys(limits).length === 0) containerQos = 'BestEffort';
+    else
+      for (const name of QOS_RESOURCES) {
+        const limit = limits[name] === undefined ? 0 : amount(limits[name]);
+        const request = requests[name] === undefined ? limit : amount(requests[name]);
+        const resourceQos: QosClass = request !== limit ? 'Burstable' : request === 0 ? 'BestEffort' : 'Guaranteed';
+        if (resourceQos === 'Burstable' || (containerQos !== undefined && containerQos !== resourceQos)) return 'Burstable';
+        containerQos = resourceQos;
+      }
+    if (podQos !== undefined && podQos !== containerQos) return 'Burstable';
+    podQos = containerQos;
+  }
+  return podQos ?? 'BestEffort';
 }

@@ -12,9 +12,9 @@
 import { isQuantity, parseQuantity } from 'kube-basics/quantity';
 import { forbidden, invalid, invalidStatus, failureStatus, type FieldError, type StatusObject } from './field-errors.ts';
 import { MIRROR_POD_ANNOTATION, clone, type Container, type Pod, type ResourceList } from './objects.ts';
-import { computeQosClass, recordedQosClass } from './qos.ts';
+import { computeQosClass, computeQosClassByContainer, recordedQosClass } from './qos.ts';
 import { isSidecar } from './pod-resources.ts';
-import { forbidsMemoryLimitDecrease, type ServerVersion } from './server-version.ts';
+import { forbidsMemoryLimitDecrease, minorOf, type ServerVersion } from './server-version.ts';
 
 export type ResizeOutcome = { ok: true; pod: Pod } | { ok: false; status: StatusObject };
 
@@ -66,7 +66,8 @@ function resizeErrors(before: Pod, after: Pod, version: ServerVersion): FieldErr
   if (before.metadata.annotations?.[MIRROR_POD_ANNOTATION] !== undefined) return [forbidden('', 'static pods cannot be resized')];
   if (before.spec.os?.name === 'windows') return [forbidden('', 'windows pods cannot be resized')];
 
-  if (recordedQosClass(before) !== computeQosClass(after)) {
+  const qosOf = minorOf(version) >= 37 ? computeQosClassByContainer : computeQosClass;
+  if (recordedQosClass(before) !== qosOf(after)) {
     errors.push(invalid('spec', before.status?.qosClass ?? '', 'Pod QOS Class may not change as a result of resizing'));
   }
   if (!nodeSupportsResize(before)) errors.push(forbidden('spec', 'Pod running on node without support for resize'));

@@ -359,3 +359,15 @@ test('1.32 pod updates: QoS is immutable, other resource changes pass', () => {
     [],
   );
 });
+
+test("a negative cpu in a Guaranteed pod's resize: up to 1.36 the QoS reads Burstable and is refused too; 1.37 judges per container (-300m = -300m: Guaranteed)", () => {
+  const resized = withResources(guaranteed(), 0, { requests: { cpu: '-300m', memory: '1Gi' }, limits: { cpu: '-300m', memory: '1Gi' } });
+  const messages = (version: ServerVersion) => {
+    const outcome = validateResize(guaranteed(), resized, version);
+    assert.equal(outcome.ok, false);
+    return outcome.ok ? '' : outcome.status.message;
+  };
+  for (const version of ['1.35', '1.36'] as const) assert.match(messages(version), /Pod QOS Class may not change as a result of resizing/, version);
+  assert.doesNotMatch(messages('1.37'), /QOS/);
+  assert.match(messages('1.37'), /must be greater than or equal to 0/);
+});

@@ -8,7 +8,7 @@ set -uo pipefail
 # shellcheck source=lane-env.sh
 source "$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/lane-env.sh"
 
-skip() { echo "real-cluster lane: SKIPPED: $*"; exit 0; }
+skip() { echo "real-cluster lane ($KUBERNETES_VERSION): SKIPPED: $*"; exit 0; }
 [[ $EUID -eq 0 ]] || skip "not root (the lane runs containerd and kubelets)"
 [[ -d /sys/fs/cgroup/cpu || -f /sys/fs/cgroup/cgroup.controllers ]] || skip "no cgroups mounted under /sys/fs/cgroup"
 if ! cached="$("$here/build.sh" --check)"; then
@@ -53,6 +53,6 @@ done
 
 # shellcheck disable=SC2034 # start is read by the EXIT trap
 start=$(date +%s)
-trap '"$here/down.sh"; echo "real-cluster lane: finished in $(( $(date +%s) - start )) s (up, tests, down)"' EXIT
+trap '"$here/down.sh"; echo "real-cluster lane ($KUBERNETES_VERSION): finished in $(( $(date +%s) - start )) s (up, tests, down)"' EXIT
 TAILOR_CLUSTER_NO_BUILD=1 "$here/up.sh" || exit $?
 TAILOR_CLUSTER_NO_BUILD=1 "$here/lane.sh" "${tests[@]}"

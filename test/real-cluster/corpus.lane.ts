@@ -1,6 +1,7 @@
 /**
  * The fidelity corpus (packages/kube-sim/test/fidelity) against the real cluster: each entry's
- * answer must equal the recorded one that kube-sim is held to on every `npm test`. With
+ * answer must equal the one recorded for the cluster's version (recorded-<gitVersion>.json) that
+ * kube-sim is held to on every `npm test`. With
  * `CORPUS_RECORD=1` it writes the answers as the new recording instead (with the command, date and
  * server version; `CORPUS_ONLY=<id fragment>` runs and records only those entries). Runs with `npm run test:real-cluster corpus` (as root), not with `npm test`.
  */
@@ -17,6 +18,8 @@ const RECORD = process.env.CORPUS_RECORD === '1';
 /** Runs only the entries whose id contains this (e.g. to record one entry again). */
 const ONLY = process.env.CORPUS_ONLY;
 const kc = laneKubeConfig();
+/** The cluster's version, e.g. v1.36.3: whose recording (recorded-<version>.json) is compared or written. */
+const gitVersion = (await kc.makeApiClient(k8s.VersionApi).getCode()).gitVersion;
 const target: CorpusTarget = { kc, settle: (what, probe) => waitFor(what, 180_000, probe) };
 const answers: Record<string, Answer> = {};
 
@@ -37,21 +40,20 @@ before(async () => {
 
 after(async () => {
   if (!RECORD) return;
-  const version = await kc.makeApiClient(k8s.VersionApi).getCode();
   // A partial run (CORPUS_ONLY) replaces only the answers it has.
-  const kept = ONLY ? readRecording().answers : {};
-  writeRecording({
+  const kept = ONLY ? readRecording(gitVersion).answers : {};
+  writeRecording(gitVersion, {
     captured: {
-      command: 'CORPUS_RECORD=1 npm run test:real-cluster corpus (test/real-cluster/corpus.lane.ts)',
+      command: `CORPUS_RECORD=1 TAILOR_KUBERNETES_VERSION=${gitVersion} npm run test:real-cluster corpus (test/real-cluster/corpus.lane.ts)`,
       at: new Date().toISOString(),
-      server: `kube-apiserver ${version.gitVersion} (the lane's two-node cluster, etcd v3.6.16)`,
+      server: `kube-apiserver ${gitVersion} (the lane's two-node cluster, etcd as test/real-cluster/versions.sh picks for it)`,
       note: 'answers reduced by corpus-runner.ts (code, reason, causes field/reason, normalised message, view); edit only by recording again',
     },
     answers: Object.fromEntries(CORPUS.map((e) => [e.id, answers[e.id] ?? kept[e.id]]).filter(([, a]) => a !== undefined)),
   });
 });
 
-const recorded = RECORD ? undefined : readRecording().answers;
+const recorded = RECORD ? undefined : readRecording(gitVersion).answers;
 for (const entry of CORPUS.filter((e) => !ONLY || e.id.includes(ONLY))) {
   test(`${entry.id}: ${entry.about}`, async () => {
     const ns = await entryNamespace(target, entry.id);

@@ -2,7 +2,7 @@
  * Runs the fidelity corpus (corpus.ts) against one API server — kube-sim or a real cluster — over
  * real HTTPS, and reduces each answer to what is compared: the HTTP code, the Status `reason`,
  * `details.causes[].field/reason`, the Status message (normalised: the namespace, UIDs, random name
- * suffixes and resource versions differ between runs), and for a success the entry's projection
+ * suffixes, resource versions and a node's allocatable differ between runs), and for a success the entry's projection
  * of the body (e.g. the managedFields entries, a created pod's defaults, a watch's events).
  */
 import { request as httpsRequest, type RequestOptions } from 'node:https';
@@ -83,7 +83,8 @@ export function normalise(text: string, ns: string): string {
     .replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g, '{uid}')
     .replace(/kube-api-access-[a-z0-9]{5}/g, 'kube-api-access-{rand}')
     .replace(/too old resource version: \d+ \(\d+\)/g, 'too old resource version: {rv} ({rv})')
-    .replace(/\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ/g, '{time}');
+    .replace(/\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ/g, '{time}')
+    .replace(/allocatable: \d+/g, 'allocatable: {n}');
 }
 
 /** A message ending with a unified diff, reduced to its first line and the changed lines (trimmed). */

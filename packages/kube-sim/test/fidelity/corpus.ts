@@ -157,6 +157,13 @@ export const CORPUS: readonly CorpusEntry[] = [
     view: resizeView,
   },
   { id: 'resize-memory', about: 'memory 64Mi → 96Mi (RestartContainer policy)', fixtures: ['pod'], request: { method: 'PATCH', path: RESIZE, contentType: STRATEGIC, body: { spec: { containers: [{ name: 'app', resources: { requests: { memory: '96Mi' }, limits: { memory: '96Mi' } } }] } } }, view: resizeView },
+  {
+    id: 'resize-beyond-node',
+    about: 'a running pod resized to 1000 cores, more than its node can ever hold: accepted up to 1.35 (the kubelet says Infeasible), refused at admission since 1.36',
+    fixtures: ['runningPod'],
+    request: { method: 'PATCH', path: '/api/v1/namespaces/{ns}/pods/rp/resize', contentType: STRATEGIC, body: cpu('1000') },
+    view: resizeView,
+  },
   { id: 'resize-request-above-limit', about: 'a request above its limit', fixtures: ['pod'], request: { method: 'PATCH', path: RESIZE, contentType: STRATEGIC, body: { spec: { containers: [{ name: 'app', resources: { requests: { cpu: '300m' } } }] } } } },
   { id: 'resize-qos-change', about: 'a resize that would change the QoS class', fixtures: ['pod'], request: { method: 'PATCH', path: RESIZE, contentType: STRATEGIC, body: { spec: { containers: [{ name: 'app', resources: { requests: { cpu: '100m' } } }] } } } },
   { id: 'resize-remove-requests', about: 'removing a request', fixtures: ['pod'], request: { method: 'PATCH', path: RESIZE, contentType: JSON_PATCH, body: [{ op: 'remove', path: '/spec/containers/0/resources/requests/cpu' }] } },

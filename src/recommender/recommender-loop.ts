@@ -9,7 +9,7 @@
  * controlling one, the oldest: `controllingVpas`, decision 0277; vpa-views.ts); until the bootstrap
  * has read its history, attribute pods already gone to their VPA through the owner series
  * (history-attribution.ts); ingest new usage from Prometheus and OOM kills from pod status,
- * write each changed status, write the checkpoints that are due (`--checkpoint-interval`), delete
+ * write each changed status (recommender-statuses.ts), write the checkpoints that are due (`--checkpoint-interval`), delete
  * orphaned ones when the sweep is due (`--checkpoint-gc-interval`; recommender-checkpoints.ts), and
  * publish the gauges. Writes are retried by error class (recommender-writes.ts). A failure on one
  * VPA is logged and shown on that VPA; the others go on.
@@ -30,37 +30,30 @@
  * which rebuilds the models without one (decision 0150).
  */
 import type { KubeConfig, KubernetesObject } from '@kubernetes/client-node';
-import type { RecommendedPodResources, VerticalPodAutoscaler } from '../api/vpa.ts';
+import type { VerticalPodAutoscaler } from '../api/vpa.ts';
 import type { Clock, Sleep } from '../kube/clock.ts';
 import { WatchCache } from '../kube/watch-cache.ts';
 import type { MetricsSource } from '../metrics/metrics-source.ts';
 import { OwnerIndex } from '../metrics/owner-resolution.ts';
 import { UsageFeed, type SyncReport } from '../metrics/usage-feed.ts';
-import type { AggregateContainerState } from '../model/aggregate-container-state.ts';
 import { defaultModelConfig } from '../model/model-config.ts';
-import type { Strategy, UsageModel } from '../model/types.ts';
+import type { Strategy } from '../model/types.ts';
 import { limitHeapGrowth } from '../observability/heap-growth.ts';
 import type { Logger } from '../observability/logger.ts';
 import { BackfillPlan } from './backfill-plan.ts';
 import { boostWindow, goneRoute, steadySince } from './boosted-startup.ts';
 import { attributeGonePods } from './history-attribution.ts';
 import { backfillHistory, type BackfillTarget } from './history-backfill.ts';
-import { ignoredSettings } from './ignored-settings.ts';
 import { modelBytes } from './model-bytes.ts';
 import { memoryRequest, podOomKills, type PodLike } from './pod-oom-kills.ts';
-import { describeRecommendationChange } from './recommendation-change.ts';
-import { recommendationSeries, type RecommendationSeries } from './recommendation-series.ts';
 import type { RunMetrics } from './run-metrics.ts';
 import { RecommenderCheckpoints } from './recommender-checkpoints.ts';
 import { RecommenderKube, VPA_RESOURCE } from './recommender-kube.ts';
 import type { RecommenderMetrics } from './recommender-metrics.ts';
 import type { RecommenderConfig } from './recommender-options.ts';
+import { RecommenderStatuses } from './recommender-statuses.ts';
 import { RecommenderWriter } from './recommender-writes.ts';
-import { strategyEstimates } from './strategy-estimates.ts';
 import { VpaAggregates } from './vpa-aggregates.ts';
-import { statusRefusedEvent } from './vpa-events.ts';
-import { cappedRecommendation, vpaRecommendation } from './vpa-recommendation.ts';
-import { decideVpaStatus } from './vpa-status-decision.ts';
 import { vpaId, VpaViews, type VpaView } from './vpa-views.ts';
 
 /** Everything the loop needs besides the time. */
@@ -111,9 +104,8 @@ export class RecommenderLoop {
   /** The views of the last cycle (for the checkpoint flush at shutdown). */
   private lastViews: VpaView[] = [];
   private readonly vpaViews: VpaViews;
-  /** `vpaId\0message` of refused statuses already reported by an Event. */
-  private reportedRefusals = new Set<string>();
   private readonly writer: RecommenderWriter;
+  private readonly statuses: RecommenderStatuses;
   /** The oldest `lastSampleStart` restored (and model state time with a strategy), or undefined when nothing was restored. */
   private pendingResume: number | undefined;
   /** With a strategy: every restored checkpoint brought a model state that restored. */
@@ -142,6 +134,7 @@ export class RecommenderLoop {
       intervalMs: config.checkpointInterval,
       gcIntervalMs: config.checkpointGcInterval,
     });
+    this.statuses = new RecommenderStatuses({ kube: this.kube, writer: this.writer, log: logger, config, strategy: deps.strategy, instance: deps.instance });
     deps.metrics.memoryBudget.set(deps.memoryBudget ?? 0);
   }
 
@@ -163,7 +156,7 @@ export class RecommenderLoop {
     this.attributed = false;
     this.backfillPlan = new BackfillPlan();
     this.lastViews = [];
-    this.reportedRefusals = new Set();
+    this.statuses.reset();
     this.checkpoints.reset();
     this.modelsResumed = false;
     const handled = new Set(
@@ -238,7 +231,7 @@ export class RecommenderLoop {
 
   /** One cycle at `now` (ms); throws only when no VPA status could be written. */
   async runOnce(now: number, signal: AbortSignal): Promise<void> {
-    const { config, runMetrics, metrics, strategy } = this.deps;
+    const { config, runMetrics, metrics } = this.deps;
     if (!this.vpaCache || !this.podCache) throw new Error('recommender runCycle before activate');
     const podCache = this.podCache;
     const views = await runMetrics.timePhase('recommender', 'resolve-targets', () => this.vpaViews.resolve(this.vpas(), (ns) => podCache.list(ns), now));
@@ -278,45 +271,12 @@ export class RecommenderLoop {
     // Histories of VPAs with a problem this cycle are kept (a transient API error loses nothing).
     this.aggregates.prune(now, new Set(views.map((v) => v.id)));
 
-    const series: RecommendationSeries[] = [];
-    let writeFailures = 0;
-    await runMetrics.timePhase('recommender', 'write-status', async () => {
-      for (const v of views) {
-        if (signal.aborted) return;
-        const states = new Map<string, AggregateContainerState>([...(this.aggregates.byVpa.get(v.id) ?? new Map())].map(([name, t]) => [name, t.state]));
-        const rounding = { cpuMillicores: config.roundCpuMillicores, memoryBytes: config.roundMemoryBytes };
-        const computed = v.problem
-          ? undefined
-          : strategy
-            ? cappedRecommendation(this.modelEstimates(v, now), states, v.vpa.spec?.resourcePolicy, rounding)
-            : vpaRecommendation(states, v.vpa.spec?.resourcePolicy, rounding);
-        const ignored = v.problem ? undefined : ignoredSettings(v.resourcePolicy, config.recommenderStrategy);
-        const decision = decideVpaStatus(
-          {
-            previous: v.vpa.status,
-            problem: v.problem,
-            podsMatched: v.pods.length,
-            fetchingHistory: !this.bootstrapped || this.backfillPlan.isPending(v.id),
-            computed,
-            ...(usageProblem ? { usageProblem } : {}),
-            ...(ignored ? { ignored } : {}),
-          },
-          now,
-        );
-        for (const c of decision.status.recommendation?.containerRecommendations ?? []) series.push(recommendationSeries(v.vpa, c));
-        if (!decision.changed) continue;
-        // A failed write loses nothing: the cached status still differs, so the next cycle writes again.
-        const result = await this.writer.write(
-          'status',
-          `VPA ${v.id}`,
-          () => this.kube.patchVpaStatus(v.vpa.metadata.namespace ?? '', v.vpa.metadata.name, decision.status),
-          signal,
-        );
-        if (result.ok) this.logRecommendationChange(v, decision.status.recommendation);
-        if (!result.ok && result.kind !== 'notFound') writeFailures++;
-        if (!result.ok && result.kind === 'invalid') await this.reportRefusedStatus(v, now, signal);
-      }
-    });
+    const { series, writeFailures } = await runMetrics.timePhase('recommender', 'write-status', () =>
+      this.statuses.write(views, this.aggregates, now, signal, {
+        fetchingHistory: (id) => !this.bootstrapped || this.backfillPlan.isPending(id),
+        usageProblem,
+      }),
+    );
     this.lastViews = views;
     if (!signal.aborted) await runMetrics.timePhase('recommender', 'checkpoints', () => this.writeCheckpoints(views, now, signal, { all: false }));
     runMetrics.replaceRecommendations(series);
@@ -329,33 +289,6 @@ export class RecommenderLoop {
   private writeCheckpoints(views: readonly VpaView[], now: number, signal: AbortSignal, o: { all: boolean }): Promise<{ written: number; failed: number }> {
     const existing = () => new Set(this.vpas().map((v) => vpaId(v.metadata.namespace, v.metadata.name)));
     return this.checkpoints.write(views, this.aggregates, existing, now, signal, o);
-  }
-
-  /** One line per VPA whose recommendation was written changed: which container, from what to what. */
-  private logRecommendationChange(v: VpaView, written: RecommendedPodResources | undefined): void {
-    const change = describeRecommendationChange(v.id, v.vpa.status?.recommendation, written);
-    if (!change) return;
-    this.log[change.routine ? 'debug' : 'info']({ vpa: v.id, strategy: this.deps.config.recommenderStrategy }, change.message);
-  }
-
-  /** The strategy's estimates of a VPA's containers (finite bounds: strategy-estimates.ts). */
-  private modelEstimates(v: VpaView, now: number) {
-    const models = new Map<string, UsageModel>();
-    for (const [name, t] of this.aggregates.byVpa.get(v.id) ?? []) if (t.model) models.set(name, t.model);
-    return strategyEstimates(models, now, (container) => ({ memory: Math.max(0, ...v.pods.map((p) => memoryRequest(p, container))) }));
-  }
-
-  /**
-   * The API refuses this VPA's status (its stored spec fails the CRD's schema): say why in a
-   * Warning Event, once per VPA and message per leadership.
-   */
-  private async reportRefusedStatus(v: VpaView, now: number, signal: AbortSignal): Promise<void> {
-    const message = v.problem?.message ?? "the object fails the API server's validation";
-    const key = `${v.id}\u0000${message}`;
-    if (this.reportedRefusals.has(key)) return;
-    const event = statusRefusedEvent(v.vpa, message, now, this.deps.instance);
-    const result = await this.writer.write('event', `event on VPA ${v.id}`, () => this.kube.createEvent(event), signal);
-    if (result.ok) this.reportedRefusals.add(key);
   }
 
   /** OOM kills on pod status, each recorded once (only the kills still reported are remembered). */

@@ -37,6 +37,11 @@ export function memoryRequest(pod: PodLike, container: string): number {
   }
 }
 
+/** Each container's memory request (bytes). */
+export function memoryRequests(pod: PodLike): Map<string, number> {
+  return new Map((pod.spec?.containers ?? []).map((c) => [c.name, memoryRequest(pod, c.name)]));
+}
+
 /** The OOM kills a pod's status reports (at most one per container: the last termination). */
 export function podOomKills(pod: PodLike): PodOomKill[] {
   const namespace = pod.metadata?.namespace ?? '';

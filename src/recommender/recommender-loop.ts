@@ -8,14 +8,14 @@
  * runOnce: resolve each VPA's target to its pods (of the VPAs on one workload, only the
  * controlling one, the oldest: `controllingVpas`, decision 0277; vpa-views.ts); until the bootstrap
  * has read its history, attribute pods already gone to their VPA through the owner series
- * (history-attribution.ts); ingest new usage from Prometheus and OOM kills from pod status,
+ * (gone-pod-history.ts); ingest new usage from Prometheus and OOM kills from pod status,
  * write each changed status (recommender-statuses.ts), write the checkpoints that are due (`--checkpoint-interval`), delete
  * orphaned ones when the sweep is due (`--checkpoint-gc-interval`; recommender-checkpoints.ts), and
  * publish the gauges. Writes are retried by error class (recommender-writes.ts). A failure on one
  * VPA is logged and shown on that VPA; the others go on.
  * A VPA created later, in a namespace the feed already reads, gets its workload's history at once
  * (decision 0162): before the routing, up to `--history-backfill-vpas` such VPAs per cycle have
- * their pods' `--history` read (backfill-plan.ts, history-backfill.ts); until then their pods are
+ * their pods' `--history` read (new-vpa-history.ts); until then their pods are
  * not routed and the VPA shows FetchingHistory.
  * deactivate: on a graceful shutdown, write once more every checkpoint with samples since its last
  * write (the Lease is still held; decision 0287);
@@ -34,18 +34,17 @@ import type { VerticalPodAutoscaler } from '../api/vpa.ts';
 import type { Clock, Sleep } from '../kube/clock.ts';
 import { WatchCache } from '../kube/watch-cache.ts';
 import type { MetricsSource } from '../metrics/metrics-source.ts';
-import { OwnerIndex } from '../metrics/owner-resolution.ts';
 import { UsageFeed, type SyncReport } from '../metrics/usage-feed.ts';
 import { defaultModelConfig } from '../model/model-config.ts';
 import type { Strategy } from '../model/types.ts';
 import { limitHeapGrowth } from '../observability/heap-growth.ts';
 import type { Logger } from '../observability/logger.ts';
 import { BackfillPlan } from './backfill-plan.ts';
-import { boostWindow, goneRoute, steadySince } from './boosted-startup.ts';
-import { attributeGonePods } from './history-attribution.ts';
-import { backfillHistory, type BackfillTarget } from './history-backfill.ts';
+import { steadySince } from './boosted-startup.ts';
+import { attributeGonePodHistory, type HistoryContext } from './gone-pod-history.ts';
 import { modelBytes } from './model-bytes.ts';
-import { memoryRequest, podOomKills, type PodLike } from './pod-oom-kills.ts';
+import { backfillNewVpas } from './new-vpa-history.ts';
+import { memoryRequests, podOomKills } from './pod-oom-kills.ts';
 import type { RunMetrics } from './run-metrics.ts';
 import { RecommenderCheckpoints } from './recommender-checkpoints.ts';
 import { RecommenderKube, VPA_RESOURCE } from './recommender-kube.ts';
@@ -242,7 +241,10 @@ export class RecommenderLoop {
       views.map((v) => ({ id: v.id, namespace: v.vpa.metadata.namespace ?? '', ready: !v.problem })),
       cursorOf,
     );
-    if (this.backfillPlan.pendingCount > 0) await runMetrics.timePhase('recommender', 'backfill-history', () => this.backfillNewVpas(views, cursorOf));
+    if (this.backfillPlan.pendingCount > 0)
+      await runMetrics.timePhase('recommender', 'backfill-history', () =>
+        backfillNewVpas(views, cursorOf, this.historyContext(), { budget: this.budget(), scrapeIntervalMs: this.feed?.scrapeIntervalMs }),
+      );
     metrics.backfillPending.set(this.backfillPlan.pendingCount);
     // A VPA still waiting for its history gets no samples from the feed: its read covers them later.
     const routes = views
@@ -253,7 +255,7 @@ export class RecommenderLoop {
     this.aggregates.routePods(routes, now);
 
     // Only useful before the bootstrap's samples arrive: afterwards they have been routed or dropped.
-    if (!this.attributed && !this.bootstrapped) await this.attributeGonePods(views, now);
+    if (!this.attributed && !this.bootstrapped) this.attributed = await attributeGonePodHistory(views, now, this.bootstrapWindow(now), this.historyContext());
     this.feed ??= this.createFeed(now);
     const progress = (done: number, total: number) => {
       metrics.historyChunks.set({ state: 'done' }, done);
@@ -309,98 +311,10 @@ export class RecommenderLoop {
     this.seenOoms = current;
   }
 
-  /**
-   * Routes the pods that are gone but left owner series in the bootstrap window to the VPA of their
-   * workload, so their history counts (history-attribution.ts). Retried each cycle until it or the
-   * bootstrap succeeds.
-   */
-  private async attributeGonePods(views: readonly VpaView[], now: number): Promise<void> {
-    const targets = views
-      .filter((v) => !v.problem && !this.backfillPlan.isPending(v.id))
-      .map((v) => ({
-        vpaId: v.id,
-        namespace: v.vpa.metadata.namespace ?? '',
-        kind: v.vpa.spec.targetRef.kind,
-        name: v.vpa.spec.targetRef.name,
-        ...boostWindow(v.vpa),
-      }));
-    const namespaces = [...new Set(targets.map((t) => t.namespace))];
-    if (namespaces.length === 0) return;
-    try {
-      const window = this.bootstrapWindow(now);
-      const owners = new OwnerIndex(await this.deps.source.owners(namespaces, now, window));
-      const current = new Set((this.podCache?.list() ?? []).map((p) => `${p.metadata?.namespace ?? ''}/${p.metadata?.name ?? ''}`));
-      const routes = attributeGonePods(owners, current, targets);
-      // A gone pod's boosted start-up is dropped for its VPA's boost window (decision 0234).
-      this.aggregates.routePods(
-        routes.map((r) => goneRoute(r, targets.find((t) => t.vpaId === r.vpaId)?.boostWindowMs, now - window, this.deps.config.historyStep)),
-      );
-      this.deps.metrics.attributedPods.inc(routes.length);
-      this.attributed = true;
-      this.log.info({ pods: routes.length }, 'history of pods already gone attributed to their VPAs through owner series');
-    } catch (err) {
-      this.log.warn({ err }, 'owner series not readable; the history of pods already gone is attributed next cycle');
-    }
+  /** What the history reads besides the feed's work with (gone-pod-history.ts, new-vpa-history.ts). */
+  private historyContext(): HistoryContext {
+    const { config, source, metrics, runMetrics } = this.deps;
+    const { aggregates, backfillPlan } = this;
+    return { config, source, metrics, prometheus: runMetrics.prometheus, log: this.log, aggregates, backfillPlan, pods: () => this.podCache?.list() ?? [] };
   }
-
-  /**
-   * Reads the history of the VPAs created after the feed read their namespace, at most
-   * `--history-backfill-vpas` this cycle, one group (one set of queries per namespace) at a time.
-   * A failed group is forgotten and retried next cycle.
-   */
-  private async backfillNewVpas(views: readonly VpaView[], cursorOf: (ns: string) => number | undefined): Promise<void> {
-    const { config, metrics } = this.deps;
-    const byId = new Map(views.map((v) => [v.id, v]));
-    const currentPods = new Set((this.podCache?.list() ?? []).map((p) => `${p.metadata?.namespace ?? ''}/${p.metadata?.name ?? ''}`));
-    // The scrape interval the main feed read from the data, so a backfill does not read it again.
-    const options = {
-      historyMs: config.history,
-      stepMs: config.historyStep,
-      maxPointsPerQuery: config.maxPointsPerQuery,
-      ...this.budget(),
-      scrapeIntervalMs: this.feed?.scrapeIntervalMs,
-    };
-    for (const group of this.backfillPlan.next(config.historyBackfillVpas, cursorOf)) {
-      const targets: BackfillTarget[] = group.vpaIds.map((id) => {
-        const v = byId.get(id)!;
-        return {
-          vpaId: id,
-          namespace: v.vpa.metadata.namespace ?? '',
-          kind: v.vpa.spec.targetRef.kind,
-          name: v.vpa.spec.targetRef.name,
-          pods: v.pods.map((p) => ({ pod: p.metadata.name, memoryRequests: memoryRequests(p), ...steadySince(p) })),
-          ...boostWindow(v.vpa),
-        };
-      });
-      const log = { vpas: group.vpaIds.length, namespaces: group.namespaces, until: new Date(group.until).toISOString() };
-      try {
-        const result = await backfillHistory(
-          this.deps.source,
-          group,
-          targets,
-          currentPods,
-          this.aggregates,
-          options,
-          this.log,
-          this.deps.runMetrics.prometheus,
-        );
-        this.backfillPlan.done(group.vpaIds);
-        metrics.backfills.inc({ outcome: 'ok' }, group.vpaIds.length);
-        metrics.attributedPods.inc(result.gonePods);
-        this.log.info(
-          { ...log, pods: result.pods, gonePods: result.gonePods, cpuSamples: result.report.cpuSamples, memorySamples: result.report.memorySamples },
-          'history of VPAs created since start-up read from Prometheus',
-        );
-      } catch (err) {
-        for (const id of group.vpaIds) this.aggregates.forget(id);
-        metrics.backfills.inc({ outcome: 'failed' }, group.vpaIds.length);
-        this.log.warn({ ...log, err }, 'history of new VPAs not read; retried next cycle');
-      }
-    }
-  }
-}
-
-/** Each container's memory request (bytes). */
-function memoryRequests(pod: PodLike): Map<string, number> {
-  return new Map((pod.spec?.containers ?? []).map((c) => [c.name, memoryRequest(pod, c.name)]));
 }

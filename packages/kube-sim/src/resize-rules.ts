@@ -15,6 +15,7 @@ import { MIRROR_POD_ANNOTATION, clone, type Container, type Pod, type ResourceLi
 import { computeQosClass, computeQosClassByContainer, recordedQosClass } from './qos.ts';
 import { isSidecar } from './pod-resources.ts';
 import { forbidsMemoryLimitDecrease, minorOf, type ServerVersion } from './server-version.ts';
+import { canonicalizeResourceList } from './apiserver/quantity-canonical.ts';
 
 export type ResizeOutcome = { ok: true; pod: Pod } | { ok: false; status: StatusObject };
 
@@ -225,7 +226,11 @@ function takeResizeFields(before: Pod, after: Pod): Pod {
       const merged: Container = { ...clone(c) };
       const src = now[i]!;
       if (src.resources === undefined) delete merged.resources;
-      else merged.resources = clone(src.resources);
+      else {
+        merged.resources = clone(src.resources);
+        canonicalizeResourceList(merged.resources.requests);
+        canonicalizeResourceList(merged.resources.limits);
+      }
       if (src.resizePolicy === undefined) delete merged.resizePolicy;
       else merged.resizePolicy = clone(src.resizePolicy);
       return merged;

@@ -10,6 +10,7 @@
 import type { Defaulter } from './object-hooks.ts';
 import { podQosClass } from './pod-qos.ts';
 import { isPlainObject, type KubeObject } from './types.ts';
+import { canonicalizeResourceList } from './quantity-canonical.ts';
 
 type Any = Record<string, unknown>;
 
@@ -35,6 +36,9 @@ function defaultContainer(c: Any): void {
       const requests = obj(resources, 'requests');
       for (const [k, v] of Object.entries(limits)) setIfMissing(requests, k, v);
     }
+    // Stored and returned canonically, as the real server's decoding does (`1000` -> `1k`).
+    canonicalizeResourceList(resources['requests']);
+    canonicalizeResourceList(resources['limits']);
   } else {
     c['resources'] = {};
   }

@@ -18,6 +18,7 @@ import { forbidden } from './api-error.ts';
 import type { ObjectStore } from './object-store.ts';
 import type { Defaulter } from './object-hooks.ts';
 import { isPlainObject, type KubeObject } from './types.ts';
+import { formatQuantity } from './quantity-canonical.ts';
 
 type Resources = Record<string, string | number>;
 
@@ -41,33 +42,9 @@ function amount(resource: string, value: string | number): number {
   return resource === 'cpu' ? parseCpu(value) : parseMemory(value);
 }
 
-const BINARY_SUFFIX = /(Ki|Mi|Gi|Ti|Pi|Ei)$/;
-const DECIMAL_SUFFIXES = ['', 'k', 'M', 'G', 'T', 'P', 'E'];
-
-/**
- * A quantity as Quantity.String() prints it: canonical, in the format of `like` (binary when it
- * has a binary suffix). Binary: the largest exact power of 1024 (`2147483648` -> `2Gi`), plain
- * below 1024; decimal: milli-units or the largest exact power of 1000 (`800m`, `1`, `2k`).
- */
+/** A quantity as Quantity.String() prints it (quantity-canonical.ts), in the format of `like`. */
 function canonical(resource: string, value: number, like: string | number): string {
-  const milli = Math.round(resource === 'cpu' ? value : value * 1000);
-  if (typeof like === 'string' && BINARY_SUFFIX.test(like.trim()) && milli % 1000 === 0 && Math.abs(milli) >= 1024 * 1000) {
-    let n = milli / 1000;
-    let i = 0;
-    while (i < 6 && n % 1024 === 0) {
-      n /= 1024;
-      i += 1;
-    }
-    return `${n}${['', 'Ki', 'Mi', 'Gi', 'Ti', 'Pi', 'Ei'][i]}`;
-  }
-  if (milli % 1000 !== 0) return `${milli}m`;
-  let n = milli / 1000;
-  let i = 0;
-  while (i < 6 && n !== 0 && n % 1000 === 0) {
-    n /= 1000;
-    i += 1;
-  }
-  return `${n}${DECIMAL_SUFFIXES[i]}`;
+  return formatQuantity(resource === 'cpu' ? value : value * 1000, like);
 }
 
 /** A resource's total: its value and the first term, whose format a Quantity sum keeps. */

@@ -84,7 +84,8 @@ export async function dropNamespace(core: k8s.CoreV1Api, name: string): Promise<
 
 /** The containerd id of a pod's container, from its status (`containerd://<id>`). */
 export function containerId(pod: k8s.V1Pod, container: string): string | undefined {
-  const id = pod.status?.containerStatuses?.find((s) => s.name === container)?.containerID;
+  const statuses = [...(pod.status?.containerStatuses ?? []), ...(pod.status?.initContainerStatuses ?? [])];
+  const id = statuses.find((s) => s.name === container)?.containerID;
   return id?.replace(/^[a-z]+:\/\//, '');
 }
 

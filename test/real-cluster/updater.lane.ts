@@ -1,7 +1,9 @@
 /**
  * Tailor's updater against the real cluster: a Deployment's pod below its VPA's lowerBound is
  * resized in place by `tailor run --components updater`, and the node's kubelet applies it to the
- * running container's cgroup with no restart. The VPA CRD is the one in manifests/crds; the
+ * running container's cgroup with no restart; in a pod with a native sidecar (an init container
+ * with `restartPolicy: Always`, as Istio's proxy) and an ordinary init container, the sidecar is
+ * resized in place like a container and the init container is never touched. The VPA CRD is the one in manifests/crds; the
  * recommendation is written into the VPA status by the test (the recommender is not under test).
  * Runs with `npm run test:real-cluster` (as root), not with `npm test`.
  */
@@ -147,5 +149,87 @@ describe("Tailor's updater resizes a pod in place on the real cluster", () => {
     assert.equal(last.spec!.containers[0]!.resources!.requests!.memory, '64Mi', 'memory unchanged');
     const managers = (last.metadata!.managedFields ?? []).filter((m) => m.subresource === 'resize').map((m) => m.manager);
     assert.ok(managers.includes(UPDATER_FIELD_MANAGER), `the resize was written by Tailor's updater (resize managers: ${managers.join(', ')})`);
+  });
+
+  test('a native sidecar below its lowerBound: cpu 100m → 150m in place (quota 10000 → 15000), the ordinary init container left alone, no restart, same pod', async () => {
+    assert.ok(tailor && tailor.exitCode === null, 'the updater of the first test is still running');
+    const labels = { app: 'mesh' };
+    const guaranteed = (cpu: string) => ({ requests: { cpu, memory: '32Mi' }, limits: { cpu, memory: '32Mi' } });
+    const busybox = { image: guaranteedApp().image!, imagePullPolicy: 'Never' };
+    await apps.createNamespacedDeployment({
+      namespace,
+      body: {
+        metadata: { name: 'mesh', labels },
+        spec: {
+          replicas: 1,
+          selector: { matchLabels: labels },
+          template: {
+            metadata: { labels },
+            spec: {
+              terminationGracePeriodSeconds: 0,
+              initContainers: [
+                { name: 'setup', ...busybox, command: ['true'], resources: guaranteed('100m') },
+                { name: 'proxy', ...busybox, restartPolicy: 'Always', command: ['sleep', '3600'], resources: guaranteed('100m') },
+              ],
+              containers: [guaranteedApp()],
+            },
+          },
+        },
+      },
+    });
+    const running = await waitFor('the mesh pod Running with its sidecar', 120_000, async () => {
+      const pods = await core.listNamespacedPod({ namespace, labelSelector: 'app=mesh' });
+      return pods.items.find((p) => p.status?.phase === 'Running' && containerId(p, 'app') && containerId(p, 'proxy'));
+    });
+    const name = running.metadata!.name!;
+    const proxyId = containerId(running, 'proxy')!;
+    assert.equal(cpuQuota(proxyId), 10_000);
+
+    await custom.createNamespacedCustomObject({
+      ...VPA,
+      namespace,
+      body: {
+        apiVersion: 'autoscaling.k8s.io/v1',
+        kind: 'VerticalPodAutoscaler',
+        metadata: { name: 'mesh' },
+        spec: { targetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'mesh' }, updatePolicy: { updateMode: 'InPlaceOrRecreate' } },
+      },
+    });
+    const rec = (containerName: string, cpu: string) => {
+      const target = { cpu, memory: '32Mi' };
+      return { containerName, target, lowerBound: target, upperBound: target, uncappedTarget: target };
+    };
+    await custom.patchNamespacedCustomObjectStatus(
+      {
+        ...VPA,
+        namespace,
+        name: 'mesh',
+        // app within its bounds; the sidecar and the init container below theirs.
+        body: { status: { recommendation: { containerRecommendations: [rec('app', '200m'), rec('proxy', '150m'), rec('setup', '300m')] } } },
+      },
+      MERGE,
+    );
+    await waitFor(
+      "the sidecar's cpu.cfs_quota_us 15000 after the updater",
+      120_000,
+      async () => {
+        if (tailor!.exitCode !== null) throw new Error(`tailor exited with ${tailor!.exitCode}:\n${output.slice(-3000)}`);
+        return cpuQuota(proxyId) === 15_000 ? true : undefined;
+      },
+      () => `quota ${cpuQuota(proxyId)}; tailor's last output:\n${output.slice(-2000)}`,
+    );
+    const last = await waitFor('the sidecar status resources cpu 150m', 60_000, async () => {
+      const p = await core.readNamespacedPod({ namespace, name });
+      return p.status?.initContainerStatuses?.find((s) => s.name === 'proxy')?.resources?.requests?.cpu === '150m' ? p : undefined;
+    });
+    assert.equal(last.metadata!.uid, running.metadata!.uid, 'the same pod, not a recreated one');
+    const proxy = last.status!.initContainerStatuses!.find((s) => s.name === 'proxy')!;
+    assert.equal(proxy.restartCount, 0);
+    assert.equal(containerId(last, 'proxy'), proxyId, 'the same sidecar container');
+    const specOf = (n: string) => last.spec!.initContainers!.find((c) => c.name === n)!.resources!;
+    assert.equal(specOf('proxy').limits!.cpu, '150m', 'the limit moved with the request (Guaranteed kept)');
+    assert.deepEqual(JSON.parse(JSON.stringify(specOf('setup'))), guaranteed('100m'), 'the ordinary init container is never resized');
+    assert.equal(last.spec!.containers[0]!.resources!.requests!.cpu, '200m', 'the app within its bounds is left alone');
+    assert.equal(last.status!.containerStatuses![0]!.restartCount, 0);
   });
 });

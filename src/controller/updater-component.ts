@@ -16,7 +16,7 @@ import type { MemoryUsageSource } from '../metrics/memory-usage-source.ts';
 import { PrometheusMetricsSource } from '../metrics/prometheus-source.ts';
 import { PrometheusQueryClient } from '../metrics/query-client.ts';
 import type { UpdaterOptions } from '../policy/update-thresholds.ts';
-import { parseServerVersion, serverCapabilities, type ServerCapabilities } from '../updater/server-capabilities.ts';
+import { inPlaceUnavailableMessage, parseServerVersion, serverCapabilities, type ServerCapabilities } from '../updater/server-capabilities.ts';
 import { kubeUpdaterApi } from '../updater/updater-api.ts';
 import { UpdaterCaches } from '../updater/updater-caches.ts';
 import { UpdaterLoop } from '../updater/updater-loop.ts';
@@ -98,6 +98,7 @@ export function createUpdaterComponent(ctx: ComponentContext, deps: UpdaterDeps 
         'updater active',
       );
       if (!usage) logger.warn('no --prometheus-url: the updater never lowers a memory limit and its memory pressure guard is off');
+      if (!capabilities.inPlaceResize) logger.warn({ version: capabilities.version }, inPlaceUnavailableMessage(capabilities.version));
       loop = new UpdaterLoop({
         sources: caches.sources,
         api,

@@ -64,3 +64,19 @@ export function parseServerVersion(info: { major: string; minor: string }): Serv
   const minor = Number.parseInt(info.minor, 10);
   return Number.isFinite(major) && Number.isFinite(minor) ? { major, minor } : undefined;
 }
+
+/**
+ * The one line the updater logs at start when the server cannot resize in place: what it does
+ * instead. Example (1.30, gate off): "the API server is 1.30: no in-place resize (pods/resize
+ * comes with 1.33; 1.27-1.32 need the InPlacePodVerticalScaling feature gate and
+ * --in-place-feature-gate): pods in InPlaceOrRecreate, Recreate and Auto mode are evicted instead
+ * (their controller recreates them, with the recommendation where the admission webhook runs);
+ * InPlace pods are left as they are". The recommender is not concerned.
+ */
+export function inPlaceUnavailableMessage(version: ServerVersion): string {
+  return (
+    `the API server is ${version.major}.${version.minor}: no in-place resize (pods/resize comes with 1.33; 1.27-1.32 need the ` +
+    'InPlacePodVerticalScaling feature gate and --in-place-feature-gate): pods in InPlaceOrRecreate, Recreate and Auto mode are evicted ' +
+    'instead (their controller recreates them, with the recommendation where the admission webhook runs); InPlace pods are left as they are'
+  );
+}

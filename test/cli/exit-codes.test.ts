@@ -31,7 +31,7 @@ const BAD: Array<[string[], RegExp]> = [
   [['demo', '--duration', 'banana'], /--duration: invalid duration "banana": use e\.g\./],
   [['demo', '--duration', '500ms'], /--duration: "500ms" is shorter than a second/],
   [['demo', '--port', '70000'], /--port: "70000" is not a port number/],
-  [['demo', '--server-version', '1.20'], /--server-version: unsupported server version "1\.20": expected one of 1\.32, 1\.33, 1\.34, 1\.35/],
+  [['demo', '--server-version', '1.20'], /--server-version: unsupported server version "1\.20": expected one of 1\.32, 1\.33, 1\.34, 1\.35, 1\.36, 1\.37/],
   [['demo', '--log-level', 'bogus'], /'bogus' is invalid/],
   [['demo', '--audit-dir', dir, '--no-audit'], /--audit-dir: cannot be used with --no-audit/],
 
@@ -89,7 +89,7 @@ const BAD: Array<[string[], RegExp]> = [
 
   [['plan'], /required option '-f, --filename <files\.\.\.>' not specified/],
   [['plan', '-f', EMPTY, '--server-version', 'latest'], /--server-version must look like 1\.34, got latest/],
-  [['plan', '-f', EMPTY, '--server-version', '2.0'], /--server-version 2\.0 is not supported: Tailor knows the resize rules of Kubernetes 1\.0 to 1\.35/],
+  [['plan', '-f', EMPTY, '--server-version', '2.0'], /--server-version 2\.0 is not supported: Tailor knows the resize rules of Kubernetes 1\.0 to 1\.37/],
   [['plan', '-f', MISSING, '--now', 'yesterday'], /--now: /],
   [['plan', '-f', EMPTY, '--resizes', '-3'], /--resizes must be a whole number >= 0, got -3/],
   [['plan', '-f', EMPTY, '--evictions', 'all'], /--evictions must be a whole number >= 0, got all/],
@@ -100,7 +100,7 @@ const BAD: Array<[string[], RegExp]> = [
   [['sim', '--speed', '0'], /--speed "0" must be a positive number/],
   [['sim', '--speed', 'fast'], /--speed "fast" must be a positive number/],
   [['sim', '--port', '99999'], /--port "99999" is not a port number \(0-65535; 0 = any free port\)/],
-  [['sim', '--server-version', '1.99'], /'1\.99' is invalid\. Allowed choices are 1\.32, 1\.33, 1\.34, 1\.35/],
+  [['sim', '--server-version', '1.99'], /'1\.99' is invalid\. Allowed choices are 1\.32, 1\.33, 1\.34, 1\.35, 1\.36, 1\.37/],
   [['sim', '--log-level', 'bogus'], /'bogus' is invalid/],
 
   [['validate'], /required option '-f, --filename <files\.\.\.>' not specified/],

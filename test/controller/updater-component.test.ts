@@ -86,3 +86,52 @@ test('tailor run --components updater resizes a pod in place on kube-sim and exp
   assert.equal(active?.admissionStatus, 'tailor/vpa-admission-controller');
   assert.match(metrics, /tailor_updater_admission_status_fresh 0/);
 });
+
+test('against a 1.32 server without the feature gate the updater says at start, in one line, that it evicts instead, and does', async (t) => {
+  const f = await startUpdaterFixture('1.32', [{ cpu: '4', memory: '8Gi' }]);
+  const dir = mkdtempSync(join(tmpdir(), 'tailor-updater-skew-'));
+  t.after(async () => {
+    await f.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+  const kubeconfig = join(dir, 'kubeconfig');
+  await f.sim.server.writeKubeconfig(kubeconfig);
+  await f.apps.createNamespacedDeployment({
+    namespace: 'default',
+    body: deployment('web', 1, [
+      { name: 'app', image: 'nginx:1.27', resources: { requests: { cpu: '500m', memory: '256Mi' }, limits: { cpu: '1', memory: '512Mi' } } },
+    ]),
+  });
+  await f.tick(2000);
+  const [before] = await podsOf(f, 'web');
+  await createVpa(
+    f,
+    'web',
+    'InPlaceOrRecreate',
+    [{ containerName: 'app', target: { cpu: '800m', memory: '256Mi' }, lowerBound: { cpu: '700m', memory: '200Mi' } }],
+    {
+      minReplicas: 1,
+    },
+  );
+  const { config } = resolveRunConfig(
+    { components: 'updater', metricsAddress: '127.0.0.1', metricsPort: '0', leaderIdentity: 'replica-1', logLevel: 'info', kubeconfig },
+    { TAILOR_USE_ADMISSION_STATUS: 'false' },
+  );
+  const logs = new PassThrough();
+  let logText = '';
+  logs.on('data', (chunk: Buffer) => (logText += chunk.toString()));
+  const controller = await startRun(config, { env: {}, logDestination: logs });
+  t.after(() => controller.stop());
+  const deadline = Date.now() + 30_000; // the first cycle: a deadline, not a fixed wait
+  while (!logText.includes('"msg":"evicted"') && Date.now() < deadline) await delay(50);
+  const lines = logText.split('\n').filter((l) => l.includes('no in-place resize'));
+  assert.equal(lines.length, 1, 'one line');
+  const line = JSON.parse(lines[0]!) as { level: number; version: unknown; msg: string };
+  assert.equal(line.level, 40, 'a warning');
+  assert.deepEqual(line.version, { major: 1, minor: 32 });
+  assert.match(line.msg, /^the API server is 1\.32: no in-place resize .* evicted instead/);
+  assert.ok(logText.includes('"msg":"evicted"'), `the pod below its bounds was evicted, not resized:\n${logText.slice(-3000)}`);
+  assert.equal(f.calls.filter((c) => c.startsWith('resize')).length, 0);
+  const pod = (await f.core.readNamespacedPod({ namespace: 'default', name: before!.metadata!.name! }).catch(() => undefined)) ?? undefined;
+  assert.ok(!pod || pod.metadata?.deletionTimestamp, 'the old pod is going');
+});

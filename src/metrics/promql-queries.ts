@@ -80,7 +80,13 @@ export function memoryPeakQuery(cfg: QueryConfig, namespaces: readonly string[],
 /**
  * OOM kills per container per step: restarts in the step while kube-state-metrics says the last
  * termination was `OOMKilled`, or else cAdvisor's OOM event counter. A point (value = number of
- * kills, e.g. 1) exists only in steps with a kill.
+ * kills, e.g. 1) exists only in steps with a kill. The kills in a step are the counter's value now
+ * less its value one step ago (`x - x offset step`), not `increase(x[step])`: since Prometheus 3
+ * (and in Thanos' and Mimir's engines) a range is open at its start, so with counters scraped
+ * every step `[step]` holds one sample and `increase` says nothing, and with a 30 s scrape at a
+ * 1 min step a kill in the first half of the step fell between two windows (found through Thanos
+ * v0.42.5, test/thanos). The difference of two instant values counts each increment once on
+ * either engine; a counter that went down (reset) is not a kill.
  */
 export function oomKillsQuery(cfg: QueryConfig, namespaces: readonly string[], stepMs: number): string {
   const m = cfg.metrics;
@@ -89,8 +95,9 @@ export function oomKillsQuery(cfg: QueryConfig, namespaces: readonly string[], s
   const restarts = selector(m.restarts, containerMatchers(cfg, namespaces), cfg.extraSelector);
   const reason = selector(m.lastTerminatedReason, [...containerMatchers(cfg, namespaces), matcher('reason', '=', 'OOMKilled')], cfg.extraSelector);
   const events = selector(m.oomEvents, containerMatchers(cfg, namespaces), cfg.extraSelector);
-  const ksm = `max by (${by}) (increase(${restarts}[${w}]) > 0) and on (${by}) (max by (${by}) (${reason}) == 1)`;
-  const cadvisor = `max by (${by}) (increase(${events}[${w}]) > 0)`;
+  const kills = (counter: string) => `(${counter} - ${counter} offset ${w}) > 0`;
+  const ksm = `max by (${by}) (${kills(restarts)}) and on (${by}) (max by (${by}) (${reason}) == 1)`;
+  const cadvisor = `max by (${by}) (${kills(events)})`;
   return `(${ksm}) or (${cadvisor})`;
 }
 

@@ -21,7 +21,7 @@ const HOUR = 3600_000;
 export interface BackendTraits {
   /** rate() over a one-scrape window equals the counter delta / interval at every point (Prometheus). */
   exactRate: boolean;
-  /** NaN samples are stored and come back as NaN (Prometheus); VictoriaMetrics drops them on import. */
+  /** NaN samples are stored and come back as NaN (Prometheus); VictoriaMetrics drops them on import, Thanos Query's deduplication on reading. */
   storesNaN: boolean;
 }
 

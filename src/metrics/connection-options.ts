@@ -1,5 +1,5 @@
 /**
- * How to reach a PromQL HTTP API (Prometheus, Thanos, Mimir, Cortex, VictoriaMetrics).
+ * How to reach a PromQL HTTP API (Prometheus, Thanos, VictoriaMetrics, Mimir, Cortex).
  */
 
 export interface ConnectionOptions {

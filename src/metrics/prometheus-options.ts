@@ -38,7 +38,7 @@ export const PROMETHEUS_OPTIONS = {
     env: 'TAILOR_PROMETHEUS_URL',
     type: urlType,
     description:
-      'PromQL HTTP API (Prometheus, Thanos, Mimir, Cortex, VictoriaMetrics). Required by the recommender; the updater reads recent memory usage from it (without it the updater never lowers a memory limit and its memory pressure guard is off).',
+      'PromQL HTTP API (Prometheus, Thanos Query and VictoriaMetrics are tested; Mimir and Cortex speak the same API). Required by the recommender; the updater reads recent memory usage from it (without it the updater never lowers a memory limit and its memory pressure guard is off).',
     group: 'Prometheus',
   },
   prometheusTimeout: {
@@ -85,7 +85,7 @@ export const PROMETHEUS_OPTIONS = {
     env: 'TAILOR_PROMETHEUS_HEADERS',
     type: listType(headerType, 'list of "Name: value"'),
     default: [] as [string, string][],
-    description: 'Extra request header, e.g. "X-Scope-OrgID: team-a" for Mimir (repeatable; comma-separated in the variable).',
+    description: 'Extra request header, e.g. "X-Scope-OrgID: team-a" for a Cortex or Mimir tenant (repeatable; comma-separated in the variable).',
     group: 'Prometheus',
   },
   prometheusCaFile: {

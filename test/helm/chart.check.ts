@@ -10,25 +10,17 @@
  * is not cached this prints `helm chart check: SKIPPED: <why>` and exits 0 (CI never builds it).
  */
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, describe, test } from 'node:test';
 import { find, render, renderCombination, type Manifest } from '../manifests/kustomize.ts';
+import { cachedTool } from '../support/cached-tool.ts';
 import { CONFIG_CHECKSUM, HELM_LABELS, compareRenders, helmTemplate, runHelm } from './chart-compare.ts';
 
 const CHART = fileURLToPath(new URL('../../charts/tailor', import.meta.url));
 const BUILD_HELM = fileURLToPath(new URL('./build-helm.sh', import.meta.url));
-
-/** The cached helm, or why there is none. */
-function cachedHelm(): { helm: string } | { skip: string } {
-  const check = spawnSync('bash', [BUILD_HELM, '--check'], { encoding: 'utf8' });
-  const said = check.stdout.trim().split('\n').at(-1) ?? '';
-  if (check.status === 0) return { helm: said };
-  return { skip: said || check.stderr.trim() || `build-helm.sh --check exited ${check.status}` };
-}
 
 type Json = Record<string, unknown>;
 interface Container {
@@ -51,11 +43,11 @@ const podSpec = (d: Manifest) => ((d['spec'] as Json)['template'] as Json)['spec
 const podAnnotations = (d: Manifest) => (((d['spec'] as Json)['template'] as Json)['metadata'] as { annotations?: Record<string, string> }).annotations ?? {};
 const keys = (objects: Manifest[]) => objects.map((o) => `${o.kind}/${o.metadata.name}`).sort();
 
-const found = cachedHelm();
+const found = cachedTool(BUILD_HELM);
 if ('skip' in found) {
   console.log(`helm chart check: SKIPPED: ${found.skip}`);
 } else {
-  const { helm } = found;
+  const helm = found.path;
   const scratch = mkdtempSync(join(tmpdir(), 'tailor-helm-check-'));
   after(() => rmSync(scratch, { recursive: true, force: true }));
   const valuesFile = (name: string, text: string) => {

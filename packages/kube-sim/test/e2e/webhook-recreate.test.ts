@@ -36,8 +36,18 @@ test('pods a controller makes, first and after an eviction, go through the mutat
       },
     },
   });
-  await f.tick(1000);
-  let pods = (await f.core.listNamespacedPod({ namespace: 'default', labelSelector: 'app=web' })).items;
+  // Each pod's create waits for a real HTTPS call to the webhook: under load that can outlast one
+  // tick, so step simulated time until both pods exist (or 30 simulated seconds have passed).
+  const webPods = async (ready: (p: k8s.V1Pod) => boolean) => {
+    let items: k8s.V1Pod[] = [];
+    for (let i = 0; i < 300; i += 1) {
+      await f.tick(100);
+      items = (await f.core.listNamespacedPod({ namespace: 'default', labelSelector: 'app=web' })).items;
+      if (items.length === 2 && items.every(ready)) break;
+    }
+    return items;
+  };
+  let pods = await webPods(() => true);
   assert.equal(pods.length, 2);
   assert.ok(pods.every((p) => p.metadata?.labels?.mutated === 'yes'));
   const victim = pods[0]!.metadata!.name!;
@@ -46,8 +56,7 @@ test('pods a controller makes, first and after an eviction, go through the mutat
     name: victim,
     body: { apiVersion: 'policy/v1', kind: 'Eviction', metadata: { name: victim, namespace: 'default' } },
   });
-  await f.tick(1000);
-  pods = (await f.core.listNamespacedPod({ namespace: 'default', labelSelector: 'app=web' })).items;
+  pods = await webPods((p) => p.metadata?.name !== victim && p.status?.phase === 'Running');
   assert.equal(pods.length, 2);
   assert.ok(pods.every((p) => p.metadata?.labels?.mutated === 'yes' && p.status?.phase === 'Running'));
   const podCreates = hooks.received.filter((r) => r.request.kind.kind === 'Pod' && r.request.operation === 'CREATE');

@@ -3,7 +3,7 @@
  * schedule, /metrics) on kube-sim: the registered updater component fills its watch caches, plans
  * and resizes a pod in place, and exports its metrics.
  */
-import { test } from 'node:test';
+import { test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -14,10 +14,12 @@ import { resolveRunConfig } from '../../src/controller/run-config.ts';
 import { PassThrough } from 'node:stream';
 import { createUpdaterComponent } from '../../src/controller/updater-component.ts';
 import type { MemoryUsageWindows } from '../../src/metrics/memory-usage-source.ts';
-import { createVpa, deployment, podsOf, startUpdaterFixture } from '../updater/e2e/updater-fixture.ts';
+import { createVpa, deployment, podsOf, startUpdaterFixture, type UpdaterFixture } from '../updater/e2e/updater-fixture.ts';
+import type { ServerVersion } from 'kube-sim/server-version';
 
-test('tailor run --components updater resizes a pod in place on kube-sim and exports tailor_updater metrics', async (t) => {
-  const f = await startUpdaterFixture('1.35', [{ cpu: '4', memory: '8Gi' }]);
+/** kube-sim at `version` with a kubeconfig file and the Deployment `web` (one pod, cpu 500m/1, memory 256Mi/512Mi) running. */
+async function clusterWithWeb(t: TestContext, version: ServerVersion): Promise<{ f: UpdaterFixture; kubeconfig: string }> {
+  const f = await startUpdaterFixture(version, [{ cpu: '4', memory: '8Gi' }]);
   const dir = mkdtempSync(join(tmpdir(), 'tailor-updater-run-'));
   t.after(async () => {
     await f.close();
@@ -32,6 +34,11 @@ test('tailor run --components updater resizes a pod in place on kube-sim and exp
     ]),
   });
   await f.tick(2000);
+  return { f, kubeconfig };
+}
+
+test('tailor run --components updater resizes a pod in place on kube-sim and exports tailor_updater metrics', async (t) => {
+  const { f, kubeconfig } = await clusterWithWeb(t, '1.35');
   await createVpa(f, 'web', 'InPlaceOrRecreate', [
     { containerName: 'app', target: { cpu: '800m', memory: '256Mi' }, lowerBound: { cpu: '700m', memory: '200Mi' } },
   ]);
@@ -88,21 +95,7 @@ test('tailor run --components updater resizes a pod in place on kube-sim and exp
 });
 
 test('against a 1.32 server without the feature gate the updater says at start, in one line, that it evicts instead, and does', async (t) => {
-  const f = await startUpdaterFixture('1.32', [{ cpu: '4', memory: '8Gi' }]);
-  const dir = mkdtempSync(join(tmpdir(), 'tailor-updater-skew-'));
-  t.after(async () => {
-    await f.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
-  const kubeconfig = join(dir, 'kubeconfig');
-  await f.sim.server.writeKubeconfig(kubeconfig);
-  await f.apps.createNamespacedDeployment({
-    namespace: 'default',
-    body: deployment('web', 1, [
-      { name: 'app', image: 'nginx:1.27', resources: { requests: { cpu: '500m', memory: '256Mi' }, limits: { cpu: '1', memory: '512Mi' } } },
-    ]),
-  });
-  await f.tick(2000);
+  const { f, kubeconfig } = await clusterWithWeb(t, '1.32');
   const [before] = await podsOf(f, 'web');
   await createVpa(
     f,

@@ -68,6 +68,34 @@ describe("Tailor's updater resizes a pod in place on the real cluster", () => {
     if (namespace) await dropNamespace(core, namespace);
   });
 
+  /** The VPA `name` (InPlaceOrRecreate) on the Deployment of that name, with this recommendation written into its status. */
+  async function installVpa(name: string, containerRecommendations: object[]): Promise<void> {
+    await custom.createNamespacedCustomObject({
+      ...VPA,
+      namespace,
+      body: {
+        apiVersion: 'autoscaling.k8s.io/v1',
+        kind: 'VerticalPodAutoscaler',
+        metadata: { name },
+        spec: { targetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name }, updatePolicy: { updateMode: 'InPlaceOrRecreate' } },
+      },
+    });
+    await custom.patchNamespacedCustomObjectStatus({ ...VPA, namespace, name, body: { status: { recommendation: { containerRecommendations } } } }, MERGE);
+  }
+
+  /** Waits until container `id`'s cpu.cfs_quota_us is `quota`, failing at once if Tailor exits. */
+  async function waitForQuota(what: string, id: string, quota: number): Promise<void> {
+    await waitFor(
+      what,
+      120_000,
+      async () => {
+        if (tailor!.exitCode !== null) throw new Error(`tailor exited with ${tailor!.exitCode}:\n${output.slice(-3000)}`);
+        return cpuQuota(id) === quota ? true : undefined;
+      },
+      () => `quota ${cpuQuota(id)}; tailor's last output:\n${output.slice(-2000)}`,
+    );
+  }
+
   test('a request below the lowerBound: cpu 200m → 300m in place, cgroup quota 20000 → 30000, restartCount 0', async () => {
     const running = await waitFor('the Deployment pod Running', 120_000, async () => {
       const pods = await core.listNamespacedPod({ namespace, labelSelector: 'app=web' });
@@ -77,34 +105,8 @@ describe("Tailor's updater resizes a pod in place on the real cluster", () => {
     const id = containerId(running, 'app')!;
     assert.equal(cpuQuota(id), 20_000);
 
-    await custom.createNamespacedCustomObject({
-      ...VPA,
-      namespace,
-      body: {
-        apiVersion: 'autoscaling.k8s.io/v1',
-        kind: 'VerticalPodAutoscaler',
-        metadata: { name: 'web' },
-        spec: { targetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'web' }, updatePolicy: { updateMode: 'InPlaceOrRecreate' } },
-      },
-    });
     const target = { cpu: '300m', memory: '64Mi' };
-    await custom.patchNamespacedCustomObjectStatus(
-      {
-        ...VPA,
-        namespace,
-        name: 'web',
-        body: {
-          status: {
-            recommendation: {
-              containerRecommendations: [
-                { containerName: 'app', target, lowerBound: target, upperBound: { cpu: '400m', memory: '64Mi' }, uncappedTarget: target },
-              ],
-            },
-          },
-        },
-      },
-      MERGE,
-    );
+    await installVpa('web', [{ containerName: 'app', target, lowerBound: target, upperBound: { cpu: '400m', memory: '64Mi' }, uncappedTarget: target }]);
 
     tailor = spawn(
       process.execPath,
@@ -130,15 +132,7 @@ describe("Tailor's updater resizes a pod in place on the real cluster", () => {
     tailor.stdout!.on('data', (d: Buffer) => (output += d.toString()));
     tailor.stderr!.on('data', (d: Buffer) => (output += d.toString()));
 
-    await waitFor(
-      'cpu.cfs_quota_us 30000 after the updater',
-      120_000,
-      async () => {
-        if (tailor!.exitCode !== null) throw new Error(`tailor exited with ${tailor!.exitCode}:\n${output.slice(-3000)}`);
-        return cpuQuota(id) === 30_000 ? true : undefined;
-      },
-      () => `quota ${cpuQuota(id)}; tailor's last output:\n${output.slice(-2000)}`,
-    );
+    await waitForQuota('cpu.cfs_quota_us 30000 after the updater', id, 30_000);
     const last = await waitFor('status resources cpu 300m', 60_000, async () => {
       const p = await core.readNamespacedPod({ namespace, name });
       return p.status?.containerStatuses?.[0]?.resources?.requests?.cpu === '300m' ? p : undefined;
@@ -185,39 +179,13 @@ describe("Tailor's updater resizes a pod in place on the real cluster", () => {
     const proxyId = containerId(running, 'proxy')!;
     assert.equal(cpuQuota(proxyId), 10_000);
 
-    await custom.createNamespacedCustomObject({
-      ...VPA,
-      namespace,
-      body: {
-        apiVersion: 'autoscaling.k8s.io/v1',
-        kind: 'VerticalPodAutoscaler',
-        metadata: { name: 'mesh' },
-        spec: { targetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'mesh' }, updatePolicy: { updateMode: 'InPlaceOrRecreate' } },
-      },
-    });
     const rec = (containerName: string, cpu: string) => {
       const target = { cpu, memory: '32Mi' };
       return { containerName, target, lowerBound: target, upperBound: target, uncappedTarget: target };
     };
-    await custom.patchNamespacedCustomObjectStatus(
-      {
-        ...VPA,
-        namespace,
-        name: 'mesh',
-        // app within its bounds; the sidecar and the init container below theirs.
-        body: { status: { recommendation: { containerRecommendations: [rec('app', '200m'), rec('proxy', '150m'), rec('setup', '300m')] } } },
-      },
-      MERGE,
-    );
-    await waitFor(
-      "the sidecar's cpu.cfs_quota_us 15000 after the updater",
-      120_000,
-      async () => {
-        if (tailor!.exitCode !== null) throw new Error(`tailor exited with ${tailor!.exitCode}:\n${output.slice(-3000)}`);
-        return cpuQuota(proxyId) === 15_000 ? true : undefined;
-      },
-      () => `quota ${cpuQuota(proxyId)}; tailor's last output:\n${output.slice(-2000)}`,
-    );
+    // app within its bounds; the sidecar and the init container below theirs.
+    await installVpa('mesh', [rec('app', '200m'), rec('proxy', '150m'), rec('setup', '300m')]);
+    await waitForQuota("the sidecar's cpu.cfs_quota_us 15000 after the updater", proxyId, 15_000);
     const last = await waitFor('the sidecar status resources cpu 150m', 60_000, async () => {
       const p = await core.readNamespacedPod({ namespace, name });
       return p.status?.initContainerStatuses?.find((s) => s.name === 'proxy')?.resources?.requests?.cpu === '150m' ? p : undefined;

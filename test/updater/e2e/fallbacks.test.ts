@@ -9,23 +9,14 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as k8s from '@kubernetes/client-node';
-import { createVpa, deployment, podsOf, startUpdaterFixture, summary } from './updater-fixture.ts';
+import { createVpa, deployment, podsOf, startUpdaterFixture, summary, webBeyondItsNode } from './updater-fixture.ts';
 
 const guaranteed = (cpu: string) => ({ requests: { cpu, memory: '256Mi' }, limits: { cpu, memory: '256Mi' } });
 const MEM = { memory: '256Mi' };
 
 for (const version of ['1.32', '1.33', '1.35'] as const) {
   test(`updater e2e ${version}: an Infeasible resize falls back to eviction at once and the recreated pod runs`, async (t) => {
-    const f = await startUpdaterFixture(version, [{ cpu: '2', memory: '8Gi' }]);
-    t.after(() => f.close());
-    await f.apps.createNamespacedDeployment({
-      namespace: 'default',
-      body: deployment('web', 1, [{ name: 'app', image: 'nginx:1.27', resources: guaranteed('1500m') }]),
-    });
-    await f.tick(2000);
-    await createVpa(f, 'web', 'InPlaceOrRecreate', [{ containerName: 'app', target: { cpu: '3', ...MEM }, lowerBound: { cpu: '2500m', ...MEM } }], {
-      minReplicas: 1,
-    });
+    const f = await webBeyondItsNode(t, version, 'InPlaceOrRecreate');
     const [before] = await podsOf(f, 'web');
     assert.deepEqual(summary(await f.loop()), ['web ResizeInPlace OutsideBounds']);
     await f.tick(0);

@@ -7,24 +7,14 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createVpa, deployment, podsOf, startUpdaterFixture, summary } from './updater-fixture.ts';
+import { createVpa, podsOf, summary, webBeyondItsNode } from './updater-fixture.ts';
 
-const guaranteed = (cpu: string) => ({ requests: { cpu, memory: '256Mi' }, limits: { cpu, memory: '256Mi' } });
 const MEM = { memory: '256Mi' };
 const writes = (calls: readonly string[]) => calls.filter((c) => !c.startsWith('event')).map((c) => c.split(' ')[0]);
 
 for (const version of ['1.36', '1.37'] as const) {
   test(`updater e2e ${version}: a resize refused for the node's capacity falls back to eviction in the next loop, as Infeasible did`, async (t) => {
-    const f = await startUpdaterFixture(version, [{ cpu: '2', memory: '8Gi' }]);
-    t.after(() => f.close());
-    await f.apps.createNamespacedDeployment({
-      namespace: 'default',
-      body: deployment('web', 1, [{ name: 'app', image: 'nginx:1.27', resources: guaranteed('1500m') }]),
-    });
-    await f.tick(2000);
-    await createVpa(f, 'web', 'InPlaceOrRecreate', [{ containerName: 'app', target: { cpu: '3', ...MEM }, lowerBound: { cpu: '2500m', ...MEM } }], {
-      minReplicas: 1,
-    });
+    const f = await webBeyondItsNode(t, version, 'InPlaceOrRecreate');
     const [before] = await podsOf(f, 'web');
     const first = await f.loop();
     assert.deepEqual(summary(first), ['web ResizeInPlace OutsideBounds']);
@@ -51,14 +41,7 @@ for (const version of ['1.36', '1.37'] as const) {
   });
 
   test(`updater e2e ${version}: in InPlace mode a refused resize is not sent again; a smaller recommendation that fits is`, async (t) => {
-    const f = await startUpdaterFixture(version, [{ cpu: '2', memory: '8Gi' }]);
-    t.after(() => f.close());
-    await f.apps.createNamespacedDeployment({
-      namespace: 'default',
-      body: deployment('web', 1, [{ name: 'app', image: 'nginx:1.27', resources: guaranteed('1500m') }]),
-    });
-    await f.tick(2000);
-    await createVpa(f, 'web', 'InPlace', [{ containerName: 'app', target: { cpu: '3', ...MEM }, lowerBound: { cpu: '2500m', ...MEM } }], { minReplicas: 1 });
+    const f = await webBeyondItsNode(t, version, 'InPlace');
     assert.deepEqual(
       (await f.loop()).results.map((r) => r.outcome),
       ['infeasible'],

@@ -188,3 +188,20 @@ export async function podsOf(f: ClusterFixture, app: string): Promise<k8s.V1Pod[
 
 /** `action reason` of each decision. */
 export const summary = (r: LoopReport) => r.decisions.map((d) => `${d.podName.replace(/-[a-z0-9]+-[a-z0-9]+$/, '')} ${d.action} ${d.reason}`);
+
+/**
+ * A pod that cannot grow on its node: one node of 2 cores, the Deployment `web` (one Guaranteed
+ * pod, cpu 1500m, memory 256Mi) and its VPA in `mode` recommending cpu 3 (lowerBound 2500m), so the
+ * updater's first resize (1500m -> 3) is beyond the node: Infeasible up to 1.35, refused at
+ * admission since 1.36. The fixture closes when the test ends.
+ */
+export async function webBeyondItsNode(t: { after(fn: () => Promise<void>): void }, version: ServerVersion, mode: string): Promise<UpdaterFixture> {
+  const f = await startUpdaterFixture(version, [{ cpu: '2', memory: '8Gi' }]);
+  t.after(() => f.close());
+  const memory = { memory: '256Mi' };
+  const resources = { requests: { cpu: '1500m', ...memory }, limits: { cpu: '1500m', ...memory } };
+  await f.apps.createNamespacedDeployment({ namespace: 'default', body: deployment('web', 1, [{ name: 'app', image: 'nginx:1.27', resources }]) });
+  await f.tick(2000);
+  await createVpa(f, 'web', mode, [{ containerName: 'app', target: { cpu: '3', ...memory }, lowerBound: { cpu: '2500m', ...memory } }], { minReplicas: 1 });
+  return f;
+}

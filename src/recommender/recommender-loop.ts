@@ -42,6 +42,7 @@ import type { Logger } from '../observability/logger.ts';
 import { BackfillPlan } from './backfill-plan.ts';
 import { steadySince } from './boosted-startup.ts';
 import { attributeGonePodHistory, type HistoryContext } from './gone-pod-history.ts';
+import { ordinaryInitContainers } from './init-containers.ts';
 import { modelBytes } from './model-bytes.ts';
 import { backfillNewVpas } from './new-vpa-history.ts';
 import { memoryRequests, podOomKills } from './pod-oom-kills.ts';
@@ -250,7 +251,14 @@ export class RecommenderLoop {
     const routes = views
       .filter((v) => !this.backfillPlan.isPending(v.id))
       .flatMap((v) =>
-        v.pods.map((p) => ({ namespace: p.metadata.namespace, pod: p.metadata.name, vpaId: v.id, memoryRequests: memoryRequests(p), ...steadySince(p) })),
+        v.pods.map((p) => ({
+          namespace: p.metadata.namespace,
+          pod: p.metadata.name,
+          vpaId: v.id,
+          memoryRequests: memoryRequests(p),
+          initContainers: ordinaryInitContainers(p),
+          ...steadySince(p),
+        })),
       );
     this.aggregates.routePods(routes, now);
 

@@ -32,6 +32,7 @@
  * `memoryAggregationInterval{Seconds,Count}` in its container policies; `configure`) apply to its
  * histories from then on, as upstream's `UpdateFromPolicy`: the upstream state takes all four (its
  * config, policy/per-vpa-memory.ts), a strategy's model the OOM bump with each kill.
+ * Ordinary init containers of a VPA's pods are dropped, histories held of them too (init-containers.ts).
  */
 import type { ContainerSeries, OomEvent, ContainerKey } from '../metrics/metrics-source.ts';
 import type { UsageSink } from '../metrics/usage-feed.ts';
@@ -41,6 +42,7 @@ import type { OomBump, Strategy, UsageModel } from '../model/types.ts';
 import type { PodResourcePolicy } from '../api/vpa.ts';
 import { perVpaMemorySettings, type PerVpaMemorySettings } from '../policy/per-vpa-memory.ts';
 import { TimeOrderedBuffer } from '../report/time-ordered-buffer.ts';
+import { InitContainerNames } from './init-containers.ts';
 
 /**
  * Two reports of a container's OOM kill this close together are one kill: Prometheus reports a
@@ -95,6 +97,8 @@ export interface PodRoute {
   cpuSteadySince?: number;
   /** A gone pod of a VPA that asks for a boost: its boost window, from its first sample. */
   cpuBoostWindow?: CpuBoostWindow;
+  /** A current pod (its spec read): its ordinary init containers, whose usage is dropped. */
+  initContainers?: readonly string[];
 }
 
 export class VpaAggregates implements UsageSink {
@@ -114,8 +118,12 @@ export class VpaAggregates implements UsageSink {
   private readonly cpuBoostWindows = new Map<string, CpuBoostWindow>();
   /** vpa id -> its resource policy (as JSON, to see a change) and settings by container name. */
   private readonly policies = new Map<string, { key: string; policy: PodResourcePolicy | undefined; byContainer: Map<string, PerVpaMemorySettings> }>();
+  /** The ordinary init containers of each VPA's current pods (their samples are dropped). */
+  private readonly initContainers = new InitContainerNames();
   /** Samples of pods that belong to no handled VPA (dropped). */
   unrouted = 0;
+  /** Samples of ordinary init containers (dropped: no container's usage). */
+  initContainerSamples = 0;
   /** CPU samples of boosted pods' start-up (dropped: not steady usage). */
   boostedStartupSamples = 0;
 
@@ -151,6 +159,8 @@ export class VpaAggregates implements UsageSink {
         else if (seen.bytes !== bytes) this.requests.set(id, { bytes, since: observedAt, before: seen.bytes });
       }
     }
+    const specs = pods.flatMap((p) => (p.initContainers ? [{ vpaId: p.vpaId, initContainers: p.initContainers, containers: p.memoryRequests.keys() }] : []));
+    for (const [vpaId, names] of this.initContainers.learn(specs)) for (const name of names) this.byVpa.get(vpaId)?.delete(name);
   }
 
   /**
@@ -232,6 +242,7 @@ export class VpaAggregates implements UsageSink {
   forget(vpaId: string): void {
     this.byVpa.delete(vpaId);
     this.policies.delete(vpaId);
+    this.initContainers.retain((id) => id !== vpaId);
     for (const [pod, id] of this.podVpa) if (id === vpaId) this.podVpa.delete(pod);
   }
 
@@ -245,7 +256,21 @@ export class VpaAggregates implements UsageSink {
     return this.podVpa.get(`${key.namespace}/${key.pod}`);
   }
 
+  /** True for an ordinary init container of its VPA's pods. */
+  private isInitContainer(key: ContainerKey): boolean {
+    const vpaId = this.vpaOf(key);
+    return vpaId !== undefined && this.initContainers.has(vpaId, key.container);
+  }
+
+  /** Counts and says so when `series` is an ordinary init container's (to be dropped). */
+  private initSeries(series: ContainerSeries): boolean {
+    if (!this.isInitContainer(series.key)) return false;
+    this.initContainerSamples += series.times.length;
+    return true;
+  }
+
   cpu(input: ContainerSeries): void {
+    if (this.initSeries(input)) return;
     const t = this.target(input.key);
     if (!t) return void (this.unrouted += input.times.length);
     const series = this.withoutBoostedStartup(input);
@@ -284,6 +309,7 @@ export class VpaAggregates implements UsageSink {
   }
 
   memory(series: ContainerSeries): void {
+    if (this.initSeries(series)) return;
     const t = this.target(series.key);
     if (!t) return void (this.unrouted += series.times.length);
     for (let i = 0; i < series.times.length; i++) {
@@ -320,6 +346,7 @@ export class VpaAggregates implements UsageSink {
    * an unrouted pod).
    */
   recordOom(key: ContainerKey, at: number, requestBytes?: number, fromHistory = false): boolean {
+    if (this.isInitContainer(key)) return false;
     const t = this.target(key);
     if (!t) return false;
     const id = `${key.namespace}/${key.pod}/${key.container}`;
@@ -349,6 +376,7 @@ export class VpaAggregates implements UsageSink {
     }
     for (const [pod, vpaId] of this.podVpa) if (!handled.has(vpaId)) this.podVpa.delete(pod);
     for (const vpaId of this.policies.keys()) if (!handled.has(vpaId)) this.policies.delete(vpaId);
+    this.initContainers.retain((vpaId) => handled.has(vpaId));
     for (const [id, at] of this.lastOom) if (at < now - SAME_OOM_KILL_MS) this.lastOom.delete(id);
   }
 

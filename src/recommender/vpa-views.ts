@@ -14,6 +14,7 @@ import { classificationOf } from '../kube/errors.ts';
 import type { Logger } from '../observability/logger.ts';
 import { RepeatedWarnings } from '../observability/repeated-warnings.ts';
 import { SelectorParseError, selectorMatches, type LabelSelector } from './label-selector.ts';
+import type { InitContainersSpec } from './init-containers.ts';
 import type { PodLike } from './pod-oom-kills.ts';
 import type { RecommenderKube } from './recommender-kube.ts';
 import { TargetBackoff, targetKey } from './target-backoff.ts';
@@ -21,7 +22,7 @@ import { TargetSelectorError } from './target-selector.ts';
 import type { VpaProblem } from './vpa-status-decision.ts';
 
 /** A pod as the recommender reads it from the watch. */
-export type Pod = PodLike & { metadata: { name: string; namespace: string }; status?: PodLike['status'] & { phase?: string } };
+export type Pod = PodLike & InitContainersSpec & { metadata: { name: string; namespace: string }; status?: PodLike['status'] & { phase?: string } };
 
 /** One cycle's view of a handled VPA. */
 export interface VpaView {

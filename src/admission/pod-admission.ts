@@ -143,6 +143,7 @@ export function admitPod(pod: V1Pod, namespace: string, view: PodAdmissionView):
     recommendations: targets,
     memoryLimitRules: runtimeMemoryRules(pod, vpa),
     atCreation: true,
+    podLevelResources: true,
   });
   const boosted = boosts ? withStartupBoost(pod, steadyPlan, boostFor, view.limitRanges) : undefined;
   const plan = boosted?.plan ?? steadyPlan;

@@ -3,7 +3,8 @@
  * say what was changed and from what. Each changed container's `resources` is replaced as a whole
  * by `applyPlanToRequirements` (other resources such as ephemeral-storage, and the spelling of
  * unchanged values, are kept), at `/spec/containers/<i>/resources` or, for a sidecar,
- * `/spec/initContainers/<i>/resources`; `add` is used where the container has no `resources` yet.
+ * `/spec/initContainers/<i>/resources`, and pod-level values (pod-level-resources.ts) at
+ * `/spec/resources`; `add` is used where there is no `resources` yet.
  * Annotations:
  * - `vpaUpdates` (the upstream admission controller's key, which dashboards look for):
  *   `Pod resources updated by web: container 0: cpu request, cpu limit`;
@@ -14,7 +15,7 @@
  * containers the webhook saw (`app, log`), even when no resource changes: containers that a later
  * webhook injects are not in it, and upstream's updater leaves them out of its eviction decisions.
  */
-import type { V1Container, V1Pod } from '@kubernetes/client-node';
+import type { V1Container, V1Pod, V1ResourceRequirements } from '@kubernetes/client-node';
 import { applyPlanToRequirements } from '../policy/resource-requirements.ts';
 import { describeContainerChanges } from '../policy/plan-summary.ts';
 import type { ContainerResourcesPlan, PodResourcesPlan } from '../policy/pod-resources.ts';
@@ -31,8 +32,8 @@ export function observedContainers(pod: V1Pod): Record<string, string> {
 }
 
 /** The upstream-style summary: which values of which container (by index) were set. */
-function vpaUpdatesText(vpaName: string, changed: readonly { index: number; plan: ContainerResourcesPlan }[]): string {
-  const parts = changed.map(({ index, plan }) => {
+function vpaUpdatesText(vpaName: string, changed: readonly { label: string; plan: ContainerResourcesPlan }[]): string {
+  const parts = changed.map(({ label, plan }) => {
     const fields: string[] = [];
     for (const r of plan.changedResources) {
       if (plan.proposed.requests[r] !== plan.current.requests[r]) fields.push(`${r} request`);
@@ -40,7 +41,7 @@ function vpaUpdatesText(vpaName: string, changed: readonly { index: number; plan
     for (const r of plan.changedResources) {
       if (plan.proposed.limits[r] !== plan.current.limits[r]) fields.push(`${r} limit`);
     }
-    return `container ${index}: ${fields.join(', ')}`;
+    return `${label}: ${fields.join(', ')}`;
   });
   return `Pod resources updated by ${vpaName}: ${parts.join('; ')}`;
 }
@@ -58,9 +59,11 @@ export function changeAnnotations(vpaName: string, pod: V1Pod, plan: PodResource
 }
 
 interface Located {
-  list: 'containers' | 'initContainers';
-  index: number;
-  container: V1Container;
+  /** Where the `resources` object is: `/spec/containers/0/resources`, `/spec/resources` (pod-level). */
+  path: string;
+  /** `container 0` (upstream's wording), `pod` for the pod-level values. */
+  label: string;
+  existing: V1ResourceRequirements | undefined;
   plan: ContainerResourcesPlan;
 }
 
@@ -68,10 +71,14 @@ function locateChanged(pod: V1Pod, plan: PodResourcesPlan): Located[] {
   const out: Located[] = [];
   for (const c of plan.containers) {
     if (c.changedResources.length === 0) continue;
+    if (c.kind === 'pod') {
+      out.push({ path: '/spec/resources', label: 'pod', existing: pod.spec?.resources, plan: c });
+      continue;
+    }
     const list = c.kind === 'sidecar' ? 'initContainers' : 'containers';
-    const containers = pod.spec?.[list] ?? [];
+    const containers: V1Container[] = pod.spec?.[list] ?? [];
     const index = containers.findIndex((x) => x.name === c.containerName);
-    if (index >= 0) out.push({ list, index, container: containers[index]!, plan: c });
+    if (index >= 0) out.push({ path: `/spec/${list}/${index}/resources`, label: `container ${index}`, existing: containers[index]!.resources, plan: c });
   }
   return out;
 }
@@ -81,9 +88,8 @@ export function buildPodPatch(pod: V1Pod, plan: PodResourcesPlan, annotations: R
   const ops: JsonPatchOperation[] = [];
   const changed = locateChanged(pod, plan);
   if (changed.length === 0) return ops;
-  for (const { list, index, container, plan: c } of changed) {
-    const path = `/spec/${list}/${index}/resources`;
-    ops.push({ op: container.resources ? 'replace' : 'add', path, value: applyPlanToRequirements(container.resources, c) });
+  for (const { path, existing, plan: c } of changed) {
+    ops.push({ op: existing ? 'replace' : 'add', path, value: applyPlanToRequirements(existing, c) });
   }
   ops.push(...annotationPatch(pod, annotations));
   return ops;

@@ -30,6 +30,7 @@ export type AdjustmentCode =
   | 'QosWouldChange'
   | 'CappedToPodLimitRange'
   | 'RaisedToPodLimitRange'
+  | 'RaisedToContainerValues'
   | 'MemoryLimitKept'
   | 'ValueTooLarge';
 

@@ -10,8 +10,10 @@
  * At pod creation (`atCreation`) every container moves, those without a recommendation and in
  * mode Off too, as upstream's admission controller does; in place only the recommended ones move.
  * Last the pod-wide rules of the resize API:
- * - a BestEffort pod, or one with pod-level resources, is left alone (at creation, the webhook may
- *   choose `requestsForBestEffort`: the pod gets requests and becomes Burstable);
+ * - a BestEffort pod is left alone (at creation, the webhook may choose `requestsForBestEffort`:
+ *   the pod gets requests and becomes Burstable); a pod with pod-level resources keeps its
+ *   containers' values and gets pod-level ones (pod-level-resources.ts) where `podLevelResources`
+ *   allows, else it is left alone;
  * - a Guaranteed pod stays Guaranteed (requests == limits, see planContainer);
  * - a Burstable pod never becomes Guaranteed: if the new values would make requests equal limits
  *   everywhere, one changed limit is raised or request lowered by a step (1m / 1 MiB), or, where
@@ -31,6 +33,7 @@ import { containerPolicyFor, type EffectiveContainerPolicy } from './container-p
 import { readResourceValues, sameValues, type ContainerResourceValues } from './container-values.ts';
 import { limitRangeConstraints, type LimitRangeConstraints } from './limit-range.ts';
 import { podBoundScale, podTotalsFit, scaleForPodBound } from './pod-limit-range.ts';
+import { hasPodLevelResources, planPodLevel, podLevelRecommendation, POD_LEVEL } from './pod-level-resources.ts';
 import { podQosClass, type QosClass } from './qos.ts';
 import { keepQosClass } from './qos-guard.ts';
 
@@ -73,13 +76,20 @@ export interface PodResourcesInput {
    * (scaling them on every pass would drain them a little each time).
    */
   atCreation?: boolean;
+  /**
+   * Whether pod-level values (`spec.resources`) may be planned (pod-level-resources.ts): the
+   * webhook at creation, the updater (which resizes them in place only on 1.36+). Default false:
+   * a pod with pod-level resources is left alone. Its recommendation is the entry named
+   * POD_LEVEL in `recommendations` if there is one, else the sum of the containers'.
+   */
+  podLevelResources?: boolean;
 }
 
 /** The plan for one container. */
 export interface ContainerResourcesPlan {
   containerName: string;
-  /** `container` for `spec.containers`, `sidecar` for a restartable init container. */
-  kind: 'container' | 'sidecar';
+  /** `container` for `spec.containers`, `sidecar` for a restartable init container, `pod` for the pod-level values (named POD_LEVEL). */
+  kind: 'container' | 'sidecar' | 'pod';
   current: ContainerResourceValues;
   proposed: ContainerResourceValues;
   /** Resources whose request or limit differs between current and proposed. */
@@ -101,7 +111,7 @@ export interface PodResourcesPlan {
 
 interface Slot {
   containerName: string;
-  kind: 'container' | 'sidecar';
+  kind: 'container' | 'sidecar' | 'pod';
   current: ContainerResourceValues;
   proposed: ContainerResourceValues;
   policy?: EffectiveContainerPolicy;
@@ -123,10 +133,17 @@ export function planPodResources(input: PodResourcesInput): PodResourcesPlan {
     return unreadable(input.pod, err);
   }
   const podReasons: Adjustment[] = [];
-  const spec = input.pod.spec;
-  if (spec?.resources && (spec.resources.requests || spec.resources.limits)) {
-    podReasons.push({ code: 'PodLevelResourcesLeftAlone', message: 'the pod sets pod-level resources, which cannot be resized; left unchanged' });
-    return finish(qosClass, slots, podReasons);
+  if (hasPodLevelResources(input.pod)) {
+    if (!input.podLevelResources) {
+      podReasons.push({ code: 'PodLevelResourcesLeftAlone', message: 'the pod sets pod-level resources, which cannot be resized here; left unchanged' });
+      return finish(qosClass, slots, podReasons);
+    }
+    try {
+      return withPodLevel(input, qosClass, slots, podReasons);
+    } catch (err) {
+      if (!(err instanceof QuantityError)) throw err;
+      return unreadable(input.pod, err);
+    }
   }
   const startBestEffort = qosClass === 'BestEffort' && input.requestsForBestEffort === true;
   if (qosClass === 'BestEffort' && !startBestEffort) {
@@ -278,6 +295,29 @@ function readSlots(input: PodResourcesInput): { slots: Slot[]; others: Container
     else others.push(read(c));
   }
   return { slots, others };
+}
+
+/**
+ * The plan of a pod with pod-level resources: its containers keep their own values, the pod-level
+ * values move (pod-level-resources.ts). Without a pod-level recommendation the pod is left alone.
+ */
+function withPodLevel(input: PodResourcesInput, qosClass: QosClass, slots: Slot[], podReasons: Adjustment[]): PodResourcesPlan {
+  const given = input.recommendations.find((r) => r.containerName === POD_LEVEL);
+  const summed = given ? { ok: true as const, recommendation: given } : podLevelRecommendation(input.pod, input.recommendations, input.resourcePolicy);
+  if (!summed.ok) {
+    podReasons.push({ code: 'NoRecommendation', container: POD_LEVEL, message: `${summed.message}; pod-level values left unchanged` });
+    return finish(qosClass, slots, podReasons);
+  }
+  const level = planPodLevel({
+    pod: input.pod,
+    target: summed.recommendation.target,
+    resourcePolicy: input.resourcePolicy,
+    qosClass,
+    podLimitRange: limitRangeConstraints(input.limitRanges).pod,
+    memoryLimitRules: input.memoryLimitRules?.[POD_LEVEL],
+  });
+  const podSlot: Slot = { containerName: POD_LEVEL, kind: 'pod', current: level.current, proposed: level.proposed, reasons: level.reasons };
+  return finish(qosClass, [...slots, podSlot], podReasons);
 }
 
 function finish(qosClass: QosClass, slots: Slot[], podReasons: Adjustment[]): PodResourcesPlan {

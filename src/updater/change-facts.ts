@@ -8,6 +8,7 @@ import { readResourceValues } from '../policy/container-values.ts';
 import type { PodResourcesPlan } from '../policy/pod-resources.ts';
 import { RESOURCE_NAMES } from '../model/types.ts';
 import type { ContainerChange, PodDecision } from './decision.ts';
+import { specResourcesOf } from './resize-guard.ts';
 
 /** The changes an eviction brings (what the admission webhook will give the new pod). */
 export function evictionChanges(plan: PodResourcesPlan): ContainerChange[] {
@@ -38,10 +39,9 @@ export function ordering(changes: readonly ContainerChange[]): Pick<PodDecision,
 
 /** True if the changes only repeat what the spec already asks for (the pending resize). */
 export function sameAsPending(pod: V1Pod, changes: readonly ContainerChange[]): boolean {
-  const specs = new Map([...(pod.spec?.containers ?? []), ...(pod.spec?.initContainers ?? [])].map((c) => [c.name, c]));
   return changes.every((change) => {
     try {
-      const desired = readResourceValues(specs.get(change.containerName)?.resources);
+      const desired = readResourceValues(specResourcesOf(pod, change.containerName));
       return RESOURCE_NAMES.every((r) => desired.requests[r] === change.to.requests[r] && desired.limits[r] === change.to.limits[r]);
     } catch {
       return false;

@@ -24,6 +24,9 @@
  *    (resize-guard.ts); a restart of any container makes it `ResizeWithRestart` (disruptive), with
  *    its part that restarts nothing set aside (`restartSplit`, restart-split.ts) for plan() to send
  *    alone while a disruption window holds the rest.
+ * A pod with pod-level resources (`spec.resources`) is planned as one subject, POD_LEVEL: its
+ * pod-level values against the sum of its containers' recommendations (pod-level-view.ts),
+ * resized in place from 1.36 (before, an in-place blocker).
  * 7. runtime-aware memory (src/policy/container-runtime.ts, override `tailor.dev/runtime`): a
  *    runtime that sizes its memory at start (JVM, PostgreSQL, MySQL, Redis) with memory
  *    resizePolicy NotRequired gets no in-place memory change (except urgent raises); when that
@@ -37,6 +40,7 @@ import type { UpdateMode, VerticalPodAutoscaler } from '../api/vpa.ts';
 import type { NumericContainerRecommendation } from '../api/vpa-quantities.ts';
 import { readResourceValues, type ContainerResourceValues } from '../policy/container-values.ts';
 import { planPodResources, type ContainerTarget } from '../policy/pod-resources.ts';
+import { hasPodLevelResources, POD_LEVEL } from '../policy/pod-level-resources.ts';
 import { RESOURCE_NAMES } from '../model/types.ts';
 import { actualByName, actualResources, notRunning } from './actual-resources.ts';
 import { containerRestartAllowed } from './annotations.ts';
@@ -52,6 +56,7 @@ import { coolingDown, oldEnoughToDrift } from '../policy/change-rules.ts';
 import { MAX_INCREASE_ANNOTATION } from '../policy/annotations/pace-annotations.ts';
 import { recommendationsOf, type PlannerContext, type PodPlanInput } from './pod-plan-input.ts';
 import { lastUpdateTime, podStartTime, UPDATER_FIELD_MANAGER } from './pod-timing.ts';
+import { podLevelView } from './pod-level-view.ts';
 import { policyTargets } from './policy-targets.ts';
 import { inPlaceBlocker, resizeViolations } from './resize-guard.ts';
 import { readResizeState } from './resize-state.ts';
@@ -124,9 +129,17 @@ export function decidePod(input: PodPlanInput, ctx: PlannerContext): PodDecision
   }
 
   const containers = actualResources(pod);
-  const actual = new Map<string, ContainerResourceValues>();
+  let actual = new Map<string, ContainerResourceValues>();
+  let usage = input.usage;
+  // A pod with pod-level resources is planned as one subject, POD_LEVEL (pod-level-view.ts).
+  const podLevel = hasPodLevelResources(pod);
   try {
     for (const c of containers) actual.set(c.name, readResourceValues(c.actual));
+    if (podLevel) {
+      const seen = podLevelView(pod, recommendations, vpa.spec.resourcePolicy, usage);
+      if (!seen.ok) return decide('Skip', 'PolicyLeftAlone', `${seen.message}; pod-level values left unchanged`);
+      ({ actual, recommendations, usage } = seen.view);
+    }
   } catch (err) {
     if (!(err instanceof QuantityError)) throw err;
     return decide('Skip', 'PolicyLeftAlone', `the pod's resources cannot be read: ${err.message}`);
@@ -151,7 +164,14 @@ export function decidePod(input: PodPlanInput, ctx: PlannerContext): PodDecision
 
   const limitRanges = input.limitRanges;
   const policyPlan = (targets: readonly ContainerTarget[]) =>
-    planPodResources({ pod, resourcePolicy: vpa.spec.resourcePolicy, limitRanges, recommendations: targets, currentResources: actualByName(containers) });
+    planPodResources({
+      pod,
+      resourcePolicy: vpa.spec.resourcePolicy,
+      limitRanges,
+      recommendations: targets,
+      currentResources: actualByName(containers),
+      podLevelResources: true,
+    });
 
   if (follow.kind === 'fallback') {
     const plan = policyPlan(recommendations);
@@ -160,16 +180,14 @@ export function decidePod(input: PodPlanInput, ctx: PlannerContext): PodDecision
   }
 
   const start = podStartTime(pod);
-  const usage = input.usage;
   // Memory left to an HPA is not raised by the OOM and pressure rules either.
   const memoryManaged = !base.hpaExcluded.includes('memory');
   // A VPA's evictAfterOOMSeconds (upstream 1.8) counts only quick OOM kills, as upstream's updater.
   const evictAfterOom = vpa.spec.updatePolicy?.evictAfterOOMSeconds;
   const kills = evictAfterOom === undefined ? recentOomKills(pod, now, options.oomLookbackMs, lastUpdate) : quickOomKills(pod, now, evictAfterOom, lastUpdate);
-  const oomKilled = !memoryManaged ? [] : kills.map((k) => k.containerName).filter((n) => actual.has(n));
-  const underPressure = !memoryManaged
-    ? []
-    : containers.filter((c) => underMemoryPressure(usage?.[c.name], actual.get(c.name)?.limits.memory, options)).map((c) => c.name);
+  const killed = kills.map((k) => k.containerName);
+  const oomKilled = !memoryManaged ? [] : podLevel ? (killed.length > 0 ? [POD_LEVEL] : []) : killed.filter((n) => actual.has(n));
+  const underPressure = !memoryManaged ? [] : [...actual.keys()].filter((n) => underMemoryPressure(usage?.[n], actual.get(n)?.limits.memory, options));
   const triggers = updateTriggers({ actual, recommendations, podAgeMs: start === undefined ? undefined : now - start, oomKilled, underPressure, options });
   const replanning = follow.kind === 'replan';
   if (triggers.length === 0 && !replanning) {
@@ -257,9 +275,10 @@ export function decidePod(input: PodPlanInput, ctx: PlannerContext): PodDecision
     return decide('Wait', follow.waitReason, `${follow.message}; the pending resize is still the one to make`);
   if (replanning && read.source === 'refusal' && refusal && sameAsRefused(refusal, safe.changes))
     return decide('Wait', follow.waitReason, `${follow.message}; the same resize would be refused again`);
+  // The pod-level values size every container's cgroup parent: all of them must run.
   const stopped = notRunning(
     containers,
-    safe.changes.map((c) => c.containerName),
+    safe.changes.flatMap((c) => (c.kind === 'pod' ? containers.map((x) => x.name) : [c.containerName])),
   );
   if (stopped.length > 0) {
     const message = `${why}; ${stopped.join(', ')} not running (restarting): a resize now is reported applied, but the kubelet leaves the pod's cgroup at the old size`;

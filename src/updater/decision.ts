@@ -64,8 +64,10 @@ export type DecisionReason =
 
 /** One container's change. */
 export interface ContainerChange {
+  /** The container's name; POD_LEVEL (src/policy/pod-level-resources.ts) for the pod-level values. */
   containerName: string;
-  kind: 'container' | 'sidecar';
+  /** `pod`: the pod-level values (`spec.resources`, resized in place on 1.36+). */
+  kind: 'container' | 'sidecar' | 'pod';
   /** What the container has now (actual values). */
   from: ContainerResourceValues;
   /** What it is resized to. */

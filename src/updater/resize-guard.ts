@@ -5,9 +5,10 @@
  * planned change against the rules a resize must keep. The planner drops a change that breaks one
  * (and says why) rather than sending it.
  */
-import type { V1Pod } from '@kubernetes/client-node';
+import type { V1Pod, V1ResourceRequirements } from '@kubernetes/client-node';
 import { QuantityError } from 'kube-basics/quantity';
 import { readResourceValues, type ContainerResourceValues } from '../policy/container-values.ts';
+import { hasPodLevelResources, podLevelViolations, POD_LEVEL } from '../policy/pod-level-resources.ts';
 import { podQosClass, qosClassOf } from '../policy/qos.ts';
 import { RESOURCE_NAMES } from '../model/types.ts';
 import { nodeLacksResizeSupport, type ActualContainerResources } from './actual-resources.ts';
@@ -20,7 +21,8 @@ export function inPlaceBlocker(pod: V1Pod, containers: readonly ActualContainerR
   const { major, minor } = capabilities.version;
   if (!capabilities.inPlaceResize) return `the API server (${major}.${minor}) does not support in-place resize`;
   const spec = pod.spec;
-  if (spec?.resources && (spec.resources.requests || spec.resources.limits)) return 'pods with pod-level resources cannot be resized';
+  if (hasPodLevelResources(pod) && !capabilities.podLevelResize)
+    return `pod-level resources are resized in place only from Kubernetes 1.36 (the API server is ${major}.${minor})`;
   if (pod.metadata?.annotations?.['kubernetes.io/config.mirror'] !== undefined) return 'static pods cannot be resized';
   if (spec?.os?.name === 'windows') return 'Windows pods cannot be resized';
   if (nodeLacksResizeSupport(containers)) return 'the pod runs on a node without support for resize';
@@ -45,9 +47,16 @@ export function specAfter(spec: ContainerResourceValues, change: ContainerChange
   return { requests, limits };
 }
 
-/** Every container's spec values after the changes. Throws QuantityError. */
-function valuesAfter(pod: V1Pod, changes: readonly ContainerChange[]): ContainerResourceValues[] {
+/** The spec's resources a change applies to: a container's, or the pod-level ones for POD_LEVEL. */
+export function specResourcesOf(pod: V1Pod, name: string): V1ResourceRequirements | undefined {
+  if (name === POD_LEVEL) return pod.spec?.resources;
+  return [...(pod.spec?.containers ?? []), ...(pod.spec?.initContainers ?? [])].find((c) => c.name === name)?.resources;
+}
+
+/** The values the QoS class is computed from after the changes (pod-level ones where set). Throws QuantityError. */
+function qosValuesAfter(pod: V1Pod, changes: readonly ContainerChange[]): ContainerResourceValues[] {
   const byName = new Map(changes.map((c) => [c.containerName, c]));
+  if (hasPodLevelResources(pod)) return [specAfter(readResourceValues(pod.spec?.resources), byName.get(POD_LEVEL))];
   return [...(pod.spec?.containers ?? []), ...(pod.spec?.initContainers ?? [])].map((c) => specAfter(readResourceValues(c.resources), byName.get(c.name)));
 }
 
@@ -67,7 +76,7 @@ export function resizeViolations(pod: V1Pod, changes: readonly ContainerChange[]
     const container = containers.get(name);
     let desired: ContainerResourceValues;
     try {
-      desired = readResourceValues(container?.resources);
+      desired = readResourceValues(specResourcesOf(pod, name));
     } catch (err) {
       if (!(err instanceof QuantityError)) throw err;
       out.push(`${name}: the spec's resources cannot be read (${err.message})`);
@@ -94,6 +103,7 @@ export function resizeViolations(pod: V1Pod, changes: readonly ContainerChange[]
         out.push(`${name}: ${r} request ${specRequest} above limit ${specLimit} once applied to the spec`);
       }
     }
+    if (change.kind === 'pod') out.push(...podLevelViolations(pod, specAfter(desired, change)));
     const before = change.from.limits.memory;
     const after = change.to.limits.memory;
     if (before !== undefined && after !== undefined && after < before) {
@@ -108,7 +118,7 @@ export function resizeViolations(pod: V1Pod, changes: readonly ContainerChange[]
   }
   try {
     const held = podQosClass(pod);
-    const next = qosClassOf(valuesAfter(pod, changes));
+    const next = qosClassOf(qosValuesAfter(pod, changes));
     if (next !== held) out.push(`Pod QOS Class may not change as a result of resizing (${held} -> ${next})`);
   } catch (err) {
     if (!(err instanceof QuantityError)) throw err;

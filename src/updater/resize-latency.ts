@@ -51,13 +51,15 @@ export function recommendationTime(vpa: VerticalPodAutoscaler): number | undefin
 
 /**
  * True when the pod runs with every changed container at the values sent (as the patch wrote them,
- * e.g. `768Mi`), read from `status.containerStatuses[].resources`, and no resize is in flight.
+ * e.g. `768Mi`), read from `status.containerStatuses[].resources` (pod-level values: from the
+ * spec), and no resize is in flight.
  */
 export function resizeCompleted(pod: V1Pod, changes: readonly ContainerChange[]): boolean {
   if (readResizeState(pod).phase !== 'None') return false;
   const actual = new Map(actualResources(pod).map((c) => [c.name, c]));
   return changes.every((change) => {
-    const c = actual.get(change.containerName);
+    // Pod-level values: the spec holds them, and no resize in flight means the kubelet applied them.
+    const c = change.kind === 'pod' ? { source: 'status', actual: pod.spec?.resources } : actual.get(change.containerName);
     if (c === undefined || c.source !== 'status') return false;
     const sent = readResourceValues(formattedValues(change));
     const now = readResourceValues(c.actual);

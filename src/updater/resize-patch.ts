@@ -2,7 +2,8 @@
  * The request the executor sends for an in-place resize: a JSON Patch (RFC 6902) on the pod's
  * `resize` subresource (1.33+; on 1.27-1.32 with the feature gate, on the pod itself), with the
  * cpu and memory requests and limits of the containers that change, as the upstream VPA updater
- * sends it. For each changed container it first `test`s the container's name at its index, so a
+ * sends it; pod-level values (a change of kind `pod`, 1.36+) are written under `/spec/resources`
+ * the same way. For each changed container it first `test`s the container's name at its index, so a
  * pod whose containers changed since it was read fails with 422 instead of resizing the wrong
  * container; then `add`s each value (`add` replaces an existing member and creates a missing one;
  * a missing `resources`, `requests` or `limits` object is added whole). Values are formatted as
@@ -12,7 +13,7 @@
  * kube-apis.ts takes it as the call's second argument): a default content type must not be relied
  * on, and a JSON merge patch would replace the whole containers list.
  */
-import type { V1Container, V1Pod } from '@kubernetes/client-node';
+import type { V1Container, V1Pod, V1ResourceRequirements } from '@kubernetes/client-node';
 import { formatAmount } from '../policy/resource-requirements.ts';
 import { RESOURCE_NAMES } from '../model/types.ts';
 import type { ContainerChange } from './decision.ts';
@@ -55,30 +56,39 @@ export function formattedValues(change: ContainerChange): { requests: Record<str
 export function resizeJsonPatch(pod: V1Pod, changes: readonly ContainerChange[]): JsonPatchOperation[] {
   const ops: JsonPatchOperation[] = [];
   for (const change of changes) {
+    if (change.kind === 'pod') {
+      ops.push(...valueOps('/spec', pod.spec?.resources, change));
+      continue;
+    }
     const list = change.kind === 'sidecar' ? 'initContainers' : 'containers';
     const containers: V1Container[] = pod.spec?.[list] ?? [];
     const index = containers.findIndex((c) => c.name === change.containerName);
     if (index < 0) throw new ResizePatchError(`container ${change.containerName} is not in ${list} of pod ${pod.metadata?.namespace}/${pod.metadata?.name}`);
     const base = `/spec/${list}/${index}`;
     ops.push({ op: 'test', path: `${base}/name`, value: change.containerName });
-    const existing = containers[index]!.resources;
-    const values = formattedValues(change);
-    if (!existing) {
-      const resources: Record<string, Record<string, string>> = {};
-      if (Object.keys(values.requests).length > 0) resources.requests = values.requests;
-      if (Object.keys(values.limits).length > 0) resources.limits = values.limits;
-      ops.push({ op: 'add', path: `${base}/resources`, value: resources });
+    ops.push(...valueOps(base, containers[index]!.resources, change));
+  }
+  return ops;
+}
+
+/** The `add` operations writing a change's values under `base` (a container, or `/spec` for pod-level values). */
+function valueOps(base: string, existing: V1ResourceRequirements | undefined, change: ContainerChange): JsonPatchOperation[] {
+  const values = formattedValues(change);
+  if (!existing) {
+    const resources: Record<string, Record<string, string>> = {};
+    if (Object.keys(values.requests).length > 0) resources.requests = values.requests;
+    if (Object.keys(values.limits).length > 0) resources.limits = values.limits;
+    return [{ op: 'add', path: `${base}/resources`, value: resources }];
+  }
+  const ops: JsonPatchOperation[] = [];
+  for (const kind of ['requests', 'limits'] as const) {
+    const wanted = Object.entries(values[kind]).filter(([r]) => change.resources.includes(r as never));
+    if (wanted.length === 0) continue;
+    if (!existing[kind]) {
+      ops.push({ op: 'add', path: `${base}/resources/${kind}`, value: Object.fromEntries(wanted) });
       continue;
     }
-    for (const kind of ['requests', 'limits'] as const) {
-      const wanted = Object.entries(values[kind]).filter(([r]) => change.resources.includes(r as never));
-      if (wanted.length === 0) continue;
-      if (!existing[kind]) {
-        ops.push({ op: 'add', path: `${base}/resources/${kind}`, value: Object.fromEntries(wanted) });
-        continue;
-      }
-      for (const [r, q] of wanted) ops.push({ op: 'add', path: `${base}/resources/${kind}/${r}`, value: q });
-    }
+    for (const [r, q] of wanted) ops.push({ op: 'add', path: `${base}/resources/${kind}/${r}`, value: q });
   }
   return ops;
 }

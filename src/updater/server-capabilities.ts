@@ -3,7 +3,8 @@
  * kubernetes-resize.md):
  * - 1.36, 1.37: as 1.35, except that a resize beyond the node's allocatable is refused by the API
  *   server at admission (403, cause `NodeCapacity`) instead of marked Infeasible by the kubelet;
- *   the executor handles that answer as Infeasible (resize-refusal.ts);
+ *   the executor handles that answer as Infeasible (resize-refusal.ts); and pod-level resources
+ *   (`spec.resources`) are resized in place too (KEP-5419, beta, on by default);
  * - 1.35: `pods/resize` GA; lowering a memory limit is allowed (the kubelet refuses, with
  *   `PodResizeInProgress` reason `Error`, if usage is above the new limit);
  * - 1.34: as 1.35 (beta, on by default);
@@ -29,6 +30,8 @@ export interface ServerCapabilities {
   resizeSubresource: boolean;
   /** The server refuses to lower a memory limit unless the container restarts for memory. */
   memoryLimitDecreaseNeedsRestart: boolean;
+  /** Pod-level resources (`spec.resources`) can be resized in place (1.36+). */
+  podLevelResize: boolean;
 }
 
 /**
@@ -44,6 +47,7 @@ export function serverCapabilities(version: ServerVersion, inPlaceFeatureGate = 
     inPlaceResize: at(33) || (alpha && inPlaceFeatureGate),
     resizeSubresource: at(33),
     memoryLimitDecreaseNeedsRestart: !at(34),
+    podLevelResize: at(36),
   };
 }
 

@@ -32,6 +32,35 @@ test('Burstable pod: requests set to the target, limits scaled with them, annota
   );
 });
 
+test("pod-level resources: a new pod gets the containers' summed recommendation at pod level, its containers keep their own values", () => {
+  // app 250m/300Mi (no resources of its own) + log in mode Off with its own 50m/32Mi: pod-level cpu 300m, memory 332Mi;
+  // limits keep their ratio (x2): 600m / 664Mi.
+  const pod = webPod([container('app'), container('log', { cpu: '50m', memory: '32Mi' })]);
+  pod.spec!.resources = { requests: { cpu: '100m', memory: '128Mi' }, limits: { cpu: '200m', memory: '256Mi' } };
+  const decision = admitPod(
+    pod,
+    'shop',
+    view([
+      cached(
+        vpaObject(
+          'web-vpa',
+          'web',
+          { app: { cpu: '250m', memory: '300Mi' } },
+          { resourcePolicy: { containerPolicies: [{ containerName: 'log', mode: 'Off' }] } },
+        ),
+      ),
+    ]),
+  );
+  assert.equal(decision.outcome, 'patched', decision.message);
+  const after = patched(pod, decision.patch);
+  assert.deepEqual(after.spec?.resources, { requests: { cpu: '300m', memory: '332Mi' }, limits: { cpu: '600m', memory: '664Mi' } });
+  assert.deepEqual(
+    after.spec?.containers.map((c) => c.resources),
+    [{}, { requests: { cpu: '50m', memory: '32Mi' } }],
+  );
+  assert.equal(after.metadata?.annotations?.vpaUpdates, 'Pod resources updated by web-vpa: pod: cpu request, memory request, cpu limit, memory limit');
+});
+
 test('maxAllowed caps the target first: 400m capped to 300m, limit 200m x 300/100 = 600m', () => {
   const pod = webPod([container('app', { cpu: '100m' }, { cpu: '200m' })]);
   const vpa = vpaObject(

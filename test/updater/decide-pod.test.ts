@@ -33,6 +33,8 @@ const moreCpu = { app: { target: { cpu: '200m', memory: '512Mi' }, lower: { cpu:
 // Recommends less memory: outside the bounds (upper 400Mi).
 const lessMemory = { app: { target: { cpu: '100m', memory: '300Mi' }, lower: { cpu: '50m', memory: '200Mi' }, upper: { cpu: '200m', memory: '400Mi' } } };
 const young = 1 * HOUR;
+// Pod-level resources (spec.resources): Burstable, limits twice the requests.
+const podLevel = { requests: { cpu: '100m', memory: '512Mi' }, limits: { cpu: '200m', memory: '1Gi' } };
 
 // One row per line, read as a table:
 // prettier-ignore
@@ -68,7 +70,11 @@ const rows: Row[] = [
   { name: 'a node without resize support: InPlaceOrRecreate evicts', pod: { containers: [app({ actual: 'none' })], startedAgo: young }, vpa: { recommend: moreCpu }, action: 'Evict', reason: 'FallbackInPlaceUnsupported', message: /node without support for resize/ },
   { name: 'a node without resize support: InPlace skips', pod: { containers: [app({ actual: 'none' })], startedAgo: young }, vpa: { mode: 'InPlace', recommend: moreCpu }, action: 'Skip', reason: 'InPlaceUnsupported' },
   { name: 'a static pod cannot be resized', pod: { containers: [app()], startedAgo: young, annotations: { 'kubernetes.io/config.mirror': 'abc' } }, vpa: { mode: 'InPlace', recommend: moreCpu }, action: 'Skip', reason: 'InPlaceUnsupported', message: /static/ },
-  { name: 'pod-level resources are left alone by the policy', pod: { containers: [app()], startedAgo: young, podResources: { limits: { cpu: '2' } } }, vpa: { recommend: moreCpu }, action: 'Skip', reason: 'PolicyLeftAlone' },
+  { name: '1.36: pod-level values are resized in place to the containers\' summed recommendation, limits in proportion (cpu 100m/200m -> 200m/400m)', pod: { containers: [container('app')], startedAgo: young, podResources: podLevel }, vpa: { recommend: moreCpu }, opts: { minor: 36 }, action: 'ResizeInPlace', reason: 'OutsideBounds', to: { '(pod)': { requests: { cpu: 200, memory: 512 * MiB }, limits: { cpu: 400, memory: GiB } } }, disruptive: false },
+  { name: '1.36: pod-level values within the summed bounds: nothing to do', pod: { containers: [container('app')], startedAgo: young, podResources: podLevel }, vpa: { recommend: { app: { target: { cpu: '110m', memory: '512Mi' }, lower: { cpu: '80m', memory: '400Mi' }, upper: { cpu: '300m', memory: '800Mi' } } } }, opts: { minor: 36 }, action: 'Skip', reason: 'WithinBounds' },
+  { name: '1.36: a container with neither a recommendation nor a request of its own: its share is unknown, left alone', pod: { containers: [container('app'), container('log')], startedAgo: young, podResources: podLevel }, vpa: { recommend: moreCpu }, opts: { minor: 36 }, action: 'Skip', reason: 'PolicyLeftAlone', message: /log has no cpu recommendation.*share of the pod-level cpu is unknown/ },
+  { name: '1.35: pod-level values cannot be resized in place: InPlace skips', pod: { containers: [container('app')], startedAgo: young, podResources: podLevel }, vpa: { mode: 'InPlace', recommend: moreCpu }, opts: { minor: 35 }, action: 'Skip', reason: 'InPlaceUnsupported', message: /only from Kubernetes 1\.36/ },
+  { name: '1.35: pod-level values cannot be resized in place: InPlaceOrRecreate recreates the pod (the webhook writes them)', pod: { containers: [container('app')], startedAgo: young, podResources: podLevel }, vpa: { recommend: moreCpu }, opts: { minor: 35 }, action: 'Evict', reason: 'FallbackInPlaceUnsupported', to: { '(pod)': { requests: { cpu: 200, memory: 512 * MiB }, limits: { cpu: 400, memory: GiB } } } },
   { name: 'a BestEffort pod is left alone', pod: { containers: [container('app')], startedAgo: young }, vpa: { recommend: moreCpu }, action: 'Skip', reason: 'PolicyLeftAlone' },
   { name: 'maxAllowed equal to the current request: nothing changes', pod: { containers: [app()], startedAgo: young }, vpa: { recommend: moreCpu, policies: [{ containerName: 'app', maxAllowed: { cpu: '100m' } }] }, action: 'Skip', reason: 'UpToDate' },
   // resizePolicy and restarts

@@ -67,4 +67,32 @@ test('in-place blockers: server, pod-level resources, static pod, Windows, node 
   assert.match(inPlaceBlocker(windows, actualResources(windows), v134)!, /Windows/);
   const noSupport = pod({ containers: [container('app', { requests: { cpu: '1' }, actual: 'none' })] });
   assert.match(inPlaceBlocker(noSupport, actualResources(noSupport), v134)!, /node without support for resize/);
+  const podLevel = pod({ containers: [container('app')], podResources: { requests: { cpu: '1' } } });
+  assert.match(
+    inPlaceBlocker(podLevel, actualResources(podLevel), serverCapabilities({ major: 1, minor: 35 }))!,
+    /only from Kubernetes 1\.36 \(the API server is 1\.35\)/,
+  );
+  assert.equal(inPlaceBlocker(podLevel, actualResources(podLevel), serverCapabilities({ major: 1, minor: 36 })), undefined);
+});
+
+test("pod-level changes: the API server's rules for them and the QoS class from the pod-level values", () => {
+  const p = pod({
+    containers: [container('app', { requests: { cpu: '100m' }, limits: { cpu: '300m' } })],
+    podResources: { requests: { cpu: '200m', memory: '256Mi' }, limits: { cpu: '400m', memory: '256Mi' } },
+  });
+  const v136 = serverCapabilities({ major: 1, minor: 36 });
+  const to = (request: number, limit: number): ContainerChange => ({
+    containerName: '(pod)',
+    kind: 'pod',
+    from: { requests: { cpu: 200, memory: 256 * MiB }, limits: { cpu: 400, memory: 256 * MiB } },
+    to: { requests: { cpu: request, memory: 256 * MiB }, limits: { cpu: limit, memory: 256 * MiB } },
+    resources: ['cpu'],
+    restart: false,
+  });
+  assert.deepEqual(resizeViolations(p, [to(300, 600)], v136, {}), []);
+  assert.deepEqual(resizeViolations(p, [to(50, 250)], v136, {}), [
+    "pod-level cpu request 50m below the containers' own requests (100m)",
+    "pod-level cpu limit 250m below a container's own limit (300m)",
+  ]);
+  assert.match(resizeViolations(p, [to(400, 400)], v136, {}).join(), /QOS Class may not change as a result of resizing \(Burstable -> Guaranteed\)/);
 });

@@ -74,6 +74,22 @@ test('sidecars are patched under initContainers', () => {
   assert.equal(ops[1]!.path, '/spec/initContainers/0/resources/requests/cpu');
 });
 
+test('pod-level values (1.36+) are patched under /spec/resources, without a container test', () => {
+  const p = pod({ containers: [container('app')], podResources: { requests: { cpu: '100m' }, limits: { cpu: '200m', memory: '1Gi' } } });
+  const ops = resizeJsonPatch(p, [
+    change('(pod)', { requests: { cpu: 300, memory: 512 * MiB }, limits: { cpu: 600, memory: 1024 * MiB } }, ['cpu', 'memory'], 'pod'),
+  ]);
+  assert.deepEqual(ops, [
+    { op: 'add', path: '/spec/resources/requests/cpu', value: '300m' },
+    { op: 'add', path: '/spec/resources/requests/memory', value: '512Mi' },
+    { op: 'add', path: '/spec/resources/limits/cpu', value: '600m' },
+    { op: 'add', path: '/spec/resources/limits/memory', value: '1Gi' },
+  ]);
+  const patched = jsonpatch.applyPatch(structuredClone(p), ops as jsonpatch.Operation[], true, false).newDocument as V1Pod;
+  assert.deepEqual(patched.spec!.resources, { requests: { cpu: '300m', memory: '512Mi' }, limits: { cpu: '600m', memory: '1Gi' } });
+  assert.deepEqual(patched.spec!.containers, p.spec!.containers);
+});
+
 test('an unknown container is an error, not a silent no-op', () => {
   assert.throws(
     () => resizeJsonPatch(twoContainers(), [change('nope', { requests: { cpu: 1 }, limits: {} }, ['cpu'])]),

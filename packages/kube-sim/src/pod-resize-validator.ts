@@ -4,13 +4,13 @@
  * at admission, before the kubelet sees it, with 403 Forbidden and the cause `NodeCapacity`:
  * `pods "web-0" is forbidden: node didn't have enough allocatable resources: cpu, requested: 2500,
  * allocatable: 1930` (cpu in millicores, memory in bytes, both named when both exceed, joined by
- * "; "). A pod on a missing node is refused too ("node \"n\" not found"). Until 1.35 the same resize
+ * "; "); the pod's requests are pod-level ones where it has them (so a pod-level resize is judged
+ * too, recorded on 1.36.3 and 1.37.2). A pod on a missing node is refused too ("node \"n\" not found"). Until 1.35 the same resize
  * is accepted and the kubelet marks it Infeasible (kubelet/resize-admission.ts).
  */
 import { ApiError, forbidden, type AdmissionPlugin, type KubeSimApiServer } from './apiserver/index.ts';
 import type { NodeObject, Pod } from './objects.ts';
 import { podRequests, readResources } from './pod-resources.ts';
-import { resourcesChanged } from './resize-rules.ts';
 
 /** The name the real server gives the plugin. */
 export const POD_RESIZE_VALIDATOR = 'PodResizeValidator';
@@ -32,7 +32,9 @@ export function podResizeValidator(server: KubeSimApiServer): AdmissionPlugin {
       const pod = attrs.object as unknown as Pod | undefined;
       const old = attrs.oldObject as unknown as Pod | undefined;
       const nodeName = pod?.spec.nodeName;
-      if (!pod || !old || !nodeName || !resourcesChanged(old, pod)) return;
+      // Upstream skips a resize that leaves the generation as it was, i.e. changes no resources
+      // (containers' or, from 1.36, the pod-level ones).
+      if (!pod || !old || !nodeName || (old.metadata.generation ?? 1) === (pod.metadata.generation ?? 1)) return;
       const target = { resource: 'pods', group: '', name: attrs.name };
       const node = server.store.get('nodes', '', nodeName) as unknown as NodeObject | undefined;
       if (!node) throw forbidden(target, `node "${nodeName}" not found`);

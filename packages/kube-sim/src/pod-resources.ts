@@ -49,6 +49,11 @@ export function isSidecar(container: Container): boolean {
   return container.restartPolicy === 'Always';
 }
 
+/** Whether the pod has pod-level requests or limits (`spec.resources`, KEP-2837; `isPodLevelResourcesSet`). */
+export function hasPodLevelResources(pod: Pod): boolean {
+  return Object.keys(pod.spec.resources?.requests ?? {}).length + Object.keys(pod.spec.resources?.limits ?? {}).length > 0;
+}
+
 /** Adds two resource amounts. */
 export function addResources(a: Resources, b: Resources): Resources {
   return { cpu: a.cpu + b.cpu, memory: a.memory + b.memory };
@@ -56,8 +61,11 @@ export function addResources(a: Resources, b: Resources): Resources {
 
 /**
  * What the scheduler charges a pod on a node: the app containers' and sidecars' requests summed,
- * or the largest plain init container's request if larger (init containers run one at a time).
- * Worked example: app 200m + sidecar 50m = 250m; an init container asking 500m makes it 500m.
+ * or the largest plain init container's request if larger (init containers run one at a time);
+ * a pod-level request (`spec.resources.requests`) replaces that sum for its resource, as
+ * `resourcehelper.PodRequests` does (1.34+, where pod-level resources are on).
+ * Worked example: app 200m + sidecar 50m = 250m; an init container asking 500m makes it 500m;
+ * a pod-level request of 600m makes it 600m.
  */
 export function podRequests(pod: Pod): Resources {
   let running: Resources = { cpu: 0, memory: 0 };
@@ -73,6 +81,9 @@ export function podRequests(pod: Pod): Resources {
     cpu = Math.max(cpu, r.cpu);
     memory = Math.max(memory, r.memory);
   }
+  const podLevel = pod.spec.resources?.requests;
+  if (podLevel?.cpu !== undefined) cpu = cpuOf(podLevel.cpu);
+  if (podLevel?.memory !== undefined) memory = memoryOf(podLevel.memory);
   return { cpu, memory };
 }
 

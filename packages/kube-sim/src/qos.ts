@@ -6,9 +6,14 @@
  * only for odd specs, e.g. a negative quantity in a resize: cpu -300m/-300m is ignored up to 1.36
  * (the pod reads as Burstable, so a Guaranteed pod's resize also says "QOS Class may not change")
  * and is "equal and non-zero", so Guaranteed, on 1.37.
+ *
+ * A pod with pod-level resources (`spec.resources`, KEP-2837) takes its class from them alone, the
+ * containers' being ignored: up to 1.36 whenever `spec.resources` is present, summed as above; on
+ * 1.37 (PodLevelResourcesFixKubeletQOSClass) when it sets a request or limit, judged per resource.
  */
 import { parseQuantity } from 'kube-basics/quantity';
-import type { Container, Pod } from './objects.ts';
+import type { Container, Pod, ResourceRequirements } from './objects.ts';
+import { hasPodLevelResources } from './pod-resources.ts';
 
 export type QosClass = 'Guaranteed' | 'Burstable' | 'BestEffort';
 
@@ -25,14 +30,15 @@ function amount(value: string): number {
  * limits; BestEffort: no cpu/memory request or limit anywhere; otherwise Burstable.
  */
 export function computeQosClass(pod: Pod): QosClass {
-  const containers: Container[] = [...(pod.spec.initContainers ?? []), ...pod.spec.containers];
+  const podLevel = pod.spec.resources;
+  const containers: Container[] = podLevel !== undefined ? [podLevelAsContainer(podLevel)] : [...(pod.spec.initContainers ?? []), ...pod.spec.containers];
   const requests = new Map<string, number>();
   const limits = new Map<string, number>();
   let guaranteed = true;
   for (const c of containers) {
     for (const name of QOS_RESOURCES) {
       // A request left out defaults to the limit (as the API server's defaulting does).
-      const req = c.resources?.requests?.[name] ?? c.resources?.limits?.[name];
+      const req = c.resources?.requests?.[name] ?? (podLevel === undefined ? c.resources?.limits?.[name] : undefined);
       if (req !== undefined && amount(req) > 0) requests.set(name, (requests.get(name) ?? 0) + amount(req));
     }
     const found = new Set<string>();
@@ -43,7 +49,8 @@ export function computeQosClass(pod: Pod): QosClass {
         limits.set(name, (limits.get(name) ?? 0) + amount(lim));
       }
     }
-    if (found.size !== QOS_RESOURCES.length) guaranteed = false;
+    // Pod-level limits make the pod non-Guaranteed only when there are some (upstream's pod-level branch).
+    if (found.size !== QOS_RESOURCES.length && (podLevel === undefined || Object.keys(podLevel.limits ?? {}).length > 0)) guaranteed = false;
   }
   if (requests.size === 0 && limits.size === 0) return 'BestEffort';
   if (guaranteed) {
@@ -68,22 +75,33 @@ export function recordedQosClass(pod: Pod): QosClass {
  * container is or when its containers disagree, else their common class.
  */
 export function computeQosClassByContainer(pod: Pod): QosClass {
+  if (hasPodLevelResources(pod)) return requirementsQos(pod.spec.resources);
   let podQos: QosClass | undefined;
   for (const c of [...(pod.spec.initContainers ?? []), ...pod.spec.containers]) {
-    const requests = c.resources?.requests ?? {};
-    const limits = c.resources?.limits ?? {};
-    let containerQos: QosClass | undefined;
-    if (Object.keys(requests).length === 0 && Object.keys(limits).length === 0) containerQos = 'BestEffort';
-    else
-      for (const name of QOS_RESOURCES) {
-        const limit = limits[name] === undefined ? 0 : amount(limits[name]);
-        const request = requests[name] === undefined ? limit : amount(requests[name]);
-        const resourceQos: QosClass = request !== limit ? 'Burstable' : request === 0 ? 'BestEffort' : 'Guaranteed';
-        if (resourceQos === 'Burstable' || (containerQos !== undefined && containerQos !== resourceQos)) return 'Burstable';
-        containerQos = resourceQos;
-      }
-    if (podQos !== undefined && podQos !== containerQos) return 'Burstable';
+    const containerQos = requirementsQos(c.resources);
+    if (containerQos === 'Burstable' || (podQos !== undefined && podQos !== containerQos)) return 'Burstable';
     podQos = containerQos;
   }
   return podQos ?? 'BestEffort';
+}
+
+/** 1.37's `requirementsQOS`: one set of requests and limits (a container's or the pod's) judged per resource. */
+function requirementsQos(resources: ResourceRequirements | undefined): QosClass {
+  const requests = resources?.requests ?? {};
+  const limits = resources?.limits ?? {};
+  if (Object.keys(requests).length === 0 && Object.keys(limits).length === 0) return 'BestEffort';
+  let qos: QosClass | undefined;
+  for (const name of QOS_RESOURCES) {
+    const limit = limits[name] === undefined ? 0 : amount(limits[name]);
+    const request = requests[name] === undefined ? limit : amount(requests[name]);
+    const resourceQos: QosClass = request !== limit ? 'Burstable' : request === 0 ? 'BestEffort' : 'Guaranteed';
+    if (resourceQos === 'Burstable' || (qos !== undefined && qos !== resourceQos)) return 'Burstable';
+    qos = resourceQos;
+  }
+  return qos!;
+}
+
+/** The pod-level resources read as one container's, for the summed reading. */
+function podLevelAsContainer(resources: ResourceRequirements): Container {
+  return { name: '', resources };
 }

@@ -4,7 +4,7 @@
  *
  * Input: the stored pod (`before`), the pod with the request body applied (`after`), the server
  * version. Output: the pod to store (only container `resources` and `resizePolicy` taken from
- * `after`, `metadata.generation` + 1 when the spec changed) or the Status the real server answers
+ * `after`, and from 1.36 the pod-level `spec.resources`: pod-level-resize-rules.ts, `metadata.generation` + 1 when the spec changed) or the Status the real server answers
  * (422 Invalid with causes, 400 BadRequest for an unparseable quantity). The rules and wordings are
  * those of `ValidatePodResize` (pkg/apis/core/validation) and the resize strategy
  * (pkg/registry/core/pod); see docs/decisions/0030-resize-rules.md.
@@ -14,6 +14,7 @@ import { forbidden, invalid, invalidStatus, failureStatus, type FieldError, type
 import { MIRROR_POD_ANNOTATION, clone, type Container, type Pod, type ResourceList } from './objects.ts';
 import { computeQosClass, computeQosClassByContainer, recordedQosClass } from './qos.ts';
 import { isSidecar } from './pod-resources.ts';
+import { podLevelResizeErrors, podLevelSpecErrors, takePodLevelResources } from './pod-level-resize-rules.ts';
 import { forbidsMemoryLimitDecrease, minorOf, type ServerVersion } from './server-version.ts';
 import { canonicalizeResourceList } from './apiserver/quantity-canonical.ts';
 
@@ -27,7 +28,7 @@ export function validateResize(before: Pod, after: Pod, version: ServerVersion):
   const name = before.metadata.name ?? '';
   const bad = badQuantity(after);
   if (bad !== undefined) return { ok: false, status: cannotBeHandled() };
-  const candidate = takeResizeFields(before, applyRequestDefaults(after));
+  const candidate = takeResizeFields(before, applyRequestDefaults(after), version);
   const errors = resizeErrors(before, candidate, version);
   if (errors.length > 0) return { ok: false, status: invalidStatus('Pod', '', name, errors) };
   return { ok: true, pod: candidate };
@@ -61,17 +62,19 @@ export function resourcesChanged(before: Pod, after: Pod): boolean {
 }
 
 function resizeErrors(before: Pod, after: Pod, version: ServerVersion): FieldError[] {
-  const errors: FieldError[] = [...specErrors(after)];
-  const podLevel = (p: Pod) => Object.keys(p.spec.resources?.requests ?? {}).length + Object.keys(p.spec.resources?.limits ?? {}).length > 0;
-  if (podLevel(before) || podLevel(after)) return [forbidden('', 'pods with pod-level resources cannot be resized')];
-  if (before.metadata.annotations?.[MIRROR_POD_ANNOTATION] !== undefined) return [forbidden('', 'static pods cannot be resized')];
-  if (before.spec.os?.name === 'windows') return [forbidden('', 'windows pods cannot be resized')];
+  const errors: FieldError[] = [...specErrors(after), ...podLevelSpecErrors(after)];
+  // field.NewPath("") prints as "[]" (recorded for the pod-level refusal on 1.35.4; the same path here).
+  if (before.metadata.annotations?.[MIRROR_POD_ANNOTATION] !== undefined) return [forbidden('[]', 'static pods cannot be resized')];
+  if (before.spec.os?.name === 'windows') return [forbidden('[]', 'windows pods cannot be resized')];
 
   const qosOf = minorOf(version) >= 37 ? computeQosClassByContainer : computeQosClass;
   if (recordedQosClass(before) !== qosOf(after)) {
     errors.push(invalid('spec', before.status?.qosClass ?? '', 'Pod QOS Class may not change as a result of resizing'));
   }
   if (!nodeSupportsResize(before)) errors.push(forbidden('spec', 'Pod running on node without support for resize'));
+  const podLevel = podLevelResizeErrors(before, after, version);
+  errors.push(...podLevel.errors);
+  if (podLevel.stop) return errors;
 
   const ordering = orderingErrors(before, after);
   if (ordering.length > 0) return [...errors, ...ordering];
@@ -215,10 +218,10 @@ export function nodeSupportsResize(pod: Pod): boolean {
 
 /**
  * The resize strategy: start from the stored pod and take only `resources` and `resizePolicy` of
- * each container from the request. If containers were added, removed or renamed the request's
+ * each container from the request, and from 1.36 the pod-level `spec.resources`. If containers were added, removed or renamed the request's
  * lists are kept as they are so that validation reports it.
  */
-function takeResizeFields(before: Pod, after: Pod): Pod {
+function takeResizeFields(before: Pod, after: Pod, version: ServerVersion): Pod {
   const pod = clone(before);
   const take = (now: Container[], old: Container[]): Container[] => {
     if (now.length !== old.length || now.some((c, i) => c.name !== old[i]!.name)) return clone(now);
@@ -240,6 +243,7 @@ function takeResizeFields(before: Pod, after: Pod): Pod {
   if (before.spec.initContainers || after.spec.initContainers) {
     pod.spec.initContainers = take(after.spec.initContainers ?? [], before.spec.initContainers ?? []);
   }
+  takePodLevelResources(pod, after, before, version);
   if (JSON.stringify(pod.spec) !== JSON.stringify(before.spec)) {
     pod.metadata.generation = (before.metadata.generation ?? 1) + 1;
   }

@@ -62,6 +62,29 @@ export function refusesResizeBeyondAllocatable(version: ServerVersion): boolean 
   return minorOf(version) >= 36;
 }
 
+/** Whether pods with pod-level resources (`spec.resources`) can be resized in place (1.36+, KEP-5419
+ * InPlacePodLevelResourcesVerticalScaling beta, on by default; alpha and off in 1.35): the resize
+ * takes `spec.resources` from the request, and the kubelet reports the pod's own
+ * `status.allocatedResources` and `status.resources`. Before, any resize of such a pod is refused
+ * and a pod-level change in a resize request is dropped. */
+export function resizesPodLevelResources(version: ServerVersion): boolean {
+  return minorOf(version) >= 36;
+}
+
+/** Whether a resize defaults the pod-level resources as pod creation does and keeps them when the
+ * request drops them (1.37+, PodLevelResourcesFixDefaulting: a resize that removes `spec.resources`
+ * is a no-op, 200 with the generation unchanged, where 1.36 refuses it). */
+export function defaultsPodLevelResourcesOnResize(version: ServerVersion): boolean {
+  return minorOf(version) >= 37;
+}
+
+/** Whether the kubelet's pod-level `status.resources.requests.memory` is the allocated request (1.37+,
+ * updated as soon as a resize is allocated) rather than the first one reported, kept while the pod
+ * runs (1.36; both seen on the real v1.36.3 and v1.37.2). */
+export function reportsAllocatedPodMemoryRequest(version: ServerVersion): boolean {
+  return minorOf(version) >= 37;
+}
+
 /** The gitVersion a `/version` answer would carry for this server version. */
 export function gitVersionOf(version: ServerVersion): string {
   return `v${version}.0`;

@@ -131,13 +131,15 @@ const cases: Case[] = [
     messagePrefix: 'Pod "web-0" is invalid: spec.containers[0].resources.requests: Invalid value: "2": must be less than or equal to cpu limit of 1',
   },
   {
-    name: 'pods with pod-level resources cannot be resized',
+    // As the real 1.35.4 (fidelity corpus: resize-pod-level-container-only); 1.36+: pod-level-resize-rules.test.ts.
+    name: 'pods with pod-level resources cannot be resized before 1.36',
     versions: ['1.33', '1.35'],
     before: () => ({ ...burstable(), spec: { ...burstable().spec, resources: { limits: { cpu: '1' } } } }),
     after: (p) => withResources(p, 0, { requests: { cpu: '300m', memory: '256Mi' }, limits: { cpu: '500m', memory: '512Mi' } }),
     code: 422,
     reason: 'Invalid',
-    messagePrefix: 'Pod "web-0" is invalid: : Forbidden: pods with pod-level resources cannot be resized',
+    messagePrefix:
+      'Pod "web-0" is invalid: []: Forbidden: resize of pods with pod-level resources is forbidden when InPlacePodLevelResourcesVerticalScalingEnabled feature gate is disabled',
   },
   {
     name: 'static pods cannot be resized',
@@ -150,7 +152,8 @@ const cases: Case[] = [
     after: (p) => withResources(p, 0, { requests: { cpu: '300m', memory: '256Mi' }, limits: { cpu: '500m', memory: '512Mi' } }),
     code: 422,
     reason: 'Invalid',
-    messagePrefix: 'Pod "web-0" is invalid: : Forbidden: static pods cannot be resized',
+    // field.NewPath("") prints as "[]", as recorded for the pod-level refusal on the real 1.35.4.
+    messagePrefix: 'Pod "web-0" is invalid: []: Forbidden: static pods cannot be resized',
   },
   {
     name: 'windows pods cannot be resized',
@@ -159,7 +162,7 @@ const cases: Case[] = [
     after: (p) => withResources(p, 0, { requests: { cpu: '300m', memory: '256Mi' }, limits: { cpu: '500m', memory: '512Mi' } }),
     code: 422,
     reason: 'Invalid',
-    messagePrefix: 'Pod "web-0" is invalid: : Forbidden: windows pods cannot be resized',
+    messagePrefix: 'Pod "web-0" is invalid: []: Forbidden: windows pods cannot be resized',
   },
   {
     name: 'non-sidecar init container resources are immutable',

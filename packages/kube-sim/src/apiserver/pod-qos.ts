@@ -3,7 +3,10 @@
  * BestEffort when no container (or init container) sets a cpu or memory request or limit;
  * Guaranteed when every container has cpu and memory limits and requests equal to them;
  * Burstable otherwise. Worked example: one container with requests cpu 250m and limits cpu 500m
- * is Burstable; with requests = limits = {cpu: 1, memory: 1Gi} it is Guaranteed.
+ * is Burstable; with requests = limits = {cpu: 1, memory: 1Gi} it is Guaranteed. A pod with
+ * pod-level resources (`spec.resources`, KEP-2837) is judged by them alone, as one container's:
+ * pod-level requests cpu 200m / memory 64Mi and limits 400m / 128Mi make it Burstable whatever its
+ * containers ask (seen on the real v1.35.4, v1.36.3 and v1.37.2).
  */
 import { parseCpu, parseMemory } from 'kube-basics/quantity';
 
@@ -24,8 +27,10 @@ function same(resource: string, a: unknown, b: unknown): boolean {
 }
 
 /** Computes the QoS class from the containers and init containers of a pod spec. */
-export function podQosClass(spec: { containers?: ContainerLike[]; initContainers?: ContainerLike[] } | undefined): QosClass {
-  const all = [...(spec?.containers ?? []), ...(spec?.initContainers ?? [])];
+export function podQosClass(
+  spec: { containers?: ContainerLike[]; initContainers?: ContainerLike[]; resources?: ContainerLike['resources'] } | undefined,
+): QosClass {
+  const all = spec?.resources !== undefined ? [{ resources: spec.resources }] : [...(spec?.containers ?? []), ...(spec?.initContainers ?? [])];
   let any = false;
   let guaranteed = true;
   for (const c of all) {

@@ -95,6 +95,10 @@ export interface PodStatus {
   /** Legacy (1.27-1.32) resize state: Proposed, InProgress, Deferred, Infeasible or "". */
   resize?: string;
   observedGeneration?: number;
+  /** 1.36+: the pod's allocated requests (pod-level-status.ts). */
+  allocatedResources?: ResourceList;
+  /** 1.36+: what the pod's cgroup was given (pod-level-status.ts). */
+  resources?: ResourceRequirements;
   hostIP?: string;
   podIP?: string;
   startTime?: string;

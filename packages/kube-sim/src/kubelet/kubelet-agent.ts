@@ -10,7 +10,7 @@ import type { Resources } from 'kube-basics/resources';
 import type { ClusterStore, StoredObject } from '../cluster-host.ts';
 import type { EventRecorder } from '../events/event-recorder.ts';
 import type { ContainerStatus, NodeObject, Pod, PodStatus } from '../objects.ts';
-import { podRequests, readLimits, readResources } from '../pod-resources.ts';
+import { hasPodLevelResources, podRequests, readLimits, readResources } from '../pod-resources.ts';
 import type { ServerVersion } from '../server-version.ts';
 import { advanceMeter, newMeter, type ContainerMeter } from '../usage/container-meter.ts';
 import { containerUsages, USAGE_ANNOTATION, type ContainerUsage } from '../usage/usage-annotation.ts';
@@ -22,7 +22,7 @@ import { OOM_KILLED, restartContainer } from './container-restart.ts';
 import { podRef, type SimEvent } from './kubelet-event.ts';
 import { startPod, type NodeRuntime } from './pod-start.ts';
 import { advanceStartup, notReadyYet, readyNow, startupRate, startupWork } from './startup-work.ts';
-import { desiredAllocation, stepResize, type ResizeCheckpoint } from './resize-state-machine.ts';
+import { startedCheckpoint, stepResize, type ResizeCheckpoint } from './resize-state-machine.ts';
 import type { Logger } from '../logger.ts';
 
 /** Node annotation `"false"`: the node's kubelet has no resize support. */
@@ -56,10 +56,14 @@ function asPod(o: StoredObject): Pod {
   return o as unknown as Pod;
 }
 
-/** Requests the kubelet has admitted for a pod: its containers' allocatedResources (spec requests before start). */
+/**
+ * Requests the kubelet has admitted for a pod: the pod's own allocatedResources (1.36+), else its
+ * containers' (spec requests before start; pod-level requests, which a resize cannot change before 1.36).
+ */
 export function allocatedRequests(pod: Pod): Resources {
+  if (pod.status?.allocatedResources !== undefined) return readResources(pod.status.allocatedResources);
   const statuses = [...(pod.status?.containerStatuses ?? []), ...(pod.status?.initContainerStatuses ?? [])];
-  if (statuses.length === 0) return podRequests(pod);
+  if (statuses.length === 0 || hasPodLevelResources(pod)) return podRequests(pod);
   return statuses.reduce(
     (sum, s) => {
       const r = readResources(s.allocatedResources);
@@ -156,7 +160,7 @@ export class KubeletAgent {
       const started = startPod(pod, runtime, now, this.options.version);
       status = started.status;
       events.push(...started.events);
-      state = { checkpoint: { allocation: desiredAllocation(pod) }, meters: new Map(), containerStart: new Map(), usage: {}, startedAt: now };
+      state = { checkpoint: startedCheckpoint(pod, this.options.version), meters: new Map(), containerStart: new Map(), usage: {}, startedAt: now };
       const work = startupWork(pod);
       if (work !== undefined) {
         state.startupLeft = work;

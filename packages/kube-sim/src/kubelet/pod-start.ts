@@ -1,6 +1,7 @@
 /**
  * The kubelet starting a pod bound to its node: containers running, `allocatedResources` and
- * `resources` reported (unless the node lacks resize support), phase Running, Ready conditions.
+ * `resources` reported (unless the node lacks resize support; from 1.36 the pod's own too,
+ * pod-level-status.ts), phase Running, Ready conditions.
  */
 import type { Container, ContainerStatus, Pod, PodStatus, ResourceRequirements } from '../objects.ts';
 import { isSidecar } from '../pod-resources.ts';
@@ -8,7 +9,8 @@ import { computeQosClass } from '../qos.ts';
 import { rfc3339, setCondition } from './conditions.ts';
 import { podRef, type SimEvent } from './kubelet-event.ts';
 import type { ServerVersion } from '../server-version.ts';
-import { usesResizeConditions } from '../server-version.ts';
+import { resizesPodLevelResources, usesResizeConditions } from '../server-version.ts';
+import { podAllocatedResources, podStatusResources } from './pod-level-status.ts';
 
 export interface NodeRuntime {
   nodeName: string;
@@ -63,6 +65,10 @@ export function startPod(pod: Pod, node: NodeRuntime, now: number, version: Serv
   const sidecars = (pod.spec.initContainers ?? []).filter(isSidecar);
   if (sidecars.length > 0) status.initContainerStatuses = sidecars.map((c) => runningStatus(pod, c, node, now));
   if (usesResizeConditions(version)) status.observedGeneration = pod.metadata.generation ?? 1;
+  if (resizesPodLevelResources(version) && node.resizeSupport) {
+    status.allocatedResources = podAllocatedResources(pod);
+    status.resources = podStatusResources(pod, version);
+  }
   for (const type of ['PodReadyToStartContainers', 'Initialized', 'Ready', 'ContainersReady', 'PodScheduled']) {
     status = setCondition(
       status,

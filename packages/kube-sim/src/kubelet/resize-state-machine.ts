@@ -12,24 +12,34 @@
  *    the event ResizeStarted; on 1.34+ a memory limit below current usage makes it reason `Error`.
  * 3. allocation != applied `resources`: after the actuation delay the new values are applied,
  *    `PodResizeInProgress` is removed and ResizeCompleted recorded.
+ * From 1.36 pod-level resources (`spec.resources`) are part of the allocation (under the key
+ * {@link POD_LEVEL}, no container's name): the pod's `status.allocatedResources` follows the
+ * allocation and its `status.resources` the actuation (pod-level-status.ts); the events' summaries
+ * name only the containers, as the real kubelet's do.
  */
 import type { Resources } from 'kube-basics/resources';
 import { clone, type Container, type ContainerStatus, type Pod, type PodStatus, type ResourceRequirements } from '../objects.ts';
 import { isSidecar, podRequests } from '../pod-resources.ts';
 import { parseMemory } from 'kube-basics/quantity';
-import { kubeletChecksMemoryDecrease, recordsResizeEvents, usesResizeConditions, type ServerVersion } from '../server-version.ts';
+import { kubeletChecksMemoryDecrease, recordsResizeEvents, resizesPodLevelResources, usesResizeConditions, type ServerVersion } from '../server-version.ts';
+import { podStatusOnAllocation, podStatusResources } from './pod-level-status.ts';
 import { removeCondition, setCondition } from './conditions.ts';
 import { podRef, type SimEvent } from './kubelet-event.ts';
 import { admitResize } from './resize-admission.ts';
 import { cpuMemory } from './pod-start.ts';
 import { RESTARTED_FOR_RESIZE, restartContainer } from './container-restart.ts';
 
-/** cpu/memory requests and limits per container name. */
+/** cpu/memory requests and limits per container name (and the pod's own under {@link POD_LEVEL}). */
 export type Allocation = Record<string, ResourceRequirements>;
+
+/** The allocation's key for the pod-level resources (a container's name is never empty). */
+export const POD_LEVEL = '';
 
 /** What the kubelet remembers about one pod between steps. */
 export interface ResizeCheckpoint {
   allocation: Allocation;
+  /** The pod-level resources its cgroup holds (1.36+, pods with pod-level resources). */
+  podApplied?: ResourceRequirements;
   /** Simulated time (ms) at which the current actuation started. */
   actuationStartedAt?: number;
 }
@@ -63,9 +73,18 @@ function resizable(pod: Pod): Container[] {
   return [...(pod.spec.initContainers ?? []).filter(isSidecar), ...pod.spec.containers];
 }
 
-/** The allocation the spec asks for. */
-export function desiredAllocation(pod: Pod): Allocation {
-  return Object.fromEntries(resizable(pod).map((c) => [c.name, cpuMemory(c.resources)]));
+/** The allocation the spec asks for; pod-level resources from 1.36. */
+export function desiredAllocation(pod: Pod, version: ServerVersion): Allocation {
+  const allocation: Allocation = Object.fromEntries(resizable(pod).map((c) => [c.name, cpuMemory(c.resources)]));
+  const podLevel = cpuMemory(pod.spec.resources);
+  if (resizesPodLevelResources(version) && Object.keys(podLevel).length > 0) allocation[POD_LEVEL] = podLevel;
+  return allocation;
+}
+
+/** The checkpoint of a pod the kubelet has just started with its spec. */
+export function startedCheckpoint(pod: Pod, version: ServerVersion): ResizeCheckpoint {
+  const allocation = desiredAllocation(pod, version);
+  return { allocation, ...(allocation[POD_LEVEL] ? { podApplied: allocation[POD_LEVEL] } : {}) };
 }
 
 function same(a: unknown, b: unknown): boolean {
@@ -98,7 +117,7 @@ export function stepResize(pod: Pod, checkpoint: ResizeCheckpoint, ctx: ResizeCo
   const conditions = usesResizeConditions(ctx.version);
   const generation = pod.metadata.generation ?? 1;
   const events: SimEvent[] = [];
-  const desired = desiredAllocation(pod);
+  const desired = desiredAllocation(pod, ctx.version);
   // Fast path: nothing asked, nothing under way, nothing to report.
   const quiet =
     checkpoint.actuationStartedAt === undefined &&
@@ -143,6 +162,7 @@ export function stepResize(pod: Pod, checkpoint: ResizeCheckpoint, ctx: ResizeCo
       next = { allocation: desired, actuationStartedAt: ctx.now };
       started = true;
       status = mapStatuses(status, (s) => (desired[s.name] ? { ...s, allocatedResources: { ...(desired[s.name]!.requests ?? {}) } } : s));
+      if (resizesPodLevelResources(ctx.version)) status = podStatusOnAllocation(status, pod, ctx.version);
       // Containers whose changed resource asks for a restart are restarted with the new values now.
       for (const c of resizable(pod)) {
         if (!needsRestart(c, previous[c.name], desired[c.name])) continue;
@@ -186,7 +206,7 @@ export function stepResize(pod: Pod, checkpoint: ResizeCheckpoint, ctx: ResizeCo
     }
     return { status, checkpoint: next, events };
   };
-  const applied = appliedAllocation(status);
+  const applied = appliedAllocation(status, next);
   if (applied === undefined || same(applied, next.allocation)) return completed();
 
   const error = kubeletChecksMemoryDecrease(ctx.version) ? memoryDecreaseError(pod, applied, next.allocation, ctx) : undefined;
@@ -202,6 +222,8 @@ export function stepResize(pod: Pod, checkpoint: ResizeCheckpoint, ctx: ResizeCo
     return { status, checkpoint: next, events, wakeAt: startedAt + ctx.actuationDelayMs };
   }
   status = mapStatuses(status, (s) => (next.allocation[s.name] && s.resources !== undefined ? { ...s, resources: clone(next.allocation[s.name]!) } : s));
+  if (next.allocation[POD_LEVEL] !== undefined) next.podApplied = clone(next.allocation[POD_LEVEL]);
+  if (resizesPodLevelResources(ctx.version) && status.resources !== undefined) status.resources = podStatusResources(pod, ctx.version, status.resources);
   return completed();
 }
 
@@ -220,11 +242,13 @@ function inProgress(status: PodStatus, checkpoint: ResizeCheckpoint): boolean {
   return hasCondition(status, POD_RESIZE_IN_PROGRESS) || status.resize === 'InProgress' || checkpoint.actuationStartedAt !== undefined;
 }
 
-/** The resources the runtime has applied per container, or undefined on a node without resize support. */
-function appliedAllocation(status: PodStatus): Allocation | undefined {
+/** The resources the runtime has applied per container (and to the pod's cgroup), or undefined on a node without resize support. */
+function appliedAllocation(status: PodStatus, checkpoint: ResizeCheckpoint): Allocation | undefined {
   const all = [...(status.initContainerStatuses ?? []), ...(status.containerStatuses ?? [])];
   if (all.some((s) => s.resources === undefined)) return undefined;
-  return Object.fromEntries(all.map((s) => [s.name, cpuMemory(s.resources)]));
+  const applied: Allocation = Object.fromEntries(all.map((s) => [s.name, cpuMemory(s.resources)]));
+  if (checkpoint.podApplied !== undefined) applied[POD_LEVEL] = checkpoint.podApplied;
+  return applied;
 }
 
 /** A container restarts when a resource that changed has resizePolicy RestartContainer. */

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { stepResize, desiredAllocation, type ResizeCheckpoint, type ResizeContext } from '../../src/kubelet/resize-state-machine.ts';
+import { stepResize, startedCheckpoint, type ResizeCheckpoint, type ResizeContext } from '../../src/kubelet/resize-state-machine.ts';
 import { startPod } from '../../src/kubelet/pod-start.ts';
 import type { Container, Pod } from '../../src/objects.ts';
 import type { ServerVersion } from '../../src/server-version.ts';
@@ -25,7 +25,7 @@ function runningPod(version: ServerVersion, resizePolicy?: Container['resizePoli
     status: { phase: 'Pending', qosClass: 'Burstable' },
   };
   pod.status = startPod(pod, node, T0, version).status;
-  return { pod, checkpoint: { allocation: desiredAllocation(pod) } };
+  return { pod, checkpoint: startedCheckpoint(pod, version) };
 }
 
 function resized(pod: Pod, resources: Container['resources']): Pod {

@@ -9,6 +9,7 @@
  * compares the live real server with them. docs/kube-sim-fidelity.md lists what is compared.
  */
 import type * as k8s from '@kubernetes/client-node';
+import { PLC_CONTAINER, POD_LEVEL_ENTRIES, podLevelPod, type PodLevelFixtureName } from './corpus-pod-level.ts';
 
 /** One HTTP request; `{ns}` in the path or a JSON body is the entry's namespace. */
 export interface CorpusRequest {
@@ -23,7 +24,7 @@ export interface CorpusRequest {
 }
 
 /** Objects an entry needs before its request. */
-export type FixtureName = 'pod' | 'podNoPolicy' | 'runningPod' | 'pdb';
+export type FixtureName = 'pod' | 'podNoPolicy' | 'runningPod' | 'pdb' | PodLevelFixtureName;
 
 export interface CorpusEntry {
   id: string;
@@ -65,11 +66,16 @@ function pod(name: string, withPolicy: boolean, labels: Record<string, string> =
   return { apiVersion: 'v1', kind: 'Pod', metadata: { name, labels }, spec: { terminationGracePeriodSeconds: 0, containers: [container(withPolicy)] } };
 }
 
-/** The fixtures: pods `p` (Guaranteed, resizePolicy cpu NotRequired / memory RestartContainer), `np` (no resizePolicy), `rp` (running), PDB `pdb` over `rp`. */
+/**
+ * The fixtures: pods `p` (Guaranteed, resizePolicy cpu NotRequired / memory RestartContainer), `np` (no resizePolicy), `rp` (running), PDB `pdb` over `rp`;
+ * running pods with pod-level resources `pl` (container without resources) and `plc` (container with its own), corpus-pod-level.ts.
+ */
 export const FIXTURES: Record<FixtureName, { pod?: () => k8s.V1Pod; pdb?: () => k8s.V1PodDisruptionBudget; running?: boolean }> = {
   pod: { pod: () => pod('p', true) },
   podNoPolicy: { pod: () => pod('np', false) },
   runningPod: { pod: () => pod('rp', true, { corpus: 'guarded' }), running: true },
+  podLevel: { pod: () => podLevelPod('pl', CORPUS_IMAGE), running: true },
+  podLevelWithContainer: { pod: () => podLevelPod('plc', CORPUS_IMAGE, structuredClone(PLC_CONTAINER)), running: true },
   pdb: { pdb: () => ({ apiVersion: 'policy/v1', kind: 'PodDisruptionBudget', metadata: { name: 'pdb' }, spec: { minAvailable: 1, selector: { matchLabels: { corpus: 'guarded' } } } }) },
 };
 
@@ -176,6 +182,8 @@ export const CORPUS: readonly CorpusEntry[] = [
   { id: 'resize-unparsable-quantity', about: 'an unparsable quantity in a resize PATCH', fixtures: ['pod'], request: { method: 'PATCH', path: RESIZE, contentType: STRATEGIC, body: cpu('lots') } },
   { id: 'resize-negative-quantity', about: 'a negative quantity in a resize PATCH', fixtures: ['pod'], request: { method: 'PATCH', path: RESIZE, contentType: STRATEGIC, body: cpu('-300m') } },
   { id: 'resize-put-unparsable', about: 'an unparsable quantity in a resize PUT body', fixtures: ['pod'], request: { method: 'PUT', path: RESIZE, body: { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p', namespace: '{ns}' }, spec: { containers: [{ name: 'app', image: CORPUS_IMAGE, resources: { requests: { cpu: 'lots' } } }] } } } },
+  // --- pods/resize of pods with pod-level resources (corpus-pod-level.ts) ---
+  ...POD_LEVEL_ENTRIES,
   // --- server-side apply on pods/resize ---
   { id: 'resize-apply-no-manager', about: 'server-side apply on pods/resize without fieldManager', fixtures: ['pod'], request: { method: 'PATCH', path: RESIZE, contentType: APPLY, body: JSON.stringify({ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p' }, ...cpu('300m') }) } },
   { id: 'resize-apply-conflict-creator', about: 'apply on pods/resize of cpu owned by the creator', fixtures: ['pod'], request: { method: 'PATCH', path: RESIZE, contentType: APPLY, query: { fieldManager: 'corpus-a' }, body: JSON.stringify({ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p' }, ...cpu('300m') }) } },

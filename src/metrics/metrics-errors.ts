@@ -65,10 +65,12 @@ interface PrometheusQueryFailure {
   code?: unknown;
 }
 
-/** Status and content type of an HTTP answer. */
+/** Status and content type of an HTTP answer, and the start of its body when that is text. */
 export interface HttpAnswer {
   status: number;
   contentType: string;
+  /** The first line of the body (at most 200 characters), e.g. Cortex's "no org id". */
+  text?: string;
 }
 
 function shorten(query: string): string {
@@ -111,15 +113,31 @@ export function wrapPrometheusError(raw: unknown, query: string, endpoint: strin
 
 /**
  * An answer without the API's JSON (`{status, data}`): an HTML page from a UI, a proxy or a login
- * form, usually a wrong URL. Worked example: HTTP 404 text/html -> "answered HTTP 404 (text/html),
- * not the Prometheus API". Retried only for 5xx / 429 (a proxy's temporary page), never for a 4xx
- * or a 200 page: asking again gets the same page.
+ * form, usually a wrong URL; or a refusal (401, 403) in plain text, as Cortex's "no org id" when the
+ * tenant header is missing. Worked examples: HTTP 404 text/html -> "answered HTTP 404 (text/html),
+ * not the Prometheus API"; HTTP 401 text/plain "no org id" -> "refused the request: HTTP 401
+ * (text/plain) "no org id": check the credentials ... or the tenant header". Retried only for 5xx /
+ * 429 (a proxy's temporary page), never for a 4xx or a 200 page: asking again gets the same page.
  */
 function notTheApi(endpoint: string, q: string, answer: HttpAnswer | undefined, detail: string, raw: unknown): PrometheusServerError {
   if (!answer) return new PrometheusServerError(`Prometheus at ${endpoint} sent an unreadable answer: ${detail}`, q, undefined, { cause: raw });
   const type = answer.contentType.split(';')[0]!.trim() || 'no content type';
+  const said = type === 'text/plain' && answer.text ? ` ${JSON.stringify(answer.text)}` : '';
+  if (answer.status === 401 || answer.status === 403) {
+    return new PrometheusServerError(
+      `Prometheus at ${endpoint} refused the request: HTTP ${answer.status} (${type})${said}: check the credentials (bearer token, basic auth) or the tenant header (X-Scope-OrgID on Cortex or Mimir)`,
+      q,
+      answer.status,
+      { cause: raw },
+    );
+  }
   const hint = answer.status < 500 ? ": check --prometheus-url (the server's base URL, e.g. http://prometheus:9090, without /api/v1 or a UI path)" : '';
-  return new PrometheusServerError(`Prometheus at ${endpoint} answered HTTP ${answer.status} (${type}), not the Prometheus API${hint}`, q, answer.status, {
-    cause: raw,
-  });
+  return new PrometheusServerError(
+    `Prometheus at ${endpoint} answered HTTP ${answer.status} (${type})${said}, not the Prometheus API${hint}`,
+    q,
+    answer.status,
+    {
+      cause: raw,
+    },
+  );
 }

@@ -134,6 +134,7 @@ export class PrometheusQueryClient {
       // A streamed query's error answer: read its (small) body so the server's words are kept.
       const ctx = this.context.getStore();
       if (response && isReadable(response.data)) response.data = await readWhole(response.data, ctx);
+      if (ctx?.answer && typeof response?.data === 'string') ctx.answer.text = response.data.trim().split('\n')[0]!.slice(0, 200);
       return Promise.reject(error as Error);
     };
     const base = {

@@ -59,6 +59,11 @@ before(async () => {
         res.statusCode = Number(query.slice(5));
         res.setHeader('content-type', 'text/html; charset=utf-8');
         res.end('<html><body>Grafana</body></html>');
+      } else if (query === 'no-tenant' || query === 'text-404') {
+        // Cortex without X-Scope-OrgID; Go's mux at a wrong path.
+        res.statusCode = query === 'no-tenant' ? 401 : 404;
+        res.setHeader('content-type', 'text/plain; charset=utf-8');
+        res.end(query === 'no-tenant' ? 'no org id\n' : '404 page not found\n');
       } else if (query === 'matrix' || (query === 'matrix-flaky' && flaky++ >= 1)) {
         // Written in small pieces, as a large answer arrives.
         const text = matrix();
@@ -150,6 +155,20 @@ test('an HTML page (a UI or a proxy instead of the API) names the status and con
     assert.equal(err.httpStatus, status);
     assert.equal(client.stats.queries, queries, query);
   }
+});
+
+test('a plain-text refusal (401 from Cortex without a tenant) says so in the server’s words, not "check --prometheus-url"; not retried', async () => {
+  const client = new PrometheusQueryClient({ url, retries: 2, ...fast }, silentLogger());
+  for (const kind of ['instant', 'range'] as const) {
+    const err = await (kind === 'instant' ? client.instant('no-tenant', 0) : client.range('no-tenant', 60_000, 120_000, 60_000)).catch((e: unknown) => e);
+    assert.ok(err instanceof PrometheusServerError, String(err));
+    assert.equal(err.httpStatus, 401);
+    assert.match(err.message, /refused the request: HTTP 401 \(text\/plain\) "no org id": check the credentials .* or the tenant header \(X-Scope-OrgID/, kind);
+    assert.doesNotMatch(err.message, /not the Prometheus API|--prometheus-url/, kind);
+  }
+  assert.equal(client.stats.queries, 2, 'one attempt each: asking again gets the same refusal');
+  const wrongPath = await client.instant('text-404', 0).catch((e: unknown) => e);
+  assert.match(String(wrongPath), /answered HTTP 404 \(text\/plain\) "404 page not found", not the Prometheus API: check --prometheus-url/);
 });
 
 test('a URL that is not http(s) is refused when the client is made, before any request', () => {

@@ -14,6 +14,7 @@ import { UsageFeed, type UsageSink } from '../../src/metrics/usage-feed.ts';
 import { CONTAINERS, DB_OOM_AT, DB_RESET_AT, END, MiB, REPORT_NAN_AT, REPORT_OOM_AT, SPIKE_AT, START, sampleClusterSeries } from './sample-cluster.ts';
 import { MINUTE } from './usage-fixture.ts';
 import type { RunningServer } from './prometheus-server.ts';
+import type { ConnectionOptions } from '../../src/metrics/connection-options.ts';
 
 const HOUR = 3600_000;
 
@@ -31,15 +32,18 @@ function summary(values: readonly number[]): { mean: number; p90: number } {
   return { mean: values.reduce((a, b) => a + b, 0) / values.length, p90: sorted[Math.ceil(0.9 * sorted.length) - 1]! };
 }
 
-export function sourceSuite(backend: string, traits: BackendTraits, start: (series: ReturnType<typeof sampleClusterSeries>) => Promise<RunningServer>): void {
+/** A started backend; `connection`, when given, is how to read it (its URL, a tenant header, ...). */
+export type SuiteServer = RunningServer & { connection?: ConnectionOptions };
+
+export function sourceSuite(backend: string, traits: BackendTraits, start: (series: ReturnType<typeof sampleClusterSeries>) => Promise<SuiteServer>): void {
   describe(`Prometheus adapter against ${backend}`, () => {
-    let server: RunningServer | undefined;
+    let server: SuiteServer | undefined;
     let client: PrometheusQueryClient;
     let source: PrometheusMetricsSource;
 
     before(async () => {
       server = await start(sampleClusterSeries());
-      client = new PrometheusQueryClient({ url: server.url, retries: 0 }, silentLogger());
+      client = new PrometheusQueryClient({ ...(server.connection ?? { url: server.url }), retries: 0 }, silentLogger());
       source = new PrometheusMetricsSource(client, queryConfig({ extraSelector: 'cluster="test"' }), silentLogger());
     });
     after(async () => {

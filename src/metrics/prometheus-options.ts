@@ -38,7 +38,7 @@ export const PROMETHEUS_OPTIONS = {
     env: 'TAILOR_PROMETHEUS_URL',
     type: urlType,
     description:
-      'PromQL HTTP API (Prometheus, Thanos Query and VictoriaMetrics are tested; Mimir and Cortex speak the same API). Required by the recommender; the updater reads recent memory usage from it (without it the updater never lowers a memory limit and its memory pressure guard is off).',
+      'PromQL HTTP API (Prometheus, Thanos Query, VictoriaMetrics and Cortex are tested; Mimir speaks the same API but is not run here). Required by the recommender; the updater reads recent memory usage from it (without it the updater never lowers a memory limit and its memory pressure guard is off).',
     group: 'Prometheus',
   },
   prometheusTimeout: {

@@ -182,6 +182,20 @@ export function podMemoryLimitBytes(id: string): number {
   throw new Error(`container ${id} has no memory cgroup under /sys/fs/cgroup on this machine`);
 }
 
+/** The CFS quota (µs per 100 ms) of the pod cgroup around a running container (cgroup v1 or v2; -1 for "max"). */
+export function podCpuQuota(id: string): number {
+  const v1 = findDir('/sys/fs/cgroup/cpu', id, 5);
+  if (v1) return Number(readFileSync(join(v1, '..', 'cpu.cfs_quota_us'), 'utf8').trim());
+  const v2 = existsSync('/sys/fs/cgroup/cgroup.controllers') ? findDir('/sys/fs/cgroup', id, 6) : undefined;
+  if (v2) {
+    const quota = readFileSync(join(v2, '..', 'cpu.max'), 'utf8')
+      .trim()
+      .split(' ')[0];
+    return quota === 'max' ? -1 : Number(quota);
+  }
+  throw new Error(`container ${id} has no cgroup under /sys/fs/cgroup on this machine`);
+}
+
 /** Runs kubectl against the lane's cluster (the admin kubeconfig); its output, or an error with its stderr. */
 export function laneKubectl(...args: string[]): string {
   try {

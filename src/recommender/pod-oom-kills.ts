@@ -2,7 +2,10 @@
  * OOM kills as pod status reports them: a container whose `lastState.terminated.reason` is
  * `OOMKilled`. Each kill is identified by pod, container and `finishedAt`, so a kill seen again in
  * the next cycle is recorded once. The memory in use at the kill is taken as the container's memory
- * request (the model raises it to the observed peak when that is larger).
+ * request (the model raises it to the observed peak when that is larger). Native sidecars (init
+ * containers with `restartPolicy: Always`, reported in `initContainerStatuses`) count like
+ * containers; an ordinary init container's kill is not read (its usage never reaches a
+ * recommendation, init-containers.ts).
  */
 import { parseMemory } from 'kube-basics/quantity';
 import { parseRfc3339 } from '../api/rfc3339.ts';
@@ -10,8 +13,16 @@ import { parseRfc3339 } from '../api/rfc3339.ts';
 /** The parts of a pod this reads. */
 export interface PodLike {
   metadata?: { name?: string; namespace?: string; labels?: Record<string, string> };
-  spec?: { containers?: Array<{ name: string; resources?: { requests?: Record<string, string> } }> };
-  status?: { containerStatuses?: Array<{ name: string; lastState?: { terminated?: { reason?: string; finishedAt?: string | Date } } }> };
+  spec?: { containers?: ContainerLike[]; initContainers?: ContainerLike[] };
+  status?: { containerStatuses?: ContainerStatusLike[]; initContainerStatuses?: ContainerStatusLike[] };
+}
+
+type ContainerLike = { name: string; restartPolicy?: string; resources?: { requests?: Record<string, string> } };
+type ContainerStatusLike = { name: string; lastState?: { terminated?: { reason?: string; finishedAt?: string | Date } } };
+
+/** The containers that run beside each other: regular ones and native sidecars. */
+function runningContainers(pod: PodLike): ContainerLike[] {
+  return [...(pod.spec?.containers ?? []), ...(pod.spec?.initContainers ?? []).filter((c) => c.restartPolicy === 'Always')];
 }
 
 /** One OOM kill seen on a pod. */
@@ -28,7 +39,7 @@ export interface PodOomKill {
 
 /** The memory request of a container in bytes (0 when unset or malformed). */
 export function memoryRequest(pod: PodLike, container: string): number {
-  const raw = pod.spec?.containers?.find((c) => c.name === container)?.resources?.requests?.['memory'];
+  const raw = runningContainers(pod).find((c) => c.name === container)?.resources?.requests?.['memory'];
   if (raw === undefined) return 0;
   try {
     return parseMemory(raw);
@@ -39,7 +50,7 @@ export function memoryRequest(pod: PodLike, container: string): number {
 
 /** Each container's memory request (bytes). */
 export function memoryRequests(pod: PodLike): Map<string, number> {
-  return new Map((pod.spec?.containers ?? []).map((c) => [c.name, memoryRequest(pod, c.name)]));
+  return new Map(runningContainers(pod).map((c) => [c.name, memoryRequest(pod, c.name)]));
 }
 
 /** The OOM kills a pod's status reports (at most one per container: the last termination). */
@@ -47,7 +58,9 @@ export function podOomKills(pod: PodLike): PodOomKill[] {
   const namespace = pod.metadata?.namespace ?? '';
   const name = pod.metadata?.name ?? '';
   const out: PodOomKill[] = [];
-  for (const s of pod.status?.containerStatuses ?? []) {
+  const sidecars = new Set((pod.spec?.initContainers ?? []).filter((c) => c.restartPolicy === 'Always').map((c) => c.name));
+  const statuses = [...(pod.status?.containerStatuses ?? []), ...(pod.status?.initContainerStatuses ?? []).filter((s) => sidecars.has(s.name))];
+  for (const s of statuses) {
     const t = s.lastState?.terminated;
     if (t?.reason !== 'OOMKilled' || t.finishedAt === undefined) continue;
     let at: number;

@@ -35,3 +35,22 @@ test('a container without a memory request: 0 bytes; no status: no kills', () =>
   assert.equal(podOomKills(pod)[0]!.at, 5000);
   assert.deepEqual(podOomKills({}), []);
 });
+
+test("a native sidecar's OOM kill counts with its memory request; an ordinary init container's does not", () => {
+  const oom = (name: string) => ({ name, lastState: { terminated: { reason: 'OOMKilled', finishedAt: '2026-01-01T10:00:00Z' } } });
+  const pod = {
+    metadata: { name: 'web-1', namespace: 'shop' },
+    spec: {
+      containers: [{ name: 'app' }],
+      initContainers: [
+        { name: 'migrate', resources: { requests: { memory: '1Gi' } } },
+        { name: 'proxy', restartPolicy: 'Always', resources: { requests: { memory: '64Mi' } } },
+      ],
+    },
+    status: { containerStatuses: [{ name: 'app' }], initContainerStatuses: [oom('migrate'), oom('proxy')] },
+  };
+  assert.deepEqual(
+    podOomKills(pod).map((k) => [k.container, k.requestBytes]),
+    [['proxy', 64 * 1024 * 1024]],
+  );
+});

@@ -60,7 +60,7 @@ if ('skip' in found) {
     test('helm lint --strict is clean with the default values and with every value changed', async () => {
       const version = await runHelm(helm, ['version', '--template', '{{.Version}}']);
       console.log(`helm ${version.stdout.trim()} (${helm})`);
-      for (const args of [[], ['--values', valuesFile('lint.yaml', NON_DEFAULT)]]) {
+      for (const args of [[], ['--values', valuesFile('lint.yaml', NON_DEFAULT)], ['--values', valuesFile('lint-monitoring.yaml', MONITORING)]]) {
         const lint = await runHelm(helm, ['lint', '--strict', CHART, '--namespace', 'tailor-system', ...args]);
         assert.equal(lint.code, 0, `helm lint --strict ${args.join(' ')}:\n${lint.stdout}${lint.stderr}`);
         assert.match(lint.stdout, /1 chart\(s\) linted, 0 chart\(s\) failed/);
@@ -104,6 +104,100 @@ if ('skip' in found) {
         renderCombination(['install'], ['components/kubernetes-1.32', 'components/upstream-webhook']),
       ]);
       assert.deepEqual(compareRenders(both, kustomizeBoth.objects), []);
+    });
+
+    test('monitoring.enabled=true renders the objects of kubectl kustomize manifests/install-with-monitoring', async () => {
+      const [chart, kustomize] = await Promise.all([helmTemplate(helm, CHART, ['--set', 'monitoring.enabled=true']), render('install-with-monitoring')]);
+      assert.deepEqual(compareRenders(chart, kustomize.objects), []);
+      assert.deepEqual(
+        keys(chart).filter((k) => /Monitor|PrometheusRule|kube-state-metrics|grafana/.test(k)),
+        [
+          'ClusterRole/tailor-kube-state-metrics-vpa',
+          'ConfigMap/tailor-grafana-dashboard',
+          'ConfigMap/tailor-kube-state-metrics-vpa',
+          'PrometheusRule/tailor-memory-warnings',
+          'ServiceMonitor/tailor',
+        ],
+      );
+      // The dashboard and the rule's templates ({{ $labels.pod }}) arrive verbatim, not templated by Helm.
+      const dashboard = JSON.parse((find(chart, 'ConfigMap', 'tailor-grafana-dashboard')['data'] as Record<string, string>)['tailor.json']!) as {
+        title: string;
+      };
+      assert.ok(dashboard.title);
+      assert.match(JSON.stringify(find(chart, 'PrometheusRule', 'tailor-memory-warnings')['spec']), /\{\{ \$labels\.pod \}\}/);
+    });
+
+    test('monitoring with the PodMonitor instead of the ServiceMonitor renders what the pod-monitor component adds; each part can be left out', async () => {
+      const [chart, kustomize] = await Promise.all([
+        helmTemplate(helm, CHART, [
+          '--set',
+          'monitoring.enabled=true',
+          '--set',
+          'monitoring.podMonitor.enabled=true',
+          '--set',
+          'monitoring.serviceMonitor.enabled=false',
+        ]),
+        renderCombination(['install'], ['monitoring', 'monitoring/pod-monitor']),
+      ]);
+      // kustomize's component adds the PodMonitor beside the ServiceMonitor; the chart renders one of them.
+      const withoutServiceMonitor = kustomize.objects.filter((o) => o.kind !== 'ServiceMonitor');
+      assert.equal(withoutServiceMonitor.length, kustomize.objects.length - 1);
+      assert.deepEqual(compareRenders(chart, withoutServiceMonitor), []);
+      const monitoringKinds = /Monitor|PrometheusRule|kube-state-metrics|grafana/;
+      const off = await helmTemplate(helm, CHART, [
+        '--set',
+        'monitoring.enabled=true',
+        '--set',
+        'monitoring.serviceMonitor.enabled=false',
+        '--set',
+        'monitoring.prometheusRule.enabled=false',
+        '--set',
+        'monitoring.kubeStateMetrics.enabled=false',
+        '--set',
+        'monitoring.grafanaDashboard.enabled=false',
+      ]);
+      assert.deepEqual(
+        keys(off).filter((k) => monitoringKinds.test(k)),
+        [],
+      );
+      const defaults = await helmTemplate(helm, CHART);
+      assert.deepEqual(
+        keys(defaults).filter((k) => monitoringKinds.test(k)),
+        [],
+        'off by default',
+      );
+    });
+
+    test('monitoring values: extra labels for the Prometheus selector, interval, the kube-state-metrics binding, the dashboard namespace and labels', async () => {
+      const objects = await helmTemplate(helm, CHART, ['--values', valuesFile('monitoring.yaml', MONITORING)], 'autoscaling');
+      for (const kind of ['ServiceMonitor', 'PodMonitor', 'PrometheusRule']) {
+        const o = objects.find((x) => x.kind === kind)!;
+        assert.equal(o.metadata.labels?.['release'], 'kube-prometheus-stack', kind);
+        assert.equal(o.metadata.labels?.['app.kubernetes.io/name'], 'tailor', kind);
+        assert.equal(o.metadata.namespace, 'autoscaling', kind);
+      }
+      const sm = find(objects, 'ServiceMonitor', 'tailor')['spec'] as Json;
+      assert.deepEqual(sm['namespaceSelector'], { matchNames: ['autoscaling'] });
+      assert.equal((sm['endpoints'] as Json[])[0]!['interval'], '15s');
+      assert.equal(((find(objects, 'PodMonitor', 'tailor')['spec'] as Json)['podMetricsEndpoints'] as Json[])[0]!['interval'], '15s');
+      const binding = find(objects, 'ClusterRoleBinding', 'tailor-kube-state-metrics-vpa');
+      assert.deepEqual(binding['roleRef'], { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'tailor-kube-state-metrics-vpa' });
+      assert.deepEqual(binding['subjects'], [{ kind: 'ServiceAccount', name: 'kube-state-metrics', namespace: 'monitoring' }]);
+      const dashboard = find(objects, 'ConfigMap', 'tailor-grafana-dashboard');
+      assert.equal(dashboard.metadata.namespace, 'grafana');
+      assert.equal(dashboard.metadata.labels?.['grafana_dashboard'], undefined, 'a default label set to null is left out (Helm merges maps)');
+      assert.equal(dashboard.metadata.labels?.['team-dashboards'], 'yes');
+      const noNamespace = await runHelm(helm, [
+        'template',
+        'tailor',
+        CHART,
+        '--set',
+        'monitoring.enabled=true',
+        '--set',
+        'monitoring.kubeStateMetrics.serviceAccount.name=ksm',
+      ]);
+      assert.notEqual(noNamespace.code, 0);
+      assert.match(noNamespace.stderr, /monitoring\.kubeStateMetrics\.serviceAccount\.namespace/);
     });
 
     test('values that are not the defaults take effect (release namespace autoscaling)', async () => {
@@ -220,6 +314,17 @@ if ('skip' in found) {
     });
   });
 }
+
+/** Every monitoring value changed (the release namespace is autoscaling). */
+const MONITORING = `
+monitoring:
+  enabled: true
+  interval: 15s
+  additionalLabels: {release: kube-prometheus-stack}
+  podMonitor: {enabled: true}
+  kubeStateMetrics: {serviceAccount: {name: kube-state-metrics, namespace: monitoring}}
+  grafanaDashboard: {namespace: grafana, labels: {grafana_dashboard: null, team-dashboards: "yes"}}
+`;
 
 /** Every kind of value changed (the release namespace is autoscaling, the release tailor-x). */
 const NON_DEFAULT = `

@@ -24,6 +24,7 @@ import {
 
 const CHART = fileURLToPath(new URL('../../charts/tailor/', import.meta.url));
 const MANIFEST_CRDS = fileURLToPath(new URL('../../manifests/crds/', import.meta.url));
+const MONITORING = fileURLToPath(new URL('../../manifests/monitoring/', import.meta.url));
 const values = readFileSync(CHART_VALUES_PATH, 'utf8');
 
 test("docs/helm.md's values table is the one values.yaml makes (npm run docs:helm)", () => {
@@ -73,17 +74,18 @@ function templateReads(): { text: string; paths: Set<string> } {
 test('every value of values.yaml is read by a template, and every .Values path a template reads is in values.yaml', () => {
   const rows = valueRows(values);
   const { text, paths } = templateReads();
-  const COMPONENTS = ['recommender', 'updater', 'admission'];
+  // Aliases: `{{- $m := .Values.monitoring }}` then `$m.serviceMonitor.enabled`; the components' `$c := .Values.<component>`
+  // (or `index $.Values $component`) read their keys as `$c.<rest>`.
+  const aliases = [...text.matchAll(/(\$[A-Za-z]+) := \.Values\.([A-Za-z0-9_.]+)/g)].map((m) => ({ alias: m[1]!, prefix: m[2]! }));
+  const COMPONENTS = ['recommender', 'updater', 'admission', 'audit'];
   for (const { path } of rows) {
     const [head, ...rest] = path.split('.');
-    if (COMPONENTS.includes(head!)) {
-      // A component's values are read through `$c := .Values.<component>` (or `index $.Values $component`), as `$c.<rest>`.
-      const viaC = `$c.${rest.join('.')}`;
-      const direct = paths.has(path);
-      assert.ok(direct || text.includes(viaC), `${path} is read by no template (neither .Values.${path} nor ${viaC})`);
-    } else {
-      assert.ok(paths.has(path), `${path} is read by no template`);
-    }
+    const viaAlias = aliases.some(({ alias, prefix }) => path.startsWith(`${prefix}.`) && text.includes(`${alias}.${path.slice(prefix.length + 1)}`));
+    const viaC = COMPONENTS.includes(head!) && text.includes(`$c.${rest.join('.')}`);
+    assert.ok(
+      paths.has(path) || viaAlias || viaC,
+      `${path} is read by no template (neither .Values.${path} nor through an alias such as $c.${rest.join('.')})`,
+    );
   }
   const tree = parse(values) as Record<string, unknown>;
   for (const path of paths) {
@@ -103,6 +105,17 @@ test("Chart.yaml: appVersion is package.json's version, and so is the default im
   assert.equal(chart.appVersion, pkg.version);
   assert.match(chart.version, /^\d+\.\d+\.\d+$/);
   assert.equal((parse(values) as { image: { tag: string } }).image.tag, '', 'an empty tag means appVersion');
+});
+
+test("charts/tailor/files/ holds manifests/monitoring's dashboard, kube-state-metrics config and PrometheusRule, byte for byte, and nothing else", () => {
+  const files = readdirSync(join(CHART, 'files')).sort();
+  assert.deepEqual(files, ['grafana-dashboard.json', 'kube-state-metrics-vpa.yaml', 'prometheus-rule.yaml']);
+  for (const f of files)
+    assert.equal(
+      readFileSync(join(CHART, 'files', f), 'utf8'),
+      readFileSync(join(MONITORING, f), 'utf8'),
+      `charts/tailor/files/${f} differs from manifests/monitoring/${f} (npm run dashboard:build or rules:build rewrote it?): copy it over`,
+    );
 });
 
 test('charts/tailor/crds/ holds the CRDs of manifests/crds, byte for byte, and nothing else', () => {

@@ -200,6 +200,79 @@ if ('skip' in found) {
       assert.match(noNamespace.stderr, /monitoring\.kubeStateMetrics\.serviceAccount\.namespace/);
     });
 
+    test('audit.enabled=true renders the objects of manifests/install plus manifests/audit, and with monitoring those of install-with-monitoring plus audit', async () => {
+      const [chart, kustomize] = await Promise.all([helmTemplate(helm, CHART, ['--set', 'audit.enabled=true']), renderCombination(['install', 'audit'], [])]);
+      assert.deepEqual(compareRenders(chart, kustomize.objects), []);
+      assert.deepEqual(
+        keys(chart).filter((k) => /audit/.test(k)),
+        [
+          'ConfigMap/tailor-audit',
+          'CronJob/tailor-audit',
+          'PersistentVolumeClaim/tailor-audit-reports',
+          'Role/tailor-audit',
+          'RoleBinding/tailor-audit',
+          'ServiceAccount/tailor-audit',
+        ],
+      );
+      const [all, kustomizeAll] = await Promise.all([
+        helmTemplate(helm, CHART, ['--set', 'audit.enabled=true', '--set', 'monitoring.enabled=true']),
+        renderCombination(['install-with-monitoring', 'audit'], []),
+      ]);
+      assert.deepEqual(compareRenders(all, kustomizeAll.objects), []);
+      assert.deepEqual(
+        keys(await helmTemplate(helm, CHART)).filter((k) => /audit/.test(k)),
+        [],
+        'off by default',
+      );
+    });
+
+    test('audit values: schedule, time zone, kept reports, extra arguments and variables, resources, the volume, scheduling, service account, namespace', async () => {
+      const objects = await helmTemplate(helm, CHART, ['--values', valuesFile('audit.yaml', AUDIT)], 'autoscaling');
+      const cron = find(objects, 'CronJob', 'tailor-audit');
+      const spec = cron['spec'] as Json;
+      assert.equal(spec['schedule'], '30 2 * * 1');
+      assert.equal(spec['timeZone'], undefined);
+      const pod = ((spec['jobTemplate'] as Json)['spec'] as Json)['template'] as Json;
+      const ps = pod['spec'] as PodSpec & { volumes: Json[] };
+      const c = ps.containers[0]!;
+      assert.equal(c.image, 'registry.example.com/tailor:9.9.9');
+      assert.deepEqual(c.args, [
+        'audit',
+        '--prometheus-url=http://thanos-query.monitoring.svc:10902',
+        '--store=configmap:autoscaling/tailor-audit',
+        '--output-dir=/reports',
+        '--no-progress',
+        '--namespace=shop',
+        '--cpu-hour-price=0.0316',
+      ]);
+      assert.deepEqual(c.env, [
+        { name: 'NODE_OPTIONS', value: '--max-old-space-size=1536' },
+        { name: 'TZ', value: 'Europe/Paris' },
+      ]);
+      assert.deepEqual(c.resources, { requests: { cpu: '200m', memory: '1Gi' }, limits: { memory: '2Gi' } });
+      assert.deepEqual(ps.nodeSelector, { pool: 'batch' });
+      assert.equal(ps.serviceAccountName, 'auditor');
+      assert.ok(!objects.some((o) => o.kind === 'ServiceAccount' && o.metadata.name === 'auditor'), 'create: false');
+      assert.deepEqual(find(objects, 'RoleBinding', 'tailor-audit')['subjects'], [{ kind: 'ServiceAccount', name: 'auditor', namespace: 'autoscaling' }]);
+      assert.deepEqual(ps.volumes[0], { name: 'reports', persistentVolumeClaim: { claimName: 'audit-reports' } });
+      assert.ok(!objects.some((o) => o.kind === 'PersistentVolumeClaim'), 'an existing claim: none rendered');
+      for (const o of objects.filter((x) => /audit/.test(x.metadata.name))) assert.equal(o.metadata.namespace, 'autoscaling', `${o.kind}/${o.metadata.name}`);
+
+      const sized = await helmTemplate(helm, CHART, [
+        '--set',
+        'audit.enabled=true',
+        '--set',
+        'audit.reports.size=5Gi',
+        '--set',
+        'audit.reports.storageClassName=fast',
+      ]);
+      assert.deepEqual(find(sized, 'PersistentVolumeClaim', 'tailor-audit-reports')['spec'], {
+        accessModes: ['ReadWriteOnce'],
+        storageClassName: 'fast',
+        resources: { requests: { storage: '5Gi' } },
+      });
+    });
+
     test('values that are not the defaults take effect (release namespace autoscaling)', async () => {
       const defaults = await helmTemplate(helm, CHART);
       const objects = await helmTemplate(helm, CHART, ['--values', valuesFile('non-default.yaml', NON_DEFAULT)], 'autoscaling', 'tailor-x');
@@ -324,6 +397,24 @@ monitoring:
   podMonitor: {enabled: true}
   kubeStateMetrics: {serviceAccount: {name: kube-state-metrics, namespace: monitoring}}
   grafanaDashboard: {namespace: grafana, labels: {grafana_dashboard: null, team-dashboards: "yes"}}
+`;
+
+/** Every audit value changed (the release namespace is autoscaling). */
+const AUDIT = `
+image: {repository: registry.example.com/tailor, tag: "9.9.9"}
+prometheus: {url: "http://thanos-query.monitoring.svc:10902"}
+audit:
+  enabled: true
+  schedule: "30 2 * * 1"
+  timeZone: ""
+  keepReports: null
+  extraArgs: [--namespace=shop, --cpu-hour-price=0.0316]
+  extraEnv: [{name: TZ, value: Europe/Paris}]
+  resources: {requests: {cpu: 200m, memory: 1Gi}, limits: {memory: 2Gi}}
+  nodeOptions: --max-old-space-size=1536
+  reports: {existingClaim: audit-reports}
+  nodeSelector: {pool: batch}
+  serviceAccount: {create: false, name: auditor}
 `;
 
 /** Every kind of value changed (the release namespace is autoscaling, the release tailor-x). */

@@ -15,12 +15,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, describe, test } from 'node:test';
+import { execFile } from 'node:child_process';
+import type { AnyOptionSpec } from '../../src/config/option-spec.ts';
+import { RUN_OPTIONS, resolveRunConfig } from '../../src/controller/run-config.ts';
 import { find, render, renderCombination, type Manifest } from '../manifests/kustomize.ts';
 import { cachedTool } from '../support/cached-tool.ts';
 import { CONFIG_CHECKSUM, HELM_LABELS, compareRenders, helmTemplate, runHelm } from './chart-compare.ts';
 
 const CHART = fileURLToPath(new URL('../../charts/tailor', import.meta.url));
 const BUILD_HELM = fileURLToPath(new URL('./build-helm.sh', import.meta.url));
+const TAILOR_BIN = fileURLToPath(new URL('../../bin/tailor.mjs', import.meta.url));
 
 type Json = Record<string, unknown>;
 interface Container {
@@ -42,6 +46,56 @@ interface PodSpec {
 const podSpec = (d: Manifest) => ((d['spec'] as Json)['template'] as Json)['spec'] as PodSpec;
 const podAnnotations = (d: Manifest) => (((d['spec'] as Json)['template'] as Json)['metadata'] as { annotations?: Record<string, string> }).annotations ?? {};
 const keys = (objects: Manifest[]) => objects.map((o) => `${o.kind}/${o.metadata.name}`).sort();
+
+type AuditPod = PodSpec & {
+  volumes: Json[];
+  containers: Array<Container & { volumeMounts: Json[]; env: Array<{ name: string; value?: string; valueFrom?: unknown }> }>;
+};
+const auditPod = (objects: Manifest[]) =>
+  ((((find(objects, 'CronJob', 'tailor-audit')['spec'] as Json)['jobTemplate'] as Json)['spec'] as Json)['template'] as Json)['spec'] as AuditPod;
+
+/** Every --flag of the audit's arguments is one `tailor audit --help` lists (the audit reads flags only). */
+async function assertAuditFlagsExist(args: string[]): Promise<void> {
+  const help = await new Promise<string>((resolve, reject) =>
+    execFile(process.execPath, [TAILOR_BIN, 'audit', '--help'], { timeout: 60_000 }, (err, stdout) => (err ? reject(err) : resolve(stdout))),
+  );
+  for (const arg of args.slice(1)) {
+    const flag = /^--[a-z-]+/.exec(arg)?.[0];
+    assert.ok(flag && new RegExp(`^\\s+(-\\w, )?${flag}[ ,\\n]`, 'm').test(help), `tailor audit has no ${flag ?? arg}`);
+  }
+}
+
+/**
+ * Each Deployment's settings (ConfigMap, variables, flags) resolved as `tailor run` resolves them at
+ * start-up (its option table and rules), with the $(...) references Kubernetes expands filled in and
+ * Secret values stood in for: a renamed option or a forbidden combination fails here, not in a pod.
+ */
+function assertRunConfigAccepted(objects: Manifest[]): void {
+  const rows = Object.values(RUN_OPTIONS) as AnyOptionSpec[];
+  const config = find(objects, 'ConfigMap', 'tailor-config')['data'] as Record<string, string>;
+  for (const d of objects.filter((o) => o.kind === 'Deployment')) {
+    const c = podSpec(d).containers[0]! as Container & { env: Array<{ name: string; value?: string; valueFrom?: Record<string, unknown> }> };
+    const env: Record<string, string> = { ...config };
+    for (const e of c.env) {
+      const raw = e.value ?? (e.valueFrom?.['fieldRef'] ? 'tailor-system' : 'secret-value');
+      env[e.name] = raw.replace(/\$\(([A-Z0-9_]+)\)/g, (_, name: string) => env[name] ?? `$(${name})`);
+    }
+    const cli: Record<string, string | boolean> = {};
+    const flags = c.args.slice(1);
+    for (let i = 0; i < flags.length; i++) {
+      const flag = flags[i]!.replace(/^--/, '');
+      const key = Object.entries(RUN_OPTIONS).find(([, r]) => (r as AnyOptionSpec).flag === flag.replace(/^no-/, ''))?.[0];
+      assert.ok(key, `${d.metadata.name}: --${flag} is not an option of tailor run`);
+      cli[key] = flag.startsWith('no-') ? false : (RUN_OPTIONS as Record<string, AnyOptionSpec>)[key]!.type.name === 'boolean' ? true : flags[++i]!;
+    }
+    for (const name of Object.keys(env).filter((n) => n.startsWith('TAILOR_')))
+      assert.ok(
+        rows.some((r) => r.env === name),
+        `${d.metadata.name}: ${name} is no option`,
+      );
+    assert.doesNotThrow(() => resolveRunConfig(cli, env), `${d.metadata.name}`);
+  }
+}
 
 const found = cachedTool(BUILD_HELM);
 if ('skip' in found) {
@@ -273,6 +327,97 @@ if ('skip' in found) {
       });
     });
 
+    test('Prometheus auth: headers, a bearer token file and a CA from Secrets reach the recommender, the updater and the audit, not the webhook', async () => {
+      const objects = await helmTemplate(helm, CHART, ['--values', valuesFile('prometheus-token.yaml', PROMETHEUS_TOKEN)]);
+      assert.equal((find(objects, 'ConfigMap', 'tailor-config')['data'] as Json)['TAILOR_PROMETHEUS_HEADERS'], 'X-Scope-OrgID: team-a, X-Team: shop');
+      for (const name of ['tailor-recommender', 'tailor-updater']) {
+        const ps = podSpec(find(objects, 'Deployment', name)) as PodSpec & { volumes: Json[]; containers: Array<Container & { volumeMounts: Json[] }> };
+        const c = ps.containers[0]!;
+        assert.deepEqual(
+          c.env.filter((e) => e.name.includes('PROMETHEUS')),
+          [
+            { name: 'TAILOR_PROMETHEUS_BEARER_TOKEN_FILE', value: '/etc/tailor/prometheus-token/token' },
+            { name: 'TAILOR_PROMETHEUS_CA_FILE', value: '/etc/tailor/prometheus-ca/ca.crt' },
+          ],
+          name,
+        );
+        assert.deepEqual(c.env.at(-1), { name: 'EXTRA', value: 'last' }, 'extraEnv stays last');
+        assert.deepEqual(c.volumeMounts, [
+          { name: 'tmp', mountPath: '/tmp' },
+          { name: 'prometheus-token', mountPath: '/etc/tailor/prometheus-token', readOnly: true },
+          { name: 'prometheus-ca', mountPath: '/etc/tailor/prometheus-ca', readOnly: true },
+        ]);
+        assert.deepEqual(ps.volumes, [
+          { name: 'tmp', emptyDir: { sizeLimit: '64Mi' } },
+          { name: 'prometheus-token', secret: { secretName: 'prom-token', items: [{ key: 'jwt', path: 'token' }] } },
+          { name: 'prometheus-ca', secret: { secretName: 'prom-tls', items: [{ key: 'root.pem', path: 'ca.crt' }] } },
+        ]);
+      }
+      const admission = podSpec(find(objects, 'Deployment', 'tailor-admission')) as PodSpec & { volumes: Json[] };
+      assert.deepEqual(admission.volumes, [{ name: 'tmp', emptyDir: { sizeLimit: '64Mi' } }]);
+      assert.ok(!admission.containers[0]!.env.some((e) => e.name.includes('PROMETHEUS')));
+
+      const audit = auditPod(objects);
+      assert.deepEqual(audit.containers[0]!.args.slice(6), [
+        '--header=X-Scope-OrgID: team-a',
+        '--header=X-Team: shop',
+        '--bearer-token-file=/etc/tailor/prometheus-token/token',
+        '--ca-file=/etc/tailor/prometheus-ca/ca.crt',
+      ]);
+      assert.deepEqual(audit.volumes.slice(2), [
+        { name: 'prometheus-token', secret: { secretName: 'prom-token', items: [{ key: 'jwt', path: 'token' }] } },
+        { name: 'prometheus-ca', secret: { secretName: 'prom-tls', items: [{ key: 'root.pem', path: 'ca.crt' }] } },
+      ]);
+      assert.deepEqual(audit.containers[0]!.volumeMounts.slice(2), [
+        { name: 'prometheus-token', mountPath: '/etc/tailor/prometheus-token', readOnly: true },
+        { name: 'prometheus-ca', mountPath: '/etc/tailor/prometheus-ca', readOnly: true },
+      ]);
+      await assertAuditFlagsExist(audit.containers[0]!.args);
+      assertRunConfigAccepted(objects);
+    });
+
+    test('Prometheus auth: basic auth from a Secret (user and password through $(...) references) and a CA from a ConfigMap', async () => {
+      const objects = await helmTemplate(helm, CHART, ['--values', valuesFile('prometheus-basic.yaml', PROMETHEUS_BASIC)]);
+      const secretEnv = [
+        { name: 'PROMETHEUS_BASIC_AUTH_USERNAME', valueFrom: { secretKeyRef: { name: 'prom-auth', key: 'user' } } },
+        { name: 'PROMETHEUS_BASIC_AUTH_PASSWORD', valueFrom: { secretKeyRef: { name: 'prom-auth', key: 'pass' } } },
+      ];
+      for (const name of ['tailor-recommender', 'tailor-updater']) {
+        const ps = podSpec(find(objects, 'Deployment', name)) as PodSpec & { volumes: Json[] };
+        assert.deepEqual(
+          ps.containers[0]!.env.filter((e) => e.name.includes('PROMETHEUS')),
+          [
+            ...secretEnv,
+            { name: 'TAILOR_PROMETHEUS_BASIC_AUTH', value: '$(PROMETHEUS_BASIC_AUTH_USERNAME):$(PROMETHEUS_BASIC_AUTH_PASSWORD)' },
+            { name: 'TAILOR_PROMETHEUS_CA_FILE', value: '/etc/tailor/prometheus-ca/ca.crt' },
+          ],
+          name,
+        );
+        assert.deepEqual(ps.volumes.at(-1), { name: 'prometheus-ca', configMap: { name: 'prom-ca', items: [{ key: 'ca.crt', path: 'ca.crt' }] } });
+      }
+      const audit = auditPod(objects);
+      assert.deepEqual(audit.containers[0]!.args.slice(6), [
+        '--basic-auth=$(PROMETHEUS_BASIC_AUTH_USERNAME):$(PROMETHEUS_BASIC_AUTH_PASSWORD)',
+        '--ca-file=/etc/tailor/prometheus-ca/ca.crt',
+      ]);
+      assert.deepEqual(audit.containers[0]!.env.slice(1), secretEnv);
+      await assertAuditFlagsExist(audit.containers[0]!.args);
+      assertRunConfigAccepted(objects);
+    });
+
+    test('Prometheus auth refusals: two kinds of credentials, two CA sources, a comma in a header, headers given twice', async () => {
+      for (const [sets, message] of [
+        [['prometheus.bearerToken.secretName=a', 'prometheus.basicAuth.secretName=b'], /at most one kind of Prometheus credentials/],
+        [['prometheus.ca.secretName=a', 'prometheus.ca.configMapName=b'], /prometheus\.ca: give secretName or configMapName, not both/],
+        [['prometheus.headers.X-A=a\\,b'], /prometheus\.headers\.X-A: .*no comma/],
+        [['prometheus.headers.X-A=a', 'config.TAILOR_PROMETHEUS_HEADERS=X-A: a'], /give the headers once/],
+      ] as const) {
+        const result = await runHelm(helm, ['template', 'tailor', CHART, ...sets.flatMap((x) => ['--set', x])]);
+        assert.notEqual(result.code, 0, sets.join(' '));
+        assert.match(result.stderr, message);
+      }
+    });
+
     test('values that are not the defaults take effect (release namespace autoscaling)', async () => {
       const defaults = await helmTemplate(helm, CHART);
       const objects = await helmTemplate(helm, CHART, ['--values', valuesFile('non-default.yaml', NON_DEFAULT)], 'autoscaling', 'tailor-x');
@@ -387,6 +532,27 @@ if ('skip' in found) {
     });
   });
 }
+
+/** Headers, a bearer token and a CA from Secrets, with the audit on (its pod takes them too). */
+const PROMETHEUS_TOKEN = `
+prometheus:
+  url: https://prometheus.example.com
+  headers: {X-Scope-OrgID: team-a, X-Team: shop}
+  bearerToken: {secretName: prom-token, key: jwt}
+  ca: {secretName: prom-tls, key: root.pem}
+recommender: {extraEnv: [{name: EXTRA, value: last}]}
+updater: {extraEnv: [{name: EXTRA, value: last}]}
+audit: {enabled: true}
+`;
+
+/** Basic auth from a Secret and a CA from a ConfigMap, with the audit on. */
+const PROMETHEUS_BASIC = `
+prometheus:
+  url: https://prometheus.example.com
+  basicAuth: {secretName: prom-auth, usernameKey: user, passwordKey: pass}
+  ca: {configMapName: prom-ca}
+audit: {enabled: true}
+`;
 
 /** Every monitoring value changed (the release namespace is autoscaling). */
 const MONITORING = `

@@ -33,7 +33,13 @@ app.kubernetes.io/version: {{ .Chart.AppVersion | quote }}
 
 {{/* The data of ConfigMap tailor-config (also hashed into the pods' checksum/config annotation). */}}
 {{- define "tailor.configData" -}}
+{{- include "tailor.checkPrometheus" . -}}
 {{- $data := dict "TAILOR_PROMETHEUS_URL" .Values.prometheus.url "TAILOR_LOG_LEVEL" .Values.logLevel -}}
+{{- with .Values.prometheus.headers -}}
+{{- $headers := list -}}
+{{- range $k, $v := . }}{{ $headers = append $headers (printf "%s: %v" $k $v) }}{{ end -}}
+{{- $_ := set $data "TAILOR_PROMETHEUS_HEADERS" (join ", " $headers) -}}
+{{- end -}}
 {{- if and .Values.upstreamWebhookNames .Values.admission.enabled -}}
 {{- $_ := set $data "TAILOR_ADMISSION_WEBHOOK_LAYOUT" "upstream" -}}
 {{- end -}}
@@ -99,7 +105,11 @@ env:
   {{- end }}
 {{- end -}}
 
-{{/* The security context and /tmp volume mount of every Tailor container (the restricted profile). */}}
+{{/*
+The security context and volume mounts of every Tailor container (the restricted profile): /tmp,
+then the component's own mounts (a list, maybe empty).
+Usage: include "tailor.containerSecurity" (list $ $mounts)
+*/}}
 {{- define "tailor.containerSecurity" -}}
 securityContext:
   allowPrivilegeEscalation: false
@@ -108,6 +118,9 @@ securityContext:
   capabilities: {drop: [ALL]}
 volumeMounts:
   - {name: tmp, mountPath: /tmp}
+  {{- with index . 1 }}
+  {{- toYaml . | nindent 2 }}
+  {{- end }}
 {{- end -}}
 
 {{- define "tailor.podSecurity" -}}
@@ -118,11 +131,116 @@ securityContext:
   seccompProfile: {type: RuntimeDefault}
 {{- end -}}
 
-{{/* The one volume: tsx's compile cache in the temporary directory (the root file system is read-only). */}}
-{{- define "tailor.tmpVolume" -}}
+{{/*
+The volumes: tsx's compile cache in the temporary directory (the root file system is read-only),
+then the component's own (a list, maybe empty).
+Usage: include "tailor.volumes" (list $ $volumes)
+*/}}
+{{- define "tailor.volumes" -}}
 volumes:
   - name: tmp
     emptyDir: {sizeLimit: 64Mi}
+  {{- with index . 1 }}
+  {{- toYaml . | nindent 2 }}
+  {{- end }}
+{{- end -}}
+
+{{/*
+Prometheus' credentials and CA (prometheus.bearerToken, basicAuth, ca) for the recommender and the
+updater: the volumes, their mounts and the variables (TAILOR_PROMETHEUS_BEARER_TOKEN_FILE,
+TAILOR_PROMETHEUS_BASIC_AUTH, TAILOR_PROMETHEUS_CA_FILE: docs/configuration.md#prometheus). The
+audit takes the same volumes and the same files as flags (tailor.prometheusAuditArgs). Each renders
+a YAML list, maybe empty; read them with fromYamlArray.
+*/}}
+{{- define "tailor.prometheusVolumes" -}}
+{{- $p := .Values.prometheus -}}
+{{- $v := list -}}
+{{- if $p.bearerToken.secretName -}}
+{{- $v = append $v (dict "name" "prometheus-token" "secret" (dict "secretName" $p.bearerToken.secretName "items" (list (dict "key" $p.bearerToken.key "path" "token")))) -}}
+{{- end -}}
+{{- if $p.ca.secretName -}}
+{{- $v = append $v (dict "name" "prometheus-ca" "secret" (dict "secretName" $p.ca.secretName "items" (list (dict "key" $p.ca.key "path" "ca.crt")))) -}}
+{{- else if $p.ca.configMapName -}}
+{{- $v = append $v (dict "name" "prometheus-ca" "configMap" (dict "name" $p.ca.configMapName "items" (list (dict "key" $p.ca.key "path" "ca.crt")))) -}}
+{{- end -}}
+{{- toYaml $v -}}
+{{- end -}}
+
+{{- define "tailor.prometheusMounts" -}}
+{{- $p := .Values.prometheus -}}
+{{- $m := list -}}
+{{- if $p.bearerToken.secretName -}}
+{{- $m = append $m (dict "name" "prometheus-token" "mountPath" "/etc/tailor/prometheus-token" "readOnly" true) -}}
+{{- end -}}
+{{- if or $p.ca.secretName $p.ca.configMapName -}}
+{{- $m = append $m (dict "name" "prometheus-ca" "mountPath" "/etc/tailor/prometheus-ca" "readOnly" true) -}}
+{{- end -}}
+{{- toYaml $m -}}
+{{- end -}}
+
+{{/* The basic-auth user and password from their Secret, for $(...) references (not TAILOR_* variables themselves). */}}
+{{- define "tailor.prometheusBasicAuthEnv" -}}
+{{- $b := .Values.prometheus.basicAuth -}}
+{{- $e := list -}}
+{{- if $b.secretName -}}
+{{- $e = append $e (dict "name" "PROMETHEUS_BASIC_AUTH_USERNAME" "valueFrom" (dict "secretKeyRef" (dict "name" $b.secretName "key" $b.usernameKey))) -}}
+{{- $e = append $e (dict "name" "PROMETHEUS_BASIC_AUTH_PASSWORD" "valueFrom" (dict "secretKeyRef" (dict "name" $b.secretName "key" $b.passwordKey))) -}}
+{{- end -}}
+{{- toYaml $e -}}
+{{- end -}}
+
+{{- define "tailor.prometheusEnv" -}}
+{{- $p := .Values.prometheus -}}
+{{- $e := list -}}
+{{- if $p.bearerToken.secretName -}}
+{{- $e = append $e (dict "name" "TAILOR_PROMETHEUS_BEARER_TOKEN_FILE" "value" "/etc/tailor/prometheus-token/token") -}}
+{{- end -}}
+{{- if $p.basicAuth.secretName -}}
+{{- $e = concat $e (include "tailor.prometheusBasicAuthEnv" . | fromYamlArray) -}}
+{{- $e = append $e (dict "name" "TAILOR_PROMETHEUS_BASIC_AUTH" "value" "$(PROMETHEUS_BASIC_AUTH_USERNAME):$(PROMETHEUS_BASIC_AUTH_PASSWORD)") -}}
+{{- end -}}
+{{- if or $p.ca.secretName $p.ca.configMapName -}}
+{{- $e = append $e (dict "name" "TAILOR_PROMETHEUS_CA_FILE" "value" "/etc/tailor/prometheus-ca/ca.crt") -}}
+{{- end -}}
+{{- toYaml $e -}}
+{{- end -}}
+
+{{/* The same for `tailor audit`, which reads flags: --header, --bearer-token-file, --basic-auth, --ca-file. */}}
+{{- define "tailor.prometheusAuditArgs" -}}
+{{- $p := .Values.prometheus -}}
+{{- $a := list -}}
+{{- range $k, $v := $p.headers -}}
+{{- $a = append $a (printf "--header=%s: %v" $k $v) -}}
+{{- end -}}
+{{- if $p.bearerToken.secretName -}}
+{{- $a = append $a "--bearer-token-file=/etc/tailor/prometheus-token/token" -}}
+{{- end -}}
+{{- if $p.basicAuth.secretName -}}
+{{- $a = append $a "--basic-auth=$(PROMETHEUS_BASIC_AUTH_USERNAME):$(PROMETHEUS_BASIC_AUTH_PASSWORD)" -}}
+{{- end -}}
+{{- if or $p.ca.secretName $p.ca.configMapName -}}
+{{- $a = append $a "--ca-file=/etc/tailor/prometheus-ca/ca.crt" -}}
+{{- end -}}
+{{- toYaml $a -}}
+{{- end -}}
+
+{{/* The Prometheus values Tailor would refuse, refused at render time instead. */}}
+{{- define "tailor.checkPrometheus" -}}
+{{- $p := .Values.prometheus -}}
+{{- if and $p.bearerToken.secretName $p.basicAuth.secretName -}}
+{{- fail "prometheus.bearerToken and prometheus.basicAuth: give at most one kind of Prometheus credentials (Tailor refuses both)" -}}
+{{- end -}}
+{{- if and $p.ca.secretName $p.ca.configMapName -}}
+{{- fail "prometheus.ca: give secretName or configMapName, not both" -}}
+{{- end -}}
+{{- range $k, $v := $p.headers -}}
+{{- if or (contains "," (toString $v)) (contains "," $k) (contains ":" $k) -}}
+{{- fail (printf "prometheus.headers.%s: TAILOR_PROMETHEUS_HEADERS is a comma-separated list of \"Name: value\", so a header can hold no comma (nor a colon in its name)" $k) -}}
+{{- end -}}
+{{- end -}}
+{{- if and $p.headers (hasKey .Values.config "TAILOR_PROMETHEUS_HEADERS") -}}
+{{- fail "config.TAILOR_PROMETHEUS_HEADERS and prometheus.headers: give the headers once (prometheus.headers also reaches the audit)" -}}
+{{- end -}}
 {{- end -}}
 
 {{/* The namespace selector of every webhook: never the API server's own namespace, nor Tailor's. */}}

@@ -418,6 +418,115 @@ if ('skip' in found) {
       }
     });
 
+    test("admission.tls.existingSecret: the webhook serves the Secret's certificate from files and publishes its ca.crt; no self-signed CA Secret or its Role", async () => {
+      const objects = await helmTemplate(helm, CHART, ['--set', 'admission.tls.existingSecret=webhook-cert'], 'autoscaling');
+      const ps = podSpec(find(objects, 'Deployment', 'tailor-admission')) as PodSpec & {
+        volumes: Json[];
+        containers: Array<Container & { volumeMounts: Json[] }>;
+      };
+      const c = ps.containers[0]!;
+      assert.deepEqual(c.env.slice(3), [
+        { name: 'TAILOR_ADMISSION_CERT_FILE', value: '/etc/tailor/webhook-tls/tls.crt' },
+        { name: 'TAILOR_ADMISSION_KEY_FILE', value: '/etc/tailor/webhook-tls/tls.key' },
+        { name: 'TAILOR_ADMISSION_CA_FILE', value: '/etc/tailor/webhook-tls/ca.crt' },
+      ]);
+      assert.deepEqual(c.volumeMounts.at(-1), { name: 'webhook-tls', mountPath: '/etc/tailor/webhook-tls', readOnly: true });
+      assert.deepEqual(ps.volumes.at(-1), { name: 'webhook-tls', secret: { secretName: 'webhook-cert' } });
+      assert.ok(!objects.some((o) => o.metadata.name === 'tailor-admission-ca'), 'no Role/RoleBinding for the self-signed CA Secret');
+      // It still writes the caBundle (from ca.crt) into its configurations, so it keeps its rights on them, and nothing injects it.
+      assert.ok(JSON.stringify(find(objects, 'ClusterRole', 'tailor-admission')['rules']).includes('mutatingwebhookconfigurations'));
+      assert.equal((find(objects, 'MutatingWebhookConfiguration', 'tailor').metadata as Json)['annotations'], undefined);
+      assert.ok(!objects.some((o) => o.apiVersion.startsWith('cert-manager.io/')));
+      assertRunConfigAccepted(objects);
+    });
+
+    test('admission.tls.certManager: an own CA and the serving Certificate, cainjector annotations, the webhook registers nothing and may not write its configurations', async () => {
+      const objects = await helmTemplate(helm, CHART, ['--set', 'admission.tls.certManager.enabled=true'], 'autoscaling');
+      assert.deepEqual(keys(objects.filter((o) => o.apiVersion === 'cert-manager.io/v1')), [
+        'Certificate/tailor-webhook',
+        'Certificate/tailor-webhook-ca',
+        'Issuer/tailor-webhook-ca',
+        'Issuer/tailor-webhook-selfsigned',
+      ]);
+      assert.deepEqual(find(objects, 'Issuer', 'tailor-webhook-selfsigned')['spec'], { selfSigned: {} });
+      const ca = find(objects, 'Certificate', 'tailor-webhook-ca')['spec'] as Json;
+      assert.equal(ca['isCA'], true);
+      assert.deepEqual(ca['issuerRef'], { kind: 'Issuer', name: 'tailor-webhook-selfsigned' });
+      assert.deepEqual(find(objects, 'Issuer', 'tailor-webhook-ca')['spec'], { ca: { secretName: ca['secretName'] } });
+      const serving = find(objects, 'Certificate', 'tailor-webhook');
+      assert.equal(serving.metadata.namespace, 'autoscaling');
+      assert.deepEqual(serving['spec'], {
+        secretName: 'tailor-webhook-tls',
+        duration: '2160h',
+        renewBefore: '360h',
+        // The names the webhook's own certificate carries (serviceDnsNames): the API server calls tailor-webhook.autoscaling.svc.
+        dnsNames: ['tailor-webhook', 'tailor-webhook.autoscaling', 'tailor-webhook.autoscaling.svc', 'tailor-webhook.autoscaling.svc.cluster.local'],
+        issuerRef: { kind: 'Issuer', name: 'tailor-webhook-ca' },
+      });
+      for (const kind of ['MutatingWebhookConfiguration', 'ValidatingWebhookConfiguration']) {
+        assert.deepEqual(
+          (find(objects, kind, 'tailor').metadata as Json)['annotations'],
+          { 'cert-manager.io/inject-ca-from': 'autoscaling/tailor-webhook' },
+          kind,
+        );
+        assert.equal(((find(objects, kind, 'tailor')['webhooks'] as Json[])[0]!['clientConfig'] as Json)['caBundle'], undefined);
+      }
+      const ps = podSpec(find(objects, 'Deployment', 'tailor-admission')) as PodSpec & { volumes: Json[] };
+      assert.deepEqual(ps.containers[0]!.env.slice(3), [
+        { name: 'TAILOR_ADMISSION_CERT_FILE', value: '/etc/tailor/webhook-tls/tls.crt' },
+        { name: 'TAILOR_ADMISSION_KEY_FILE', value: '/etc/tailor/webhook-tls/tls.key' },
+        { name: 'TAILOR_ADMISSION_REGISTER_WEBHOOKS', value: 'false' },
+      ]);
+      assert.deepEqual(ps.volumes.at(-1), { name: 'webhook-tls', secret: { secretName: 'tailor-webhook-tls' } });
+      assert.ok(
+        !JSON.stringify(find(objects, 'ClusterRole', 'tailor-admission')['rules']).includes('admissionregistration'),
+        'no rights on the configurations',
+      );
+      assert.ok(!objects.some((o) => o.metadata.name === 'tailor-admission-ca'));
+      assertRunConfigAccepted(objects);
+      // Without certManager the webhook would be refused this: registering needs the CA file (tailor run's own rule).
+      assert.throws(() => resolveRunConfig({}, { TAILOR_ADMISSION_CERT_FILE: 'a', TAILOR_ADMISSION_KEY_FILE: 'b' }), /needs the CA file/);
+    });
+
+    test("admission.tls.certManager with an issuer of yours, and with upstream's webhook names", async () => {
+      const objects = await helmTemplate(helm, CHART, [
+        '--set',
+        'admission.tls.certManager.enabled=true',
+        '--set',
+        'admission.tls.certManager.issuerRef.kind=ClusterIssuer',
+        '--set',
+        'admission.tls.certManager.issuerRef.name=corp-ca',
+        '--set',
+        'admission.tls.certManager.duration=720h',
+        '--set',
+        'admission.tls.certManager.renewBefore=240h',
+        '--set',
+        'upstreamWebhookNames=true',
+      ]);
+      assert.deepEqual(keys(objects.filter((o) => o.apiVersion === 'cert-manager.io/v1')), ['Certificate/tailor-webhook']);
+      const spec = find(objects, 'Certificate', 'tailor-webhook')['spec'] as Json;
+      assert.deepEqual(spec['issuerRef'], { kind: 'ClusterIssuer', name: 'corp-ca' });
+      assert.equal(spec['duration'], '720h');
+      assert.equal(spec['renewBefore'], '240h');
+      assert.deepEqual((find(objects, 'MutatingWebhookConfiguration', 'vpa-webhook-config').metadata as Json)['annotations'], {
+        'cert-manager.io/inject-ca-from': 'tailor-system/tailor-webhook',
+      });
+      assertRunConfigAccepted(objects);
+      const both = await runHelm(helm, [
+        'template',
+        'tailor',
+        CHART,
+        '--set',
+        'admission.tls.certManager.enabled=true',
+        '--set',
+        'admission.tls.existingSecret=x',
+      ]);
+      assert.notEqual(both.code, 0);
+      assert.match(both.stderr, /admission\.tls: give existingSecret or certManager\.enabled, not both/);
+      const noAdmission = await helmTemplate(helm, CHART, ['--set', 'admission.tls.certManager.enabled=true', '--set', 'admission.enabled=false']);
+      assert.ok(!noAdmission.some((o) => o.apiVersion === 'cert-manager.io/v1'), 'no certificate without the webhook');
+    });
+
     test('values that are not the defaults take effect (release namespace autoscaling)', async () => {
       const defaults = await helmTemplate(helm, CHART);
       const objects = await helmTemplate(helm, CHART, ['--values', valuesFile('non-default.yaml', NON_DEFAULT)], 'autoscaling', 'tailor-x');

@@ -249,3 +249,24 @@ namespaceSelector:
   matchExpressions:
     - {key: kubernetes.io/metadata.name, operator: NotIn, values: [kube-system, {{ .Release.Namespace }}]}
 {{- end -}}
+
+
+{{/*
+Where the webhook's serving certificate comes from (admission.tls): "selfSigned" (the webhook's own
+CA in Secret tailor-webhook-ca), "existingSecret" or "certManager".
+*/}}
+{{- define "tailor.webhookTls" -}}
+{{- $t := .Values.admission.tls -}}
+{{- if and $t.existingSecret $t.certManager.enabled -}}
+{{- fail "admission.tls: give existingSecret or certManager.enabled, not both" -}}
+{{- end -}}
+{{- if $t.certManager.enabled }}certManager{{ else if $t.existingSecret }}existingSecret{{ else }}selfSigned{{ end -}}
+{{- end -}}
+
+{{/* The annotations of the webhook configurations: cert-manager's cainjector writes their caBundle. */}}
+{{- define "tailor.webhookAnnotations" -}}
+{{- if eq (include "tailor.webhookTls" .) "certManager" }}
+annotations:
+  cert-manager.io/inject-ca-from: {{ .Release.Namespace }}/tailor-webhook
+{{- end }}
+{{- end -}}

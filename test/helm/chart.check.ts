@@ -527,6 +527,27 @@ if ('skip' in found) {
       assert.ok(!noAdmission.some((o) => o.apiVersion === 'cert-manager.io/v1'), 'no certificate without the webhook');
     });
 
+    test('recommendationStrategy reaches the recommender and the audit; deploymentStrategy each Deployment', async () => {
+      const objects = await helmTemplate(helm, CHART, ['--values', valuesFile('strategy.yaml', STRATEGY)]);
+      assert.equal((find(objects, 'ConfigMap', 'tailor-config')['data'] as Json)['TAILOR_RECOMMENDER_STRATEGY'], 'vpa');
+      const audit = auditPod(objects).containers[0]!;
+      assert.ok(audit.args.includes('--strategy=vpa'), audit.args.join(' '));
+      await assertAuditFlagsExist(audit.args);
+      assertRunConfigAccepted(objects);
+      const strategy = (name: string) => (find(objects, 'Deployment', name)['spec'] as Json)['strategy'];
+      assert.deepEqual(strategy('tailor-recommender'), { type: 'RollingUpdate', rollingUpdate: { maxSurge: 0, maxUnavailable: 1 } });
+      assert.equal(strategy('tailor-updater'), undefined, 'null leaves it out');
+      assert.deepEqual(strategy('tailor-admission'), { type: 'RollingUpdate', rollingUpdate: { maxUnavailable: 0 } });
+      for (const [sets, message] of [
+        [['recommendationStrategy=fast'], /recommendationStrategy: fast is none of vpa, tailor, tailor-low-churn/],
+        [['recommendationStrategy=vpa', 'config.TAILOR_RECOMMENDER_STRATEGY=tailor'], /give the strategy once/],
+      ] as const) {
+        const result = await runHelm(helm, ['template', 'tailor', CHART, ...sets.flatMap((x) => ['--set', x])]);
+        assert.notEqual(result.code, 0, sets.join(' '));
+        assert.match(result.stderr, message);
+      }
+    });
+
     test('values that are not the defaults take effect (release namespace autoscaling)', async () => {
       const defaults = await helmTemplate(helm, CHART);
       const objects = await helmTemplate(helm, CHART, ['--values', valuesFile('non-default.yaml', NON_DEFAULT)], 'autoscaling', 'tailor-x');
@@ -660,6 +681,15 @@ prometheus:
   url: https://prometheus.example.com
   basicAuth: {secretName: prom-auth, usernameKey: user, passwordKey: pass}
   ca: {configMapName: prom-ca}
+audit: {enabled: true}
+`;
+
+/** The recommendation strategy and the Deployments' strategies, with the audit on. */
+const STRATEGY = `
+recommendationStrategy: vpa
+recommender: {deploymentStrategy: {type: RollingUpdate, rollingUpdate: {maxSurge: 0, maxUnavailable: 1}}}
+updater: {deploymentStrategy: null}
+admission: {deploymentStrategy: {type: RollingUpdate, rollingUpdate: {maxUnavailable: 0}}}
 audit: {enabled: true}
 `;
 

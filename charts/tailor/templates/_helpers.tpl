@@ -35,6 +35,15 @@ app.kubernetes.io/version: {{ .Chart.AppVersion | quote }}
 {{- define "tailor.configData" -}}
 {{- include "tailor.checkPrometheus" . -}}
 {{- $data := dict "TAILOR_PROMETHEUS_URL" .Values.prometheus.url "TAILOR_LOG_LEVEL" .Values.logLevel -}}
+{{- with .Values.recommendationStrategy -}}
+{{- if not (has . (list "vpa" "tailor" "tailor-low-churn")) -}}
+{{- fail (printf "recommendationStrategy: %s is none of vpa, tailor, tailor-low-churn" .) -}}
+{{- end -}}
+{{- if hasKey $.Values.config "TAILOR_RECOMMENDER_STRATEGY" -}}
+{{- fail "recommendationStrategy and config.TAILOR_RECOMMENDER_STRATEGY: give the strategy once (recommendationStrategy also reaches the audit)" -}}
+{{- end -}}
+{{- $_ := set $data "TAILOR_RECOMMENDER_STRATEGY" . -}}
+{{- end -}}
 {{- with .Values.prometheus.headers -}}
 {{- $headers := list -}}
 {{- range $k, $v := . }}{{ $headers = append $headers (printf "%s: %v" $k $v) }}{{ end -}}

@@ -4,8 +4,10 @@ import { renderCsv } from './report-csv.ts';
 import { renderHtml } from './report-html.ts';
 import { rowsToJson } from './report-json.ts';
 import type { ReportRow } from './report-rows.ts';
-import { moneySummary, renderTable, savingsSummary } from './report-table.ts';
+import { renderTable } from './report-table.ts';
 import type { Prices } from './money.ts';
+import { summaryLines } from './cluster-summary.ts';
+import type { ClusterFailure } from './clusters.ts';
 
 import type { ReportFormat } from './report-formats.ts';
 
@@ -14,8 +16,17 @@ export { REPORT_FORMATS, type ReportFormat } from './report-formats.ts';
 /**
  * The report in `format`; the table fits `width` columns (a terminal's; undefined: whole). With
  * `prices`, every format carries the monthly saving of each row (and the table and HTML their total).
+ * Over several clusters every format has the cluster of each row, and the table and HTML the
+ * totals per cluster, then over all, and the clusters in `failures` with why they are missing (the
+ * list formats leave these to the command's stderr).
  */
-export function renderReport(rows: readonly ReportRow[], format: ReportFormat, width?: number, prices?: Prices): string {
+export function renderReport(
+  rows: readonly ReportRow[],
+  format: ReportFormat,
+  width?: number,
+  prices?: Prices,
+  failures: readonly ClusterFailure[] = [],
+): string {
   switch (format) {
     case 'json':
       return `${JSON.stringify(rowsToJson(rows, prices), null, 2)}\n`;
@@ -24,8 +35,8 @@ export function renderReport(rows: readonly ReportRow[], format: ReportFormat, w
     case 'csv':
       return renderCsv(rows, prices);
     case 'html':
-      return renderHtml(rows, 'Tailor recommendations', prices);
+      return renderHtml(rows, 'Tailor recommendations', prices, failures);
     case 'table':
-      return `${renderTable(rows, width, prices)}\n${savingsSummary(rows)}\n${prices ? `${moneySummary(rows, prices)}\n` : ''}`;
+      return `${renderTable(rows, width, prices)}\n${summaryLines(rows, prices, failures).join('\n')}\n`;
   }
 }

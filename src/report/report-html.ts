@@ -1,9 +1,15 @@
-/** A self-contained HTML page of the report (no scripts, escaped text); with prices, a monthly saving column and its total. */
+/**
+ * A self-contained HTML page of the report (no scripts, escaped text); with prices, a monthly saving
+ * column and its total. Over several clusters a first column names each row's cluster, and under
+ * the table the totals per cluster and over all (cluster-summary.ts) and the clusters left out.
+ */
 import escapeHtml from 'escape-html';
 import { rowsToJson } from './report-json.ts';
 import type { ReportRow } from './report-rows.ts';
 import { moneySummary } from './report-table.ts';
 import { moneyText, type Prices } from './money.ts';
+import { hasClusters, type ClusterFailure } from './clusters.ts';
+import { summaryLines } from './cluster-summary.ts';
 
 function esc(s: string | number | null): string {
   return escapeHtml(String(s ?? '-'));
@@ -14,11 +20,22 @@ function bounds(status: string, l: { lowerBound: string | null; upperBound: stri
   return status === 'ok' ? `${l.lowerBound ?? '-'} .. ${l.upperBound ?? 'none yet'}` : '-';
 }
 
-export function renderHtml(rows: readonly ReportRow[], title: string, prices?: Prices): string {
+/** Under the table: the money total, or over several clusters every line of {@link summaryLines}. */
+function totals(rows: readonly ReportRow[], prices: Prices | undefined, failures: readonly ClusterFailure[]): string {
+  if (hasClusters(rows) || failures.length > 0)
+    return `\n<div id="clusters">${summaryLines(rows, prices, failures)
+      .map((l) => `<p>${esc(l)}</p>`)
+      .join('')}</div>`;
+  return prices ? `\n<p id="money">${esc(moneySummary(rows, prices))}</p>` : '';
+}
+
+export function renderHtml(rows: readonly ReportRow[], title: string, prices?: Prices, failures: readonly ClusterFailure[] = []): string {
+  const clusters = hasClusters(rows);
   const body = rowsToJson(rows, prices)
     .map((r) => {
       const money = prices ? [moneyText(r.monthlySaving?.total ?? null)] : [];
       const cells = [
+        ...(clusters ? [r.cluster ?? ''] : []),
         r.namespace,
         `${r.workload.kind}/${r.workload.name}`,
         r.container,
@@ -39,6 +56,7 @@ export function renderHtml(rows: readonly ReportRow[], title: string, prices?: P
     })
     .join('\n');
   const head = [
+    ...(clusters ? ['cluster'] : []),
     'namespace',
     'workload',
     'container',
@@ -62,6 +80,6 @@ export function renderHtml(rows: readonly ReportRow[], title: string, prices?: P
 <table><thead><tr>${head.map((h) => `<th>${esc(h)}</th>`).join('')}</tr></thead>
 <tbody>
 ${body}
-</tbody></table>${prices ? `\n<p id="money">${esc(moneySummary(rows, prices))}</p>` : ''}</body></html>
+</tbody></table>${totals(rows, prices, failures)}</body></html>
 `;
 }

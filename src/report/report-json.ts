@@ -14,6 +14,8 @@
  * (money.ts: (request - target) x pods x price x 730 h, in cents, negative a cost; null where
  * `savings` are); without prices the field is absent. The list carries no total (it would change
  * the list into an object): the table's last line has it, and `jq '[.[].monthlySaving.total // 0] | add'`.
+ * In a run over several clusters each row starts with `cluster` (its name); per cluster:
+ * `jq 'group_by(.cluster) | map({cluster: .[0].cluster, total: (map(.monthlySaving.total // 0) | add)})'`.
  */
 import type { ReportRow, ResourceLine } from './report-rows.ts';
 import { roundedRisk } from './usage-risk.ts';
@@ -40,6 +42,8 @@ export interface ResourceJson {
 }
 
 export interface RowJson {
+  /** Only in a run over several clusters (clusters.ts): the row's cluster. */
+  cluster?: string;
   namespace: string;
   workload: { kind: string; name: string };
   container: string;
@@ -80,6 +84,7 @@ function exact(l: ResourceLine): ExactJson {
 /** The contract objects of the rows; with `prices`, each with its `monthlySaving`. */
 export function rowsToJson(rows: readonly ReportRow[], prices?: Prices): RowJson[] {
   return rows.map((r) => ({
+    ...(r.cluster === undefined ? {} : { cluster: r.cluster }),
     namespace: r.namespace,
     workload: { kind: r.workload.kind, name: r.workload.name },
     container: r.container,

@@ -38,6 +38,11 @@ export interface ResourceLine {
 export const CONFIDENT_HISTORY_MS = 24 * 3600_000;
 
 export interface ReportRow {
+  /**
+   * The cluster the row belongs to, in a run over several clusters (`--context` repeated,
+   * `--all-contexts`, `--all-clusters`, `--cluster`: clusters.ts); absent in a single-cluster run.
+   */
+  cluster?: string;
   namespace: string;
   workload: WorkloadRef;
   container: string;

@@ -4,12 +4,14 @@
  * yet, OOM kills, memory above the target on some days), a column gives the history and the risk
  * the targets take on it (usage-risk.ts), and the savings line counts only rows with normal
  * confidence. On a terminal the table fits its width (fit-table.ts). With prices (money.ts) a column gives each row's monthly
- * saving (negative: a cost) and a line under the table their total.
+ * saving (negative: a cost) and a line under the table their total. In a run over several clusters
+ * a first column names each row's cluster (never dropped: rows of two clusters may differ only there).
  */
 import { layoutTable, renderFittedTable, type FitColumn } from './fit-table.ts';
 import type { ReportRow, ResourceLine } from './report-rows.ts';
 import { cpuText, memoryHuman, signed } from './report-quantities.ts';
 import { HOURS_PER_MONTH, moneyText, pricesText, rowMonthlySaving, sumMoney, type Prices } from './money.ts';
+import { hasClusters } from './clusters.ts';
 
 const dash = (s: string | null) => s ?? '-';
 
@@ -68,6 +70,9 @@ const COLUMNS: readonly FitColumn[] = [
   { head: 'note', ownLine: true },
 ];
 
+/** The first column in a run over several clusters. */
+const CLUSTER_COLUMN: FitColumn = { head: 'cluster' };
+
 /** The money column, before the note: kept on any terminal (it is short). */
 const moneyColumn = (prices: Prices): FitColumn => ({ head: `saving ${prices.currency}/month`, shortHead: `${prices.currency}/mo` });
 
@@ -76,12 +81,14 @@ const moneyColumn = (prices: Prices): FitColumn => ({ head: `saving ${prices.cur
  * or a pipe); with `prices`, the monthly saving of each row.
  */
 export function renderTable(rows: readonly ReportRow[], width?: number, prices?: Prices): string {
-  const columns = prices ? [...COLUMNS.slice(0, -1), moneyColumn(prices), COLUMNS[COLUMNS.length - 1]!] : COLUMNS;
+  const clusters = hasClusters(rows);
+  const columns = [...(clusters ? [CLUSTER_COLUMN] : []), ...(prices ? [...COLUMNS.slice(0, -1), moneyColumn(prices), COLUMNS[COLUMNS.length - 1]!] : COLUMNS)];
   const cells = rows.map((r) => {
     const c = r.cpu;
     const m = r.memory;
     const money = prices ? [moneyText(rowMonthlySaving(r, prices)?.total ?? null)] : [];
     return [
+      ...(clusters ? [r.cluster ?? ''] : []),
       r.namespace,
       `${r.workload.kind}/${r.workload.name}`,
       r.container,

@@ -11,6 +11,8 @@
  * Responsive without fixed widths: at a laptop's 1280 px the table fits the page (eleven columns,
  * the trend under each figure rather than in columns of its own), on a phone each entry becomes a
  * stacked card with the column's name before each figure. Every text from the cluster is escaped.
+ * Over several clusters each cluster's entries follow a heading row, each entry names its cluster,
+ * and a table gives each cluster's totals and the clusters not reported (audit-html-clusters.ts).
  */
 import escapeHtml from 'escape-html';
 import { cpuText, memoryHuman, signed } from '../report-quantities.ts';
@@ -18,6 +20,7 @@ import { moneyText, pricesText } from '../money.ts';
 import { strategyChangeNote, type AuditReport, type ResourceAudit, type ResourceTrend, type Totals, type WorkloadAudit } from './audit-report.ts';
 import { usageChart } from './usage-chart.ts';
 import { applyHint, hasRecommendation, workloadYaml, type WorkloadContainers } from './workload-yaml.ts';
+import { clusterHeading, clustersSection } from './audit-html-clusters.ts';
 
 const esc = (v: string | number | null | undefined) => escapeHtml(v === null || v === undefined ? '-' : String(v));
 
@@ -50,6 +53,7 @@ table{border-collapse:collapse}
 #workloads td.name{text-align:left;overflow-wrap:anywhere;min-width:12em}
 #workloads tbody{border-top:1px solid #d0d7de}
 #workloads tr.numbers td{padding-top:.6rem}
+#workloads tbody.cluster-group th{text-align:left;font-size:14px;padding:.9rem 6px .3rem}
 .workload{font-weight:600;display:block}.where{color:#57606a;display:block}
 td.verdict{font-weight:600}td.verdict small{display:block;font-weight:400}
 .d{display:block;font-size:11px;color:#57606a}
@@ -208,7 +212,8 @@ function charts(w: WorkloadAudit, name: string): string {
   return chart('cpu') + chart('memory');
 }
 
-const workloadKey = (w: Pick<WorkloadAudit, 'namespace' | 'workload'>) => `${w.namespace}/${w.workload.kind}/${w.workload.name}`;
+const workloadKey = (w: Pick<WorkloadAudit, 'cluster' | 'namespace' | 'workload'>) =>
+  `${w.cluster === undefined ? '' : `${w.cluster}/`}${w.namespace}/${w.workload.kind}/${w.workload.name}`;
 
 function yamlBlock(group: WorkloadContainers, id: string): string {
   if (!hasRecommendation(group)) return '<p class="muted">No recommendation yet: nothing to copy.</p>';
@@ -238,7 +243,7 @@ function trustLine(w: WorkloadAudit): string {
 }
 
 function workloadEntry(w: WorkloadAudit, withTrend: boolean, columns: number, yaml: string, moneyLabel: string | undefined): string {
-  const name = `${w.namespace}/${w.workload.kind}/${w.workload.name} ${w.container}`;
+  const name = `${w.cluster === undefined ? '' : `${w.cluster}: `}${w.namespace}/${w.workload.kind}/${w.workload.name} ${w.container}`;
   const notes = [
     ...(w.trend?.new ? ['new since the previous report'] : []),
     ...(w.confidence === 'low' && !w.notes.some((n) => n.startsWith('low confidence')) ? ['low confidence'] : []),
@@ -246,7 +251,7 @@ function workloadEntry(w: WorkloadAudit, withTrend: boolean, columns: number, ya
   ];
   return (
     `<tbody class="entry" data-workload="${esc(`${workloadKey(w)}/${w.container}`)}" data-verdict="${w.verdict}" data-confidence="${w.confidence}">` +
-    `<tr class="numbers"><td class="name"><span class="workload">${esc(`${w.workload.kind}/${w.workload.name}`)}</span> <span class="where">${esc(w.namespace)} · container ${esc(w.container)}</span></td>` +
+    `<tr class="numbers"><td class="name"><span class="workload">${esc(`${w.workload.kind}/${w.workload.name}`)}</span> <span class="where">${w.cluster === undefined ? '' : `cluster ${esc(w.cluster)} · `}${esc(w.namespace)} · container ${esc(w.container)}</span></td>` +
     `<td class="num" data-label="pods">${w.pods}</td>${verdictCell(w)}` +
     cells('cpu', w.cpu, w.trend?.cpu ?? null, withTrend && !w.trend?.new) +
     cells('memory', w.memory, w.trend?.memory ?? null, withTrend && !w.trend?.new) +
@@ -271,7 +276,7 @@ export function renderAuditHtml(report: AuditReport): string {
   const gone =
     report.gone.length === 0
       ? ''
-      : `<h2>Gone since the previous report</h2><ul id="gone">${report.gone.map((g) => `<li>${esc(`${g.namespace}/${g.workload.kind}/${g.workload.name} ${g.container}`)}</li>`).join('')}</ul>`;
+      : `<h2>Gone since the previous report</h2><ul id="gone">${report.gone.map((g) => `<li>${esc(`${g.cluster === undefined ? '' : `${g.cluster}: `}${g.namespace}/${g.workload.kind}/${g.workload.name} ${g.container}`)}</li>`).join('')}</ul>`;
 
   // One YAML block per workload, under its first row; its other containers' rows point to it.
   const groups = new Map<string, WorkloadContainers & { containers: WorkloadAudit[] }>();
@@ -282,6 +287,7 @@ export function renderAuditHtml(report: AuditReport): string {
   }
   const ids = new Map([...groups.keys()].map((k, i) => [k, `yaml-${i + 1}`]));
   const shown = new Set<string>();
+  let previousCluster: string | undefined;
   const entries = report.workloads.map((w) => {
     const key = workloadKey(w);
     const id = ids.get(key)!;
@@ -291,7 +297,11 @@ export function renderAuditHtml(report: AuditReport): string {
       yaml = yamlBlock(groups.get(key)!, id);
     } else
       yaml = `<p class="muted">YAML for all of ${esc(`${w.workload.kind}/${w.workload.name}`)}'s containers: <a href="#${id}">with its first container</a>.</p>`;
-    return workloadEntry(w, withTrend, columns, yaml, moneyLabel);
+    const entry = workloadEntry(w, withTrend, columns, yaml, moneyLabel);
+    // Over several clusters (sorted by cluster) a heading row opens each cluster's entries.
+    const opens = w.cluster !== undefined && w.cluster !== previousCluster;
+    previousCluster = w.cluster;
+    return opens ? `${clusterHeading(report, w.cluster!, columns)}\n${entry}` : entry;
   });
 
   // A count of 0 is not a warning: grey, whatever its verdict.
@@ -304,7 +314,7 @@ export function renderAuditHtml(report: AuditReport): string {
 <p id="summary">${esc(timeText(report.generatedAt))} · <span id="history">${esc(historyText(report))}</span> · strategy ${esc(report.strategy)}</p>
 <p class="chips" id="counts">${chip('under', counts.under, 'under-provisioned')}${chip('over', counts.over, 'over-provisioned')}${chip('fit', counts.fit, 'fit')}${chip('unknown', counts.unknown, 'without a request or recommendation')}${low > 0 ? chip('low', low, 'of low confidence (not in the totals)') : ''}</p></header>
 <p class="muted">Waste is the request above the recommendation times the pods; shortfall the recommendation above the request times the pods. Totals leave out rows of low confidence. ${report.prices ? `Monthly saving: request minus recommendation, times the pods, at ${esc(pricesText(report.prices))}, ${report.prices.hoursPerMonth} h a month; negative is a cost (requests only: not limits, node packing or discounts). ` : ''}${since}</p>
-${totalsTable(report)}
+${totalsTable(report)}${clustersSection(report)}
 <h2>Workload containers</h2>
 <p class="legend muted"><span><i class="swatch" style="border-top:2px solid #0969da"></i>peak usage</span><span><i class="swatch" style="border-top:2px dashed #6e7781"></i>request</span><span><i class="swatch" style="border-top:2px solid #1a7f37"></i>recommendation</span></p>
 <div class="scroll"><table id="workloads"><thead>

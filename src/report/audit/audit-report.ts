@@ -7,14 +7,29 @@
  * and documented in docs/audit.md. With prices (`--cpu-hour-price`, `--memory-gib-hour-price`:
  * ../money.ts) the report also carries `prices`, each row's `monthlySaving` ((waste - shortfall) x
  * price x 730 h; negative: a cost), its total and their changes since the previous report, priced
- * at today's prices on both sides; without prices these fields are absent.
+ * at today's prices on both sides; without prices these fields are absent. Over several clusters
+ * (../clusters.ts) each row names its `cluster`, rows are grouped by it, and `clusters` and
+ * `clustersNotReported` give each cluster's totals and the clusters left out (audit-clusters.ts).
  */
 import { HOURS_PER_MONTH, moneyInCents, moneyJson, monthlyMoney, type MoneyJson, type MonthlyMoney, type Prices } from '../money.ts';
 import type { ReportRow, ResourceLine } from '../report-rows.ts';
-import { rowId } from '../report-rows.ts';
+import { clusterRowId, type ClusterFailure } from '../clusters.ts';
 import { roundedRisk, type RowRisk } from '../usage-risk.ts';
 import type { AuditSummary, SummaryRow } from './audit-summary.ts';
-import type { Outline, UsageOutline } from './usage-outline.ts';
+import type { Outline } from './usage-outline.ts';
+import type { OutlineLookup } from './cluster-outlines.ts';
+import {
+  clusterAudits,
+  notReported,
+  sumTotals,
+  totalsMoney,
+  verdictCounts,
+  type ClusterAudit,
+  type ClusterNotReported,
+  type Totals,
+} from './audit-clusters.ts';
+
+export type { Totals } from './audit-clusters.ts';
 
 export const AUDIT_SCHEMA_VERSION = 1;
 export const AUDIT_KIND = 'TailorAuditReport';
@@ -57,6 +72,8 @@ export interface WorkloadTrend {
 }
 
 export interface WorkloadAudit {
+  /** Only over several clusters: the row's cluster. */
+  cluster?: string;
   namespace: string;
   workload: { kind: string; name: string };
   container: string;
@@ -79,11 +96,6 @@ export interface WorkloadAudit {
   trend: WorkloadTrend | null;
   /** Peak usage per bucket, the buckets ending at the window's end (null where no sample fell). */
   usage: { start: string; bucketSeconds: number; cpu: (number | null)[]; memory: (number | null)[] } | null;
-}
-
-export interface Totals {
-  waste: number;
-  shortfall: number;
 }
 
 export interface AuditReport {
@@ -119,10 +131,14 @@ export interface AuditReport {
     monthlySaving?: MoneyJson;
     trend: { cpu: Totals; memory: Totals; monthlySaving?: MoneyJson } | null;
   };
-  /** Under-provisioned first, then over-provisioned by waste, then the rest. */
+  /** Only over several clusters: each cluster's totals (as `totals`, without the trend), in the order of `workloads`. */
+  clusters?: ClusterAudit[];
+  /** Only over several clusters: those that could not be read, and why. */
+  clustersNotReported?: ClusterNotReported[];
+  /** Under-provisioned first, then over-provisioned by waste, then the rest (over several clusters: within each cluster, clusters by name). */
   workloads: WorkloadAudit[];
   /** Workload containers of the previous report that are gone. */
-  gone: { namespace: string; workload: { kind: string; name: string }; container: string }[];
+  gone: { cluster?: string; namespace: string; workload: { kind: string; name: string }; container: string }[];
 }
 
 /** Whole millicores and bytes, null when unknown. */
@@ -190,7 +206,10 @@ function trendOf(w: WorkloadAudit, prev: SummaryRow | undefined, prices: Prices 
   return trend;
 }
 
-const summaryId = (r: SummaryRow) => rowId(r.namespace, { kind: r.kind, name: r.name }, r.container);
+const summaryId = (r: SummaryRow) => clusterRowId(r.cluster, r.namespace, { kind: r.kind, name: r.name }, r.container);
+/** The key of a report row or an audited row. */
+const idOf = (r: { cluster?: string; namespace: string; workload: { kind: string; name: string }; container: string }) =>
+  clusterRowId(r.cluster, r.namespace, r.workload, r.container);
 
 function usageOf(o: Outline | undefined): WorkloadAudit['usage'] {
   if (!o) return null;
@@ -216,16 +235,6 @@ function dataSpan(outlines: readonly (Outline | undefined)[]): AuditReport['data
 const VERDICT_ORDER: Record<Verdict, number> = { under: 0, over: 1, fit: 2, unknown: 3 };
 /** Millicores and bytes on one scale, to order rows by waste or shortfall: 1 core ~ 4 GiB. */
 const weight = (cpu: number | null, memory: number | null) => (cpu ?? 0) / 1000 + (memory ?? 0) / 4 / 2 ** 30;
-
-function sumTotals(ws: readonly WorkloadAudit[], r: 'cpu' | 'memory'): Totals {
-  let waste = 0;
-  let shortfall = 0;
-  for (const w of ws) {
-    waste += w[r].waste ?? 0;
-    shortfall += w[r].shortfall ?? 0;
-  }
-  return { waste, shortfall };
-}
 
 function summaryTotals(rows: readonly SummaryRow[], normal: ReadonlySet<string>, r: 'cpu' | 'memory'): Totals {
   let waste = 0;
@@ -253,13 +262,16 @@ export function strategyChangeNote(report: Pick<AuditReport, 'strategy' | 'previ
 
 export interface AuditInput {
   rows: readonly ReportRow[];
-  outlines?: UsageOutline;
+  /** The rows' usage outlines by clusterRowId (the rowId in a single-cluster run). */
+  outlines?: OutlineLookup;
   now: number;
   historyMs: number;
   strategy: string;
   previous?: { summary: AuditSummary; source: string };
   /** With prices, the money figures (see the top of this file). */
   prices?: Prices;
+  /** Over several clusters: those that could not be read. */
+  failures?: readonly ClusterFailure[];
 }
 
 /** A row's money as JSON; null when both resources are unknown. */
@@ -272,6 +284,7 @@ export function buildAudit(input: AuditInput): AuditReport {
     const cpu = resource(row.cpu, row.pods);
     const memory = resource(row.memory, row.pods);
     const w: WorkloadAudit = {
+      ...(row.cluster === undefined ? {} : { cluster: row.cluster }),
       namespace: row.namespace,
       workload: { kind: row.workload.kind, name: row.workload.name },
       container: row.container,
@@ -286,25 +299,29 @@ export function buildAudit(input: AuditInput): AuditReport {
       memory,
       ...(input.prices ? { monthlySaving: moneyJsonOrNull(savingOf(cpu, memory, input.prices), input.prices) } : {}),
       trend: null,
-      usage: usageOf(input.outlines?.get(rowId(row.namespace, row.workload, row.container))),
+      usage: usageOf(input.outlines?.get(idOf(row))),
     };
-    if (input.previous) w.trend = trendOf(w, prevRows.get(rowId(row.namespace, row.workload, row.container)), input.prices);
+    if (input.previous) w.trend = trendOf(w, prevRows.get(idOf(row)), input.prices);
     return w;
   });
   workloads.sort(
     (a, b) =>
+      (a.cluster ?? '').localeCompare(b.cluster ?? '') ||
       VERDICT_ORDER[a.verdict] - VERDICT_ORDER[b.verdict] ||
       (a.verdict === 'under'
         ? weight(b.cpu.shortfall, b.memory.shortfall) - weight(a.cpu.shortfall, a.memory.shortfall)
         : weight(b.cpu.waste, b.memory.waste) - weight(a.cpu.waste, a.memory.waste)) ||
-      rowId(a.namespace, a.workload, a.container).localeCompare(rowId(b.namespace, b.workload, b.container)),
+      idOf(a).localeCompare(idOf(b)),
   );
-  const current = new Set(input.rows.map((r) => rowId(r.namespace, r.workload, r.container)));
+  const current = new Set(input.rows.map(idOf));
   const normal = workloads.filter((w) => w.confidence === 'normal');
-  const normalIds = new Set(normal.map((w) => rowId(w.namespace, w.workload, w.container)));
-  const counts = { over: 0, under: 0, fit: 0, unknown: 0 };
-  for (const w of workloads) counts[w.verdict]++;
-  const totals: AuditReport['totals'] = { workloads: counts, cpu: sumTotals(normal, 'cpu'), memory: sumTotals(normal, 'memory'), trend: null };
+  const normalIds = new Set(normal.map(idOf));
+  const totals: AuditReport['totals'] = {
+    workloads: verdictCounts(workloads),
+    cpu: sumTotals(normal, 'cpu'),
+    memory: sumTotals(normal, 'memory'),
+    trend: null,
+  };
   if (input.previous) {
     const rows = input.previous.summary.rows;
     const then = { cpu: summaryTotals(rows, normalIds, 'cpu'), memory: summaryTotals(rows, normalIds, 'memory') };
@@ -312,22 +329,30 @@ export function buildAudit(input: AuditInput): AuditReport {
     totals.trend = { cpu: delta(totals.cpu, then.cpu), memory: delta(totals.memory, then.memory) };
     if (input.prices) totals.trend.monthlySaving = moneyJson(savingOf(totals.trend.cpu, totals.trend.memory, input.prices), input.prices)!;
   }
-  if (input.prices) totals.monthlySaving = moneyJson(savingOf(totals.cpu, totals.memory, input.prices), input.prices)!;
+  if (input.prices) totals.monthlySaving = totalsMoney(totals.cpu, totals.memory, input.prices);
+  const clusters = input.rows.some((r) => r.cluster !== undefined) || (input.failures?.length ?? 0) > 0;
   return {
     schemaVersion: AUDIT_SCHEMA_VERSION,
     kind: AUDIT_KIND,
     generatedAt: new Date(input.now).toISOString(),
     window: { start: new Date(input.now - input.historyMs).toISOString(), end: new Date(input.now).toISOString() },
-    data: dataSpan(input.rows.map((r) => input.outlines?.get(rowId(r.namespace, r.workload, r.container)))),
+    data: dataSpan(input.rows.map((r) => input.outlines?.get(idOf(r)))),
     units: { cpu: 'millicores', memory: 'bytes' },
     strategy: input.strategy,
     previous: input.previous ? previousOf(input.previous, input.strategy) : null,
     ...(input.prices ? { prices: { ...input.prices, hoursPerMonth: HOURS_PER_MONTH } } : {}),
     totals,
+    ...(clusters ? { clusters: clusterAudits(workloads, input.prices), clustersNotReported: notReported(input.failures ?? []) } : {}),
     workloads,
     gone: [...prevRows.entries()]
-      .filter(([id]) => !current.has(id))
-      .map(([, r]) => ({ namespace: r.namespace, workload: { kind: r.kind, name: r.name }, container: r.container })),
+      // A cluster not read this time is not gone: its rows are unknown.
+      .filter(([id, r]) => !current.has(id) && !(input.failures ?? []).some((f) => f.cluster === r.cluster))
+      .map(([, r]) => ({
+        ...(r.cluster === undefined ? {} : { cluster: r.cluster }),
+        namespace: r.namespace,
+        workload: { kind: r.kind, name: r.name },
+        container: r.container,
+      })),
   };
 }
 
@@ -337,6 +362,7 @@ export function summaryOf(report: AuditReport): AuditSummary {
     generatedAt: report.generatedAt,
     strategy: report.strategy,
     rows: report.workloads.map((w) => ({
+      ...(w.cluster === undefined ? {} : { cluster: w.cluster }),
       namespace: w.namespace,
       kind: w.workload.kind,
       name: w.workload.name,

@@ -11,11 +11,14 @@ import { buildAudit, strategyChangeNote, summaryOf, type AuditReport } from './a
 import { serializeSummary } from './audit-summary.ts';
 import { readPrevious } from './previous-report.ts';
 import type { SummaryStore } from './summary-store.ts';
-import type { UsageOutline } from './usage-outline.ts';
+import type { OutlineLookup } from './cluster-outlines.ts';
+import type { ClusterFailure } from '../clusters.ts';
 
 export interface AuditRunInput {
   rows: readonly ReportRow[];
-  outlines?: UsageOutline;
+  outlines?: OutlineLookup;
+  /** Over several clusters: those that could not be read (named in the report). */
+  failures?: readonly ClusterFailure[];
   now: number;
   historyMs: number;
   strategy: string;
@@ -62,6 +65,7 @@ export async function completeAudit(input: AuditRunInput): Promise<AuditReport> 
     strategy: input.strategy,
     ...(found && 'summary' in found ? { previous: found } : {}),
     ...(input.prices ? { prices: input.prices } : {}),
+    ...(input.failures && input.failures.length > 0 ? { failures: input.failures } : {}),
   });
   const changed = strategyChangeNote(report);
   if (changed)

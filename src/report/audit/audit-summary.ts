@@ -4,7 +4,9 @@
  * ConfigMap (1 MiB) holds some 12,000 workload containers. Parsing is strict: anything that is not
  * a summary of this schema version is refused with what is wrong, never half-read. The strategy
  * of its recommendations is kept beside the rows (an optional field, so a summary written before
- * reads as one whose strategy is unknown), for the next trend to say when it changed.
+ * reads as one whose strategy is unknown), for the next trend to say when it changed. Over several
+ * clusters each row ends with its cluster (a tenth column, `cluster`); rows of nine columns are those
+ * of a single-cluster report.
  */
 
 /** Schema version of the summary; a new version is refused by an older Tailor. */
@@ -22,6 +24,8 @@ export interface SummaryRow {
   cpuTarget: number | null;
   memoryRequest: number | null;
   memoryTarget: number | null;
+  /** Only over several clusters. */
+  cluster?: string;
 }
 
 export interface AuditSummary {
@@ -32,17 +36,22 @@ export interface AuditSummary {
   rows: SummaryRow[];
 }
 
-type Tuple = [string, string, string, string, number, number | null, number | null, number | null, number | null];
+type Tuple = [string, string, string, string, number, number | null, number | null, number | null, number | null, string?];
 
-/** The summary as compact JSON (one array per row). */
+/** The summary as compact JSON (one array per row; over several clusters the cluster last). */
 export function serializeSummary(summary: AuditSummary): string {
-  const rows: Tuple[] = summary.rows.map((r) => [r.namespace, r.kind, r.name, r.container, r.pods, r.cpuRequest, r.cpuTarget, r.memoryRequest, r.memoryTarget]);
+  const clusters = summary.rows.some((r) => r.cluster !== undefined);
+  const rows = summary.rows.map((r): Tuple => {
+    const row: Tuple = [r.namespace, r.kind, r.name, r.container, r.pods, r.cpuRequest, r.cpuTarget, r.memoryRequest, r.memoryTarget];
+    if (clusters) row.push(r.cluster ?? '');
+    return row;
+  });
   return JSON.stringify({
     schemaVersion: SUMMARY_SCHEMA_VERSION,
     kind: SUMMARY_KIND,
     generatedAt: summary.generatedAt,
     ...(summary.strategy === undefined ? {} : { strategy: summary.strategy }),
-    columns: COLUMNS,
+    columns: clusters ? [...COLUMNS, 'cluster'] : COLUMNS,
     rows,
   });
 }
@@ -69,10 +78,17 @@ export function summaryFromJson(value: unknown): AuditSummary {
   const rows = o.rows.map((r: unknown, i): SummaryRow => {
     const t = r as unknown[];
     const ok =
-      Array.isArray(t) && t.length === 9 && t.slice(0, 4).every((s) => typeof s === 'string') && typeof t[4] === 'number' && t.slice(5).every(isNumberOrNull);
-    if (!ok) throw new SummaryFormatError(`rows[${i}] is not [namespace, kind, name, container, pods, cpuRequest, cpuTarget, memoryRequest, memoryTarget]`);
-    const [namespace, kind, name, container, pods, cpuRequest, cpuTarget, memoryRequest, memoryTarget] = t as Tuple;
-    return { namespace, kind, name, container, pods, cpuRequest, cpuTarget, memoryRequest, memoryTarget };
+      Array.isArray(t) &&
+      (t.length === 9 || (t.length === 10 && typeof t[9] === 'string')) &&
+      t.slice(0, 4).every((s) => typeof s === 'string') &&
+      typeof t[4] === 'number' &&
+      t.slice(5, 9).every(isNumberOrNull);
+    if (!ok)
+      throw new SummaryFormatError(
+        `rows[${i}] is not [namespace, kind, name, container, pods, cpuRequest, cpuTarget, memoryRequest, memoryTarget] (and cluster)`,
+      );
+    const [namespace, kind, name, container, pods, cpuRequest, cpuTarget, memoryRequest, memoryTarget, cluster] = t as Tuple;
+    return { namespace, kind, name, container, pods, cpuRequest, cpuTarget, memoryRequest, memoryTarget, ...(cluster === undefined ? {} : { cluster }) };
   });
   return { generatedAt: o.generatedAt, ...(o.strategy === undefined ? {} : { strategy: o.strategy }), rows };
 }

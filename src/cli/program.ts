@@ -2,14 +2,14 @@
  * The `tailor` program for a list of commands: builds the commander program from the commands'
  * register functions and runs it. The list is the entry's: every command (main.ts) or the image's
  * (image-main.ts), so an entry bundles only the commands it names.
- * Exit codes (exit-codes.ts, docs/cli.md): 0 done, 1 failed or invalid input, 2 usage error.
+ * Exit codes (exit-codes.ts, docs/cli.md): 0 done, 1 failed or invalid input, 2 usage error, 3 partial.
  * Every error is one line on stderr, `tailor <command>: ...` (a usage error ends with where to read
  * the command's help: usage-line.ts); the help is printed only for `--help`.
  */
 import { Command, CommanderError } from 'commander';
 import { InvalidConfigurationError } from '../config/resolve-config.ts';
 import { errorChainMessage } from './error-message.ts';
-import { EXIT_FAILURE, EXIT_USAGE, UsageError } from './exit-codes.ts';
+import { EXIT_FAILURE, EXIT_PARTIAL, EXIT_USAGE, PartialResultError, UsageError } from './exit-codes.ts';
 import { configureHelp } from './help-layout.ts';
 import { commanderClause, configurationClause, usageLine } from './usage-line.ts';
 
@@ -84,6 +84,6 @@ export async function runProgram(argv: readonly string[], commands: readonly Reg
       return EXIT_USAGE;
     }
     err.write(`${running}: ${errorChainMessage(e)}\n`);
-    return EXIT_FAILURE;
+    return e instanceof PartialResultError ? EXIT_PARTIAL : EXIT_FAILURE;
   }
 }

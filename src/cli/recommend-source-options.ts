@@ -1,6 +1,6 @@
 /**
  * The options `tailor recommend` and `tailor audit` share (Prometheus connection, history, strategy,
- * cluster), declared without loading what reads them (recommend-source.ts), so starting the CLI
+ * cluster or clusters: cluster-settings.ts), declared without loading what reads them (recommend-source.ts), so starting the CLI
  * stays light (decision 0244).
  */
 import type { Command } from 'commander';
@@ -32,9 +32,20 @@ export interface RecommendSourceOptions {
   progress: boolean;
   logLevel: LogLevel;
   kubeconfig?: string;
-  kubeContext?: string;
-  /** kubectl's name for `--kube-context` (so `kubectl tailor ... --context prod` works). */
-  context?: string;
+  /** `--kube-context`, repeatable: one cluster per context (cluster-settings.ts). */
+  kubeContext: string[];
+  /** kubectl's name for `--kube-context` (so `kubectl tailor ... --context prod` works), repeatable. */
+  context: string[];
+  /** Every context of the kubeconfig, one cluster each. */
+  allContexts?: boolean;
+  /** Every value of the cluster label in Prometheus, one cluster each. */
+  allClusters?: boolean;
+  /** Only these clusters (by their name in the report), repeatable. */
+  cluster: string[];
+  /** The label that tells clusters apart in Prometheus. */
+  clusterLabel: string;
+  /** `CONTEXT=NAME`: the cluster's name (and label value) when it is not the context's name. */
+  clusterName: string[];
 }
 
 const collect = (value: string, previous: string[]) => [...previous, value];
@@ -71,8 +82,22 @@ export function addRecommendSourceOptions(cmd: Command): Command {
       "memory this command may use, e.g. 512Mi: answers are sized from what is left of it (40% of the headroom, at most a quarter of the budget, in flight) (default: the container's memory limit, when it has one)",
     )
     .option('--kubeconfig <path>', 'read current requests, limits and owners from this cluster (default: $KUBECONFIG when set; else kube-state-metrics)')
-    .option('--kube-context <name>', 'context of the kubeconfig (default: its current context)')
-    .option('--context <name>', 'the same as --kube-context, as kubectl names it');
+    .option('--kube-context <name>', 'context of the kubeconfig (default: its current context); repeated: one cluster each, in one report', collect, [])
+    .option('--context <name>', 'the same as --kube-context, as kubectl names it (repeatable)', collect, [])
+    .option('--all-contexts', 'one cluster per context of the kubeconfig, in one report')
+    .option('--all-clusters', 'one cluster per value of --cluster-label in Prometheus (a Thanos of several clusters), without reading any kubeconfig')
+    .option('--cluster <name>', 'only this cluster (repeatable): its name in the report and its --cluster-label value', collect, [])
+    .option(
+      '--cluster-label <name>',
+      'the label telling clusters apart in Prometheus (with several clusters: each one\'s usage is read with <name>="<cluster>")',
+      'cluster',
+    )
+    .option(
+      '--cluster-name <context=name>',
+      "a context's cluster name in the report and label value, when it is not the context's name, e.g. ctx-prod-eu=prod (repeatable)",
+      collect,
+      [],
+    );
 }
 
 /** `--prometheus-url` and `--namespace`, which both commands list first. */

@@ -15,6 +15,7 @@ import { createStrategyRegistry } from '../model/builtin-strategies.ts';
 import type { Strategy } from '../model/types.ts';
 import { parseDuration } from '../config/duration-option.ts';
 import { UsageError } from './exit-codes.ts';
+import { clusterPlan, type ClusterPlan } from './cluster-settings.ts';
 
 /** The checked options. */
 export interface SourceSettings {
@@ -35,7 +36,12 @@ export interface SourceSettings {
   progress: boolean;
   logLevel: LogLevel;
   kubeconfig?: string;
+  /** The context of a one-cluster run (`--context`); several clusters are in `clusters`. */
   kubeContext?: string;
+  /** Which clusters (cluster-settings.ts). */
+  clusters: ClusterPlan;
+  /** Read requests and owners from the cluster: true with a context of several, false for a cluster known only by its label; absent: when --kubeconfig or $KUBECONFIG is given. */
+  readCluster?: boolean;
 }
 
 /** Runs `parse`; its error becomes a usage error that names `flag` (unless it does already). */
@@ -106,6 +112,7 @@ function connection(o: RecommendSourceOptions): ConnectionOptions {
 /** Checks and converts the options; throws {@link UsageError} for the first bad value. */
 export function sourceSettings(o: RecommendSourceOptions, clock: () => number = Date.now): SourceSettings {
   const defaults = queryConfig();
+  const plan = clusterPlan(o);
   const query = queryConfig({
     metrics: keyValues<MetricNames>(o.metric, defaults.metrics, 'metric'),
     labels: keyValues<LabelNames>(o.label, defaults.labels, 'label'),
@@ -126,17 +133,9 @@ export function sourceSettings(o: RecommendSourceOptions, clock: () => number = 
     progress: o.progress,
     logLevel: o.logLevel,
     ...(o.kubeconfig === undefined ? {} : { kubeconfig: o.kubeconfig }),
-    ...kubeContextOf(o),
+    ...(plan.kind === 'one' && plan.kubeContext !== undefined ? { kubeContext: plan.kubeContext } : {}),
+    clusters: plan,
   };
-}
-
-/** `--kube-context` or kubectl's `--context` (the same flag by two names; two different values are refused). */
-function kubeContextOf(o: Pick<RecommendSourceOptions, 'kubeContext' | 'context'>): { kubeContext?: string } {
-  if (o.kubeContext !== undefined && o.context !== undefined && o.kubeContext !== o.context) {
-    throw new UsageError(`--context ${JSON.stringify(o.context)} and --kube-context ${JSON.stringify(o.kubeContext)} name two contexts; give one`);
-  }
-  const context = o.kubeContext ?? o.context;
-  return context === undefined ? {} : { kubeContext: context };
 }
 
 /** `--memory-budget`: a quantity of at least 128Mi. */

@@ -3,6 +3,7 @@
  * from the checked options, recommend-source-settings.ts) into report rows, with a progress bar on
  * a terminal and the data warnings on stderr.
  */
+import { homedir } from 'node:os';
 import cliProgress from 'cli-progress';
 import { Registry } from 'prom-client';
 import { createLogger, type Logger } from '../observability/logger.ts';
@@ -24,15 +25,22 @@ export interface RecommendRun extends RecommendResult {
   logger: Logger;
 }
 
+/** What a run adds to the settings: the audit's chart points; a prefix for its warnings (`cluster prod: `). */
+export interface RunExtras {
+  outlinePoints?: number;
+  warningPrefix?: string;
+}
+
 /** Reads the history and builds the rows; data warnings go to stderr. */
-export async function readRecommendations(s: SourceSettings, extra: { outlinePoints?: number } = {}): Promise<RecommendRun> {
+export async function readRecommendations(s: SourceSettings, extras: RunExtras = {}): Promise<RecommendRun> {
+  const { warningPrefix = '', ...extra } = extras;
   const logger = createLogger({ level: s.logLevel });
   const metrics = new SourceMetrics(new Registry());
   const client = new PrometheusQueryClient(s.connection, logger, metrics.observer());
   const source = new PrometheusMetricsSource(client, s.query, logger);
-  // The cluster is read only when asked for: a flag, or KUBECONFIG in the environment.
-  const useCluster = s.kubeconfig !== undefined || (process.env['KUBECONFIG'] ?? '') !== '';
-  const kube = useCluster ? connectKube({ kubeconfig: s.kubeconfig, context: s.kubeContext, env: process.env }) : undefined;
+  // The cluster is read only when asked for: a flag, KUBECONFIG in the environment, or a context of several clusters.
+  const useCluster = s.readCluster ?? (s.kubeconfig !== undefined || (process.env['KUBECONFIG'] ?? '') !== '');
+  const kube = useCluster ? connectKube({ kubeconfig: s.kubeconfig, context: s.kubeContext, env: process.env, homeDir: homedir() }) : undefined;
   if (kube) logger.info({ cluster: kube.description }, 'current requests and limits from the cluster');
   const bar =
     s.progress && process.stderr.isTTY
@@ -61,7 +69,7 @@ export async function readRecommendations(s: SourceSettings, extra: { outlinePoi
       ...extra,
     });
     bar?.stop();
-    for (const line of result.warnings) process.stderr.write(`tailor: warning: ${line}\n`);
+    for (const line of result.warnings) process.stderr.write(`tailor: warning: ${warningPrefix}${line}\n`);
     return { ...result, now: s.now, historyMs: s.historyMs, strategy: s.strategyName, logger };
   } finally {
     bar?.stop();

@@ -14,7 +14,8 @@ import { ConfigMapStore, DirectoryStore, type StoreSpec, type SummaryStore } fro
 import { reportBaseName, reportsToPrune } from '../../report/audit/report-files.ts';
 import { writeResult } from '../common-options.ts';
 import { UsageError } from '../exit-codes.ts';
-import { readRecommendations } from '../recommend-source.ts';
+import { readClusters } from '../recommend-clusters.ts';
+import { notReportedError } from '../partial-report.ts';
 import { sourceSettings } from '../recommend-source-settings.ts';
 import { loadPrices } from '../price-options.ts';
 import type { AuditOptions } from './audit-options.ts';
@@ -50,10 +51,11 @@ async function writeReportFiles(dir: string, report: AuditReport, keep: number |
 /** The JSON document, 2-space indented. */
 const json = (report: AuditReport) => `${JSON.stringify(report, null, 2)}\n`;
 
-function openStore(spec: StoreSpec, o: AuditOptions): SummaryStore {
+function openStore(spec: StoreSpec, o: AuditOptions, context: string | undefined): SummaryStore {
   if (spec.kind === 'dir') return new DirectoryStore(spec.path);
-  // In a pod: the service account; elsewhere --kubeconfig, $KUBECONFIG or ~/.kube/config.
-  const kube = connectKube({ kubeconfig: o.kubeconfig, context: o.kubeContext, env: process.env });
+  // In a pod: the service account; elsewhere --kubeconfig, $KUBECONFIG or ~/.kube/config (over
+  // several clusters: its current context).
+  const kube = connectKube({ kubeconfig: o.kubeconfig, context, env: process.env });
   return new ConfigMapStore(coreApi(kube.kubeConfig), spec.namespace, spec.name);
 }
 
@@ -88,8 +90,8 @@ export async function runAuditCommand(o: AuditOptions, notes: AuditNotes = (line
   try {
     if (o.outputDir !== undefined) prepared.push({ dir: o.outputDir, ...(await prepareOutputDir(o.outputDir, '--output-dir')) });
     if (o.store?.kind === 'dir') prepared.push({ dir: o.store.path, ...(await prepareOutputDir(o.store.path, '--store dir:')) });
-    const store = o.store ? openStore(o.store, o) : undefined;
-    const run = await readRecommendations(settings, { outlinePoints: o.chartPoints });
+    const store = o.store ? openStore(o.store, o, settings.kubeContext) : undefined;
+    const run = await readClusters(settings, { outlinePoints: o.chartPoints });
     const previousFile = o.previous === undefined ? undefined : await readPreviousFile(o.previous, warn);
     let written: string | undefined;
     await completeAudit({
@@ -101,6 +103,7 @@ export async function runAuditCommand(o: AuditOptions, notes: AuditNotes = (line
       ...(previousFile ? { previousFile } : {}),
       ...(store ? { store } : {}),
       ...(prices ? { prices } : {}),
+      ...(run.failures.length > 0 ? { failures: run.failures } : {}),
       warn,
       emit: async (report) => {
         if (o.outputDir === undefined) {
@@ -114,6 +117,8 @@ export async function runAuditCommand(o: AuditOptions, notes: AuditNotes = (line
       const created = prepared[0]?.created ? ` (the folder ${o.outputDir} was created)` : '';
       notes(`tailor audit: wrote ${join(o.outputDir, written)}.html and .json, and copied them to latest.html and latest.json${created}`);
     }
+    // Written, with the clusters that could not be read named in it: exit code 3 names them too.
+    if (run.failures.length > 0) throw notReportedError(run.failures, run.rows);
   } catch (err) {
     for (const p of prepared.reverse()) await removeIfCreatedAndEmpty(p.dir, p);
     throw err;

@@ -62,6 +62,12 @@ const BAD: Array<[string[], RegExp]> = [
   [['recommend', ...PROM, '--memory-gib-hour-price', '0.004'], /--memory-gib-hour-price needs --cpu-hour-price too/],
   [['recommend', ...PROM, '--currency', 'EUR'], /--currency needs --cpu-hour-price and --memory-gib-hour-price/],
   [['recommend', ...PROM, '--cpu-hour-price', '0.03', '--memory-gib-hour-price', '0.004', '--currency', 'US dollars'], /--currency: "US dollars" is not a currency label/],
+  [['recommend', ...PROM, '--all-clusters', '--context', 'a'], /--all-clusters reads the clusters from Prometheus, --context and --all-contexts from the kubeconfig; give one/],
+  [['recommend', ...PROM, '--all-contexts', '--context', 'a'], /--all-contexts and --context name the contexts twice/],
+  [['audit', ...PROM, '--cluster-name', 'a=b'], /--cluster-name names the cluster of a context: give several --context, or --all-contexts/],
+  [['audit', ...PROM, '--context', 'a', '--context', 'b', '--cluster-name', 'c=x'], /--cluster-name c: not among the contexts given \(a, b\)/],
+  [['audit', ...PROM, '--all-clusters', '--cluster-label', 'k8s-cluster'], /--cluster-label: invalid label name "k8s-cluster"/],
+  [['recommend', ...PROM, '--context', 'a', '--context', 'b', '--cluster-name', 'a=b'], /contexts a and b both name cluster b: give them apart with --cluster-name CONTEXT=NAME/],
 
   [['audit'], /required option '--prometheus-url <url>' not specified/],
   [['audit', '--prometheus-url', 'not-a-url'], /--prometheus-url: invalid Prometheus URL/],

@@ -1,8 +1,10 @@
 /**
  * What the real-cluster lane's tests share: the lane's kubeconfig, a namespace per test, polling
- * with a deadline, and reading a running container's CPU quota from the node's cgroup filesystem.
+ * with a deadline, reading a running container's CPU quota from the node's cgroup filesystem, and
+ * Tailor's updater run on the host.
  */
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -194,6 +196,43 @@ export function podCpuQuota(id: string): number {
     return quota === 'max' ? -1 : Number(quota);
   }
   throw new Error(`container ${id} has no cgroup under /sys/fs/cgroup on this machine`);
+}
+
+/** Tailor's updater running on the host against the lane's cluster, its output collected. */
+export interface HostUpdater {
+  process: ChildProcess;
+  /** Everything it printed so far (JSON log lines). */
+  output(): string;
+  /** Throws, with its last output, if it has exited. */
+  alive(): void;
+  /** SIGTERM, and waits for it to exit. */
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts `tailor run --components updater` (no leader election, 10 s loops, metrics on a free
+ * loopback port) for `namespace`, with `extraArgs` after.
+ */
+export function startHostUpdater(namespace: string, extraArgs: readonly string[] = []): HostUpdater {
+  const args = ['bin/tailor.mjs', 'run', '--components', 'updater', '--kubeconfig', laneKubeconfigPath(), '--namespace', namespace, '--no-leader-elect'];
+  const child = spawn(process.execPath, [...args, '--interval', '10s', '--metrics-address', '127.0.0.1', '--metrics-port', '0', ...extraArgs], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout!.on('data', (d: Buffer) => (output += d.toString()));
+  child.stderr!.on('data', (d: Buffer) => (output += d.toString()));
+  return {
+    process: child,
+    output: () => output,
+    alive: () => {
+      if (child.exitCode !== null) throw new Error(`tailor exited with ${child.exitCode}:\n${output.slice(-3000)}`);
+    },
+    stop: async () => {
+      if (child.exitCode !== null) return;
+      child.kill('SIGTERM');
+      await once(child, 'exit');
+    },
+  };
 }
 
 /** Runs kubectl against the lane's cluster (the admin kubeconfig); its output, or an error with its stderr. */

@@ -12,8 +12,6 @@
  * test). Runs with `npm run test:real-cluster` (as root), not with `npm test`.
  */
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
-import { once } from 'node:events';
 import { after, before, describe, test } from 'node:test';
 import * as k8s from '@kubernetes/client-node';
 import {
@@ -23,10 +21,11 @@ import {
   guaranteedApp,
   installVpaCrd,
   laneKubeConfig,
-  laneKubeconfigPath,
   podCpuQuota,
   serverMinor,
+  startHostUpdater,
   waitFor,
+  type HostUpdater,
 } from './lane-cluster.ts';
 
 const MERGE = k8s.setHeaderOptions('Content-Type', k8s.PatchStrategy.MergePatch);
@@ -52,8 +51,7 @@ describe("Tailor's updater and pod-level resources on the real cluster", () => {
   const apps = kc.makeApiClient(k8s.AppsV1Api);
   const custom = kc.makeApiClient(k8s.CustomObjectsApi);
   let namespace = '';
-  let tailor: ChildProcess | undefined;
-  let output = '';
+  let tailor: HostUpdater | undefined;
 
   before(async () => {
     await installVpaCrd(kc);
@@ -61,10 +59,7 @@ describe("Tailor's updater and pod-level resources on the real cluster", () => {
     await apps.createNamespacedDeployment({ namespace, body: deployment() });
   });
   after(async () => {
-    if (tailor && tailor.exitCode === null) {
-      tailor.kill('SIGTERM');
-      await once(tailor, 'exit');
-    }
+    await tailor?.stop();
     if (namespace) await dropNamespace(core, namespace);
   });
 
@@ -95,24 +90,13 @@ describe("Tailor's updater and pod-level resources on the real cluster", () => {
       MERGE,
     );
 
-    const args = ['run', '--components', 'updater', '--kubeconfig', laneKubeconfigPath(), '--namespace', namespace, '--no-leader-elect'];
-    tailor = spawn(
-      process.execPath,
-      ['bin/tailor.mjs', ...args, '--interval', '10s', '--metrics-address', '127.0.0.1', '--metrics-port', '0', '--log-level', 'debug'],
-      {
-        stdio: ['ignore', 'pipe', 'pipe'],
-      },
-    );
-    tailor.stdout!.on('data', (d: Buffer) => (output += d.toString()));
-    tailor.stderr!.on('data', (d: Buffer) => (output += d.toString()));
-    const alive = () => {
-      if (tailor!.exitCode !== null) throw new Error(`tailor exited with ${tailor!.exitCode}:\n${output.slice(-3000)}`);
-    };
+    tailor = startHostUpdater(namespace, ['--log-level', 'debug']);
+    const { alive, output: said } = tailor;
 
     if (minor < 36) {
       await waitFor('the updater says why it leaves the pod alone', 120_000, async () => {
         alive();
-        return /"reason":"InPlaceUnsupported".*pod-level resources are resized in place only from Kubernetes 1\.36/.test(output) ? true : undefined;
+        return /"reason":"InPlaceUnsupported".*pod-level resources are resized in place only from Kubernetes 1\.36/.test(said()) ? true : undefined;
       });
       const p = await core.readNamespacedPod({ namespace, name });
       assert.deepEqual(JSON.parse(JSON.stringify(p.spec!.resources)), POD_LEVEL, `1.${minor}: the pod-level values are left as they are`);
@@ -123,7 +107,7 @@ describe("Tailor's updater and pod-level resources on the real cluster", () => {
 
     const resized = await waitFor('the updater resizes the pod-level values', 120_000, async () => {
       alive();
-      return /"action":"ResizeInPlace".*\(pod\): cpu/.test(output) ? Date.now() : undefined;
+      return /"action":"ResizeInPlace".*\(pod\): cpu/.test(said()) ? Date.now() : undefined;
     });
     await waitFor(
       'the pod cgroup cpu.cfs_quota_us 60000',
@@ -132,7 +116,7 @@ describe("Tailor's updater and pod-level resources on the real cluster", () => {
         alive();
         return podCpuQuota(id) === 60_000 ? true : undefined;
       },
-      () => `pod quota ${podCpuQuota(id)}; tailor's last output:\n${output.slice(-2000)}`,
+      () => `pod quota ${podCpuQuota(id)}; tailor's last output:\n${said().slice(-2000)}`,
     );
     console.log(`1.${minor}: pod cgroup quota 60000 ${Date.now() - resized} ms after the updater's resize was logged (the lane's poll is 1 s)`);
     const last = await core.readNamespacedPod({ namespace, name });

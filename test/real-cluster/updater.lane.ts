@@ -8,8 +8,6 @@
  * Runs with `npm run test:real-cluster` (as root), not with `npm test`.
  */
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
-import { once } from 'node:events';
 import { after, before, describe, test } from 'node:test';
 import * as k8s from '@kubernetes/client-node';
 import { UPDATER_FIELD_MANAGER } from '../../src/updater/pod-timing.ts';
@@ -21,8 +19,9 @@ import {
   freshNamespace,
   installVpaCrd,
   laneKubeConfig,
-  laneKubeconfigPath,
+  startHostUpdater,
   waitFor,
+  type HostUpdater,
 } from './lane-cluster.ts';
 
 const MERGE = k8s.setHeaderOptions('Content-Type', k8s.PatchStrategy.MergePatch);
@@ -52,8 +51,7 @@ describe("Tailor's updater resizes a pod in place on the real cluster", () => {
   const apps = kc.makeApiClient(k8s.AppsV1Api);
   const custom = kc.makeApiClient(k8s.CustomObjectsApi);
   let namespace = '';
-  let tailor: ChildProcess | undefined;
-  let output = '';
+  let tailor: HostUpdater | undefined;
 
   before(async () => {
     await installVpaCrd(kc);
@@ -61,10 +59,7 @@ describe("Tailor's updater resizes a pod in place on the real cluster", () => {
     await apps.createNamespacedDeployment({ namespace, body: deployment() });
   });
   after(async () => {
-    if (tailor && tailor.exitCode === null) {
-      tailor.kill('SIGTERM');
-      await once(tailor, 'exit');
-    }
+    await tailor?.stop();
     if (namespace) await dropNamespace(core, namespace);
   });
 
@@ -89,10 +84,10 @@ describe("Tailor's updater resizes a pod in place on the real cluster", () => {
       what,
       120_000,
       async () => {
-        if (tailor!.exitCode !== null) throw new Error(`tailor exited with ${tailor!.exitCode}:\n${output.slice(-3000)}`);
+        tailor!.alive();
         return cpuQuota(id) === quota ? true : undefined;
       },
-      () => `quota ${cpuQuota(id)}; tailor's last output:\n${output.slice(-2000)}`,
+      () => `quota ${cpuQuota(id)}; tailor's last output:\n${tailor!.output().slice(-2000)}`,
     );
   }
 
@@ -108,29 +103,7 @@ describe("Tailor's updater resizes a pod in place on the real cluster", () => {
     const target = { cpu: '300m', memory: '64Mi' };
     await installVpa('web', [{ containerName: 'app', target, lowerBound: target, upperBound: { cpu: '400m', memory: '64Mi' }, uncappedTarget: target }]);
 
-    tailor = spawn(
-      process.execPath,
-      [
-        'bin/tailor.mjs',
-        'run',
-        '--components',
-        'updater',
-        '--kubeconfig',
-        laneKubeconfigPath(),
-        '--namespace',
-        namespace,
-        '--no-leader-elect',
-        '--interval',
-        '10s',
-        '--metrics-address',
-        '127.0.0.1',
-        '--metrics-port',
-        '0',
-      ],
-      { stdio: ['ignore', 'pipe', 'pipe'] },
-    );
-    tailor.stdout!.on('data', (d: Buffer) => (output += d.toString()));
-    tailor.stderr!.on('data', (d: Buffer) => (output += d.toString()));
+    tailor = startHostUpdater(namespace);
 
     await waitForQuota('cpu.cfs_quota_us 30000 after the updater', id, 30_000);
     const last = await waitFor('status resources cpu 300m', 60_000, async () => {
@@ -146,7 +119,7 @@ describe("Tailor's updater resizes a pod in place on the real cluster", () => {
   });
 
   test('a native sidecar below its lowerBound: cpu 100m → 150m in place (quota 10000 → 15000), the ordinary init container left alone, no restart, same pod', async () => {
-    assert.ok(tailor && tailor.exitCode === null, 'the updater of the first test is still running');
+    assert.ok(tailor && tailor.process.exitCode === null, 'the updater of the first test is still running');
     const labels = { app: 'mesh' };
     const guaranteed = (cpu: string) => ({ requests: { cpu, memory: '32Mi' }, limits: { cpu, memory: '32Mi' } });
     const busybox = { image: guaranteedApp().image!, imagePullPolicy: 'Never' };

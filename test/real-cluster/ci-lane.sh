@@ -21,7 +21,8 @@ fi
 # install.lane.ts and audit.lane.ts only when kubectl is there to apply -k, chart.lane.ts only when
 # Helm is cached (test/helm/build-helm.sh),
 # ksm.lane.ts and audit.lane.ts only when the kube-state-metrics binary is cached, and
-# goldilocks.lane.ts only when Goldilocks built from $TAILOR_GOLDILOCKS_SRC is cached.
+# goldilocks.lane.ts only when Goldilocks built from $TAILOR_GOLDILOCKS_SRC is cached, and
+# migration.lane.ts only when upstream's VPA and metrics-server are (build-upstream-vpa.sh).
 tests=()
 for f in "$here"/*.lane.ts "$here"/../helm/*.lane.ts; do
   name="$(basename "$f")"
@@ -47,6 +48,10 @@ for f in "$here"/*.lane.ts "$here"/../helm/*.lane.ts; do
   # goldilocks.lane.ts: only with Goldilocks built from $TAILOR_GOLDILOCKS_SRC and cached.
   if [[ "$name" == goldilocks.lane.ts ]] && ! why="$("$here/build-goldilocks.sh" --check)"; then
     echo "real-cluster lane: $name SKIPPED because ${why#SKIPPED: }; CI never builds it: run TAILOR_GOLDILOCKS_SRC=<path> test/real-cluster/build-goldilocks.sh once on this machine"; continue
+  fi
+  # migration.lane.ts: only with upstream's VPA v1.8.1 and metrics-server cached (build-upstream-vpa.sh).
+  if [[ "$name" == migration.lane.ts ]] && ! why="$("$here/build-upstream-vpa.sh" --check)"; then
+    echo "real-cluster lane: $name SKIPPED because $why; CI never builds it: run test/real-cluster/build-upstream-vpa.sh once on this machine"; continue
   fi
   tests+=("$name")
 done

@@ -101,11 +101,11 @@ export function deployment(w: (typeof WORKLOADS)[number], spikeSeconds: number):
               imagePullPolicy: 'Never',
               command: ['sh', '-c', script],
               resources: { requests: { ...w.requests }, limits: { ...w.limits } },
-              // idle's memory restarts its container on a resize, as many JVMs' do: an updater
-              // acting on a bound that collapsed at the switch would show as a restart.
+              // Resized without a restart: an updater acting on a bound that collapsed at the switch
+              // shows in the pods' requests (podSnapshot), not only as a restart.
               resizePolicy: [
                 { resourceName: 'cpu', restartPolicy: 'NotRequired' },
-                { resourceName: 'memory', restartPolicy: w.name === 'idle' ? 'RestartContainer' : 'NotRequired' },
+                { resourceName: 'memory', restartPolicy: 'NotRequired' },
               ],
             },
           ],
@@ -182,11 +182,15 @@ export async function readCheckpoints(custom: k8s.CustomObjectsApi, namespace: s
   }));
 }
 
-/** Every pod of the namespace: uid → name and the sum of its containers' restartCounts. */
+/** Every pod of the namespace: uid → name, the sum of its containers' restartCounts and their requests (a resize shows too). */
 export async function podSnapshot(core: k8s.CoreV1Api, namespace: string): Promise<Record<string, string>> {
   const pods = await core.listNamespacedPod({ namespace });
   return Object.fromEntries(
-    pods.items.map((p) => [p.metadata!.uid!, `${p.metadata!.name} restarts=${(p.status?.containerStatuses ?? []).reduce((s, c) => s + c.restartCount, 0)}`]),
+    pods.items.map((p) => {
+      const restarts = (p.status?.containerStatuses ?? []).reduce((s, c) => s + c.restartCount, 0);
+      const requests = p.spec!.containers.map((c) => `${c.name} ${c.resources?.requests?.cpu}/${c.resources?.requests?.memory}`).join(', ');
+      return [p.metadata!.uid!, `${p.metadata!.name} restarts=${restarts} requests ${requests}`];
+    }),
   );
 }
 

@@ -4,7 +4,7 @@
  * 1. Upstream's recommender, updater and admission controller (built by build-upstream-vpa.sh) run
  *    on this machine against the lane, metrics-server feeding the recommender, with three
  *    Deployments and their VPAs: `spiky` (Off; busy at its 300m limit for SPIKE_SECONDS, then
- *    asleep), `web` (Initial; busy at 150m), `idle` (InPlaceOrRecreate; asleep, within its bounds).
+ *    asleep), `web` (Initial; busy at 150m), `idle` (InPlaceOrRecreate; asleep, requests 25m / 256Mi, within upstream's bounds).
  *    It waits until the spike is over, upstream has recommended every container and written a
  *    checkpoint of each, and records upstream's last targets.
  * 2. The switch: upstream's three stopped, its webhook configuration deleted, Prometheus started
@@ -13,7 +13,7 @@
  *    UPDATER_DELAY_MS after its first checkpoints, `tailor run --components updater` (together
  *    with MIGRATION_UPDATER_AT_ONCE=1). After four updater loops each target must be within
  *    TOLERANCE of upstream's last, every checkpoint must hold at least upstream's samples (Tailor
- *    continued them), and no pod may have been replaced or restarted (uids and restartCounts).
+ *    continued them), and no pod may have been replaced, restarted or resized (uids, restartCounts, requests).
  * 3. The switch back: Tailor stopped (its shutdown writes its checkpoints), its webhook
  *    configuration deleted, upstream's three started again; the same checks against Tailor's last.
  *
@@ -200,100 +200,104 @@ describe('migration from upstream VPA v1.8.1 to Tailor and back keeps every reco
     console.log(`migration figures: ${JSON.stringify(figures)}`);
   });
 
-  test('upstream → Tailor → upstream: targets within x1.1025, checkpoints continued, no pod replaced or restarted', { timeout: 25 * MINUTES }, async () => {
-    const t0 = Date.now();
-    const podsRunning = await waitFor('every workload pod Running', 3 * MINUTES, async () => {
-      const pods = await core.listNamespacedPod({ namespace });
-      return pods.items.length === WORKLOADS.length && pods.items.every((p) => p.status?.phase === 'Running') ? pods : undefined;
-    });
-    const spikeEnds = Math.max(...podsRunning.items.map((p) => Date.parse(String(p.status!.startTime)))) + SPIKE_SECONDS * 1000;
+  test(
+    'upstream → Tailor → upstream: targets within x1.1025, checkpoints continued, no pod replaced, restarted or resized',
+    { timeout: 25 * MINUTES },
+    async () => {
+      const t0 = Date.now();
+      const podsRunning = await waitFor('every workload pod Running', 3 * MINUTES, async () => {
+        const pods = await core.listNamespacedPod({ namespace });
+        return pods.items.length === WORKLOADS.length && pods.items.every((p) => p.status?.phase === 'Running') ? pods : undefined;
+      });
+      const spikeEnds = Math.max(...podsRunning.items.map((p) => Date.parse(String(p.status!.startTime)))) + SPIKE_SECONDS * 1000;
 
-    // 1. Upstream alone, until the spike is over and every container has a target and a checkpoint.
-    let upstream = await startUpstream('first');
-    await waitFor(
-      "upstream's recommendations and checkpoints, the spike over",
-      SPIKE_SECONDS * 1000 + 5 * MINUTES,
-      async () => {
-        for (const p of upstream) p.check();
-        if (Date.now() < spikeEnds + 45_000) return undefined;
-        const [targets, cps] = [await readTargets(custom, namespace), await readCheckpoints(custom, namespace)];
-        return Object.keys(targets).length === WORKLOADS.length && cps.length === WORKLOADS.length && cps.every((c) => c.samples > 0) ? true : undefined;
-      },
-      () => upstream[0]!.output().slice(-1500),
-    );
-    const podsBefore = await podSnapshot(core, namespace);
-    for (const p of upstream) await p.stop();
-    const upstreamLast = await readTargets(custom, namespace);
-    const upstreamCheckpoints = await readCheckpoints(custom, namespace);
-    figures.upstreamPhaseS = Math.round((Date.now() - t0) / 1000);
-    figures.upstreamLast = showTargets(upstreamLast);
-    figures.upstreamSamples = Object.fromEntries(upstreamCheckpoints.map((c) => [c.name, c.samples]));
-    figures.upstreamMemoryWeights = Object.fromEntries(upstreamCheckpoints.map((c) => [c.name, c.memoryWeight]));
-    assert.ok(
-      upstreamLast['spiky/app']!.cpu >= 0.15,
-      `upstream saw the spike (spiky cpu ${upstreamLast['spiky/app']!.cpu}); the test proves nothing otherwise`,
-    );
+      // 1. Upstream alone, until the spike is over and every container has a target and a checkpoint.
+      let upstream = await startUpstream('first');
+      await waitFor(
+        "upstream's recommendations and checkpoints, the spike over",
+        SPIKE_SECONDS * 1000 + 5 * MINUTES,
+        async () => {
+          for (const p of upstream) p.check();
+          if (Date.now() < spikeEnds + 45_000) return undefined;
+          const [targets, cps] = [await readTargets(custom, namespace), await readCheckpoints(custom, namespace)];
+          return Object.keys(targets).length === WORKLOADS.length && cps.length === WORKLOADS.length && cps.every((c) => c.samples > 0) ? true : undefined;
+        },
+        () => upstream[0]!.output().slice(-1500),
+      );
+      const podsBefore = await podSnapshot(core, namespace);
+      for (const p of upstream) await p.stop();
+      const upstreamLast = await readTargets(custom, namespace);
+      const upstreamCheckpoints = await readCheckpoints(custom, namespace);
+      figures.upstreamPhaseS = Math.round((Date.now() - t0) / 1000);
+      figures.upstreamLast = showTargets(upstreamLast);
+      figures.upstreamSamples = Object.fromEntries(upstreamCheckpoints.map((c) => [c.name, c.samples]));
+      figures.upstreamMemoryWeights = Object.fromEntries(upstreamCheckpoints.map((c) => [c.name, c.memoryWeight]));
+      assert.ok(
+        upstreamLast['spiky/app']!.cpu >= 0.15,
+        `upstream saw the spike (spiky cpu ${upstreamLast['spiky/app']!.cpu}); the test proves nothing otherwise`,
+      );
 
-    // 2. The switch to Tailor (docs/migration.md).
-    const switchAt = Date.now();
-    laneKubectl('delete', 'mutatingwebhookconfiguration', 'vpa-webhook-config', '--ignore-not-found');
-    if (process.env.MIGRATION_DROP_CHECKPOINTS === '1') laneKubectl('-n', namespace, 'delete', 'verticalpodautoscalercheckpoints', '--all');
-    prometheus = await startLanePrometheus(kc, 5);
-    // The recommender and the webhook first; the updater once the recommender has read a history
-    // step of usage (UPDATER_DELAY_MS after its first checkpoints): upstream's checkpoints leave the
-    // current interval's memory peak out, so until then memory bounds stand at the floor and an
-    // updater started at once resized idle's memory (256Mi above an upperBound of 250Mi).
-    const together = process.env.MIGRATION_UPDATER_AT_ONCE === '1';
-    const tailor = await startTailor(together ? 'recommender,updater,admission' : 'recommender,admission');
-    const tailorFirst = await checkpointsWrittenBy("Tailor's checkpoints", switchAt, (m) => m === 'tailor-recommender', [tailor]);
-    const tailorFirstTargets = await readTargets(custom, namespace);
-    figures.tailorFirst = showTargets(tailorFirstTargets);
-    figures.tailorFirstMemoryWeights = Object.fromEntries(tailorFirst.map((c) => [c.name, c.memoryWeight]));
-    if (!together) await sleep(UPDATER_DELAY_MS);
-    const updater = together ? tailor : await startTailor('updater');
-    await sleep(40_000); // four of the updater's 10 s loops
-    for (const p of [tailor, updater]) p.check();
-    const tailorCheckpoints = await readCheckpoints(custom, namespace);
-    const tailorTargets = await readTargets(custom, namespace);
-    figures.switchToTailorS = Math.round((Date.now() - switchAt) / 1000);
-    figures.tailor = showTargets(tailorTargets);
-    figures.tailorSamples = Object.fromEntries(tailorCheckpoints.map((c) => [c.name, c.samples]));
-    const webhook = laneKubectl(
-      'get',
-      'mutatingwebhookconfiguration',
-      'vpa-webhook-config',
-      '-o',
-      'jsonpath={.webhooks[*].name} {.webhooks[*].clientConfig.url}',
-    );
-    figures.webhookAfterSwitch = webhook;
-    assert.deepEqual(targetsMoved(upstreamLast, tailorTargets, TOLERANCE), [], "Tailor's targets against upstream's last");
-    for (const c of upstreamCheckpoints) {
-      const now = tailorCheckpoints.find((t) => t.name === c.name);
-      assert.ok(now && now.samples >= c.samples, `checkpoint ${c.name}: Tailor holds ${now?.samples} samples, upstream wrote ${c.samples}`);
-    }
-    assert.deepEqual(await podSnapshot(core, namespace), podsBefore, 'the same pods, none restarted, after the switch to Tailor');
-    assert.match(webhook, /^vpa\.k8s\.io https:\/\/127\.0\.0\.1:/, "Tailor's webhook under upstream's name");
+      // 2. The switch to Tailor (docs/migration.md).
+      const switchAt = Date.now();
+      laneKubectl('delete', 'mutatingwebhookconfiguration', 'vpa-webhook-config', '--ignore-not-found');
+      if (process.env.MIGRATION_DROP_CHECKPOINTS === '1') laneKubectl('-n', namespace, 'delete', 'verticalpodautoscalercheckpoints', '--all');
+      prometheus = await startLanePrometheus(kc, 5);
+      // The recommender and the webhook first; the updater once the recommender has read a history
+      // step of usage (UPDATER_DELAY_MS after its first checkpoints): upstream's checkpoints leave the
+      // current interval's memory peak out, so until then memory bounds stand at the floor and an
+      // updater started at once resized idle's memory (256Mi above an upperBound of 250Mi).
+      const together = process.env.MIGRATION_UPDATER_AT_ONCE === '1';
+      const tailor = await startTailor(together ? 'recommender,updater,admission' : 'recommender,admission');
+      const tailorFirst = await checkpointsWrittenBy("Tailor's checkpoints", switchAt, (m) => m === 'tailor-recommender', [tailor]);
+      const tailorFirstTargets = await readTargets(custom, namespace);
+      figures.tailorFirst = showTargets(tailorFirstTargets);
+      figures.tailorFirstMemoryWeights = Object.fromEntries(tailorFirst.map((c) => [c.name, c.memoryWeight]));
+      if (!together) await sleep(UPDATER_DELAY_MS);
+      const updater = together ? tailor : await startTailor('updater');
+      await sleep(40_000); // four of the updater's 10 s loops
+      for (const p of [tailor, updater]) p.check();
+      const tailorCheckpoints = await readCheckpoints(custom, namespace);
+      const tailorTargets = await readTargets(custom, namespace);
+      figures.switchToTailorS = Math.round((Date.now() - switchAt) / 1000);
+      figures.tailor = showTargets(tailorTargets);
+      figures.tailorSamples = Object.fromEntries(tailorCheckpoints.map((c) => [c.name, c.samples]));
+      const webhook = laneKubectl(
+        'get',
+        'mutatingwebhookconfiguration',
+        'vpa-webhook-config',
+        '-o',
+        'jsonpath={.webhooks[*].name} {.webhooks[*].clientConfig.url}',
+      );
+      figures.webhookAfterSwitch = webhook;
+      assert.deepEqual(targetsMoved(upstreamLast, tailorTargets, TOLERANCE), [], "Tailor's targets against upstream's last");
+      for (const c of upstreamCheckpoints) {
+        const now = tailorCheckpoints.find((t) => t.name === c.name);
+        assert.ok(now && now.samples >= c.samples, `checkpoint ${c.name}: Tailor holds ${now?.samples} samples, upstream wrote ${c.samples}`);
+      }
+      assert.deepEqual(await podSnapshot(core, namespace), podsBefore, 'the same pods, none restarted or resized, after the switch to Tailor');
+      assert.match(webhook, /^vpa\.k8s\.io https:\/\/127\.0\.0\.1:/, "Tailor's webhook under upstream's name");
 
-    // 3. The switch back to upstream.
-    await updater.stop();
-    await tailor.stop();
-    const tailorLast = await readTargets(custom, namespace);
-    const tailorFlushed = await readCheckpoints(custom, namespace);
-    const backAt = Date.now();
-    laneKubectl('delete', 'mutatingwebhookconfiguration', 'vpa-webhook-config', '--ignore-not-found');
-    upstream = await startUpstream('back');
-    const backCheckpoints = await checkpointsWrittenBy("upstream's checkpoints again", backAt, (m) => m !== 'tailor-recommender', upstream);
-    const backTargets = await readTargets(custom, namespace);
-    figures.switchBackS = Math.round((Date.now() - backAt) / 1000);
-    figures.tailorLast = showTargets(tailorLast);
-    figures.upstreamAgain = showTargets(backTargets);
-    figures.upstreamAgainSamples = Object.fromEntries(backCheckpoints.map((c) => [c.name, c.samples]));
-    assert.deepEqual(targetsMoved(tailorLast, backTargets, TOLERANCE), [], "upstream's targets against Tailor's last");
-    for (const c of tailorFlushed) {
-      const now = backCheckpoints.find((t) => t.name === c.name);
-      assert.ok(now && now.samples >= c.samples, `checkpoint ${c.name}: upstream holds ${now?.samples} samples, Tailor wrote ${c.samples}`);
-    }
-    assert.deepEqual(await podSnapshot(core, namespace), podsBefore, 'the same pods, none restarted, after the switch back');
-    figures.totalS = Math.round((Date.now() - t0) / 1000);
-  });
+      // 3. The switch back to upstream.
+      await updater.stop();
+      await tailor.stop();
+      const tailorLast = await readTargets(custom, namespace);
+      const tailorFlushed = await readCheckpoints(custom, namespace);
+      const backAt = Date.now();
+      laneKubectl('delete', 'mutatingwebhookconfiguration', 'vpa-webhook-config', '--ignore-not-found');
+      upstream = await startUpstream('back');
+      const backCheckpoints = await checkpointsWrittenBy("upstream's checkpoints again", backAt, (m) => m !== 'tailor-recommender', upstream);
+      const backTargets = await readTargets(custom, namespace);
+      figures.switchBackS = Math.round((Date.now() - backAt) / 1000);
+      figures.tailorLast = showTargets(tailorLast);
+      figures.upstreamAgain = showTargets(backTargets);
+      figures.upstreamAgainSamples = Object.fromEntries(backCheckpoints.map((c) => [c.name, c.samples]));
+      assert.deepEqual(targetsMoved(tailorLast, backTargets, TOLERANCE), [], "upstream's targets against Tailor's last");
+      for (const c of tailorFlushed) {
+        const now = backCheckpoints.find((t) => t.name === c.name);
+        assert.ok(now && now.samples >= c.samples, `checkpoint ${c.name}: upstream holds ${now?.samples} samples, Tailor wrote ${c.samples}`);
+      }
+      assert.deepEqual(await podSnapshot(core, namespace), podsBefore, 'the same pods, none restarted or resized, after the switch back');
+      figures.totalS = Math.round((Date.now() - t0) / 1000);
+    },
+  );
 });

@@ -41,7 +41,7 @@ export function hasPodLevelResources(pod: V1Pod): boolean {
 }
 
 /** The pod's containers that share the pod-level values: regular ones and sidecars. */
-function sharingContainers(pod: V1Pod): V1Container[] {
+export function sharingContainers(pod: V1Pod): V1Container[] {
   return [...(pod.spec?.containers ?? []), ...(pod.spec?.initContainers ?? []).filter((c) => c.restartPolicy === 'Always')];
 }
 

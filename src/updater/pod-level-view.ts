@@ -14,7 +14,7 @@ import type { V1Pod } from '@kubernetes/client-node';
 import type { PodResourcePolicy } from '../api/vpa.ts';
 import type { NumericContainerRecommendation } from '../api/vpa-quantities.ts';
 import { readResourceValues, type ContainerResourceValues } from '../policy/container-values.ts';
-import { podLevelRecommendation, POD_LEVEL } from '../policy/pod-level-resources.ts';
+import { podLevelRecommendation, POD_LEVEL, sharingContainers } from '../policy/pod-level-resources.ts';
 import type { ContainerUsage, PodUsage } from './container-usage.ts';
 
 /** The pod seen as one subject. */
@@ -52,7 +52,7 @@ export function podLevelView(
 ): { ok: true; view: PodLevelView } | { ok: false; message: string } {
   const summed = podLevelRecommendation(pod, recommendations, resourcePolicy);
   if (!summed.ok) return summed;
-  const names = [...(pod.spec?.containers ?? []), ...(pod.spec?.initContainers ?? []).filter((c) => c.restartPolicy === 'Always')].map((c) => c.name);
+  const names = sharingContainers(pod).map((c) => c.name);
   return {
     ok: true,
     view: {

@@ -11,7 +11,9 @@
  * - Drift: a pod at least `minPodAgeForDriftMs` old (12 h) is changed when |target - request| /
  *   request, summed over the resources, reaches `driftThreshold` (10%): cpu 100m -> 112m is 0.12.
  * - Cooldown: no change within `podCooldownMs` (15 min) of the last one (OOM kills and memory
- *   pressure do not wait; the caller decides that).
+ *   pressure do not wait; the caller decides that), except a raise of a request short of its
+ *   lowerBound by at least the drift threshold (request x 1.1 <= lowerBound): 250m against 481m does
+ *   not wait, 450m does (decision 0296).
  * - Memory safety: a resize must never OOM-kill a container, so a memory limit is never lowered
  *   below peak + max(peak x `memoryPeakMarginRatio`, `memoryPeakMarginBytes`) of the recent peak:
  *   with 15% and 64 MiB, peak 800 MiB -> 920 MiB, peak 200 MiB -> 264 MiB. Without a known peak the
@@ -86,6 +88,16 @@ export function isDrift(difference: number, options: Pick<UpdaterOptions, 'drift
 /** True while a change `sinceChangeMs` ago still holds the pod (the cooldown). */
 export function coolingDown(sinceChangeMs: number, options: Pick<UpdaterOptions, 'podCooldownMs'>): boolean {
   return sinceChangeMs < options.podCooldownMs;
+}
+
+/**
+ * True when `request` is short of the recommendation's `lowerBound` by at least the drift threshold
+ * (request x (1 + 10%) <= lowerBound): short now, by the recommender's own confidence, by more than
+ * a difference worth a change, so the cooldown does not hold the raise (decision 0296). Request
+ * 250m, lowerBound 481m: 275m <= 481m, short; request 450m: 495m > 481m, waits out the cooldown.
+ */
+export function shortOfLowerBound(request: number, lowerBound: number, options: Pick<UpdaterOptions, 'driftThreshold'>): boolean {
+  return request * (1 + options.driftThreshold) <= lowerBound;
 }
 
 /** The lowest memory limit (bytes) a container may be resized to, given its recent peak (Infinity without one). */

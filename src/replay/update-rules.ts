@@ -5,7 +5,7 @@
  * step, drift and memory-floor arithmetic is the updater's own (src/policy/change-rules.ts).
  */
 import type { ResourceEstimate, Resources } from '../model/types.ts';
-import { limitStep, memoryLimitFloor, relativeChange } from '../policy/change-rules.ts';
+import { limitStep, memoryLimitFloor, relativeChange, shortOfLowerBound } from '../policy/change-rules.ts';
 import { DEFAULT_UPDATER_OPTIONS, type UpdaterOptions } from '../policy/update-thresholds.ts';
 
 /** When and how far the updater moves requests. All times in milliseconds. */
@@ -117,18 +117,34 @@ export type UpdateReason = 'oom' | 'memory-pressure' | 'outside-bounds' | 'drift
 
 /**
  * Decides whether the updater changes the container now. Order: an OOM, then memory pressure, act
- * at once on memory (no cooldown, no age); otherwise nothing during the cooldown; then a request
+ * at once on memory (no cooldown, no age); otherwise nothing during the cooldown (unless a request
+ * is short of its lowerBound by the drift threshold, `shortNow`, and `shortSkipsCooldown`); then a request
  * outside [lowerBound, upperBound]; then an old enough container whose summed relative difference
  * exceeds the threshold ('drift').
  * Worked number: request 500m, target 440m, lower 400m, upper 600m: inside the bounds; the
  * difference |440 - 500| / 500 = 12% >= 10%, so a container older than 12 h is updated ('drift').
  */
-export function updateReason(state: ContainerUpdateState, estimate: ResourceEstimate, rules: UpdateRules, now: number): UpdateReason | undefined {
+export function updateReason(
+  state: ContainerUpdateState,
+  estimate: ResourceEstimate,
+  rules: UpdateRules,
+  now: number,
+  shortSkipsCooldown = true,
+): UpdateReason | undefined {
   if (state.oomPending && state.hasMemory) return 'oom';
   if (state.pressurePending && state.hasMemory) return 'memory-pressure';
-  if (now - state.lastChangeAt < rules.cooldownMs) return undefined;
+  if (now - state.lastChangeAt < rules.cooldownMs && !(shortSkipsCooldown && shortNow(state, estimate, rules))) return undefined;
   if (cpuOutsideBounds(state, estimate) || memoryOutsideBounds(state, estimate)) return 'outside-bounds';
   return drifted(state, estimate, rules, now) ? 'drift' : undefined;
+}
+
+/** A request short of its lowerBound by at least the drift threshold: the cooldown does not hold it (`shortOfLowerBound`). */
+export function shortNow(state: ContainerUpdateState, estimate: ResourceEstimate, rules: UpdateRules): boolean {
+  const drift = { driftThreshold: rules.minRelativeDiff };
+  return (
+    shortOfLowerBound(state.request.cpu, estimate.lowerBound.cpu, drift) ||
+    (state.hasMemory && shortOfLowerBound(state.request.memory, estimate.lowerBound.memory, drift))
+  );
 }
 
 /** The CPU request is outside the estimate's bounds. */

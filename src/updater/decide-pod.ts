@@ -13,7 +13,8 @@
  * 3. a resize in flight (in-place modes): follow it (follow-resize.ts): wait, fall back, or replan.
  * 4. triggers (triggers.ts): OOM kill (with the VPA's `evictAfterOOMSeconds`, only a quick one:
  *    oom.ts `quickOomKills`), memory pressure, outside bounds, drift on an old pod; none:
- *    skip. Not urgent and within the cooldown after the last change: wait.
+ *    skip. Not urgent and within the cooldown after the last change: wait, unless a request is short
+ *    of its lowerBound by the drift threshold (decision 0296; not with the workload's own cooldown).
  * 5. the new values from the policy (src/policy: min/maxAllowed, controlledValues, LimitRange,
  *    QoS). OOM and pressure raise memory by at least `memoryPressureRaiseFactor`; when they are
  *    the only triggers, only the memory of the containers concerned changes.
@@ -53,7 +54,7 @@ import { inPlaceChanges } from './in-place-changes.ts';
 import { underMemoryPressure } from './memory-pressure.ts';
 import { quickOomKills, recentOomKills } from './oom.ts';
 import { coolingDown, oldEnoughToDrift } from '../policy/change-rules.ts';
-import { MAX_INCREASE_ANNOTATION } from '../policy/annotations/pace-annotations.ts';
+import { COOLDOWN_ANNOTATION, MAX_INCREASE_ANNOTATION } from '../policy/annotations/pace-annotations.ts';
 import { recommendationsOf, type PlannerContext, type PodPlanInput } from './pod-plan-input.ts';
 import { lastUpdateTime, podStartTime, UPDATER_FIELD_MANAGER } from './pod-timing.ts';
 import { podLevelView } from './pod-level-view.ts';
@@ -61,7 +62,7 @@ import { policyTargets } from './policy-targets.ts';
 import { inPlaceBlocker, resizeViolations } from './resize-guard.ts';
 import { readResizeState } from './resize-state.ts';
 import { refusalState, sameAsRefused } from './resize-refusal.ts';
-import { updateTriggers, type Trigger } from './triggers.ts';
+import { shortContainers, updateTriggers, type Trigger } from './triggers.ts';
 import { detectRuntime, type ContainerRuntime } from '../policy/container-runtime.ts';
 import { runtimeOverridesOf } from '../policy/runtime-annotation.ts';
 import { overrideFor } from '../policy/runtime-fit.ts';
@@ -202,7 +203,11 @@ export function decidePod(input: PodPlanInput, ctx: PlannerContext): PodDecision
   }
   const urgentContainers = new Set([...oomKilled, ...underPressure]);
   const urgent = urgentContainers.size > 0;
-  if (!urgent && !replanning && lastUpdate !== undefined && coolingDown(now - lastUpdate, options)) {
+  // A container short of its lowerBound is raised at once, unless the workload set its own cooldown (a hard pace).
+  const ownCooldown = vpa.metadata?.annotations?.[COOLDOWN_ANNOTATION.key] !== undefined;
+  const short = ownCooldown ? [] : shortContainers(actual, recommendations, options);
+  const cooling = lastUpdate !== undefined && coolingDown(now - lastUpdate, options);
+  if (!urgent && !replanning && cooling && short.length === 0) {
     const skew =
       reportedUpdate !== undefined && reportedUpdate > now
         ? ` (its change time lies ${spanText(reportedUpdate - now)} ahead of this clock: clock skew, counted from when first seen)`
@@ -217,7 +222,11 @@ export function decidePod(input: PodPlanInput, ctx: PlannerContext): PodDecision
   base.notes = policyNotes;
   const trigger: Trigger | undefined = triggers[0];
   const reason: DecisionReason = replanning ? 'ResizeSuperseded' : trigger!.reason;
-  const why = [follow.kind === 'replan' ? follow.message : undefined, ...triggers.map((t) => t.message)].filter(Boolean).join('; ');
+  const shortNote =
+    cooling && !urgent && short.length > 0
+      ? `changed ${spanText(now - lastUpdate!)} ago, but ${short.join(', ')} short of the lowerBound by ${Math.round(options.driftThreshold * 100)}% or more: not held by the cooldown`
+      : undefined;
+  const why = [follow.kind === 'replan' ? follow.message : undefined, ...triggers.map((t) => t.message), shortNote].filter(Boolean).join('; ');
 
   if (!plan.changed) {
     if (replanning) return decide('Wait', follow.waitReason, `${follow.message}; nothing better to send`);

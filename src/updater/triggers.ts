@@ -8,14 +8,15 @@
  *   Example: cpu requests 100m, target 112m -> 0.12; memory 1Gi vs 1Gi -> 0; total 0.12 >= 0.10.
  * - `OomKilled`: a container was OOM-killed recently (oom.ts): act on memory at once, any age;
  * - `MemoryPressure`: a container's working set stays near its memory limit (memory-pressure.ts).
- * The last two are urgent: they skip the age rule, the cooldown and the canary wait.
+ * The last two are urgent: they skip the age rule, the cooldown and the canary wait. A container
+ * short of its lowerBound by the drift threshold (`shortContainers`) skips the cooldown alone.
  */
 import type { NumericContainerRecommendation } from '../api/vpa-quantities.ts';
 import type { ContainerResourceValues } from '../policy/container-values.ts';
 import { describeAmount } from '../policy/adjustments.ts';
 import { RESOURCE_NAMES } from '../model/types.ts';
 import type { UpdaterOptions } from '../policy/update-thresholds.ts';
-import { isDrift, oldEnoughToDrift, relativeChange } from '../policy/change-rules.ts';
+import { isDrift, oldEnoughToDrift, relativeChange, shortOfLowerBound } from '../policy/change-rules.ts';
 
 export type TriggerReason = 'OutsideBounds' | 'Drift' | 'OomKilled' | 'MemoryPressure';
 
@@ -53,6 +54,29 @@ export function relativeDifference(actual: ReadonlyMap<string, ContainerResource
     total += relativeChange(requests, targets);
   }
   return total;
+}
+
+/**
+ * The containers with a request short of the recommendation's lowerBound by at least the drift
+ * threshold (change-rules.ts `shortOfLowerBound`; a missing request counts as 0): their raise is
+ * not held by the cooldown. cpu request 250m, lowerBound 481m -> short.
+ */
+export function shortContainers(
+  actual: ReadonlyMap<string, ContainerResourceValues>,
+  recommendations: readonly NumericContainerRecommendation[],
+  options: Pick<UpdaterOptions, 'driftThreshold'>,
+): string[] {
+  const out: string[] = [];
+  for (const rec of recommendations) {
+    const current = actual.get(rec.containerName);
+    if (!current) continue;
+    const short = RESOURCE_NAMES.some((r) => {
+      const lower = rec.lowerBound?.[r];
+      return rec.target[r] !== undefined && lower !== undefined && shortOfLowerBound(current.requests[r] ?? 0, lower, options);
+    });
+    if (short) out.push(rec.containerName);
+  }
+  return out;
 }
 
 /** The reasons to act on the pod now, most urgent first; empty when it should be left as it is. */

@@ -68,12 +68,22 @@ test('a raise below the lowerBound reaches it in one change, beyond the x2 step'
 });
 
 test('the cooldown spaces changes even when the target moves every minute', () => {
+  const { strategy } = scripted((now) => (Math.floor(now / MIN) % 2 === 0 ? estimate(180, 250 * MB) : estimate(170, 250 * MB)));
+  const s = series('a', new Array(9).fill(0.1), []);
+  const tally = replayContainer(s, strategy, options({ cooldownMs: 3 * MIN }));
+  // Allowed at minutes 0, 3, 6: targets 180, 170, 180 -> three changes (170m is short of 180m by
+  // less than 10%: the raise waits too).
+  assert.equal(tally.changes, 3);
+  assert.equal(tally.cpuRequestSum, 180 * 3 + 170 * 3 + 180 * 3);
+});
+
+test('a raise short of the lowerBound by 10% or more is not held by the cooldown; cuts are (decision 0296)', () => {
   const { strategy } = scripted((now) => (Math.floor(now / MIN) % 2 === 0 ? estimate(120, 250 * MB) : estimate(180, 250 * MB)));
   const s = series('a', new Array(9).fill(0.1), []);
   const tally = replayContainer(s, strategy, options({ cooldownMs: 3 * MIN }));
-  // Allowed at minutes 0, 3, 6: targets 120, 180, 120 -> three changes.
-  assert.equal(tally.changes, 3);
-  assert.equal(tally.cpuRequestSum, 120 * 3 + 180 * 3 + 120 * 3);
+  // Minutes 0 (120), 1 (180: 120m is 33% short), 4 (cut to 120, 3 min after 1), 5 (180), 8 (120).
+  assert.equal(tally.changes, 5);
+  assert.equal(tally.cpuRequestSum, 120 * 3 + 180 * 6);
 });
 
 test('inside the bounds, only an old enough container with a large enough difference changes', () => {

@@ -13,7 +13,8 @@ import { vpa } from '../builders/vpas.ts';
 import { context } from './planner-fixtures.ts';
 
 const app = () => container('app', { requests: { cpu: '100m', memory: '512Mi' }, limits: { memory: '1Gi' } });
-const moreCpu = { app: { target: { cpu: '200m', memory: '512Mi' }, lower: { cpu: '150m', memory: '400Mi' }, upper: { cpu: '400m', memory: '800Mi' } } };
+// 100m is 5% below the lowerBound: outside the bounds, but not short enough to skip the cooldown (decision 0296)
+const moreCpu = { app: { target: { cpu: '200m', memory: '512Mi' }, lower: { cpu: '105m', memory: '400Mi' }, upper: { cpu: '400m', memory: '800Mi' } } };
 
 /** Decides for the pod at NOW + `after` with the loop's memory of future times. */
 function decideAt(sketch: PodSketch, times: FutureTimes, after: number) {

@@ -33,6 +33,8 @@ const moreCpu = { app: { target: { cpu: '200m', memory: '512Mi' }, lower: { cpu:
 // Recommends less memory: outside the bounds (upper 400Mi).
 const lessMemory = { app: { target: { cpu: '100m', memory: '300Mi' }, lower: { cpu: '50m', memory: '200Mi' }, upper: { cpu: '200m', memory: '400Mi' } } };
 const young = 1 * HOUR;
+// app requests 100m: 5% short of lowerBound 105m, less than the 10% that skips the cooldown (decision 0296)
+const slightlyMoreCpu = { app: { target: { cpu: '200m', memory: '512Mi' }, lower: { cpu: '105m', memory: '400Mi' }, upper: { cpu: '400m', memory: '800Mi' } } };
 // Pod-level resources (spec.resources): Burstable, limits twice the requests.
 const podLevel = { requests: { cpu: '100m', memory: '512Mi' }, limits: { cpu: '200m', memory: '1Gi' } };
 
@@ -111,8 +113,11 @@ const rows: Row[] = [
   { name: 'memory high for only 1 min: not yet pressure', pod: { containers: [app()], startedAgo: young }, vpa: { recommend: { app: { target: { cpu: '100m', memory: '512Mi' } } } }, opts: { usage: { app: { memoryWorkingSetMinBytes: 950 * MiB, memoryWindowMs: MINUTE } } }, action: 'Skip', reason: 'WithinBounds' },
   { name: 'min working set 900Mi is below 90% of 1Gi (921.6Mi): no pressure', pod: { containers: [app()], startedAgo: young }, vpa: { recommend: { app: { target: { cpu: '100m', memory: '512Mi' } } } }, opts: { usage: { app: { memoryWorkingSetMinBytes: 900 * MiB, memoryWindowMs: 2 * MINUTE } } }, action: 'Skip', reason: 'WithinBounds' },
   // Pace
-  { name: 'changed 5 min ago: cooldown', pod: { containers: [app()], startedAgo: young, resizedAgo: 5 * MINUTE }, vpa: { recommend: moreCpu }, action: 'Wait', reason: 'Cooldown' },
-  { name: 'the cooldown comes from the annotation too', pod: { containers: [app()], startedAgo: young, annotations: { 'tailor.dev/last-update': new Date(Date.parse('2026-06-01T11:50:00Z')).toISOString() } }, vpa: { recommend: moreCpu }, action: 'Wait', reason: 'Cooldown' },
+  { name: 'changed 5 min ago, 5% below the lowerBound: cooldown', pod: { containers: [app()], startedAgo: young, resizedAgo: 5 * MINUTE }, vpa: { recommend: slightlyMoreCpu }, action: 'Wait', reason: 'Cooldown' },
+  { name: 'the cooldown comes from the annotation too', pod: { containers: [app()], startedAgo: young, annotations: { 'tailor.dev/last-update': new Date(Date.parse('2026-06-01T11:50:00Z')).toISOString() } }, vpa: { recommend: slightlyMoreCpu }, action: 'Wait', reason: 'Cooldown' },
+  { name: 'changed 5 min ago, a cut (1 cpu above upperBound 300m): cooldown', pod: { containers: [container('app', { requests: { cpu: '1' } })], startedAgo: young, resizedAgo: 5 * MINUTE }, vpa: { recommend: { app: { target: { cpu: '100m' }, upper: { cpu: '300m' } } } }, action: 'Wait', reason: 'Cooldown' },
+  { name: 'changed 5 min ago, 100m short of lowerBound 150m by 10% or more: not held by the cooldown (decision 0296)', pod: { containers: [app()], startedAgo: young, resizedAgo: 5 * MINUTE }, vpa: { recommend: moreCpu }, action: 'ResizeInPlace', reason: 'OutsideBounds', message: /changed 5 min ago, but app short of the lowerBound by 10% or more: not held by the cooldown/ },
+  { name: 'a short pod waits out the workload\'s own cooldown (a hard pace)', pod: { containers: [app()], startedAgo: young, resizedAgo: 5 * MINUTE }, vpa: { annotations: { 'tailor.dev/cooldown': '15m' }, recommend: moreCpu }, action: 'Wait', reason: 'Cooldown' },
   { name: 'changed 20 min ago: past the 15 min cooldown', pod: { containers: [app()], startedAgo: young, resizedAgo: 20 * MINUTE }, vpa: { recommend: moreCpu }, action: 'ResizeInPlace', reason: 'OutsideBounds' },
   { name: 'an OOM skips the cooldown', pod: { containers: [app({ oomKilledAgo: MINUTE })], startedAgo: young, resizedAgo: 5 * MINUTE }, vpa: { recommend: moreCpu }, action: 'ResizeInPlace', reason: 'OomKilled' },
   // HPA

@@ -44,11 +44,20 @@ test('max-decrease: 1600m towards 400m goes to 800m by default (x0.5), to 1200m 
   assert.equal(cpuTo(decisions(solo('1600m'), { annotations: { 'tailor.dev/max-decrease': '25%' } })[0]!), 1200);
 });
 
-test('cooldown: a pod changed 10 min ago waits under the global 15 min, not under 5m', () => {
-  const pods = solo('100m', { resizedAgo: 10 * MINUTE });
+test('cooldown: a cut of a pod changed 10 min ago waits under the global 15 min, not under 5m', () => {
+  const pods = solo('1600m', { resizedAgo: 10 * MINUTE });
   assert.deepEqual(lines(decisions(pods)), ['solo Wait Cooldown']);
   assert.deepEqual(lines(decisions(pods, { annotations: { 'tailor.dev/cooldown': '5m' } })), ['solo ResizeInPlace OutsideBounds']);
-  assert.deepEqual(lines(decisions(solo('100m', { resizedAgo: 20 * MINUTE }), { annotations: { 'tailor.dev/cooldown': '30m' } })), ['solo Wait Cooldown']);
+  assert.deepEqual(lines(decisions(solo('1600m', { resizedAgo: 20 * MINUTE }), { annotations: { 'tailor.dev/cooldown': '30m' } })), ['solo Wait Cooldown']);
+});
+
+test("cooldown: a raise of a pod short of its lowerBound (100m against 300m) is not held by the global cooldown, but is by the workload's own", () => {
+  const pods = solo('100m', { resizedAgo: 10 * MINUTE });
+  const [d] = decisions(pods);
+  assert.equal(`${d!.action} ${d!.reason}`, 'ResizeInPlace OutsideBounds');
+  assert.match(d!.message, /changed 10 min ago, but app short of the lowerBound by 10% or more: not held by the cooldown/);
+  assert.equal(cpuTo(d!), 300);
+  assert.deepEqual(lines(decisions(pods, { annotations: { 'tailor.dev/cooldown': '30m' } })), ['solo Wait Cooldown']);
 });
 
 test('cooldown: a 20s cooldown is said in seconds (not "0 min"), as is a change 12 s ago', () => {

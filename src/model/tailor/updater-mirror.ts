@@ -13,6 +13,7 @@ import type { ResourceEstimate } from '../types.ts';
 import { SlidingMax } from '../sliding-max.ts';
 import {
   coolingDown,
+  shortOfLowerBound,
   isDrift,
   limitStep,
   memoryLimitFloor,
@@ -76,14 +77,16 @@ export class UpdaterMirror {
 
   /**
    * Would the updater change the requests now, given `estimate`? 'urgent': an OOM kill or memory
-   * pressure, memory alone is raised (no cooldown); 'all': outside the bounds or drift, every
+   * pressure, memory alone is raised (no cooldown); 'all': outside the bounds or drift (the cooldown
+   * held, unless a request is short of its lowerBound by the drift threshold), every
    * resource goes to its target (the updater's rule, src/updater/policy-targets.ts). A trigger
    * that leaves the requests as they are (the target is the request) is no change.
    */
   wouldAct(now: number, e: ResourceEstimate): 'urgent' | 'all' | undefined {
     if (Number.isNaN(this.cpu)) return 'all';
     if (this.pressurePending && this.hasMemory) return 'urgent';
-    if (coolingDown(now - this.lastChangeAt, this.o)) return undefined;
+    const short = shortOfLowerBound(this.cpu, e.lowerBound.cpu, this.o) || (this.hasMemory && shortOfLowerBound(this.memory, e.lowerBound.memory, this.o));
+    if (coolingDown(now - this.lastChangeAt, this.o) && !short) return undefined;
     const outside =
       this.cpu < e.lowerBound.cpu ||
       this.cpu > e.upperBound.cpu ||

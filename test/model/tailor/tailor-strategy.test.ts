@@ -355,14 +355,11 @@ test('cutsRideAlong: a pending memory cut goes with a CPU raise', () => {
   assert.ok(riding.changes <= alone.changes, `changes ${riding.changes} vs ${alone.changes}`);
 });
 
-test('the mirror of the updater (coalesceChanges) waits out the cooldown the updater runs with, not the default one', () => {
-  // CPU grows from 100m by x1.5 every 10 min after an hour, up to 2 cores: the updater follows it
-  // change after change, one per cooldown.
-  const cpu = (i: number) => (i < 60 ? 0.1 : Math.min(2, 0.1 * 1.5 ** Math.floor((i - 60) / 10)));
-  const changes = (updater?: UpdaterOptions): number[] => {
+test('the mirror of the updater (coalesceChanges) waits out the cooldown the updater runs with, not the default one; a raise short of the lowerBound waits for neither', () => {
+  const changes = (cpu: (i: number) => number, minutes: number, updater?: UpdaterOptions): number[] => {
     const m = tailorStrategy({}, 'tailor', { coalesceChanges: true }, updater).newModel();
     const at: number[] = [];
-    for (let i = 0; i < 6 * 60; i++) {
+    for (let i = 0; i < minutes; i++) {
       m.addCpuSample(cpu(i), i * MIN);
       m.addMemorySample(100 * MIB, i * MIN);
       // A change the mirror expects pins the CPU bounds to the target.
@@ -371,6 +368,13 @@ test('the mirror of the updater (coalesceChanges) waits out the cooldown the upd
     }
     return at;
   };
-  assert.deepEqual(changes(), [0, 80, 95, 110, 125, 140, 155], 'the default 15 min apart');
-  assert.deepEqual(changes(updaterOptions({ podCooldownMs: 2 * HOUR })), [0, 120, 240], "an operator's 2 h apart");
+  // CPU at 2 cores for an hour, then 100m for a day: the updater cuts, change after change, one per cooldown.
+  const drop = (i: number) => (i < 60 ? 2 : 0.1);
+  assert.deepEqual(changes(drop, 24 * 60), [0, 409, 424, 439, 454, 469], 'the default 15 min apart');
+  assert.deepEqual(changes(drop, 24 * 60, updaterOptions({ podCooldownMs: 2 * HOUR })), [0, 409, 529, 649, 769, 889], "an operator's 2 h apart");
+  // CPU grows from 100m by x1.5 every 10 min after an hour, up to 2 cores: each raise finds the
+  // request short of the lowerBound by 10% or more, so no cooldown holds it (decision 0296).
+  const growth = (i: number) => (i < 60 ? 0.1 : Math.min(2, 0.1 * 1.5 ** Math.floor((i - 60) / 10)));
+  assert.deepEqual(changes(growth, 6 * 60), [0, 80, 90, 100, 115, 135]);
+  assert.deepEqual(changes(growth, 6 * 60, updaterOptions({ podCooldownMs: 2 * HOUR })), [0, 80, 90, 100, 115, 135]);
 });

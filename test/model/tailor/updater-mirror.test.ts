@@ -19,7 +19,7 @@ function applied(m: UpdaterMirror, now: number, e: ResourceEstimate): 'urgent' |
   return how;
 }
 
-test('the first estimate is taken as applied; then the updater acts outside the bounds, one step, not within the cooldown', () => {
+test('the first estimate is taken as applied; then the updater acts outside the bounds, one step, not within the cooldown unless short', () => {
   const m = new UpdaterMirror(updaterOptions());
   m.addCpuSample(0);
   m.addMemorySample(400 * MIB, 0);
@@ -27,8 +27,10 @@ test('the first estimate is taken as applied; then the updater acts outside the 
   assert.equal(m.cpu, 500);
   // Inside the bounds and a young pod (no drift before 12 h): nothing.
   assert.equal(m.wouldAct(20 * MIN, est(450, 500 * MIB)), undefined);
-  // CPU need far above: outside the bounds, but within the cooldown after the change at 0.
-  assert.equal(m.wouldAct(10 * MIN, est(2000, 500 * MIB)), undefined);
+  // CPU need a little above (lowerBound 520m, 4% over the request): outside the bounds, but within the cooldown after the change at 0.
+  assert.equal(m.wouldAct(10 * MIN, est(650, 500 * MIB)), undefined);
+  // Far above (lowerBound 1600m): short by 10% or more, not held by the cooldown (decision 0296).
+  assert.equal(m.wouldAct(10 * MIN, est(2000, 500 * MIB)), 'all');
   assert.equal(applied(m, 20 * MIN, est(2000, 500 * MIB)), 'all');
   // One step, beyond x2 up to the lowerBound (0.8 x 2000m): 1600m, not 1000m.
   assert.equal(m.cpu, 1600);

@@ -51,7 +51,8 @@ for (const version of ['1.32', '1.33', '1.35'] as const) {
     assert.equal(f.calls.filter((c) => c.startsWith('resize')).length, 1, 'done once');
 
     // a new recommendation within 15 minutes of the resize waits: the restarted updater read the
-    // time of its last change from the pod's managedFields (kube-sim records them like the API server)
+    // time of its last change from the pod's managedFields (kube-sim records them like the API server).
+    // 800m is 6% below the new lowerBound 850m: not short enough to skip the cooldown (decision 0296).
     await f.custom.patchNamespacedCustomObjectStatus(
       {
         group: 'autoscaling.k8s.io',
@@ -62,7 +63,7 @@ for (const version of ['1.32', '1.33', '1.35'] as const) {
         body: {
           status: {
             recommendation: {
-              containerRecommendations: [{ containerName: 'app', target: { cpu: '1200m', memory: '256Mi' }, lowerBound: { cpu: '1100m', memory: '200Mi' } }],
+              containerRecommendations: [{ containerName: 'app', target: { cpu: '1200m', memory: '256Mi' }, lowerBound: { cpu: '850m', memory: '200Mi' } }],
             },
           },
         },

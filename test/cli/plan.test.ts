@@ -117,8 +117,10 @@ test('a missing input file is named in words, exit 1', async () => {
 });
 
 test('pods without managedFields (kubectl get strips them) get a note: the cooldown cannot be known', async () => {
+  // lowerBound 105m: web-7f9c-a's 100m is outside it, but not short enough (10%) to skip the cooldown (decision 0296).
+  const objects = OBJECTS.replace('lowerBound: {cpu: 300m', 'lowerBound: {cpu: 105m');
   const path = join(dir, 'stripped.yaml');
-  writeFileSync(path, OBJECTS);
+  writeFileSync(path, objects);
   const out = sink();
   const err = sink();
   await planFiles(
@@ -131,7 +133,7 @@ test('pods without managedFields (kubectl get strips them) get a note: the coold
   // With the updater's resize 5 minutes ago in managedFields (as --show-managed-fields keeps it) the same pod waits.
   const managed = `    managedFields: [{manager: tailor-updater, operation: Update, subresource: resize, time: "2026-06-01T11:55:00Z"}]\n`;
   const shown = join(dir, 'shown.yaml');
-  writeFileSync(shown, OBJECTS.replace(/( {4}ownerReferences: .*\n)/g, `$1${managed}`));
+  writeFileSync(shown, objects.replace(/( {4}ownerReferences: .*\n)/g, `$1${managed}`));
   const out2 = sink();
   const err2 = sink();
   await planFiles(

@@ -21,6 +21,8 @@ export interface MetricNames {
   jobOwner: string;
   requests: string;
   limits: string;
+  /** kube-state-metrics: one series per init container of a pod, labelled with its `restart_policy` (`Always` for a native sidecar). */
+  initContainerInfo: string;
 }
 
 /** The labels that identify a container; cAdvisor and kube-state-metrics share them by default. */
@@ -41,6 +43,7 @@ export const DEFAULT_METRIC_NAMES: Readonly<MetricNames> = Object.freeze({
   jobOwner: 'kube_job_owner',
   requests: 'kube_pod_container_resource_requests',
   limits: 'kube_pod_container_resource_limits',
+  initContainerInfo: 'kube_pod_init_container_info',
 });
 
 export const DEFAULT_LABEL_NAMES: Readonly<LabelNames> = Object.freeze({

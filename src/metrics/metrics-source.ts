@@ -84,6 +84,11 @@ export interface MetricsSource {
   owners(namespaces: readonly string[], at: number, windowMs: number): Promise<OwnerLink[]>;
   /** Requests and limits as of `at` (the last value within `lookbackMs`). */
   resources(namespaces: readonly string[], at: number, lookbackMs: number): Promise<ContainerResources[]>;
+  /**
+   * The ordinary init containers (not native sidecars) of pods seen in the `windowMs` before `at`:
+   * their usage is no workload container's. Optional: a source that cannot tell leaves it out.
+   */
+  initContainers?(namespaces: readonly string[], at: number, windowMs: number): Promise<ContainerKey[]>;
 }
 
 /** `namespace/pod/container`, the map key used throughout. */

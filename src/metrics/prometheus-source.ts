@@ -6,7 +6,17 @@
 import { moduleLogger, type Logger } from '../observability/logger.ts';
 import type { QueryConfig } from './metric-names.ts';
 import { MEMORY_USAGE_NAMESPACES_PER_QUERY, type ContainerMemoryUsage, type MemoryUsageSource, type MemoryUsageWindows } from './memory-usage-source.ts';
-import type { Answer, ContainerResources, ContainerSeries, DataQuality, MetricsSource, OomEvent, OwnerLink, StepRange } from './metrics-source.ts';
+import type {
+  Answer,
+  ContainerKey,
+  ContainerResources,
+  ContainerSeries,
+  DataQuality,
+  MetricsSource,
+  OomEvent,
+  OwnerLink,
+  StepRange,
+} from './metrics-source.ts';
 import { addQuality, cleanQuality, containerId } from './metrics-source.ts';
 import { typicalInterval } from './scrape-interval.ts';
 import {
@@ -18,6 +28,7 @@ import {
   namespaceSizesQuery,
   oomKillsQuery,
   ownerSeriesSelectors,
+  initContainerSelector,
   resourcesQuery,
 } from './promql-queries.ts';
 import { PROMETHEUS_MAX_POINTS_PER_SERIES, splitRange } from './range-plan.ts';
@@ -142,6 +153,17 @@ export class PrometheusMetricsSource implements MetricsSource, MemoryUsageSource
       (l.kind === 'limit' ? entry.limits : entry.requests)[l.resource] = value;
     }
     return [...byId.keys()].sort().map((id) => byId.get(id)!);
+  }
+
+  async initContainers(namespaces: readonly string[], at: number, windowMs: number): Promise<ContainerKey[]> {
+    const answer = await this.client.series([initContainerSelector(this.cfg, namespaces)], at - windowMs, at);
+    this.noteWarnings(answer.warnings, 'init containers');
+    const keys = new Map<string, ContainerKey>();
+    for (const metric of answer.result) {
+      const key = keyOf(metric.labels, this.cfg.labels);
+      if (key) keys.set(containerId(key), key);
+    }
+    return [...keys.keys()].sort().map((id) => keys.get(id)!);
   }
 
   /** Recent peak and sustained working set per container: one instant query per 200 namespaces. */

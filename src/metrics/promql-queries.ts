@@ -37,6 +37,15 @@ export function ownerSeriesSelectors(cfg: QueryConfig, namespaces: readonly stri
 }
 
 /**
+ * The ordinary init containers of the namespaces' pods, for the series API (no samples loaded):
+ * kube-state-metrics' init container info without `restart_policy="Always"` (native sidecars run
+ * beside the containers and count as containers).
+ */
+export function initContainerSelector(cfg: QueryConfig, namespaces: readonly string[]): string {
+  return selector(cfg.metrics.initContainerInfo, [oneOf(cfg.labels.namespace, namespaces), matcher('restart_policy', '!=', 'Always')], cfg.extraSelector);
+}
+
+/**
  * Number of container series per namespace seen in the (short) window ending at the query time:
  * one cheap instant query that both discovers namespaces and sizes the batches of a cycle. Over
  * long windows use {@link containerSeriesSelector} with the series API instead: this loads every

@@ -1,7 +1,7 @@
 /**
- * Ordinary init containers (no `restartPolicy: Always`) run to completion before a pod's containers
- * start: nothing resizes them (the updater and the webhook plan only containers and native
- * sidecars, policy/pod-resources.ts), so their usage is no container's. cAdvisor reports them as
+ * Ordinary init containers (no `restartPolicy: Always`, policy/init-containers.ts) run to completion
+ * before a pod's containers start: nothing resizes them (the updater and the webhook plan only
+ * containers and native sidecars, policy/pod-resources.ts), so their usage is no container's. cAdvisor reports them as
  * containers all the same, so the recommender learns their names from its VPAs' current pods and
  * drops their series, as upstream's recommender drops the samples of a pod's init containers.
  * Without this, `init-db` got a recommendation of its own, and since the per-pod floors (25m,
@@ -18,16 +18,6 @@
  * Worked example: pods `web-1` {initContainers: [migrate, proxy (Always)], containers: [app]} and
  * `web-2` alike -> VPA shop/web drops `migrate`; `app` and `proxy` are recommended.
  */
-
-/** The parts of a pod spec this reads. */
-export interface InitContainersSpec {
-  spec?: { initContainers?: ReadonlyArray<{ name: string; restartPolicy?: string }> };
-}
-
-/** The names of a pod's ordinary init containers (native sidecars left out). */
-export function ordinaryInitContainers(pod: InitContainersSpec): string[] {
-  return (pod.spec?.initContainers ?? []).filter((c) => c.restartPolicy !== 'Always').map((c) => c.name);
-}
 
 /** A current pod as the routes describe it: its ordinary init containers and its containers. */
 export interface PodContainerNames {

@@ -42,7 +42,7 @@ import type { Logger } from '../observability/logger.ts';
 import { BackfillPlan } from './backfill-plan.ts';
 import { steadySince } from './boosted-startup.ts';
 import { attributeGonePodHistory, type HistoryContext } from './gone-pod-history.ts';
-import { ordinaryInitContainers } from './init-containers.ts';
+import { ordinaryInitContainers } from '../policy/init-containers.ts';
 import { modelBytes } from './model-bytes.ts';
 import { backfillNewVpas } from './new-vpa-history.ts';
 import { memoryRequests, podOomKills } from './pod-oom-kills.ts';

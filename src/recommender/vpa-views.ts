@@ -14,7 +14,7 @@ import { classificationOf } from '../kube/errors.ts';
 import type { Logger } from '../observability/logger.ts';
 import { RepeatedWarnings } from '../observability/repeated-warnings.ts';
 import { SelectorParseError, selectorMatches, type LabelSelector } from './label-selector.ts';
-import type { InitContainersSpec } from './init-containers.ts';
+import type { InitContainersSpec } from '../policy/init-containers.ts';
 import type { PodLike } from './pod-oom-kills.ts';
 import type { RecommenderKube } from './recommender-kube.ts';
 import { TargetBackoff, targetKey } from './target-backoff.ts';

@@ -10,7 +10,8 @@ import { appsApi, batchApi, coreApi } from '../kube/kube-apis.ts';
 import { KubeClient } from '../kube/kube-request.ts';
 import pLimit from 'p-limit';
 import { parseCpu, parseMemory } from 'kube-basics/quantity';
-import type { ContainerResources, OwnerLink } from '../metrics/metrics-source.ts';
+import type { ContainerKey, ContainerResources, OwnerLink } from '../metrics/metrics-source.ts';
+import { ordinaryInitContainers } from '../policy/init-containers.ts';
 import { runtimeFitWarnings } from '../policy/runtime-fit.ts';
 
 /** The three list calls per namespace. */
@@ -26,6 +27,15 @@ export interface ClusterResources {
   links: OwnerLink[];
   /** Containers whose memory resizePolicy does not fit their runtime (runtime-fit.ts), one line per owner and container. */
   runtimeWarnings?: string[];
+  /** The ordinary init containers of the pods (policy/init-containers.ts): their usage is no workload container's. */
+  initContainers?: ContainerKey[];
+}
+
+/** The ordinary init containers of `pods`, every phase (a finished pod's ran too). */
+export function podInitContainers(pods: readonly k8s.V1Pod[]): ContainerKey[] {
+  return pods.flatMap((pod) =>
+    ordinaryInitContainers(pod).map((container) => ({ namespace: pod.metadata?.namespace ?? '', pod: pod.metadata?.name ?? '', container })),
+  );
 }
 
 /**
@@ -120,7 +130,12 @@ export async function readClusterResources(lister: ClusterLister, namespaces: re
       limit(async () => {
         try {
           const [pods, replicaSets, jobs] = await Promise.all([lister.pods(namespace), lister.replicaSets(namespace), lister.jobs(namespace)]);
-          return { resources: podResources(pods), links: ownerLinks(pods, replicaSets, jobs), runtimeWarnings: podRuntimeWarnings(pods) };
+          return {
+            resources: podResources(pods),
+            links: ownerLinks(pods, replicaSets, jobs),
+            runtimeWarnings: podRuntimeWarnings(pods),
+            initContainers: podInitContainers(pods),
+          };
         } catch (err) {
           throw new ClusterReadError(
             `could not list pods, ReplicaSets and Jobs of namespace ${namespace}: ${err instanceof Error ? err.message : String(err)}`,
@@ -130,5 +145,10 @@ export async function readClusterResources(lister: ClusterLister, namespaces: re
       }),
     ),
   );
-  return { resources: parts.flatMap((p) => p.resources), links: parts.flatMap((p) => p.links), runtimeWarnings: parts.flatMap((p) => p.runtimeWarnings) };
+  return {
+    resources: parts.flatMap((p) => p.resources),
+    links: parts.flatMap((p) => p.links),
+    runtimeWarnings: parts.flatMap((p) => p.runtimeWarnings),
+    initContainers: parts.flatMap((p) => p.initContainers),
+  };
 }

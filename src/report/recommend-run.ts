@@ -5,7 +5,7 @@
  * part of the history could not be read, rather than printing a silently partial report.
  */
 import type { Logger } from '../observability/logger.ts';
-import type { MetricsSource, ContainerResources, OwnerLink } from '../metrics/metrics-source.ts';
+import type { MetricsSource, ContainerKey, ContainerResources, OwnerLink } from '../metrics/metrics-source.ts';
 import { containerId } from '../metrics/metrics-source.ts';
 import { PartialDataError } from '../metrics/metrics-errors.ts';
 import { batchNamespaces } from '../metrics/namespace-batches.ts';
@@ -77,16 +77,21 @@ export async function runRecommend(input: RecommendInput): Promise<RecommendResu
   const links: OwnerLink[] = [];
   const resources: ContainerResources[] = [];
   const runtimeWarnings: string[] = [];
+  // Ordinary init containers: from the cluster's pods and from kube-state-metrics' history (pods gone too).
+  const initContainers = new Set<string>();
   if (input.readCluster) {
     const cluster = await input.readCluster(namespaces);
     links.push(...cluster.links);
     resources.push(...cluster.resources);
     runtimeWarnings.push(...(cluster.runtimeWarnings ?? []));
+    for (const key of cluster.initContainers ?? []) initContainers.add(containerId(key));
   }
   for (const batch of batchNamespaces(sizes, 1, 20_000)) {
     links.push(...(await input.source.owners(batch.namespaces, input.now, historyMs)));
     if (!input.readCluster) resources.push(...(await input.source.resources(batch.namespaces, input.now, input.resourcesLookbackMs ?? HOUR)));
+    for (const key of (await input.source.initContainers?.(batch.namespaces, input.now, historyMs)) ?? []) initContainers.add(containerId(key));
   }
+  if (initContainers.size > 0) log.info({ initContainers: initContainers.size }, 'ordinary init containers left out of the report');
   const owners = new OwnerIndex(links);
   const memoryRequests = new Map(resources.map((r) => [containerId(r.key), r.requests.memory]));
   const containersPerPod = new Map<string, number>();
@@ -104,7 +109,7 @@ export async function runRecommend(input: RecommendInput): Promise<RecommendResu
     input.outlinePoints === undefined
       ? undefined
       : new UsageOutline(owners, input.now - historyMs, input.now, input.outlinePoints, input.feed?.stepMs ?? FEED_DEFAULTS.stepMs);
-  const sink = outlines ? tee(usage, outlines) : usage;
+  const sink = withoutContainers(outlines ? tee(usage, outlines) : usage, initContainers);
   const sync = await feed.sync(input.now, sink, input.onProgress);
   if (sync.failed.length > 0) {
     throw new PartialDataError(
@@ -115,6 +120,28 @@ export async function runRecommend(input: RecommendInput): Promise<RecommendResu
   const rows = buildRows(usage.containers(), currentByWorkload(resources, owners), input.now);
   const missing = input.readCluster ? [] : missingSeriesWarnings(rows, links, resources, input.metricNames ?? DEFAULT_METRIC_NAMES);
   return { rows, sync, warnings: [...missing, ...sparseDataWarnings(rows, sync), ...runtimeWarnings], ...(outlines ? { outlines } : {}) };
+}
+
+/**
+ * `sink` without the series and OOM kills of the containers in `ids` (`namespace/pod/container`):
+ * ordinary init containers run before the workload's containers, nothing resizes them, and a row of
+ * their own would only mislead (as the recommender drops them, recommender/init-containers.ts).
+ */
+function withoutContainers(sink: UsageSink, ids: ReadonlySet<string>): UsageSink {
+  if (ids.size === 0) return sink;
+  const keep = (key: ContainerKey) => !ids.has(containerId(key));
+  return {
+    cpu: (s) => {
+      if (keep(s.key)) sink.cpu(s);
+    },
+    memory: (s) => {
+      if (keep(s.key)) sink.memory(s);
+    },
+    oom: (e) => {
+      if (keep(e.key)) sink.oom(e);
+    },
+    ...(sink.endChunk ? { endChunk: () => sink.endChunk!() } : {}),
+  };
 }
 
 /** One sink feeding two: the models, then the outline. */

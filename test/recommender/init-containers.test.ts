@@ -14,7 +14,8 @@ import assert from 'node:assert/strict';
 import type { ContainerKey } from '../../src/metrics/metrics-source.ts';
 import { AggregateContainerState } from '../../src/model/aggregate-container-state.ts';
 import { defaultModelConfig } from '../../src/model/model-config.ts';
-import { InitContainerNames, ordinaryInitContainers } from '../../src/recommender/init-containers.ts';
+import { InitContainerNames } from '../../src/recommender/init-containers.ts';
+import { ordinaryInitContainers } from '../../src/policy/init-containers.ts';
 import { VpaAggregates, type PodRoute } from '../../src/recommender/vpa-aggregates.ts';
 import { vpaRecommendation } from '../../src/recommender/vpa-recommendation.ts';
 

@@ -36,6 +36,8 @@ export interface FixtureContainer {
   cpuNaNAt?: number[];
   /** Scraped by two jobs: every cAdvisor series appears twice (job a and job b). */
   duplicated?: boolean;
+  /** An init container of its pod (kube-state-metrics' kube_pod_init_container_info): ordinary, or a native sidecar (restart_policy="Always"). */
+  initContainer?: 'ordinary' | 'sidecar';
 }
 
 export interface FixtureOptions {
@@ -91,6 +93,8 @@ export function usageFixture(containers: readonly FixtureContainer[], options: F
       gauge('kube_pod_container_resource_requests', { ...ksm, resource, unit: resource === 'cpu' ? 'core' : 'byte' }, value);
     for (const [resource, value] of Object.entries(c.limits ?? {}))
       gauge('kube_pod_container_resource_limits', { ...ksm, resource, unit: resource === 'cpu' ? 'core' : 'byte' }, value);
+    // kube-state-metrics writes restart_policy="" for an ordinary init container: Prometheus keeps no empty label.
+    if (c.initContainer) gauge('kube_pod_init_container_info', { ...ksm, ...(c.initContainer === 'sidecar' ? { restart_policy: 'Always' } : {}) }, 1);
     const kills = [...(c.oomKillsAt ?? [])].sort((a, b) => a - b);
     if (kills.length > 0 && c.oomViaCadvisor) {
       const samples = times(start, end, MINUTE).map((t): [number, number] => [t, kills.filter((k) => k <= t).length]);

@@ -136,7 +136,7 @@ test('rules across options name every flag involved', () => {
     '--namespace=Bad_Name: must be a DNS-1123 label (lower case letters, digits and -, at most 63)',
   ]);
   assert.deepEqual(problems(['--prometheus-metric', 'cpu=x'], URL_ENV), [
-    `--prometheus-metric=cpu=x: unknown metric "cpu"; known: cpuUsageSeconds, memoryWorkingSet, oomEvents, lastTerminatedReason, restarts, podOwner, replicaSetOwner, jobOwner, requests, limits`,
+    `--prometheus-metric=cpu=x: unknown metric "cpu"; known: cpuUsageSeconds, memoryWorkingSet, oomEvents, lastTerminatedReason, restarts, podOwner, replicaSetOwner, jobOwner, requests, limits, initContainerInfo`,
   ]);
 });
 

@@ -100,6 +100,20 @@ export function shortOfLowerBound(request: number, lowerBound: number, options: 
   return request * (1 + options.driftThreshold) <= lowerBound;
 }
 
+/**
+ * `shortOfLowerBound` for a container's cpu or memory (memory only where `hasMemory`): the check
+ * the tailor strategies' mirror of the updater and the replay make on one container.
+ */
+export function anyShortOfLowerBound(
+  cpu: number,
+  memory: number,
+  lowerBound: Readonly<{ cpu: number; memory: number }>,
+  hasMemory: boolean,
+  options: Pick<UpdaterOptions, 'driftThreshold'>,
+): boolean {
+  return shortOfLowerBound(cpu, lowerBound.cpu, options) || (hasMemory && shortOfLowerBound(memory, lowerBound.memory, options));
+}
+
 /** The lowest memory limit (bytes) a container may be resized to, given its recent peak (Infinity without one). */
 export function memoryLimitFloor(peakBytes: number | undefined, options: Pick<UpdaterOptions, 'memoryPeakMarginRatio' | 'memoryPeakMarginBytes'>): number {
   if (peakBytes === undefined || !Number.isFinite(peakBytes) || peakBytes < 0) return Number.POSITIVE_INFINITY;

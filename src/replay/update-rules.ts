@@ -5,7 +5,7 @@
  * step, drift and memory-floor arithmetic is the updater's own (src/policy/change-rules.ts).
  */
 import type { ResourceEstimate, Resources } from '../model/types.ts';
-import { limitStep, memoryLimitFloor, relativeChange, shortOfLowerBound } from '../policy/change-rules.ts';
+import { limitStep, memoryLimitFloor, relativeChange, anyShortOfLowerBound } from '../policy/change-rules.ts';
 import { DEFAULT_UPDATER_OPTIONS, type UpdaterOptions } from '../policy/update-thresholds.ts';
 
 /** When and how far the updater moves requests. All times in milliseconds. */
@@ -138,13 +138,9 @@ export function updateReason(
   return drifted(state, estimate, rules, now) ? 'drift' : undefined;
 }
 
-/** A request short of its lowerBound by at least the drift threshold: the cooldown does not hold it (`shortOfLowerBound`). */
+/** A request short of its lowerBound by at least the drift threshold: the cooldown does not hold it (`anyShortOfLowerBound`). */
 export function shortNow(state: ContainerUpdateState, estimate: ResourceEstimate, rules: UpdateRules): boolean {
-  const drift = { driftThreshold: rules.minRelativeDiff };
-  return (
-    shortOfLowerBound(state.request.cpu, estimate.lowerBound.cpu, drift) ||
-    (state.hasMemory && shortOfLowerBound(state.request.memory, estimate.lowerBound.memory, drift))
-  );
+  return anyShortOfLowerBound(state.request.cpu, state.request.memory, estimate.lowerBound, state.hasMemory, { driftThreshold: rules.minRelativeDiff });
 }
 
 /** The CPU request is outside the estimate's bounds. */

@@ -203,10 +203,10 @@ export function decidePod(input: PodPlanInput, ctx: PlannerContext): PodDecision
   }
   const urgentContainers = new Set([...oomKilled, ...underPressure]);
   const urgent = urgentContainers.size > 0;
+  const cooling = lastUpdate !== undefined && coolingDown(now - lastUpdate, options);
   // A container short of its lowerBound is raised at once, unless the workload set its own cooldown (a hard pace).
   const ownCooldown = vpa.metadata?.annotations?.[COOLDOWN_ANNOTATION.key] !== undefined;
-  const short = ownCooldown ? [] : shortContainers(actual, recommendations, options);
-  const cooling = lastUpdate !== undefined && coolingDown(now - lastUpdate, options);
+  const short = cooling && !urgent && !ownCooldown ? shortContainers(actual, recommendations, options) : [];
   if (!urgent && !replanning && cooling && short.length === 0) {
     const skew =
       reportedUpdate !== undefined && reportedUpdate > now
@@ -223,7 +223,7 @@ export function decidePod(input: PodPlanInput, ctx: PlannerContext): PodDecision
   const trigger: Trigger | undefined = triggers[0];
   const reason: DecisionReason = replanning ? 'ResizeSuperseded' : trigger!.reason;
   const shortNote =
-    cooling && !urgent && short.length > 0
+    short.length > 0
       ? `changed ${spanText(now - lastUpdate!)} ago, but ${short.join(', ')} short of the lowerBound by ${Math.round(options.driftThreshold * 100)}% or more: not held by the cooldown`
       : undefined;
   const why = [follow.kind === 'replan' ? follow.message : undefined, ...triggers.map((t) => t.message), shortNote].filter(Boolean).join('; ');

@@ -13,7 +13,7 @@ import type { ResourceEstimate } from '../types.ts';
 import { SlidingMax } from '../sliding-max.ts';
 import {
   coolingDown,
-  shortOfLowerBound,
+  anyShortOfLowerBound,
   isDrift,
   limitStep,
   memoryLimitFloor,
@@ -85,8 +85,7 @@ export class UpdaterMirror {
   wouldAct(now: number, e: ResourceEstimate): 'urgent' | 'all' | undefined {
     if (Number.isNaN(this.cpu)) return 'all';
     if (this.pressurePending && this.hasMemory) return 'urgent';
-    const short = shortOfLowerBound(this.cpu, e.lowerBound.cpu, this.o) || (this.hasMemory && shortOfLowerBound(this.memory, e.lowerBound.memory, this.o));
-    if (coolingDown(now - this.lastChangeAt, this.o) && !short) return undefined;
+    if (coolingDown(now - this.lastChangeAt, this.o) && !anyShortOfLowerBound(this.cpu, this.memory, e.lowerBound, this.hasMemory, this.o)) return undefined;
     const outside =
       this.cpu < e.lowerBound.cpu ||
       this.cpu > e.upperBound.cpu ||

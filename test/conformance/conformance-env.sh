@@ -81,3 +81,24 @@ conformance_upstream_image_tar() {
   local file="${2//[\/:]/_}"
   echo "$LANE_CACHE/conformance-upstream-images-$UPSTREAM_VPA_VERSION-$1/$file.tar"
 }
+
+# upstream_deploy_dir: deploy/ of upstream VPA's module as the Go module proxy serves it (read in the
+# module cache, never copied into this repository), or a message and status 1.
+upstream_deploy_dir() {
+  local go_bin dir module="k8s.io/autoscaler/vertical-pod-autoscaler@$UPSTREAM_VPA_VERSION"
+  go_bin="$(lane_go)" || { echo "Go is needed to find upstream VPA's module (set GO=/path/to/go)"; return 1; }
+  dir="$(cd / && GOFLAGS= "$go_bin" mod download -json "$module" 2>&1 | sed -n 's/^[[:space:]]*"Dir": "\(.*\)",$/\1/p')"
+  [[ -f "$dir/deploy/vpa-v1-crd-gen.yaml" ]] || { echo "go mod download $module gave no deploy/ (${dir:-no directory})"; return 1; }
+  echo "$dir/deploy"
+}
+
+# import_upstream_images: upstream's images (build-upstream.sh's, cached) into each lane node's containerd.
+import_upstream_images() {
+  local n name key
+  key="$(conformance_upstream_key)"
+  for n in $(seq 1 "$LANE_NODES"); do
+    for name in "${CONFORMANCE_UPSTREAM_IMAGES[@]}"; do
+      ctr --address "$(node_containerd_sock "$n")" -n k8s.io images import "$(conformance_upstream_image_tar "$key" "$name")" >/dev/null
+    done
+  done
+}

@@ -56,10 +56,7 @@ fi
 if [[ "$autoscaler" == upstream ]]; then
   # Upstream's own manifests: deploy/ of the VPA module as the Go module proxy serves it (read in
   # the module cache, never copied into this repository).
-  go_bin="$(lane_go)" || lane_die "Go is needed to find upstream VPA's module (set GO=/path/to/go)"
-  vpa_module="k8s.io/autoscaler/vertical-pod-autoscaler@$UPSTREAM_VPA_VERSION"
-  vpa_dir="$(cd / && GOFLAGS= "$go_bin" mod download -json "$vpa_module" | sed -n 's/^[[:space:]]*"Dir": "\(.*\)",$/\1/p')"
-  [[ -f "$vpa_dir/deploy/vpa-v1-crd-gen.yaml" ]] || lane_die "go mod download $vpa_module gave no deploy/ ($vpa_dir)"
+  deploy_dir="$(upstream_deploy_dir)" || lane_die "$deploy_dir"
 fi
 
 results_prefix=""
@@ -85,14 +82,9 @@ for n in $(seq 1 "$LANE_NODES"); do
 done
 if [[ "$autoscaler" == upstream ]]; then
   # Upstream's images, under the names its manifests (and the suite's NewVPADeployment) use.
-  upstream_key="$(conformance_upstream_key)"
-  for n in $(seq 1 "$LANE_NODES"); do
-    for name in "${CONFORMANCE_UPSTREAM_IMAGES[@]}"; do
-      ctr --address "$(node_containerd_sock "$n")" -n k8s.io images import "$(conformance_upstream_image_tar "$upstream_key" "$name")" >/dev/null
-    done
-  done
-  lane_log "images imported into $LANE_NODES node(s); upstream VPA $UPSTREAM_VPA_VERSION's ${CONFORMANCE_UPSTREAM_IMAGES[*]}; its manifests $vpa_dir/deploy"
-  export TAILOR_CONFORMANCE_UPSTREAM_DEPLOY="$vpa_dir/deploy" TAILOR_CONFORMANCE_UPSTREAM_IMAGES="${CONFORMANCE_UPSTREAM_IMAGES[*]}" \
+  import_upstream_images
+  lane_log "images imported into $LANE_NODES node(s); upstream VPA $UPSTREAM_VPA_VERSION's ${CONFORMANCE_UPSTREAM_IMAGES[*]}; its manifests $deploy_dir"
+  export TAILOR_CONFORMANCE_UPSTREAM_DEPLOY="$deploy_dir" TAILOR_CONFORMANCE_UPSTREAM_IMAGES="${CONFORMANCE_UPSTREAM_IMAGES[*]}" \
     TAILOR_CONFORMANCE_METRICS_SERVER="$(upstream_binary metrics-server)"
 else
   image="$("$lane/image.sh" --import | tail -n 1)"

@@ -163,10 +163,11 @@ wait_for etcd 60 etcd curl -sf "http://127.0.0.1:$LANE_ETCD_CLIENT_PORT/health"
 
 # Aggregation (metrics-server as an APIService) and webhooks reach their Service's endpoints directly
 # (--enable-aggregator-routing: there is no kube-proxy). TAILOR_CLUSTER_AUDIT=1: an audit log of
-# every request's metadata (user, user agent, verb, resource) in $LANE_STATE/audit.log.
+# every request's metadata (user, user agent, verb, resource) in $LANE_STATE/audit.log, and the body
+# of each pod resize and eviction (what the chaos checker reads: test/chaos/audit-actions.ts).
 audit_args=()
 if [[ "${TAILOR_CLUSTER_AUDIT:-}" == 1 ]]; then
-  printf 'apiVersion: audit.k8s.io/v1\nkind: Policy\nomitStages: [RequestReceived]\nrules:\n- level: Metadata\n' > "$LANE_STATE/audit-policy.yaml"
+  printf 'apiVersion: audit.k8s.io/v1\nkind: Policy\nomitStages: [RequestReceived]\nrules:\n- level: Request\n  resources: [{group: "", resources: [pods/resize, pods/eviction]}]\n- level: Metadata\n' > "$LANE_STATE/audit-policy.yaml"
   audit_args=(--audit-policy-file "$LANE_STATE/audit-policy.yaml" --audit-log-path "$LANE_STATE/audit.log" --audit-log-format json)
 fi
 start kube-apiserver "$(lane_binary kube-apiserver)" \

@@ -1,0 +1,62 @@
+/**
+ * The chaos checker's command: reads a run's audit log and watch record, prints each violation of
+ * the rules (invariants.ts) with its time, pod and reason, then one line of counts, and exits 1 when
+ * there is a violation (2 on bad arguments or unreadable files).
+ * Usage: node --import tsx test/chaos/check.ts --audit <audit.log> --watch <watch.jsonl>
+ *          [--user system:serviceaccount:tailor-system:tailor-updater] [--lease-seconds 15]
+ */
+import { readFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import { readPodActions } from './audit-actions.ts';
+import { checkInvariants } from './invariants.ts';
+import { ObjectTimeline, vpaLookup } from './vpa-timeline.ts';
+import { readRecord } from './watch-recorder.ts';
+
+/** The report of one check: its lines (violations, then the counts) and the exit status. */
+export function checkRun(auditText: string, watchText: string, user: string, leaseMs: number): { lines: string[]; status: number } {
+  const { actions, unreadable } = readPodActions(auditText);
+  const record = readRecord(watchText);
+  const violations = checkInvariants({
+    actions,
+    isAutoscaler: (a) => a.user === user,
+    vpaAt: vpaLookup(new ObjectTimeline(record.pods), new ObjectTimeline(record.vpas)),
+    leaseMs,
+  });
+  const mine = actions.filter((a) => a.user === user && a.code < 300);
+  const count = (kind: string) => mine.filter((a) => a.kind === kind).length;
+  const lines = violations.map((v) => `${new Date(v.at).toISOString()} ${v.rule} ${v.pod}: ${v.message}`);
+  lines.push(
+    `checked ${count('resize')} resizes, ${count('eviction')} evictions, ${count('delete')} deletions by ${user}: ${violations.length} violations` +
+      (unreadable + record.unreadable > 0 ? ` (${unreadable + record.unreadable} unreadable lines)` : ''),
+  );
+  return { lines, status: violations.length > 0 ? 1 : 0 };
+}
+
+function main(): number {
+  let values: { audit?: string; watch?: string; user?: string; 'lease-seconds'?: string };
+  try {
+    ({ values } = parseArgs({
+      options: { audit: { type: 'string' }, watch: { type: 'string' }, user: { type: 'string' }, 'lease-seconds': { type: 'string' } },
+    }));
+  } catch (error) {
+    console.error(`check: ${(error as Error).message}`);
+    return 2;
+  }
+  const lease = Number(values['lease-seconds'] ?? 15);
+  if (!values.audit || !values.watch || !(lease > 0)) {
+    console.error('usage: check.ts --audit <audit.log> --watch <watch.jsonl> [--user <autoscaler user>] [--lease-seconds 15]');
+    return 2;
+  }
+  let texts: [string, string];
+  try {
+    texts = [readFileSync(values.audit, 'utf8'), readFileSync(values.watch, 'utf8')];
+  } catch (error) {
+    console.error(`check: ${(error as Error).message}`);
+    return 2;
+  }
+  const { lines, status } = checkRun(...texts, values.user ?? 'system:serviceaccount:tailor-system:tailor-updater', lease * 1000);
+  for (const line of lines) console.log(line);
+  return status;
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) process.exitCode = main();

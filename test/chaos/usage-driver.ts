@@ -1,0 +1,58 @@
+/**
+ * What each chaos workload's container runs: a POSIX sh loop (busybox in the lane's image) that
+ * uses as much cpu and memory as one line of a file says, so the runner moves usage up and down by
+ * writing a ConfigMap (mounted as that file) on its seeded schedule.
+ * - The line is `<cpu millicores> <memory MiB>`; a missing or unreadable file, or a bad line, means `0 0`.
+ * - Memory: a child shell holding a string of that many MiB (its RSS), replaced whenever the level
+ *   changes. Above the limit the kernel kills the largest process, that child; the loop sees it gone
+ *   and exits, so the container ends and the runtime, which saw the OOM event, reports it
+ *   OOMKilled (with cgroup v2's memory.oom.group the whole container goes at once). On the lane
+ *   (cgroup v1, busybox, limit 32Mi): `10` held 11 MiB in the container's cgroup; `40` gave
+ *   OOMKilled, exit 137, within 45 s of the ConfigMap's change, and the restarted container started
+ *   and was killed again. Memory in a
+ *   process, not in a file of a memory-backed emptyDir: such a file outlives the container, stays
+ *   charged to the pod and kept the restarted container from starting at all ("container init was
+ *   OOM-killed", seen on the lane with cgroup v1).
+ * - CPU: one busy-looping child, continued for cpu/1000 of each PERIOD_MS and stopped for the rest
+ *   (SIGCONT / SIGSTOP): 300 means about 30% of a core when the node has it (at most 1000: one burner).
+ */
+
+/** The period of the cpu duty cycle (ms). */
+export const PERIOD_MS = 200;
+
+/** The script; $LEVELS is the level file. */
+export const USAGE_SCRIPT = `
+ms() { if [ "$1" -ge 1000 ]; then echo 1; else printf '0.%03d' "$1"; fi; }
+current=-1
+holder=
+burner=
+hold() {
+  if [ -n "$holder" ]; then kill "$holder" 2>/dev/null; wait "$holder" 2>/dev/null; holder=; fi
+  if [ "$1" -gt 0 ]; then
+    ( held=$(head -c "$(($1 * 1048576))" /dev/zero | tr '\\0' x); while :; do sleep 1; done ) &
+    holder=$!
+  fi
+}
+while :; do
+  cpu=0; mem=0
+  if [ -r "$LEVELS" ]; then read -r cpu mem < "$LEVELS" || true; fi
+  case "$cpu$mem" in *[!0-9]*|'') cpu=0; mem=0 ;; esac
+  if [ "$mem" != "$current" ]; then hold "$mem"; current=$mem; fi
+  if [ -n "$holder" ] && ! kill -0 "$holder" 2>/dev/null; then echo "memory holder killed at $mem MiB" >&2; exit 137; fi
+  [ "$cpu" -gt 1000 ] && cpu=1000
+  on=$((cpu * ${PERIOD_MS} / 1000))
+  if [ "$on" -gt 0 ]; then
+    if [ -z "$burner" ]; then (while :; do :; done) & burner=$!; fi
+    kill -CONT "$burner"; sleep "$(ms "$on")"
+    if [ "$on" -lt ${PERIOD_MS} ]; then kill -STOP "$burner"; sleep "$(ms $((${PERIOD_MS} - on)))"; fi
+  else
+    if [ -n "$burner" ]; then kill -CONT "$burner"; kill "$burner"; wait "$burner" 2>/dev/null; burner=; fi
+    sleep "$(ms ${PERIOD_MS})"
+  fi
+done
+`;
+
+/** The level line for `cpu` millicores and `memory` MiB. */
+export function levelLine(cpu: number, memory: number): string {
+  return `${Math.max(0, Math.round(cpu))} ${Math.max(0, Math.round(memory))}\n`;
+}

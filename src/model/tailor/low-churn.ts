@@ -10,6 +10,8 @@
  * tailor 18 min); a raise covers ahead as long as the excess costs at most 1 core-hour / 3
  * GiB-hours; the daily CPU plan holds a level unless a change saves 2 hours of the day's mean need
  * (a container averaging 500m steps down only for a stretch that saves 1 core-hour).
+ * Memory: the follow rule keeps the hour-of-day peak through a dip it has not been tested on, for
+ * up to 2 days (a weekend; decision 0297): no OOM kill on the Monday after the first weekend.
  */
 import type { Strategy } from '../types.ts';
 import type { TailorOptions } from './options.ts';
@@ -25,6 +27,8 @@ export const LOW_CHURN_OPTIONS: Readonly<Partial<TailorOptions>> = Object.freeze
   holdPriceCoreHours: 1,
   memoryHoldPriceGiBHours: 3,
   memoryCutPriceGiBHours: 3,
+  // A dip the follow rule has not been tested on keeps the hour-of-day peak for 2 days (a weekend): decision 0297.
+  memoryFollowDipTrustMs: 2 * 24 * 3_600_000,
 });
 
 /** The strategy's name, as `--recommender-strategy`, `tailor replay --strategies` and the benches spell it. */

@@ -46,6 +46,13 @@ export class MemoryTarget {
   /** Misses so far per rule (past-guard checks): each one doubles the wait before trust returns. */
   private seasonalMisses = 0;
   private followMisses = 0;
+  /**
+   * memoryFollowDipTrustMs: hours the follow rule has been in a dip (its limit below the hour-of-day
+   * rule's by more than the margin) without a miss since its last one, and whether the hour under
+   * way is one (1) or not (0). Small integers: no heap numbers (decision 0275).
+   */
+  private followDipHours = 0;
+  private followDipNow = 0;
   private readonly refractory: RefractoryPeriod | undefined;
 
   constructor(options: TailorSettings) {
@@ -188,6 +195,29 @@ export class MemoryTarget {
       history >= o.memorySeasonalAfterMs ? this.peaks.predictionFor(hour, this.aheadHours, this.recentHours) * headroom : Infinity,
     );
     this.startRuleCheck(FOLLOW_RULE, history >= o.memoryFollowMs ? this.peaks.recentMax(hour - 1, this.followHours) * headroom : Infinity);
+    if (o.memoryFollowDipTrustMs > 0) this.startDipHour();
+  }
+
+  /**
+   * memoryFollowDipTrustMs, at the start of an hour (after its checks' limits are set): count the
+   * hour that ended if it was in a dip (a miss in it would have reset the count), and say whether
+   * this one is. A dip that ended without a miss earns the trust at once: the container came back
+   * up gradually, and the rule (with the pressure guard) held.
+   */
+  private startDipHour(): void {
+    const o = this.o;
+    const needed = Math.ceil(o.memoryFollowDipTrustMs / HOUR);
+    const follow = this.checkLimit(FOLLOW_RULE);
+    const seasonal = this.checkLimit(SEASONAL_RULE);
+    const dip = follow < Infinity && seasonal < Infinity && follow * (1 + o.memoryMargin) < seasonal;
+    if (this.followDipNow === 1) this.followDipHours = dip ? Math.min(needed, this.followDipHours + 1) : needed;
+    this.followDipNow = dip ? 1 : 0;
+  }
+
+  /** memoryFollowDipTrustMs: the follow rule is in a dip it has not yet earned trust in. */
+  private untestedDip(): boolean {
+    const o = this.o;
+    return o.memoryFollowDipTrustMs > 0 && this.followDipNow === 1 && this.followDipHours * HOUR < o.memoryFollowDipTrustMs;
   }
 
   /**
@@ -277,6 +307,8 @@ export class MemoryTarget {
     if (follow) {
       peak = this.peaks.recentMax(hour, this.followHours + 1); // + the hour under way
       if (holdHours > 0) peak = peak * (1 + this.hourlyRise(hour)) + this.growthPerHour(hour) * holdHours;
+      // In a dip not tested yet: cover a return to the hour-of-day rule's peak (its limit without the margin).
+      if (this.untestedDip()) peak = Math.max(peak, this.peaks.seasonalMax(now, Math.max(this.aheadHours, holdHours), this.recentHours) / (1 + o.memoryMargin));
     } else if (this.trusted(this.seasonalMissAt, this.seasonalMisses, now, o.memorySeasonalAfterMs, o.memorySeasonalTrustMs)) {
       peak = this.peaks.seasonalMax(now, Math.max(this.aheadHours, holdHours), this.recentHours);
     } else {
@@ -341,6 +373,8 @@ export class MemoryTarget {
   private missFollow(at: number): void {
     this.followMissAt = at;
     this.followMisses++;
+    this.followDipHours = 0;
+    this.followDipNow = 0;
   }
 
   private missSeasonal(at: number): void {

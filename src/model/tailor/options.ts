@@ -115,6 +115,18 @@ export interface TailorOptions {
   memoryFollowMs: number;
   /** The follow rule needs this long of checks without a miss (2 days; a weekly dip is its known weakness, decision 0141). */
   memoryFollowTrustMs: number;
+  /**
+   * A dip the follow rule has not been tested on (decision 0297; 0: off). The rule is *in a dip*
+   * for an hour when its limit lies further below the hour-of-day rule's than the margin: a return
+   * to the level that rule expects would pass it, and a return at once (a Monday after a weekend)
+   * is faster than the pressure guard. In a dip, the follow rule covers at least the hour-of-day
+   * rule's peak (without the margin: a return to it sits under the limit, where the guard raises
+   * it) until the rule has been in a dip this long without a miss, or a dip has ended without one
+   * (the container came back up gradually). A miss starts the count again. Worked number: weekdays
+   * at 1,000 MiB, a weekend at 700: the limit stays at 1,000 MiB over the weekend's 47 hours of
+   * dip, where the follow rule alone would set 784 and Monday's return would be an OOM kill.
+   */
+  memoryFollowDipTrustMs: number;
   memorySeasonalAfterMs: number;
   /**
    * ...and used only after `memorySeasonalTrustMs` of checks without a miss (a jump it could not
@@ -184,6 +196,8 @@ const DEFAULTS_BUT_THE_BAND: Readonly<Omit<TailorOptions, 'stickyBand'>> = Objec
   memoryRecentMs: HOUR,
   memoryFollowMs: HOUR,
   memoryFollowTrustMs: 2 * DAY,
+  // Off for tailor (the slack-optimal point); tailor-low-churn, the default, sets 2 days (decision 0297).
+  memoryFollowDipTrustMs: 0,
   memorySeasonalAfterMs: DAY,
   memorySeasonalTrustMs: DAY,
   memoryCheckPastGuard: true,

@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { MemoryTarget } from '../../../src/model/tailor/memory-target.ts';
 import { TAILOR_DEFAULTS } from '../../../src/model/tailor/options.ts';
 import { tailorSettings } from '../../../src/model/tailor/experiments.ts';
+import { LOW_CHURN_OPTIONS } from '../../../src/model/tailor/low-churn.ts';
 
 const MIN = 60_000;
 const HOUR = 60 * MIN;
@@ -68,4 +69,54 @@ test("an OOM kill holds limit x oomBumpFactor; a VPA's own bump holds max(limit 
   assert.equal(afterOom({ oomBumpUpRatio: 3 }), 3072, 'upstream e2e: 1 GiB with ratio 3 -> 3 GiB');
   assert.equal(afterOom({ oomMinBumpUpBytes: 2048 * MIB }), 3072, 'the minimum bump wins over the default factor: 1 GiB + 2 GiB');
   assert.equal(afterOom({ oomBumpUpRatio: 1, oomMinBumpUpBytes: 0 }), 1024, 'ratio 1, no minimum: the limit itself');
+});
+
+/**
+ * memoryFollowDipTrustMs (decision 0297): three weekdays at 1,000 MiB, then `dip` (MiB for each
+ * minute from the start of the dip); returns a model fed up to `minutes` into it.
+ */
+function afterDip(options: Parameters<typeof tailorSettings>[0], dip: (minute: number) => number, minutes: number): { m: MemoryTarget; t: number } {
+  const m = new MemoryTarget(tailorSettings(options));
+  let t = 0;
+  for (; t < 3 * DAY; t += MIN) m.add(1000 * MIB, t);
+  for (let i = 0; i < minutes; i++, t += MIN) m.add(dip(i) * MIB, t);
+  return { m, t: t - MIN };
+}
+
+const DIP_TRUST = { memoryFollowDipTrustMs: 2 * DAY };
+const LIMIT = 1 + TAILOR_DEFAULTS.memoryMargin;
+
+test('memoryFollowDipTrustMs: through a weekend the follow rule has not been tested on, the limit stays at the weekdays peak', () => {
+  const weekend = 47 * 60; // Saturday 00:00 to Sunday 23:00, the last hour before Monday's return
+  const tested = afterDip(DIP_TRUST, () => 700, weekend);
+  assert.equal(Math.round((tested.m.peak(tested.t) * LIMIT) / MIB), 1000, 'a return to 1,000 MiB stays under the limit');
+  const plain = afterDip({ memoryFollowDipTrustMs: 0 }, () => 700, weekend);
+  assert.equal(Math.round((plain.m.peak(plain.t) * LIMIT) / MIB), 784, 'without it, 700 x 1.12: Monday is an OOM kill');
+});
+
+test('memoryFollowDipTrustMs: tailor-low-churn, the default, keeps the weekdays peak through a weekend; tailor follows the dip', () => {
+  const lowChurn = afterDip(LOW_CHURN_OPTIONS, () => 700, 47 * 60);
+  assert.equal(Math.round((lowChurn.m.peak(lowChurn.t) * LIMIT) / MIB), 1000);
+  const tailor = afterDip({}, () => 700, 47 * 60);
+  assert.equal(Math.round((tailor.m.peak(tailor.t) * LIMIT) / MIB), 784);
+});
+
+test('memoryFollowDipTrustMs: a dip that lasts past 2 days without a miss is followed', () => {
+  const { m, t } = afterDip(DIP_TRUST, () => 700, 51 * 60);
+  assert.equal(Math.round((m.peak(t) * LIMIT) / MIB), 784);
+});
+
+test('memoryFollowDipTrustMs: a dip that ended with a gradual climb (the guard follows it) earns the trust at once', () => {
+  // 10 h at 700 MiB, back up by 20 MiB an hour for 15 h, 10 h at 1,000 MiB, then a second dip.
+  const dip = (minute: number) => {
+    const hour = minute / 60;
+    if (hour < 10) return 700;
+    if (hour < 25) return 700 + 20 * (hour - 10);
+    if (hour < 35) return 1000;
+    return 700;
+  };
+  const { m, t } = afterDip(DIP_TRUST, dip, 38 * 60);
+  assert.equal(Math.round((m.peak(t) * LIMIT) / MIB), 784, 'the second dip is followed after its first hours');
+  const fresh = afterDip(DIP_TRUST, (minute) => (minute < 35 * 60 ? 1000 : 700), 38 * 60);
+  assert.equal(Math.round((fresh.m.peak(fresh.t) * LIMIT) / MIB), 1000, 'a first dip is not');
 });

@@ -1,0 +1,47 @@
+/**
+ * The chaos lane's workloads cover what issue 31 lists, and their VPAs pass Tailor's own validation
+ * and govern what they name: every update mode, all three QoS classes, PDBs, a StatefulSet, a
+ * CronJob, an HPA, restarts for memory, per-workload pace, OOM-prone ones; at least 30 workloads.
+ */
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import * as k8s from '@kubernetes/client-node';
+import { validateVpa } from '../../src/api/validate-vpa.ts';
+import { computePodQos } from '../../src/policy/qos.ts';
+import { CHAOS_WORKLOADS, controller, extras, podCount, vpaFor } from './workloads.ts';
+
+const NS = 'chaos';
+
+test('30+ workloads, 60 pods, every update mode and QoS class, and each kind of object issue 31 names', () => {
+  assert.ok(CHAOS_WORKLOADS.length >= 30);
+  assert.equal(new Set(CHAOS_WORKLOADS.map((w) => w.name)).size, CHAOS_WORKLOADS.length, 'unique names');
+  assert.equal(podCount(), 60);
+  assert.deepEqual(new Set(CHAOS_WORKLOADS.map((w) => w.mode)), new Set(['Off', 'Initial', 'Recreate', 'InPlaceOrRecreate', 'InPlace', 'Auto']));
+  assert.deepEqual(new Set(CHAOS_WORKLOADS.map((w) => w.kind)), new Set(['Deployment', 'StatefulSet', 'CronJob']));
+  const extra = CHAOS_WORKLOADS.flatMap((w) => extras(w, NS)).map((o) => o.kind);
+  assert.ok(extra.filter((k) => k === 'PodDisruptionBudget').length >= 8);
+  assert.equal(extra.filter((k) => k === 'HorizontalPodAutoscaler').length, 1);
+  assert.ok(CHAOS_WORKLOADS.some((w) => w.replicas === 1 && w.kind === 'Deployment'));
+  assert.ok(CHAOS_WORKLOADS.some((w) => w.memoryRestarts));
+  assert.ok(CHAOS_WORKLOADS.some((w) => w.oomProne));
+  assert.ok(CHAOS_WORKLOADS.some((w) => w.annotations?.['tailor.dev/cooldown']));
+});
+
+test("each pod template has the QoS class the workload says, and every VPA passes Tailor's validation and names its controller", () => {
+  const classes = new Set<string>();
+  for (const w of CHAOS_WORKLOADS) {
+    const object = controller(w, NS) as {
+      kind: string;
+      spec: { template?: k8s.V1PodTemplateSpec; jobTemplate?: { spec: { template: k8s.V1PodTemplateSpec } } };
+    };
+    const template = object.spec.template ?? object.spec.jobTemplate!.spec.template;
+    const qos = computePodQos({ spec: template.spec } as k8s.V1Pod);
+    assert.equal(qos, w.qos, w.name);
+    classes.add(qos);
+    const v = vpaFor(w, NS);
+    assert.equal(validateVpa(v).ok, true, `${w.name}'s VPA`);
+    assert.equal(v.spec.targetRef?.kind, object.kind);
+    assert.equal(template.metadata?.labels?.['chaos.tailor.dev/workload'], w.name);
+  }
+  assert.equal(classes.size, 3);
+});

@@ -1,8 +1,8 @@
 /**
  * `npm run bench:quality`: replays the evaluation suite (216 generated containers x 10 days at
- * 1-minute samples) and the real traces in traces/ (Azure: CPU; Bitbrains: CPU and memory) under
- * every strategy, and prints one row per strategy with its ratio to `vpa`, the issue 5 targets for
- * `tailor`, and the wall times.
+ * 1-minute samples) and the real traces in traces/ (Azure: CPU; Bitbrains and Google 2011: CPU and
+ * memory) under every strategy, and prints one row per strategy with its ratio to `vpa`, the issue 5
+ * targets for `tailor`, and the wall times.
  * Flags: --by-archetype adds one table per archetype of the suite; --per-archetype N generates a
  * smaller suite of N containers per archetype (same seed and archetypes, other draws: a quicker
  * check while iterating, 6 is a quarter of the work; the published figures are the whole suite's);
@@ -12,9 +12,9 @@
  * flags that bench/vpa-sweep.ts sweeps, and the default strategy and oracle-rules are set against
  * vpa's slack-versus-risk frontier at their own risk (bench/risk-report.ts), with paired-bootstrap
  * intervals over containers. --no-risk skips the sweep; --no-suite skips the suite; --real NAME
- * (azure or bitbrains, repeatable) replays only those real traces (quicker while iterating);
- * --seed N generates the suite from another seed (the published one is 20240505); --write-docs
- * (the full run only) saves the figures to docs/images/quality-risk.json and writes the curves and
+ * (azure, bitbrains or google-2011, repeatable) replays only those real traces (quicker while
+ * iterating); --seed N generates the suite from another seed (the published one is 20240505);
+ * --write-docs (the full run only) saves the figures to docs/images/quality-risk.json and writes the curves and
  * the "At equal risk" section of docs/quality.md from them.
  * Single-threaded on purpose: the replay target is "under a minute on one core".
  */
@@ -28,7 +28,7 @@ import { summarize, type QualityFigures } from '../src/replay/quality-tally.ts';
 import { formatTable } from '../src/replay/quality-report.ts';
 import { createReplayStrategy } from '../src/replay/replay-strategies.ts';
 import { readTraceFile } from '../src/replay/trace-reader.ts';
-import { AZURE_TRACE, BITBRAINS_TRACE, realTracePath } from '../src/replay/real-traces.ts';
+import { AZURE_TRACE, BITBRAINS_TRACE, GOOGLE_2011_TRACE, realTracePath } from '../src/replay/real-traces.ts';
 import { describeResampling } from '../src/replay/resample.ts';
 import type { Trace } from '../src/replay/trace.ts';
 import type { QualityTally } from '../src/replay/quality-tally.ts';
@@ -72,7 +72,8 @@ if (extraTraces.some((file) => file === undefined || file.startsWith('--'))) thr
 const skipSuite = process.argv.includes('--no-suite');
 const withRisk = !process.argv.includes('--no-risk');
 const onlyReal = process.argv.flatMap((arg, i) => (arg === '--real' ? [process.argv[i + 1] ?? ''] : []));
-for (const name of onlyReal) if (name !== 'azure' && name !== 'bitbrains') throw new Error(`--real takes azure or bitbrains, not "${name}"`);
+const REAL_IDS = ['azure', 'bitbrains', 'google-2011'];
+for (const name of onlyReal) if (!REAL_IDS.includes(name)) throw new Error(`--real takes ${REAL_IDS.join(', ')}, not "${name}"`);
 const writeDocs = process.argv.includes('--write-docs');
 const RESAMPLES = 1000;
 if (
@@ -246,6 +247,12 @@ if (!skipAzure) {
   const REAL_TRACES: Array<[string, string, string, string]> = [
     ['azure', 'Azure', AZURE_TRACE, 'Azure V1 CPU traces (real, CPU only, 5 min samples'],
     ['bitbrains', 'Bitbrains', BITBRAINS_TRACE, 'Bitbrains GWA-T-12 Rnd 2013-07 (real, CPU and memory, 5 min samples, raw'],
+    [
+      'google-2011',
+      'Google 2011',
+      GOOGLE_2011_TRACE,
+      'Google cluster trace 2011 per job (real, CPU and memory, 5 min samples, whole days missing, scale assumed',
+    ],
   ];
   for (const [id, short, file, title] of REAL_TRACES) {
     if (onlyReal.length > 0 && !onlyReal.includes(id)) continue;

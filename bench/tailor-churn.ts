@@ -1,5 +1,5 @@
 /**
- * `node --import tsx bench/tailor-churn.ts [--per-archetype N] [--only suite,azure,bitbrains]
+ * `node --import tsx bench/tailor-churn.ts [--per-archetype N] [--only suite,azure,bitbrains,google-2011]
  * [--variant 'name={"option":value}']...`: where `tailor`'s changes come from. Replays `vpa` and
  * `tailor` (plus each --variant: tailor with those options) on the suite and the real traces, and
  * prints per trace each run's figures as multiples of vpa's and its changes per container-day by
@@ -12,7 +12,7 @@ import { replayTrace, type StrategyRun } from '../src/replay/replay-engine.ts';
 import { summarize, type QualityFigures } from '../src/replay/quality-tally.ts';
 import { createReplayStrategy } from '../src/replay/replay-strategies.ts';
 import { readTraceFile } from '../src/replay/trace-reader.ts';
-import { AZURE_TRACE, BITBRAINS_TRACE, realTracePath } from '../src/replay/real-traces.ts';
+import { AZURE_TRACE, BITBRAINS_TRACE, GOOGLE_2011_TRACE, realTracePath } from '../src/replay/real-traces.ts';
 import type { Trace } from '../src/replay/trace.ts';
 import { tailorVariants, tailorVariantStrategy } from './bench-args.ts';
 
@@ -71,3 +71,4 @@ const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 if (only.has('suite')) report(`suite, ${perArchetype} per archetype`, generateWorkload({ ...EVALUATION_SUITE, perArchetype }));
 if (only.has('azure')) report('Azure', await readTraceFile(realTracePath(repoRoot, AZURE_TRACE)));
 if (only.has('bitbrains')) report('Bitbrains', await readTraceFile(realTracePath(repoRoot, BITBRAINS_TRACE)));
+if (only.has('google-2011')) report('Google 2011', await readTraceFile(realTracePath(repoRoot, GOOGLE_2011_TRACE)));

@@ -12,6 +12,9 @@ export const AZURE_TRACE = 'azure_v1_cpu.csv.gz';
 /** The Bitbrains GWA-T-12 "Rnd" 2013-07 trace (39 VMs, CPU and memory, raw and irregular). */
 export const BITBRAINS_TRACE = 'bitbrains_rnd_2013-7.csv.gz';
 
+/** The Google cluster trace 2011 per job (169 jobs, CPU and memory, up to 10 days with whole days missing; scale assumed). */
+export const GOOGLE_2011_TRACE = 'google_2011_jobs.csv.gz';
+
 export class RealTraceNotFoundError extends Error {
   override readonly name = 'RealTraceNotFoundError';
 }

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { readTrace, readTraceFile } from '../../src/replay/trace-reader.ts';
 import { TraceFormatError, TraceReadError } from '../../src/replay/trace-errors.ts';
 import { describeResampling } from '../../src/replay/resample.ts';
-import { AZURE_TRACE, BITBRAINS_TRACE, realTracePath } from '../../src/replay/real-traces.ts';
+import { AZURE_TRACE, BITBRAINS_TRACE, GOOGLE_2011_TRACE, realTracePath } from '../../src/replay/real-traces.ts';
 import { seriesDays } from '../../src/replay/trace.ts';
 
 const HEADER = 'timestamp,container,cpu_cores,memory_bytes';
@@ -122,6 +122,28 @@ test('the raw Bitbrains trace in the repository reads: 39 VMs with memory on a 5
     }
   }
   assert.equal(samples + counts.merged, counts.rows);
+});
+
+test('the Google 2011 per-job trace in the repository reads: 169 jobs with memory at 5 minutes, whole missing days kept as gaps', async () => {
+  const trace = await readTraceFile(realTracePath(process.cwd(), GOOGLE_2011_TRACE));
+  assert.equal(trace.containers.length, 169);
+  // Regular 5-minute rows: nothing merged, reordered or skipped; the days the source dropped are
+  // gaps (64, the longest 6 days and one step), never filled.
+  assert.deepEqual(trace.resampling, { rows: 416_736, merged: 0, reordered: 0, skipped: 0, gaps: 64, longestGapSeconds: 6 * 86_400 + 300 });
+  let samples = 0;
+  for (const s of trace.containers) {
+    assert.match(s.name, /^google-2011-job\d+$/);
+    assert.equal(s.intervalSeconds, 300, s.name);
+    assert.equal(s.hasMemory, true, s.name);
+    samples += s.length;
+    // At least 3 consecutive days of 288 samples each.
+    assert.ok(s.length >= 3 * 288 && s.length % 288 === 0, `${s.name}: ${s.length} samples`);
+    for (let i = 0; i < s.length; i++) {
+      const cpu = s.cpu[i] ?? NaN;
+      assert.ok(cpu >= 0.2 && cpu <= 3.6, `${s.name}: ${cpu} cores`);
+    }
+  }
+  assert.equal(samples, 416_736);
 });
 
 test('rows split across chunks at any byte (CRLF included) read the same', async () => {

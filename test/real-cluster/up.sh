@@ -210,6 +210,13 @@ start kube-scheduler "$(lane_binary kube-scheduler)" \
   --bind-address 127.0.0.1 --secure-port "$LANE_SCHEDULER_PORT" --leader-elect=false --profiling=false --v=1
 
 # ---- kubelets -----------------------------------------------------------------------------------
+node_ready() {
+  kcurl "$api/api/v1/nodes/$1" | node -e '
+    let s = ""; process.stdin.on("data", (d) => (s += d)).on("end", () => {
+      const c = (JSON.parse(s).status?.conditions ?? []).find((x) => x.type === "Ready");
+      process.exit(c?.status === "True" ? 0 : 1);
+    });'
+}
 for n in $(seq 1 "$LANE_NODES"); do
   dir="$(node_dir "$n")"; cgroot="$(node_cgroup_root "$n")"
   if [[ "$cgroot" != / ]]; then
@@ -271,19 +278,17 @@ EOF
       'mount -t tmpfs -o size=1m,mode=0755 tailor-cadvisor /run/containerd && ln -s "$0" /run/containerd/containerd.sock && exec "$@"' \
       "$(node_containerd_sock "$n")")
   fi
+  # Every kubelet binds the same device-plugin socket (/var/lib/kubelet/device-plugins/kubelet.sock,
+  # whatever --root-dir says), removing a stale one first: two starting together can both remove it
+  # and then one bind fails, "address already in use", and that kubelet exits (seen once, after a
+  # teardown). So each starts once the one before is Ready.
+  if (( n > 1 )); then wait_for "node $(node_name $((n - 1))) Ready" 180 "kubelet-$((n - 1))" node_ready "$(node_name $((n - 1)))"; fi
   start "kubelet-$n" "${in_own_mounts[@]}" "$(lane_binary kubelet)" --config "$dir/kubelet-config.yaml" \
     "${cadvisor_socket[@]}" \
     --kubeconfig "$pki/kubelet-$n.kubeconfig" --root-dir "$dir/kubelet" \
     --hostname-override "$(node_name "$n")" --node-ip "$(node_ip "$n")" --v=1
 done
 
-node_ready() {
-  kcurl "$api/api/v1/nodes/$1" | node -e '
-    let s = ""; process.stdin.on("data", (d) => (s += d)).on("end", () => {
-      const c = (JSON.parse(s).status?.conditions ?? []).find((x) => x.type === "Ready");
-      process.exit(c?.status === "True" ? 0 : 1);
-    });'
-}
 for n in $(seq 1 "$LANE_NODES"); do
   wait_for "node $(node_name "$n") Ready" 180 "kubelet-$n" node_ready "$(node_name "$n")"
 done

@@ -22,7 +22,10 @@ fi
 # Helm is cached (test/helm/build-helm.sh),
 # ksm.lane.ts and audit.lane.ts only when the kube-state-metrics binary is cached, and
 # goldilocks.lane.ts only when Goldilocks built from $TAILOR_GOLDILOCKS_SRC is cached, and
-# migration.lane.ts only when upstream's VPA and metrics-server are (build-upstream-vpa.sh).
+# migration-in-cluster.lane.ts only when upstream's images (upstream-in-cluster.sh --check) and
+# Tailor's image are cached, and migration.lane.ts (the same switch with both autoscalers as host
+# processes, ~7 min) only when upstream's VPA and metrics-server are and the in-cluster test cannot run:
+# the in-cluster one checks all it checks, with the page's own commands.
 # TAILOR_CI_LANE_SKIP (space-separated file names) leaves out tests another run of the lane has
 # already covered (.ci/run: the version-independent migration test runs on the first version only).
 tests=()
@@ -54,9 +57,17 @@ for f in "$here"/*.lane.ts "$here"/../helm/*.lane.ts; do
   if [[ "$name" == goldilocks.lane.ts ]] && ! why="$("$here/build-goldilocks.sh" --check)"; then
     echo "real-cluster lane: $name SKIPPED because ${why#SKIPPED: }; CI never builds it: run TAILOR_GOLDILOCKS_SRC=<path> test/real-cluster/build-goldilocks.sh once on this machine"; continue
   fi
+  if [[ "$name" == migration-in-cluster.lane.ts ]]; then
+    if ! why="$("$here/upstream-in-cluster.sh" --check)" || ! why="$("$here/image.sh" --check)"; then
+      echo "real-cluster lane: $name SKIPPED because $why; CI never builds it"; continue
+    fi
+  fi
   # migration.lane.ts: only with upstream's VPA v1.8.1 and metrics-server cached (build-upstream-vpa.sh).
   if [[ "$name" == migration.lane.ts ]] && ! why="$("$here/build-upstream-vpa.sh" --check)"; then
     echo "real-cluster lane: $name SKIPPED because $why; CI never builds it: run test/real-cluster/build-upstream-vpa.sh once on this machine"; continue
+  fi
+  if [[ "$name" == migration.lane.ts ]] && "$here/upstream-in-cluster.sh" --check >/dev/null && "$here/image.sh" --check >/dev/null; then
+    echo "real-cluster lane: $name SKIPPED because migration-in-cluster.lane.ts runs (the same checks, in the cluster, with docs/migration.md's commands)"; continue
   fi
   tests+=("$name")
 done

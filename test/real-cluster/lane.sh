@@ -15,9 +15,9 @@ for f in "$here"/*.lane.ts "$here"/../helm/*.lane.ts; do
 done
 [[ ${#files[@]} -gt 0 ]] || lane_die "no lane test matches: $*"
 
-# install.lane.ts, audit.lane.ts and chart.lane.ts need Tailor's image of this checkout (image.sh), ksm.lane.ts and audit.lane.ts the kube-state-metrics
+# install.lane.ts, audit.lane.ts, chart.lane.ts and migration-in-cluster.lane.ts need Tailor's image of this checkout (image.sh), ksm.lane.ts and audit.lane.ts the kube-state-metrics
 # binary: built here, before the cluster is up, unless TAILOR_CLUSTER_NO_BUILD=1 (then they must be cached).
-if [[ " ${files[*]} " == *"/install.lane.ts "* || " ${files[*]} " == *"/audit.lane.ts "* || " ${files[*]} " == *"/chart.lane.ts "* ]] && ! "$here/image.sh" --check >/dev/null; then
+if [[ " ${files[*]} " == *"/install.lane.ts "* || " ${files[*]} " == *"/audit.lane.ts "* || " ${files[*]} " == *"/chart.lane.ts "* || " ${files[*]} " == *"/migration-in-cluster.lane.ts "* ]] && ! "$here/image.sh" --check >/dev/null; then
   [[ "${TAILOR_CLUSTER_NO_BUILD:-}" == 1 ]] && lane_die "$("$here/image.sh" --check) and TAILOR_CLUSTER_NO_BUILD=1"
   "$here/image.sh" >/dev/null || lane_die "building Tailor's image failed (see the output above)"
 fi
@@ -50,5 +50,5 @@ fi
 start=$(date +%s)
 cd "$here/../.."
 TAILOR_CLUSTER_KUBECONFIG="$LANE_KUBECONFIG" node --import tsx --test --test-concurrency=1 \
-  --test-timeout=600000 "${files[@]}"
+  --test-timeout=1800000 "${files[@]}"
 lane_log "lane tests passed in $(( $(date +%s) - start )) s"

@@ -8,7 +8,7 @@ import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import * as k8s from '@kubernetes/client-node';
-import { BUSYBOX_IMAGE } from './lane-cluster.ts';
+import { BUSYBOX_IMAGE, waitFor } from './lane-cluster.ts';
 
 const CACHE = process.env.TAILOR_CLUSTER_CACHE ?? '/var/cache/tailor-real-cluster';
 export const VPA_BIN = join(CACHE, 'vertical-pod-autoscaler-v1.8.1');
@@ -72,23 +72,47 @@ export function webhookCerts(dir: string): { cert: string; key: string; ca: stri
   return { cert: join(dir, 'server.crt'), key: join(dir, 'server.key'), ca: join(dir, 'ca.crt') };
 }
 
+/** A workload of the test: a Deployment (one replica unless `replicas`) with a VPA in `mode`. */
+export interface Workload {
+  readonly name: string;
+  readonly mode: 'Off' | 'Initial' | 'Recreate' | 'InPlaceOrRecreate';
+  readonly requests: { readonly cpu: string; readonly memory: string };
+  readonly limits: { readonly cpu: string; readonly memory: string };
+  /** Busy at its cpu limit for the spike's seconds, then asleep. */
+  readonly spike?: true;
+  /** Busy at its cpu limit all along (else asleep). */
+  readonly busy?: true;
+  readonly replicas?: number;
+}
+
 /** The workloads: name, VPA update mode, command, requests and limits. */
-export const WORKLOADS = [
+export const WORKLOADS: readonly Workload[] = [
   // Busy for SPIKE_SECONDS at its 300m limit, then asleep: the recommendation remembers the spike
   // only through the histogram (upstream's checkpoint); usage read afresh after the spike is idle.
   { name: 'spiky', mode: 'Off', requests: { cpu: '100m', memory: '32Mi' }, limits: { cpu: '300m', memory: '64Mi' }, spike: true },
   { name: 'web', mode: 'Initial', requests: { cpu: '100m', memory: '32Mi' }, limits: { cpu: '150m', memory: '64Mi' }, busy: true },
   { name: 'idle', mode: 'InPlaceOrRecreate', requests: { cpu: '25m', memory: '256Mi' }, limits: { cpu: '100m', memory: '512Mi' } },
-] as const;
+];
 
-export function deployment(w: (typeof WORKLOADS)[number], spikeSeconds: number): k8s.V1Deployment {
+/**
+ * A `Recreate` VPA over two replicas (so either updater may evict), asleep with requests within
+ * upstream's bounds: any pod replaced across a switch is one the switch caused.
+ */
+export const RECREATE_WORKLOAD: Workload = {
+  name: 'batch',
+  mode: 'Recreate',
+  requests: { cpu: '50m', memory: '256Mi' },
+  limits: { cpu: '100m', memory: '512Mi' },
+  replicas: 2,
+};
+
+export function deployment(w: Workload, spikeSeconds: number): k8s.V1Deployment {
   const labels = { app: w.name };
-  const script =
-    'spike' in w ? `timeout ${spikeSeconds} sh -c 'while :; do :; done'; exec sleep 36000` : 'busy' in w ? 'while :; do :; done' : 'exec sleep 36000';
+  const script = w.spike ? `timeout ${spikeSeconds} sh -c 'while :; do :; done'; exec sleep 36000` : w.busy ? 'while :; do :; done' : 'exec sleep 36000';
   return {
     metadata: { name: w.name, labels },
     spec: {
-      replicas: 1,
+      replicas: w.replicas ?? 1,
       selector: { matchLabels: labels },
       template: {
         metadata: { labels },
@@ -115,7 +139,7 @@ export function deployment(w: (typeof WORKLOADS)[number], spikeSeconds: number):
   };
 }
 
-export function vpaObject(w: (typeof WORKLOADS)[number]): object {
+export function vpaObject(w: Workload): object {
   return {
     apiVersion: 'autoscaling.k8s.io/v1',
     kind: 'VerticalPodAutoscaler',
@@ -222,4 +246,61 @@ export function showTargets(t: Targets): string {
         `${k} cpu ${Math.round(v.cpu * 1000)}m (upper ${Math.round(v.upperCpu * 1000)}m) memory ${(v.memory / 2 ** 20).toFixed(1)}Mi (upper ${(v.upperMemory / 2 ** 20).toFixed(1)}Mi)`,
     )
     .join('; ');
+}
+
+/**
+ * How far a target may move across a switch: two buckets of the histograms either way. Both keep CPU
+ * and memory in upstream's exponential histograms (buckets 5% apart); a checkpoint stores each
+ * bucket's weight rounded to an integer of at most 10,000, and samples added after the switch move
+ * the percentile by up to a bucket.
+ */
+export const TOLERANCE = 1.05 ** 2;
+
+/** A side's last word before a switch, or the other side's after it. */
+export interface SwitchState {
+  readonly targets: Targets;
+  readonly checkpoints: readonly CheckpointView[];
+}
+
+/**
+ * What a switch lost, one line each: a target moved beyond TOLERANCE (or gone), a checkpoint with
+ * fewer samples than `before` wrote (`after` did not continue it).
+ */
+export function switchLosses(before: SwitchState, after: SwitchState, side: string): string[] {
+  const lost = targetsMoved(before.targets, after.targets, TOLERANCE);
+  for (const c of before.checkpoints) {
+    const now = after.checkpoints.find((t) => t.name === c.name);
+    if (!now) lost.push(`checkpoint ${c.name}: ${side} holds none, ${c.samples} samples were written before`);
+    else if (now.samples < c.samples) lost.push(`checkpoint ${c.name}: ${side} holds ${now.samples} samples, ${c.samples} were written before`);
+  }
+  return lost;
+}
+
+/**
+ * Waits until each of the namespace's `count` checkpoints was written by a manager `who` accepts
+ * since `since` (ms), then a loop more (25 s); `check` throws when a process the wait depends on has
+ * died, `describe` says what to show on a timeout.
+ */
+export async function checkpointsWrittenBy(
+  custom: k8s.CustomObjectsApi,
+  namespace: string,
+  count: number,
+  what: { name: string; since: number; who: (manager: string) => boolean; timeoutMs: number },
+  describe: () => string,
+  check: () => void = () => undefined,
+): Promise<CheckpointView[]> {
+  await waitFor(
+    what.name,
+    what.timeoutMs,
+    async () => {
+      check();
+      const cps = await readCheckpoints(custom, namespace);
+      const fresh = cps.filter((c) => c.managers.some((m) => what.who(m.manager) && Date.parse(m.time) >= what.since - 1000));
+      return cps.length >= count && fresh.length === cps.length ? true : undefined;
+    },
+    describe,
+  );
+  await sleep(25_000);
+  check();
+  return readCheckpoints(custom, namespace);
 }

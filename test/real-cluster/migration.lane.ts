@@ -17,9 +17,7 @@
  * 3. The switch back: Tailor stopped (its shutdown writes its checkpoints), its webhook
  *    configuration deleted, upstream's three started again; the same checks against Tailor's last.
  *
- * TOLERANCE: both keep CPU and memory in upstream's exponential histograms (buckets 5% apart);
- * a checkpoint stores each bucket's weight rounded to an integer of at most 10,000, and samples
- * added after the switch move the percentile by up to a bucket: two buckets, x1.1025, either way.
+ * TOLERANCE (migration-support.ts): two buckets of the histograms, x1.1025, either way.
  * Without the checkpoints the spike is forgotten: `MIGRATION_DROP_CHECKPOINTS=1` deletes them
  * before Tailor starts and the test fails (spiky's cpu falls to the minimum).
  *
@@ -49,14 +47,13 @@ import {
   readCheckpoints,
   readTargets,
   showTargets,
-  targetsMoved,
+  checkpointsWrittenBy,
+  switchLosses,
   vpaObject,
   webhookCerts,
-  type CheckpointView,
 } from './migration-support.ts';
 
 const SPIKE_SECONDS = Number(process.env.MIGRATION_SPIKE_SECONDS ?? 180);
-const TOLERANCE = 1.05 ** 2;
 /** Tailor's default `--history-step` (1m) and two of the test's 10 s cycles. */
 const UPDATER_DELAY_MS = 80_000;
 const MINUTES = 60_000;
@@ -157,23 +154,18 @@ describe('migration from upstream VPA v1.8.1 to Tailor and back keeps every reco
     return tailor;
   }
 
-  /** Waits until every checkpoint was written by a writer `who` accepts since `since` (ms), then one more cycle. */
-  async function checkpointsWrittenBy(what: string, since: number, who: (manager: string) => boolean, alive: HostProcess[]): Promise<CheckpointView[]> {
-    await waitFor(
-      what,
-      4 * MINUTES,
-      async () => {
-        for (const p of alive) p.check();
-        const cps = await readCheckpoints(custom, namespace);
-        const fresh = cps.filter((c) => c.managers.some((m) => who(m.manager) && Date.parse(m.time) >= since - 1000));
-        return cps.length >= WORKLOADS.length && fresh.length === cps.length ? true : undefined;
-      },
+  /** Every checkpoint written by a manager `who` accepts since `since` (ms), the processes alive, then a loop more. */
+  const checkpointsSince = (name: string, since: number, who: (manager: string) => boolean, alive: HostProcess[]) =>
+    checkpointsWrittenBy(
+      custom,
+      namespace,
+      WORKLOADS.length,
+      { name, since, who, timeoutMs: 4 * MINUTES },
       () => alive.map((p) => `${p.name}: ${p.output().slice(-800)}`).join('\n'),
+      () => {
+        for (const p of alive) p.check();
+      },
     );
-    await sleep(25_000);
-    for (const p of alive) p.check();
-    return readCheckpoints(custom, namespace);
-  }
 
   before(async () => {
     laneKubectl('apply', '--server-side', '--force-conflicts', '-f', join(VPA_BIN, 'vpa-v1-crd-gen.yaml'));
@@ -248,7 +240,7 @@ describe('migration from upstream VPA v1.8.1 to Tailor and back keeps every reco
       // updater started at once resized idle's memory (256Mi above an upperBound of 250Mi).
       const together = process.env.MIGRATION_UPDATER_AT_ONCE === '1';
       const tailor = await startTailor(together ? 'recommender,updater,admission' : 'recommender,admission');
-      const tailorFirst = await checkpointsWrittenBy("Tailor's checkpoints", switchAt, (m) => m === 'tailor-recommender', [tailor]);
+      const tailorFirst = await checkpointsSince("Tailor's checkpoints", switchAt, (m) => m === 'tailor-recommender', [tailor]);
       const tailorFirstTargets = await readTargets(custom, namespace);
       figures.tailorFirst = showTargets(tailorFirstTargets);
       figures.tailorFirstMemoryWeights = Object.fromEntries(tailorFirst.map((c) => [c.name, c.memoryWeight]));
@@ -269,11 +261,11 @@ describe('migration from upstream VPA v1.8.1 to Tailor and back keeps every reco
         'jsonpath={.webhooks[*].name} {.webhooks[*].clientConfig.url}',
       );
       figures.webhookAfterSwitch = webhook;
-      assert.deepEqual(targetsMoved(upstreamLast, tailorTargets, TOLERANCE), [], "Tailor's targets against upstream's last");
-      for (const c of upstreamCheckpoints) {
-        const now = tailorCheckpoints.find((t) => t.name === c.name);
-        assert.ok(now && now.samples >= c.samples, `checkpoint ${c.name}: Tailor holds ${now?.samples} samples, upstream wrote ${c.samples}`);
-      }
+      assert.deepEqual(
+        switchLosses({ targets: upstreamLast, checkpoints: upstreamCheckpoints }, { targets: tailorTargets, checkpoints: tailorCheckpoints }, 'Tailor'),
+        [],
+        "Tailor's targets and checkpoints against upstream's last",
+      );
       assert.deepEqual(await podSnapshot(core, namespace), podsBefore, 'the same pods, none restarted or resized, after the switch to Tailor');
       assert.match(webhook, /^vpa\.k8s\.io https:\/\/127\.0\.0\.1:/, "Tailor's webhook under upstream's name");
 
@@ -285,17 +277,17 @@ describe('migration from upstream VPA v1.8.1 to Tailor and back keeps every reco
       const backAt = Date.now();
       laneKubectl('delete', 'mutatingwebhookconfiguration', 'vpa-webhook-config', '--ignore-not-found');
       upstream = await startUpstream('back');
-      const backCheckpoints = await checkpointsWrittenBy("upstream's checkpoints again", backAt, (m) => m !== 'tailor-recommender', upstream);
+      const backCheckpoints = await checkpointsSince("upstream's checkpoints again", backAt, (m) => m !== 'tailor-recommender', upstream);
       const backTargets = await readTargets(custom, namespace);
       figures.switchBackS = Math.round((Date.now() - backAt) / 1000);
       figures.tailorLast = showTargets(tailorLast);
       figures.upstreamAgain = showTargets(backTargets);
       figures.upstreamAgainSamples = Object.fromEntries(backCheckpoints.map((c) => [c.name, c.samples]));
-      assert.deepEqual(targetsMoved(tailorLast, backTargets, TOLERANCE), [], "upstream's targets against Tailor's last");
-      for (const c of tailorFlushed) {
-        const now = backCheckpoints.find((t) => t.name === c.name);
-        assert.ok(now && now.samples >= c.samples, `checkpoint ${c.name}: upstream holds ${now?.samples} samples, Tailor wrote ${c.samples}`);
-      }
+      assert.deepEqual(
+        switchLosses({ targets: tailorLast, checkpoints: tailorFlushed }, { targets: backTargets, checkpoints: backCheckpoints }, 'upstream'),
+        [],
+        "upstream's targets and checkpoints against Tailor's last",
+      );
       assert.deepEqual(await podSnapshot(core, namespace), podsBefore, 'the same pods, none restarted or resized, after the switch back');
       figures.totalS = Math.round((Date.now() - t0) / 1000);
     },

@@ -157,6 +157,50 @@ export async function installCrd(kc: k8s.KubeConfig, file: string): Promise<void
   });
 }
 
+/** The VPA and checkpoint CRDs: their names and plurals (group autoscaling.k8s.io, version v1). */
+const VPA_CRDS = [
+  { name: 'verticalpodautoscalers.autoscaling.k8s.io', plural: 'verticalpodautoscalers' },
+  { name: 'verticalpodautoscalercheckpoints.autoscaling.k8s.io', plural: 'verticalpodautoscalercheckpoints' },
+] as const;
+
+/**
+ * Deletes the VPA and checkpoint CRDs an earlier lane test left installed (installVpaCrd leaves them
+ * for the next test), so that a test can install another VPA's own CRDs as a user would on a fresh
+ * cluster. Waits (3 min) for objects still being removed with their namespaces; refuses when one
+ * outlives that, since deleting the CRD would delete it too.
+ */
+export async function removeLeftoverVpaCrds(kc: k8s.KubeConfig): Promise<void> {
+  const ext = kc.makeApiClient(k8s.ApiextensionsV1Api);
+  const custom = kc.makeApiClient(k8s.CustomObjectsApi);
+  for (const { name, plural } of VPA_CRDS) {
+    const present = await ext.readCustomResourceDefinition({ name }).then(
+      () => true,
+      () => false,
+    );
+    if (!present) continue;
+    let left: string[] = [];
+    await waitFor(
+      `no ${plural} left before the CRD is deleted`,
+      180_000,
+      async () => {
+        const list = (await custom.listClusterCustomObject({ group: 'autoscaling.k8s.io', version: 'v1', plural })) as {
+          items: { metadata: { namespace: string; name: string } }[];
+        };
+        left = list.items.map((o) => `${o.metadata.namespace}/${o.metadata.name}`);
+        return left.length === 0 ? true : undefined;
+      },
+      () => left.join(', '),
+    );
+    await ext.deleteCustomResourceDefinition({ name });
+    await waitFor(`CRD ${name} deleted`, 120_000, () =>
+      ext.readCustomResourceDefinition({ name }).then(
+        () => undefined,
+        () => true,
+      ),
+    );
+  }
+}
+
 /**
  * The memory limit (bytes) of a running container, read from its cgroup on this node: cgroup v1
  * `memory.limit_in_bytes` under /sys/fs/cgroup/memory, v2 `memory.max` (-1 for "max").

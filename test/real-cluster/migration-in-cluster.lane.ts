@@ -4,7 +4,8 @@
  * lane's kubeconfig: where migration.lane.ts runs both autoscalers as processes on this machine,
  * here they run as users run them.
  *
- * 1. Upstream as it installs itself: its deploy/ manifests in kube-system (CRDs, RBAC, the three
+ * 1. Upstream as it installs itself, on a cluster without the VPA CRDs (those an earlier lane test
+ *    left are deleted first: removeLeftoverVpaCrds): its deploy/ manifests in kube-system (CRDs, RBAC, the three
  *    Deployments, its gencerts.sh Secrets; test/conformance/upstream-install.ts) on images made from
  *    the binaries the lane built (upstream-in-cluster.sh), metrics-server on this machine. Four
  *    Deployments and their VPAs: spiky (Off), web (Initial), idle (InPlaceOrRecreate) as in
@@ -39,7 +40,7 @@ import * as k8s from '@kubernetes/client-node';
 import type { LocalPrometheus } from '../../src/local-prometheus/prometheus-process.ts';
 import { upstreamAutoscaler } from '../conformance/upstream-install.ts';
 import type { ConformanceAutoscaler } from '../conformance/autoscaler.ts';
-import { dropNamespace, freshNamespace, laneKubeConfig, laneKubeconfigPath, waitFor } from './lane-cluster.ts';
+import { dropNamespace, freshNamespace, laneKubeConfig, laneKubeconfigPath, removeLeftoverVpaCrds, waitFor } from './lane-cluster.ts';
 import { readMigrationDoc, UPDATER_START } from './migration-doc.ts';
 import { forward, startLanePrometheus } from './lane-prometheus.ts';
 import {
@@ -156,6 +157,8 @@ describe('migration in the cluster, upstream VPA v1.8.1 → Tailor → upstream 
       execFileSync('bash', ['test/real-cluster/upstream-in-cluster.sh', '--import'], { encoding: 'utf8' }).trim().split('\n').at(-1)!,
     ) as { deploy: string; images: string[]; metricsServer: string };
     upstream = upstreamAutoscaler(kc, { deployDir: imported.deploy, images: imported.images, metricsServer: imported.metricsServer, state: STATE });
+    // Earlier lane tests leave Tailor's CRDs for the next; upstream installs its own, as on a fresh cluster.
+    await removeLeftoverVpaCrds(kc);
     await upstream.start();
     await upstream.install('migration', ['recommender', 'updater', 'admission']);
     namespace = await freshNamespace(core, 'lane-migration-in-cluster');

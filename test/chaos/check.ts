@@ -12,8 +12,15 @@ import { checkInvariants } from './invariants.ts';
 import { ObjectTimeline, vpaLookup } from './vpa-timeline.ts';
 import { readRecord } from './watch-recorder.ts';
 
-/** The report of one check: its lines (violations, then the counts) and the exit status. */
-export function checkRun(auditText: string, watchText: string, user: string, leaseMs: number): { lines: string[]; status: number } {
+/** What one check found: the autoscaler's successful resizes and evictions, and the violations. */
+export interface CheckCounts {
+  readonly resizes: number;
+  readonly evictions: number;
+  readonly violations: number;
+}
+
+/** The report of one check: its lines (violations, then the counts), the exit status and the counts. */
+export function checkRun(auditText: string, watchText: string, user: string, leaseMs: number): { lines: string[]; status: number; counts: CheckCounts } {
   const { actions, unreadable } = readPodActions(auditText);
   const record = readRecord(watchText);
   const violations = checkInvariants({
@@ -29,7 +36,11 @@ export function checkRun(auditText: string, watchText: string, user: string, lea
     `checked ${count('resize')} resizes, ${count('eviction')} evictions, ${count('delete')} deletions by ${user}: ${violations.length} violations` +
       (unreadable + record.unreadable > 0 ? ` (${unreadable + record.unreadable} unreadable lines)` : ''),
   );
-  return { lines, status: violations.length > 0 ? 1 : 0 };
+  return {
+    lines,
+    status: violations.length > 0 ? 1 : 0,
+    counts: { resizes: count('resize'), evictions: count('eviction'), violations: violations.length },
+  };
 }
 
 function main(): number {

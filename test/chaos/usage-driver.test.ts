@@ -46,6 +46,8 @@ function children(pid: number): { pid: number; rss: number }[] {
   return out;
 }
 const holding = (pid: number, bytes: number) => children(pid).find((c) => c.rss >= bytes);
+/** A process's peak resident memory (VmHWM). */
+const peak = (pid: number) => Number(/^VmHWM:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) * 1024;
 
 function start(name: string, line: string) {
   const levels = join(dir, name);
@@ -91,6 +93,19 @@ test('the memory holder killed (the OOM killer above the limit): the loop exits 
     const [code] = (await once(run.sh, 'exit')) as [number];
     assert.equal(code, 137);
     assert.match(run.stderr(), /memory holder killed at 20 MiB/);
+  } finally {
+    run.stop();
+  }
+});
+
+test('the holder never holds much more than its level on the way (a limit a little above the level is not crossed)', async () => {
+  const run = start('peak', levelLine(0, 60));
+  try {
+    const holder = await until('a child holding 60 MiB', () => holding(run.sh.pid!, 60 * MIB));
+    // Held a while: every string made, the shell asleep.
+    await until('the holder steady', () => (children(holder.pid).length > 0 && holding(run.sh.pid!, 60 * MIB) ? true : undefined));
+    const hwm = peak(holder.pid);
+    assert.ok(hwm < 66 * MIB, `peak ${(hwm / MIB).toFixed(1)} MiB for a level of 60 MiB`);
   } finally {
     run.stop();
   }

@@ -3,14 +3,17 @@
  * uses as much cpu and memory as one line of a file says, so the runner moves usage up and down by
  * writing a ConfigMap (mounted as that file) on its seeded schedule.
  * - The line is `<cpu millicores> <memory MiB>`; a missing or unreadable file, or a bad line, means `0 0`.
- * - Memory: a child shell holding a string of that many MiB (its RSS), replaced whenever the level
- *   changes. Above the limit the kernel kills the largest process, that child; the loop sees it gone
- *   and exits, so the container ends and the runtime, which saw the OOM event, reports it
- *   OOMKilled (with cgroup v2's memory.oom.group the whole container goes at once). On the lane
- *   (cgroup v1, busybox, limit 32Mi): `10` held 11 MiB in the container's cgroup; `40` gave
- *   OOMKilled, exit 137, within 45 s of the ConfigMap's change, and the restarted container started
- *   and was killed again. Memory in a
- *   process, not in a file of a memory-backed emptyDir: such a file outlives the container, stays
+ * - Memory: a child awk holding that many strings of 1 MiB (its RSS; each made by concatenation,
+ *   so none shares another's storage), replaced whenever the level changes; at its peak it holds
+ *   the level and about 3 MiB more. A shell variable filled by command substitution was tried first:
+ *   busybox's sh peaked at twice the level (VmHWM 124 MB for 60 MiB, in one string or in sixty),
+ *   and 56 MiB under a 96Mi limit was OOM-killed: 35 of the 60 pods of the first chaos run.
+ *   Above the limit the kernel kills the largest process, that child; the loop sees it gone and
+ *   exits, so the container ends and the runtime, which saw the OOM event, reports it OOMKilled
+ *   (with cgroup v2's memory.oom.group the whole container goes at once). On the lane (cgroup v1,
+ *   busybox, limit 32Mi): `10` held 11 MiB in the container's cgroup; `40` gave OOMKilled, exit
+ *   137, within 45 s of the ConfigMap's change, and the restarted container started and was killed
+ *   again (with the shell holder). Memory in a process, not in a file of a memory-backed emptyDir: such a file outlives the container, stays
  *   charged to the pod and kept the restarted container from starting at all ("container init was
  *   OOM-killed", seen on the lane with cgroup v1).
  * - CPU: one busy-looping child, continued for cpu/1000 of each PERIOD_MS and stopped for the rest
@@ -29,7 +32,7 @@ burner=
 hold() {
   if [ -n "$holder" ]; then kill "$holder" 2>/dev/null; wait "$holder" 2>/dev/null; holder=; fi
   if [ "$1" -gt 0 ]; then
-    ( held=$(head -c "$(($1 * 1048576))" /dev/zero | tr '\\0' x); while :; do sleep 1; done ) &
+    awk -v mib="$1" 'BEGIN { s = "x"; while (length(s) < 1048576) s = s s; for (i = 0; i < mib; i++) held[i] = s i; while (1) system("sleep 5") }' &
     holder=$!
   fi
 }

@@ -80,7 +80,7 @@ export const CHAOS_WORKLOADS: readonly ChaosWorkload[] = [
 ];
 
 /** The bounds every VPA allows (tight: the recommendations hit them). */
-export const MIN_ALLOWED = { cpu: '20m', memory: '24Mi' } as const;
+export const MIN_ALLOWED = { cpu: '10m', memory: '24Mi' } as const;
 export const MAX_ALLOWED = { cpu: '400m', memory: '192Mi' } as const;
 /** Every container's resources at creation. */
 const REQUESTS = { cpu: '30m', memory: '48Mi' } as const;

@@ -40,7 +40,7 @@ test('a resize above the maxAllowed of the VPA the watch saw is a violation; the
     `checked 2 resizes, 0 evictions, 0 deletions by ${UPDATER}: 1 violations`,
   ]);
   assert.equal(bad.status, 1);
-  assert.deepEqual(bad.counts, { resizes: 2, evictions: 0, violations: 1 });
+  assert.deepEqual(bad.counts, { resizes: 2, evictions: 0, violations: 1, byRule: { bounds: 1 } });
   assert.equal(checkRun(resizeTo('400m', '01'), watch, UPDATER, 15_000).status, 0);
 });
 

@@ -8,7 +8,7 @@
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { readPodActions } from './audit-actions.ts';
-import { checkInvariants } from './invariants.ts';
+import { checkInvariants, type Rule } from './invariants.ts';
 import { ObjectTimeline, vpaLookup } from './vpa-timeline.ts';
 import { readRecord } from './watch-recorder.ts';
 
@@ -17,6 +17,8 @@ export interface CheckCounts {
   readonly resizes: number;
   readonly evictions: number;
   readonly violations: number;
+  /** The violations of each rule broken. */
+  readonly byRule: Readonly<Partial<Record<Rule, number>>>;
 }
 
 /** The report of one check: its lines (violations, then the counts), the exit status and the counts. */
@@ -39,7 +41,12 @@ export function checkRun(auditText: string, watchText: string, user: string, lea
   return {
     lines,
     status: violations.length > 0 ? 1 : 0,
-    counts: { resizes: count('resize'), evictions: count('eviction'), violations: violations.length },
+    counts: {
+      resizes: count('resize'),
+      evictions: count('eviction'),
+      violations: violations.length,
+      byRule: Object.fromEntries([...new Set(violations.map((v) => v.rule))].map((r) => [r, violations.filter((v) => v.rule === r).length])),
+    },
   };
 }
 

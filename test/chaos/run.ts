@@ -1,12 +1,16 @@
 /**
- * The chaos lane (issue 31): `npm run test:chaos -- --seed N --minutes M` (as root). Brings the
- * lane's cluster up with the audit log if none is up, installs Tailor from its manifests (two
- * updaters, two recommenders) reading a Prometheus on this machine, applies the 32 workloads with
- * their VPAs, drives their usage and the faults on the seed's schedules, records the pods and VPAs,
- * then judges what the API server recorded (check.ts) and ends with one line:
- * `chaos: seed N, M min: R resizes, E evictions, F faults, V violations` (exit 1 when V > 0, 2 when
- * the run could not be made). Tears down what it made. The run's record (events, faults, the watch,
- * the audit slice) stays in --out (default /var/tmp/tailor-chaos/seed-N-<time>).
+ * The chaos lane (issue 31): `npm run test:chaos -- --seed N --minutes M [--variant NAME]` (as
+ * root). Brings the lane's cluster up with the audit log if none is up, installs Tailor from its
+ * manifests (two updaters, two recommenders) reading a Prometheus on this machine, applies the 32
+ * workloads with their VPAs, drives their usage and the faults on the seed's schedules, records the
+ * pods and VPAs, measures the recovery after the last fault (every VPA's checkpoint written again
+ * within 2 minutes: recovery.ts), then judges what the API server recorded (check.ts) and ends
+ * with one line: `chaos: seed N, M min: R resizes, E evictions, F faults, V violations` (V counts
+ * the checker's violations, Tailor pods in a crash loop and VPAs late to recover; exit 1 when
+ * V > 0, 2 when the run could not be made). `--variant` runs a deliberately broken Tailor
+ * (variants.ts) and says whether its rule was caught. Tears down what it made. The run's record
+ * (events, faults, the watch, the audit slice) stays in --out (default
+ * /var/tmp/tailor-chaos/seed-N-<time>).
  */
 import { spawnSync } from 'node:child_process';
 import { appendFileSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, readSync, rmSync, statSync, closeSync, writeFileSync } from 'node:fs';
@@ -18,13 +22,16 @@ import * as k8s from '@kubernetes/client-node';
 import type { LocalPrometheus } from '../../src/local-prometheus/prometheus-process.ts';
 import { laneKubeconfigPath } from '../real-cluster/lane-cluster.ts';
 import { forward, startLanePrometheus } from '../real-cluster/lane-prometheus.ts';
+import type { VerticalPodAutoscalerCheckpoint } from '../../src/api/vpa-checkpoint.ts';
 import { checkRun } from './check.ts';
 import { faultSchedule, type Fault } from './fault-schedule.ts';
 import { injectFault, type FaultTargets } from './inject-fault.ts';
+import { noteFresh, recovery, RECOVERY_MS } from './recovery.ts';
 import { installTailor, uninstallTailor } from './tailor-install.ts';
 import { TAILOR_NAMESPACE } from './tailor-faults.ts';
 import { levelLine } from './usage-driver.ts';
 import { usageSchedule } from './usage-schedule.ts';
+import { applyVariant, VARIANTS, type Variant } from './variants.ts';
 import { parseChaosArgs, verdictLine, type ChaosArgs } from './verdict.ts';
 import { recordWatches } from './watch-recorder.ts';
 import { CHAOS_WORKLOADS, LEVELS_CONFIGMAP, controller, extras, vpaFor } from './workloads.ts';
@@ -61,6 +68,24 @@ function auditSince(path: string, offset: number): string {
   return buffer.toString('utf8');
 }
 
+/** The image of HEAD with `variant`'s edits, built (image.sh) in a worktree of its own and imported into the nodes. */
+function variantImage(variant: Variant, out: string): string {
+  const tree = mkdtempSync(join(tmpdir(), 'tailor-chaos-variant-'));
+  const git = (...a: string[]) => {
+    const run = spawnSync('git', a, { encoding: 'utf8' });
+    if (run.status !== 0) throw new Error(`git ${a.join(' ')} failed: ${run.stderr}`);
+  };
+  git('worktree', 'add', '--detach', '--force', tree, 'HEAD');
+  try {
+    applyVariant(tree, variant);
+    say(out, `building the ${variant.rule} variant's image (${variant.broken})`);
+    bash(join(tree, 'test/real-cluster/image.sh'), []);
+    return bash(join(tree, 'test/real-cluster/image.sh'), ['--import']).split('\n').at(-1)!;
+  } finally {
+    git('worktree', 'remove', '--force', tree);
+  }
+}
+
 /** Every workload's objects, created in the namespace with the level ConfigMap first. */
 async function applyWorkloads(kc: k8s.KubeConfig, levels: Record<string, string>): Promise<void> {
   const objects = k8s.KubernetesObjectApi.makeApiClient(kc);
@@ -93,11 +118,18 @@ async function runChaos(args: ChaosArgs, out: string): Promise<number> {
     cleanups.push(['Prometheus', () => prometheus.stop()]);
     const forwarded: { server: Server; port: number } = await forward(nodeIp, Number(new URL(prometheus.url).port));
     cleanups.push(['the Prometheus forwarder', () => forwarded.server.close()]);
-    const image = bash('test/real-cluster/image.sh', ['--import']).split('\n').at(-1)!;
+    const variant = args.variant ? VARIANTS[args.variant]! : undefined;
+    const image =
+      variant && variant.edits.length > 0 ? variantImage(variant, out) : bash('test/real-cluster/image.sh', ['--import']).split('\n').at(-1)!;
     const work = mkdtempSync(join(tmpdir(), 'tailor-chaos-'));
     cleanups.push(['the work directory', () => rmSync(work, { recursive: true, force: true })]);
     say(out, `installing Tailor (${image}) reading ${prometheus.url} as http://${nodeIp}:${forwarded.port}`);
-    const overlay = await installTailor(kc, kubeconfig, work, { image, prometheusUrl: `http://${nodeIp}:${forwarded.port}`, loopSeconds: LOOP_SECONDS });
+    const overlay = await installTailor(kc, kubeconfig, work, {
+      image,
+      prometheusUrl: `http://${nodeIp}:${forwarded.port}`,
+      loopSeconds: LOOP_SECONDS,
+      settings: variant?.settings ?? [],
+    });
     cleanups.push(["Tailor's install", () => uninstallTailor(kubeconfig, overlay)]);
 
     // 3. The workloads at their first levels, recorded from now on.
@@ -167,7 +199,24 @@ async function runChaos(args: ChaosArgs, out: string): Promise<number> {
       await step.act().catch((error: unknown) => say(out, `step at ${Math.round(step.at / 1000)} s failed: ${(error as Error).message}`));
     }
     await Promise.all(undos);
-    await sleep(Math.max(0, t0 + args.minutes * 60_000 - Date.now()));
+    // Recovery: each VPA's first checkpoint written after the last fault ended, polled to the run's end.
+    const lastFaultEnd = Date.now();
+    const fresh = new Map<string, number>();
+    const custom = kc.makeApiClient(k8s.CustomObjectsApi);
+    while (Date.now() < t0 + args.minutes * 60_000) {
+      await custom
+        .listNamespacedCustomObject({ group: 'autoscaling.k8s.io', version: 'v1', namespace: NAMESPACE, plural: 'verticalpodautoscalercheckpoints' })
+        .then((list) => noteFresh(fresh, (list as { items: VerticalPodAutoscalerCheckpoint[] }).items, lastFaultEnd))
+        .catch((error: unknown) => say(out, `reading the checkpoints failed: ${(error as Error).message}`));
+      await sleep(Math.min(5_000, Math.max(0, t0 + args.minutes * 60_000 - Date.now())));
+    }
+    const recovered = recovery(fresh, CHAOS_WORKLOADS.map((w) => w.name), lastFaultEnd);
+    say(
+      out,
+      `recovery after the last fault (${new Date(lastFaultEnd).toISOString()}): ` +
+        (recovered.slowestMs === undefined ? 'not every VPA fresh by the end' : `every VPA fresh within ${Math.round(recovered.slowestMs / 1000)} s`) +
+        (recovered.late.length > 0 ? `; late (over ${RECOVERY_MS / 1000} s): ${recovered.late.join(', ')}` : ''),
+    );
 
     // 5. The verdict from what the API server recorded.
     recorder.stop();
@@ -180,8 +229,12 @@ async function runChaos(args: ChaosArgs, out: string): Promise<number> {
     const byKind = [...new Set(made.map((f) => f.kind))].map((k) => `${k} ${made.filter((f) => f.kind === k).length}`);
     say(out, `faults made: ${byKind.join(', ') || 'none'}; not made: ${faults.length - made.length}`);
     say(out, `Tailor's pods at the end: ${tailorPods.map((p) => `${p.metadata!.name} restarts ${p.status?.containerStatuses?.[0]?.restartCount ?? 0}`).join(', ')}`);
-    const violations = check.counts.violations + crashLooping.length;
+    const violations = check.counts.violations + crashLooping.length + recovered.late.length;
     if (crashLooping.length > 0) say(out, `crash loop: ${crashLooping.map((p) => p.metadata!.name).join(', ')}`);
+    if (variant) {
+      const caught = check.counts.byRule[variant.rule] ?? 0;
+      say(out, `variant ${args.variant} (${variant.broken}): ${caught > 0 ? `caught, ${caught} ${variant.rule} violations` : `NOT caught: no ${variant.rule} violation`}`);
+    }
     console.log(verdictLine(args, { resizes: check.counts.resizes, evictions: check.counts.evictions, faults: made.length, violations }));
     return violations > 0 ? 1 : 0;
   } finally {
@@ -196,7 +249,7 @@ async function runChaos(args: ChaosArgs, out: string): Promise<number> {
 async function main(): Promise<number> {
   let args: ChaosArgs;
   try {
-    args = parseChaosArgs(process.argv.slice(2));
+    args = parseChaosArgs(process.argv.slice(2), Object.keys(VARIANTS));
   } catch (error) {
     console.error(`test:chaos: ${(error as Error).message}`);
     return 2;

@@ -3,8 +3,13 @@ import { test } from 'node:test';
 import { parseChaosArgs, verdictLine } from './verdict.ts';
 
 test('--seed and --minutes are read as the issue names them; --out is optional', () => {
-  assert.deepEqual(parseChaosArgs(['--seed', '7', '--minutes', '10']), { seed: 7, minutes: 10, out: undefined });
-  assert.deepEqual(parseChaosArgs(['--seed', '0', '--minutes', '45', '--out', '/tmp/x']), { seed: 0, minutes: 45, out: '/tmp/x' });
+  assert.deepEqual(parseChaosArgs(['--seed', '7', '--minutes', '10']), { seed: 7, minutes: 10, out: undefined, variant: undefined });
+  assert.deepEqual(parseChaosArgs(['--seed', '0', '--minutes', '45', '--out', '/tmp/x', '--variant', 'bounds'], ['bounds']), {
+    seed: 0,
+    minutes: 45,
+    out: '/tmp/x',
+    variant: 'bounds',
+  });
 });
 
 test('bad arguments: every problem in one message with the usage, no stack', () => {
@@ -15,6 +20,7 @@ test('bad arguments: every problem in one message with the usage, no stack', () 
   assert.throws(() => parseChaosArgs([]), /--seed .*got nothing.*--minutes .*got nothing/);
   assert.throws(() => parseChaosArgs(['--seed', '1', '--minutes', '5']), /from 6 to 45 \(got 5\)/);
   assert.throws(() => parseChaosArgs(['--seeds', '1']), /Unknown option '--seeds'.*usage/);
+  assert.throws(() => parseChaosArgs(['--seed', '1', '--minutes', '6', '--variant', 'pdb'], ['bounds', 'one-leader']), /--variant must be one of bounds, one-leader \(got pdb\)/);
 });
 
 test('the verdict is one line in the issue’s words', () => {

@@ -11,6 +11,8 @@ export interface ChaosArgs {
   readonly minutes: number;
   /** Where the run's record goes (watch, audit slice, faults, events). */
   readonly out: string | undefined;
+  /** A deliberately broken Tailor (variants.ts), or none. */
+  readonly variant: string | undefined;
 }
 
 /** The longest run the lane allows (the issue's 45 minutes). */
@@ -18,13 +20,18 @@ export const MAX_MINUTES = 45;
 /** The shortest run with a fault in it: the quiet start and end (5 min) and one 55 s slot. */
 export const MIN_MINUTES = 6;
 
-/** `--seed N --minutes M [--out DIR]`; every problem at once in the error. */
-export function parseChaosArgs(argv: readonly string[]): ChaosArgs {
-  let values: { seed?: string; minutes?: string; out?: string };
+const USAGE = 'usage: npm run test:chaos -- --seed N --minutes M [--out DIR] [--variant NAME]';
+
+/** `--seed N --minutes M [--out DIR] [--variant NAME]` (NAME one of `variants`); every problem at once in the error. */
+export function parseChaosArgs(argv: readonly string[], variants: readonly string[] = []): ChaosArgs {
+  let values: { seed?: string; minutes?: string; out?: string; variant?: string };
   try {
-    ({ values } = parseArgs({ args: [...argv], options: { seed: { type: 'string' }, minutes: { type: 'string' }, out: { type: 'string' } } }));
+    ({ values } = parseArgs({
+      args: [...argv],
+      options: { seed: { type: 'string' }, minutes: { type: 'string' }, out: { type: 'string' }, variant: { type: 'string' } },
+    }));
   } catch (error) {
-    throw new Error(`${(error as Error).message}; usage: npm run test:chaos -- --seed N --minutes M [--out DIR]`, { cause: error });
+    throw new Error(`${(error as Error).message}; ${USAGE}`, { cause: error });
   }
   const problems: string[] = [];
   const seed = Number(values.seed);
@@ -33,8 +40,9 @@ export function parseChaosArgs(argv: readonly string[]): ChaosArgs {
   if (values.minutes === undefined || !Number.isInteger(minutes) || minutes < MIN_MINUTES || minutes > MAX_MINUTES) {
     problems.push(`--minutes must be a whole number from ${MIN_MINUTES} to ${MAX_MINUTES} (got ${values.minutes ?? 'nothing'})`);
   }
-  if (problems.length > 0) throw new Error(`${problems.join('; ')}; usage: npm run test:chaos -- --seed N --minutes M [--out DIR]`);
-  return { seed, minutes, out: values.out };
+  if (values.variant !== undefined && !variants.includes(values.variant)) problems.push(`--variant must be one of ${variants.join(', ')} (got ${values.variant})`);
+  if (problems.length > 0) throw new Error(`${problems.join('; ')}; ${USAGE}`);
+  return { seed, minutes, out: values.out, variant: values.variant };
 }
 
 /** The run's counts. */

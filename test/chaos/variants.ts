@@ -1,0 +1,66 @@
+/**
+ * Deliberately broken Tailors for the chaos lane (issue 31 item 4: "a deliberately broken Tailor
+ * must make the checker fail — run it that way once per rule"): each variant names the rule it
+ * should break, and how: text edits to a copy of src/ (built into an image of its own) and/or
+ * settings. `npm run test:chaos -- --seed N --minutes M --variant <name>` runs one; the run is
+ * caught when the checker reports that rule. npm test holds each edit's `find` to the source as it
+ * is (exactly one match), so a refactor cannot leave a variant silently doing nothing.
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Rule } from './invariants.ts';
+
+/** One text edit of a file of the repository. */
+export interface Edit {
+  readonly file: string;
+  readonly find: string;
+  readonly replace: string;
+}
+
+/** A broken Tailor. */
+export interface Variant {
+  readonly rule: Rule;
+  /** What is taken out. */
+  readonly broken: string;
+  readonly edits: readonly Edit[];
+  /** tailor-config settings (KEY=value) added to the chaos overlay. */
+  readonly settings: readonly string[];
+}
+
+export const VARIANTS: Readonly<Record<string, Variant>> = {
+  bounds: {
+    rule: 'bounds',
+    broken: 'minAllowed and maxAllowed ignored by the recommender (capping) and the updater (planning)',
+    edits: [
+      { file: 'src/policy/cap-recommendation.ts', find: 'const min = policy.minAllowed[r];', replace: 'const min = undefined as number | undefined;' },
+      { file: 'src/policy/cap-recommendation.ts', find: 'const max = policy.maxAllowed[r];', replace: 'const max = undefined as number | undefined;' },
+      { file: 'src/policy/container-plan.ts', find: 'const minAllowed = policy.minAllowed[r];', replace: 'const minAllowed = undefined as number | undefined;' },
+      { file: 'src/policy/container-plan.ts', find: 'const maxAllowed = policy.maxAllowed[r];', replace: 'const maxAllowed = undefined as number | undefined;' },
+    ],
+    settings: [],
+  },
+  'one-leader': {
+    rule: 'one-leader',
+    broken: 'leader election off: both updater replicas act',
+    edits: [],
+    settings: ['TAILOR_LEADER_ELECT=false'],
+  },
+};
+
+/** How often `find` occurs in `text`. */
+export function occurrences(text: string, find: string): number {
+  return text.split(find).length - 1;
+}
+
+/** Applies `variant`'s edits to the checkout at `root`; throws naming each edit whose text is not there exactly once. */
+export function applyVariant(root: string, variant: Variant): void {
+  const problems: string[] = [];
+  for (const e of variant.edits) {
+    const path = join(root, e.file);
+    const text = readFileSync(path, 'utf8');
+    const n = occurrences(text, e.find);
+    if (n !== 1) problems.push(`${e.file}: '${e.find}' found ${n} times (want 1)`);
+    else writeFileSync(path, text.replace(e.find, e.replace));
+  }
+  if (problems.length > 0) throw new Error(`the variant for ${variant.rule} no longer applies: ${problems.join('; ')}`);
+}

@@ -6,6 +6,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import * as k8s from '@kubernetes/client-node';
+import { NO_FAULTS, type ApiFaultProxy, type ApiFaults } from './api-fault-proxy.ts';
 import type { Fault, FaultKind } from './fault-schedule.ts';
 import { restartLaneProcess, type LaneProcessDirs } from './lane-process.ts';
 import { COMPONENTS, TAILOR_NAMESPACE, crash, replicasOf, rollout, stopGracefully, type Component } from './tailor-faults.ts';
@@ -21,7 +22,12 @@ export interface FaultTargets {
   readonly prometheusPid: number;
   /** Tailor's MutatingWebhookConfiguration. */
   readonly webhookConfiguration: string;
+  /** The proxy between Tailor and the API server, if Tailor talks through one. */
+  readonly apiProxy?: ApiFaultProxy;
 }
+
+/** The API errors fault: this share of Tailor's requests answered with 500, 429 or 503, the rest delayed. */
+export const API_FAULTS: ApiFaults = { errorRate: 0.2, latencyMs: 250 };
 
 /** What became of one fault. */
 export interface FaultOutcome {
@@ -37,7 +43,7 @@ const notYet = (why: string): FaultOutcome => ({ injected: false, detail: `not i
 async function killReplica(t: FaultTargets, component: Component, which: 'leader' | 'standby' | 'any'): Promise<FaultOutcome> {
   const { leader, others } = await replicasOf(t.kc, component);
   const pod = which === 'leader' ? leader : which === 'standby' ? others[0] : (leader ?? others[0]);
-  if (!pod) return { injected: false, detail: `no ${which} replica of the ${component} running` };
+  if (!pod) return { injected: false, detail: `no ${which === 'any' ? '' : `${which} `}replica of the ${component} running` };
   const killed = crash(pod, COMPONENTS[component].container);
   return { injected: true, detail: `SIGKILL ${killed.pod} (pid ${killed.pid})` };
 }
@@ -141,7 +147,20 @@ export async function injectFault(t: FaultTargets, fault: Fault): Promise<FaultO
     },
     'webhook-gone-ignore': () => webhookGone(t, 'Ignore'),
     'webhook-gone-fail': () => webhookGone(t, 'Fail'),
-    'api-errors': async () => notYet('Tailor does not run behind api-fault-proxy.ts in the lane yet'),
+    'api-errors': async () => {
+      const proxy = t.apiProxy;
+      if (!proxy) return notYet('Tailor does not talk through the chaos proxy in this run');
+      proxy.set(API_FAULTS);
+      const cut = proxy.cutWatches();
+      return {
+        injected: true,
+        detail: `${API_FAULTS.errorRate * 100}% of Tailor's requests answered 500/429/503, the rest ${API_FAULTS.latencyMs} ms late, ${cut} watches cut`,
+        undo: async () => {
+          proxy.set(NO_FAULTS);
+          return `the proxy passes every request again (${proxy.counts.failed} answered with an error so far)`;
+        },
+      };
+    },
   };
   return kinds[fault.kind]();
 }

@@ -21,11 +21,13 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import * as k8s from '@kubernetes/client-node';
 import type { LocalPrometheus } from '../../src/local-prometheus/prometheus-process.ts';
 import { laneKubeconfigPath } from '../real-cluster/lane-cluster.ts';
-import { forward, startLanePrometheus } from '../real-cluster/lane-prometheus.ts';
+import { forward, lanePkiDir, startLanePrometheus } from '../real-cluster/lane-prometheus.ts';
+import { startApiFaultProxy } from './api-fault-proxy.ts';
 import type { VerticalPodAutoscalerCheckpoint } from '../../src/api/vpa-checkpoint.ts';
 import { checkRun } from './check.ts';
 import { faultSchedule, type Fault } from './fault-schedule.ts';
 import { injectFault, type FaultTargets } from './inject-fault.ts';
+import { proxyCertificate } from './proxy-cert.ts';
 import { noteFresh, recovery, RECOVERY_MS } from './recovery.ts';
 import { installTailor, uninstallTailor } from './tailor-install.ts';
 import { TAILOR_NAMESPACE } from './tailor-faults.ts';
@@ -53,6 +55,20 @@ function bash(script: string, args: readonly string[], env: NodeJS.ProcessEnv = 
   const run = spawnSync('bash', [script, ...args], { encoding: 'utf8', env: { ...process.env, ...env } });
   if (run.status !== 0) throw new Error(`${script} ${args.join(' ')} failed (${run.status}): ${(run.stdout + run.stderr).trim().split('\n').slice(-5).join('\n')}`);
   return run.stdout.trim();
+}
+
+/** Calls `act` until it succeeds, every 2 s for `timeoutMs`; the last error then, with its cause. */
+async function retry(what: string, timeoutMs: number, act: () => Promise<unknown>): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      await act();
+      return;
+    } catch (error) {
+      if (Date.now() > deadline) throw new Error(`${what}: still failing after ${timeoutMs / 1000} s: ${(error as Error).message}`, { cause: error });
+      await sleep(2_000);
+    }
+  }
 }
 
 /** The audit log written since `offset` (bytes). */
@@ -123,12 +139,22 @@ async function runChaos(args: ChaosArgs, out: string): Promise<number> {
       variant && variant.edits.length > 0 ? variantImage(variant, out) : bash('test/real-cluster/image.sh', ['--import']).split('\n').at(-1)!;
     const work = mkdtempSync(join(tmpdir(), 'tailor-chaos-'));
     cleanups.push(['the work directory', () => rmSync(work, { recursive: true, force: true })]);
-    say(out, `installing Tailor (${image}) reading ${prometheus.url} as http://${nodeIp}:${forwarded.port}`);
+    // Tailor talks to the API server through the chaos proxy (the api-errors fault), on node 1's address.
+    const pki = lanePkiDir();
+    const apiProxy = await startApiFaultProxy({
+      upstream: kc.getCurrentCluster()!.server,
+      upstreamCa: readFileSync(join(pki, 'ca.crt'), 'utf8'),
+      ...proxyCertificate(pki, work, [nodeIp]),
+      host: nodeIp,
+    });
+    cleanups.push(['the API proxy', () => apiProxy.close()]);
+    say(out, `installing Tailor (${image}) reading ${prometheus.url} as http://${nodeIp}:${forwarded.port}, its API server through ${apiProxy.url}`);
     const overlay = await installTailor(kc, kubeconfig, work, {
       image,
       prometheusUrl: `http://${nodeIp}:${forwarded.port}`,
       loopSeconds: LOOP_SECONDS,
       settings: variant?.settings ?? [],
+      apiServer: { host: nodeIp, port: Number(new URL(apiProxy.url).port) },
     });
     cleanups.push(["Tailor's install", () => uninstallTailor(kubeconfig, overlay)]);
 
@@ -153,6 +179,7 @@ async function runChaos(args: ChaosArgs, out: string): Promise<number> {
       nodes: nodes.map((n) => n.metadata!.name!),
       prometheusPid: prometheus.pid!,
       webhookConfiguration: 'tailor',
+      apiProxy,
     };
     type Step = { at: number; act: () => Promise<void> };
     const core = kc.makeApiClient(k8s.CoreV1Api);
@@ -161,10 +188,14 @@ async function runChaos(args: ChaosArgs, out: string): Promise<number> {
       const data = Object.fromEntries(levels.filter((l) => l.at === at).map((l) => [l.workload, levelLine(l.cpu, l.memory)]));
       steps.push({
         at,
+        // Retried through an API server restart: a level lost would leave the usage where it was.
         act: () =>
-          core
-            .patchNamespacedConfigMap({ namespace: NAMESPACE, name: LEVELS_CONFIGMAP, body: { data } }, k8s.setHeaderOptions('Content-Type', k8s.PatchStrategy.MergePatch))
-            .then(() => undefined),
+          retry(`the levels at ${Math.round(at / 1000)} s`, 90_000, () =>
+            core.patchNamespacedConfigMap(
+              { namespace: NAMESPACE, name: LEVELS_CONFIGMAP, body: { data } },
+              k8s.setHeaderOptions('Content-Type', k8s.PatchStrategy.MergePatch),
+            ),
+          ),
       });
     }
     const made: Fault[] = [];
@@ -227,6 +258,7 @@ async function runChaos(args: ChaosArgs, out: string): Promise<number> {
     const check = checkRun(audit, readFileSync(watchFile, 'utf8'), UPDATER_USER, LEASE_MS);
     for (const line of check.lines) say(out, line);
     const byKind = [...new Set(made.map((f) => f.kind))].map((k) => `${k} ${made.filter((f) => f.kind === k).length}`);
+    say(out, `the API proxy: ${apiProxy.counts.passed} requests passed, ${apiProxy.counts.failed} answered with an error, ${apiProxy.counts.cut} watches cut`);
     say(out, `faults made: ${byKind.join(', ') || 'none'}; not made: ${faults.length - made.length}`);
     say(out, `Tailor's pods at the end: ${tailorPods.map((p) => `${p.metadata!.name} restarts ${p.status?.containerStatuses?.[0]?.restartCount ?? 0}`).join(', ')}`);
     const violations = check.counts.violations + crashLooping.length + recovered.late.length;

@@ -29,3 +29,22 @@ test('the chaos overlay: manifests/install with the image, Prometheus, short loo
   ]);
   assert.deepEqual(overlay.images, [{ name: 'tailor', newName: 'localhost/tailor', newTag: 'abc123' }]);
 });
+
+test('with the chaos proxy, every container is pointed at it by the in-cluster variables', () => {
+  const overlay = k8s.loadYaml<{ patches: { target: { kind: string; name: string }; patch: string }[] }>(
+    chaosOverlay('/tmp/o', { image: 'localhost/tailor:abc', prometheusUrl: 'http://p', loopSeconds: 20, apiServer: { host: '10.213.1.1', port: 40123 } }),
+  );
+  assert.deepEqual(
+    overlay.patches.map((p) => {
+      const d = k8s.loadYaml<k8s.V1Deployment>(p.patch);
+      const c = d.spec!.template.spec!.containers[0]!;
+      return [p.target.name, d.metadata!.name, c.name, c.env!.map((e) => `${e.name}=${e.value}`).join(' ')];
+    }),
+    [
+      ['tailor-updater', 'tailor-updater', 'updater', 'KUBERNETES_SERVICE_HOST=10.213.1.1 KUBERNETES_SERVICE_PORT=40123'],
+      ['tailor-recommender', 'tailor-recommender', 'recommender', 'KUBERNETES_SERVICE_HOST=10.213.1.1 KUBERNETES_SERVICE_PORT=40123'],
+      ['tailor-admission', 'tailor-admission', 'admission', 'KUBERNETES_SERVICE_HOST=10.213.1.1 KUBERNETES_SERVICE_PORT=40123'],
+    ],
+  );
+  assert.equal(k8s.loadYaml<{ patches?: unknown }>(chaosOverlay('/tmp/o', { image: 'a:b', prometheusUrl: 'http://p', loopSeconds: 20 })).patches, undefined);
+});

@@ -21,6 +21,39 @@ export interface ChaosInstall {
   readonly loopSeconds: number;
   /** Other settings of tailor-config (KEY=value). */
   readonly settings?: readonly string[];
+  /**
+   * The API server every component talks to, in place of the `kubernetes` Service: the chaos
+   * proxy (KUBERNETES_SERVICE_HOST and _PORT set on each container, which the in-cluster
+   * configuration reads; a container's own env wins over the kubelet's service variables).
+   */
+  readonly apiServer?: { readonly host: string; readonly port: number };
+}
+
+/** A strategic merge patch setting the API server's address on each of Tailor's containers. */
+function apiServerPatches(api: { host: string; port: number }): object[] {
+  return Object.values(COMPONENTS).map((c) => ({
+    target: { kind: 'Deployment', name: c.deployment },
+    patch: k8s.dumpYaml({
+      apiVersion: 'apps/v1',
+      kind: 'Deployment',
+      metadata: { name: c.deployment, namespace: TAILOR_NAMESPACE },
+      spec: {
+        template: {
+          spec: {
+            containers: [
+              {
+                name: c.container,
+                env: [
+                  { name: 'KUBERNETES_SERVICE_HOST', value: api.host },
+                  { name: 'KUBERNETES_SERVICE_PORT', value: String(api.port) },
+                ],
+              },
+            ],
+          },
+        },
+      },
+    }),
+  }));
 }
 
 /** The overlay's kustomization.yaml for an overlay directory `dir`. */
@@ -48,6 +81,7 @@ export function chaosOverlay(dir: string, install: ChaosInstall): string {
       { name: COMPONENTS.recommender.deployment, count: 2 },
     ],
     images: [{ name: 'tailor', newName: install.image.slice(0, at), newTag: install.image.slice(at + 1) }],
+    ...(install.apiServer ? { patches: apiServerPatches(install.apiServer) } : {}),
   });
 }
 

@@ -213,7 +213,12 @@ async function runChaos(args: ChaosArgs, out: string): Promise<number> {
             const undo = outcome.undo;
             undos.push(
               sleep(Math.max(0, t0 + fault.at + fault.lasts - Date.now()))
-                .then(undo)
+                .then(async () => {
+                  // Retried: an end that meets an API server or etcd restart (the first 45-minute run left a node cordoned).
+                  let detail = '';
+                  await retry(`the end of ${fault.kind}`, 90_000, async () => (detail = await undo()));
+                  return detail;
+                })
                 .then(
                   (detail) => say(out, `fault ${fault.kind} over: ${detail}`),
                   (error: unknown) => say(out, `fault ${fault.kind}: its end failed: ${(error as Error).message}`),

@@ -9,7 +9,7 @@ import type { V1Pod } from '@kubernetes/client-node';
 import type { VerticalPodAutoscaler } from '../../src/api/vpa.ts';
 import { pod, container } from '../builders/pods.ts';
 import { vpa } from '../builders/vpas.ts';
-import { ObjectTimeline, podController, vpaLookup, type WatchRecord } from './vpa-timeline.ts';
+import { cronJobOf, ObjectTimeline, podController, vpaLookup, type WatchRecord } from './vpa-timeline.ts';
 
 function owned(p: V1Pod, kind: string, name: string, hash?: string): V1Pod {
   p.metadata!.ownerReferences = [{ apiVersion: 'apps/v1', kind, name, uid: 'u', controller: true }];
@@ -38,4 +38,24 @@ test('the VPA as it was: created at 10, its maxAllowed changed at 20, deleted at
   const max = (t: number) => at('shop', 'web-5d8f7c-abcde', t)?.spec.resourcePolicy?.containerPolicies?.[0]?.maxAllowed?.cpu;
   assert.deepEqual([max(9), max(10), max(19), max(20), max(29), max(30)], [undefined, '1', '1', '2', '2', undefined]);
   assert.equal(at('shop', 'other', 15), undefined, 'a pod the watch never saw');
+});
+
+test("a CronJob's pod: its Job's CronJob by the Job's name, a VPA naming the Job itself first (the first 45-minute run flagged cron's resizes as ungoverned)", () => {
+  assert.deepEqual(cronJobOf({ kind: 'Job', name: 'cron-29944690' }), { kind: 'CronJob', name: 'cron' });
+  assert.equal(cronJobOf({ kind: 'Job', name: 'migrate-2' }), undefined, 'not a scheduled time: a Job of its own');
+  assert.equal(cronJobOf({ kind: 'StatefulSet', name: 'db-29944690' }), undefined);
+  const p = owned(pod({ name: 'cron-29944690-znjvh', containers: [container('app')] }), 'Job', 'cron-29944690');
+  const pods = new ObjectTimeline<V1Pod>([{ at: 5, type: 'ADDED', object: p }]);
+  const forCron = vpa({});
+  forCron.metadata.name = 'cron';
+  forCron.spec.targetRef = { apiVersion: 'batch/v1', kind: 'CronJob', name: 'cron' };
+  assert.equal(vpaLookup(pods, new ObjectTimeline([{ at: 1, type: 'ADDED', object: forCron }]))('shop', p.metadata!.name!, 10)?.metadata.name, 'cron');
+  const forJob = vpa({});
+  forJob.metadata.name = 'one-job';
+  forJob.spec.targetRef = { apiVersion: 'batch/v1', kind: 'Job', name: 'cron-29944690' };
+  const both = new ObjectTimeline([
+    { at: 1, type: 'ADDED' as const, object: forCron },
+    { at: 1, type: 'ADDED' as const, object: forJob },
+  ]);
+  assert.equal(vpaLookup(pods, both)('shop', p.metadata!.name!, 10)?.metadata.name, 'one-job');
 });

@@ -2,8 +2,9 @@
  * The VPAs and pods as a watch saw them over a run, so each audited action can be checked against
  * the VPA that governed its pod at that moment (invariants.ts). A record is one watch event with
  * the time it arrived; `vpaAt` finds the pod's controller (a ReplicaSet's Deployment by the
- * `pod-template-hash` label, else the owner itself) and the VPA whose targetRef names it, both as
- * last seen at or before the time asked.
+ * `pod-template-hash` label, a Job's CronJob by the name the CronJob controller gives its Jobs,
+ * else the owner itself) and the VPA whose targetRef names it, both as last seen at or before the
+ * time asked.
  */
 import type { V1Pod } from '@kubernetes/client-node';
 import type { VerticalPodAutoscaler } from '../../src/api/vpa.ts';
@@ -63,12 +64,27 @@ export function podController(pod: V1Pod): { kind: string; name: string } | unde
   return { kind: owner.kind, name: owner.name };
 }
 
+/**
+ * The CronJob that made a Job, by the name the CronJob controller gives each Job: the CronJob's
+ * name, a dash and the scheduled time in minutes (`cron-29944690` of CronJob `cron`). The watch does
+ * not record Jobs, so their owner references are not at hand; a VPA naming the Job itself wins.
+ */
+export function cronJobOf(controller: { kind: string; name: string }): { kind: string; name: string } | undefined {
+  const m = controller.kind === 'Job' ? /^(.+)-\d{8,}$/.exec(controller.name) : null;
+  return m ? { kind: 'CronJob', name: m[1]! } : undefined;
+}
+
 /** `vpaAt` for invariants.ts from the watches' records of pods and VPAs. */
 export function vpaLookup(pods: ObjectTimeline<V1Pod>, vpas: ObjectTimeline<VerticalPodAutoscaler>) {
   return (namespace: string, pod: string, at: number): VerticalPodAutoscaler | undefined => {
     const seen = pods.at(`${namespace}/${pod}`, at, true);
     const controller = seen && podController(seen);
     if (!controller) return undefined;
-    return vpas.inNamespace(namespace, at).find((v) => v.spec.targetRef?.kind === controller.kind && v.spec.targetRef?.name === controller.name);
+    const all = vpas.inNamespace(namespace, at);
+    for (const c of [controller, cronJobOf(controller)]) {
+      const vpa = c && all.find((v) => v.spec.targetRef?.kind === c.kind && v.spec.targetRef?.name === c.name);
+      if (vpa) return vpa;
+    }
+    return undefined;
   };
 }

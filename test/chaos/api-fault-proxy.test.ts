@@ -86,3 +86,17 @@ test('a cut ends the open watch: its done callback is called', async () => {
   await ended;
   assert.ok(proxy.counts.cut >= 1);
 });
+
+test('a watch with nothing to report gets its headers at once (a client counts the watch started on them)', { timeout: 30_000 }, async () => {
+  await sim.core.createNamespace({ body: { metadata: { name: 'quiet' } } });
+  const listed = await core.listNamespacedPod({ namespace: 'quiet' });
+  const events: string[] = [];
+  const controller = await new k8s.Watch(kc).watch(
+    '/api/v1/namespaces/quiet/pods',
+    { resourceVersion: listed.metadata?.resourceVersion },
+    (type) => events.push(type),
+    () => undefined,
+  );
+  controller.abort();
+  assert.deepEqual(events, []);
+});

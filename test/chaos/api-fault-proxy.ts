@@ -78,6 +78,9 @@ export async function startApiFaultProxy(options: ApiFaultProxyOptions): Promise
       },
       (answer) => {
         res.writeHead(answer.statusCode ?? 502, answer.headers);
+        // At once: a watch with nothing to say sends no body for minutes, and a client waits for the
+        // headers to call its watch started (Tailor's admission webhook never listened without this).
+        res.flushHeaders();
         if (/[?&]watch=(true|1)/.test(req.url ?? '')) {
           watches.add(res);
           res.on('close', () => watches.delete(res));

@@ -43,6 +43,8 @@ const NAMESPACE = 'chaos';
 const UPDATER_USER = `system:serviceaccount:${TAILOR_NAMESPACE}:tailor-updater`;
 const LEASE_MS = 15_000;
 const LOOP_SECONDS = 20;
+/** Aborted by Ctrl-C or SIGTERM: the waits end, lasting faults end at once, the teardown runs. */
+const stopping = new AbortController();
 
 /** One line of the run's event log, on stdout and in events.log. */
 function say(out: string, line: string): void {
@@ -212,7 +214,8 @@ async function runChaos(args: ChaosArgs, out: string): Promise<number> {
           if (outcome.undo) {
             const undo = outcome.undo;
             undos.push(
-              sleep(Math.max(0, t0 + fault.at + fault.lasts - Date.now()))
+              sleep(Math.max(0, t0 + fault.at + fault.lasts - Date.now()), undefined, { signal: stopping.signal })
+                .catch(() => undefined)
                 .then(async () => {
                   // Retried: an end that meets an API server or etcd restart (the first 45-minute run left a node cordoned).
                   let detail = '';
@@ -231,7 +234,7 @@ async function runChaos(args: ChaosArgs, out: string): Promise<number> {
     steps.sort((a, b) => a.at - b.at);
     say(out, `seed ${args.seed}: ${faults.length} faults and ${steps.length - faults.length} level changes over ${args.minutes} min`);
     for (const step of steps) {
-      await sleep(Math.max(0, t0 + step.at - Date.now()));
+      await sleep(Math.max(0, t0 + step.at - Date.now()), undefined, { signal: stopping.signal });
       await step.act().catch((error: unknown) => say(out, `step at ${Math.round(step.at / 1000)} s failed: ${(error as Error).message}`));
     }
     await Promise.all(undos);
@@ -244,7 +247,7 @@ async function runChaos(args: ChaosArgs, out: string): Promise<number> {
         .listNamespacedCustomObject({ group: 'autoscaling.k8s.io', version: 'v1', namespace: NAMESPACE, plural: 'verticalpodautoscalercheckpoints' })
         .then((list) => noteFresh(fresh, (list as { items: VerticalPodAutoscalerCheckpoint[] }).items, lastFaultEnd))
         .catch((error: unknown) => say(out, `reading the checkpoints failed: ${(error as Error).message}`));
-      await sleep(Math.min(5_000, Math.max(0, t0 + args.minutes * 60_000 - Date.now())));
+      await sleep(Math.min(5_000, Math.max(0, t0 + args.minutes * 60_000 - Date.now())), undefined, { signal: stopping.signal });
     }
     const recovered = recovery(fresh, CHAOS_WORKLOADS.map((w) => w.name), lastFaultEnd);
     say(
@@ -300,6 +303,7 @@ async function main(): Promise<number> {
     console.error(`test:chaos: ${cached.stdout.trim()}: run test/real-cluster/build.sh once on this machine`);
     return 2;
   }
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => stopping.abort(new Error(`stopped by ${signal}`)));
   const out = args.out ?? join('/var/tmp/tailor-chaos', `seed-${args.seed}-${new Date().toISOString().replace(/[:.]/g, '-')}`);
   mkdirSync(out, { recursive: true });
   try {

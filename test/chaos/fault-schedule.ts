@@ -8,7 +8,7 @@
  * (Prometheus down, the webhook's endpoints gone, API errors, a drained node) have a duration and
  * may overlap the faults after them, as outages do.
  */
-import { Random } from '../../src/replay/workload/random.ts';
+import { chaosRandom } from './chaos-random.ts';
 
 export const FAULT_KINDS = [
   'kill-updater-leader',
@@ -57,7 +57,7 @@ export interface Fault {
 
 /** The faults of a run of `minutes` with `seed` on `nodes` nodes, in time order. */
 export function faultSchedule(seed: number, minutes: number, nodes = 2): Fault[] {
-  const random = new Random(seed);
+  const random = chaosRandom(seed);
   const window = minutes * 60_000 - QUIET_START_MS - QUIET_END_MS;
   const slots = Math.max(0, Math.floor(window / SPACING_MS));
   const kinds: FaultKind[] = [];

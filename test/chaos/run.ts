@@ -28,7 +28,7 @@ import { checkRun } from './check.ts';
 import { faultSchedule, type Fault } from './fault-schedule.ts';
 import { injectFault, type FaultTargets } from './inject-fault.ts';
 import { proxyCertificate } from './proxy-cert.ts';
-import { noteFresh, recovery, RECOVERY_MS } from './recovery.ts';
+import { noteUpdates, recovery, RECOVERY_MS } from './recovery.ts';
 import { installTailor, uninstallTailor } from './tailor-install.ts';
 import { TAILOR_NAMESPACE } from './tailor-faults.ts';
 import { levelLine } from './usage-driver.ts';
@@ -202,13 +202,28 @@ async function runChaos(args: ChaosArgs, out: string): Promise<number> {
     }
     const made: Fault[] = [];
     const undos: Array<Promise<void>> = [];
+    let lastFaultEnd = 0;
     const t0 = Date.now();
+    // The checkpoints polled all through the run, every update time kept (recovery.ts).
+    const updates = new Map<string, Set<number>>();
+    const custom = kc.makeApiClient(k8s.CustomObjectsApi);
+    let polling = true;
+    const poller = (async () => {
+      while (polling && !stopping.signal.aborted) {
+        await custom
+          .listNamespacedCustomObject({ group: 'autoscaling.k8s.io', version: 'v1', namespace: NAMESPACE, plural: 'verticalpodautoscalercheckpoints' })
+          .then((list) => noteUpdates(updates, (list as { items: VerticalPodAutoscalerCheckpoint[] }).items))
+          .catch(() => undefined); // an API server restart: the next poll
+        await sleep(5_000, undefined, { signal: stopping.signal }).catch(() => undefined);
+      }
+    })();
     for (const fault of faults) {
       steps.push({
         at: fault.at,
         act: async () => {
           const outcome = await injectFault(targets, fault).catch((error: unknown) => ({ injected: false, detail: `failed: ${(error as Error).message}`, undo: undefined }));
           if (outcome.injected) made.push(fault);
+          lastFaultEnd = Math.max(lastFaultEnd, Date.now());
           say(out, `fault ${fault.kind}${fault.lasts ? ` for ${Math.round(fault.lasts / 1000)} s` : ''}: ${outcome.detail}`);
           appendFileSync(join(out, 'faults.log'), `${JSON.stringify({ ...fault, ...outcome, undo: undefined, time: new Date().toISOString(), offset: Date.now() - t0 })}\n`);
           if (outcome.undo) {
@@ -223,7 +238,10 @@ async function runChaos(args: ChaosArgs, out: string): Promise<number> {
                   return detail;
                 })
                 .then(
-                  (detail) => say(out, `fault ${fault.kind} over: ${detail}`),
+                  (detail) => {
+                    lastFaultEnd = Math.max(lastFaultEnd, Date.now());
+                    say(out, `fault ${fault.kind} over: ${detail}`);
+                  },
                   (error: unknown) => say(out, `fault ${fault.kind}: its end failed: ${(error as Error).message}`),
                 ),
             );
@@ -238,18 +256,11 @@ async function runChaos(args: ChaosArgs, out: string): Promise<number> {
       await step.act().catch((error: unknown) => say(out, `step at ${Math.round(step.at / 1000)} s failed: ${(error as Error).message}`));
     }
     await Promise.all(undos);
-    // Recovery: each VPA's first checkpoint written after the last fault ended, polled to the run's end.
-    const lastFaultEnd = Date.now();
-    const fresh = new Map<string, number>();
-    const custom = kc.makeApiClient(k8s.CustomObjectsApi);
-    while (Date.now() < t0 + args.minutes * 60_000) {
-      await custom
-        .listNamespacedCustomObject({ group: 'autoscaling.k8s.io', version: 'v1', namespace: NAMESPACE, plural: 'verticalpodautoscalercheckpoints' })
-        .then((list) => noteFresh(fresh, (list as { items: VerticalPodAutoscalerCheckpoint[] }).items, lastFaultEnd))
-        .catch((error: unknown) => say(out, `reading the checkpoints failed: ${(error as Error).message}`));
-      await sleep(Math.min(5_000, Math.max(0, t0 + args.minutes * 60_000 - Date.now())), undefined, { signal: stopping.signal });
-    }
-    const recovered = recovery(fresh, CHAOS_WORKLOADS.map((w) => w.name), lastFaultEnd);
+    await sleep(Math.max(0, t0 + args.minutes * 60_000 - Date.now()), undefined, { signal: stopping.signal });
+    polling = false;
+    await poller;
+    // Recovery: each VPA's first checkpoint written after the last fault ended (its act, or its end for a lasting one).
+    const recovered = recovery(updates, CHAOS_WORKLOADS.map((w) => w.name), lastFaultEnd || t0);
     say(
       out,
       `recovery after the last fault (${new Date(lastFaultEnd).toISOString()}): ` +

@@ -9,7 +9,8 @@
  * walk (the OOM rescue's case). The runner writes each level into the ConfigMap the usage driver
  * reads (usage-driver.ts).
  */
-import { childSeed, Random } from '../../src/replay/workload/random.ts';
+import { childSeed } from '../../src/replay/workload/random.ts';
+import { chaosRandom } from './chaos-random.ts';
 import type { ChaosWorkload } from './workloads.ts';
 
 /** One level of one workload from `at` (ms from the run's start) on. */
@@ -28,7 +29,7 @@ const STEP_MS = [120_000, 300_000] as const;
 export function usageSchedule(seed: number, minutes: number, workloads: readonly ChaosWorkload[]): UsageLevel[] {
   const out: UsageLevel[] = [];
   workloads.forEach((w, index) => {
-    const random = new Random(childSeed(seed, index));
+    const random = chaosRandom(childSeed(seed, index));
     let memory = random.between(24, 64);
     for (let at = 0; at < minutes * 60_000; at += Math.round(random.between(...STEP_MS))) {
       memory = Math.min(MEMORY_RANGE[1], Math.max(MEMORY_RANGE[0], memory * random.between(0.7, 1.4)));

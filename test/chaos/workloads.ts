@@ -88,9 +88,13 @@ export const CHAOS_WORKLOADS: readonly ChaosWorkload[] = [
  */
 export const LANE_PACE = { 'tailor.dev/cooldown': '3m' } as const;
 
-/** The bounds every VPA allows (tight: the recommendations hit them). */
-export const MIN_ALLOWED = { cpu: '10m', memory: '24Mi' } as const;
-export const MAX_ALLOWED = { cpu: '400m', memory: '192Mi' } as const;
+/**
+ * The bounds every VPA allows, tight enough that the recommendations hit them: cpu usage is 4m-48m
+ * and Tailor never recommends under 25m, so 30m binds from below and 60m from above; memory walks
+ * 16-150 MiB. (10m-400m and 24Mi-192Mi never bound: the bounds variant's run was not caught.)
+ */
+export const MIN_ALLOWED = { cpu: '30m', memory: '32Mi' } as const;
+export const MAX_ALLOWED = { cpu: '60m', memory: '128Mi' } as const;
 /** Every container's resources at creation. */
 const REQUESTS = { cpu: '30m', memory: '48Mi' } as const;
 const LIMITS = { cpu: '120m', memory: '96Mi' } as const;

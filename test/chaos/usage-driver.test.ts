@@ -56,8 +56,17 @@ function start(name: string, line: string) {
   let stderr = '';
   sh.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
   const stop = () => {
-    // Its children first (a stopped burner, a holder's sleep would outlive it), then the loop.
-    for (const c of children(sh.pid!)) for (const g of [...children(c.pid), c]) process.kill(g.pid, 'SIGKILL');
+    // Its descendants first, deepest first (a stopped burner, the holder's sleeps would outlive it),
+    // then the loop; one that ended meanwhile (the loop's own sleep comes and goes) is skipped.
+    const kill = (pid: number): void => {
+      for (const c of children(pid)) kill(c.pid);
+      try {
+        process.kill(pid, 'SIGKILL');
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'ESRCH') throw error;
+      }
+    };
+    for (const c of children(sh.pid!)) kill(c.pid);
     sh.kill('SIGKILL');
   };
   return { sh, levels, stop, stderr: () => stderr };
@@ -88,7 +97,7 @@ test('the memory holder killed (the OOM killer above the limit): the loop exits 
   const run = start('killed', levelLine(0, 20));
   try {
     const holder = await until('a child holding 20 MiB', () => holding(run.sh.pid!, 20 * MIB));
-    for (const g of children(holder.pid)) process.kill(g.pid, 'SIGKILL');
+    // The holder alone, as the OOM killer takes the largest process (its `sleep 5` ends on its own).
     process.kill(holder.pid, 'SIGKILL');
     const [code] = (await once(run.sh, 'exit')) as [number];
     assert.equal(code, 137);

@@ -62,7 +62,10 @@ async function webhookGone(t: FaultTargets, policy: 'Ignore' | 'Fail'): Promise<
   const policies = (config.webhooks ?? []).map((w) => w.failurePolicy ?? 'Fail');
   const setPolicies = (values: readonly string[]) =>
     admission.patchMutatingWebhookConfiguration(
-      { name: t.webhookConfiguration, body: (config.webhooks ?? []).map((_, i) => ({ op: 'replace', path: `/webhooks/${i}/failurePolicy`, value: values[i] })) },
+      {
+        name: t.webhookConfiguration,
+        body: (config.webhooks ?? []).map((_, i) => ({ op: 'replace', path: `/webhooks/${i}/failurePolicy`, value: values[i] })),
+      },
       k8s.setHeaderOptions('Content-Type', k8s.PatchStrategy.JsonPatch),
     );
   const name = COMPONENTS.admission.deployment;

@@ -17,9 +17,40 @@ function openssl(args: readonly string[]): void {
 export function proxyCertificate(pki: string, work: string, ips: readonly string[]): { cert: string; key: string } {
   const [key, csr, cert, ext] = ['proxy.key', 'proxy.csr', 'proxy.crt', 'proxy.ext'].map((f) => join(work, f)) as [string, string, string, string];
   writeFileSync(ext, `subjectAltName=${ips.map((ip) => `IP:${ip}`).join(',')}\nextendedKeyUsage=serverAuth\n`);
-  openssl(['req', '-new', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-keyout', key, '-subj', '/CN=tailor-chaos-api-proxy', '-out', csr]);
+  openssl([
+    'req',
+    '-new',
+    '-newkey',
+    'ec',
+    '-pkeyopt',
+    'ec_paramgen_curve:prime256v1',
+    '-nodes',
+    '-keyout',
+    key,
+    '-subj',
+    '/CN=tailor-chaos-api-proxy',
+    '-out',
+    csr,
+  ]);
   // -set_serial: the CA's own serial file (ca.srl) is the lane's, not ours to advance.
   const serial = `0x${Date.now().toString(16)}`;
-  openssl(['x509', '-req', '-in', csr, '-CA', join(pki, 'ca.crt'), '-CAkey', join(pki, 'ca.key'), '-set_serial', serial, '-days', '1', '-extfile', ext, '-out', cert]);
+  openssl([
+    'x509',
+    '-req',
+    '-in',
+    csr,
+    '-CA',
+    join(pki, 'ca.crt'),
+    '-CAkey',
+    join(pki, 'ca.key'),
+    '-set_serial',
+    serial,
+    '-days',
+    '1',
+    '-extfile',
+    ext,
+    '-out',
+    cert,
+  ]);
   return { cert: readFileSync(cert, 'utf8'), key: readFileSync(key, 'utf8') };
 }

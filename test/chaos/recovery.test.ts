@@ -12,7 +12,7 @@ const checkpoint = (vpa: string, container: string, updated: string | undefined)
   status: updated ? { lastUpdateTime: updated } : {},
 });
 
-test("a VPA is fresh at its first checkpoint update after the last fault, even when later polls saw later writes", () => {
+test('a VPA is fresh at its first checkpoint update after the last fault, even when later polls saw later writes', () => {
   const seen = new Map<string, Set<number>>();
   noteUpdates(seen, [checkpoint('web', 'app', '2026-12-07T09:59:50Z'), checkpoint('db', 'app', undefined)]);
   noteUpdates(seen, [checkpoint('web', 'app', '2026-12-07T10:00:40Z'), checkpoint('db', 'app', '2026-12-07T10:01:30Z')]);

@@ -28,7 +28,11 @@ export function noteUpdates(seen: Map<string, Set<number>>, checkpoints: readonl
  * The recovery after `since`: the slowest VPA's time to its first update after it (ms; known only
  * when every VPA had one), and the VPAs with none within RECOVERY_MS.
  */
-export function recovery(seen: ReadonlyMap<string, ReadonlySet<number>>, vpas: readonly string[], since: number): { slowestMs: number | undefined; late: string[] } {
+export function recovery(
+  seen: ReadonlyMap<string, ReadonlySet<number>>,
+  vpas: readonly string[],
+  since: number,
+): { slowestMs: number | undefined; late: string[] } {
   const first = new Map<string, number>();
   for (const v of vpas) {
     const after = [...(seen.get(v) ?? [])].filter((t) => t > since);

@@ -55,7 +55,8 @@ function say(out: string, line: string): void {
 
 function bash(script: string, args: readonly string[], env: NodeJS.ProcessEnv = {}): string {
   const run = spawnSync('bash', [script, ...args], { encoding: 'utf8', env: { ...process.env, ...env } });
-  if (run.status !== 0) throw new Error(`${script} ${args.join(' ')} failed (${run.status}): ${(run.stdout + run.stderr).trim().split('\n').slice(-5).join('\n')}`);
+  if (run.status !== 0)
+    throw new Error(`${script} ${args.join(' ')} failed (${run.status}): ${(run.stdout + run.stderr).trim().split('\n').slice(-5).join('\n')}`);
   return run.stdout.trim();
 }
 
@@ -137,8 +138,7 @@ async function runChaos(args: ChaosArgs, out: string): Promise<number> {
     const forwarded: { server: Server; port: number } = await forward(nodeIp, Number(new URL(prometheus.url).port));
     cleanups.push(['the Prometheus forwarder', () => forwarded.server.close()]);
     const variant = args.variant ? VARIANTS[args.variant]! : undefined;
-    const image =
-      variant && variant.edits.length > 0 ? variantImage(variant, out) : bash('test/real-cluster/image.sh', ['--import']).split('\n').at(-1)!;
+    const image = variant && variant.edits.length > 0 ? variantImage(variant, out) : bash('test/real-cluster/image.sh', ['--import']).split('\n').at(-1)!;
     const work = mkdtempSync(join(tmpdir(), 'tailor-chaos-'));
     cleanups.push(['the work directory', () => rmSync(work, { recursive: true, force: true })]);
     // Tailor talks to the API server through the chaos proxy (the api-errors fault), on node 1's address.
@@ -221,11 +221,18 @@ async function runChaos(args: ChaosArgs, out: string): Promise<number> {
       steps.push({
         at: fault.at,
         act: async () => {
-          const outcome = await injectFault(targets, fault).catch((error: unknown) => ({ injected: false, detail: `failed: ${(error as Error).message}`, undo: undefined }));
+          const outcome = await injectFault(targets, fault).catch((error: unknown) => ({
+            injected: false,
+            detail: `failed: ${(error as Error).message}`,
+            undo: undefined,
+          }));
           if (outcome.injected) made.push(fault);
           lastFaultEnd = Math.max(lastFaultEnd, Date.now());
           say(out, `fault ${fault.kind}${fault.lasts ? ` for ${Math.round(fault.lasts / 1000)} s` : ''}: ${outcome.detail}`);
-          appendFileSync(join(out, 'faults.log'), `${JSON.stringify({ ...fault, ...outcome, undo: undefined, time: new Date().toISOString(), offset: Date.now() - t0 })}\n`);
+          appendFileSync(
+            join(out, 'faults.log'),
+            `${JSON.stringify({ ...fault, ...outcome, undo: undefined, time: new Date().toISOString(), offset: Date.now() - t0 })}\n`,
+          );
           if (outcome.undo) {
             const undo = outcome.undo;
             undos.push(
@@ -260,7 +267,11 @@ async function runChaos(args: ChaosArgs, out: string): Promise<number> {
     polling = false;
     await poller;
     // Recovery: each VPA's first checkpoint written after the last fault ended (its act, or its end for a lasting one).
-    const recovered = recovery(updates, CHAOS_WORKLOADS.map((w) => w.name), lastFaultEnd || t0);
+    const recovered = recovery(
+      updates,
+      CHAOS_WORKLOADS.map((w) => w.name),
+      lastFaultEnd || t0,
+    );
     say(
       out,
       `recovery after the last fault (${new Date(lastFaultEnd).toISOString()}): ` +
@@ -279,12 +290,18 @@ async function runChaos(args: ChaosArgs, out: string): Promise<number> {
     const byKind = [...new Set(made.map((f) => f.kind))].map((k) => `${k} ${made.filter((f) => f.kind === k).length}`);
     say(out, `the API proxy: ${apiProxy.counts.passed} requests passed, ${apiProxy.counts.failed} answered with an error, ${apiProxy.counts.cut} watches cut`);
     say(out, `faults made: ${byKind.join(', ') || 'none'}; not made: ${faults.length - made.length}`);
-    say(out, `Tailor's pods at the end: ${tailorPods.map((p) => `${p.metadata!.name} restarts ${p.status?.containerStatuses?.[0]?.restartCount ?? 0}`).join(', ')}`);
+    say(
+      out,
+      `Tailor's pods at the end: ${tailorPods.map((p) => `${p.metadata!.name} restarts ${p.status?.containerStatuses?.[0]?.restartCount ?? 0}`).join(', ')}`,
+    );
     const violations = check.counts.violations + crashLooping.length + recovered.late.length;
     if (crashLooping.length > 0) say(out, `crash loop: ${crashLooping.map((p) => p.metadata!.name).join(', ')}`);
     if (variant) {
       const caught = check.counts.byRule[variant.rule] ?? 0;
-      say(out, `variant ${args.variant} (${variant.broken}): ${caught > 0 ? `caught, ${caught} ${variant.rule} violations` : `NOT caught: no ${variant.rule} violation`}`);
+      say(
+        out,
+        `variant ${args.variant} (${variant.broken}): ${caught > 0 ? `caught, ${caught} ${variant.rule} violations` : `NOT caught: no ${variant.rule} violation`}`,
+      );
     }
     console.log(verdictLine(args, { resizes: check.counts.resizes, evictions: check.counts.evictions, faults: made.length, violations }));
     return violations > 0 ? 1 : 0;

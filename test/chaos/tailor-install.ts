@@ -112,9 +112,7 @@ export async function tailorReady(kc: k8s.KubeConfig, timeoutMs: number): Promis
     async () => {
       const all = await Promise.all(Object.values(COMPONENTS).map((c) => apps.readNamespacedDeployment({ namespace: TAILOR_NAMESPACE, name: c.deployment })));
       last = all.map((d) => `${d.metadata?.name} ${d.status?.readyReplicas ?? 0}/${d.spec?.replicas}`).join(', ');
-      return all.every((d) => (d.status?.readyReplicas ?? 0) === d.spec?.replicas && (d.status?.updatedReplicas ?? 0) === d.spec?.replicas)
-        ? true
-        : undefined;
+      return all.every((d) => (d.status?.readyReplicas ?? 0) === d.spec?.replicas && (d.status?.updatedReplicas ?? 0) === d.spec?.replicas) ? true : undefined;
     },
     () => last,
   );

@@ -27,7 +27,8 @@ test('a variant whose text is gone says which edit, and changes nothing it could
   const root = join(dir, 'stale');
   cpSync('src/policy/container-plan.ts', join(root, 'src/policy/container-plan.ts'));
   assert.throws(
-    () => applyVariant(root, { rule: 'bounds', broken: 'x', settings: [], edits: [{ file: 'src/policy/container-plan.ts', find: 'no such line', replace: '' }] }),
+    () =>
+      applyVariant(root, { rule: 'bounds', broken: 'x', settings: [], edits: [{ file: 'src/policy/container-plan.ts', find: 'no such line', replace: '' }] }),
     /the variant for bounds no longer applies: src\/policy\/container-plan.ts: 'no such line' found 0 times \(want 1\)/,
   );
   assert.equal(readFileSync(join(root, 'src/policy/container-plan.ts'), 'utf8'), readFileSync('src/policy/container-plan.ts', 'utf8'));

@@ -34,8 +34,16 @@ export const VARIANTS: Readonly<Record<string, Variant>> = {
     edits: [
       { file: 'src/policy/cap-recommendation.ts', find: 'const min = policy.minAllowed[r];', replace: 'const min = undefined as number | undefined;' },
       { file: 'src/policy/cap-recommendation.ts', find: 'const max = policy.maxAllowed[r];', replace: 'const max = undefined as number | undefined;' },
-      { file: 'src/policy/container-plan.ts', find: 'const minAllowed = policy.minAllowed[r];', replace: 'const minAllowed = undefined as number | undefined;' },
-      { file: 'src/policy/container-plan.ts', find: 'const maxAllowed = policy.maxAllowed[r];', replace: 'const maxAllowed = undefined as number | undefined;' },
+      {
+        file: 'src/policy/container-plan.ts',
+        find: 'const minAllowed = policy.minAllowed[r];',
+        replace: 'const minAllowed = undefined as number | undefined;',
+      },
+      {
+        file: 'src/policy/container-plan.ts',
+        find: 'const maxAllowed = policy.maxAllowed[r];',
+        replace: 'const maxAllowed = undefined as number | undefined;',
+      },
     ],
     settings: [],
   },

@@ -20,7 +20,10 @@ test('bad arguments: every problem in one message with the usage, no stack', () 
   assert.throws(() => parseChaosArgs([]), /--seed .*got nothing.*--minutes .*got nothing/);
   assert.throws(() => parseChaosArgs(['--seed', '1', '--minutes', '5']), /from 6 to 45 \(got 5\)/);
   assert.throws(() => parseChaosArgs(['--seeds', '1']), /Unknown option '--seeds'.*usage/);
-  assert.throws(() => parseChaosArgs(['--seed', '1', '--minutes', '6', '--variant', 'pdb'], ['bounds', 'one-leader']), /--variant must be one of bounds, one-leader \(got pdb\)/);
+  assert.throws(
+    () => parseChaosArgs(['--seed', '1', '--minutes', '6', '--variant', 'pdb'], ['bounds', 'one-leader']),
+    /--variant must be one of bounds, one-leader \(got pdb\)/,
+  );
 });
 
 test('the verdict is one line in the issue’s words', () => {

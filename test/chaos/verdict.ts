@@ -35,12 +35,14 @@ export function parseChaosArgs(argv: readonly string[], variants: readonly strin
   }
   const problems: string[] = [];
   const seed = Number(values.seed);
-  if (values.seed === undefined || !Number.isSafeInteger(seed) || seed < 0) problems.push(`--seed must be a whole number ≥ 0 (got ${values.seed ?? 'nothing'})`);
+  if (values.seed === undefined || !Number.isSafeInteger(seed) || seed < 0)
+    problems.push(`--seed must be a whole number ≥ 0 (got ${values.seed ?? 'nothing'})`);
   const minutes = Number(values.minutes);
   if (values.minutes === undefined || !Number.isInteger(minutes) || minutes < MIN_MINUTES || minutes > MAX_MINUTES) {
     problems.push(`--minutes must be a whole number from ${MIN_MINUTES} to ${MAX_MINUTES} (got ${values.minutes ?? 'nothing'})`);
   }
-  if (values.variant !== undefined && !variants.includes(values.variant)) problems.push(`--variant must be one of ${variants.join(', ')} (got ${values.variant})`);
+  if (values.variant !== undefined && !variants.includes(values.variant))
+    problems.push(`--variant must be one of ${variants.join(', ')} (got ${values.variant})`);
   if (problems.length > 0) throw new Error(`${problems.join('; ')}; ${USAGE}`);
   return { seed, minutes, out: values.out, variant: values.variant };
 }

@@ -26,12 +26,30 @@ test('30+ workloads, 60 pods, every update mode and QoS class, and each kind of 
   assert.ok(CHAOS_WORKLOADS.some((w) => w.oomProne));
   assert.ok(CHAOS_WORKLOADS.some((w) => w.annotations?.['tailor.dev/cooldown']));
   // The lane's pace where a workload sets none; the default pace kept on some.
-  assert.deepEqual(vpaFor(CHAOS_WORKLOADS.find((w) => w.name === 'web-1')!, 'chaos').metadata?.annotations, { 'tailor.dev/cooldown': '3m' });
-  assert.deepEqual(vpaFor(CHAOS_WORKLOADS.find((w) => w.name === 'paced-2')!, 'chaos').metadata?.annotations, {
-    'tailor.dev/max-increase': '50%',
-    'tailor.dev/max-decrease': '25%',
-  });
-  assert.equal(vpaFor(CHAOS_WORKLOADS.find((w) => w.name === 'besteffort')!, 'chaos').metadata?.annotations, undefined);
+  assert.deepEqual(
+    vpaFor(
+      CHAOS_WORKLOADS.find((w) => w.name === 'web-1')!,
+      'chaos',
+    ).metadata?.annotations,
+    { 'tailor.dev/cooldown': '3m' },
+  );
+  assert.deepEqual(
+    vpaFor(
+      CHAOS_WORKLOADS.find((w) => w.name === 'paced-2')!,
+      'chaos',
+    ).metadata?.annotations,
+    {
+      'tailor.dev/max-increase': '50%',
+      'tailor.dev/max-decrease': '25%',
+    },
+  );
+  assert.equal(
+    vpaFor(
+      CHAOS_WORKLOADS.find((w) => w.name === 'besteffort')!,
+      'chaos',
+    ).metadata?.annotations,
+    undefined,
+  );
 });
 
 test("each pod template has the QoS class the workload says, and every VPA passes Tailor's validation and names its controller", () => {

@@ -156,6 +156,7 @@ async function runChaos(args: ChaosArgs, out: string): Promise<number> {
       prometheusUrl: `http://${nodeIp}:${forwarded.port}`,
       loopSeconds: LOOP_SECONDS,
       settings: variant?.settings ?? [],
+      updaterRules: variant?.updaterRules ?? [],
       apiServer: { host: nodeIp, port: Number(new URL(apiProxy.url).port) },
     });
     cleanups.push(["Tailor's install", () => uninstallTailor(kubeconfig, overlay)]);

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { test } from 'node:test';
 import * as k8s from '@kubernetes/client-node';
@@ -47,4 +47,20 @@ test('with the chaos proxy, every container is pointed at it by the in-cluster v
     ],
   );
   assert.equal(k8s.loadYaml<{ patches?: unknown }>(chaosOverlay('/tmp/o', { image: 'a:b', prometheusUrl: 'http://p', loopSeconds: 20 })).patches, undefined);
+});
+
+test("a variant's updater rules are appended to the updater's ClusterRole by a JSON patch", () => {
+  const rules = [{ apiGroups: [''], resources: ['pods'], verbs: ['delete'] }];
+  const overlay = k8s.loadYaml<{ patches: { target: Record<string, string>; patch: string }[] }>(
+    chaosOverlay('/tmp/o', { image: 'a:b', prometheusUrl: 'http://p', loopSeconds: 20, updaterRules: rules }),
+  );
+  assert.deepEqual(overlay.patches, [
+    {
+      target: { group: 'rbac.authorization.k8s.io', version: 'v1', kind: 'ClusterRole', name: 'tailor-updater' },
+      patch: JSON.stringify([{ op: 'add', path: '/rules/-', value: rules[0] }]),
+    },
+  ]);
+  const role = k8s.loadYaml<k8s.V1ClusterRole>(readFileSync('manifests/base/rbac-updater.yaml', 'utf8').split(/^---$/m)[0]!);
+  assert.equal(role.kind, 'ClusterRole');
+  assert.equal(role.metadata!.name, 'tailor-updater', 'the patch names the ClusterRole the manifests give the updater');
 });

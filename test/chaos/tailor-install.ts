@@ -10,6 +10,7 @@ import { join, relative, resolve } from 'node:path';
 import * as k8s from '@kubernetes/client-node';
 import { waitFor } from '../real-cluster/lane-cluster.ts';
 import { COMPONENTS, TAILOR_NAMESPACE } from './tailor-faults.ts';
+import type { UpdaterRule } from './variants.ts';
 
 /** What the overlay sets. */
 export interface ChaosInstall {
@@ -27,6 +28,21 @@ export interface ChaosInstall {
    * configuration reads; a container's own env wins over the kubelet's service variables).
    */
   readonly apiServer?: { readonly host: string; readonly port: number };
+  /** Rules added to the updater's ClusterRole (a broken variant's, e.g. deleting pods). */
+  readonly updaterRules?: readonly UpdaterRule[];
+}
+
+/** The ClusterRole manifests/base/rbac-updater.yaml gives the updater. */
+const UPDATER_CLUSTER_ROLE = 'tailor-updater';
+
+/** JSON patches appending `rules` to the updater's ClusterRole. */
+function updaterRulePatches(rules: readonly UpdaterRule[]): object[] {
+  return [
+    {
+      target: { group: 'rbac.authorization.k8s.io', version: 'v1', kind: 'ClusterRole', name: UPDATER_CLUSTER_ROLE },
+      patch: JSON.stringify(rules.map((value) => ({ op: 'add', path: '/rules/-', value }))),
+    },
+  ];
 }
 
 /** A strategic merge patch setting the API server's address on each of Tailor's containers. */
@@ -59,6 +75,10 @@ function apiServerPatches(api: { host: string; port: number }): object[] {
 /** The overlay's kustomization.yaml for an overlay directory `dir`. */
 export function chaosOverlay(dir: string, install: ChaosInstall): string {
   const at = install.image.lastIndexOf(':');
+  const patches = [
+    ...(install.apiServer ? apiServerPatches(install.apiServer) : []),
+    ...(install.updaterRules && install.updaterRules.length > 0 ? updaterRulePatches(install.updaterRules) : []),
+  ];
   return k8s.dumpYaml({
     apiVersion: 'kustomize.config.k8s.io/v1beta1',
     kind: 'Kustomization',
@@ -81,7 +101,7 @@ export function chaosOverlay(dir: string, install: ChaosInstall): string {
       { name: COMPONENTS.recommender.deployment, count: 2 },
     ],
     images: [{ name: 'tailor', newName: install.image.slice(0, at), newTag: install.image.slice(at + 1) }],
-    ...(install.apiServer ? { patches: apiServerPatches(install.apiServer) } : {}),
+    ...(patches.length > 0 ? { patches } : {}),
   });
 }
 

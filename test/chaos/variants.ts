@@ -25,6 +25,15 @@ export interface Variant {
   readonly edits: readonly Edit[];
   /** tailor-config settings (KEY=value) added to the chaos overlay. */
   readonly settings: readonly string[];
+  /** RBAC rules added to the updater's ClusterRole (what the broken code needs to do its harm). */
+  readonly updaterRules?: readonly UpdaterRule[];
+}
+
+/** One rule of a ClusterRole. */
+export interface UpdaterRule {
+  readonly apiGroups: readonly string[];
+  readonly resources: readonly string[];
+  readonly verbs: readonly string[];
 }
 
 export const VARIANTS: Readonly<Record<string, Variant>> = {
@@ -46,6 +55,31 @@ export const VARIANTS: Readonly<Record<string, Variant>> = {
       },
     ],
     settings: [],
+  },
+  mode: {
+    rule: 'mode',
+    broken: "the VPA's updateMode ignored by the updater: every pod planned as InPlaceOrRecreate",
+    edits: [
+      {
+        file: 'src/updater/decide-pod.ts',
+        find: "const mode: UpdateMode = vpa.spec.updatePolicy?.updateMode ?? 'Recreate';",
+        replace: "const mode: UpdateMode = 'InPlaceOrRecreate';",
+      },
+    ],
+    settings: [],
+  },
+  'eviction-api': {
+    rule: 'eviction-api',
+    broken: 'pods deleted in place of evicted (DELETE on the pod, past any PodDisruptionBudget), with RBAC that lets the updater delete pods',
+    edits: [
+      {
+        file: 'src/kube/kube-apis.ts',
+        find: "createNamespacedPodEviction: { method: 'POST', path: `${NS}/pods/{name}/eviction`, result: 'V1Eviction', body: 'V1Eviction' },",
+        replace: "createNamespacedPodEviction: { method: 'DELETE', path: `${NS}/pods/{name}`, result: 'V1Pod' },",
+      },
+    ],
+    settings: [],
+    updaterRules: [{ apiGroups: [''], resources: ['pods'], verbs: ['delete'] }],
   },
   'one-leader': {
     rule: 'one-leader',

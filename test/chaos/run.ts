@@ -36,7 +36,7 @@ import { usageSchedule } from './usage-schedule.ts';
 import { applyVariant, VARIANTS, type Variant } from './variants.ts';
 import { parseChaosArgs, verdictLine, type ChaosArgs } from './verdict.ts';
 import { recordWatches } from './watch-recorder.ts';
-import { CHAOS_WORKLOADS, LEVELS_CONFIGMAP, controller, extras, vpaFor } from './workloads.ts';
+import { BYSTANDER, CHAOS_WORKLOADS, LEVELS_CONFIGMAP, controller, extras, vpaFor } from './workloads.ts';
 
 const STATE = process.env.TAILOR_CLUSTER_STATE ?? '/var/lib/tailor-real-cluster';
 const NAMESPACE = 'chaos';
@@ -113,6 +113,7 @@ async function applyWorkloads(kc: k8s.KubeConfig, levels: Record<string, string>
   for (const w of CHAOS_WORKLOADS) {
     for (const body of [controller(w, NAMESPACE), vpaFor(w, NAMESPACE), ...extras(w, NAMESPACE)]) await objects.create(body as k8s.KubernetesObject);
   }
+  await objects.create(controller(BYSTANDER, NAMESPACE) as k8s.KubernetesObject);
 }
 
 async function runChaos(args: ChaosArgs, out: string): Promise<number> {
@@ -166,11 +167,11 @@ async function runChaos(args: ChaosArgs, out: string): Promise<number> {
     const watchFile = join(out, 'watch.jsonl');
     const recorder = recordWatches(kc, watchFile);
     cleanups.push(['the watch recorder', () => recorder.stop()]);
-    const levels = usageSchedule(args.seed, args.minutes, CHAOS_WORKLOADS);
+    const levels = usageSchedule(args.seed, args.minutes, [...CHAOS_WORKLOADS, BYSTANDER]);
     const first = Object.fromEntries(levels.filter((l) => l.at === 0).map((l) => [l.workload, levelLine(l.cpu, l.memory)]));
     await applyWorkloads(kc, first);
     cleanups.push([`namespace ${NAMESPACE}`, () => kc.makeApiClient(k8s.CoreV1Api).deleteNamespace({ name: NAMESPACE })]);
-    say(out, `${CHAOS_WORKLOADS.length} workloads applied in namespace ${NAMESPACE}`);
+    say(out, `${CHAOS_WORKLOADS.length} workloads with a VPA and one without (${BYSTANDER.name}) applied in namespace ${NAMESPACE}`);
 
     // 4. The schedules: level changes and faults (and their ends), in time order.
     const faults = faultSchedule(args.seed, args.minutes, nodes.length);

@@ -81,6 +81,32 @@ export const VARIANTS: Readonly<Record<string, Variant>> = {
     settings: [],
     updaterRules: [{ apiGroups: [''], resources: ['pods'], verbs: ['delete'] }],
   },
+  governed: {
+    rule: 'governed',
+    broken: "a pod no VPA targets planned with the first VPA of its namespace (the bystander with web-1's)",
+    edits: [
+      {
+        file: 'src/updater/workload-groups.ts',
+        find: 'const group = ref ? byKey.get(workloadKey({ ...ref, namespace: ns(ref.namespace) })) : undefined;',
+        replace:
+          'const group = (ref ? byKey.get(workloadKey({ ...ref, namespace: ns(ref.namespace) })) : undefined) ?? groups.find((g) => ns(g.group.vpa.metadata.namespace) === ns(pod.metadata?.namespace));',
+      },
+    ],
+    settings: [],
+  },
+  qos: {
+    rule: 'qos',
+    broken: "the QoS class no longer kept: the planner's guard (qos-guard.ts) and the updater's check before a resize (resize-guard.ts) taken out",
+    edits: [
+      {
+        file: 'src/policy/pod-resources.ts',
+        find: 'podReasons.push(...keepQosClass(expected, slots, others, limitRange));',
+        replace: 'void keepQosClass, void expected;',
+      },
+      { file: 'src/updater/resize-guard.ts', find: 'if (next !== held) out.push(', replace: 'if (next !== held && false) out.push(' },
+    ],
+    settings: [],
+  },
   'one-leader': {
     rule: 'one-leader',
     broken: 'leader election off: both updater replicas act',

@@ -39,6 +39,12 @@ export interface ChaosWorkload {
   readonly defaultPace?: boolean;
   /** Driven above its memory limit at times. */
   readonly oomProne?: boolean;
+  /**
+   * At the edge of its QoS class: Burstable only by its cpu (request 25m, limit 30m; memory request ==
+   * limit), cpu under RequestsOnly, so every recommendation (at least minAllowed, 30m) would lift the
+   * request to the limit and make the pod Guaranteed; Tailor must leave it (the `qos` rule).
+   */
+  readonly qosEdge?: boolean;
 }
 
 const many = (prefix: string, count: number, w: Omit<ChaosWorkload, 'name'>): ChaosWorkload[] =>
@@ -79,7 +85,15 @@ export const CHAOS_WORKLOADS: readonly ChaosWorkload[] = [
   ...many('off', 2, { kind: 'Deployment', replicas: 1, mode: 'Off', qos: 'Burstable' }),
   ...many('initial', 2, { kind: 'Deployment', replicas: 1, mode: 'Initial', qos: 'Burstable' }),
   ...many('oom', 2, { kind: 'Deployment', replicas: 1, mode: 'InPlaceOrRecreate', qos: 'Burstable', oomProne: true }),
+  { name: 'qos-edge', kind: 'Deployment', replicas: 1, mode: 'InPlaceOrRecreate', qos: 'Burstable', qosEdge: true },
 ];
+
+/**
+ * A Deployment no VPA governs, beside the others in the namespace: Tailor must leave its pod alone
+ * (the `governed` rule; the governed variant hands it to a governed workload's group). Driven by the
+ * usage schedule like the others; not in CHAOS_WORKLOADS, which all have a VPA.
+ */
+export const BYSTANDER: ChaosWorkload = { name: 'bystander', kind: 'Deployment', replicas: 1, mode: 'Off', qos: 'Burstable' };
 
 /**
  * The pace of a workload without annotations of its own: a 3-minute cooldown per pod, so that a run
@@ -99,7 +113,11 @@ export const MAX_ALLOWED = { cpu: '60m', memory: '128Mi' } as const;
 const REQUESTS = { cpu: '30m', memory: '48Mi' } as const;
 const LIMITS = { cpu: '120m', memory: '96Mi' } as const;
 
+/** The qos-edge workload's resources: Burstable by its cpu alone; memory above the usage walk's top (150 MiB). */
+const QOS_EDGE = { requests: { cpu: '25m', memory: '160Mi' }, limits: { cpu: '30m', memory: '160Mi' } } as const;
+
 function resources(w: ChaosWorkload): k8s.V1ResourceRequirements {
+  if (w.qosEdge) return { requests: { ...QOS_EDGE.requests }, limits: { ...QOS_EDGE.limits } };
   if (w.qos === 'BestEffort') return {};
   if (w.qos === 'Guaranteed') return { requests: { ...LIMITS }, limits: { ...LIMITS } };
   return { requests: { ...REQUESTS }, limits: { ...LIMITS } };
@@ -163,7 +181,16 @@ export function vpaFor(w: ChaosWorkload, namespace: string): VerticalPodAutoscal
     spec: {
       targetRef: { apiVersion, kind: w.kind, name: w.name },
       updatePolicy: { updateMode: w.mode, minReplicas: 1 },
-      resourcePolicy: { containerPolicies: [{ containerName: '*', minAllowed: { ...MIN_ALLOWED }, maxAllowed: { ...MAX_ALLOWED } }] },
+      resourcePolicy: {
+        containerPolicies: [
+          {
+            containerName: '*',
+            minAllowed: { ...MIN_ALLOWED },
+            maxAllowed: { ...MAX_ALLOWED },
+            ...(w.qosEdge ? { controlledResources: ['cpu' as const], controlledValues: 'RequestsOnly' as const } : {}),
+          },
+        ],
+      },
     },
   };
 }

@@ -25,6 +25,9 @@ import { forward, lanePkiDir, startLanePrometheus } from '../real-cluster/lane-p
 import { startApiFaultProxy } from './api-fault-proxy.ts';
 import type { VerticalPodAutoscalerCheckpoint } from '../../src/api/vpa-checkpoint.ts';
 import { checkRun } from './check.ts';
+import { applyHostile, listVpas } from './hostile-apply.ts';
+import { hostileSummary, judgeHostile, type CreateResult } from './hostile-outcome.ts';
+import { hostileCases } from './hostile-vpas.ts';
 import { faultSchedule, type Fault } from './fault-schedule.ts';
 import { injectFault, type FaultTargets } from './inject-fault.ts';
 import { proxyCertificate } from './proxy-cert.ts';
@@ -43,6 +46,8 @@ const NAMESPACE = 'chaos';
 const UPDATER_USER = `system:serviceaccount:${TAILOR_NAMESPACE}:tailor-updater`;
 const LEASE_MS = 15_000;
 const LOOP_SECONDS = 20;
+/** When the hostile VPAs are sent: after Tailor's first loops, before the first fault (fault-schedule.ts: 2 minutes). */
+const HOSTILE_AT_MS = 90_000;
 /** Aborted by Ctrl-C or SIGTERM: the waits end, lasting faults end at once, the teardown runs. */
 const stopping = new AbortController();
 
@@ -258,6 +263,23 @@ async function runChaos(args: ChaosArgs, out: string): Promise<number> {
         },
       });
     }
+    // Bad input at volume (hostile-vpas.ts), sent beside the schedules once Tailor has had its first loops.
+    const hostile = hostileCases(NAMESPACE);
+    const hostileSent: Promise<Map<string, CreateResult>> = sleep(HOSTILE_AT_MS, undefined, { signal: stopping.signal })
+      .then(async () => {
+        const started = Date.now();
+        const answers = await applyHostile(kc, hostile);
+        const refused = [...answers.values()].filter((a) => a.status >= 300).length;
+        say(
+          out,
+          `${hostile.length} hostile VPAs sent in ${Math.round((Date.now() - started) / 1000)} s: ${answers.size - refused} accepted, ${refused} refused`,
+        );
+        return answers;
+      })
+      .catch((error: unknown) => {
+        say(out, `sending the hostile VPAs failed: ${(error as Error).message}`);
+        return new Map<string, CreateResult>();
+      });
     steps.sort((a, b) => a.at - b.at);
     say(out, `seed ${args.seed}: ${faults.length} faults and ${steps.length - faults.length} level changes over ${args.minutes} min`);
     for (const step of steps) {
@@ -281,6 +303,13 @@ async function runChaos(args: ChaosArgs, out: string): Promise<number> {
         (recovered.late.length > 0 ? `; late (over ${RECOVERY_MS / 1000} s): ${recovered.late.join(', ')}` : ''),
     );
 
+    // The hostile VPAs: each refused, or reported on its object (hostile-outcome.ts).
+    const judged = judgeHostile(hostile, await hostileSent, await listVpas(kc, NAMESPACE).catch(() => new Map()));
+    writeFileSync(join(out, 'hostile.json'), JSON.stringify(judged, null, 1));
+    for (const line of hostileSummary(judged)) say(out, `hostile ${line}`);
+    const silent = judged.filter((j) => !j.ok);
+    for (const j of silent) say(out, `hostile ${j.name.slice(0, 60)} (${j.kind}: ${j.what}): ${j.outcome}: ${j.detail}`);
+
     // 5. The verdict from what the API server recorded.
     recorder.stop();
     const tailorPods = (await core.listNamespacedPod({ namespace: TAILOR_NAMESPACE })).items;
@@ -296,7 +325,7 @@ async function runChaos(args: ChaosArgs, out: string): Promise<number> {
       out,
       `Tailor's pods at the end: ${tailorPods.map((p) => `${p.metadata!.name} restarts ${p.status?.containerStatuses?.[0]?.restartCount ?? 0}`).join(', ')}`,
     );
-    const violations = check.counts.violations + crashLooping.length + recovered.late.length;
+    const violations = check.counts.violations + crashLooping.length + recovered.late.length + silent.length;
     if (crashLooping.length > 0) say(out, `crash loop: ${crashLooping.map((p) => p.metadata!.name).join(', ')}`);
     if (variant) {
       const caught = check.counts.byRule[variant.rule] ?? 0;

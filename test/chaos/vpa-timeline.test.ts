@@ -59,3 +59,20 @@ test("a CronJob's pod: its Job's CronJob by the Job's name, a VPA naming the Job
   ]);
   assert.equal(vpaLookup(pods, both)('shop', p.metadata!.name!, 10)?.metadata.name, 'one-job');
 });
+
+test('two VPAs on one workload: the oldest governs, as in Tailor (a hostile VPA created later on web does not)', () => {
+  const web = owned(pod({ name: 'web-5d8f7c-abcde', containers: [container('app')] }), 'ReplicaSet', 'web-5d8f7c', '5d8f7c');
+  const pods = new ObjectTimeline<V1Pod>([{ at: 5, type: 'ADDED', object: web }]);
+  const lane = vpa({});
+  lane.metadata.name = 'web';
+  lane.metadata.creationTimestamp = '2026-12-08T01:00:00Z';
+  const hostile = vpa({ policies: [{ containerName: '*', minAllowed: { cpu: '2' }, maxAllowed: { cpu: '1' } }] });
+  hostile.metadata.name = 'aaa-hostile';
+  hostile.metadata.creationTimestamp = '2026-12-08T01:05:00Z';
+  for (const v of [lane, hostile]) v.spec.targetRef = { apiVersion: 'apps/v1', kind: 'Deployment', name: 'web' };
+  const timeline = new ObjectTimeline([
+    { at: 1, type: 'ADDED' as const, object: hostile },
+    { at: 1, type: 'ADDED' as const, object: lane },
+  ]);
+  assert.equal(vpaLookup(pods, timeline)('shop', web.metadata!.name!, 10)?.metadata.name, 'web');
+});

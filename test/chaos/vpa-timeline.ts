@@ -74,6 +74,17 @@ export function cronJobOf(controller: { kind: string; name: string }): { kind: s
   return m ? { kind: 'CronJob', name: m[1]! } : undefined;
 }
 
+/**
+ * The VPA in control where several name one workload, as Tailor decides it (decision 0277): the
+ * oldest creationTimestamp, then the name that sorts first. A younger one (a hostile VPA on a lane
+ * workload) governs nothing.
+ */
+function oldest(vpas: readonly VerticalPodAutoscaler[]): VerticalPodAutoscaler | undefined {
+  const time = (v: VerticalPodAutoscaler) => new Date(v.metadata.creationTimestamp ?? 0).getTime();
+  const name = (v: VerticalPodAutoscaler) => v.metadata.name ?? '';
+  return [...vpas].sort((a, b) => time(a) - time(b) || (name(a) < name(b) ? -1 : name(a) > name(b) ? 1 : 0))[0];
+}
+
 /** `vpaAt` for invariants.ts from the watches' records of pods and VPAs. */
 export function vpaLookup(pods: ObjectTimeline<V1Pod>, vpas: ObjectTimeline<VerticalPodAutoscaler>) {
   return (namespace: string, pod: string, at: number): VerticalPodAutoscaler | undefined => {
@@ -82,7 +93,7 @@ export function vpaLookup(pods: ObjectTimeline<V1Pod>, vpas: ObjectTimeline<Vert
     if (!controller) return undefined;
     const all = vpas.inNamespace(namespace, at);
     for (const c of [controller, cronJobOf(controller)]) {
-      const vpa = c && all.find((v) => v.spec.targetRef?.kind === c.kind && v.spec.targetRef?.name === c.name);
+      const vpa = c && oldest(all.filter((v) => v.spec.targetRef?.kind === c.kind && v.spec.targetRef?.name === c.name));
       if (vpa) return vpa;
     }
     return undefined;

@@ -10,7 +10,9 @@ test('the same seed gives the same faults; another seed other ones', () => {
 
 test('45 minutes: at least 40 faults, each kind in every full round, all inside the window, lasting ones ended by its end', () => {
   const faults = faultSchedule(7, 45);
-  assert.ok(faults.length >= 40, `${faults.length} faults`);
+  assert.equal(faults.length, 53);
+  // 40 minutes leave room for a few faults not made (a kill of the webhook while it is at 0) above the issue's 40.
+  assert.equal(faultSchedule(7, 40).length, 46);
   for (let round = 0; round + FAULT_KINDS.length <= faults.length; round += FAULT_KINDS.length) {
     assert.deepEqual(new Set(faults.slice(round, round + FAULT_KINDS.length).map((f) => f.kind)), new Set(FAULT_KINDS));
   }
@@ -26,7 +28,8 @@ test('45 minutes: at least 40 faults, each kind in every full round, all inside 
   assert.ok(faults.some((f) => f.kind === 'prometheus-down' && f.lasts >= 120_000));
 });
 
-test('a 10-minute run (CI) has a few faults; a run shorter than the quiet stretches has none', () => {
-  assert.equal(faultSchedule(1, 10).length, 5);
+test("a short run has a few faults (CI's 6 minutes: 1); a run shorter than the quiet stretches has none", () => {
+  assert.equal(faultSchedule(1, 10).length, 6);
+  assert.equal(faultSchedule(1, 6).length, 1);
   assert.deepEqual(faultSchedule(1, 5), []);
 });

@@ -17,7 +17,7 @@ export interface ChaosArgs {
 
 /** The longest run the lane allows (the 45 minutes). */
 export const MAX_MINUTES = 45;
-/** The shortest run with a fault in it: the quiet start and end (5 min) and one 55 s slot. */
+/** The shortest run with a fault in it: the quiet start and end (5 min) and one 45 s slot. */
 export const MIN_MINUTES = 6;
 
 const USAGE = 'usage: npm run test:chaos -- --seed N --minutes M [--out DIR] [--variant NAME]';

@@ -146,3 +146,33 @@ export function readPodActions(text: string): { actions: PodAction[]; unreadable
   actions.sort((a, b) => a.at - b.at);
   return { actions, unreadable };
 }
+
+/** A successful write of a leader-election Lease: who renewed (or took) it, and when. */
+export interface LeaseWrite {
+  /** stageTimestamp of the ResponseComplete stage, ms since the epoch. */
+  readonly at: number;
+  /** The pod the writer's token is bound to (else its user name). */
+  readonly holder: string;
+}
+
+/**
+ * The successful creates, updates and patches of the Lease `namespace/name` in an audit log's text,
+ * in time order: the leader's renewals (the Metadata level is enough: the writer is the holder).
+ */
+export function readLeaseWrites(text: string, namespace: string, name: string): LeaseWrite[] {
+  const out: LeaseWrite[] = [];
+  for (const line of text.split('\n')) {
+    if (!line.includes('"leases"')) continue;
+    let e: AuditEvent;
+    try {
+      e = JSON.parse(line) as AuditEvent;
+    } catch {
+      continue;
+    }
+    const o = e.objectRef;
+    if (e.stage !== 'ResponseComplete' || o?.resource !== 'leases' || o.namespace !== namespace || o.name !== name) continue;
+    if (!['create', 'update', 'patch'].includes(e.verb ?? '') || (e.responseStatus?.code ?? 0) >= 300) continue;
+    out.push({ at: Date.parse(e.stageTimestamp ?? ''), holder: e.user?.extra?.[POD_NAME]?.[0] ?? e.user?.username ?? '' });
+  }
+  return out.sort((a, b) => a.at - b.at);
+}

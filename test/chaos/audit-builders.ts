@@ -43,3 +43,21 @@ export function auditLine(o: AuditLineOptions): string {
     stageTimestamp: o.at,
   });
 }
+
+/** A successful renewal of the updater's leader Lease (tailor-system/tailor-updater) by `holder`, at `at` (RFC 3339). */
+export function leaseLine(holder: string, at: string, o: { code?: number; name?: string } = {}): string {
+  return JSON.stringify({
+    kind: 'Event',
+    apiVersion: 'audit.k8s.io/v1',
+    level: 'Metadata',
+    auditID: `lease-${holder}-${at}`,
+    stage: 'ResponseComplete',
+    requestURI: `/apis/coordination.k8s.io/v1/namespaces/tailor-system/leases/${o.name ?? 'tailor-updater'}`,
+    verb: 'update',
+    user: { username: UPDATER, extra: { 'authentication.kubernetes.io/pod-name': [holder] } },
+    objectRef: { resource: 'leases', namespace: 'tailor-system', name: o.name ?? 'tailor-updater', apiGroup: 'coordination.k8s.io', apiVersion: 'v1' },
+    responseStatus: { metadata: {}, code: o.code ?? 200 },
+    requestReceivedTimestamp: at,
+    stageTimestamp: at,
+  });
+}

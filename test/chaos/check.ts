@@ -4,13 +4,17 @@
  * there is a violation (2 on bad arguments or unreadable files).
  * Usage: node --import tsx test/chaos/check.ts --audit <audit.log> --watch <watch.jsonl>
  *          [--user system:serviceaccount:tailor-system:tailor-updater] [--lease-seconds 15]
+ *          [--lease tailor-system/tailor-updater]   (the leader Lease the one-leader rule reads)
  */
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { readPodActions } from './audit-actions.ts';
+import { readLeaseWrites, readPodActions } from './audit-actions.ts';
 import { checkInvariants, type Rule } from './invariants.ts';
 import { ObjectTimeline, vpaLookup } from './vpa-timeline.ts';
 import { readRecord } from './watch-recorder.ts';
+
+/** The updater's leader Lease in Tailor's manifests (namespace/name). */
+export const DEFAULT_LEASE = 'tailor-system/tailor-updater';
 
 /** What one check found: the autoscaler's successful resizes and evictions, and the violations. */
 export interface CheckCounts {
@@ -22,14 +26,22 @@ export interface CheckCounts {
 }
 
 /** The report of one check: its lines (violations, then the counts), the exit status and the counts. */
-export function checkRun(auditText: string, watchText: string, user: string, leaseMs: number): { lines: string[]; status: number; counts: CheckCounts } {
+export function checkRun(
+  auditText: string,
+  watchText: string,
+  user: string,
+  leaseMs: number,
+  lease = DEFAULT_LEASE,
+): { lines: string[]; status: number; counts: CheckCounts } {
   const { actions, unreadable } = readPodActions(auditText);
+  const [leaseNamespace, leaseName] = lease.split('/') as [string, string];
   const record = readRecord(watchText);
   const violations = checkInvariants({
     actions,
     isAutoscaler: (a) => a.user === user,
     vpaAt: vpaLookup(new ObjectTimeline(record.pods), new ObjectTimeline(record.vpas)),
     leaseMs,
+    leaseWrites: readLeaseWrites(auditText, leaseNamespace, leaseName),
   });
   const mine = actions.filter((a) => a.user === user && a.code < 300);
   const count = (kind: string) => mine.filter((a) => a.kind === kind).length;
@@ -51,18 +63,26 @@ export function checkRun(auditText: string, watchText: string, user: string, lea
 }
 
 function main(): number {
-  let values: { audit?: string; watch?: string; user?: string; 'lease-seconds'?: string };
+  let values: { audit?: string; watch?: string; user?: string; 'lease-seconds'?: string; lease?: string };
   try {
     ({ values } = parseArgs({
-      options: { audit: { type: 'string' }, watch: { type: 'string' }, user: { type: 'string' }, 'lease-seconds': { type: 'string' } },
+      options: {
+        audit: { type: 'string' },
+        watch: { type: 'string' },
+        user: { type: 'string' },
+        'lease-seconds': { type: 'string' },
+        lease: { type: 'string' },
+      },
     }));
   } catch (error) {
     console.error(`check: ${(error as Error).message}`);
     return 2;
   }
   const lease = Number(values['lease-seconds'] ?? 15);
-  if (!values.audit || !values.watch || !(lease > 0)) {
-    console.error('usage: check.ts --audit <audit.log> --watch <watch.jsonl> [--user <autoscaler user>] [--lease-seconds 15]');
+  if (!values.audit || !values.watch || !(lease > 0) || !/^[^/]+\/[^/]+$/.test(values.lease ?? DEFAULT_LEASE)) {
+    console.error(
+      'usage: check.ts --audit <audit.log> --watch <watch.jsonl> [--user <autoscaler user>] [--lease-seconds 15] [--lease tailor-system/tailor-updater]',
+    );
     return 2;
   }
   let texts: [string, string];
@@ -72,7 +92,12 @@ function main(): number {
     console.error(`check: ${(error as Error).message}`);
     return 2;
   }
-  const { lines, status } = checkRun(...texts, values.user ?? 'system:serviceaccount:tailor-system:tailor-updater', lease * 1000);
+  const { lines, status } = checkRun(
+    ...texts,
+    values.user ?? 'system:serviceaccount:tailor-system:tailor-updater',
+    lease * 1000,
+    values.lease ?? DEFAULT_LEASE,
+  );
   for (const line of lines) console.log(line);
   return status;
 }

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { VerticalPodAutoscaler } from '../../src/api/vpa.ts';
 import { vpa } from '../builders/vpas.ts';
-import { readPodActions, type PodAction } from './audit-actions.ts';
+import { readPodActions, type LeaseWrite, type PodAction } from './audit-actions.ts';
 import { auditLine, UPDATER, type AuditLineOptions } from './audit-builders.ts';
 import { checkInvariants, type Rule } from './invariants.ts';
 
@@ -25,13 +25,18 @@ const resize = (pod: string, second: number, cpu: string, extra: Partial<AuditLi
     ...extra,
   });
 
-function violations(lines: string[], governing: VerticalPodAutoscaler | undefined, leaseMs = 15_000): [Rule, string][] {
+/**
+ * The violations of `lines`; `leases` the leader Lease's renewals (default: each action's sender
+ * renewing just before it, so the other rules are tested alone).
+ */
+function violations(lines: string[], governing: VerticalPodAutoscaler | undefined, leaseMs = 15_000, leases?: LeaseWrite[]): [Rule, string][] {
   const { actions } = readPodActions(lines.join('\n'));
   return checkInvariants({
     actions,
     isAutoscaler: (a: PodAction) => a.user === UPDATER,
     vpaAt: () => governing,
     leaseMs,
+    leaseWrites: leases ?? actions.map((a) => ({ at: a.at - 1, holder: a.senderPod ?? a.user })),
   }).map((v) => [v.rule, v.message]);
 }
 
@@ -80,10 +85,20 @@ test('qos, eviction-api and governed: a resize refused for QoS, a pod deleted by
   assert.deepEqual(violations([resize('a', 1, '300m')], undefined), [['governed', 'resize of a pod no VPA governed']]);
 });
 
-test('one-leader: A, B, A within a lease is two leaders; a handover and a return after the lease are not', () => {
+test("one-leader: each write by the replica holding the leader Lease, renewed within a lease; another's, none, or an expired one is two leaders possible", () => {
   const by = (sender: string, second: number) => resize('p', second, '300m', { senderPod: sender });
-  assert.deepEqual(violations([by('u-1', 1), by('u-2', 5), by('u-1', 9)], bounded), [
-    ['one-leader', 'u-1 wrote again 8000 ms after its last write, with u-2 writing in between (lease 15000 ms)'],
+  const renewed = (holder: string, second: number): LeaseWrite => ({ at: Date.parse(`${T}${String(second).padStart(2, '0')}Z`), holder });
+  // A handover: u-1 renews, acts; u-2 takes the Lease after it expired, acts; both within their leases.
+  assert.deepEqual(violations([by('u-1', 2), by('u-2', 30)], bounded, 15_000, [renewed('u-1', 1), renewed('u-2', 29)]), []);
+  assert.deepEqual(violations([by('u-1', 1), by('u-2', 5), by('u-1', 9)], bounded, 15_000, [renewed('u-1', 0)]), [
+    ['one-leader', 'u-2 wrote while u-1 held the leader Lease (renewed 5000 ms before)'],
   ]);
-  assert.deepEqual(violations([by('u-1', 1), by('u-1', 2), by('u-2', 5), by('u-2', 6), by('u-1', 30)], bounded), []);
+  assert.deepEqual(violations([by('u-1', 20)], bounded, 15_000, [renewed('u-1', 2)]), [
+    ['one-leader', 'u-1 wrote 18000 ms after its last renewal of the leader Lease (lease 15000 ms)'],
+  ]);
+  // Leader election off (the one-leader variant): nobody holds the Lease.
+  assert.deepEqual(violations([by('u-1', 1), by('u-2', 5)], bounded, 15_000, []), [
+    ['one-leader', 'u-1 wrote before any replica held the leader Lease'],
+    ['one-leader', 'u-2 wrote before any replica held the leader Lease'],
+  ]);
 });

@@ -10,14 +10,16 @@
  * - `eviction-api`: no pod deleted by the autoscaler (evictions go through the Eviction API, so
  *   PodDisruptionBudgets hold);
  * - `governed`: no action on a pod no VPA governs;
- * - `one-leader`: writes by replica A, then B, then A again within a lease duration: two leaders
- *   acting at once (a handover never goes back that fast: a crashed leader's lease must expire first).
+ * - `one-leader`: every write by a replica is made while it holds the leader Lease: the Lease's last
+ *   successful write before it (the audit log's) was that replica's, at most a lease duration
+ *   earlier. A write with no holder, another replica's renewal, or an expired lease is two leaders
+ *   possible at once (with leader election off, as the one-leader variant runs, no replica holds it).
  * Only the autoscaler's own requests (`isAutoscaler`) are checked; failed requests count only for `qos`.
  */
 import { containerPolicyFor } from '../../src/policy/container-policy.ts';
 import { parseAmount } from '../../src/policy/container-values.ts';
 import type { VerticalPodAutoscaler } from '../../src/api/vpa.ts';
-import type { PodAction } from './audit-actions.ts';
+import type { LeaseWrite, PodAction } from './audit-actions.ts';
 
 export type Rule = 'bounds' | 'mode' | 'qos' | 'eviction-api' | 'governed' | 'one-leader';
 
@@ -36,6 +38,8 @@ export interface CheckInputs {
   readonly vpaAt: (namespace: string, pod: string, at: number) => VerticalPodAutoscaler | undefined;
   /** The leader election's lease duration (ms). */
   readonly leaseMs: number;
+  /** The successful writes of the autoscaler's leader Lease, in time order. */
+  readonly leaseWrites: readonly LeaseWrite[];
 }
 
 const IN_PLACE = new Set(['InPlace', 'InPlaceOrRecreate']);
@@ -80,24 +84,18 @@ function modeViolation(action: PodAction, vpa: VerticalPodAutoscaler): string | 
   return `resized in place under updateMode ${mode}${asksForBoost(vpa) ? " (more than a boost's cpu)" : ''}`;
 }
 
-/** Interleaved writes of two replicas within a lease: A, B, A with the two A writes less than `leaseMs` apart. */
-function leaderViolations(writes: readonly PodAction[], leaseMs: number): Violation[] {
+/** Writes made by a replica that did not hold the leader Lease at that moment (see `one-leader` above). */
+function leaderViolations(writes: readonly PodAction[], leases: readonly LeaseWrite[], leaseMs: number): Violation[] {
   const out: Violation[] = [];
-  const lastBy = new Map<string, number>();
-  let previous: string | undefined;
+  let i = -1;
   for (const w of writes) {
+    while (i + 1 < leases.length && leases[i + 1]!.at <= w.at) i += 1;
     const sender = w.senderPod ?? w.user;
-    const mine = lastBy.get(sender);
-    if (previous !== undefined && previous !== sender && mine !== undefined && w.at - mine < leaseMs) {
-      out.push({
-        rule: 'one-leader',
-        at: w.at,
-        pod: `${w.namespace}/${w.pod}`,
-        message: `${sender} wrote again ${w.at - mine} ms after its last write, with ${previous} writing in between (lease ${leaseMs} ms)`,
-      });
-    }
-    lastBy.set(sender, w.at);
-    previous = sender;
+    const lease = i >= 0 ? leases[i] : undefined;
+    const add = (message: string) => out.push({ rule: 'one-leader', at: w.at, pod: `${w.namespace}/${w.pod}`, message });
+    if (!lease) add(`${sender} wrote before any replica held the leader Lease`);
+    else if (lease.holder !== sender) add(`${sender} wrote while ${lease.holder} held the leader Lease (renewed ${w.at - lease.at} ms before)`);
+    else if (w.at - lease.at > leaseMs) add(`${sender} wrote ${w.at - lease.at} ms after its last renewal of the leader Lease (lease ${leaseMs} ms)`);
   }
   return out;
 }
@@ -125,6 +123,6 @@ export function checkInvariants(inputs: CheckInputs): Violation[] {
     if (a.kind === 'resize') for (const m of boundViolations(a, vpa)) add('bounds', m);
   }
   const writes = mine.filter((a) => a.code < 300 && a.kind !== 'delete');
-  out.push(...leaderViolations(writes, inputs.leaseMs));
+  out.push(...leaderViolations(writes, inputs.leaseWrites, inputs.leaseMs));
   return out.sort((x, y) => x.at - y.at);
 }

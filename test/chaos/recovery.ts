@@ -25,19 +25,29 @@ export function noteUpdates(seen: Map<string, Set<number>>, checkpoints: readonl
 }
 
 /**
- * The recovery after `since`: the slowest VPA's time to its first update after it (ms; known only
- * when every VPA had one), and the VPAs with none within RECOVERY_MS.
+ * The recovery after `since` of the VPAs served before it (a checkpoint written at or before
+ * `since`): the slowest one's time to its first update after it (ms; known only when every one had
+ * one), and those with none within RECOVERY_MS. A VPA not served by then (a CronJob whose first pod
+ * ran late in a short run: its first recommendation comes minutes after its VPA) has nothing to
+ * recover: it is listed in `unserved` with when it was first served, if it was.
  */
 export function recovery(
   seen: ReadonlyMap<string, ReadonlySet<number>>,
   vpas: readonly string[],
   since: number,
-): { slowestMs: number | undefined; late: string[] } {
+): { slowestMs: number | undefined; late: string[]; unserved: Array<{ vpa: string; firstAfterMs: number | undefined }> } {
   const first = new Map<string, number>();
+  const served: string[] = [];
+  const unserved: Array<{ vpa: string; firstAfterMs: number | undefined }> = [];
   for (const v of vpas) {
-    const after = [...(seen.get(v) ?? [])].filter((t) => t > since);
-    if (after.length > 0) first.set(v, Math.min(...after) - since);
+    const times = [...(seen.get(v) ?? [])];
+    const after = times.filter((t) => t > since);
+    const firstAfter = after.length > 0 ? Math.min(...after) - since : undefined;
+    if (times.some((t) => t <= since)) {
+      served.push(v);
+      if (firstAfter !== undefined) first.set(v, firstAfter);
+    } else unserved.push({ vpa: v, firstAfterMs: firstAfter });
   }
-  const late = vpas.filter((v) => !(first.get(v)! <= RECOVERY_MS));
-  return { slowestMs: first.size === vpas.length && vpas.length > 0 ? Math.max(...first.values()) : undefined, late };
+  const late = served.filter((v) => !(first.get(v)! <= RECOVERY_MS));
+  return { slowestMs: first.size === served.length && served.length > 0 ? Math.max(...first.values()) : undefined, late, unserved };
 }

@@ -302,6 +302,11 @@ async function runChaos(args: ChaosArgs, out: string): Promise<number> {
         (recovered.slowestMs === undefined ? 'not every VPA fresh by the end' : `every VPA fresh within ${Math.round(recovered.slowestMs / 1000)} s`) +
         (recovered.late.length > 0 ? `; late (over ${RECOVERY_MS / 1000} s): ${recovered.late.join(', ')}` : ''),
     );
+    if (recovered.unserved.length > 0) {
+      const served = (u: { vpa: string; firstAfterMs: number | undefined }) =>
+        u.firstAfterMs === undefined ? `${u.vpa} never` : `${u.vpa} ${Math.round(u.firstAfterMs / 1000)} s after it`;
+      say(out, `not served before the last fault (nothing to recover; first served): ${recovered.unserved.map(served).join(', ')}`);
+    }
 
     // The hostile VPAs: each refused, or reported on its object (hostile-outcome.ts).
     const judged = judgeHostile(hostile, await hostileSent, await listVpas(kc, NAMESPACE).catch(() => new Map()));

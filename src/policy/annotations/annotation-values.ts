@@ -3,7 +3,7 @@
  * durations (`5m`, `90s`, `1h30m`) and booleans (`true` / `false`). Each throws
  * {@link AnnotationValueError} with what is expected. Pure.
  */
-import { parseDuration } from '../../config/duration-option.ts';
+import { DurationTooLongError, parseDuration } from '../../config/duration-option.ts';
 import { AnnotationValueError } from './annotation-key.ts';
 
 /** `50%` -> 0.5; `12.5%` -> 0.125. The share must lie in [min, max] (as fractions), with `%`. */
@@ -22,7 +22,8 @@ export function parsePercentage(text: string, min: number, max: number, { minExc
 export function parseDurationValue(text: string): number {
   try {
     return parseDuration(text);
-  } catch {
+  } catch (error) {
+    if (error instanceof DurationTooLongError) throw new AnnotationValueError('too long: at most 3650d (ten years)');
     throw new AnnotationValueError('not a duration (write e.g. 90s, 5m, 1h30m)');
   }
 }

@@ -34,7 +34,7 @@ export const MAX_DECREASE_ANNOTATION: AnnotationKey<number> = {
 
 export const COOLDOWN_ANNOTATION: AnnotationKey<number> = {
   key: 'tailor.dev/cooldown',
-  format: 'a duration (90s, 5m, 1h30m; 0s for none)',
+  format: 'a duration (90s, 5m, 1h30m; 0s for none; at most 3650d)',
   default: 'the global cooldown (15 min)',
   example: '5m',
   description: 'The least time between two changes of the same pod (OOM kills and memory pressure do not wait).',

@@ -49,6 +49,8 @@ test('every bad value is reported, naming the annotation and what is wrong', () 
     ],
   );
   assert.deepEqual(problems({ 'tailor.dev/max-increase': '0%' }), ['tailor.dev/max-increase: "0%": must be above 0% and at most 10000%']);
+  // The chaos lane's hostile VPAs: a cooldown past what a Date holds was taken without a word.
+  assert.deepEqual(problems({ 'tailor.dev/cooldown': '99999999999999h' }), ['tailor.dev/cooldown: "99999999999999h": too long: at most 3650d (ten years)']);
 });
 
 test('bad windows: a 6-field expression, a bad field, an empty list, an unknown zone, a zone alone', () => {

@@ -2,8 +2,9 @@
  * Writes the events that the upstream golden program replays (events.csv.gz; format in main.go):
  * a few synthetic containers that reach the corners (sub-millicore and near-floor CPU, duplicate and
  * late samples, OOM kills on time and late, a 120-day silence that moves the decaying histograms'
- * reference time) and a few real containers from traces/ as the replay feeds them (read and
- * resampled by Tailor's trace reader). Deterministic: the same run writes the same bytes.
+ * reference time, crash loops killed before any sample) and a few real containers from traces/ as
+ * the replay feeds them (read and resampled by Tailor's trace reader). Deterministic: the same run
+ * writes the same bytes.
  *
  *   node --import tsx dev/upstream-vpa-golden/make-events.ts test/model/fixtures/upstream-vpa-golden/events.csv.gz
  */
@@ -127,6 +128,28 @@ for (const wanted of ['bitbrains-rnd-2013-7-vm125', 'bitbrains-rnd-2013-7-vm197'
   real(series);
 }
 real(azure.containers[0]!);
+
+// 4. Crash loops from the start (decision 0298): OOM-killed before any usage sample, at the
+//    kubelet's back-off (10 s doubling to 5 min), estimated after every kill; the request raised
+//    after the third kill (as the updater would), then the container runs and is sampled every
+//    minute for two hours. Upstream estimates a container with OOM kills and no CPU sample.
+for (const [name, request, raised] of [
+  ['synthetic-oom-at-start', 48 * MIB, 128 * MIB],
+  ['synthetic-oom-at-start-1gi', 1024 * MIB, 2048 * MIB],
+] as const) {
+  const rnd = random(4);
+  let t = START + 3;
+  for (let kill = 0; kill < 6; kill++) {
+    event(t, name, 'oom', kill < 3 ? request : raised);
+    event(t, name, 'est');
+    t += Math.min(10 * 2 ** kill, 300) + 3;
+  }
+  for (let i = 0; i < 120; i++) {
+    event(t + i * 60, name, 'cpu', Number((0.02 + rnd() * 0.01).toFixed(4)));
+    event(t + i * 60, name, 'mem', Math.round(raised * (0.5 + rnd() * 0.2)));
+    if (i % 10 === 9) event(t + i * 60, name, 'est');
+  }
+}
 
 const out = process.argv[2];
 if (!out) throw new Error('usage: make-events.ts OUT.csv.gz');

@@ -25,6 +25,12 @@ export class AggregateContainerState {
   lastSampleStart: number | undefined = undefined;
   /** Number of CPU samples aggregated (memory samples do not count, as upstream). */
   totalSamplesCount = 0;
+  /**
+   * Number of OOM kills recorded (accepted by the age cut-off). Not checkpointed (upstream's format
+   * has no such field); it lets a container killed before its first usage sample get an estimate
+   * (estimator.ts, decision 0298).
+   */
+  oomKillCount = 0;
 
   private defaultInstance: ContainerInstanceState | undefined;
   private instances: Map<string, ContainerInstanceState> | undefined;
@@ -75,7 +81,9 @@ export class AggregateContainerState {
   /** An OOM kill at `at` with `memoryUsedBytes` in use (request or observed peak, whichever is larger); `bump` overrides the config's. */
   recordOom(memoryUsedBytes: number, at: number, instance?: string, bump?: OomBump): boolean {
     const options = bump ? { ...this.config.options, ...definedOnly(bump) } : this.config.options;
-    return recordOomSample(this.instance(instance), this.memoryPeaks, wholeBytes(memoryUsedBytes), at, options);
+    const recorded = recordOomSample(this.instance(instance), this.memoryPeaks, wholeBytes(memoryUsedBytes), at, options);
+    if (recorded) this.oomKillCount++;
+    return recorded;
   }
 
   /** Drops the per-instance state of a pod that is gone (its samples stay in the histograms). */
@@ -83,7 +91,7 @@ export class AggregateContainerState {
     this.instances?.delete(instance);
   }
 
-  /** Adds another state's histograms, sample count and time span into this one. */
+  /** Adds another state's histograms, sample and OOM kill counts and time span into this one. */
   merge(other: AggregateContainerState): void {
     this.cpu.merge(other.cpu);
     this.memoryPeaks.merge(other.memoryPeaks);
@@ -94,6 +102,7 @@ export class AggregateContainerState {
       this.lastSampleStart = other.lastSampleStart;
     }
     this.totalSamplesCount += other.totalSamplesCount;
+    this.oomKillCount += other.oomKillCount;
   }
 
   /**

@@ -32,12 +32,27 @@ export function containerFloors(podMinCpuMillicores: number, podMinMemoryBytes: 
 }
 
 /**
- * The estimate for one container, or undefined when it has no CPU sample yet (upstream gives no
- * recommendation for such a container either). `containersInPod` counts the pod's containers that
- * get an estimate; the pod floors are split across them.
+ * True when a container's history holds evidence to estimate from: a CPU sample, or an OOM kill.
+ * Upstream (since VPA 0.13, kubernetes/autoscaler#5326) estimates every container of a matched pod,
+ * with or without samples; Tailor leaves a container with neither without an estimate (its VPA says
+ * NoSamples), but one killed before its first sample is estimated as upstream does it: memory from
+ * the OOM bump, CPU at the floor (a crash-looping container would otherwise never get one; decision
+ * 0298).
+ */
+export function hasEvidence(state: Pick<AggregateContainerState, 'totalSamplesCount' | 'oomKillCount'>): boolean {
+  return state.totalSamplesCount > 0 || state.oomKillCount > 0;
+}
+
+/**
+ * The estimate for one container, or undefined without evidence ({@link hasEvidence}).
+ * `containersInPod` counts the pod's containers that get an estimate; the pod floors are split
+ * across them. Worked numbers (upstream v1.8.1's, from its own code): a container whose only history
+ * is an OOM kill at a 48 MiB request -> CPU 25m / 25m / 25m (target / lower / upper: the floor),
+ * memory 250 MiB / 250 MiB / 1e14 (the bump, 148 MiB, + 15% is below the floor; the upper bound has
+ * no history); at a 1 GiB request the memory target is 1,555,165,137 bytes.
  */
 export function estimateContainer(state: AggregateContainerState, containersInPod = 1): ResourceEstimate | undefined {
-  if (state.totalSamplesCount === 0) return undefined;
+  if (!hasEvidence(state)) return undefined;
   const o = state.config.options;
   const max = o.maxResourceAmount;
   const percentiles = (cpuP: number, memoryP: number): Resources => {
@@ -69,12 +84,13 @@ export function estimateContainer(state: AggregateContainerState, containersInPo
 
 /**
  * Estimates for all containers of a pod (by container name), as upstream does per VPA: containers
- * without a CPU sample get no estimate, and the per-pod floors are split across those that do.
+ * without evidence (no CPU sample, no OOM kill) get no estimate, and the per-pod floors are split
+ * across those that do.
  * Worked number: three containers of which two have samples -> each gets a 12m / 125 MiB floor.
  */
 export function estimatePodContainers(states: ReadonlyMap<string, AggregateContainerState>): Map<string, ResourceEstimate> {
   let withSamples = 0;
-  for (const state of states.values()) if (state.totalSamplesCount > 0) withSamples++;
+  for (const state of states.values()) if (hasEvidence(state)) withSamples++;
   const result = new Map<string, ResourceEstimate>();
   for (const [name, state] of states) {
     const estimate = estimateContainer(state, withSamples);

@@ -277,6 +277,11 @@ export class MemoryTarget {
     if (this.o.oomIntoHistory) this.peaks.add(bumped, at);
   }
 
+  /** True while an OOM kill's floor holds (`oomHoldMs` after the last kill). */
+  oomHeld(now: number): boolean {
+    return now < this.oomFloorUntil;
+  }
+
   /** Time since the first sample (ms), 0 before any. */
   historyMs(now: number): number {
     return Number.isNaN(this.firstSampleAt) ? 0 : now - this.firstSampleAt;

@@ -93,8 +93,13 @@ export class TailorModel implements UsageModel {
     this.mirror?.recordOom(at);
   }
 
+  /**
+   * The estimate at `now`: undefined before the first CPU sample, unless an OOM kill's floor holds
+   * (a container killed before it was ever sampled: memory from the kill, CPU at its minimum, as
+   * upstream gives it; decision 0298).
+   */
   estimate(now: number): ResourceEstimate | undefined {
-    if (!this.cpu.hasData) return undefined;
+    if (!this.cpu.hasData && !this.memory.oomHeld(now)) return undefined;
     const o = this.o;
     // The need of now sets the lower bound; a change goes to the held target (see cpuHoldMs).
     const cpuNeed = Math.max(o.minCpuMillicores, this.cpu.target(now) * 1000);

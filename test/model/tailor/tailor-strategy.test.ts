@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { TailorModel, tailorStrategy } from '../../../src/model/tailor/tailor-strategy.ts';
+import { tailorLowChurnStrategy } from '../../../src/model/tailor/low-churn.ts';
 import { replayContainer, DEFAULT_REPLAY_OPTIONS } from '../../../src/replay/replay-engine.ts';
 import { series } from '../../replay/helpers.ts';
 import { tailorSettings } from '../../../src/model/tailor/experiments.ts';
@@ -50,6 +51,23 @@ test('an OOM kill holds memory at limit x 1.5 (+ margin) for a day', () => {
   assert.equal(m.estimate(61 * MIN)?.target.memory, 256 * MIB * 1.5 * 1.12);
   m.addCpuSample(0.1, DAY + 2 * HOUR);
   assert.equal(m.estimate(DAY + 2 * HOUR)?.target.memory, 200 * MIB * 1.12);
+});
+
+test('a container OOM-killed before any sample is estimated from the kill, CPU at its minimum, while the kill holds (decision 0298)', () => {
+  for (const m of [model(), tailorLowChurnStrategy().newModel()]) {
+    assert.equal(m.estimate(0), undefined, 'no sample, no kill: no estimate');
+    m.recordOom(48 * MIB, 10_000);
+    const e = m.estimate(MIN);
+    assert.equal(e?.target.cpu, 25, 'CPU at minCpuMillicores');
+    assert.equal(e?.target.memory, 48 * MIB * 1.5 * 1.12, 'the request bumped x1.5, + 12%');
+    assert.equal(m.estimate(10_000 + 12 * HOUR), undefined, 'the kill no longer holds and nothing else was seen');
+  }
+  // Once the container runs, its CPU samples take over from the minimum.
+  const m = model();
+  m.recordOom(48 * MIB, 0);
+  assert.equal(m.estimate(MIN)?.target.cpu, 25);
+  for (let i = 1; i <= 60; i++) m.addCpuSample(0.5, i * MIN);
+  assert.ok(m.estimate(61 * MIN)!.target.cpu >= 500, `${m.estimate(61 * MIN)?.target.cpu}m after an hour at 500m`);
 });
 
 test('a daily job is prepared step by step ahead and CPU drops back between jobs', () => {

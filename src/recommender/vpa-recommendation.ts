@@ -23,6 +23,11 @@ export interface VpaRecommendation {
   recommendation: RecommendedPodResources;
   /** Containers with a recommendation from less than a day of history (confidence < 1). */
   lowConfidence: string[];
+  /**
+   * Of those, the containers recommended from OOM kills alone: no usage sample yet (killed before
+   * any scrape: decision 0298). Absent when none.
+   */
+  oomKillsOnly?: string[];
 }
 
 /** The capped recommendation of a VPA from its containers' states (by container name). */
@@ -47,6 +52,7 @@ export function cappedRecommendation(
 ): VpaRecommendation {
   const containers: RecommendedContainerResources[] = [];
   const lowConfidence: string[] = [];
+  const oomKillsOnly: string[] = [];
   for (const name of [...estimates.keys()].sort()) {
     const e = roundEstimate(estimates.get(name)!, rounding);
     const { recommendation } = capRecommendation(
@@ -57,8 +63,9 @@ export function cappedRecommendation(
     containers.push(recommendationToStatus(recommendation));
     const state = states.get(name);
     if (!state || historyConfidence(state) < 1) lowConfidence.push(name);
+    if (state && state.totalSamplesCount === 0 && state.oomKillCount > 0) oomKillsOnly.push(name);
   }
-  return { recommendation: { containerRecommendations: containers }, lowConfidence };
+  return { recommendation: { containerRecommendations: containers }, lowConfidence, ...(oomKillsOnly.length > 0 ? { oomKillsOnly } : {}) };
 }
 
 /** True when two recommendations are the same (quantity strings compared). */

@@ -59,14 +59,7 @@ export function decideVpaStatus(f: VpaFindings, now: number): VpaStatusDecision 
     desired.push({ type: 'NoPodsMatched', status: 'True', reason: 'NoPodsMatched', message: "no running pod matches the target's selector" });
   if (f.problem) desired.push({ type: 'ConfigUnsupported', status: 'True', reason: f.problem.reason, message: f.problem.message });
   if (f.ignored !== undefined) desired.push({ type: 'ConfigIgnored', status: 'True', reason: 'NotAppliedByStrategy', message: f.ignored });
-  if (fresh && f.computed!.lowConfidence.length > 0) {
-    desired.push({
-      type: 'LowConfidence',
-      status: 'True',
-      reason: 'ShortHistory',
-      message: `less than a day of history for: ${f.computed!.lowConfidence.join(', ')}`,
-    });
-  }
+  if (fresh && f.computed!.lowConfidence.length > 0) desired.push(lowConfidence(f.computed!));
   if (f.fetchingHistory)
     desired.push({ type: 'FetchingHistory', status: 'True', reason: 'Bootstrapping', message: 'reading the usage history from Prometheus' });
   const conditions = mergeConditions(f.previous?.conditions, desired, now);
@@ -74,4 +67,19 @@ export function decideVpaStatus(f: VpaFindings, now: number): VpaStatusDecision 
   const status: VpaStatusDecision['status'] = { conditions };
   if (recommendation) status.recommendation = recommendation;
   return { status, changed };
+}
+
+/**
+ * LowConfidence: the containers with less than a day of history; reason OomKillsOnly when some of
+ * them are recommended from OOM kills alone (no usage sample yet: memory from the kills' bump, CPU
+ * at its floor; decision 0298), ShortHistory otherwise.
+ */
+function lowConfidence(computed: VpaRecommendation): DesiredCondition {
+  const oomOnly = computed.oomKillsOnly ?? [];
+  const short = computed.lowConfidence.filter((name) => !oomOnly.includes(name));
+  const parts: string[] = [];
+  if (oomOnly.length > 0)
+    parts.push(`no usage sample yet, recommended from OOM kills only (memory from the kills, CPU at its floor) for: ${oomOnly.join(', ')}`);
+  if (short.length > 0) parts.push(`less than a day of history for: ${short.join(', ')}`);
+  return { type: 'LowConfidence', status: 'True', reason: oomOnly.length > 0 ? 'OomKillsOnly' : 'ShortHistory', message: parts.join('; ') };
 }

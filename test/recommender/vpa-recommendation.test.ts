@@ -40,6 +40,35 @@ test('containers sorted by name; mode Off and containers without samples get not
   );
 });
 
+test('a container with OOM kills and no sample is recommended from them (upstream since 0.13); memory samples alone are not enough (decision 0298)', () => {
+  const MiB = 2 ** 20;
+  const killed = new AggregateContainerState(defaultModelConfig());
+  assert.ok(killed.recordOom(48 * MiB, T0));
+  const memoryOnly = new AggregateContainerState(defaultModelConfig());
+  memoryOnly.addMemorySample(100 * MiB, T0);
+  const r = vpaRecommendation(
+    new Map([
+      ['app', killed],
+      ['sidecar', memoryOnly],
+    ]),
+    {
+      containerPolicies: [{ containerName: '*', minAllowed: { cpu: '30m', memory: '32Mi' }, maxAllowed: { cpu: '60m', memory: '128Mi' } }],
+    },
+  );
+  assert.deepEqual(
+    r.recommendation.containerRecommendations!.map((c) => c.containerName),
+    ['app'],
+  );
+  const app = r.recommendation.containerRecommendations![0]!;
+  // Upstream v1.8.1's own numbers (the golden test's synthetic-oom-at-start): CPU 25m, memory 250Mi
+  // (the 148Mi bump + 15% is below the per-pod floor, which is not split: sidecar gets no estimate).
+  assert.deepEqual(app.uncappedTarget, { cpu: '25m', memory: '250Mi' });
+  assert.deepEqual(app.target, { cpu: '30m', memory: '128Mi' });
+  assert.deepEqual(r.lowConfidence, ['app']);
+  assert.deepEqual(r.oomKillsOnly, ['app']);
+  assert.equal(vpaRecommendation(new Map([['app', steady(0.5, 10)]]), undefined).oomKillsOnly, undefined);
+});
+
 test('a day of minute samples is full confidence: no LowConfidence', () => {
   assert.deepEqual(vpaRecommendation(new Map([['app', steady(0.5, 1441)]]), undefined).lowConfidence, []);
 });

@@ -55,6 +55,31 @@ test('no pods, still bootstrapping, little history', () => {
   assert.deepEqual(types(low), ['RecommendationProvided=True', 'LowConfidence=True']);
 });
 
+test('a recommendation from OOM kills alone says so: LowConfidence reason OomKillsOnly, other short histories named apart', () => {
+  const d = decideVpaStatus(
+    {
+      previous: undefined,
+      podsMatched: 1,
+      fetchingHistory: false,
+      computed: { recommendation: rec('30m'), lowConfidence: ['app', 'proxy'], oomKillsOnly: ['app'] },
+    },
+    NOW,
+  );
+  assert.deepEqual(types(d), ['RecommendationProvided=True', 'LowConfidence=True']);
+  const low = d.status.conditions[1]!;
+  assert.equal(low.reason, 'OomKillsOnly');
+  assert.equal(
+    low.message,
+    'no usage sample yet, recommended from OOM kills only (memory from the kills, CPU at its floor) for: app; less than a day of history for: proxy',
+  );
+  const later = decideVpaStatus(
+    { previous: d.status, podsMatched: 1, fetchingHistory: false, computed: { recommendation: rec('30m'), lowConfidence: ['app', 'proxy'] } },
+    NOW + 60_000,
+  );
+  assert.equal(later.status.conditions[1]!.reason, 'ShortHistory', 'once sampled, the usual reason');
+  assert.equal(later.status.conditions[1]!.message, 'less than a day of history for: app, proxy');
+});
+
 test('Prometheus down: the recommendation stays and RecommendationProvided says usage was not updated', () => {
   const d = decideVpaStatus(
     {

@@ -235,16 +235,7 @@ export function hostileCases(namespace: string): HostileCase[] {
   for (const annotations of ANNOTATIONS) {
     for (let r = 0; r < 2; r++) {
       const name = `hostile-annotation-${++i}`;
-      const decoy: k8s.V1Deployment = {
-        apiVersion: 'apps/v1',
-        kind: 'Deployment',
-        metadata: { name, namespace },
-        spec: {
-          replicas: 0,
-          selector: { matchLabels: { app: name } },
-          template: { metadata: { labels: { app: name } }, spec: { containers: [{ name: 'app', image: CHAOS_IMAGE, command: ['sleep', '3600'] }] } },
-        },
-      };
+      const decoy = sleeper('Deployment', namespace, name, 0, { containers: [{ name: 'app', image: CHAOS_IMAGE, command: ['sleep', '3600'] }] });
       add(
         'annotations',
         Object.entries(annotations)
@@ -268,26 +259,24 @@ export function hostileCases(namespace: string): HostileCase[] {
   return out;
 }
 
-/** A ReplicaSet of one sleeping pod; the runner makes each pair own each other once both exist. */
-export function cycleReplicaSet(namespace: string, name: string): k8s.V1ReplicaSet {
+/** A Deployment or ReplicaSet of `replicas` pods of `spec`, selected by `app: <name>`. */
+function sleeper(kind: 'Deployment' | 'ReplicaSet', namespace: string, name: string, replicas: number, spec: k8s.V1PodSpec): k8s.KubernetesObject {
   return {
     apiVersion: 'apps/v1',
-    kind: 'ReplicaSet',
+    kind,
     metadata: { name, namespace },
-    spec: {
-      replicas: 1,
-      selector: { matchLabels: { app: name } },
-      template: {
-        metadata: { labels: { app: name } },
-        spec: {
-          terminationGracePeriodSeconds: 1,
-          containers: [
-            { name: 'app', image: CHAOS_IMAGE, command: ['sleep', '3600'], resources: { requests: { cpu: '5m', memory: '16Mi' }, limits: { memory: '32Mi' } } },
-          ],
-        },
-      },
-    },
-  };
+    spec: { replicas, selector: { matchLabels: { app: name } }, template: { metadata: { labels: { app: name } }, spec } },
+  } as k8s.KubernetesObject;
+}
+
+/** A ReplicaSet of one sleeping pod; the runner makes each pair own each other once both exist. */
+export function cycleReplicaSet(namespace: string, name: string): k8s.KubernetesObject {
+  return sleeper('ReplicaSet', namespace, name, 1, {
+    terminationGracePeriodSeconds: 1,
+    containers: [
+      { name: 'app', image: CHAOS_IMAGE, command: ['sleep', '3600'], resources: { requests: { cpu: '5m', memory: '16Mi' }, limits: { memory: '32Mi' } } },
+    ],
+  });
 }
 
 /** The other ReplicaSet of a cycle pair (`hostile-cycle-3a` → `hostile-cycle-3b`). */
